@@ -1,0 +1,66 @@
+/**
+ * Diagnostics: what the validator reports. Internally every location is a pair of
+ * UTF-16 offsets into the user's text; line and column are added once, at the edge,
+ * by {@link LineIndex} (see `locate`).
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A place in the user's text. `line` and `column` are 1-based; columns count UTF-16 code units, like editors and ESLint. */
+export interface Position {
+  offset: number;
+  line: number;
+  column: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+
+/** A change the user can apply with one click (an LSP quick fix). */
+export interface SuggestedFix {
+  title: string;
+  edits: TextEdit[];
+}
+
+export interface RelatedLocation {
+  message: string;
+  range: Range;
+}
+
+export interface Diagnostic {
+  /** Stable rule id, e.g. `unknown-key` or `trigger-webhook-secret`. */
+  code: string;
+  severity: Severity;
+  /** Lowercase, quotes the offending value, says what is allowed. */
+  message: string;
+  /** JSON pointer to the value the diagnostic is about ('' for the whole document). */
+  path: string;
+  range: Range;
+  related?: RelatedLocation[];
+  fixes?: SuggestedFix[];
+}
+
+/** Offsets-only form used inside the validator before positions are computed. */
+export interface OffsetEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+export interface RawDiagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  path: string;
+  start: number;
+  end: number;
+  related?: { message: string; start: number; end: number }[];
+  fixes?: { title: string; edits: OffsetEdit[] }[];
+}

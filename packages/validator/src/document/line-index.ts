@@ -1,0 +1,88 @@
+import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, TextEdit } from '../diagnostic.js';
+
+/**
+ * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n"; a "\r"
+ * before it belongs to the line ending, so CRLF files get the same columns as LF ones.
+ * A leading byte-order mark is not a visible character: columns on line 1 start after it.
+ */
+export class LineIndex {
+  /** Offset at which each line starts. */
+  readonly lineStarts: number[];
+  private readonly bomLength: number;
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    let at = text.indexOf('\n');
+    while (at !== -1) {
+      starts.push(at + 1);
+      at = text.indexOf('\n', at + 1);
+    }
+    this.lineStarts = starts;
+    this.bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+
+  /** 0-based line containing `offset`. */
+  lineOf(offset: number): number {
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  position(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const line = this.lineOf(clamped);
+    let lineStart = this.lineStarts[line]!;
+    if (line === 0) lineStart = Math.min(this.bomLength, clamped);
+    return { offset: clamped, line: line + 1, column: clamped - lineStart + 1 };
+  }
+
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(Math.max(start, end)) };
+  }
+
+  /** Offset of a 1-based line/column (the inverse of {@link position}). */
+  offsetAt(line: number, column: number): number {
+    const index = Math.max(0, Math.min(line - 1, this.lineStarts.length - 1));
+    const lineStart = index === 0 ? this.bomLength : this.lineStarts[index]!;
+    return Math.min(lineStart + column - 1, this.lineEnd(index));
+  }
+
+  /** Offset just past the last character of a 0-based line, before "\r\n" or "\n". */
+  lineEnd(line: number): number {
+    const next = this.lineStarts[line + 1];
+    let end = next === undefined ? this.text.length : next - 1;
+    if (end > this.lineStarts[line]! && this.text.charCodeAt(end - 1) === 13) end -= 1;
+    return end;
+  }
+
+  locate(raw: RawDiagnostic): Diagnostic {
+    const diagnostic: Diagnostic = {
+      code: raw.code,
+      severity: raw.severity,
+      message: raw.message,
+      path: raw.path,
+      range: this.range(raw.start, raw.end),
+    };
+    if (raw.related?.length) {
+      diagnostic.related = raw.related.map((r) => ({ message: r.message, range: this.range(r.start, r.end) }));
+    }
+    if (raw.fixes?.length) {
+      diagnostic.fixes = raw.fixes.map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => this.edit(e)) }));
+    }
+    return diagnostic;
+  }
+
+  edit(edit: OffsetEdit): TextEdit {
+    return { range: this.range(edit.start, edit.end), newText: edit.newText };
+  }
+}

@@ -1,0 +1,345 @@
+import type { RawDiagnostic } from '../diagnostic.js';
+import { LineIndex } from './line-index.js';
+import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
+import { effectiveEntries, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { parseTomlFragment } from './parse-toml.js';
+import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
+import { checkMapKeys, escapePointerSegment } from './tree-builder.js';
+import { buildValue } from './value.js';
+import { planYamlChunks, type TopChunk } from './yaml-chunks.js';
+
+export type ManifestFormat = 'yaml' | 'toml';
+
+export interface DocumentOptions {
+  /** `yaml` or `toml`; by default taken from `filename` (`.toml` is TOML, anything else YAML). */
+  format?: ManifestFormat;
+  filename?: string;
+  limits?: Partial<Limits>;
+}
+
+/** The format a file name implies: `.toml` is TOML, everything else YAML. */
+export function detectFormat(filename: string | undefined): ManifestFormat {
+  return filename && /\.toml$/i.test(filename) ? 'toml' : 'yaml';
+}
+
+/** A parsed fragment, offsets relative to its own text, with its value built once. */
+interface CachedFragment {
+  fragment: ParsedFragment;
+  value?: unknown;
+  /** The same tree shifted to `absoluteBase`, kept so an unmoved chunk is not copied again. */
+  absolute?: { base: number; root: ValueNode | null; diagnostics: RawDiagnostic[] };
+}
+
+type FragmentCache = Map<string, CachedFragment>;
+
+/**
+ * One manifest text, parsed into the located tree, with the problems found on the way.
+ * Immutable: an edit makes a new document with {@link ManifestDocument.update}, which
+ * re-parses only the YAML chunks whose text changed.
+ */
+export class ManifestDocument {
+  /** Set when the text could not be parsed at all (too large, too deep, an alias bomb). */
+  fatal = false;
+  private cachedLines?: LineIndex;
+  private cachedValue?: { value: unknown };
+  private readonly valueDiagnostics: RawDiagnostic[] = [];
+  private fragments: FragmentCache = new Map();
+  root: ValueNode | null = null;
+  private readonly parseDiagnostics: RawDiagnostic[] = [];
+  private hasAliases = false;
+
+  private constructor(
+    readonly text: string,
+    readonly format: ManifestFormat,
+    readonly limits: Limits,
+    readonly filename: string | undefined,
+  ) {}
+
+  /** Parses a manifest. Never throws. Bytes are decoded as UTF-8; invalid sequences are reported. */
+  static parse(input: string | Uint8Array, options: DocumentOptions = {}): ManifestDocument {
+    const early: RawDiagnostic[] = [];
+    let text: string;
+    if (typeof input === 'string') {
+      text = input;
+    } else {
+      const decoded = decodeUtf8(input);
+      text = decoded.text;
+      if (decoded.invalidAt >= 0) {
+        early.push({
+          code: 'invalid-utf8',
+          severity: 'error',
+          message: 'the file is not valid UTF-8 here; save it as UTF-8',
+          path: '',
+          start: decoded.invalidAt,
+          end: decoded.invalidAt + 1,
+        });
+      }
+    }
+    const format = options.format ?? detectFormat(options.filename);
+    const document = new ManifestDocument(text, format, resolveLimits(options.limits), options.filename);
+    document.parseDiagnostics.push(...early);
+    document.load(undefined);
+    return document;
+  }
+
+  /** The document for a new text of the same file, reusing every unchanged chunk's parse. */
+  update(text: string): ManifestDocument {
+    const next = new ManifestDocument(text, this.format, this.limits, this.filename);
+    next.load(this.fragments);
+    return next;
+  }
+
+  get lines(): LineIndex {
+    return (this.cachedLines ??= new LineIndex(this.text));
+  }
+
+  /** Problems found while reading the text: limits, syntax, duplicate and unsafe keys, aliases. */
+  get diagnostics(): readonly RawDiagnostic[] {
+    void this.value;
+    return [...this.parseDiagnostics, ...this.valueDiagnostics];
+  }
+
+  /** The plain value (what ajv and the rules check); `undefined` when there is none. */
+  get value(): unknown {
+    if (!this.cachedValue) {
+      if (!this.root || this.fatal) {
+        this.cachedValue = { value: undefined };
+      } else if (this.entryValues) {
+        this.cachedValue = { value: this.assembleValue(this.root) };
+      } else {
+        const built = buildValue(this.root, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: this.hasAliases });
+        this.valueDiagnostics.push(...built.diagnostics);
+        if (built.value === undefined) this.fatal = true;
+        this.cachedValue = { value: built.value };
+      }
+    }
+    return this.cachedValue.value;
+  }
+
+  private load(previous: FragmentCache | undefined): void {
+    const limits = this.limits;
+    const past = offsetPastByteLimit(this.text, limits.maxBytes);
+    if (past >= 0) {
+      this.fatal = true;
+      this.parseDiagnostics.push({
+        code: 'too-large',
+        severity: 'error',
+        message: `the file is larger than ${limits.maxBytes} bytes, the most a manifest may have; it was not read past this point`,
+        path: '',
+        start: past,
+        end: past + 1,
+      });
+      return;
+    }
+    const checked = checkCharacters(this.text);
+    this.parseDiagnostics.push(...checked.diagnostics);
+    const bom = checked.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (bom) {
+      this.parseDiagnostics.push({
+        code: 'byte-order-mark',
+        severity: 'info',
+        message: 'the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
+        path: '',
+        start: 0,
+        end: 1,
+      });
+    }
+    const body = bom ? checked.text.slice(1) : checked.text;
+    const deep = findExcessiveNesting(body, this.format, limits.maxDepth);
+    if (deep >= 0) {
+      this.fatal = true;
+      this.parseDiagnostics.push({
+        code: 'too-deep',
+        severity: 'error',
+        message: `collections are nested more than ${limits.maxDepth} levels deep here; a manifest is never this deep, so the file was not parsed`,
+        path: '',
+        start: bom + deep,
+        end: bom + deep + 1,
+      });
+      return;
+    }
+    let fragment: ParsedFragment;
+    if (this.format === 'toml') {
+      fragment = parseTomlFragment(body, bom);
+    } else {
+      const plan = planYamlChunks(body);
+      fragment = plan ? this.parseChunked(body, bom, plan, previous ?? new Map()) : parseYamlFragment(body, bom);
+    }
+    this.root = fragment.root;
+    this.parseDiagnostics.push(...fragment.diagnostics);
+    this.hasAliases = fragment.aliasCount > 0;
+    if (fragment.aliasCount > limits.maxAliases) {
+      this.fatal = true;
+      this.parseDiagnostics.push({
+        code: 'too-many-aliases',
+        severity: 'error',
+        message: `the file uses ${fragment.aliasCount} aliases; a manifest may use at most ${limits.maxAliases}`,
+        path: '',
+        start: this.root?.start ?? 0,
+        end: this.root?.start ?? 0,
+      });
+    }
+  }
+
+  /** Parses a chunk (or takes it from the cache) and returns its tree shifted to `base`. */
+  private fragment(
+    text: string,
+    base: number,
+    previous: FragmentCache,
+  ): { root: ValueNode | null; diagnostics: RawDiagnostic[]; cached: CachedFragment } {
+    let cached = previous.get(text) ?? this.fragments.get(text);
+    if (!cached) cached = { fragment: parseYamlFragment(text, 0, '', { skipRootKeyCheck: true }) };
+    this.fragments.set(text, cached);
+    if (!cached.absolute || cached.absolute.base !== base) {
+      cached.absolute = {
+        base,
+        root: cached.fragment.root ? shiftTree(cached.fragment.root, base) : null,
+        diagnostics: cached.fragment.diagnostics.map((d) => shiftDiagnostic(d, base)),
+      };
+    }
+    return { root: cached.absolute.root, diagnostics: cached.absolute.diagnostics, cached };
+  }
+
+  private parseChunked(body: string, base: number, plan: TopChunk[], previous: FragmentCache): ParsedFragment {
+    const diagnostics: RawDiagnostic[] = [];
+    const entries: MapEntry[] = [];
+    const values = new Map<MapEntry, () => unknown>();
+    for (const chunk of plan) {
+      if (!chunk.items) {
+        const part = this.fragment(body.slice(chunk.start, chunk.end), base + chunk.start, previous);
+        diagnostics.push(...part.diagnostics);
+        if (!part.root) continue;
+        if (part.root.kind !== 'map') return parseYamlFragment(body, base);
+        const rootMap = part.root;
+        for (const entry of part.root.entries) {
+          const copy = { ...entry, ignored: undefined };
+          entries.push(copy);
+          values.set(copy, () => this.chunkEntryValue(part.cached, rootMap, entry.key));
+        }
+        continue;
+      }
+      // A top-level key whose block collection is parsed item by item.
+      const items = chunk.items;
+      const header = this.fragment(body.slice(chunk.start, items.itemsStart), base + chunk.start, previous);
+      diagnostics.push(...header.diagnostics);
+      const headerEntry = header.root?.kind === 'map' && header.root.entries.length === 1 ? header.root.entries[0] : undefined;
+      if (!headerEntry) return parseYamlFragment(body, base);
+      const pointer = `/${escapePointerSegment(headerEntry.key)}`;
+      const parts = items.itemStarts.map((itemStart, index) => {
+        const itemEnd = items.itemStarts[index + 1] ?? chunk.end;
+        return this.fragment(body.slice(itemStart, itemEnd), base + itemStart, previous);
+      });
+      let collection: ValueNode;
+      const partValues: (() => unknown)[] = [];
+      if (items.kind === 'seq') {
+        const seqItems: ValueNode[] = [];
+        for (const part of parts) {
+          if (part.root?.kind !== 'seq') return parseYamlFragment(body, base);
+          const offset = seqItems.length;
+          diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: rebaseSeqPath(d.path, pointer, offset) })));
+          seqItems.push(...part.root.items);
+          const seqRoot = part.root;
+          const cached = part.cached;
+          partValues.push(() => (cached.value ??= buildPlainValue(seqRoot)));
+        }
+        const node: SeqNode = { kind: 'seq', flow: false, items: seqItems, start: seqItems[0]!.start, end: seqItems[seqItems.length - 1]!.end };
+        collection = node;
+      } else {
+        const mapEntries: MapEntry[] = [];
+        for (const part of parts) {
+          if (part.root?.kind !== 'map') return parseYamlFragment(body, base);
+          diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: d.path ? pointer + d.path : d.path })));
+          for (const entry of part.root.entries) mapEntries.push({ ...entry, ignored: undefined });
+        }
+        checkMapKeys(mapEntries, pointer, diagnostics);
+        const node: MapNode = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
+        collection = node;
+        for (const part of parts) {
+          const mapRoot = part.root as MapNode;
+          const cached = part.cached;
+          partValues.push(() => (cached.value ??= buildPlainValue(mapRoot)));
+        }
+      }
+      const entry: MapEntry = { ...headerEntry, value: collection, end: collection.end, ignored: undefined };
+      entries.push(entry);
+      values.set(entry, () => {
+        if (items.kind === 'seq') return partValues.flatMap((get) => get() as unknown[]);
+        const object: Record<string, unknown> = {};
+        for (const get of partValues) {
+          for (const [key, value] of Object.entries(get() as Record<string, unknown>)) if (!(key in object)) object[key] = value;
+        }
+        return object;
+      });
+    }
+    checkMapKeys(entries, '', diagnostics);
+    const root: MapNode = { kind: 'map', flow: false, entries, start: base, end: base + body.length };
+    this.entryValues = values;
+    return { root, diagnostics, aliasCount: 0 };
+  }
+
+  private entryValues?: Map<MapEntry, () => unknown>;
+
+  private chunkEntryValue(cached: CachedFragment, chunkRoot: MapNode, key: string): unknown {
+    const value = (cached.value ??= buildPlainValue(chunkRoot)) as Record<string, unknown>;
+    return value[key];
+  }
+
+  private assembleValue(root: ValueNode): unknown {
+    if (root.kind !== 'map') return undefined;
+    const object: Record<string, unknown> = {};
+    for (const entry of effectiveEntries(root)) {
+      const get = this.entryValues?.get(entry);
+      object[entry.key] = get ? get() : undefined;
+    }
+    return object;
+  }
+}
+
+/** The value of an alias-free tree (chunks never contain aliases). */
+function buildPlainValue(node: ValueNode): unknown {
+  return buildValue(node, { maxExpandedNodes: Number.POSITIVE_INFINITY, hasAliases: false }).value;
+}
+
+function rebaseSeqPath(path: string, pointer: string, offset: number): string {
+  const match = /^\/(\d+)(.*)$/.exec(path);
+  if (!match) return path ? pointer + path : path;
+  return `${pointer}/${Number(match[1]) + offset}${match[2]}`;
+}
+
+function shiftDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
+  if (delta === 0) return diagnostic;
+  return {
+    ...diagnostic,
+    start: diagnostic.start + delta,
+    end: diagnostic.end + delta,
+    related: diagnostic.related?.map((r) => ({ ...r, start: r.start + delta, end: r.end + delta })),
+    fixes: diagnostic.fixes?.map((fix) => ({ ...fix, edits: fix.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta })) })),
+  };
+}
+
+/** A copy of an alias-free tree with every offset moved by `delta`. */
+function shiftTree(node: ValueNode, delta: number): ValueNode {
+  if (delta === 0) return node;
+  switch (node.kind) {
+    case 'scalar':
+      return { ...node, start: node.start + delta, end: node.end + delta };
+    case 'seq':
+      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => shiftTree(item, delta)) };
+    case 'map':
+      return {
+        ...node,
+        start: node.start + delta,
+        end: node.end + delta,
+        entries: node.entries.map((entry) => ({
+          ...entry,
+          keyStart: entry.keyStart + delta,
+          keyEnd: entry.keyEnd + delta,
+          start: entry.start + delta,
+          end: entry.end + delta,
+          value: shiftTree(entry.value, delta),
+        })),
+      };
+    case 'alias':
+      return { ...node, start: node.start + delta, end: node.end + delta };
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The located document model: a format-neutral tree of the manifest, shared by YAML and
+ * TOML. Every node carries the UTF-16 offsets of its text in the user's file, so any rule,
+ * the language server and the applier can point back at the exact characters.
+ */
+
+export type ScalarValue = string | number | boolean | null;
+
+interface NodeBase {
+  /** Offset of the node's first character. */
+  start: number;
+  /** Offset just past the node's last character. */
+  end: number;
+}
+
+export interface ScalarNode extends NodeBase {
+  kind: 'scalar';
+  value: ScalarValue;
+  /** How the scalar was written: plain, quoted, block (`|`/`>`), or a TOML literal. */
+  style: 'plain' | 'quoted' | 'block';
+}
+
+export interface SeqNode extends NodeBase {
+  kind: 'seq';
+  items: ValueNode[];
+  flow: boolean;
+}
+
+export interface MapEntry {
+  key: string;
+  keyStart: number;
+  keyEnd: number;
+  /** The value; an empty YAML value (`key:`) is a null scalar of zero width after the key. */
+  value: ValueNode;
+  /** From the key's first character to the value's last. */
+  start: number;
+  end: number;
+  /** A YAML merge key (`<<: *base`): its value's entries are merged into the map. */
+  merge?: boolean;
+  /** The key was left out of the value (a duplicate or an unsafe key such as `__proto__`). */
+  ignored?: boolean;
+}
+
+export interface MapNode extends NodeBase {
+  kind: 'map';
+  entries: MapEntry[];
+  flow: boolean;
+}
+
+/** A YAML alias (`*name`); `target` is the anchored node, shared, never copied. */
+export interface AliasNode extends NodeBase {
+  kind: 'alias';
+  name: string;
+  target: ValueNode | null;
+}
+
+export type ValueNode = ScalarNode | SeqNode | MapNode | AliasNode;
+
+/** Follows aliases to the node that holds the value. */
+export function resolveAlias(node: ValueNode | null | undefined): Exclude<ValueNode, AliasNode> | null {
+  let current = node ?? null;
+  for (let hops = 0; current && current.kind === 'alias' && hops < 64; hops++) current = current.target;
+  return current && current.kind !== 'alias' ? current : null;
+}
+
+/**
+ * The entries a map contributes to its value, merge keys applied: own keys first, then
+ * keys from merged maps that the map does not define itself (YAML 1.1 merge semantics).
+ */
+export function effectiveEntries(map: MapNode, visiting: Set<MapNode> = new Set()): MapEntry[] {
+  if (!map.entries.some((entry) => entry.merge)) return map.entries.filter((entry) => !entry.ignored);
+  // A merge that (through aliases) includes the map itself contributes nothing more.
+  if (visiting.has(map)) return [];
+  visiting.add(map);
+  const own = map.entries.filter((entry) => !entry.merge && !entry.ignored);
+  const seen = new Set(own.map((entry) => entry.key));
+  const merged: MapEntry[] = [];
+  for (const entry of map.entries) {
+    if (!entry.merge) continue;
+    const source = resolveAlias(entry.value);
+    const sources = source?.kind === 'seq' ? source.items.map((item) => resolveAlias(item)) : [source];
+    for (const candidate of sources) {
+      if (candidate?.kind !== 'map') continue;
+      for (const inherited of effectiveEntries(candidate, visiting)) {
+        if (seen.has(inherited.key)) continue;
+        seen.add(inherited.key);
+        merged.push(inherited);
+      }
+    }
+  }
+  visiting.delete(map);
+  return [...own, ...merged];
+}
+
+/** The entry for `key` in a map, merge keys applied. */
+export function findEntry(map: MapNode, key: string): MapEntry | undefined {
+  for (const entry of map.entries) if (entry.key === key && !entry.merge && !entry.ignored) return entry;
+  if (!map.entries.some((entry) => entry.merge)) return undefined;
+  return effectiveEntries(map).find((entry) => entry.key === key);
+}
+
+/** Splits a JSON pointer (RFC 6901) into its unescaped segments. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function toPointer(segments: readonly (string | number)[]): string {
+  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+export interface PointerTarget {
+  node: ValueNode;
+  /** The map entry that holds the node, when the last segment is a map key. */
+  entry?: MapEntry;
+}
+
+/**
+ * Finds the node a JSON pointer names. Returns the deepest node that exists along the way
+ * when the pointer goes further than the document (`exact` tells which).
+ */
+export function nodeAtPointer(root: ValueNode, pointer: string): PointerTarget & { exact: boolean } {
+  let node: ValueNode = root;
+  let entry: MapEntry | undefined;
+  for (const segment of pointerSegments(pointer)) {
+    const container = resolveAlias(node);
+    let next: ValueNode | undefined;
+    let nextEntry: MapEntry | undefined;
+    if (container?.kind === 'map') {
+      nextEntry = findEntry(container, segment);
+      next = nextEntry?.value;
+    } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
+      next = container.items[Number(segment)];
+    }
+    if (!next) return { node, entry, exact: false };
+    node = next;
+    entry = nextEntry;
+  }
+  return { node, entry, exact: true };
+}
+
+/** One step from the root to a node at an offset. */
+export interface PathStep {
+  node: ValueNode;
+  /** Set when the step entered a map entry. */
+  entry?: MapEntry;
+  /** The key or index taken to reach `node`. */
+  segment?: string | number;
+}
+
+/**
+ * The chain of nodes from the root down to the deepest node whose text contains `offset`.
+ * `onKey` is true when the offset falls inside the last entry's key.
+ */
+export function pathAtOffset(root: ValueNode, offset: number): { steps: PathStep[]; onKey: boolean } {
+  const steps: PathStep[] = [{ node: root }];
+  let node: ValueNode = root;
+  for (;;) {
+    if (node.kind === 'map') {
+      const entry = node.entries.find((e) => offset >= e.keyStart && offset <= Math.max(e.end, e.keyEnd));
+      if (!entry) break;
+      if (offset <= entry.keyEnd && (offset < entry.value.start || entry.value.start === entry.value.end)) {
+        if (offset >= entry.keyStart && offset <= entry.keyEnd && offset < entry.value.start) {
+          steps.push({ node: entry.value, entry, segment: entry.key });
+          return { steps, onKey: true };
+        }
+      }
+      steps.push({ node: entry.value, entry, segment: entry.key });
+      node = entry.value;
+    } else if (node.kind === 'seq') {
+      const index = node.items.findIndex((item) => offset >= item.start && offset <= item.end);
+      if (index === -1) break;
+      node = node.items[index]!;
+      steps.push({ node, segment: index });
+    } else {
+      break;
+    }
+  }
+  return { steps, onKey: false };
+}

@@ -1,0 +1,229 @@
+import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Document, Scalar } from 'yaml';
+import type { RawDiagnostic } from '../diagnostic.js';
+import type { AliasNode, MapEntry, MapNode, ScalarNode, SeqNode, ValueNode } from './nodes.js';
+import { checkMapKeys, escapePointerSegment } from './tree-builder.js';
+
+export interface ParsedFragment {
+  root: ValueNode | null;
+  diagnostics: RawDiagnostic[];
+  /** Number of alias nodes (`*name`) met. */
+  aliasCount: number;
+}
+
+const PARSE_OPTIONS = {
+  prettyErrors: false,
+  // Duplicates are reported by checkMapKeys, with the first definition as related location.
+  uniqueKeys: false,
+  strict: true,
+  version: '1.2',
+  // `<<` is kept as a plain key; the tree marks it as a merge (see MapEntry.merge).
+  merge: false,
+  keepSourceTokens: false,
+} as const;
+
+/**
+ * Parses YAML text into the located tree. `base` is added to every offset, so a fragment of
+ * a larger file (a chunk, or text after a byte-order mark) is located in the whole file.
+ * Never throws; syntax problems come back as diagnostics next to whatever tree was built.
+ */
+export function parseYamlFragment(
+  text: string,
+  base = 0,
+  pointerPrefix = '',
+  options: { skipRootKeyCheck?: boolean } = {},
+): ParsedFragment {
+  const diagnostics: RawDiagnostic[] = [];
+  let documents: Document.Parsed[];
+  try {
+    documents = parseAllDocuments(text, PARSE_OPTIONS) as unknown as Document.Parsed[];
+  } catch (error) {
+    diagnostics.push({
+      code: 'yaml-syntax',
+      severity: 'error',
+      message: `the YAML parser failed: ${(error as Error).message}`,
+      path: '',
+      start: base,
+      end: base,
+    });
+    return { root: null, diagnostics, aliasCount: 0 };
+  }
+  if (!Array.isArray(documents) || documents.length === 0) return { root: null, diagnostics, aliasCount: 0 };
+  const [first, ...rest] = documents;
+  for (const extra of rest) {
+    const start = extra.range?.[0] ?? text.length;
+    diagnostics.push({
+      code: 'multiple-documents',
+      severity: 'error',
+      message: 'a manifest is one YAML document; remove this second document (and the `---` before it)',
+      path: '',
+      start: base + Math.max(0, lineStartBefore(text, start)),
+      end: base + Math.min(text.length, lineEndAfter(text, start)),
+    });
+  }
+  const doc = first!;
+  for (const error of doc.errors) {
+    diagnostics.push({
+      code: 'yaml-syntax',
+      severity: 'error',
+      message: describeYamlProblem(error.code, error.message),
+      path: '',
+      start: base + error.pos[0],
+      end: base + Math.max(error.pos[0], error.pos[1]),
+    });
+  }
+  for (const warning of doc.warnings) {
+    diagnostics.push({
+      code: 'yaml-warning',
+      severity: 'warning',
+      message: describeYamlProblem(warning.code, warning.message),
+      path: '',
+      start: base + warning.pos[0],
+      end: base + Math.max(warning.pos[0], warning.pos[1]),
+    });
+  }
+  const builder = new YamlTreeBuilder(doc, base, diagnostics, options.skipRootKeyCheck === true);
+  const root = doc.contents ? builder.build(doc.contents as YamlNode, pointerPrefix) : null;
+  builder.linkAliases();
+  return { root, diagnostics, aliasCount: builder.aliasCount };
+}
+
+function lineStartBefore(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+function lineEndAfter(text: string, offset: number): number {
+  const end = text.indexOf('\n', offset);
+  return end === -1 ? text.length : end;
+}
+
+function describeYamlProblem(code: string, message: string): string {
+  if (code === 'TAB_AS_INDENT') return 'tabs are not allowed in YAML indentation; indent with spaces';
+  const text = message.replace(/\s+at line \d+, column \d+:?[\s\S]*$/, '').trim();
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+class YamlTreeBuilder {
+  aliasCount = 0;
+  private readonly converted = new Map<YamlNode, ValueNode>();
+  private readonly aliases: { node: AliasNode; source: YamlNode }[] = [];
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly base: number,
+    private readonly diagnostics: RawDiagnostic[],
+    /** Chunks leave the root map's keys to the assembler, which sees every chunk's keys. */
+    private readonly skipRootKeyCheck: boolean,
+  ) {}
+
+  build(node: YamlNode, pointer: string): ValueNode {
+    const converted = this.convert(node, pointer);
+    this.converted.set(node, converted);
+    return converted;
+  }
+
+  /** Points every alias at the converted form of its anchor (anchors may follow in recursive cases). */
+  linkAliases(): void {
+    for (const { node, source } of this.aliases) {
+      let target: YamlNode | undefined;
+      try {
+        target = (source as unknown as { resolve(doc: Document): YamlNode | undefined }).resolve(this.doc);
+      } catch {
+        target = undefined;
+      }
+      node.target = target ? (this.converted.get(target) ?? null) : null;
+    }
+  }
+
+  private range(node: { range?: [number, number, number] | null }): [number, number] {
+    const range = node.range ?? [0, 0, 0];
+    return [this.base + range[0], this.base + range[1]];
+  }
+
+  private convert(node: YamlNode, pointer: string): ValueNode {
+    if (isScalar(node)) return this.scalar(node);
+    if (isMap(node)) return this.map(node, pointer);
+    if (isSeq(node)) return this.seq(node, pointer);
+    if (isAlias(node)) {
+      this.aliasCount += 1;
+      const [start, end] = this.range(node);
+      const alias: AliasNode = { kind: 'alias', name: node.source, target: null, start, end };
+      this.aliases.push({ node: alias, source: node });
+      return alias;
+    }
+    const [start, end] = this.range(node as { range?: [number, number, number] });
+    return { kind: 'scalar', value: null, style: 'plain', start, end };
+  }
+
+  private scalar(node: Scalar): ScalarNode {
+    const [start, end] = this.range(node);
+    let value = node.value;
+    if (typeof value === 'bigint') value = Number(value);
+    if (value !== null && typeof value === 'object') value = String(value);
+    const type = node.type;
+    const style = type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE' ? 'quoted' : type === 'BLOCK_FOLDED' || type === 'BLOCK_LITERAL' ? 'block' : 'plain';
+    return { kind: 'scalar', value: value as ScalarNode['value'], style, start, end };
+  }
+
+  private seq(node: import('yaml').YAMLSeq, pointer: string): SeqNode {
+    const [start, end] = this.range(node);
+    const items: ValueNode[] = [];
+    node.items.forEach((item, index) => {
+      const itemPointer = `${pointer}/${index}`;
+      if (isPair(item)) {
+        // `[a: b]`: a flow sequence entry that is a single-pair mapping.
+        const entries = this.entries([item], itemPointer);
+        const first = entries[0];
+        items.push({ kind: 'map', flow: true, entries, start: first?.start ?? start, end: first?.end ?? start });
+      } else if (item) {
+        items.push(this.build(item as YamlNode, itemPointer));
+      } else {
+        items.push({ kind: 'scalar', value: null, style: 'plain', start: end, end });
+      }
+    });
+    return { kind: 'seq', items, flow: Boolean(node.flow), start, end };
+  }
+
+  private map(node: import('yaml').YAMLMap, pointer: string): MapNode {
+    const [start, end] = this.range(node);
+    const entries = this.entries(node.items as import('yaml').Pair[], pointer);
+    return { kind: 'map', entries, flow: Boolean(node.flow), start, end };
+  }
+
+  private entries(pairs: import('yaml').Pair[], pointer: string): MapEntry[] {
+    const entries: MapEntry[] = [];
+    for (const pair of pairs) {
+      const keyNode = pair.key as YamlNode | null;
+      let key: string;
+      let keyStart: number;
+      let keyEnd: number;
+      if (keyNode && isScalar(keyNode)) {
+        [keyStart, keyEnd] = this.range(keyNode);
+        key = keyNode.value === null ? '' : String(keyNode.value);
+        if (keyNode.value === null || typeof keyNode.value === 'object') {
+          this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
+        }
+      } else if (keyNode) {
+        [keyStart, keyEnd] = this.range(keyNode as { range?: [number, number, number] });
+        key = '';
+        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection or alias');
+      } else {
+        const valueRange = pair.value ? this.range(pair.value as { range?: [number, number, number] }) : [this.base, this.base];
+        keyStart = keyEnd = valueRange[0]!;
+        key = '';
+        this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
+      }
+      const childPointer = `${pointer}/${escapePointerSegment(key)}`;
+      const value: ValueNode = pair.value
+        ? this.build(pair.value as YamlNode, childPointer)
+        : { kind: 'scalar', value: null, style: 'plain', start: keyEnd, end: keyEnd };
+      const entry: MapEntry = { key, keyStart, keyEnd, value, start: keyStart, end: Math.max(keyEnd, value.end) };
+      if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') entry.merge = true;
+      entries.push(entry);
+    }
+    if (!(this.skipRootKeyCheck && pointer === '')) checkMapKeys(entries, pointer, this.diagnostics);
+    return entries;
+  }
+
+  private invalidKey(start: number, end: number, pointer: string, message: string): void {
+    this.diagnostics.push({ code: 'invalid-key', severity: 'error', message, path: pointer, start, end });
+  }
+}
