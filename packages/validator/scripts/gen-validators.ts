@@ -1,0 +1,46 @@
+/**
+ * `npm run gen` (validator half): compiles the published schemas with ajv into standalone
+ * validation code, so the validator never compiles a schema (or calls `new Function`) at
+ * run time. Output: packages/validator/src/generated/validators.ts (committed, checked for drift).
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv from 'ajv';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import { buildSchemas, dereference, GENERATED_NOTE } from '../../schema/src/build.js';
+
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: true,
+  // Conditions name keys their branch does not declare (`anyOf: [{required: [prompt]}, …]`) on purpose.
+  strictRequired: false,
+  strictTypes: false,
+  // Our annotations; other validators ignore unknown keywords, ajv must be told.
+  keywords: ['markdownDescription', 'x-svc-rule', 'x-svc-message', 'x-svc-forbidden', 'x-svc-deprecated'],
+} as const;
+
+const standalone = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
+  ajv: unknown,
+  refs: Record<string, string>,
+) => string;
+
+const schemas = buildSchemas();
+const ajv = new Ajv.default({ ...AJV_OPTIONS, code: { source: true, esm: true, lines: false } });
+ajv.addSchema(dereference(schemas.v1), 'v1');
+ajv.addSchema(dereference(schemas.v2), 'v2');
+let code = standalone(ajv, { validateV1: 'v1', validateV2: 'v2' });
+// ajv emits a CommonJS require for its unicode length helper even in ESM mode.
+code = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'ucs2length');
+if (/require\(/.test(code)) throw new Error('standalone code still contains require(): extend the rewrite above');
+const header = [
+  '// @ts-nocheck',
+  '/* eslint-disable */',
+  `// ${GENERATED_NOTE}`,
+  '// ajv standalone validation code for the published svc manifest schemas (made by packages/validator/scripts/gen-validators.ts).',
+  "import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';",
+  'const ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;',
+].join('\n');
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated', 'validators.ts');
+writeFileSync(out, header + '\n' + code.replace(/^"use strict";/, '') + '\n');
+console.log(`wrote ${out} (${code.length} characters)`);
