@@ -1,0 +1,46 @@
+/**
+ * A read-only view of one commit: what an edit sees. Reads are cached, so an edit may
+ * ask for the same file many times.
+ */
+import type { GitRepo, TreeEntry } from './repo.js';
+
+export class Snapshot {
+  private readonly entryCache = new Map<string, TreeEntry | null>();
+  private readonly blobCache = new Map<string, Buffer>();
+
+  constructor(
+    readonly repo: GitRepo,
+    /** The commit this snapshot shows. */
+    readonly commit: string,
+  ) {}
+
+  /** The tree entry at `path`, or null when the path is absent. Loads all `paths` in one git call. */
+  async entries(paths: readonly string[]): Promise<Map<string, TreeEntry | null>> {
+    const missing = paths.filter((path) => !this.entryCache.has(path));
+    if (missing.length > 0) {
+      const found = await this.repo.lsTree(this.commit, missing);
+      for (const path of missing) this.entryCache.set(path, found.get(path) ?? null);
+    }
+    return new Map(paths.map((path) => [path, this.entryCache.get(path) ?? null]));
+  }
+
+  async entry(path: string): Promise<TreeEntry | null> {
+    return (await this.entries([path])).get(path) ?? null;
+  }
+
+  /** The file's bytes, or null when it does not exist (or is not a regular file). */
+  async read(path: string): Promise<Buffer | null> {
+    const entry = await this.entry(path);
+    if (!entry || entry.type !== 'blob') return null;
+    return this.readBlob(entry.oid);
+  }
+
+  async readBlob(oid: string): Promise<Buffer> {
+    let blob = this.blobCache.get(oid);
+    if (!blob) {
+      blob = await this.repo.readBlob(oid);
+      this.blobCache.set(oid, blob);
+    }
+    return blob;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Line arithmetic on a text, for splicing whole lines in and out without touching
+ * neighbours. Offsets are UTF-16 offsets into `text`; line ends are `\n` or `\r\n`
+ * (the `\r` belongs to the line end, never to the content).
+ */
+export class TextLines {
+  /** The line end used for inserted lines: CRLF when the file already uses it. */
+  readonly eol: string;
+
+  constructor(readonly text: string) {
+    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
+  }
+
+  lineStartOf(offset: number): number {
+    return this.text.lastIndexOf('\n', offset - 1) + 1;
+  }
+
+  /** Offset of the line end (before `\r\n` / `\n`) of the line holding `offset`. */
+  lineEndOf(offset: number): number {
+    let end = this.text.indexOf('\n', offset);
+    if (end < 0) return this.text.length;
+    if (end > 0 && this.text[end - 1] === '\r' && end - 1 >= offset) end -= 1;
+    return end;
+  }
+
+  /** Offset of the next line's first character (or the text's end). */
+  nextLineStart(offset: number): number {
+    const end = this.text.indexOf('\n', offset);
+    return end < 0 ? this.text.length : end + 1;
+  }
+
+  column(offset: number): number {
+    return offset - this.lineStartOf(offset);
+  }
+
+  splice(start: number, end: number, replacement: string): string {
+    return this.text.slice(0, start) + replacement + this.text.slice(end);
+  }
+
+  /**
+   * The line end of the last line that has content before `end`. Node ranges of block
+   * collections include their final line break; this steps back over it.
+   */
+  lastLineEnd(end: number): number {
+    let at = end;
+    while (at > 0 && /[\s]/.test(this.text[at - 1]!)) at--;
+    return this.lineEndOf(Math.max(0, at - 1));
+  }
+
+  /** Inserts whole lines after the last line that has content before `contentEnd`. */
+  insertLinesAfter(contentEnd: number, lines: readonly string[]): string {
+    const at = this.lastLineEnd(contentEnd);
+    return this.splice(at, at, this.eol + lines.join(this.eol));
+  }
+
+  private lineText(lineStart: number): string {
+    return this.text.slice(lineStart, this.lineEndOf(lineStart));
+  }
+
+  private isComment(lineStart: number): boolean {
+    return /^\s*#/.test(this.lineText(lineStart));
+  }
+
+  private isBlank(lineStart: number): boolean {
+    return /^\s*$/.test(this.lineText(lineStart));
+  }
+
+  private indentOf(lineStart: number): number {
+    return /^ */.exec(this.lineText(lineStart))![0].length;
+  }
+
+  /**
+   * The `# …` comment at the end of the line holding `start`, looked for after
+   * `after` (or after the first `:` when `after` is on a later line). Undefined when
+   * the rest of the line might hold a quoted `#`.
+   */
+  trailingComment(start: number, after: number): string | undefined {
+    const lineEnd = this.lineEndOf(start);
+    let from = after;
+    if (after > lineEnd || after < start) {
+      const colon = this.text.indexOf(':', start);
+      if (colon < 0 || colon > lineEnd) return undefined;
+      from = colon + 1;
+    }
+    const rest = this.text.slice(from, lineEnd);
+    const match = /(^|\s)(#.*)$/.exec(rest);
+    if (!match || /["']/.test(rest.slice(0, match.index))) return undefined;
+    return match[2];
+  }
+
+  /**
+   * Removes a block entry: from the comment lines directly above it (no blank line in
+   * between, not indented deeper than the entry) to the end of its last line, plus more-indented comment lines after it.
+   * When that leaves two blank lines together, one goes too.
+   */
+  removeBlock(start: number, contentEnd: number): string {
+    const indent = this.column(start);
+    let first = this.lineStartOf(start);
+    while (first > 0) {
+      const previous = this.lineStartOf(first - 1);
+      // A comment indented deeper than the entry belongs to the entry above it.
+      if (!this.isComment(previous) || this.indentOf(previous) > indent) break;
+      first = previous;
+    }
+    let end = this.nextLineStart(Math.max(first, this.lastLineEnd(contentEnd)));
+    while (end < this.text.length && this.isComment(end) && this.indentOf(end) > indent) end = this.nextLineStart(end);
+    if (end === this.text.length && !this.text.endsWith('\n') && first > 0) {
+      // The block is the last line and has no line end: take the previous line's end instead.
+      first -= this.text[first - 2] === '\r' ? 2 : 1;
+    } else if (first > 0) {
+      const previous = this.lineStartOf(first - 1);
+      if (this.isBlank(previous) && (end >= this.text.length || this.isBlank(end))) first = previous;
+    }
+    return this.splice(first, end, '');
+  }
+}

@@ -1,0 +1,41 @@
+/** Finding, reading and editing the manifest inside an edit, with refusals a person can act on. */
+import type { FileWrite } from '../applier.js';
+import { EditError, RefusedError } from '../errors.js';
+import type { Snapshot } from '../git/snapshot.js';
+import type { ManifestChange } from '../manifest/changes.js';
+import { MANIFEST_CANDIDATES, ManifestFile } from '../manifest/manifest-file.js';
+
+/** The repository's manifest at the snapshot; refuses when there is none, or more than one. */
+export async function readManifest(snapshot: Snapshot): Promise<ManifestFile> {
+  const entries = await snapshot.entries(MANIFEST_CANDIDATES.map((candidate) => candidate.path));
+  const present = MANIFEST_CANDIDATES.filter((candidate) => entries.get(candidate.path)?.type === 'blob');
+  if (present.length === 0) throw new RefusedError('no-manifest', 'the repository has no svc.yaml or svc.toml at its root');
+  if (present.length > 1) {
+    throw new RefusedError('ambiguous-manifest', `the repository has ${present.map((c) => c.path).join(' and ')}; keep only one`);
+  }
+  const { path, format } = present[0]!;
+  const manifest = ManifestFile.fromBytes(path, format, (await snapshot.read(path))!);
+  try {
+    void manifest.value;
+  } catch (error) {
+    throw new RefusedError('manifest-unparsable', `${path} cannot be parsed: ${(error as Error).message}`, { file: path });
+  }
+  return manifest;
+}
+
+/** The manifest after `changes`, as a file write; refuses when the edit cannot be made minimally. */
+export function editManifest(manifest: ManifestFile, changes: readonly ManifestChange[]): FileWrite[] {
+  if (changes.length === 0) return [];
+  try {
+    return [{ path: manifest.path, content: Buffer.from(manifest.edit(changes), 'utf8') }];
+  } catch (error) {
+    if (error instanceof EditError) throw new RefusedError('uneditable', `cannot edit ${manifest.path}: ${error.message}`, { file: manifest.path });
+    throw error;
+  }
+}
+
+/** `svc_version` of the manifest (1, 2, or null when missing or unknown). */
+export function manifestVersion(value: unknown): 1 | 2 | null {
+  const version = (value as { svc_version?: unknown } | null)?.svc_version;
+  return version === 1 || version === 2 ? version : null;
+}
