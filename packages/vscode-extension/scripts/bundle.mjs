@@ -1,0 +1,65 @@
+// Bundles the extension for the .vsix, so it needs no node_modules at run time:
+//   src/extension.ts          -> dist/extension.js  (the client; `vscode` stays external)
+//   ../lsp/src/main.ts        -> dist/server.js     (the language server, with the
+//                                                    validator and schemas inlined)
+// Both are CommonJS for Node >= 20 (VS Code's extension host loads `main` with require).
+//
+// Usage: node scripts/bundle.mjs [--require-server]
+//   --require-server  fail when the language server entry is missing (used by `npm run package`)
+//   SVC_SERVER_ENTRY=<file>  bundle another server entry (tests only)
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkgDir = resolve(here, '..');
+const dist = join(pkgDir, 'dist');
+const requireServer = process.argv.includes('--require-server');
+const serverEntry = resolve(process.env.SVC_SERVER_ENTRY || join(pkgDir, '..', 'lsp', 'src', 'main.ts'));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Workspace packages export their TypeScript sources under the "source"
+  // condition: bundle from src/, never from a possibly stale dist/.
+  conditions: ['source'],
+  mainFields: ['module', 'main'],
+  // ESM sources that use import.meta.url keep working once turned into CJS.
+  define: { 'import.meta.url': '__svc_import_meta_url' },
+  banner: { js: "const __svc_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: false,
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+mkdirSync(dist, { recursive: true });
+
+await esbuild.build({
+  ...common,
+  entryPoints: [join(pkgDir, 'src', 'extension.ts')],
+  outfile: join(dist, 'extension.js'),
+  external: ['vscode'],
+});
+
+if (existsSync(serverEntry)) {
+  await esbuild.build({
+    ...common,
+    entryPoints: [serverEntry],
+    outfile: join(dist, 'server.js'),
+  });
+} else if (requireServer) {
+  console.error(`bundle: language server entry ${serverEntry} not found`);
+  process.exit(1);
+} else {
+  console.warn(`bundle: ${relative(process.cwd(), serverEntry)} does not exist yet; dist/server.js not built`);
+}
+
+for (const f of ['extension.js', 'server.js']) {
+  const p = join(dist, f);
+  if (existsSync(p)) console.log(`bundle: ${relative(process.cwd(), p)} ${(statSync(p).size / 1024).toFixed(0)} KiB`);
+}

@@ -1,0 +1,235 @@
+/**
+ * The svc manifest extension: starts the bundled language server
+ * (`dist/server.js`, built from packages/lsp) over node-ipc for svc.yaml,
+ * svc.yml, svc.toml and the user's extra patterns.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  TransportKind,
+  type CloseHandlerResult,
+  type ErrorHandler,
+  type ErrorHandlerResult,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
+import { documentSelector, normalizeExtraPatterns, type PatternFilter } from './files';
+import { RestartPolicy } from './restart-policy';
+
+const CLIENT_ID = 'svc';
+const CLIENT_NAME = 'svc manifest language server';
+
+let controller: Controller | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  controller = new Controller(context);
+  context.subscriptions.push(controller);
+  await controller.startIfNeeded();
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+  controller = undefined;
+}
+
+class Controller implements vscode.Disposable {
+  private readonly output: vscode.LogOutputChannel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly restarts = new RestartPolicy();
+  private client: LanguageClient | undefined;
+  private selector: PatternFilter[] = documentSelector([]);
+  /** Serialises start/stop/restart so commands and setting changes never race. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private stopping = false;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('svc manifest', { log: true });
+    this.selector = documentSelector(readExtraPatterns());
+    this.disposables.push(
+      this.output,
+      vscode.commands.registerCommand('svc.restartServer', () => this.restart(true)),
+      vscode.commands.registerCommand('svc.showOutput', () => this.output.show(true)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('svc.files.extraPatterns')) {
+          const next = documentSelector(readExtraPatterns());
+          if (JSON.stringify(next) !== JSON.stringify(this.selector)) {
+            this.selector = next;
+            this.log(`file patterns changed: ${next.map((f) => f.pattern).join(', ')}`);
+            void (this.client ? this.restart(false) : this.startIfNeeded());
+          }
+        }
+      }),
+      // The extension activates for YAML, TOML and plain-text documents in
+      // general; the server process is only started once a manifest is open.
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (!this.client && this.matches(doc)) void this.startIfNeeded();
+      }),
+    );
+  }
+
+  private log(message: string): void {
+    this.output.info(`[client] ${message}`);
+  }
+
+  private matches(doc: vscode.TextDocument): boolean {
+    return vscode.languages.match(this.selector, doc) > 0;
+  }
+
+  private serialise<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Start the server if a manifest is open or the workspace has one. */
+  startIfNeeded(): Promise<void> {
+    return this.serialise(async () => {
+      if (this.client) return;
+      const open = vscode.workspace.textDocuments.some((d) => this.matches(d));
+      const inWorkspace = !open && (await this.workspaceHasManifest());
+      if (open || inWorkspace) await this.startClient();
+    });
+  }
+
+  private async workspaceHasManifest(): Promise<boolean> {
+    if (!vscode.workspace.workspaceFolders?.length) return false;
+    const patterns = this.selector.map((f) => f.pattern);
+    const glob = patterns.length === 1 ? patterns[0]! : `{${patterns.join(',')}}`;
+    try {
+      const found = await vscode.workspace.findFiles(glob, '**/node_modules/**', 1);
+      return found.length > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  private async startClient(): Promise<void> {
+    const serverModule = this.context.asAbsolutePath(path.join('dist', 'server.js'));
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc },
+      debug: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--nolazy', '--inspect=6019'] },
+      },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: this.selector,
+      outputChannel: this.output,
+      // Settings are pulled by the server (workspace/configuration, section
+      // `svc`); this also notifies it when they change.
+      synchronize: { configurationSection: 'svc' },
+      diagnosticCollectionName: 'svc',
+      errorHandler: this.errorHandler(),
+      middleware: {
+        handleDiagnostics: (uri, diagnostics, next) => {
+          const redhat = redhatValidatesYaml(uri);
+          next(
+            uri,
+            diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
+          );
+        },
+      },
+    };
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) this.log('server running');
+      if (e.newState === State.Stopped && !this.stopping) this.log('server stopped');
+    });
+    this.client = client;
+    this.log(`starting ${serverModule} for ${this.selector.map((f) => f.pattern).join(', ')}`);
+    try {
+      await client.start();
+    } catch (err) {
+      this.log(`server failed to start: ${errorText(err)}`);
+      void vscode.window
+        .showErrorMessage(`svc: the language server failed to start (${errorText(err)}).`, 'Show output')
+        .then((choice) => choice && this.output.show(true));
+    }
+  }
+
+  private errorHandler(): ErrorHandler {
+    return {
+      error: (error, _message, count): ErrorHandlerResult => {
+        this.log(`connection error: ${errorText(error)}`);
+        // A few transport errors in a row mean the connection is gone.
+        return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+      },
+      closed: (): CloseHandlerResult => {
+        if (this.stopping) return { action: CloseAction.DoNotRestart, handled: true };
+        const decision = this.restarts.onCrash();
+        if (decision.restart) {
+          this.log(
+            `server exited unexpectedly; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${this.restarts.windowMs / 60_000} minutes)`,
+          );
+          return { action: CloseAction.Restart, handled: true };
+        }
+        const message = `svc: the language server crashed ${decision.crashesInWindow} times in ${this.restarts.windowMs / 60_000} minutes and will not be restarted. Run "svc: Restart language server" to try again.`;
+        this.log(message);
+        void vscode.window.showErrorMessage(message, 'Show output', 'Restart').then((choice) => {
+          if (choice === 'Show output') this.output.show(true);
+          if (choice === 'Restart') void this.restart(true);
+        });
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    };
+  }
+
+  /** Restart the server; `manual` (the command) also forgets earlier crashes. */
+  restart(manual: boolean): Promise<void> {
+    return this.serialise(async () => {
+      if (manual) {
+        this.restarts.reset();
+        this.log('restart requested');
+      }
+      await this.stopClient();
+      await this.startClient();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.serialise(() => this.stopClient());
+  }
+
+  private async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    this.stopping = true;
+    try {
+      if (client.state !== State.Stopped) await client.stop(5_000);
+    } catch (err) {
+      this.log(`error while stopping the server: ${errorText(err)}`);
+    } finally {
+      this.stopping = false;
+    }
+    try {
+      await client.dispose();
+    } catch {
+      // already stopped
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function readExtraPatterns(): string[] {
+  return normalizeExtraPatterns(vscode.workspace.getConfiguration('svc').get('files.extraPatterns'));
+}
+
+/** Red Hat's YAML extension is installed, enabled and validating this file. */
+function redhatValidatesYaml(uri: vscode.Uri): boolean {
+  if (!vscode.extensions.getExtension(REDHAT_YAML_EXTENSION_ID)) return false;
+  return vscode.workspace.getConfiguration('yaml', uri).get<boolean>('validate', true) !== false;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

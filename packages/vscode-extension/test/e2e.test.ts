@@ -1,0 +1,320 @@
+/**
+ * End-to-end: the packaged .vsix in a real VS Code (code-server 4.139 =
+ * VS Code 1.139), driven through Debian's chromium with playwright-core.
+ * Checks what a person sees: the squiggle, the Problems entry (message and
+ * line), our completion items, a quick fix that changes the file — for
+ * svc.yaml and for svc.toml (which VS Code opens as Plain Text).
+ *
+ * Needs the tools from scripts/install-code-server.sh. Without them the suite
+ * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
+ * case it fails. Screenshots and logs go to test-results/vscode/.
+ *
+ * SVC_E2E_SERVER=stand-in bundles test/fixtures/stand-in-server.ts instead of
+ * packages/lsp (only for working on this harness).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import {
+  findTools,
+  installExtension,
+  listExtensions,
+  prepareDirs,
+  startCodeServer,
+  type CodeServerDirs,
+  type RunningCodeServer,
+} from './support/code-server';
+
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(pkgDir, '..', '..');
+const artifacts = join(repoRoot, 'test-results', 'vscode');
+const useStandIn = process.env.SVC_E2E_SERVER === 'stand-in';
+const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
+
+const { tools, missing } = findTools();
+if (!tools) {
+  const msg = `[vscode e2e] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`;
+  console.warn(msg);
+}
+
+// svc_version 2 manifests with one mistake each: the key `trigers` (line 6 / line 7).
+const SVC_YAML = `svc_version: 2
+default_agent: helper
+agents:
+  helper:
+    enabled: true
+trigers:
+  - type: cron
+    cron: "0 9 * * *"
+    prompt: Summarise yesterday's activity
+`;
+const SVC_TOML = `svc_version = 2
+default_agent = "helper"
+
+[agents.helper]
+enabled = true
+
+[[trigers]]
+type = "cron"
+cron = "0 9 * * *"
+prompt = "Summarise yesterday's activity"
+`;
+
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.enableExperiments': false,
+  'chat.disableAIFeatures': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'files.autoSave': 'off',
+  // Every suggestion on screen then comes from a language server (ours).
+  'editor.wordBasedSuggestions': 'off',
+  'editor.quickSuggestions': { other: false, comments: false, strings: false },
+  'editor.minimap.enabled': false,
+  'svc.trace.server': 'messages',
+};
+
+if (required && !tools) {
+  describe('VS Code extension end-to-end', () => {
+    it('has code-server and chromium installed', () => {
+      throw new Error(`code-server/chromium not installed: ${missing}`);
+    });
+  });
+}
+
+describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)', () => {
+  let tmp = '';
+  let dirs: CodeServerDirs;
+  let workspace = '';
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const cleanup: Array<() => Promise<void> | void> = [];
+
+  const shot = async (name: string): Promise<void> => {
+    await page.screenshot({ path: join(artifacts, `${name}.png`) }).catch(() => undefined);
+  };
+  const failureShot = (name: string) =>
+    onTestFailed(async () => {
+      await shot(`FAILED-${name}`);
+    });
+
+  beforeAll(async () => {
+    const t = tools!;
+    rmSync(artifacts, { recursive: true, force: true });
+    mkdirSync(artifacts, { recursive: true });
+
+    // 1. Build the .vsix exactly as `npm run package` does.
+    const env = { ...process.env };
+    if (useStandIn) env.SVC_SERVER_ENTRY = join(pkgDir, 'test', 'fixtures', 'stand-in-server.ts');
+    const build = useStandIn
+      ? spawnSync('sh', ['-c', 'node scripts/bundle.mjs --require-server && npx vsce package --no-dependencies --allow-missing-repository --no-rewrite-relative-links --out dist/svc-manifest-vscode.vsix'], { cwd: pkgDir, env, encoding: 'utf8' })
+      : spawnSync('npm', ['run', 'package'], { cwd: pkgDir, env, encoding: 'utf8' });
+    writeFileSync(join(artifacts, 'package.log'), `${build.stdout}\n${build.stderr}`);
+    if (build.status !== 0) throw new Error(`building the .vsix failed:\n${build.stdout}\n${build.stderr}`);
+    const vsix = join(pkgDir, 'dist', 'svc-manifest-vscode.vsix');
+    expect(existsSync(vsix)).toBe(true);
+
+    // 2. A throw-away code-server home and a workspace with broken manifests.
+    tmp = mkdtempSync(join(tmpdir(), 'svc-vscode-e2e-'));
+    cleanup.push(() => rmSync(tmp, { recursive: true, force: true }));
+    dirs = prepareDirs(tmp, USER_SETTINGS);
+    workspace = join(tmp, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'svc.yaml'), SVC_YAML);
+    writeFileSync(join(workspace, 'svc.toml'), SVC_TOML);
+
+    // 3. Install the .vsix offline, then start code-server.
+    writeFileSync(join(artifacts, 'install-extension.log'), installExtension(t, dirs, vsix));
+    server = await startCodeServer(t, dirs, workspace, join(artifacts, 'code-server.log'));
+    cleanup.push(() => server?.stop());
+
+    // 4. The browser.
+    browser = await chromium.launch({
+      executablePath: t.chromium,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    cleanup.push(() => browser?.close());
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
+    await explorerRow('svc.yaml').waitFor({ state: 'visible', timeout: 120_000 });
+    await shot('00-workbench');
+  }, 420_000);
+
+  afterAll(async () => {
+    // Keep what helps to debug a failure: the extension host and server logs.
+    try {
+      if (dirs && existsSync(join(dirs.userDataDir, 'logs'))) cpSync(join(dirs.userDataDir, 'logs'), join(artifacts, 'logs'), { recursive: true });
+    } catch {
+      // best effort
+    }
+    const errors: unknown[] = [];
+    for (const step of cleanup.reverse()) {
+      try {
+        await step();
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length) throw new AggregateError(errors, 'cleanup failed');
+  }, 60_000);
+
+  // --- helpers over the workbench DOM ------------------------------------------
+
+  function explorerRow(name: string): Locator {
+    return page.locator('.explorer-folders-view .monaco-list-row').filter({ has: page.getByText(name, { exact: true }) });
+  }
+
+  function activeEditor(): Locator {
+    return page.locator('.editor-group-container.active .monaco-editor').first();
+  }
+
+  async function openFromExplorer(name: string): Promise<void> {
+    await explorerRow(name).dblclick();
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+    await activeEditor().locator('.view-lines').waitFor();
+  }
+
+  /** The active editor's lines, in order, as plain text. */
+  async function editorText(): Promise<string> {
+    return activeEditor().evaluate((el) => {
+      const lines = [...el.querySelectorAll<HTMLElement>('.view-lines .view-line')];
+      lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+      return lines.map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')).join('\n');
+    });
+  }
+
+  async function openProblems(): Promise<Locator> {
+    const panel = page.locator('.markers-panel');
+    if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+M');
+    await panel.waitFor({ state: 'visible' });
+    return panel;
+  }
+
+  /** Waits for the Problems entry about `key` and returns its text. */
+  async function problemFor(key: string): Promise<string> {
+    const panel = await openProblems();
+    const row = panel.locator('.monaco-list-row').filter({ hasText: key }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    console.log('[vscode e2e] problem rows:', await panel.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label'))));
+    return (await row.innerText()).replace(/\s+/g, ' ');
+  }
+
+  async function applyQuickFix(fixText: RegExp): Promise<string> {
+    // Put the cursor on the squiggle, then Ctrl+. (the quick fix menu).
+    // (The squiggle is drawn in an overlay below the text, so click its spot.)
+    const box = await activeEditor().locator('.squiggly-error').first().boundingBox();
+    if (!box) throw new Error('no squiggle to put the cursor on');
+    await page.mouse.click(box.x + Math.min(box.width / 2, 8), box.y + box.height / 2);
+    await page.keyboard.press('Control+.');
+    const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: fixText }).first();
+    await item.waitFor({ state: 'visible' });
+    const title = (await item.innerText()).trim();
+    return title;
+  }
+
+  async function checkManifest(opts: {
+    file: 'svc.yaml' | 'svc.toml';
+    line: number;
+    expectedLanguage: RegExp;
+    fixedLine: RegExp;
+    prefix: string;
+  }): Promise<void> {
+    const stem = opts.file.replace('.', '-');
+    await openFromExplorer(opts.file);
+    await expect.poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 30_000 }).toMatch(opts.expectedLanguage);
+
+    // The squiggle under the unknown key.
+    const squiggle = activeEditor().locator('.squiggly-error').first();
+    await squiggle.waitFor({ state: 'visible', timeout: 90_000 });
+    await shot(`01-${stem}-squiggle`);
+
+    // The Problems entry: our rule code, the key, the line.
+    const problem = await problemFor('trigers');
+    expect(problem).toContain('trigers');
+    expect(problem).toContain('unknown-key');
+    expect(problem).toMatch(new RegExp(`\\bLn ${opts.line}\\b`));
+    await shot(`02-${stem}-problems`);
+
+    // The quick fix: "did you mean 'triggers'".
+    const title = await applyQuickFix(/triggers/);
+    await shot(`03-${stem}-quick-fix-menu`);
+    expect(title).toMatch(/triggers/);
+    await page.locator('.action-widget .monaco-list-row').filter({ hasText: /triggers/ }).first().click();
+    await expect.poll(editorText, { timeout: 30_000 }).toMatch(opts.fixedLine);
+    expect(await editorText()).not.toMatch(/\btrigers\b/);
+    // …and the squiggle and the Problems entry go away.
+    await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => readFileSync(join(workspace, opts.file), 'utf8'), { timeout: 30_000 }).toMatch(opts.fixedLine);
+    await shot(`04-${stem}-fixed`);
+
+    // Completion: a new top-level key after `default_agent` (line 2).
+    await activeEditor().locator('.view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Home');
+    await page.keyboard.type(opts.prefix);
+    await page.keyboard.press('Control+Space');
+    const suggest = page.locator('.editor-widget.suggest-widget');
+    const item = suggest.locator('.monaco-list-row').filter({ hasText: 'runtime' }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    const labels = await suggest.locator('.monaco-list-row .label-name').allInnerTexts();
+    await shot(`05-${stem}-completion`);
+    expect(labels.map((l) => l.trim())).toContain('runtime');
+    await page.keyboard.press('Escape');
+  }
+
+  it('installed the .vsix into code-server', () => {
+    const installed = listExtensions(tools!, dirs);
+    expect(installed.some((e) => e.startsWith('svc-manifest.svc-manifest-vscode@'))).toBe(true);
+  });
+
+  it('svc.yaml: squiggle, Problems entry, quick fix, completion', async () => {
+    failureShot('svc-yaml');
+    await checkManifest({
+      file: 'svc.yaml',
+      line: 6,
+      expectedLanguage: /YAML/i,
+      fixedLine: /^triggers:/m,
+      prefix: 'run',
+    });
+  }, 240_000);
+
+  it('svc.toml (opened as Plain Text, no TOML extension): squiggle, Problems entry, quick fix, completion', async () => {
+    failureShot('svc-toml');
+    await checkManifest({
+      file: 'svc.toml',
+      line: 7,
+      expectedLanguage: /Plain Text/i,
+      fixedLine: /^\[\[triggers\]\]/m,
+      prefix: 'run',
+    });
+  }, 240_000);
+});
