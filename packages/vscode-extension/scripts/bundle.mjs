@@ -4,8 +4,9 @@
 //                                                    validator and schemas inlined)
 // Both are CommonJS for Node >= 20 (VS Code's extension host loads `main` with require).
 //
-// Usage: node scripts/bundle.mjs [--require-server]
+// Usage: node scripts/bundle.mjs [--require-server] [--outdir <dir>]
 //   --require-server  fail when the language server entry is missing (used by `npm run package`)
+//   --outdir <dir>    write the bundles there instead of dist/ (tests)
 //   SVC_SERVER_ENTRY=<file>  bundle another server entry (tests only)
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,7 +15,8 @@ import * as esbuild from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgDir = resolve(here, '..');
-const dist = join(pkgDir, 'dist');
+const outdirArg = process.argv.indexOf('--outdir');
+const dist = outdirArg > 0 && process.argv[outdirArg + 1] ? resolve(process.argv[outdirArg + 1]) : join(pkgDir, 'dist');
 const requireServer = process.argv.includes('--require-server');
 const serverEntry = resolve(process.env.SVC_SERVER_ENTRY || join(pkgDir, '..', 'lsp', 'src', 'main.ts'));
 

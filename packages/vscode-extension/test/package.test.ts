@@ -1,0 +1,101 @@
+/**
+ * The extension's manifest (package.json) and its packaging: what VS Code and
+ * the .vsix get, checked without an editor.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MANIFEST_FILE_NAMES } from '../src/files';
+
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+const contributes = pkg.contributes ?? {};
+const extensionSource = readFileSync(join(pkgDir, 'src', 'extension.ts'), 'utf8');
+
+describe('package.json contributions', () => {
+  it('contributes no YAML schema association, language or grammar (coexistence with Red Hat YAML and TOML extensions)', () => {
+    expect(contributes.yamlValidation).toBeUndefined();
+    expect(contributes.jsonValidation).toBeUndefined();
+    expect(contributes.languages).toBeUndefined();
+    expect(contributes.grammars).toBeUndefined();
+    const defaults = JSON.stringify(contributes.configurationDefaults ?? {});
+    expect(defaults).not.toMatch(/yaml\.schemas|files\.associations|svc\.ya?ml|svc\.toml/);
+  });
+
+  it('activates for every manifest name, for YAML/TOML/plain-text documents, and never on "*"', () => {
+    const events: string[] = pkg.activationEvents;
+    for (const name of MANIFEST_FILE_NAMES) expect(events).toContain(`workspaceContains:**/${name}`);
+    for (const lang of ['yaml', 'toml', 'plaintext']) expect(events).toContain(`onLanguage:${lang}`);
+    expect(events).not.toContain('*');
+  });
+
+  it('contributes the settings the server reads, each with a description and a default', () => {
+    const props = contributes.configuration.properties as Record<string, Record<string, unknown>>;
+    expect(Object.keys(props).sort()).toEqual(
+      ['svc.enable', 'svc.files.extraPatterns', 'svc.trace.server', 'svc.validation.maxFileSizeBytes'].sort(),
+    );
+    for (const [key, p] of Object.entries(props)) {
+      expect(p.description ?? p.markdownDescription, key).toBeTruthy();
+      expect(p, key).toHaveProperty('default');
+    }
+    expect(props['svc.enable']).toMatchObject({ type: 'boolean', default: true });
+    expect(props['svc.files.extraPatterns']).toMatchObject({ type: 'array', items: { type: 'string' }, default: [] });
+    expect(props['svc.validation.maxFileSizeBytes']).toMatchObject({ type: 'number', default: 1024 * 1024 });
+    expect(props['svc.trace.server']).toMatchObject({ enum: ['off', 'messages', 'verbose'], default: 'off' });
+  });
+
+  it('contributes "svc: Restart language server" and "svc: Show output", and registers both', () => {
+    const commands = contributes.commands as { command: string; title: string; category: string }[];
+    expect(commands.map((c) => `${c.category}: ${c.title}`)).toEqual(['svc: Restart language server', 'svc: Show output']);
+    for (const c of commands) expect(extensionSource).toContain(`registerCommand('${c.command}'`);
+  });
+
+  it('points at the bundled client and ships only bundles and docs', () => {
+    expect(pkg.main).toBe('./dist/extension.js');
+    expect(pkg.type ?? 'commonjs').toBe('commonjs');
+    expect(pkg.engines.vscode).toMatch(/^\^1\.\d+\.\d+$/);
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist/extension.js', 'dist/server.js', 'README.md', 'CHANGELOG.md', 'LICENSE']));
+    for (const f of pkg.files as string[]) expect(f).not.toMatch(/node_modules/);
+    for (const f of [pkg.icon, 'README.md', 'CHANGELOG.md', 'LICENSE', 'images/screenshot.png']) {
+      expect(existsSync(join(pkgDir, f)), f).toBe(true);
+    }
+  });
+});
+
+describe('bundles', () => {
+  const lspMain = join(pkgDir, '..', 'lsp', 'src', 'main.ts');
+  const serverEntry = existsSync(lspMain) ? lspMain : join(pkgDir, 'test', 'fixtures', 'stand-in-server.ts');
+
+  /** Modules a bundle still loads at run time. */
+  function runtimeRequires(file: string): string[] {
+    const text = readFileSync(file, 'utf8');
+    const found = new Set<string>();
+    for (const m of text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) found.add(m[1]!);
+    return [...found].sort();
+  }
+
+  it('need nothing but Node built-ins (and `vscode` for the client) at run time', () => {
+    const out = mkdtempSync(join(tmpdir(), 'svc-vscode-bundle-'));
+    try {
+      const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], {
+        cwd: pkgDir,
+        env: { ...process.env, SVC_SERVER_ENTRY: serverEntry },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+      const client = runtimeRequires(join(out, 'extension.js'));
+      expect(client).toContain('vscode');
+      expect(client.filter((m) => m !== 'vscode' && !builtins.has(m))).toEqual([]);
+      const server = runtimeRequires(join(out, 'server.js'));
+      expect(server.filter((m) => !builtins.has(m))).toEqual([]);
+      expect(server).not.toContain('vscode');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
