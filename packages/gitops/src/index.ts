@@ -2,9 +2,18 @@
  * @svc-manifest/gitops — the git-side applier: project manifest operations as minimal,
  * comment-preserving, atomic commits on a branch of a bare or non-bare repository.
  */
-import { applyEdit, type ApplyOptions, type ApplyResult } from './applier.js';
-import { setAgentScopeEdit, setDefaultAgentEdit, type AgentChangeInfo, type AgentScope } from './operations/agents.js';
-
+export {
+  setDefaultAgent,
+  setAgentScope,
+  install,
+  updates,
+  update,
+  updateAll,
+  remove,
+  marketplace,
+  type CatalogOptions,
+} from './api.js';
+export { runGitCli, type CliIo } from './cli/run-git-cli.js';
 export { applyEdit, DEFAULT_IDENTITY } from './applier.js';
 export type { ApplyOptions, ApplyResult, Edit, EditPlan, FileWrite, Identity } from './applier.js';
 export { RefusedError, EditError, GitCommandError } from './errors.js';
@@ -15,12 +24,8 @@ export { applyChanges, type ManifestChange, type PathSegment } from './manifest/
 export { PRISTINE_REF } from './pristine.js';
 export type { ValidateFn, ValidationOutcome } from './validation.js';
 
-/** `svc.project(id).setDefaultAgent(name)`: the agent must be declared and enabled (svc_version 2). */
-export function setDefaultAgent(repo: string, name: string, options?: ApplyOptions): Promise<ApplyResult<AgentChangeInfo>> {
-  return applyEdit(repo, setDefaultAgentEdit(name), options);
-}
+export { FolderCatalog, HttpCatalog, openCatalog, fetchItem, type Catalog, type ItemSummary } from './marketplace/catalog.js';
+export { compareVersions, computeIntegrity, parseItemDescriptor, type ItemDescriptor, type ManifestFragment } from './marketplace/item.js';
+export { LOCK_PATH, type LockFile, type LockedItem, type LockedManifestEntry } from './marketplace/lockfile.js';
+export type { AvailableUpdate, InstallInfo, RemoveInfo, UpdateAllInfo, UpdateInfo } from './marketplace/operations.js';
 
-/** `svc.project(id).setAgentScope(name, scope)`: sets the agent's secrets and/or connectors allowlists. */
-export function setAgentScope(repo: string, name: string, scope: AgentScope, options?: ApplyOptions): Promise<ApplyResult<AgentChangeInfo>> {
-  return applyEdit(repo, setAgentScopeEdit(name, scope), options);
-}

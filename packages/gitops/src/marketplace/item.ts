@@ -1,0 +1,140 @@
+/**
+ * The marketplace item format (documented in README.md): a name, a version, files it
+ * places in the repository, and a manifest fragment (agents, connectors, triggers) it
+ * merges into the project manifest.
+ */
+import { createHash } from 'node:crypto';
+import { RefusedError } from '../errors.js';
+import { canonicalJson, isPlainObject, type Json } from '../json.js';
+import { MANIFEST_CANDIDATES } from '../manifest/manifest-file.js';
+import { LOCK_PATH } from './lockfile.js';
+
+export const SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+
+/** The manifest fragment: keyed like the manifest itself. */
+export interface ManifestFragment {
+  /** Agents by name, each the v2 agent object (for a v1 manifest it becomes `{ name, ...value }`). */
+  agents?: Record<string, Record<string, Json>>;
+  /** Connectors, each with its `slug`. */
+  connectors?: Record<string, Json>[];
+  /** Triggers, each with its `slug`. */
+  triggers?: Record<string, Json>[];
+}
+
+/** An item as the catalog describes it (`item.json`). */
+export interface ItemDescriptor {
+  name: string;
+  version: string;
+  description?: string;
+  /** Repository paths of the files the item places. */
+  files: string[];
+  manifest: ManifestFragment;
+  /** Optional `sha256-…` of the item; verified when present. */
+  integrity?: string;
+}
+
+/** An item with its file contents fetched, ready to install. */
+export interface FetchedItem extends ItemDescriptor {
+  /** The catalog id it was fetched by. */
+  id: string;
+  /** Where it came from (catalog URL or folder). */
+  source: string;
+  contents: Map<string, Uint8Array>;
+  /** `sha256-…` over name, version, manifest fragment and every file's content. */
+  integrity: string;
+}
+
+/** Checks the shape of an `item.json`, refusing with the first problem found. */
+export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
+  const fail = (why: string): never => {
+    throw new RefusedError('invalid-item', `marketplace item '${id}' is invalid: ${why}`);
+  };
+  if (!isPlainObject(raw)) return fail('item.json is not an object');
+  const { name, version, description, files, manifest, integrity } = raw;
+  if (typeof name !== 'string' || !SLUG.test(name)) fail(`name must match ${SLUG.source}`);
+  if (typeof version !== 'string' || version.trim() === '') fail('version must be a non-empty string');
+  if (description !== undefined && typeof description !== 'string') fail('description must be a string');
+  if (integrity !== undefined && (typeof integrity !== 'string' || !integrity.startsWith('sha256-'))) fail('integrity must be "sha256-…"');
+  const fileList = files ?? [];
+  if (!Array.isArray(fileList) || fileList.some((path) => typeof path !== 'string')) fail('files must be a list of paths');
+  for (const path of fileList as string[]) {
+    const problem = unsafePath(path);
+    if (problem) fail(`file '${path}' ${problem}`);
+  }
+  if (new Set(fileList as string[]).size !== (fileList as string[]).length) fail('files lists a path twice');
+  const fragment = manifest ?? {};
+  if (!isPlainObject(fragment)) return fail('manifest must be an object');
+  for (const key of Object.keys(fragment)) {
+    if (!['agents', 'connectors', 'triggers'].includes(key)) fail(`manifest may only hold agents, connectors and triggers (found '${key}')`);
+  }
+  if (fragment.agents !== undefined) {
+    if (!isPlainObject(fragment.agents)) fail('manifest.agents must be a map of agent name to agent');
+    for (const [agent, value] of Object.entries(fragment.agents as object)) {
+      if (!SLUG.test(agent)) fail(`agent name '${agent}' must match ${SLUG.source}`);
+      if (!isPlainObject(value)) fail(`agent '${agent}' must be an object`);
+    }
+  }
+  for (const section of ['connectors', 'triggers'] as const) {
+    const list = fragment[section];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) return fail(`manifest.${section} must be a list`);
+    const slugs = new Set<string>();
+    for (const entry of list) {
+      if (!isPlainObject(entry) || typeof entry.slug !== 'string' || !SLUG.test(entry.slug)) fail(`every manifest.${section} entry needs a slug matching ${SLUG.source}`);
+      const slug = (entry as { slug: string }).slug;
+      if (slugs.has(slug)) fail(`manifest.${section} lists '${slug}' twice`);
+      slugs.add(slug);
+    }
+  }
+  return {
+    name: name as string,
+    version: version as string,
+    ...(description !== undefined ? { description: description as string } : {}),
+    files: fileList as string[],
+    manifest: fragment as ManifestFragment,
+    ...(integrity !== undefined ? { integrity: integrity as string } : {}),
+  };
+}
+
+/** Why a repository path is not acceptable for an item file, or undefined when it is. */
+export function unsafePath(path: string): string | undefined {
+  if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return 'must be a relative path';
+  const segments = path.split('/');
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return 'must not contain empty, . or .. segments';
+  if (segments.some((segment) => segment.toLowerCase() === '.git')) return 'must not be inside .git';
+  if (MANIFEST_CANDIDATES.some((candidate) => candidate.path === path) || path === LOCK_PATH) return 'must not replace the manifest or the lock file';
+  return undefined;
+}
+
+/** `sha256-<base64>` of the item: its descriptor (without integrity) and every file's sha256. */
+export function computeIntegrity(item: ItemDescriptor, contents: ReadonlyMap<string, Uint8Array>): string {
+  const files = [...item.files].sort().map((path) => ({ path, sha256: createHash('sha256').update(contents.get(path) ?? new Uint8Array()).digest('hex') }));
+  const digest = createHash('sha256')
+    .update(canonicalJson({ name: item.name, version: item.version, manifest: item.manifest, files }))
+    .digest('base64');
+  return `sha256-${digest}`;
+}
+
+/**
+ * Orders versions like semver: numeric dot parts compared as numbers, a pre-release
+ * (`1.0.0-beta`) before its release; anything else falls back to text order.
+ */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const [core = '', pre] = v.replace(/^v/, '').split('+')[0]!.split(/-(.*)/s);
+    return { parts: core.split('.'), pre };
+  };
+  const left = parse(a);
+  const right = parse(b);
+  const length = Math.max(left.parts.length, right.parts.length);
+  for (let i = 0; i < length; i++) {
+    const x = left.parts[i] ?? '0';
+    const y = right.parts[i] ?? '0';
+    const diff = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
+    if (diff !== 0) return Math.sign(diff);
+  }
+  if (left.pre === right.pre) return 0;
+  if (left.pre === undefined) return 1;
+  if (right.pre === undefined) return -1;
+  return Math.sign(left.pre.localeCompare(right.pre, 'en', { numeric: true }));
+}
