@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
+  findProcesses,
   findTools,
   installExtension,
   listExtensions,
@@ -220,7 +221,6 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const panel = await openProblems();
     const row = panel.locator('.monaco-list-row').filter({ hasText: key }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    console.log('[vscode e2e] problem rows:', await panel.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label'))));
     return (await row.innerText()).replace(/\s+/g, ' ');
   }
 
@@ -289,6 +289,30 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await shot(`05-${stem}-completion`);
     expect(labels.map((l) => l.trim())).toContain('runtime');
     await page.keyboard.press('Escape');
+    // Undo the typing, back to the saved (fixed) file.
+    const saved = readFileSync(join(workspace, opts.file), 'utf8').trimEnd();
+    for (let i = 0; i < 8 && (await editorText()).trimEnd() !== saved; i++) await page.keyboard.press('Control+Z');
+    expect((await editorText()).trimEnd()).toBe(saved);
+  }
+
+  async function runCommand(title: string): Promise<void> {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
+    await row.waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  /** Text of the Output panel (the channel it shows). */
+  async function outputText(): Promise<string> {
+    return page.locator('.part.panel .monaco-editor').first().evaluate((el) => {
+      const lines = [...el.querySelectorAll<HTMLElement>('.view-lines .view-line')];
+      lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+      return lines.map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')).join('\n');
+    });
   }
 
   it('installed the .vsix into code-server', () => {
@@ -316,5 +340,43 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
       fixedLine: /^\[\[triggers\]\]/m,
       prefix: 'run',
     });
+  }, 240_000);
+
+  it('"svc: Show output" shows the log; a killed server is restarted and answers again', async () => {
+    failureShot('restart');
+    await page.locator('.tabs-container .tab', { hasText: 'svc.yaml' }).click();
+    await activeEditor().locator('.view-lines').waitFor();
+
+    await runCommand('svc: Show output');
+    await expect.poll(outputText, { timeout: 30_000 }).toContain('[client] starting');
+    await shot('06-output-channel');
+
+    const before = findProcesses(dirs.extensionsDir, 'server.js');
+    expect(before).toHaveLength(1);
+    process.kill(before[0]!, 'SIGKILL');
+    await expect
+      .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => p !== before[0]), { timeout: 60_000 })
+      .toHaveLength(1);
+    await expect.poll(outputText, { timeout: 30_000 }).toMatch(/restarting/);
+    await shot('07-output-after-crash');
+
+    // The restarted server still checks the file.
+    await activeEditor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('agnets: 1');
+    const problem = await problemFor('agnets');
+    expect(problem).toContain('unknown-key');
+    await shot('08-after-restart');
+
+    // And "svc: Restart language server" restarts it on request.
+    const running = findProcesses(dirs.extensionsDir, 'server.js');
+    await runCommand('svc: Restart language server');
+    await expect
+      .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => !running.includes(p)), { timeout: 60_000 })
+      .toHaveLength(1);
+    await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js'), { timeout: 30_000 }).toHaveLength(1);
+    await runCommand('svc: Show output');
+    await expect.poll(outputText, { timeout: 30_000 }).toContain('restart requested');
+    await shot('09-output-after-restart-command');
   }, 240_000);
 });

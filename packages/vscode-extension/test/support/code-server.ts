@@ -4,7 +4,7 @@
  * the server in its own process group and stops that whole group again.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -217,4 +217,20 @@ async function killGroup(child: ChildProcess, exited: Promise<void>): Promise<vo
   }
   await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
   if (groupAlive(pid)) throw new Error(`processes of group ${pid} are still running after SIGKILL`);
+}
+
+/** PIDs of running processes whose command line contains every one of `parts` (Linux /proc). */
+export function findProcesses(...parts: string[]): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+    } catch {
+      continue;
+    }
+    if (parts.every((p) => cmdline.includes(p))) pids.push(Number(entry));
+  }
+  return pids;
 }
