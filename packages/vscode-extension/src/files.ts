@@ -34,14 +34,17 @@ export function normalizeExtraPatterns(value: unknown): string[] {
 }
 
 /**
- * Glob patterns for the document selector. Built-in names match in any folder
- * (`**\/svc.yaml`); an extra pattern without a slash is also matched in any
- * folder (like `.gitignore`), one with a slash is used as written.
+ * Glob patterns for the document selector (VS Code matches them against the
+ * file's absolute path). Built-in names match in any folder (`**\/svc.yaml`).
+ * Extra patterns mean what the language server makes of them: without a `/`
+ * a pattern matches the file name in any folder; with one it matches the end
+ * of the path (`deploy/*.yaml` = `**\/deploy/*.yaml`); one starting with `/`
+ * is absolute.
  */
 export function selectorPatterns(extraPatterns: readonly string[]): string[] {
   const patterns: string[] = MANIFEST_FILE_NAMES.map((name) => `**/${name}`);
   for (const p of extraPatterns) {
-    const glob = p.includes('/') || p.startsWith('**') ? p : `**/${p}`;
+    const glob = p.startsWith('/') || p.startsWith('**/') ? p : `**/${p}`;
     if (!patterns.includes(glob)) patterns.push(glob);
   }
   return patterns;

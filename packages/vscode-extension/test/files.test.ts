@@ -12,14 +12,15 @@ describe('document selection', () => {
     for (const filter of selector) expect(filter).not.toHaveProperty('language');
   });
 
-  it('adds extra patterns; a bare file pattern matches in any folder', () => {
-    expect(selectorPatterns(['*.svc.yaml', 'deploy/**/manifest.toml', '**/x.yml'])).toEqual([
+  it('adds extra patterns, matched like the server does: in any folder unless absolute', () => {
+    expect(selectorPatterns(['*.svc.yaml', 'deploy/**/manifest.toml', '**/x.yml', '/srv/app/m.yaml'])).toEqual([
       '**/svc.yaml',
       '**/svc.yml',
       '**/svc.toml',
       '**/*.svc.yaml',
-      'deploy/**/manifest.toml',
+      '**/deploy/**/manifest.toml',
       '**/x.yml',
+      '/srv/app/m.yaml',
     ]);
   });
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../lsp/src/features/settings.js';
 import { MANIFEST_FILE_NAMES } from '../src/files';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,6 +47,13 @@ describe('package.json contributions', () => {
     expect(props['svc.files.extraPatterns']).toMatchObject({ type: 'array', items: { type: 'string' }, default: [] });
     expect(props['svc.validation.maxFileSizeBytes']).toMatchObject({ type: 'number', default: 1024 * 1024 });
     expect(props['svc.trace.server']).toMatchObject({ enum: ['off', 'messages', 'verbose'], default: 'off' });
+  });
+
+  it("has the same defaults as the language server's settings", () => {
+    const props = contributes.configuration.properties as Record<string, { default: unknown }>;
+    expect(props['svc.enable']!.default).toBe(DEFAULT_SETTINGS.enable);
+    expect(props['svc.files.extraPatterns']!.default).toEqual(DEFAULT_SETTINGS.extraPatterns);
+    expect(props['svc.validation.maxFileSizeBytes']!.default).toBe(DEFAULT_SETTINGS.maxFileSizeBytes);
   });
 
   it('contributes "svc: Restart language server" and "svc: Show output", and registers both', () => {
