@@ -66,9 +66,13 @@ export class ManifestPlan {
     this.push({ op: 'set', path: found.path, value: this.stored(section, name, value) });
   }
 
+  /** Removes an entry; a list left empty is removed whole (no `connectors: []` left behind). */
   remove(section: FragmentSection, name: string): void {
     const found = this.find(section, name);
-    if (found) this.push({ op: 'delete', path: found.path });
+    if (!found) return;
+    const list = (this.value as Record<string, unknown>)[section];
+    if (Array.isArray(list) && list.length === 1) this.push({ op: 'delete', path: [section] });
+    else this.push({ op: 'delete', path: found.path });
   }
 
   /** A v1 manifest lists agents as `{ name, ... }`. */
