@@ -14,6 +14,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,7 @@ const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '..', '..');
 const artifacts = join(repoRoot, 'test-results', 'vscode');
 const useStandIn = process.env.SVC_E2E_SERVER === 'stand-in';
+const vsceBin = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
 const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 
 const { tools, missing } = findTools();
@@ -378,5 +380,33 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await runCommand('svc: Show output');
     await expect.poll(outputText, { timeout: 30_000 }).toContain('restart requested');
     await shot('09-output-after-restart-command');
+  }, 240_000);
+
+  it('svc.toml keeps working once a TOML extension owns the toml language', async () => {
+    failureShot('toml-extension');
+    // A minimal extension that contributes the `toml` language for *.toml,
+    // as Even Better TOML and friends do.
+    const fixture = join(pkgDir, 'test', 'fixtures', 'toml-language-extension');
+    const tomlVsix = join(tmp, 'toml-language.vsix');
+    const vsce = spawnSync(
+      process.execPath,
+      [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', tomlVsix],
+      { cwd: fixture, encoding: 'utf8' },
+    );
+    expect(vsce.status, `${vsce.stdout}${vsce.stderr}`).toBe(0);
+    installExtension(tools!, dirs, tomlVsix);
+    await runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
+    await explorerRow('svc.toml').waitFor({ state: 'visible', timeout: 120_000 });
+
+    await openFromExplorer('svc.toml');
+    await expect.poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 60_000 }).toMatch(/^TOML$/);
+    await activeEditor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('[[conectors]]');
+    await activeEditor().locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const problem = await problemFor('conectors');
+    expect(problem).toContain('unknown-key');
+    await shot('10-svc-toml-with-toml-extension');
   }, 240_000);
 });

@@ -96,7 +96,7 @@ function env(dirs: CodeServerDirs): NodeJS.ProcessEnv {
 
 /** `code-server --install-extension <vsix>`; returns its output, throws on failure. */
 export function installExtension(tools: E2eTools, dirs: CodeServerDirs, vsix: string): string {
-  writeFileSync(dirs.configFile, 'auth: none\ncert: false\n');
+  if (!existsSync(dirs.configFile)) writeFileSync(dirs.configFile, 'auth: none\ncert: false\n');
   const r = spawnSync(tools.node, [...baseArgs(tools, dirs), '--install-extension', vsix, '--force'], {
     env: env(dirs),
     encoding: 'utf8',
