@@ -1,0 +1,85 @@
+/**
+ * One open manifest as the features see it: the text at a version and its located tree.
+ * States are immutable; an edit makes a new state with {@link updateState}, which reuses the
+ * previous parse through `ManifestDocument.update` (only changed YAML chunks are re-parsed).
+ */
+import { ManifestDocument, type ManifestFormat } from '@svc-manifest/validator';
+import type { SvcVersion } from './schema-model.js';
+
+export interface DocumentState {
+  readonly uri: string;
+  readonly version: number;
+  readonly format: ManifestFormat;
+  readonly doc: ManifestDocument;
+  /** The latest document of this file that parsed into a tree (names for completion while the text is broken). */
+  readonly lastGood?: ManifestDocument;
+}
+
+export interface StateOptions {
+  /** The size limit in UTF-8 bytes (setting `svc.validation.maxFileSizeBytes`). */
+  maxFileSizeBytes?: number;
+  /** The client's language id, when it says `toml`/`yaml`. */
+  languageId?: string;
+}
+
+/** `yaml` or `toml`, from the language id or else the file name. */
+export function formatOf(uri: string, languageId?: string): ManifestFormat {
+  if (languageId === 'toml') return 'toml';
+  if (languageId === 'yaml') return 'yaml';
+  return /\.toml$/i.test(uri) ? 'toml' : 'yaml';
+}
+
+export function createState(uri: string, version: number, text: string, options: StateOptions = {}): DocumentState {
+  const format = formatOf(uri, options.languageId);
+  const limits = options.maxFileSizeBytes ? { maxBytes: options.maxFileSizeBytes } : undefined;
+  const doc = ManifestDocument.parse(text, { format, filename: fileNameOf(uri), limits });
+  return { uri, version, format, doc, lastGood: doc.root ? doc : undefined };
+}
+
+/** The state after an edit: the same file at a new version, parsed incrementally. */
+export function updateState(state: DocumentState, version: number, text: string): DocumentState {
+  if (text === state.doc.text) return { ...state, version };
+  const doc = state.doc.update(text);
+  return { uri: state.uri, version, format: state.format, doc, lastGood: doc.root ? doc : state.lastGood };
+}
+
+export function fileNameOf(uri: string): string {
+  const path = uri.replace(/[?#].*$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+const versionCache = new WeakMap<ManifestDocument, SvcVersion | null>();
+
+/** The document's `svc_version` (1 or 2) when it says one, read from the tree or, in a broken file, the text. */
+export function declaredVersion(state: DocumentState): SvcVersion | null {
+  const doc = state.doc;
+  const cached = versionCache.get(doc);
+  if (cached !== undefined) return cached;
+  let version: SvcVersion | null = null;
+  const root = doc.root;
+  if (root?.kind === 'map') {
+    const entry = root.entries.find((e) => e.key === 'svc_version');
+    if (entry?.value.kind === 'scalar' && (entry.value.value === 1 || entry.value.value === 2)) version = entry.value.value;
+  }
+  if (version === null) {
+    const match = /^svc_version\s*[:=]\s*["']?([12])["']?\s*(?:#.*)?$/m.exec(doc.text);
+    if (match) version = Number(match[1]) as SvcVersion;
+  }
+  versionCache.set(doc, version);
+  return version;
+}
+
+/** The plain value at a path, when the tree has one. */
+export function valueAt(state: DocumentState, segments: readonly (string | number)[]): unknown {
+  let value: unknown = state.doc.value;
+  for (const segment of segments) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}

@@ -1,0 +1,36 @@
+/**
+ * Quick fixes: the validator's suggested fixes ("did you mean", insert a missing key, remove a
+ * forbidden key) for the diagnostics in the requested range, each as one workspace edit.
+ */
+import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from 'vscode-languageserver';
+import type { DocumentState } from '../document-state.js';
+import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
+import { offsetAt } from '../positions.js';
+import { manifestDiagnostics, toLspDiagnostic, toLspRange } from './diagnostics.js';
+
+export function codeActions(state: DocumentState, params: Pick<CodeActionParams, 'range' | 'context'>, context?: FeatureContext): CodeAction[] {
+  if (params.context?.only && !params.context.only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
+  const from = offsetAt(state, params.range.start);
+  const to = offsetAt(state, params.range.end);
+  const actions: CodeAction[] = [];
+  for (const diagnostic of manifestDiagnostics(state, context)) {
+    throwIfCancelled(context);
+    if (!diagnostic.fixes?.length) continue;
+    const start = diagnostic.range.start.offset;
+    const end = diagnostic.range.end.offset;
+    // Overlapping, or touching: a cursor at either end of the squiggle counts.
+    if (start > to || end < from) continue;
+    const lspDiagnostic = toLspDiagnostic(state, diagnostic);
+    for (const fix of diagnostic.fixes) {
+      const edits: TextEdit[] = fix.edits.map((edit) => ({ range: toLspRange(state, edit.range), newText: edit.newText }));
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [lspDiagnostic],
+        isPreferred: diagnostic.fixes.length === 1,
+        edit: { changes: { [state.uri]: edits } },
+      });
+    }
+  }
+  return actions;
+}

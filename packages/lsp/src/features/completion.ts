@@ -1,0 +1,186 @@
+/**
+ * Completion: keys valid where the cursor is (for the document's `svc_version`, minus keys
+ * already written), enum values, `svc_cli` permission names, references to declared agents,
+ * connectors and templates, and snippets for whole triggers and connectors. The cursor's place
+ * comes from the text (see cursor-context), names from the last tree that parsed.
+ */
+import {
+  CompletionItemKind,
+  CompletionItemTag,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+} from 'vscode-languageserver';
+import { cursorContext, type CursorContext } from '../cursor-context.js';
+import type { DocumentState } from '../document-state.js';
+import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
+import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
+import { offsetAt, rangeAt } from '../positions.js';
+import { describe, enumValues, keysAt, schemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
+import { effectiveVersion } from './schema-pinning.js';
+import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
+import { valueAt } from '../document-state.js';
+
+export interface CompletionParamsLike {
+  position: Position;
+}
+
+const EMPTY: CompletionList = { isIncomplete: false, items: [] };
+
+export function completion(state: DocumentState, params: CompletionParamsLike, context?: FeatureContext): CompletionList {
+  const offset = offsetAt(state, params.position);
+  const cursor = cursorContext(state.doc.text, offset, state.format);
+  if (!cursor) return EMPTY;
+  throwIfCancelled(context);
+  const version = effectiveVersion(state);
+  const items: CompletionItem[] = [];
+  if (cursor.kind === 'key') {
+    const arrayPath = cursor.freshItem ? cursor.path.slice(0, -1) : cursor.path;
+    const keys = keysAt(version, cursor.path, valueAt(state, cursor.path));
+    if (cursor.freshItem && keys.length === 0) {
+      // `- x` in an array of names: an item, not a key.
+      items.push(...valueItems(state, version, { ...cursor, kind: 'item', path: arrayPath }));
+    } else if (cursor.header) {
+      items.push(...headerItems(state, version, cursor));
+    } else {
+      items.push(...keyItems(state, version, cursor, keys));
+    }
+    items.push(...snippetItems(state, cursor, arrayPath));
+  } else {
+    items.push(...valueItems(state, version, cursor));
+  }
+  return { isIncomplete: false, items };
+}
+
+function keyItems(state: DocumentState, version: SvcVersion, cursor: CursorContext, keys: ReturnType<typeof keysAt>): CompletionItem[] {
+  const present = new Set(cursor.present);
+  const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
+  const items: CompletionItem[] = [];
+  keys.forEach((key, index) => {
+    if (present.has(key.name)) return;
+    const shape = valueShape(key.schema);
+    let newText: string;
+    if (state.format === 'toml') {
+      newText = shape === 'object' && cursor.path.length === 0 ? `[${key.name}]\n` : `${key.name} = `;
+      if (shape === 'array' && isArrayOfObjects(version, [...cursor.path, key.name])) newText = `[[${key.name}]]\n`;
+    } else if (shape === 'object') {
+      newText = `${key.name}:\n${' '.repeat(cursor.column + 2)}`;
+    } else if (shape === 'array' && isArrayOfObjects(version, [...cursor.path, key.name])) {
+      newText = `${key.name}:\n${' '.repeat(cursor.column + 2)}- `;
+    } else {
+      newText = `${key.name}: `;
+    }
+    const documentation = describe(key.schema);
+    const item: CompletionItem = {
+      label: key.name,
+      kind: CompletionItemKind.Property,
+      sortText: String(index).padStart(3, '0'),
+      filterText: key.name,
+      textEdit: { range, newText },
+      insertTextFormat: InsertTextFormat.PlainText,
+      insertTextMode: InsertTextMode.asIs,
+    };
+    if (documentation) item.documentation = { kind: MarkupKind.Markdown, value: documentation };
+    if (key.deprecatedBy) {
+      item.tags = [CompletionItemTag.Deprecated];
+      item.detail = `deprecated: use ${key.deprecatedBy}`;
+    }
+    items.push(item);
+  });
+  return items;
+}
+
+/** A TOML table header being typed (`[tri|`): keys that hold a table or an array of tables. */
+function headerItems(state: DocumentState, version: SvcVersion, cursor: CursorContext): CompletionItem[] {
+  const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
+  return keysAt(version, cursor.path)
+    .filter((key) => valueShape(key.schema) !== 'scalar')
+    .map((key) => ({
+      label: key.name,
+      kind: CompletionItemKind.Module,
+      textEdit: { range, newText: key.name },
+      documentation: describe(key.schema) ? { kind: MarkupKind.Markdown, value: describe(key.schema)! } : undefined,
+    }));
+}
+
+function isArrayOfObjects(version: SvcVersion, path: PathSegment[]): boolean {
+  return schemasAt(version, [...path, 0]).some((schema) => valueShape(schema) === 'object');
+}
+
+function declaredNames(state: DocumentState, kind: NameKind): string[] {
+  return [...nameIndex(state.lastGood ?? state.doc).definitions[kind].keys()];
+}
+
+const REFERENCE_DETAIL: Record<NameKind, string> = { agent: 'declared agent', connector: 'declared connector', template: 'sandbox template' };
+
+/** Values for a `value` or array `item` position: references first, then the schema's enum. */
+function valueItems(state: DocumentState, version: SvcVersion, cursor: CursorContext): CompletionItem[] {
+  const valuePath = cursor.kind === 'item' ? [...cursor.path, 0] : cursor.path;
+  const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
+  const items: CompletionItem[] = [];
+  const seen = new Set<string>();
+  const add = (value: string | number | boolean, kind: CompletionItemKind, detail?: string, documentation?: string): void => {
+    const label = String(value);
+    if (seen.has(label)) return;
+    seen.add(label);
+    const newText = formatValue(value, state.format, cursor.quote);
+    const item: CompletionItem = {
+      label,
+      kind,
+      filterText: cursor.quote ? newText : label,
+      textEdit: { range, newText },
+      sortText: String(items.length).padStart(3, '0'),
+    };
+    if (detail) item.detail = detail;
+    if (documentation) item.documentation = { kind: MarkupKind.Markdown, value: documentation };
+    items.push(item);
+  };
+  const referenceKind = referenceKindAt(valuePath);
+  if (referenceKind) for (const name of declaredNames(state, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
+  const schemas = schemasAt(version, valuePath);
+  for (const value of enumValues(schemas)) add(value, typeof value === 'string' ? CompletionItemKind.EnumMember : CompletionItemKind.Value, undefined);
+  return items;
+}
+
+function formatValue(value: string | number | boolean, format: 'yaml' | 'toml', quote: '"' | "'" | undefined): string {
+  if (typeof value !== 'string') return String(value);
+  if (quote === "'") return `'${value.replace(/'/g, format === 'yaml' ? "''" : "'")}'`;
+  if (quote === '"' || format === 'toml' || !isPlainYamlString(value)) return JSON.stringify(value);
+  return value;
+}
+
+/** Whole-trigger and whole-connector snippets where a new item of `triggers`/`connectors` starts. */
+function snippetItems(state: DocumentState, cursor: CursorContext, arrayPath: PathSegment[]): CompletionItem[] {
+  let collection: 'triggers' | 'connectors' | undefined;
+  if (state.format === 'toml') {
+    if (cursor.header || cursor.prefix.includes('.')) return [];
+    // An `[[array]]` table can start on any line: offer both.
+    return [...snippetsFor(state, cursor, 'triggers'), ...snippetsFor(state, cursor, 'connectors')];
+  }
+  if (arrayPath.length === 1 && (arrayPath[0] === 'triggers' || arrayPath[0] === 'connectors')) collection = arrayPath[0];
+  if (!collection) return [];
+  // Only at the start of an item: a fresh `- ` line, or a line under `triggers:` with no dash yet.
+  if (cursor.freshItem ? cursor.present.length > 0 : cursor.path.length !== 1) return [];
+  return snippetsFor(state, cursor, collection);
+}
+
+function snippetsFor(state: DocumentState, cursor: CursorContext, collection: 'triggers' | 'connectors'): CompletionItem[] {
+  const value = valueAt(state, [collection]);
+  const usedSlugs = new Set<string>();
+  if (Array.isArray(value)) for (const item of value) if (item && typeof (item as { slug?: unknown }).slug === 'string') usedSlugs.add((item as { slug: string }).slug);
+  const specs = snippetSpecs(collection, { agents: declaredNames(state, 'agent'), usedSlugs });
+  const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
+  return specs.map((spec, index) => ({
+    label: spec.label,
+    kind: CompletionItemKind.Snippet,
+    detail: spec.detail,
+    filterText: state.format === 'toml' ? `${collection} ${spec.label}` : spec.label,
+    sortText: `zz${String(index).padStart(2, '0')}`,
+    insertTextFormat: InsertTextFormat.Snippet,
+    insertTextMode: InsertTextMode.asIs,
+    textEdit: { range, newText: renderSnippet(spec, state.format, { column: cursor.column, freshItem: cursor.freshItem }) },
+  }));
+}

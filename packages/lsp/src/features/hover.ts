@@ -1,0 +1,81 @@
+/**
+ * Hover: for a key, what the schema says about it; for a name that refers to an agent,
+ * connector or template, what it points at (the declaration's text and line).
+ */
+import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
+import { pathAtOffset, resolveAlias } from '@svc-manifest/validator';
+import type { DocumentState } from '../document-state.js';
+import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
+import { nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';
+import { offsetAt, positionAt, rangeAt } from '../positions.js';
+import { describe, enumValues, schemasAt, type PathSegment } from '../schema-model.js';
+import { effectiveVersion } from './schema-pinning.js';
+
+const KIND_LABEL: Record<NameKind, string> = { agent: 'agent', connector: 'connector', template: 'sandbox template' };
+const MAX_DECLARATION_LINES = 15;
+
+export function hover(state: DocumentState, params: { position: Position }, context?: FeatureContext): Hover | null {
+  const root = state.doc.root;
+  if (!root) return null;
+  const offset = offsetAt(state, params.position);
+  throwIfCancelled(context);
+  const index = nameIndex(state.doc);
+  const site = siteAt(index, offset);
+  if (site) return nameHover(state, site);
+
+  const { steps, onKey } = pathAtOffset(root, offset);
+  const last = steps[steps.length - 1]!;
+  const segments = steps.slice(1).map((step) => step.segment as PathSegment);
+  if (onKey && last.entry) {
+    const text = keyDescription(state, segments);
+    if (!text) return null;
+    return { contents: { kind: MarkupKind.Markdown, value: text }, range: rangeAt(state, last.entry.keyStart, last.entry.keyEnd) };
+  }
+  const node = resolveAlias(last.node);
+  if (node?.kind === 'scalar' && last.node.kind === 'scalar' && offset >= node.start && offset <= node.end && segments.length > 0) {
+    const text = keyDescription(state, segments);
+    if (!text) return null;
+    return { contents: { kind: MarkupKind.Markdown, value: text }, range: rangeAt(state, node.start, node.end) };
+  }
+  return null;
+}
+
+/** The schema's description of the value at a path, with the values an enum allows. */
+function keyDescription(state: DocumentState, segments: PathSegment[]): string | undefined {
+  const schemas = schemasAt(effectiveVersion(state), segments);
+  const description = schemas.map(describe).find((text) => text);
+  if (!description) return undefined;
+  const name = segments[segments.length - 1];
+  const title = typeof name === 'string' ? `**${name}**\n\n` : '';
+  const values = enumValues(schemas);
+  const allowed = values.length > 0 && values.length <= 12 ? `\n\nAllowed: ${values.map((v) => `\`${String(v)}\``).join(', ')}` : '';
+  return `${title}${description}${allowed}`;
+}
+
+function nameHover(state: DocumentState, site: NameSite): Hover {
+  const index = nameIndex(state.doc);
+  const definition = index.definitions[site.kind].get(site.name);
+  const range = rangeAt(state, site.start, site.end);
+  const label = KIND_LABEL[site.kind];
+  if (!definition) {
+    return { contents: { kind: MarkupKind.Markdown, value: `${label} \`${site.name}\` is not declared in this manifest` }, range };
+  }
+  const lines: string[] = [];
+  const declaration = definition.declaration ?? { start: definition.start, end: definition.end };
+  const line = positionAt(state, definition.start).line + 1;
+  const references = sitesOf(index, site.kind, site.name).filter((s) => s.role === 'reference').length;
+  lines.push(`**${label}** \`${site.name}\` — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`);
+  const lineStart = state.doc.lines.lineStarts[positionAt(state, declaration.start).line]!;
+  let snippet = state.doc.text.slice(lineStart, declaration.end).replace(/\s+$/, '');
+  const snippetLines = snippet.split('\n');
+  if (snippetLines.length > MAX_DECLARATION_LINES) snippet = [...snippetLines.slice(0, MAX_DECLARATION_LINES), '…'].join('\n');
+  lines.push('```' + state.format + '\n' + dedent(snippet) + '\n```');
+  return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n\n') }, range };
+}
+
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indents = lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length);
+  const cut = Math.min(...indents, Infinity);
+  return Number.isFinite(cut) && cut > 0 ? lines.map((l) => l.slice(cut)).join('\n') : text;
+}

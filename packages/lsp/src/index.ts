@@ -1,0 +1,20 @@
+/**
+ * @svc-manifest/lsp — the language server for svc.yaml / svc.toml. The `svc-manifest-lsp`
+ * binary (src/main.ts) is the usual way in; this module exposes the server and its features
+ * for embedding and tests.
+ */
+export { startServer, SERVER_NAME, type ServerOptions } from './server.js';
+export { createState, updateState, type DocumentState, type StateOptions } from './document-state.js';
+export { DiagnosticScheduler, type SchedulerOptions } from './diagnostic-scheduler.js';
+export type { FeatureContext } from './feature-context.js';
+export { completion } from './features/completion.js';
+export { hover } from './features/hover.js';
+export { definition } from './features/definition.js';
+export { references } from './features/references.js';
+export { prepareRename, rename, RenameRefused } from './features/rename.js';
+export { documentSymbols } from './features/document-symbols.js';
+export { foldingRanges } from './features/folding.js';
+export { codeActions } from './features/code-actions.js';
+export { computeDiagnostics } from './features/diagnostics.js';
+export { findSchemaPin, schemaPinDiagnostics, effectiveVersion, type SchemaPin } from './features/schema-pinning.js';
+export { DEFAULT_SETTINGS, readSettings, isManifestName, globMatches, type Settings } from './features/settings.js';

@@ -1,0 +1,206 @@
+/**
+ * Wires the LSP connection to the feature functions. Nothing here knows about manifests:
+ * it keeps one {@link DocumentState} per open file, decides which files are manifests,
+ * guards every handler (a throw is logged and answered with an empty result, cancellation
+ * answers `RequestCancelled`), and schedules diagnostics.
+ */
+import {
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticScheduler } from './diagnostic-scheduler.js';
+import { createState, updateState, type DocumentState } from './document-state.js';
+import { RequestCancelled, type FeatureContext } from './feature-context.js';
+import { codeActions } from './features/code-actions.js';
+import { completion } from './features/completion.js';
+import { definition } from './features/definition.js';
+import { computeDiagnostics } from './features/diagnostics.js';
+import { documentSymbols } from './features/document-symbols.js';
+import { foldingRanges } from './features/folding.js';
+import { hover } from './features/hover.js';
+import { references } from './features/references.js';
+import { prepareRename, rename, RenameRefused } from './features/rename.js';
+import { pinsOurSchema } from './features/schema-pinning.js';
+import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, readSettings, type Settings } from './features/settings.js';
+
+export interface ServerOptions {
+  /** Quiet time after an edit before diagnostics run (default 15 ms). */
+  debounceMs?: number;
+}
+
+export const SERVER_NAME = 'svc-manifest-lsp';
+
+export function startServer(connection: Connection, options: ServerOptions = {}): void {
+  const documents = new TextDocuments(TextDocument);
+  const states = new Map<string, DocumentState>();
+  let settings: Settings = { ...DEFAULT_SETTINGS };
+  let canPullConfiguration = false;
+  let canRegisterConfiguration = false;
+
+  const log = (message: string, error?: unknown): void => {
+    const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
+    try {
+      connection.console.error(`${message}${detail ? `: ${detail}` : ''}`);
+    } catch {
+      // The connection is gone; nothing to tell.
+    }
+  };
+
+  const isManaged = (state: DocumentState, languageId?: string): boolean =>
+    settings.enable && (isManifestName(state.uri, settings) || (isYamlOrToml(state.uri, languageId) && pinsOurSchema(state)));
+
+  const managedState = (uri: string): DocumentState | undefined => {
+    const state = states.get(uri);
+    if (!state) return undefined;
+    return isManaged(state, documents.get(uri)?.languageId) ? state : undefined;
+  };
+
+  const scheduler = new DiagnosticScheduler({
+    delayMs: options.debounceMs ?? 15,
+    current: (uri) => states.get(uri),
+    compute: (state) => (isManaged(state, documents.get(state.uri)?.languageId) ? computeDiagnostics(state) : []),
+    publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }),
+    onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
+  });
+
+  /** Wraps a request handler: no state → fallback; throw → log + fallback; cancelled → RequestCancelled. */
+  function request<P, R>(
+    name: string,
+    fallback: R,
+    feature: (state: DocumentState, params: P, context: FeatureContext) => R,
+  ): (params: P & { textDocument: { uri: string } }, token: CancellationToken) => R | ResponseError<void> {
+    return (params, token) => {
+      try {
+        if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+        const state = managedState(params.textDocument.uri);
+        if (!state) return fallback;
+        const result = feature(state, params, { token });
+        if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+        return result;
+      } catch (error) {
+        if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+        if (error instanceof RenameRefused) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
+        log(`${name} failed`, error);
+        return fallback;
+      }
+    };
+  }
+
+  /** Wraps a notification handler: a throw is logged, never raised. */
+  function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      try {
+        handler(...args);
+      } catch (error) {
+        log(`${name} failed`, error);
+      }
+    };
+  }
+
+  const refreshAll = (): void => {
+    for (const document of documents.all()) {
+      const old = states.get(document.uri);
+      if (!old) continue;
+      // The size limit is part of the parse: re-read every open file.
+      states.set(document.uri, createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId }));
+      if (isManaged(states.get(document.uri)!, document.languageId)) scheduler.schedule(document.uri);
+      else connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+    }
+  };
+
+  const pullSettings = async (): Promise<void> => {
+    if (!canPullConfiguration) return;
+    try {
+      const raw: unknown = await connection.workspace.getConfiguration({ section: 'svc' });
+      settings = readSettings(raw);
+    } catch (error) {
+      log('reading the svc settings failed', error);
+    }
+  };
+
+  connection.onInitialize((params): InitializeResult => {
+    const workspace = params.capabilities.workspace;
+    canPullConfiguration = !!workspace?.configuration;
+    canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
+    const initial = (params.initializationOptions as { settings?: unknown } | undefined)?.settings;
+    if (initial) settings = readSettings(initial);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      },
+      serverInfo: { name: SERVER_NAME, version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(
+    notification('initialized', () => {
+      if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
+      void pullSettings().then(refreshAll, (error) => log('settings', error));
+    }),
+  );
+
+  connection.onDidChangeConfiguration(
+    notification('didChangeConfiguration', (change) => {
+      if (canPullConfiguration) {
+        void pullSettings().then(refreshAll, (error) => log('settings', error));
+      } else {
+        settings = readSettings((change.settings as { svc?: unknown } | undefined)?.svc);
+        refreshAll();
+      }
+    }),
+  );
+
+  documents.onDidChangeContent(
+    notification('didChange', (event) => {
+      const document = event.document;
+      const old = states.get(document.uri);
+      if (!old && !isManifestName(document.uri, settings) && !isYamlOrToml(document.uri, document.languageId)) return;
+      const state = old
+        ? updateState(old, document.version, document.getText())
+        : createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId });
+      states.set(document.uri, state);
+      if (isManaged(state, document.languageId)) scheduler.schedule(document.uri);
+      else if (old && isManaged(old, document.languageId)) {
+        // It stopped pinning our schema: take its diagnostics away.
+        scheduler.cancel(document.uri);
+        connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+      }
+    }),
+  );
+
+  documents.onDidClose(
+    notification('didClose', (event) => {
+      scheduler.cancel(event.document.uri);
+      if (states.delete(event.document.uri)) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    }),
+  );
+
+  connection.onCompletion(request('completion', { isIncomplete: false, items: [] }, completion));
+  connection.onHover(request('hover', null, hover));
+  connection.onDefinition(request('definition', null, definition));
+  connection.onReferences(request('references', [], references));
+  connection.onPrepareRename(request('prepareRename', null, prepareRename));
+  connection.onRenameRequest(request('rename', null, rename));
+  connection.onDocumentSymbol(request('documentSymbol', [], documentSymbols));
+  connection.onFoldingRanges(request('foldingRange', [], foldingRanges));
+  connection.onCodeAction(request('codeAction', [], codeActions));
+  connection.onShutdown(() => scheduler.dispose());
+
+  documents.listen(connection);
+}
