@@ -25,8 +25,8 @@ const IDENTITY_ENV = {
 };
 
 /** Runs git in `cwd` and returns stdout as text (no trimming). */
-export function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, env: { ...process.env, ...IDENTITY_ENV, LC_ALL: 'C' }, maxBuffer: 64 << 20 }).toString('utf8');
+export function git(cwd: string, args: string[], input?: string): string {
+  return execFileSync('git', args, { cwd, input, env: { ...process.env, ...IDENTITY_ENV, LC_ALL: 'C' }, maxBuffer: 64 << 20 }).toString('utf8');
 }
 
 /** Raw bytes of `path` at `rev`. */
