@@ -14,10 +14,11 @@ export const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 export const SECRET_ENV_PATTERN = '^[A-Z_][A-Z0-9_]*$';
 
 /**
- * A relative path: non-empty, "must not start with `/` and must not contain a `..` segment".
+ * A relative path: "must not start with `/` and must not contain a `..` segment" (non-empty is
+ * `minLength: 1` beside it, so an empty path gets its own message).
  * Backslashes count as separators too, so `..\x` and `\x` are refused as well.
  */
-export const RELATIVE_PATH_PATTERN = '^(?![/\\\\])(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$)).+$';
+export const RELATIVE_PATH_PATTERN = '^(?![/\\\\])(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))';
 
 /** `interval`, `expect_event_within`: "positive integer followed by `s`, `m`, `h` or `d`". */
 export const DURATION_PATTERN = '^[1-9][0-9]*[smhd]$';

@@ -11,6 +11,7 @@
  * - `x-svc-message`: the message to show when the subschema (a `not`, `anyOf`, …) fails.
  * - `x-svc-forbidden`: on a `{ not: {} }` property: why the key is not allowed.
  * - `x-svc-deprecated`: the key to use instead.
+ * - `x-svc-code`: the diagnostic code for a failure of this subschema, when the keyword's default is not right.
  */
 import {
   ABSOLUTE_URL_PATH_PATTERN,
@@ -316,7 +317,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               type: 'integer',
               minimum: 1,
               maximum: 65535,
-              allOf: [{ 'x-svc-message': 'ports 7331 and 8080 are reserved by the platform', not: { enum: [...RESERVED_APP_PORTS] } }],
+              allOf: [{ 'x-svc-code': 'out-of-range', 'x-svc-message': 'ports 7331 and 8080 are reserved by the platform', not: { enum: [...RESERVED_APP_PORTS] } }],
             }),
             spa: described('Serve `index.html` for unknown paths (a single-page app).', { type: 'boolean' }),
             readiness_path: described('The HTTP path polled until the app is ready; starts with `/`.', {

@@ -17,7 +17,7 @@ export const AJV_OPTIONS = {
   strictRequired: false,
   strictTypes: false,
   // Our annotations; other validators ignore unknown keywords, ajv must be told.
-  keywords: ['markdownDescription', 'x-svc-rule', 'x-svc-message', 'x-svc-forbidden', 'x-svc-deprecated'],
+  keywords: ['markdownDescription', 'x-svc-rule', 'x-svc-message', 'x-svc-forbidden', 'x-svc-deprecated', 'x-svc-code'],
 } as const;
 
 const standalone = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (

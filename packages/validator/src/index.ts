@@ -24,3 +24,7 @@ export {
   type PathStep,
   type PointerTarget,
 } from './document/nodes.js';
+export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
+export { RULES, RULES_BY_ID, type Rule, type RuleMeta } from './rules/index.js';
+export { closestMatch } from './suggest.js';
+export { runCli, type CliIo } from './cli.js';

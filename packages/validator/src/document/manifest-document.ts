@@ -175,8 +175,9 @@ export class ManifestDocument {
         severity: 'error',
         message: `the file uses ${fragment.aliasCount} aliases; a manifest may use at most ${limits.maxAliases}`,
         path: '',
-        start: this.root?.start ?? 0,
-        end: this.root?.start ?? 0,
+        // At the first alias past the limit.
+        start: fragment.aliases?.[limits.maxAliases]?.start ?? this.root?.start ?? 0,
+        end: fragment.aliases?.[limits.maxAliases]?.end ?? this.root?.start ?? 0,
       });
     }
   }

@@ -24,7 +24,8 @@ export function parseTomlFragment(text: string, base = 0): ParsedFragment {
       aliasCount: 0,
       diagnostics: [
         {
-          code: 'toml-syntax',
+          // The TOML parser stops at a redefined key or table; name it like the YAML duplicate.
+          code: /multiple times|defined twice|already defined/i.test(message) ? 'duplicate-key' : 'toml-syntax',
           severity: 'error',
           message: message.charAt(0).toLowerCase() + message.slice(1),
           path: '',

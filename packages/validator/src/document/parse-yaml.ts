@@ -8,6 +8,8 @@ export interface ParsedFragment {
   diagnostics: RawDiagnostic[];
   /** Number of alias nodes (`*name`) met. */
   aliasCount: number;
+  /** The alias nodes in document order (YAML only). */
+  aliases?: AliasNode[];
 }
 
 const PARSE_OPTIONS = {
@@ -84,7 +86,7 @@ export function parseYamlFragment(
   const builder = new YamlTreeBuilder(doc, base, diagnostics, options.skipRootKeyCheck === true);
   const root = doc.contents ? builder.build(doc.contents as YamlNode, pointerPrefix) : null;
   builder.linkAliases();
-  return { root, diagnostics, aliasCount: builder.aliasCount };
+  return { root, diagnostics, aliasCount: builder.aliasCount, aliases: builder.aliasNodes() };
 }
 
 function lineStartBefore(text: string, offset: number): number {
@@ -118,6 +120,10 @@ class YamlTreeBuilder {
     const converted = this.convert(node, pointer);
     this.converted.set(node, converted);
     return converted;
+  }
+
+  aliasNodes(): AliasNode[] {
+    return this.aliases.map((a) => a.node).sort((a, b) => a.start - b.start);
   }
 
   /** Points every alias at the converted form of its anchor (anchors may follow in recursive cases). */

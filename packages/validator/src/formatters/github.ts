@@ -1,0 +1,33 @@
+import type { FileReport, FormatOptions } from './types.js';
+import { relative } from 'node:path';
+
+/** GitHub Actions workflow commands: one annotation per diagnostic. */
+export function formatGithub(reports: readonly FileReport[], options: FormatOptions): string {
+  const lines: string[] = [];
+  for (const report of reports) {
+    const file = relative(options.repositoryRoot, report.absolutePath).split('\\').join('/');
+    for (const d of report.diagnostics) {
+      const command = d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'notice';
+      const properties = [
+        `file=${escapeProperty(file)}`,
+        `line=${d.range.start.line}`,
+        `col=${d.range.start.column}`,
+        `endLine=${d.range.end.line}`,
+        `endColumn=${d.range.end.column}`,
+        `title=${escapeProperty(`svc-manifest (${d.code})`)}`,
+      ];
+      lines.push(`::${command} ${properties.join(',')}::${escapeData(d.message)}`);
+    }
+  }
+  return lines.length ? lines.join('\n') + '\n' : '';
+}
+
+/** Message text: `%`, CR and LF are escaped. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Property values: also `:` and `,`, which separate properties. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

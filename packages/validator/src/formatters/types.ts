@@ -1,0 +1,18 @@
+import type { Diagnostic } from '../diagnostic.js';
+
+/** One checked file, as the formatters see it. */
+export interface FileReport {
+  /** The path as the user gave it (or as found). */
+  filePath: string;
+  /** Absolute path. */
+  absolutePath: string;
+  text: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface FormatOptions {
+  color: boolean;
+  /** Where repository-relative URIs start (SARIF). */
+  repositoryRoot: string;
+  toolVersion: string;
+}

@@ -1,0 +1,22 @@
+import type { CodeRule } from './rule.js';
+import { declaredAgents, declaredConnectors, mapAt, referencesAt } from './declarations.js';
+import { reportUndeclared } from './reference-helpers.js';
+
+export const agentConnectorDeclared: CodeRule = {
+  id: 'agent-connector-declared',
+  kind: 'reference',
+  severity: 'warning',
+  description: 'An agent\'s `connectors`, `connectors_required` (and deprecated `connectors_personal`) name connectors declared under `connectors`.',
+  check(context) {
+    const connectors = declaredConnectors(context);
+    for (const agent of declaredAgents(context)) {
+      const map = mapAt(agent.node);
+      for (const key of ['connectors', 'connectors_required', 'connectors_personal']) {
+        for (const reference of referencesAt(map, key, agent.path)) {
+          if (key === 'connectors' && (reference.name === 'all' || reference.name === 'none') && !reference.path.match(/\/\d+$/)) continue;
+          reportUndeclared(context, this.id, reference, connectors, { label: `agent '${agent.name}' connector`, kind: 'connector' });
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,35 @@
+import type { CodeRule } from './rule.js';
+import { declaredAgents, referencesAt } from './declarations.js';
+import { reportUndeclared } from './reference-helpers.js';
+
+export const defaultAgentDeclared: CodeRule = {
+  id: 'default-agent-declared',
+  kind: 'reference',
+  severity: 'warning',
+  description: '`default_agent` names an agent declared under `agents`, and that agent is enabled.',
+  spec: '`setDefaultAgent(agentName)` "checks the agent is declared and enabled, then sets `default_agent` in the manifest".',
+  check(context) {
+    if (context.version !== 2) return;
+    const agents = declaredAgents(context);
+    for (const reference of referencesAt(context.root, 'default_agent', '')) {
+      const agent = agents.find((a) => a.name === reference.name);
+      if (!agent) {
+        // Without any valid agents the schema already reports the real problem.
+        if (agents.length) reportUndeclared(context, this.id, reference, agents, { label: 'default_agent', kind: 'agent' });
+        continue;
+      }
+      if (!agent.enabled) {
+        const enabledOthers = agents.filter((a) => a.enabled).map((a) => a.name);
+        context.report({
+          code: this.id,
+          severity: 'warning',
+          message: `default_agent '${reference.name}' names a disabled agent${enabledOthers.length ? `; enabled agents: ${enabledOthers.map((n) => `'${n}'`).join(', ')}` : ''}`,
+          path: reference.path,
+          start: reference.start,
+          end: reference.end,
+          related: [{ message: `agent '${agent.name}' is disabled here`, start: agent.start, end: agent.end }],
+        });
+      }
+    }
+  },
+};

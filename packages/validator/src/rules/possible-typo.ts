@@ -1,0 +1,61 @@
+import type { CodeRule, RuleContext } from './rule.js';
+import { closestMatch } from '../suggest.js';
+import { resolveAlias, type ValueNode } from '../document/nodes.js';
+import { escapePointerSegment } from '../document/tree-builder.js';
+import { knownKeys } from './schema-keys.js';
+
+type SchemaObject = Record<string, unknown>;
+
+/** Top-level keys of the other version: version-specific-key speaks about those. */
+const OTHER_VERSION_KEYS = new Set(['channels', 'default_agent', 'runtime']);
+
+export const possibleTypo: CodeRule = {
+  id: 'possible-typo',
+  kind: 'style',
+  severity: 'warning',
+  description: 'An unknown key in an object that allows extra keys (the top level, triggers, connectors, apps, …) that looks like a misspelt known key.',
+  check(context) {
+    visit(context, context.root, context.schema, '', 0);
+  },
+};
+
+function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | undefined, pointer: string, depth: number): void {
+  const resolved = resolveAlias(node);
+  if (!resolved || !schema || depth > 8) return;
+  if (resolved.kind === 'seq') {
+    const items = schema.items;
+    if (items && typeof items === 'object' && !Array.isArray(items)) {
+      resolved.items.forEach((item, index) => visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1));
+    }
+    return;
+  }
+  if (resolved.kind !== 'map') return;
+  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
+  const open = schema.additionalProperties === undefined || schema.additionalProperties === true;
+  const known = knownKeys(schema);
+  for (const entry of resolved.entries) {
+    if (entry.ignored || entry.merge) continue;
+    const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
+    const property = properties[entry.key];
+    if (property) {
+      visit(context, entry.value, property, childPointer, depth + 1);
+      continue;
+    }
+    if (typeof schema.additionalProperties === 'object') {
+      visit(context, entry.value, schema.additionalProperties as SchemaObject, childPointer, depth + 1);
+      continue;
+    }
+    if (!open || known.length === 0 || (pointer === '' && OTHER_VERSION_KEYS.has(entry.key))) continue;
+    const suggestion = closestMatch(entry.key, known.filter((key) => !resolved.entries.some((e) => e.key === key)));
+    if (!suggestion) continue;
+    context.report({
+      code: 'possible-typo',
+      severity: 'warning',
+      message: `unknown key '${entry.key}'; did you mean '${suggestion}'? (extra keys are allowed here, so this is only a warning)`,
+      path: childPointer,
+      start: entry.keyStart,
+      end: entry.keyEnd,
+      fixes: context.renameKeyFix(childPointer, suggestion),
+    });
+  }
+}

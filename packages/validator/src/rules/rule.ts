@@ -1,0 +1,81 @@
+import type { RawDiagnostic, Severity } from '../diagnostic.js';
+import type { ManifestLocator } from '../locator.js';
+import type { MapNode } from '../document/nodes.js';
+
+/** What every rule declares. `id` is stable: it is the diagnostic `code` and the doc page name. */
+export interface RuleMeta {
+  id: string;
+  /** One line: what the rule checks. */
+  description: string;
+  severity: Severity;
+  /**
+   * parse: found while reading the text; structure: a JSON Schema keyword failed;
+   * schema: a cross-field rule that the published schema expresses (`x-svc-rule`);
+   * reference: a cross-reference check in code; style: advice in code.
+   */
+  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style';
+  /** The spec sentence the rule enforces, when there is one. */
+  spec?: string;
+}
+
+/** An error as ajv reports it. */
+export interface SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A schema keyword failure, with the subschema it came from. */
+export interface KeywordFailure {
+  error: SchemaError;
+  /** The subschema holding the failed keyword. */
+  schema: Record<string, unknown>;
+  /** Subschemas from the root down to `schema`. */
+  chain: Record<string, unknown>[];
+}
+
+/** Structural rules explain one failed keyword. */
+export interface StructureRule extends RuleMeta {
+  kind: 'structure';
+  keywords: readonly string[];
+  explain(failure: KeywordFailure, context: ManifestLocator): RawDiagnostic[];
+}
+
+/** The errors ajv reported for one object under one `x-svc-rule` subschema. */
+export interface RuleErrorGroup {
+  /** Pointer to the object the rule applies to, e.g. `/triggers/0`. */
+  objectPath: string;
+  /** The subschema that carries the `x-svc-rule` annotation. */
+  anchor: Record<string, unknown>;
+  failures: KeywordFailure[];
+}
+
+export interface SchemaRule extends RuleMeta {
+  kind: 'schema';
+  explain(group: RuleErrorGroup, context: ManifestLocator): RawDiagnostic[];
+}
+
+export interface RuleContext extends ManifestLocator {
+  version: 1 | 2;
+  root: MapNode;
+  /** The manifest's plain value (an object: the root is a map). */
+  value: Record<string, unknown>;
+  /** The version's published schema with every `$ref` inlined. */
+  schema: Record<string, unknown>;
+  report(diagnostic: RawDiagnostic): void;
+}
+
+/** Cross-reference and advice rules run as code over the whole manifest. */
+export interface CodeRule extends RuleMeta {
+  kind: 'reference' | 'style';
+  check(context: RuleContext): void;
+}
+
+/** Rules whose diagnostics the document layer produces (parsing and limits). */
+export interface ParseRule extends RuleMeta {
+  kind: 'parse';
+}
+
+export type Rule = ParseRule | StructureRule | SchemaRule | CodeRule;

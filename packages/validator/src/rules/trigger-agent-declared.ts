@@ -1,0 +1,25 @@
+import type { CodeRule } from './rule.js';
+import { declaredAgents, mapAt, referencesAt } from './declarations.js';
+import { reportUndeclared } from './reference-helpers.js';
+import { findEntry, resolveAlias } from '../document/nodes.js';
+
+export const triggerAgentDeclared: CodeRule = {
+  id: 'trigger-agent-declared',
+  kind: 'reference',
+  severity: 'warning',
+  description: 'A trigger\'s `agent` (or `agent_name`) names a declared agent.',
+  check(context) {
+    const agents = declaredAgents(context);
+    if (agents.length === 0) return; // a manifest without agents may run the platform's default agent
+    const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
+    if (triggers?.kind !== 'seq') return;
+    triggers.items.forEach((item, index) => {
+      const map = mapAt(item);
+      for (const key of ['agent', 'agent_name']) {
+        for (const reference of referencesAt(map, key, `/triggers/${index}`)) {
+          reportUndeclared(context, this.id, reference, agents, { label: `trigger ${key}`, kind: 'agent' });
+        }
+      }
+    });
+  },
+};

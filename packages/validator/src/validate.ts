@@ -1,0 +1,181 @@
+import { dereference, publishedSchemas } from '@svc-manifest/schema';
+import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
+import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
+import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
+import { validateV1, validateV2 } from './generated/validators.js';
+import { ManifestLocator } from './locator.js';
+import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD } from './rules/index.js';
+import type { RuleContext, SchemaError } from './rules/rule.js';
+import { explainSchemaErrors } from './schema-errors.js';
+
+export interface ValidationResult {
+  /** True when no diagnostic is an error. */
+  ok: boolean;
+  /** The manifest's `svc_version`, when it is 1 or 2. */
+  version: 1 | 2 | null;
+  /** The manifest's plain value, when the text could be read. */
+  manifest?: unknown;
+  /** Sorted by position. */
+  diagnostics: Diagnostic[];
+}
+
+export interface ValidateOptions extends DocumentOptions {}
+
+type StandaloneValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+
+const VALIDATORS: Record<1 | 2, StandaloneValidator> = {
+  1: validateV1 as StandaloneValidator,
+  2: validateV2 as StandaloneValidator,
+};
+
+let dereferenced: Record<1 | 2, Record<string, unknown>> | undefined;
+/** The schemas the validators were compiled from, for reading annotations off error paths. Built on first use. */
+function schemaFor(version: 1 | 2): Record<string, unknown> {
+  if (!dereferenced) {
+    const schemas = publishedSchemas();
+    dereferenced = { 1: dereference(schemas.v1), 2: dereference(schemas.v2) };
+  }
+  return dereferenced[version];
+}
+
+const results = new WeakMap<ManifestDocument, ValidationResult>();
+
+/**
+ * Validates a manifest text (or UTF-8 bytes). Never throws: any problem, including with
+ * hostile input, comes back as a located diagnostic.
+ */
+export function validateManifest(input: string | Uint8Array, options: ValidateOptions = {}): ValidationResult {
+  return validateDocument(ManifestDocument.parse(input, options));
+}
+
+/** Validates a parsed document; the result is cached on the document. */
+export function validateDocument(document: ManifestDocument): ValidationResult {
+  let result = results.get(document);
+  if (!result) {
+    try {
+      result = runValidation(document);
+    } catch (error) {
+      // A bug of ours must not take the caller down: report it where the user can see it.
+      result = {
+        ok: false,
+        version: null,
+        diagnostics: [
+          document.lines.locate({
+            code: 'internal-error',
+            severity: 'error',
+            message: `the validator failed on this input (${(error as Error)?.message ?? String(error)}); please report this`,
+            path: '',
+            start: 0,
+            end: 0,
+          }),
+        ],
+      };
+    }
+    results.set(document, result);
+  }
+  return result;
+}
+
+function runValidation(document: ManifestDocument): ValidationResult {
+  const raw: RawDiagnostic[] = [...document.diagnostics];
+  const value = document.value;
+  const root = document.root;
+  let version: 1 | 2 | null = null;
+  if (!document.fatal && root && value !== undefined) {
+    const mapRoot = resolveAlias(root);
+    if (mapRoot?.kind !== 'map') {
+      if (!raw.some((d) => d.severity === 'error')) {
+        raw.push({
+          code: 'not-a-mapping',
+          severity: 'error',
+          message: 'a manifest is a mapping of keys to values, starting with svc_version',
+          path: '',
+          start: root.start,
+          end: Math.min(root.end, document.lines.lineEnd(document.lines.lineOf(root.start))),
+        });
+      }
+    } else {
+      version = checkVersion(document, mapRoot, raw);
+      if (version) {
+        const locator = new ManifestLocator(document, mapRoot);
+        const validate = VALIDATORS[version];
+        if (!validate(value)) {
+          raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));
+        }
+        const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {
+          version,
+          root: mapRoot,
+          value: value as Record<string, unknown>,
+          schema: schemaFor(version),
+          report: (diagnostic: RawDiagnostic) => raw.push(diagnostic),
+        });
+        for (const rule of CODE_RULES) rule.check(context);
+      }
+    }
+  } else if (!document.fatal && !root && !raw.some((d) => d.severity === 'error')) {
+    raw.push({
+      code: 'not-a-mapping',
+      severity: 'error',
+      message: 'the manifest is empty; it needs at least svc_version',
+      path: '',
+      start: 0,
+      end: 0,
+      fixes: [{ title: 'Add svc_version: 2', edits: [{ start: 0, end: 0, newText: document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n' }] }],
+    });
+  }
+  const diagnostics = dedupe(raw)
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code))
+    .map((d) => document.lines.locate(d));
+  const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
+  if (value !== undefined && !document.fatal) result.manifest = value;
+  return result;
+}
+
+/** Reads `svc_version`, reporting a missing or unsupported one. */
+function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnostic[]): 1 | 2 | null {
+  const entry = findEntry(root, 'svc_version');
+  const toml = document.format === 'toml';
+  if (!entry) {
+    const first = root.entries[0];
+    const at = first ? first.keyStart : root.start;
+    const lineStart = document.lines.lineStarts[document.lines.lineOf(at)]!;
+    raw.push({
+      code: 'svc-version',
+      severity: 'error',
+      message: "missing 'svc_version': add svc_version: 2 (or 1 for the legacy shape) so the manifest can be checked",
+      path: '',
+      start: first ? first.keyStart : root.start,
+      end: first ? first.keyEnd : root.start,
+      fixes: [{ title: 'Add svc_version: 2', edits: [{ start: lineStart, end: lineStart, newText: toml ? 'svc_version = 2\n' : 'svc_version: 2\n' }] }],
+    });
+    return null;
+  }
+  const node = resolveAlias(entry.value);
+  const value = node?.kind === 'scalar' ? node.value : undefined;
+  if (value === 1 || value === 2) return value;
+  const shown = node?.kind === 'scalar' ? (value === null ? 'nothing' : typeof value === 'string' ? `the string '${value}'` : String(value)) : 'a collection';
+  const fixable = typeof value === 'string' && /^\s*[12](\.0*)?\s*$/.test(value);
+  raw.push({
+    code: 'svc-version',
+    severity: 'error',
+    message: `svc_version must be the number 1 or 2, not ${shown}`,
+    path: '/svc_version',
+    start: node && node.start !== node.end ? node.start : entry.keyStart,
+    end: node && node.start !== node.end ? node.end : entry.keyEnd,
+    fixes:
+      fixable && node
+        ? [{ title: `Change to ${parseInt(String(value), 10)}`, edits: [{ start: node.start, end: node.end, newText: String(parseInt(String(value), 10)) }] }]
+        : undefined,
+  });
+  return null;
+}
+
+function dedupe(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.code}|${d.start}|${d.end}|${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
