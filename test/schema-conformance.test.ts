@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_DIR, declaredVersion, loadFixtures, parseFixture, type Fixture } from './support/fixtures.js';
+import { SCHEMA_DIR, declaredVersion, loadExamples, loadFixtures, parseFixture, type Fixture } from './support/fixtures.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(import.meta.dirname, 'support/jsonschema_verdicts.py');
@@ -26,6 +26,7 @@ type SchemaVerdict = { valid: boolean; errors: string[] };
 type Verdicts = Record<string, SchemaVerdict>;
 
 const fixtures = loadFixtures();
+const examples = loadExamples();
 
 interface Parsed {
   fixture: Fixture;
@@ -33,7 +34,7 @@ interface Parsed {
   parseError?: string;
 }
 
-const parsed: Parsed[] = fixtures.map((fixture) => {
+const parsed: Parsed[] = [...fixtures, ...examples].map((fixture) => {
   try {
     return { fixture, value: parseFixture(fixture) };
   } catch (error) {
@@ -68,8 +69,9 @@ beforeAll(() => {
 });
 
 describe('fixture layout', () => {
-  it('has fixtures', () => {
+  it('has fixtures and the README example', () => {
     expect(fixtures.length).toBeGreaterThan(0);
+    expect(examples.map((example) => example.name)).toContain('examples/svc.yaml');
   });
 
   it('marks every invalid/ fixture with an explicit verdict line', () => {

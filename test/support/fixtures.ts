@@ -74,6 +74,27 @@ export function loadFixtures(): Fixture[] {
   return fixtures;
 }
 
+/** The example manifests under `examples/` (the README's quick start validates one); all must be valid. */
+export function loadExamples(): Fixture[] {
+  const dir = join(REPO_ROOT, 'examples');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml') || file.endsWith('.toml'))
+    .sort()
+    .map((file) => {
+      const path = join(dir, file);
+      return {
+        name: relative(REPO_ROOT, path),
+        file: path,
+        rule: 'examples',
+        folder: 'valid' as const,
+        format: file.endsWith('.yaml') ? ('yaml' as const) : ('toml' as const),
+        text: readFileSync(path, 'utf8'),
+        verdict: 'valid' as const,
+        explicitVerdict: false,
+      };
+    });
+}
+
 /** Parses a fixture to plain JSON; throws on anything a conforming parser rejects. */
 export function parseFixture(fixture: Pick<Fixture, 'format' | 'text'>): unknown {
   if (fixture.format === 'yaml') {
