@@ -169,7 +169,7 @@ function yamlContext(text: string, offset: number): CursorContext | null {
   }
   const collectSiblings = kind === 'key' && dashCols.length === 0;
   let siblingsOpen = collectSiblings;
-  for (let line = lineNo - 1; line >= 0 && threshold > 0; line--) {
+  for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen); line--) {
     const tokens = tokenizeLine(lineText(text, starts, line));
     for (let t = tokens.length - 1; t >= 0; t--) {
       const token = tokens[t]!;

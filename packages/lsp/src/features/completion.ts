@@ -23,6 +23,7 @@ import { describe, enumValues, keysAt, schemasAt, valueShape, type PathSegment, 
 import { effectiveVersion } from './schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
 import { valueAt } from '../document-state.js';
+import { ManifestDocument } from '@svc-manifest/validator';
 
 export interface CompletionParamsLike {
   position: Position;
@@ -36,21 +37,22 @@ export function completion(state: DocumentState, params: CompletionParamsLike, c
   if (!cursor) return EMPTY;
   throwIfCancelled(context);
   const version = effectiveVersion(state);
+  const names = namesDocument(state, offset);
   const items: CompletionItem[] = [];
   if (cursor.kind === 'key') {
     const arrayPath = cursor.freshItem ? cursor.path.slice(0, -1) : cursor.path;
     const keys = keysAt(version, cursor.path, valueAt(state, cursor.path));
     if (cursor.freshItem && keys.length === 0) {
       // `- x` in an array of names: an item, not a key.
-      items.push(...valueItems(state, version, { ...cursor, kind: 'item', path: arrayPath }));
+      items.push(...valueItems(state, names, version, { ...cursor, kind: 'item', path: arrayPath }));
     } else if (cursor.header) {
       items.push(...headerItems(state, version, cursor));
     } else {
       items.push(...keyItems(state, version, cursor, keys));
     }
-    items.push(...snippetItems(state, cursor, arrayPath));
+    items.push(...snippetItems(state, names, cursor, arrayPath));
   } else {
-    items.push(...valueItems(state, version, cursor));
+    items.push(...valueItems(state, names, version, cursor));
   }
   return { isIncomplete: false, items };
 }
@@ -110,14 +112,35 @@ function isArrayOfObjects(version: SvcVersion, path: PathSegment[]): boolean {
   return schemasAt(version, [...path, 0]).some((schema) => valueShape(schema) === 'object');
 }
 
-function declaredNames(state: DocumentState, kind: NameKind): string[] {
-  return [...nameIndex(state.lastGood ?? state.doc).definitions[kind].keys()];
+const repaired = new WeakMap<object, ManifestDocument | null>();
+
+/**
+ * The tree names are read from: this text's, or (when the line being typed breaks the
+ * parse, as an open TOML string does) the text with that line blanked, or the last tree.
+ */
+function namesDocument(state: DocumentState, offset: number): ManifestDocument {
+  if (state.doc.root) return state.doc;
+  let doc = repaired.get(state.doc);
+  if (doc === undefined) {
+    const text = state.doc.text;
+    const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+    const lineEnd = text.indexOf('\n', offset);
+    const blanked = text.slice(0, lineStart) + text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd).replace(/[^\r]/g, ' ') + (lineEnd === -1 ? '' : text.slice(lineEnd));
+    const candidate = ManifestDocument.parse(blanked, { format: state.format, limits: state.doc.limits });
+    doc = candidate.root ? candidate : null;
+    repaired.set(state.doc, doc);
+  }
+  return doc ?? state.lastGood ?? state.doc;
+}
+
+function declaredNames(names: ManifestDocument, kind: NameKind): string[] {
+  return [...nameIndex(names).definitions[kind].keys()];
 }
 
 const REFERENCE_DETAIL: Record<NameKind, string> = { agent: 'declared agent', connector: 'declared connector', template: 'sandbox template' };
 
 /** Values for a `value` or array `item` position: references first, then the schema's enum. */
-function valueItems(state: DocumentState, version: SvcVersion, cursor: CursorContext): CompletionItem[] {
+function valueItems(state: DocumentState, names: ManifestDocument, version: SvcVersion, cursor: CursorContext): CompletionItem[] {
   const valuePath = cursor.kind === 'item' ? [...cursor.path, 0] : cursor.path;
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   const items: CompletionItem[] = [];
@@ -139,7 +162,7 @@ function valueItems(state: DocumentState, version: SvcVersion, cursor: CursorCon
     items.push(item);
   };
   const referenceKind = referenceKindAt(valuePath);
-  if (referenceKind) for (const name of declaredNames(state, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
+  if (referenceKind) for (const name of declaredNames(names, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
   const schemas = schemasAt(version, valuePath);
   for (const value of enumValues(schemas)) add(value, typeof value === 'string' ? CompletionItemKind.EnumMember : CompletionItemKind.Value, undefined);
   return items;
@@ -153,25 +176,25 @@ function formatValue(value: string | number | boolean, format: 'yaml' | 'toml', 
 }
 
 /** Whole-trigger and whole-connector snippets where a new item of `triggers`/`connectors` starts. */
-function snippetItems(state: DocumentState, cursor: CursorContext, arrayPath: PathSegment[]): CompletionItem[] {
+function snippetItems(state: DocumentState, names: ManifestDocument, cursor: CursorContext, arrayPath: PathSegment[]): CompletionItem[] {
   let collection: 'triggers' | 'connectors' | undefined;
   if (state.format === 'toml') {
     if (cursor.header || cursor.prefix.includes('.')) return [];
     // An `[[array]]` table can start on any line: offer both.
-    return [...snippetsFor(state, cursor, 'triggers'), ...snippetsFor(state, cursor, 'connectors')];
+    return [...snippetsFor(state, names, cursor, 'triggers'), ...snippetsFor(state, names, cursor, 'connectors')];
   }
   if (arrayPath.length === 1 && (arrayPath[0] === 'triggers' || arrayPath[0] === 'connectors')) collection = arrayPath[0];
   if (!collection) return [];
   // Only at the start of an item: a fresh `- ` line, or a line under `triggers:` with no dash yet.
   if (cursor.freshItem ? cursor.present.length > 0 : cursor.path.length !== 1) return [];
-  return snippetsFor(state, cursor, collection);
+  return snippetsFor(state, names, cursor, collection);
 }
 
-function snippetsFor(state: DocumentState, cursor: CursorContext, collection: 'triggers' | 'connectors'): CompletionItem[] {
-  const value = valueAt(state, [collection]);
+function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: CursorContext, collection: 'triggers' | 'connectors'): CompletionItem[] {
+  const value = names.value && typeof names.value === 'object' ? (names.value as Record<string, unknown>)[collection] : undefined;
   const usedSlugs = new Set<string>();
   if (Array.isArray(value)) for (const item of value) if (item && typeof (item as { slug?: unknown }).slug === 'string') usedSlugs.add((item as { slug: string }).slug);
-  const specs = snippetSpecs(collection, { agents: declaredNames(state, 'agent'), usedSlugs });
+  const specs = snippetSpecs(collection, { agents: declaredNames(names, 'agent'), usedSlugs });
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   return specs.map((spec, index) => ({
     label: spec.label,

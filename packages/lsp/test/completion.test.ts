@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { completion } from '../src/features/completion.js';
+import { at, tomlUri } from './helpers.js';
+
+const labels = (text: string, uri?: string) => {
+  const fixture = at(text, uri);
+  return completion(fixture.state, { position: fixture.position }).items.map((item) => item.label);
+};
+const item = (text: string, label: string, uri?: string) => {
+  const fixture = at(text, uri);
+  const found = completion(fixture.state, { position: fixture.position }).items.find((i) => i.label === label);
+  if (!found) throw new Error(`no completion '${label}'`);
+  return found;
+};
+
+const V2 = `svc_version: 2
+default_agent: coder
+agents:
+  coder:
+    sandbox: base
+  reviewer:
+    enabled: true
+sandbox:
+  templates:
+    - slug: base
+      image: node:20
+    - slug: gpu-box
+      image: cuda:12
+connectors:
+  - slug: github
+    provider: managed_a
+    app: github
+  - slug: docs
+    provider: mcp
+    url: https://docs.example/mcp
+`;
+
+describe('completion of keys (YAML)', () => {
+  it('offers the top-level keys of svc_version 2 that are not written yet', () => {
+    const got = labels(`svc_version: 2\nagents:\n  a: {}\n‸`);
+    expect(got).toEqual(expect.arrayContaining(['project', 'env', 'sandbox', 'triggers', 'connectors', 'default_agent', 'runtime', 'apps']));
+    expect(got).not.toContain('svc_version');
+    expect(got).not.toContain('agents');
+    expect(got).not.toContain('sandboxes'); // forbidden
+    expect(got).not.toContain('channels'); // version 1 only
+  });
+
+  it('offers the top-level keys of svc_version 1', () => {
+    const got = labels(`svc_version: 1\n‸`);
+    expect(got).toContain('channels');
+    expect(got).not.toContain('apps');
+    expect(got).not.toContain('default_agent');
+  });
+
+  it('inserts a key with its separator, replacing the typed part', () => {
+    const fixture = at(`svc_version: 2\ndefa‸`);
+    const found = completion(fixture.state, { position: fixture.position }).items.find((i) => i.label === 'default_agent')!;
+    expect(found.textEdit).toEqual({ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } }, newText: 'default_agent: ' });
+  });
+
+  it('knows the keys of a version 2 agent in a half-typed document', () => {
+    const got = labels(`svc_version: 2\nagents:\n  coder:\n    enabled: true\n    sa‸\n`);
+    expect(got).toEqual(expect.arrayContaining(['sandbox', 'connectors', 'connectors_required', 'svc_cli', 'workspace']));
+    expect(got).not.toContain('enabled');
+  });
+
+  it('does not offer keys a monitor trigger forbids', () => {
+    const got = labels(`svc_version: 2\ntriggers:\n  - slug: m\n    type: monitor\n    mode: poll\n    ‸\n`);
+    expect(got).toEqual(expect.arrayContaining(['run', 'interval', 'prompt']));
+    for (const key of ['cron', 'schedule', 'run_at', 'runAt', 'timezone', 'secret_env', 'secretEnv', 'slug', 'type', 'mode']) expect(got).not.toContain(key);
+  });
+
+  it('offers the keys of a new list item after "- "', () => {
+    const got = labels(`svc_version: 2\nconnectors:\n  - slug: a\n    provider: mcp\n  - ‸\n`);
+    expect(got).toEqual(expect.arrayContaining(['slug', 'provider', 'url']));
+  });
+
+  it('marks the deprecated key', () => {
+    const found = item(`svc_version: 2\nagents:\n  coder:\n    ‸\n`, 'connectors_personal');
+    expect(found.tags).toEqual([1]);
+  });
+});
+
+describe('completion of values (YAML)', () => {
+  it('offers enum values', () => {
+    expect(labels(`svc_version: 2\ntriggers:\n  - slug: a\n    type: ‸\n`)).toEqual(['cron', 'webhook', 'monitor']);
+    expect(labels(`svc_version: 2\nruntime: ‸\n`)).toEqual(['runtime_a', 'runtime_b']);
+    expect(labels(`svc_version: ‸\n`)).toEqual(['2']);
+  });
+
+  it('offers declared agents for default_agent and a trigger agent', () => {
+    expect(labels(V2.replace('default_agent: coder', 'default_agent: ‸'))).toEqual(['coder', 'reviewer']);
+    expect(labels(`${V2}triggers:\n  - slug: t\n    agent: ‸\n`)).toEqual(['coder', 'reviewer']);
+  });
+
+  it('offers template slugs for sandbox.default and an agent sandbox', () => {
+    expect(labels(V2.replace('    sandbox: base', '    sandbox: ‸'))).toEqual(['base', 'gpu-box']);
+    expect(labels(`${V2.replace('sandbox:\n  templates', 'sandbox:\n  default: ‸\n  templates')}`)).toEqual(['base', 'gpu-box']);
+  });
+
+  it('offers connector slugs in flow and block lists', () => {
+    expect(labels(V2.replace('    enabled: true', '    connectors: [github, ‸'))).toEqual(['github', 'docs']);
+    expect(labels(V2.replace('    enabled: true', '    connectors_required:\n      - ‸'))).toEqual(['github', 'docs']);
+  });
+
+  it('offers svc_cli names of the document version', () => {
+    const v2 = labels(`svc_version: 2\nagents:\n  a:\n    svc_cli: [‸`);
+    expect(v2).toContain('project.trigger.fire');
+    expect(v2).toContain('*');
+    expect(v2).not.toContain('project.session.exec');
+    const v1 = labels(`svc_version: 1\nagents:\n  - name: a\n    svc_cli:\n      - ‸`);
+    expect(v1).toContain('project.session.exec');
+    expect(v1).toContain('channel.send');
+  });
+
+  it('quotes a value YAML would misread', () => {
+    const found = item(`svc_version: 2\nagents:\n  a:\n    svc_cli: ‸`, '*');
+    expect(found.textEdit).toMatchObject({ newText: '"*"' });
+  });
+});
+
+describe('completion in TOML', () => {
+  it('offers keys in a table even when the line does not parse', () => {
+    const got = labels(`svc_version = 2\n[agents.coder]\nenabled = true\nsa‸\n`, tomlUri);
+    expect(got).toContain('sandbox');
+    expect(got).not.toContain('enabled');
+  });
+
+  it('offers top-level keys minus those written as keys or tables', () => {
+    const got = labels(`svc_version = 2\ndefault_agent = "a"\n‸\n[agents.a]\n`, tomlUri);
+    expect(got).toEqual(expect.arrayContaining(['project', 'runtime']));
+    expect(got).not.toContain('default_agent');
+    expect(got).not.toContain('agents');
+    expect(got).not.toContain('svc_version');
+  });
+
+  it('offers enum values, quoted', () => {
+    const fixture = at(`svc_version = 2\n[[triggers]]\nslug = "t"\ntype = ‸\n`, tomlUri);
+    const items = completion(fixture.state, { position: fixture.position }).items;
+    expect(items.map((i) => i.label)).toEqual(['cron', 'webhook', 'monitor']);
+    expect(items[0]!.textEdit).toMatchObject({ newText: '"cron"' });
+  });
+
+  it('offers references inside an open string', () => {
+    const toml = `svc_version = 2\ndefault_agent = "coder"\n[agents.coder]\nsandbox = "base"\n[agents.reviewer]\nenabled = true\n[sandbox]\ntemplates = [{ slug = "base", image = "x" }]\n[[connectors]]\nslug = "github"\nprovider = "managed_a"\napp = "gh"\n[[triggers]]\nslug = "t"\nagent = "‸`;
+    const fixture = at(toml, tomlUri);
+    const items = completion(fixture.state, { position: fixture.position }).items;
+    expect(items.map((i) => i.label)).toEqual(['coder', 'reviewer']);
+    expect(items[0]!.textEdit).toMatchObject({ newText: '"coder"' });
+  });
+
+  it('offers connector slugs in an array', () => {
+    const toml = `svc_version = 2\n[[connectors]]\nslug = "github"\nprovider = "managed_a"\napp = "gh"\n[agents.coder]\nconnectors = ["‸`;
+    expect(labels(toml, tomlUri)).toEqual(['github']);
+  });
+
+  it('keys of the current array-of-tables item, conditional on its type', () => {
+    const got = labels(`svc_version = 2\n[[triggers]]\nslug = "a"\ntype = "monitor"\n‸`, tomlUri);
+    expect(got).toContain('run');
+    expect(got).not.toContain('cron');
+  });
+});

@@ -1,0 +1,73 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { publishedSchemas } from '@svc-manifest/schema';
+import { ManifestDocument } from '@svc-manifest/validator';
+import { completion } from '../src/features/completion.js';
+import { expandSnippetDefaults } from '../src/features/snippets.js';
+import { applyEdits, at, tomlUri } from './helpers.js';
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+const validators = { 1: ajv.compile(publishedSchemas().v1), 2: ajv.compile(publishedSchemas().v2) };
+
+/** Inserts every snippet offered at the cursor (placeholders at their defaults) and returns the texts. */
+function expandAll(textWithCursor: string, uri?: string): { label: string; text: string }[] {
+  const fixture = at(textWithCursor, uri);
+  const snippets = completion(fixture.state, { position: fixture.position }).items.filter((i) => i.kind === 15);
+  return snippets.map((snippet) => {
+    const edit = snippet.textEdit as { range: never; newText: string };
+    return { label: snippet.label, text: applyEdits(fixture.text, [{ range: edit.range, newText: expandSnippetDefaults(edit.newText) }]) };
+  });
+}
+
+function expectValid(text: string, format: 'yaml' | 'toml', version: 1 | 2): void {
+  const doc = ManifestDocument.parse(text, { format });
+  expect(doc.diagnostics, text).toEqual([]);
+  const validate = validators[version];
+  const ok = validate(doc.value);
+  expect(validate.errors ?? [], text).toEqual([]);
+  expect(ok).toBe(true);
+}
+
+const TRIGGER_LABELS = ['trigger: cron', 'trigger: webhook', 'trigger: monitor (poll)', 'trigger: monitor (stream)'];
+const CONNECTOR_LABELS = ['managed_a', 'managed_b', 'mcp', 'openapi', 'collection', 'graphql', 'http', 'channel'].map((p) => `connector: ${p}`);
+
+describe('snippets produce valid triggers and connectors', () => {
+  const yamlHead = 'svc_version: 2\ndefault_agent: coder\nagents:\n  coder: {}\n  reviewer: {}\n';
+
+  it('a trigger of each type, after "- " (YAML)', () => {
+    const expanded = expandAll(`${yamlHead}triggers:\n  - ‸\n`);
+    expect(expanded.map((e) => e.label)).toEqual(TRIGGER_LABELS);
+    for (const { text } of expanded) expectValid(text, 'yaml', 2);
+    expect(expanded[0]!.text).toContain('  - slug: nightly-report\n    type: cron\n    agent: coder\n');
+  });
+
+  it('a trigger of each type, on an empty line under "triggers:" (YAML)', () => {
+    const expanded = expandAll(`${yamlHead}triggers:\n  - slug: nightly-report\n    type: webhook\n    prompt: x\n    secret_env: S\n  ‸\n`);
+    expect(expanded.map((e) => e.label)).toEqual(TRIGGER_LABELS);
+    for (const { text } of expanded) expectValid(text, 'yaml', 2);
+    // The default slug avoids the one in use.
+    expect(expanded[0]!.text).toContain('- slug: nightly-report-2');
+  });
+
+  it('a connector of each provider (YAML, both versions)', () => {
+    for (const version of [1, 2] as const) {
+      const head = version === 2 ? yamlHead : 'svc_version: 1\n';
+      const expanded = expandAll(`${head}connectors:\n  - ‸\n`);
+      expect(expanded.map((e) => e.label)).toEqual(CONNECTOR_LABELS);
+      for (const { text } of expanded) expectValid(text, 'yaml', version);
+    }
+  });
+
+  it('a trigger of each type and a connector of each provider (TOML)', () => {
+    const head = 'svc_version = 2\ndefault_agent = "coder"\n\n[agents.coder]\nenabled = true\n\n';
+    const expanded = expandAll(`${head}‸\n`, tomlUri);
+    expect(expanded.map((e) => e.label)).toEqual([...TRIGGER_LABELS, ...CONNECTOR_LABELS]);
+    for (const { text } of expanded) expectValid(text, 'toml', 2);
+    expect(expanded[0]!.text).toContain('[[triggers]]\nslug = "nightly-report"\ntype = "cron"\nagent = "coder"\n');
+  });
+
+  it('offers no snippets once an item has keys', () => {
+    const fixture = at(`${yamlHead}triggers:\n  - slug: a\n    ‸\n`);
+    expect(completion(fixture.state, { position: fixture.position }).items.filter((i) => i.kind === 15)).toEqual([]);
+  });
+});
