@@ -226,11 +226,19 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json, path: reado
   const blockCollection = (isMap(node) || isSeq(node)) && !node.flow;
   if (inFlow || (!blockScalar && !blockCollection && isInline(value))) {
     const hint: QuoteStyle = isScalar(node) ? (node.type as QuoteStyle) : undefined;
-    const rendered = isInline(value) && !Array.isArray(value) ? renderScalar(value, hint) : renderFlow(value);
+    const oldText = lines.text.slice(node!.range![0], node!.range![1]);
+    const rendered = isInline(value) && !Array.isArray(value) ? renderScalar(value, hint) : keepBracketPadding(oldText, renderFlow(value));
     return lines.splice(node!.range![0], node!.range![1], rendered);
   }
   if (located.slot.kind === 'root') throw new EditError('cannot replace the whole document');
   return rewriteSlot(edit, located, value);
+}
+
+/** `[ a ]` stays padded when a padded flow collection is replaced by another one. */
+function keepBracketPadding(oldText: string, rendered: string): string {
+  const padded = /^[[{][ \t]+\S/.test(oldText) && /\S[ \t]+[\]}]$/.test(oldText);
+  if (!padded || !/^[[{].+[\]}]$/s.test(rendered) || rendered.length === 2) return rendered;
+  return `${rendered[0]} ${rendered.slice(1, -1)} ${rendered[rendered.length - 1]}`;
 }
 
 /** Changes to a map, key by key: keys to set first (so the map never becomes empty midway), then deletions. */
