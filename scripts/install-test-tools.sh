@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the tools the test suite drives, on a fresh Debian machine (idempotent):
+#   python3-jsonschema  an independent JSON Schema validator (schema conformance test)
+#   neovim              a real LSP client (language server end-to-end test)
+#   pre-commit          the pre-commit framework (hook test)
+#   chromium, code-server on Node 24   a real VS Code workbench (extension end-to-end test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(python3-jsonschema neovim pre-commit git)
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "[install-test-tools] apt-get install ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The VS Code end-to-end test's tools (chromium, Node 24, code-server) install outside the workspace.
+bash packages/vscode-extension/scripts/install-code-server.sh
