@@ -21,12 +21,10 @@ interface ValidatorModule {
 }
 
 let loaded: Promise<ValidatorModule> | undefined;
-// A variable specifier keeps this package compiling on its own; the shape is checked by ValidatorModule.
-const VALIDATOR_PACKAGE = '@svc-manifest/validator';
 
 /** Validates with the toolchain's validator (`validateManifest`). */
 export const defaultValidate: ValidateFn = async (text, options) => {
-  loaded ??= import(VALIDATOR_PACKAGE) as Promise<ValidatorModule>;
+  loaded ??= import('@svc-manifest/validator');
   const validator = await loaded;
   return validator.validateManifest(text, { filename: options.filename, format: options.format });
 };

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ApplyOptions, ValidateFn } from '../../src/index.js';
+import type { ApplyOptions } from '../../src/index.js';
 
 const made: string[] = [];
 
@@ -76,45 +76,12 @@ export function changedLines(repo: string, from: string, to: string, path: strin
     .filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line));
 }
 
-let validator: Promise<ValidateFn | undefined> | undefined;
-
-/**
- * The toolchain's validator when it is available. Tests pass it explicitly so a
- * missing validator shows up as a clear skip reason rather than an import error.
- */
-export function realValidator(): Promise<ValidateFn | undefined> {
-  validator ??= import('@svc-manifest/validator' as string)
-    .then((module: { validateManifest?: ValidateFn }) => module.validateManifest)
-    .catch(() => undefined);
-  return validator;
-}
-
 export const AUTHOR = { name: 'Svc Bot', email: 'bot@example.test' };
 
-/** Apply options used by the tests: a fixed identity and the real validator when present. */
-export async function applyOptions(extra: ApplyOptions = {}): Promise<ApplyOptions> {
-  const validate = await realValidator();
-  return { author: AUTHOR, ...(validate ? { validate } : { validate: standInValidate }), ...extra };
-}
-
 /**
- * Used only while `@svc-manifest/validator` does not export `validateManifest` yet:
- * checks the few rules the tests rely on (see the README's note on validation).
+ * Apply options used by the tests: a fixed identity; validation is the default, i.e.
+ * the real `validateManifest` of `@svc-manifest/validator`.
  */
-export const standInValidate: ValidateFn = async (text, { format }) => {
-  const { yamlValue } = await import('../../src/manifest/yaml-editor.js');
-  const { tomlValue } = await import('../../src/manifest/toml-editor.js');
-  const doc = (format === 'yaml' ? yamlValue(text) : tomlValue(text)) as Record<string, unknown>;
-  const diagnostics: { code: string; message: string; path: string }[] = [];
-  const allowed = new Set(['enabled', 'sandbox', 'connectors', 'secrets', 'skills', 'svc_cli', 'connectors_required', 'connectors_personal', 'workspace']);
-  if (doc.svc_version === 2) {
-    for (const [name, agent] of Object.entries((doc.agents ?? {}) as Record<string, Record<string, unknown>>)) {
-      for (const key of Object.keys(agent ?? {})) if (!allowed.has(key)) diagnostics.push({ code: 'unknown-key', message: `unknown key '${key}'`, path: `/agents/${name}/${key}` });
-    }
-  }
-  for (const [i, trigger] of ((doc.triggers ?? []) as Record<string, unknown>[]).entries()) {
-    if (trigger.type === 'webhook' && !trigger.secret_env && !trigger.secretEnv) diagnostics.push({ code: 'trigger-webhook-secret', message: 'webhook trigger needs secret_env', path: `/triggers/${i}` });
-  }
-  const at = { offset: 0, line: 1, column: 1 };
-  return { ok: diagnostics.length === 0, diagnostics: diagnostics.map((d) => ({ ...d, severity: 'error' as const, range: { start: at, end: at } })) };
-};
+export async function applyOptions(extra: ApplyOptions = {}): Promise<ApplyOptions> {
+  return { author: AUTHOR, ...extra };
+}
