@@ -27,10 +27,18 @@ function forTypes(node: unknown): unknown {
   if ('x-svc-forbidden' in source) return { tsType: 'never', description: source.description };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
+    if (key === 'properties' || key === 'definitions') {
+      // A record of schemas, not a schema: convert each member.
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, forTypes(member)]));
+      continue;
+    }
     if (['allOf', 'if', 'then', 'else', 'not', 'markdownDescription', '$comment', '$id', '$schema', 'propertyNames'].includes(key)) continue;
     if (key.startsWith('x-svc-')) continue;
     out[key] = forTypes(value);
   }
+  // A schema that constrains nothing (v1 `credential`, connector `spec`) is `unknown`, not `{}`.
+  const shapeKeys = ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'properties', 'items', 'additionalProperties', 'tsType'];
+  if (!shapeKeys.some((key) => key in source) && !('definitions' in source)) out.tsType = 'unknown';
   // `allOf: [slug, not default]` on a property: keep the first branch's shape.
   if (Array.isArray(source.allOf) && !('type' in source) && !('$ref' in source) && !('properties' in source)) {
     const shape = (source.allOf as Record<string, unknown>[]).find((part) => '$ref' in part || 'type' in part);
@@ -43,7 +51,7 @@ const typeRoot = {
   title: 'Manifest',
   description: 'An svc project manifest: svc_version 1 or 2.',
   anyOf: [{ $ref: '#/definitions/manifestV1' }, { $ref: '#/definitions/manifestV2' }],
-  definitions: forTypes(schemas.combined.definitions),
+  definitions: (forTypes({ definitions: schemas.combined.definitions }) as { definitions: unknown }).definitions,
 };
 const types = await compile(typeRoot as never, 'Manifest', {
   bannerComment: `/* eslint-disable */\n// ${GENERATED_NOTE}\n// (types.ts is made by json-schema-to-typescript from the published schemas.)`,

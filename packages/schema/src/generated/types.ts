@@ -455,9 +455,7 @@ export interface ConnectorV1 {
   /**
    * The API description (an OpenAPI document, a collection, …).
    */
-  spec?: {
-    [k: string]: unknown;
-  };
+  spec?: unknown;
   /**
    * The channel platform: chat_a, chat_b or email (required by provider channel).
    */
@@ -465,9 +463,7 @@ export interface ConnectorV1 {
   /**
    * The connector's credential (any value in version 1).
    */
-  credential?: {
-    [k: string]: unknown;
-  };
+  credential?: unknown;
   /**
    * Whose account the tools act as: project (one shared connection, the default) or user (each user connects their own).
    */
@@ -475,9 +471,7 @@ export interface ConnectorV1 {
   /**
    * Which agents may use the connector (any value in version 1).
    */
-  agent_scope?: {
-    [k: string]: unknown;
-  };
+  agent_scope?: unknown;
   auth?: ConnectorAuth;
   headers?: ConnectorHeaders;
   /**
@@ -644,9 +638,7 @@ export interface ConnectorV2 {
   /**
    * The API description (an OpenAPI document, a collection, …).
    */
-  spec?: {
-    [k: string]: unknown;
-  };
+  spec?: unknown;
   /**
    * The channel platform: chat_a, chat_b or email (required by provider channel).
    */
