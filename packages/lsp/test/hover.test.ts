@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { hover } from '../src/features/hover.js';
+import { at, tomlUri } from './helpers.js';
+
+const hoverAt = (text: string, uri?: string) => {
+  const fixture = at(text, uri);
+  const result = hover(fixture.state, { position: fixture.position });
+  return result && { value: (result.contents as { value: string }).value, range: result.range };
+};
+
+const YAML = `svc_version: 2
+default_agent: coder
+agents:
+  coder:
+    sandbox: base
+    workspace: read
+sandbox:
+  templates:
+    - slug: base
+      image: node:20
+`;
+
+describe('hover', () => {
+  it('shows the schema description of a key', () => {
+    const got = hoverAt(YAML.replace('    sandbox: base', '    sand‸box: base'));
+    expect(got!.value).toContain('**sandbox**');
+    expect(got!.value).toContain("The slug of the sandbox template the agent's sessions use.");
+    expect(got!.range).toEqual({ start: { line: 4, character: 4 }, end: { line: 4, character: 11 } });
+  });
+
+  it('describes a value by its key, with the allowed values', () => {
+    const got = hoverAt(YAML.replace('workspace: read', 'workspace: re‸ad'));
+    expect(got!.value).toContain('`runtime`, `read`, `branch`');
+    expect(got!.range).toEqual({ start: { line: 5, character: 15 }, end: { line: 5, character: 19 } });
+  });
+
+  it('shows what a reference points at', () => {
+    const got = hoverAt(YAML.replace('default_agent: coder', 'default_agent: co‸der'));
+    expect(got!.value).toContain('**agent** `coder` — declared on line 4, 1 reference');
+    expect(got!.value).toContain('```yaml\ncoder:\n  sandbox: base\n  workspace: read\n```');
+    expect(got!.range).toEqual({ start: { line: 1, character: 15 }, end: { line: 1, character: 20 } });
+    const template = hoverAt(YAML.replace('sandbox: base', 'sandbox: ba‸se'));
+    expect(template!.value).toContain('**sandbox template** `base` — declared on line 9');
+    expect(template!.value).toContain('- slug: base\n  image: node:20');
+  });
+
+  it('says when a reference names nothing declared', () => {
+    const got = hoverAt(YAML.replace('default_agent: coder', 'default_agent: gh‸ost'));
+    expect(got!.value).toBe('agent `ghost` is not declared in this manifest');
+  });
+
+  it('works in TOML', () => {
+    const toml = `svc_version = 2\ndefault_agent = "coder"\n\n[agents.coder]\nworkspace = "read"\n\n[[triggers]]\nslug = "t"\nty‸pe = "cron"\n`;
+    expect(hoverAt(toml, tomlUri)!.value).toContain('`cron` (a schedule)');
+    const reference = hoverAt(toml.replace('ty‸pe', 'type').replace('default_agent = "coder"', 'default_agent = "co‸der"'), tomlUri);
+    expect(reference!.value).toContain('**agent** `coder` — declared on line 4');
+    expect(reference!.value).toContain('```toml');
+  });
+
+  it('answers nothing on blank space or in a broken TOML file', () => {
+    expect(hoverAt(`svc_version: 2\n‸\n`)).toBeNull();
+    expect(hoverAt(`svc_version = ‸\n`, tomlUri)).toBeNull();
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../src/features/settings.js';
+
+describe('settings', () => {
+  it('has documented defaults', () => {
+    expect(DEFAULT_SETTINGS).toEqual({ enable: true, extraPatterns: [], maxFileSizeBytes: 1048576 });
+    expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
+    expect(readSettings({ enable: 'yes', files: { extraPatterns: 'x' }, validation: { maxFileSizeBytes: -1 } })).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('reads nested and dotted forms', () => {
+    expect(readSettings({ enable: false, files: { extraPatterns: ['**/*.svc.yaml'] }, validation: { maxFileSizeBytes: 2048 } })).toEqual({
+      enable: false,
+      extraPatterns: ['**/*.svc.yaml'],
+      maxFileSizeBytes: 2048,
+    });
+    expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10 })).toMatchObject({ extraPatterns: ['a.yaml'], maxFileSizeBytes: 10 });
+  });
+
+  it('knows manifests by name and by extra pattern', () => {
+    const settings = readSettings({ files: { extraPatterns: ['*.svc.yaml', 'deploy/**/manifest.toml'] } });
+    expect(isManifestName('file:///w/svc.yaml', DEFAULT_SETTINGS)).toBe(true);
+    expect(isManifestName('file:///w/sub/svc.yml', DEFAULT_SETTINGS)).toBe(true);
+    expect(isManifestName('file:///w/svc.toml', DEFAULT_SETTINGS)).toBe(true);
+    expect(isManifestName('file:///w/other.yaml', DEFAULT_SETTINGS)).toBe(false);
+    expect(isManifestName('file:///w/prod.svc.yaml', settings)).toBe(true);
+    expect(isManifestName('file:///w/deploy/eu/manifest.toml', settings)).toBe(true);
+    expect(isManifestName('file:///w/deploy/manifest.toml', settings)).toBe(true);
+    expect(isManifestName('file:///w/other/manifest.toml', settings)).toBe(false);
+  });
+
+  it('matches globs', () => {
+    expect(globMatches('*.{yaml,yml}', '/a/b/x.yml')).toBe(true);
+    expect(globMatches('src/?.yaml', '/w/src/a.yaml')).toBe(true);
+    expect(globMatches('src/?.yaml', '/w/src/ab.yaml')).toBe(false);
+  });
+});
