@@ -1,0 +1,197 @@
+/**
+ * The published schema in the editor tool most people already use: redhat's
+ * yaml-language-server (1.25.0, from npm), started over stdio with
+ * `generated/svc.schema.json` associated through `yaml.schemas`, must report an invalid
+ * fixture's problem on the expected line, and nothing on a valid realistic manifest.
+ *
+ * Lines are found by text (`lineContaining`), never by number. Waits are bounded and only
+ * wait for `textDocument/publishDiagnostics`; nothing asserts on timing.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createProtocolConnection,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { REPO_ROOT, SCHEMA_DIR } from './support/fixtures.js';
+
+const SERVER = join(REPO_ROOT, 'node_modules/yaml-language-server/bin/yaml-language-server');
+const SCHEMA_URI = pathToFileURL(join(SCHEMA_DIR, 'svc.schema.json')).href;
+/** Upper bound for one document's diagnostics to arrive; generous for slow CI machines. */
+const WAIT_MS = 30_000;
+const ERROR = 1;
+
+/** Settings answered to the server's `workspace/configuration` pull (sections yaml, http, [yaml], editor). */
+const SETTINGS: Record<string, unknown> = {
+  yaml: {
+    validate: true,
+    hover: true,
+    completion: true,
+    schemaStore: { enable: false },
+    schemas: { [SCHEMA_URI]: ['*.yaml'] },
+  },
+  http: { proxy: '', proxyStrictSSL: false },
+  '[yaml]': {},
+  editor: {},
+};
+
+let server: ChildProcessWithoutNullStreams;
+let connection: ProtocolConnection;
+let stderr = '';
+let configurationPulls = 0;
+const published = new Map<string, PublishDiagnosticsParams[]>();
+const waiters = new Set<() => void>();
+
+function fixtureText(path: string): string {
+  return readFileSync(join(REPO_ROOT, path), 'utf8');
+}
+
+/** 0-based line of the first line containing `needle` (fails the test when there is none). */
+function lineContaining(text: string, needle: string): number {
+  const line = text.split('\n').findIndex((l) => l.includes(needle));
+  if (line < 0) throw new Error(`no line contains ${JSON.stringify(needle)}`);
+  return line;
+}
+
+/** Resolves with the newest diagnostics for `uri` once `accept` holds, or the newest ones after WAIT_MS. */
+function diagnosticsFor(uri: string, accept: (d: Diagnostic[]) => boolean): Promise<Diagnostic[] | undefined> {
+  return new Promise((resolve) => {
+    const check = (): boolean => {
+      const list = published.get(uri);
+      const latest = list?.[list.length - 1]?.diagnostics;
+      if (latest && accept(latest)) {
+        finish(latest);
+        return true;
+      }
+      return false;
+    };
+    const finish = (value: Diagnostic[] | undefined): void => {
+      clearTimeout(timer);
+      waiters.delete(listener);
+      resolve(value);
+    };
+    const listener = (): void => void check();
+    const timer = setTimeout(() => {
+      const list = published.get(uri);
+      finish(list?.[list.length - 1]?.diagnostics);
+    }, WAIT_MS);
+    waiters.add(listener);
+    check();
+  });
+}
+
+let version = 0;
+function open(path: string): { uri: string; text: string } {
+  const text = fixtureText(path);
+  // A distinct URI per open, ending in .yaml so `yaml.schemas` associates the schema.
+  const uri = pathToFileURL(join(REPO_ROOT, path)).href.replace(/\.yaml$/, `.open${++version}.yaml`);
+  void connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: 'yaml', version: 1, text },
+  });
+  return { uri, text };
+}
+
+function describeDiagnostics(list: Diagnostic[] | undefined): string {
+  if (!list) return 'no publishDiagnostics received';
+  return list.map((d) => `line ${d.range.start.line + 1} [${d.severity}] ${d.source ?? ''}: ${d.message}`).join('\n') || '(empty)';
+}
+
+beforeAll(async () => {
+  server = spawn(process.execPath, [SERVER, '--stdio'], { cwd: REPO_ROOT, stdio: 'pipe' });
+  server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => {
+    configurationPulls += 1;
+    return params.items.map((item) => SETTINGS[item.section ?? ''] ?? null);
+  });
+  // client/registerCapability, window/workDoneProgress/create, …: accept and ignore.
+  connection.onRequest((_method: string) => null);
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    const list = published.get(params.uri) ?? [];
+    list.push(params);
+    published.set(params.uri, list);
+    for (const waiter of [...waiters]) waiter();
+  });
+  connection.onNotification((_method: string) => undefined);
+  connection.listen();
+
+  const exited = new Promise<never>((_, reject) =>
+    server.once('exit', (code) => reject(new Error(`yaml-language-server exited (${code}) during start-up:\n${stderr}`))),
+  );
+  const initialize = connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: pathToFileURL(REPO_ROOT).href,
+    workspaceFolders: null,
+    capabilities: {
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+      textDocument: { publishDiagnostics: { relatedInformation: true } },
+    },
+  });
+  const result = await Promise.race([initialize, exited]);
+  expect(result.capabilities).toBeDefined();
+  await connection.sendNotification(InitializedNotification.type, {});
+  // The server pulls its settings after `initialized`; wait (bounded) until it has.
+  const deadline = Date.now() + WAIT_MS;
+  while (configurationPulls === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(configurationPulls, `the server never asked for workspace/configuration\n${stderr}`).toBeGreaterThan(0);
+}, 60_000);
+
+afterAll(async () => {
+  if (!connection) return;
+  try {
+    await Promise.race([connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 5_000))]);
+    await connection.sendNotification(ExitNotification.type);
+  } catch {
+    // the server may already be gone
+  }
+  connection.dispose();
+  if (server.exitCode === null) server.kill();
+});
+
+/** Invalid fixtures and the text of the line the schema problem must be reported on. */
+const INVALID_CASES: { fixture: string; line: string; what: string }[] = [
+  { fixture: 'fixtures/trigger-monitor-fields/invalid/v2-cron-key.yaml', line: 'cron: "*/5 * * * *"', what: 'a monitor trigger with `cron`' },
+  { fixture: 'fixtures/unknown-key/invalid/v2-agent-extra-key.yaml', line: 'model: large', what: 'an unknown key in a v2 agent' },
+  { fixture: 'fixtures/invalid-value/invalid/v2-credential-personal.yaml', line: 'credential: personal', what: 'v2 connector credential other than `shared`' },
+  { fixture: 'fixtures/out-of-range/invalid/v2-port-8080.yaml', line: 'port: 8080', what: 'a reserved app port' },
+];
+
+const VALID_CASES = ['fixtures/realistic/valid/v2-commerce-platform.yaml', 'fixtures/realistic/valid/v1-ops-automation.yaml', 'examples/svc.yaml'];
+
+// Sequential on purpose: the invalid cases prove the schema is loaded before a valid
+// document's first (and only) publication is read as "no errors".
+describe.sequential('yaml-language-server 1.25.0 with generated/svc.schema.json', () => {
+  for (const { fixture, line, what } of INVALID_CASES) {
+    it(`reports ${what} on its line (${fixture})`, async () => {
+      const { uri, text } = open(fixture);
+      const expected = lineContaining(text, line);
+      const diagnostics = await diagnosticsFor(uri, (list) => list.some((d) => d.range.start.line === expected));
+      expect(
+        diagnostics?.some((d) => d.range.start.line === expected && d.severity === ERROR),
+        `expected an error on line ${expected + 1} (${line}); got:\n${describeDiagnostics(diagnostics)}`,
+      ).toBe(true);
+    });
+  }
+
+  for (const fixture of VALID_CASES) {
+    it(`reports no errors on ${fixture}`, async () => {
+      const { uri } = open(fixture);
+      const diagnostics = await diagnosticsFor(uri, () => true);
+      expect(diagnostics, 'no publishDiagnostics received').toBeDefined();
+      expect(diagnostics!.filter((d) => d.severity === ERROR), describeDiagnostics(diagnostics)).toEqual([]);
+    });
+  }
+});
