@@ -85,6 +85,8 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const head = await repo.resolve(ref);
     if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${repo.gitDir}`);
+    // Both refs are read before the edit runs, so any move of either during the attempt fails the transaction.
+    const pristineHead = await repo.resolve(PRISTINE_REF);
     const snapshot = new Snapshot(repo, head);
     const plan = await edit(snapshot, repo);
     const message = options.message ?? plan.message;
@@ -102,7 +104,7 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
 
     const commit = await repo.commitTree(tree, [head], message, author, committer);
     const updates: RefUpdate[] = [{ ref, newOid: commit, oldOid: head }];
-    const pristine = await pristineUpdate(repo, plan.pristine ?? [], author, committer);
+    const pristine = await pristineUpdate(repo, pristineHead, plan.pristine ?? [], author, committer);
     if (pristine) updates.push(pristine);
     if (await repo.updateRefs(updates, `svc-manifest: ${firstLine(message)}`)) {
       const warnings = worktree ? await syncWorktree(repo, worktree, head, commit) : [];
@@ -153,9 +155,14 @@ async function validateManifest(writes: readonly FileWrite[], validate: Validate
  * Adds blobs to the hidden pristine ref's tree (a commit chain, so every copy ever
  * stored stays reachable). Null when all of them are already there.
  */
-async function pristineUpdate(repo: GitRepo, blobs: readonly Uint8Array[], author: Identity, committer: Identity): Promise<RefUpdate | null> {
+async function pristineUpdate(
+  repo: GitRepo,
+  old: string | null,
+  blobs: readonly Uint8Array[],
+  author: Identity,
+  committer: Identity,
+): Promise<RefUpdate | null> {
   if (blobs.length === 0) return null;
-  const old = await repo.resolve(PRISTINE_REF);
   const existing = old ? await repo.lsTree(old) : new Map();
   const changes: IndexChange[] = [];
   for (const blob of blobs) {
