@@ -33,8 +33,13 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
     if (change.op === 'set') return cloneJson(change.value);
     throw new EditError(`cannot ${change.op} the document root`);
   }
-  const parent = walk(root, change.path.slice(0, -1));
+  let parent = walk(root, change.path.slice(0, -1));
   const last = change.path[change.path.length - 1]!;
+  if (parent === null && change.op === 'set' && typeof last === 'string' && change.path.length >= 2) {
+    // Setting a key under an empty (`key:`) value makes that value a map.
+    parent = {};
+    setChild(walk(root, change.path.slice(0, -2)), change.path[change.path.length - 2]!, parent, change.path);
+  }
   if (change.op === 'append') {
     const container = childOf(parent, last);
     if (container === undefined || container === null) {
