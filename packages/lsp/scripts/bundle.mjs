@@ -1,16 +1,19 @@
 // Bundles the language server into one file, dist/svc-manifest-lsp.js: every dependency
 // inlined, so it starts fast and needs nothing next to it at run time.
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist', 'svc-manifest-lsp.js');
 
+// Written beside the target and renamed into place, so concurrent builds (parallel test
+// files) never expose a half-written bundle.
+const temporary = `${outfile}.${process.pid}.tmp`;
 await build({
   entryPoints: [join(root, 'src', 'main.ts')],
-  outfile,
+  outfile: temporary,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -27,4 +30,5 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-chmodSync(outfile, 0o755);
+chmodSync(temporary, 0o755);
+renameSync(temporary, outfile);

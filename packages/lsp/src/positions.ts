@@ -1,12 +1,68 @@
 /**
  * Offsets ↔ LSP positions. The validator's offsets are UTF-16 code units, the unit LSP
- * positions use, so a position is (line, offset − line start) with no re-encoding.
+ * positions use, so a position is (line, offset − line start) with no re-encoding. Lines
+ * are LSP lines: `\n`, `\r\n` and a lone `\r` each end one (the validator's own line index
+ * counts only `\n`, so positions sent to a client never come from it).
  */
 import type { Position, Range } from 'vscode-languageserver';
 import type { DocumentState } from './document-state.js';
 
+export class LspLines {
+  readonly lineStarts: number[];
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 10) starts.push(i + 1);
+      else if (code === 13) {
+        if (text.charCodeAt(i + 1) === 10) i += 1;
+        starts.push(i + 1);
+      }
+    }
+    this.lineStarts = starts;
+  }
+
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+
+  /** 0-based line containing `offset`. */
+  lineOf(offset: number): number {
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  /** Offset just past the last character of a line, before its line break. */
+  lineEnd(line: number): number {
+    const next = this.lineStarts[line + 1];
+    if (next === undefined) return this.text.length;
+    let end = next - 1;
+    if (this.text.charCodeAt(end) === 10 && end > this.lineStarts[line]! && this.text.charCodeAt(end - 1) === 13) end -= 1;
+    return end;
+  }
+}
+
+const cache = new WeakMap<object, LspLines>();
+
+export function lspLines(state: DocumentState): LspLines {
+  let lines = cache.get(state.doc);
+  if (!lines) {
+    lines = new LspLines(state.doc.text);
+    cache.set(state.doc, lines);
+  }
+  return lines;
+}
+
 export function positionAt(state: DocumentState, offset: number): Position {
-  const lines = state.doc.lines;
+  const lines = lspLines(state);
   const clamped = Math.max(0, Math.min(offset, state.doc.text.length));
   const line = lines.lineOf(clamped);
   return { line, character: clamped - lines.lineStarts[line]! };
@@ -18,11 +74,9 @@ export function rangeAt(state: DocumentState, start: number, end: number): Range
 
 /** The offset of an LSP position; a character past the line's end means the end of the line. */
 export function offsetAt(state: DocumentState, position: Position): number {
-  const lines = state.doc.lines;
+  const lines = lspLines(state);
   if (position.line < 0) return 0;
   if (position.line >= lines.lineCount) return state.doc.text.length;
   const start = lines.lineStarts[position.line]!;
-  const next = lines.lineStarts[position.line + 1];
-  const end = next === undefined ? state.doc.text.length : next - 1;
-  return Math.min(start + Math.max(0, position.character), end);
+  return Math.min(start + Math.max(0, position.character), lines.lineEnd(position.line));
 }

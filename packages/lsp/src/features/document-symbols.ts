@@ -3,7 +3,7 @@ import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
 import { findEntry, resolveAlias, type ValueNode } from '@svc-manifest/validator';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
-import { rangeAt } from '../positions.js';
+import { lspLines, rangeAt } from '../positions.js';
 
 const MAX_DEPTH = 8;
 
@@ -85,6 +85,6 @@ function children(state: DocumentState, node: ValueNode, depth: number, context?
 }
 
 function lineEndOf(state: DocumentState, offset: number): number {
-  const lines = state.doc.lines;
+  const lines = lspLines(state);
   return lines.lineEnd(lines.lineOf(offset));
 }

@@ -3,11 +3,12 @@ import { FoldingRangeKind, type FoldingRange } from 'vscode-languageserver';
 import { resolveAlias, type ValueNode } from '@svc-manifest/validator';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
+import { lspLines } from '../positions.js';
 
 export function foldingRanges(state: DocumentState, _params: unknown = {}, context?: FeatureContext): FoldingRange[] {
   const root = state.doc.root;
   if (!root) return [];
-  const lines = state.doc.lines;
+  const lines = lspLines(state);
   const text = state.doc.text;
   const ranges: FoldingRange[] = [];
   const seen = new Set<string>();

@@ -7,7 +7,7 @@ import { pathAtOffset, resolveAlias } from '@svc-manifest/validator';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';
-import { offsetAt, positionAt, rangeAt } from '../positions.js';
+import { lspLines, offsetAt, positionAt, rangeAt } from '../positions.js';
 import { describe, enumValues, schemasAt, type PathSegment } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 
@@ -65,7 +65,7 @@ function nameHover(state: DocumentState, site: NameSite): Hover {
   const line = positionAt(state, definition.start).line + 1;
   const references = sitesOf(index, site.kind, site.name).filter((s) => s.role === 'reference').length;
   lines.push(`**${label}** \`${site.name}\` — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`);
-  const lineStart = state.doc.lines.lineStarts[positionAt(state, declaration.start).line]!;
+  const lineStart = lspLines(state).lineStarts[positionAt(state, declaration.start).line]!;
   let snippet = state.doc.text.slice(lineStart, declaration.end).replace(/\s+$/, '');
   const snippetLines = snippet.split('\n');
   if (snippetLines.length > MAX_DECLARATION_LINES) snippet = [...snippetLines.slice(0, MAX_DECLARATION_LINES), '…'].join('\n');

@@ -1,0 +1,97 @@
+/**
+ * The built server (dist/svc-manifest-lsp.js), bundled first when it is missing or older than
+ * the sources, and an LSP client talking to it over stdio.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+
+export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_BIN = join(PACKAGE_ROOT, 'dist', 'svc-manifest-lsp.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Bundles the server unless dist/ already holds a bundle newer than every source file. */
+export function ensureBuiltServer(): string {
+  const sources = Math.max(
+    newestSource(join(PACKAGE_ROOT, 'src')),
+    newestSource(join(PACKAGE_ROOT, '..', 'validator', 'src')),
+    newestSource(join(PACKAGE_ROOT, '..', 'schema', 'src')),
+  );
+  if (!existsSync(SERVER_BIN) || statSync(SERVER_BIN).mtimeMs < sources) {
+    execFileSync(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
+  }
+  return SERVER_BIN;
+}
+
+export interface StdioClient {
+  connection: ProtocolConnection;
+  process: ChildProcess;
+  /** Notifications the server sent, by method. */
+  notifications: { method: string; params: any }[];
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration. */
+export async function startStdioClient(settings: unknown = null): Promise<StdioClient> {
+  const child = spawn(process.execPath, [ensureBuiltServer(), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const notifications: StdioClient['notifications'] = [];
+  connection.onNotification((method: string, params: unknown) => notifications.push({ method, params }));
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => settings));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+      textDocument: { publishDiagnostics: { versionSupport: true }, completion: { completionItem: { snippetSupport: true } } },
+    },
+  });
+  await connection.sendNotification('initialized', {});
+  return {
+    connection,
+    process: child,
+    notifications,
+    stderr: () => stderr,
+    async close() {
+      try {
+        await Promise.race([connection.sendRequest('shutdown'), new Promise((resolve) => setTimeout(resolve, 2000))]);
+        await connection.sendNotification('exit');
+      } catch {
+        // Already gone.
+      }
+      connection.dispose();
+      if (child.exitCode === null) child.kill();
+    },
+  };
+}
+
+/** Waits until `predicate` holds, polling. */
+export async function until<T>(predicate: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
