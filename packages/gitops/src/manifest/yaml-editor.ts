@@ -29,7 +29,6 @@ import {
   renderKey,
   renderScalar,
   renderSeqItemLines,
-  renderSeqLines,
   type QuoteStyle,
   type YamlStyle,
 } from './yaml-render.js';
@@ -210,7 +209,7 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json, path: reado
   const { lines } = edit;
   const current = edit.js(node);
   if (deepEqual(current, value)) return edit.text;
-  if (node && !isAlias(node) && isMap(node) && isPlainObject(value)) return mapDiff(edit, node, current, value, path);
+  if (node && !isAlias(node) && isMap(node) && isPlainObject(value)) return mapDiff(node, current, value, path);
   if (node && !isAlias(node) && isSeq(node) && Array.isArray(value) && value.length > 0) {
     const changes = seqDiff(node, current as unknown[], value, path);
     if (changes) return changes;
@@ -242,7 +241,7 @@ function keepBracketPadding(oldText: string, rendered: string): string {
 }
 
 /** Changes to a map, key by key: keys to set first (so the map never becomes empty midway), then deletions. */
-function mapDiff(edit: YamlEdit, map: YAMLMap, current: unknown, value: Record<string, Json>, path: readonly PathSegment[]): ManifestChange[] {
+function mapDiff(map: YAMLMap, current: unknown, value: Record<string, Json>, path: readonly PathSegment[]): ManifestChange[] {
   const effective = (isPlainObject(current) ? current : {}) as Record<string, unknown>;
   const changes: ManifestChange[] = [];
   for (const [key, child] of Object.entries(value)) {
@@ -257,7 +256,6 @@ function mapDiff(edit: YamlEdit, map: YAMLMap, current: unknown, value: Record<s
     const key = String(((pair as Pair).key as { value: unknown }).value);
     if (!(key in value)) changes.push({ op: 'delete', path: [...path, key] });
   }
-  void edit;
   return changes;
 }
 
@@ -399,4 +397,3 @@ function detectStyle(doc: Document.Parsed, lines: TextLines): YamlStyle {
   return { indent: unit, seqIndent: seqIndent ?? unit, eol: lines.eol };
 }
 
-export { renderSeqLines };
