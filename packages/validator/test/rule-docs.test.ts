@@ -1,0 +1,86 @@
+/**
+ * docs/rules/ is the rule reference: one page per rule in RULES, a README table of all of them,
+ * and examples whose output blocks are what the validator reports today.
+ * `UPDATE_DOCS=1 npx vitest run packages/validator/test/rule-docs.test.ts` rewrites the output
+ * blocks and the README table rows; review the diff before committing.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RULES } from '@svc-manifest/validator';
+import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample } from './support/rule-docs.js';
+
+const update = process.env.UPDATE_DOCS === '1';
+const RULES_SRC = join(REPO_ROOT, 'packages', 'validator', 'src', 'rules');
+/** Files in src/rules/ that are shared helpers, not rules. */
+const HELPER_FILES = ['rule.ts', 'index.ts', 'schema-keys.ts', 'group-helpers.ts', 'declarations.ts', 'reference-helpers.ts'];
+
+const ruleIds = RULES.map((rule) => rule.id).sort();
+const pages = loadRulePages();
+
+function readmeRow(rule: (typeof RULES)[number]): string {
+  return `| [${rule.id}](${rule.id}.md) | ${rule.severity} | ${rule.kind} | ${rule.description.replace(/\|/g, '\\|')} |`;
+}
+
+describe('rule ids', () => {
+  it('are unique', () => {
+    expect(new Set(ruleIds).size).toBe(ruleIds.length);
+  });
+
+  it('match the files in packages/validator/src/rules/ (one file per rule, named after its id)', () => {
+    const files = readdirSync(RULES_SRC)
+      .filter((name) => name.endsWith('.ts') && !HELPER_FILES.includes(name))
+      .map((name) => name.slice(0, -3))
+      .sort();
+    expect(files).toEqual(ruleIds);
+  });
+
+  it('each have a page in docs/rules/, and every page is a rule', () => {
+    expect(pages.map((page) => page.id).sort()).toEqual(ruleIds);
+  });
+
+  it('are all in the README table with their current severity, kind and description', () => {
+    const file = join(RULE_DOCS_DIR, 'README.md');
+    let readme = readFileSync(file, 'utf8');
+    if (update) {
+      const rows = RULES.map(readmeRow).join('\n');
+      readme = readme.replace(/^\| \[[^\n]*\n(?:\| \[[^\n]*\n)*/m, `${rows}\n`);
+      writeFileSync(file, readme);
+    }
+    const rows = readme.split('\n').filter((line) => line.startsWith('| ['));
+    expect(rows).toEqual(RULES.map(readmeRow));
+  });
+});
+
+describe('rule pages', () => {
+  for (const rule of RULES) {
+    const page = pages.find((p) => p.id === rule.id);
+    if (!page) continue; // reported by "each have a page"
+    describe(rule.id, () => {
+      it('state the rule as RULES does (title, description, severity, kind, spec)', () => {
+        expect(page.text.split('\n')[0]).toBe(`# ${rule.id}`);
+        expect(page.text).toContain(`\n${rule.description}\n`);
+        expect(page.text).toContain(`| ${rule.severity} | ${rule.kind} |`);
+        if (rule.spec) expect(page.text).toContain(`> ${rule.spec}`);
+        for (const section of ['## Spec', '## Why it matters', '## Example', '## How to fix']) expect(page.text).toContain(`\n${section}\n`);
+      });
+
+      it('have an example whose output block is exactly what the validator reports', () => {
+        if (update) {
+          const refreshed = refreshPage(page.text);
+          if (refreshed !== page.text) writeFileSync(page.file, refreshed);
+          page.examples = parseExamples(refreshed);
+        }
+        expect(page.examples.length).toBeGreaterThan(0);
+        for (const example of page.examples) {
+          const actual = runExample(example);
+          // Codes, severities and ranges, and the messages too: the docs must not go stale.
+          expect(actual).toEqual(example.output);
+        }
+        // The example shows this rule.
+        const codes = page.examples.flatMap((example) => runExample(example).map((line) => line.split(' ')[2]));
+        expect(codes).toContain(rule.id);
+      });
+    });
+  }
+});

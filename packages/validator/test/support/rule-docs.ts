@@ -1,0 +1,138 @@
+/**
+ * Reads and re-runs the examples of the rule pages in docs/rules/.
+ *
+ * A page's "## Example" section holds pairs of fenced blocks: an input block whose info string
+ * starts with `yaml` or `toml`, then a `text` block with what the validator reports, one line per
+ * diagnostic (`line:col-endLine:endCol severity code | message`). Words after the language in
+ * the input block's info string:
+ *   - `escapes`: the text is turned into bytes first, with `\xNN` a raw byte and `\uNNNN` a
+ *     character (for byte-order marks, control characters and invalid UTF-8);
+ *   - `maxBytes=N`, `maxDepth=N`, `maxAliases=N`, `maxExpandedNodes=N`: validator limits.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validateManifest, type Diagnostic, type Limits } from '@svc-manifest/validator';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
+export const RULE_DOCS_DIR = join(REPO_ROOT, 'docs', 'rules');
+
+/** One diagnostic as a doc page (and a fixture's `.expected` file) shows it. */
+export function diagnosticLine(d: Diagnostic): string {
+  const r = d.range;
+  return `${r.start.line}:${r.start.column}-${r.end.line}:${r.end.column} ${d.severity} ${d.code} | ${d.message}`;
+}
+
+export interface DocExample {
+  format: 'yaml' | 'toml';
+  /** The info string after the language. */
+  flags: string[];
+  input: string;
+  /** Lines of the output block as written in the page. */
+  output: string[];
+  /** Character offsets of the output block's body in the page (for rewriting it). */
+  outputStart: number;
+  outputEnd: number;
+}
+
+export interface RulePage {
+  id: string;
+  file: string;
+  text: string;
+  examples: DocExample[];
+}
+
+const FENCE = /^```([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm;
+
+/** The examples of one page: each yaml/toml block of the Example section with the text block after it. */
+export function parseExamples(page: string): DocExample[] {
+  const section = /^## Example\b.*$/m.exec(page);
+  if (!section) return [];
+  const next = /^## /m.exec(page.slice(section.index + section[0].length));
+  const sectionEnd = next ? section.index + section[0].length + next.index : page.length;
+  const blocks: { info: string; body: string; bodyStart: number; bodyEnd: number }[] = [];
+  FENCE.lastIndex = section.index;
+  for (let match = FENCE.exec(page); match && match.index < sectionEnd; match = FENCE.exec(page)) {
+    const bodyStart = match.index + match[0].indexOf('\n') + 1;
+    blocks.push({ info: match[1]!.trim(), body: match[2]!, bodyStart, bodyEnd: bodyStart + match[2]!.length });
+  }
+  const examples: DocExample[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const [language, ...flags] = blocks[i]!.info.split(/\s+/);
+    if (language !== 'yaml' && language !== 'toml') continue;
+    const output = blocks[i + 1];
+    if (!output || output.info !== 'text') throw new Error(`a ${language} example must be followed by a \`\`\`text block`);
+    examples.push({
+      format: language,
+      flags,
+      input: blocks[i]!.body,
+      output: output.body.split('\n').filter((line) => line.trim() !== ''),
+      outputStart: output.bodyStart,
+      outputEnd: output.bodyEnd,
+    });
+    i += 1;
+  }
+  return examples;
+}
+
+/** Bytes for an `escapes` example: `\xNN` is one raw byte, `\uNNNN` a character, the rest UTF-8. */
+export function decodeEscapes(text: string): Uint8Array {
+  const bytes: number[] = [];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < text.length; ) {
+    const hex = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(i, i + 4));
+    const unicode = /^\\u([0-9a-fA-F]{4})/.exec(text.slice(i, i + 6));
+    if (hex) {
+      bytes.push(parseInt(hex[1]!, 16));
+      i += 4;
+    } else if (unicode) {
+      bytes.push(...encoder.encode(String.fromCharCode(parseInt(unicode[1]!, 16))));
+      i += 6;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i)!);
+      bytes.push(...encoder.encode(char));
+      i += char.length;
+    }
+  }
+  return Uint8Array.from(bytes);
+}
+
+/** What the validator reports for an example, as page lines. */
+export function runExample(example: DocExample): string[] {
+  const limits: Partial<Limits> = {};
+  let escapes = false;
+  for (const flag of example.flags) {
+    if (flag === 'escapes') {
+      escapes = true;
+      continue;
+    }
+    const option = /^(maxBytes|maxDepth|maxAliases|maxExpandedNodes)=(\d+)$/.exec(flag);
+    if (!option) throw new Error(`unknown example flag '${flag}'`);
+    limits[option[1] as keyof Limits] = Number(option[2]);
+  }
+  const input = escapes ? decodeEscapes(example.input) : example.input;
+  return validateManifest(input, { format: example.format, limits }).diagnostics.map(diagnosticLine);
+}
+
+/** Every page under docs/rules/ except the README. */
+export function loadRulePages(): RulePage[] {
+  return readdirSync(RULE_DOCS_DIR)
+    .filter((name) => name.endsWith('.md') && name !== 'README.md')
+    .sort()
+    .map((name) => {
+      const file = join(RULE_DOCS_DIR, name);
+      const text = readFileSync(file, 'utf8');
+      return { id: name.slice(0, -3), file, text, examples: parseExamples(text) };
+    });
+}
+
+/** The page with every output block replaced by what the validator reports now. */
+export function refreshPage(page: string): string {
+  const examples = parseExamples(page);
+  let out = page;
+  for (const example of [...examples].reverse()) {
+    const lines = runExample(example);
+    out = out.slice(0, example.outputStart) + (lines.length ? lines.join('\n') + '\n' : '') + out.slice(example.outputEnd);
+  }
+  return out;
+}
