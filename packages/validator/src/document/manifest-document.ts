@@ -22,12 +22,17 @@ export function detectFormat(filename: string | undefined): ManifestFormat {
   return filename && /\.toml$/i.test(filename) ? 'toml' : 'yaml';
 }
 
-/** A parsed fragment, offsets relative to its own text, with its value built once. */
+/**
+ * A parsed chunk of YAML. Its tree carries absolute offsets for `base`; when the chunk's text
+ * moves, the tree is shifted in place and handed to the next document (see `update`).
+ */
 interface CachedFragment {
   fragment: ParsedFragment;
+  base: number;
+  /** The document that placed the tree last. */
+  owner: ManifestDocument;
+  /** The chunk's plain value (offsets do not matter to it, so it survives moves). */
   value?: unknown;
-  /** The same tree shifted to `absoluteBase`, kept so an unmoved chunk is not copied again. */
-  absolute?: { base: number; root: ValueNode | null; diagnostics: RawDiagnostic[] };
 }
 
 type FragmentCache = Map<string, CachedFragment>;
@@ -82,7 +87,14 @@ export class ManifestDocument {
     return document;
   }
 
-  /** The document for a new text of the same file, reusing every unchanged chunk's parse. */
+  /**
+   * The document for a new text of the same file, reusing every unchanged chunk's parse.
+   *
+   * The returned document takes over the parsed chunks: their trees are moved (offsets
+   * shifted in place) rather than copied, so the document `update` was called on must not be
+   * used afterwards. Keep the returned one. (This keeps a keystroke in a large file from
+   * copying the whole tree.)
+   */
   update(text: string): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
     next.load(this.fragments);
@@ -182,23 +194,37 @@ export class ManifestDocument {
     }
   }
 
-  /** Parses a chunk (or takes it from the cache) and returns its tree shifted to `base`. */
+  /** Parses a chunk, or takes it from the previous document and moves it to `base`. */
   private fragment(
     text: string,
     base: number,
     previous: FragmentCache,
   ): { root: ValueNode | null; diagnostics: RawDiagnostic[]; cached: CachedFragment } {
-    let cached = previous.get(text) ?? this.fragments.get(text);
-    if (!cached) cached = { fragment: parseYamlFragment(text, 0, '', { skipRootKeyCheck: true }) };
-    this.fragments.set(text, cached);
-    if (!cached.absolute || cached.absolute.base !== base) {
-      cached.absolute = {
-        base,
-        root: cached.fragment.root ? shiftTree(cached.fragment.root, base) : null,
-        diagnostics: cached.fragment.diagnostics.map((d) => shiftDiagnostic(d, base)),
+    let cached = this.fragments.get(text);
+    if (cached) {
+      // The same text twice in this document: the second copy needs its own tree.
+      const delta = base - cached.base;
+      const fragment = {
+        ...cached.fragment,
+        root: cached.fragment.root ? shiftTree(cached.fragment.root, delta) : null,
+        diagnostics: cached.fragment.diagnostics.map((d) => shiftDiagnostic(d, delta)),
       };
+      return { root: fragment.root, diagnostics: fragment.diagnostics, cached: { fragment, base, owner: this, value: cached.value } };
     }
-    return { root: cached.absolute.root, diagnostics: cached.absolute.diagnostics, cached };
+    cached = previous.get(text);
+    if (cached && cached.owner !== this) {
+      const delta = base - cached.base;
+      if (delta !== 0) {
+        if (cached.fragment.root) shiftInPlace(cached.fragment.root, delta);
+        for (const d of cached.fragment.diagnostics) shiftDiagnosticInPlace(d, delta);
+        cached.base = base;
+      }
+      cached.owner = this;
+    } else {
+      cached = { fragment: parseYamlFragment(text, base, '', { skipRootKeyCheck: true }), base, owner: this };
+    }
+    this.fragments.set(text, cached);
+    return { root: cached.fragment.root, diagnostics: cached.fragment.diagnostics, cached };
   }
 
   private parseChunked(body: string, base: number, plan: TopChunk[], previous: FragmentCache): ParsedFragment {
@@ -213,9 +239,10 @@ export class ManifestDocument {
         if (part.root.kind !== 'map') return parseYamlFragment(body, base);
         const rootMap = part.root;
         for (const entry of part.root.entries) {
-          const copy = { ...entry, ignored: undefined };
-          entries.push(copy);
-          values.set(copy, () => this.chunkEntryValue(part.cached, rootMap, entry.key));
+          // Root keys are checked below, across chunks; clear what an earlier document decided.
+          entry.ignored = undefined;
+          entries.push(entry);
+          values.set(entry, () => this.chunkEntryValue(part.cached, rootMap, entry.key));
         }
         continue;
       }
@@ -250,7 +277,10 @@ export class ManifestDocument {
         for (const part of parts) {
           if (part.root?.kind !== 'map') return parseYamlFragment(body, base);
           diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: d.path ? pointer + d.path : d.path })));
-          for (const entry of part.root.entries) mapEntries.push({ ...entry, ignored: undefined });
+          for (const entry of part.root.entries) {
+            entry.ignored = undefined;
+            mapEntries.push(entry);
+          }
         }
         checkMapKeys(mapEntries, pointer, diagnostics);
         const node: MapNode = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
@@ -316,6 +346,38 @@ function shiftDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnosti
     related: diagnostic.related?.map((r) => ({ ...r, start: r.start + delta, end: r.end + delta })),
     fixes: diagnostic.fixes?.map((fix) => ({ ...fix, edits: fix.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta })) })),
   };
+}
+
+function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
+  diagnostic.start += delta;
+  diagnostic.end += delta;
+  for (const r of diagnostic.related ?? []) {
+    r.start += delta;
+    r.end += delta;
+  }
+  for (const fix of diagnostic.fixes ?? []) {
+    for (const e of fix.edits) {
+      e.start += delta;
+      e.end += delta;
+    }
+  }
+}
+
+/** Moves every offset of an alias-free tree by `delta`, without allocating. */
+function shiftInPlace(node: ValueNode, delta: number): void {
+  node.start += delta;
+  node.end += delta;
+  if (node.kind === 'seq') {
+    for (const item of node.items) shiftInPlace(item, delta);
+  } else if (node.kind === 'map') {
+    for (const entry of node.entries) {
+      entry.keyStart += delta;
+      entry.keyEnd += delta;
+      entry.start += delta;
+      entry.end += delta;
+      shiftInPlace(entry.value, delta);
+    }
+  }
 }
 
 /** A copy of an alias-free tree with every offset moved by `delta`. */

@@ -2,7 +2,7 @@ import type { CodeRule, RuleContext } from './rule.js';
 import { closestMatch } from '../suggest.js';
 import { resolveAlias, type ValueNode } from '../document/nodes.js';
 import { escapePointerSegment } from '../document/tree-builder.js';
-import { knownKeys } from './schema-keys.js';
+import { allowsExtraKeysBelow, knownKeys } from './schema-keys.js';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export const possibleTypo: CodeRule = {
 
 function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | undefined, pointer: string, depth: number): void {
   const resolved = resolveAlias(node);
-  if (!resolved || !schema || depth > 8) return;
+  if (!resolved || !schema || depth > 8 || !allowsExtraKeysBelow(schema)) return;
   if (resolved.kind === 'seq') {
     const items = schema.items;
     if (items && typeof items === 'object' && !Array.isArray(items)) {
@@ -47,6 +47,7 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
     }
     if (!open || known.length === 0 || (pointer === '' && OTHER_VERSION_KEYS.has(entry.key))) continue;
     const suggestion = closestMatch(entry.key, known.filter((key) => !resolved.entries.some((e) => e.key === key)));
+    // (closestMatch only runs for keys the schema does not list: rare, so the filter above is cheap enough.)
     if (!suggestion) continue;
     context.report({
       code: 'possible-typo',

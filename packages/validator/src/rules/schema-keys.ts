@@ -2,12 +2,41 @@
 
 type SchemaObject = Record<string, unknown>;
 
-/** Keys an object schema lists that are not forbidden (`x-svc-forbidden`). */
+const knownKeysCache = new WeakMap<SchemaObject, string[]>();
+
+/** Keys an object schema lists that are not forbidden (`x-svc-forbidden`). Cached per schema object. */
 export function knownKeys(schema: SchemaObject): string[] {
-  const properties = (schema.properties ?? {}) as Record<string, SchemaObject | boolean>;
-  return Object.entries(properties)
-    .filter(([, sub]) => sub !== false && !(typeof sub === 'object' && 'x-svc-forbidden' in sub))
-    .map(([key]) => key);
+  let keys = knownKeysCache.get(schema);
+  if (!keys) {
+    const properties = (schema.properties ?? {}) as Record<string, SchemaObject | boolean>;
+    keys = Object.entries(properties)
+      .filter(([, sub]) => sub !== false && !(typeof sub === 'object' && 'x-svc-forbidden' in sub))
+      .map(([key]) => key);
+    knownKeysCache.set(schema, keys);
+  }
+  return keys;
+}
+
+const openBelowCache = new WeakMap<SchemaObject, boolean>();
+
+/** Whether the schema, or any object schema below it, allows keys it does not list. Cached. */
+export function allowsExtraKeysBelow(schema: SchemaObject): boolean {
+  const cached = openBelowCache.get(schema);
+  if (cached !== undefined) return cached;
+  openBelowCache.set(schema, false); // guards against cycles; the schemas have none
+  const isObject = schema.type === 'object' || 'properties' in schema;
+  let open = isObject && (schema.additionalProperties === undefined || schema.additionalProperties === true) && 'properties' in schema;
+  const children: unknown[] = [
+    ...Object.values((schema.properties ?? {}) as Record<string, unknown>),
+    schema.items,
+    schema.additionalProperties,
+  ];
+  for (const child of children) {
+    if (open) break;
+    if (child && typeof child === 'object' && !Array.isArray(child)) open = allowsExtraKeysBelow(child as SchemaObject);
+  }
+  openBelowCache.set(schema, open);
+  return open;
 }
 
 /** A value that satisfies a required key well enough for a quick fix to insert it. */
