@@ -146,7 +146,7 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
       '',
       '[agents.pdf]',
       'enabled = true',
-      'skills = ["pdf-tools"]',
+      'skills = [ "pdf-tools" ]',
       'connectors = "none"',
       '',
       '[[connectors]]',
@@ -171,5 +171,22 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
 
     await remove(bare, 'pdf-tools', await applyOptions());
     expect(show(bare, 'main', file).toString('utf8')).toBe(crlf(TOML_LINES));
+  });
+});
+
+describe('svc_version 1 manifests list agents as { name, … }', () => {
+  const item = { version: '1.0.0', files: {}, manifest: { agents: { notes: { connectors: ['github'] } } } };
+
+  test.each([
+    ['svc.yaml', ['svc_version: 1   # legacy shape', 'agents:', '  - name: main   # the only agent'], ['  - name: notes', '    connectors: [github]']],
+    ['svc.toml', ['svc_version = 1 # legacy shape', '', '[[agents]] # the only agent', 'name = "main"'], ['', '[[agents]]', 'name = "notes"', 'connectors = [ "github" ]']],
+  ])('%s: install appends an agent item, remove takes it away again', async (file, lines, added) => {
+    const bare = makeRepo({ [file]: crlf(lines) }, { bare: true });
+    const catalog = tempDir();
+    writeCatalogItem(catalog, 'notes', item);
+    const result = await install(bare, 'notes', { ...(await applyOptions()), catalog });
+    expectCommitted(result, bare, file, [...lines, ...added], added.map((line) => `+${line}\r`));
+    await remove(bare, 'notes', await applyOptions());
+    expect(show(bare, 'main', file).toString('utf8')).toBe(crlf(lines));
   });
 });

@@ -38,8 +38,7 @@ export function editToml(text: string, changes: readonly ManifestChange[]): stri
 }
 
 function format(text: string): TomlFormat {
-  const detected = TomlFormat.autoDetectFormat(text);
-  return detected;
+  return TomlFormat.autoDetectFormat(text);
 }
 
 function patchAll(text: string, intended: unknown): string {
@@ -91,8 +90,10 @@ function patchThenAppend(text: string, original: unknown, changes: readonly Mani
   }
   if (sections.length === 0) return result;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // Arrays look like the file's own (and like the values toml-patch writes): `[ "a" ]` or `["a"]`.
+  const spaced = format(text).bracketSpacing;
   const blocks = sections.map(({ header, body }) =>
-    [header, ...Object.entries(body).map(([key, value]) => `${renderKey(key)} = ${renderValue(value)}`)].join(eol),
+    [header, ...Object.entries(body).map(([key, value]) => `${renderKey(key)} = ${renderValue(value, spaced)}`)].join(eol),
   );
   const separator = result.length === 0 ? '' : result.endsWith('\n') ? eol : eol + eol;
   return result + separator + blocks.join(eol + eol) + eol;
@@ -103,7 +104,7 @@ function renderKey(key: string): string {
 }
 
 /** A TOML value on one line: strings as basic strings, tables inline. */
-function renderValue(value: unknown): string {
+function renderValue(value: unknown, spaced: boolean): string {
   if (value === null || value === undefined) throw new EditError('TOML has no null value');
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') {
@@ -111,9 +112,13 @@ function renderValue(value: unknown): string {
     return String(value);
   }
   if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map(renderValue).join(', ')}]`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((item) => renderValue(item, spaced)).join(', ');
+    return spaced ? `[ ${items} ]` : `[${items}]`;
+  }
   if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([key, child]) => `${renderKey(key)} = ${renderValue(child)}`);
+    const entries = Object.entries(value).map(([key, child]) => `${renderKey(key)} = ${renderValue(child, spaced)}`);
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
   }
   throw new EditError(`cannot write a ${typeof value} in TOML`);
