@@ -63,11 +63,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return isManaged(state, documents.get(uri)?.languageId) ? state : undefined;
   };
 
+  /** Files the client currently shows our diagnostics for. */
+  const shown = new Set<string>();
+  const clearDiagnostics = (uri: string): void => {
+    scheduler.cancel(uri);
+    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  };
+
   const scheduler = new DiagnosticScheduler({
     delayMs: options.debounceMs ?? 15,
     current: (uri) => states.get(uri),
     compute: (state) => (isManaged(state, documents.get(state.uri)?.languageId) ? computeDiagnostics(state) : []),
-    publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }),
+    publish: (uri, version, diagnostics) => {
+      shown.add(uri);
+      void connection.sendDiagnostics({ uri, version, diagnostics });
+    },
     onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
   });
 
@@ -112,7 +122,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       // The size limit is part of the parse: re-read every open file.
       states.set(document.uri, createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId }));
       if (isManaged(states.get(document.uri)!, document.languageId)) scheduler.schedule(document.uri);
-      else connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+      else clearDiagnostics(document.uri);
     }
   };
 
@@ -176,18 +186,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         : createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId });
       states.set(document.uri, state);
       if (isManaged(state, document.languageId)) scheduler.schedule(document.uri);
-      else if (old && isManaged(old, document.languageId)) {
-        // It stopped pinning our schema: take its diagnostics away.
-        scheduler.cancel(document.uri);
-        connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
-      }
+      // It stopped pinning our schema: take its diagnostics away.
+      else clearDiagnostics(document.uri);
     }),
   );
 
   documents.onDidClose(
     notification('didClose', (event) => {
-      scheduler.cancel(event.document.uri);
-      if (states.delete(event.document.uri)) connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+      states.delete(event.document.uri);
+      clearDiagnostics(event.document.uri);
     }),
   );
 

@@ -48,14 +48,16 @@ export interface StdioClient {
 }
 
 /** Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration. */
-export async function startStdioClient(settings: unknown = null): Promise<StdioClient> {
+export async function startStdioClient(settings: unknown | (() => unknown) = null): Promise<StdioClient> {
   const child = spawn(process.execPath, [ensureBuiltServer(), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const notifications: StdioClient['notifications'] = [];
   connection.onNotification((method: string, params: unknown) => notifications.push({ method, params }));
-  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => settings));
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) =>
+    params.items.map(() => (typeof settings === 'function' ? (settings as () => unknown)() : settings)),
+  );
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
   await connection.sendRequest('initialize', {

@@ -85,7 +85,7 @@ describe('completion of values (YAML)', () => {
   it('offers enum values', () => {
     expect(labels(`svc_version: 2\ntriggers:\n  - slug: a\n    type: ‸\n`)).toEqual(['cron', 'webhook', 'monitor']);
     expect(labels(`svc_version: 2\nruntime: ‸\n`)).toEqual(['runtime_a', 'runtime_b']);
-    expect(labels(`svc_version: ‸\n`)).toEqual(['2']);
+    expect(labels(`svc_version: ‸\n`)).toEqual(['1', '2']);
   });
 
   it('offers declared agents for default_agent and a trigger agent', () => {

@@ -163,7 +163,8 @@ function valueItems(state: DocumentState, names: ManifestDocument, version: SvcV
   };
   const referenceKind = referenceKindAt(valuePath);
   if (referenceKind) for (const name of declaredNames(names, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
-  const schemas = schemasAt(version, valuePath);
+  // `svc_version` picks the shape: offer both, whatever the document is now.
+  const schemas = valuePath.length === 1 && valuePath[0] === 'svc_version' ? [...schemasAt(1, valuePath), ...schemasAt(2, valuePath)] : schemasAt(version, valuePath);
   for (const value of enumValues(schemas)) add(value, typeof value === 'string' ? CompletionItemKind.EnumMember : CompletionItemKind.Value, undefined);
   return items;
 }
