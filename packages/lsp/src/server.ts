@@ -140,7 +140,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
-    const initial = (params.initializationOptions as { settings?: unknown } | undefined)?.settings;
+    // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
+    const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
+    const initial = init?.svc ?? init?.settings?.svc;
     if (initial) settings = readSettings(initial);
     return {
       capabilities: {
