@@ -77,7 +77,8 @@ export async function applyEdit<T>(repoPath: string, edit: Edit<T>, options: App
 }
 
 async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOptions): Promise<ApplyResult<T>> {
-  const branch = options.branch ?? (await repo.headBranch());
+  const branch = options.branch ?? (await repo.headBranch().catch(() => null));
+  if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${repo.gitDir} does not name a branch; pass a branch explicitly`);
   const ref = `refs/heads/${branch}`;
   const maxAttempts = options.maxAttempts ?? 40;
   const author = options.author ?? (await repo.configuredIdentity()) ?? DEFAULT_IDENTITY;

@@ -112,3 +112,13 @@ describe('property: a scope change only touches its agent’s lines', () => {
     );
   });
 });
+
+describe('list items written in unusual ways', () => {
+  test('an anchored item and a dash alone on its line', () => {
+    const text = lf(['triggers:', '  - &first', '    slug: a', '    type: cron', '  -', '    slug: b', '    type: cron', 'x: *first']);
+    expect(edit(text, { op: 'append', path: ['triggers'], value: { slug: 'c', type: 'cron' } })).toBe(
+      lf(['triggers:', '  - &first', '    slug: a', '    type: cron', '  -', '    slug: b', '    type: cron', '  - slug: c', '    type: cron', 'x: *first']),
+    );
+    expect(edit(text, { op: 'delete', path: ['triggers', 1] })).toBe(lf(['triggers:', '  - &first', '    slug: a', '    type: cron', 'x: *first']));
+  });
+});

@@ -355,15 +355,24 @@ function slotEnd(item: Pair | Node): number {
   return item.range![1];
 }
 
-/** The `-` that introduces a block sequence item whose content starts at `offset`. */
+/**
+ * The `-` that introduces a block sequence item whose content starts at `offset`: on
+ * the same line before it (possibly behind an anchor or tag), or alone on an earlier
+ * line (`-` followed by the item on the next line).
+ */
 function dashBefore(text: string, offset: number): number {
-  let at = offset - 1;
-  while (at >= 0 && text[at] !== '-') {
-    if (!/\s/.test(text[at]!)) throw new EditError('unexpected text before a list item');
-    at--;
+  let lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const sameLine = /^([ \t]*(?:-[ \t]+)*)-(?=[ \t]|$)/.exec(text.slice(lineStart, offset));
+  if (sameLine) return lineStart + sameLine[1]!.length;
+  while (lineStart > 0) {
+    const previousStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+    const line = text.slice(previousStart, lineStart).replace(/\r?\n$/, '');
+    const alone = /^([ \t]*)-(?:[ \t]+[&!]\S*)*[ \t]*(?:#.*)?$/.exec(line);
+    if (alone) return previousStart + alone[1]!.length;
+    if (!/^[ \t]*(#.*)?$/.test(line)) break;
+    lineStart = previousStart;
   }
-  if (at < 0) throw new EditError('list item without a dash');
-  return at;
+  throw new EditError('cannot find the dash of a list item');
 }
 
 /** Indentation habits of the document, so new blocks match old ones. */
