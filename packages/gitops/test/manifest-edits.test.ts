@@ -4,7 +4,7 @@
  * asserted byte for byte, and the diff lists exactly the intended lines.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { install, remove, setAgentScope, setDefaultAgent, update, type ApplyResult } from '../src/index.js';
+import { install, remove, setAgentScope, setDefaultAgent, update, updateAll, type ApplyResult } from '../src/index.js';
 import { crlf, PDF_V1, PDF_V2, TOML_LINES, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { applyOptions, changedLines, cleanupTempDirs, head, makeRepo, show, subjects, tempDir } from './support/repos.js';
 
@@ -135,7 +135,7 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
     expectCommitted(result, bare, file, replaced(TOML_LINES, 'secrets = "none"', 'secrets = [ "A" ]'), ['-secrets = "none"\r', '+secrets = [ "A" ]\r']);
   });
 
-  test('install appends new sections; update adds one line; remove restores the original bytes', async () => {
+  test('install appends new sections; updateAll adds one line; remove restores the original bytes', async () => {
     const bare = repo();
     const catalog = tempDir();
     writeCatalogItem(catalog, 'pdf-tools', PDF_V1);
@@ -165,7 +165,8 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
     expectCommitted(installed, bare, file, expected, appended.map((line) => `+${line}\r`));
 
     writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
-    const updated = await update(bare, 'pdf-tools', options);
+    const updated = await updateAll(bare, options);
+    expect(updated.info.updated.map((u) => `${u.name} ${u.from} -> ${u.to}`)).toEqual(['pdf-tools 1.0.0 -> 1.1.0']);
     expected = insertedAfter(expected, 'connectors = "none"', 'secrets = [ "PDF_KEY" ]');
     expectCommitted(updated, bare, file, expected, ['+secrets = [ "PDF_KEY" ]\r']);
 
