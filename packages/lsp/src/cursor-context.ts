@@ -35,8 +35,25 @@ export interface CursorContext {
 }
 
 /** The context at `offset`, or null where nothing can be completed (a comment, inside a flow map). */
-export function cursorContext(text: string, offset: number, format: ManifestFormat): CursorContext | null {
-  return format === 'toml' ? tomlContext(text, offset) : yamlContext(text, offset);
+export function cursorContext(text: string, offset: number, format: ManifestFormat, starts?: readonly number[]): CursorContext | null {
+  const lines = starts ?? lineStarts(text);
+  return format === 'toml' ? tomlContext(text, offset, lines) : yamlContext(text, offset, lines);
+}
+
+/**
+ * The column of a line's first character, or -1 for a blank or comment line. Cheap: scans
+ * skip lines by indentation before tokenizing any, so a cursor deep in a 50k-line file
+ * costs a pass over line starts, not a regex per line.
+ */
+function indentOf(text: string, starts: readonly number[], line: number): number {
+  const start = starts[line]!;
+  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+  let at = start;
+  while (at < end && text.charCodeAt(at) === 32) at += 1;
+  if (at >= end) return -1;
+  const code = text.charCodeAt(at);
+  if (code === 35 /* # */ || code === 13) return -1;
+  return at - start;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,7 +108,7 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-function lineOf(starts: number[], offset: number): number {
+function lineOf(starts: readonly number[], offset: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {
@@ -102,13 +119,12 @@ function lineOf(starts: number[], offset: number): number {
   return low;
 }
 
-function lineText(text: string, starts: number[], line: number): string {
+function lineText(text: string, starts: readonly number[], line: number): string {
   const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
   return text.slice(starts[line]!, end).replace(/\r$/, '');
 }
 
-function yamlContext(text: string, offset: number): CursorContext | null {
-  const starts = lineStarts(text);
+function yamlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
   const lineNo = lineOf(starts, offset);
   const lineStart = starts[lineNo]!;
   const full = lineText(text, starts, lineNo);
@@ -170,6 +186,9 @@ function yamlContext(text: string, offset: number): CursorContext | null {
   const collectSiblings = kind === 'key' && dashCols.length === 0;
   let siblingsOpen = collectSiblings;
   for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen); line--) {
+    const indent = indentOf(text, starts, line);
+    // Only a line starting left of the threshold (or a sibling's, at the column) can matter.
+    if (indent < 0 || (indent >= threshold && !(siblingsOpen && indent === column))) continue;
     const tokens = tokenizeLine(lineText(text, starts, line));
     for (let t = tokens.length - 1; t >= 0; t--) {
       const token = tokens[t]!;
@@ -188,9 +207,10 @@ function yamlContext(text: string, offset: number): CursorContext | null {
   }
   if (collectSiblings || (kind === 'key' && dashCols.length > 0)) {
     for (let line = lineNo + 1; line < starts.length; line++) {
+      const indent = indentOf(text, starts, line);
+      if (indent < 0 || indent > column) continue;
+      if (indent < column) break;
       const tokens = tokenizeLine(lineText(text, starts, line));
-      if (tokens.length === 0) continue;
-      if (tokens[0]!.col < column) break;
       for (const token of tokens) if (token.col === column && token.kind === 'key') present.add(token.name!);
     }
   }
@@ -227,13 +247,14 @@ function yamlContext(text: string, offset: number): CursorContext | null {
 }
 
 /** The index of the `- ` item at `col` on `line` among its siblings above. */
-function itemIndex(text: string, starts: number[], line: number, col: number): number {
+function itemIndex(text: string, starts: readonly number[], line: number, col: number): number {
   let index = 0;
   for (let above = line - 1; above >= 0; above--) {
-    const tokens = tokenizeLine(lineText(text, starts, above));
-    if (tokens.length === 0) continue;
-    if (tokens[0]!.col < col) break;
-    if (tokens.some((token) => token.kind === 'dash' && token.col === col)) index += 1;
+    const indent = indentOf(text, starts, above);
+    if (indent < 0 || indent > col) continue;
+    if (indent < col) break;
+    const at = starts[above]! + indent;
+    if (text.charCodeAt(at) === 45 /* - */ && /[ \r\n]/.test(text[at + 1] ?? '\n')) index += 1;
   }
   return index;
 }
@@ -268,8 +289,7 @@ function safeJson(quoted: string): string {
   }
 }
 
-function tomlContext(text: string, offset: number): CursorContext | null {
-  const starts = lineStarts(text);
+function tomlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
   const lineNo = lineOf(starts, offset);
   const lineStart = starts[lineNo]!;
   const full = lineText(text, starts, lineNo);
@@ -299,6 +319,7 @@ function tomlContext(text: string, offset: number): CursorContext | null {
     return path;
   };
   for (let line = 0; line < lineNo; line++) {
+    if (!startsWithBracket(text, starts, line)) continue;
     const header = HEADER_RE.exec(lineText(text, starts, line));
     if (!header) continue;
     table = resolveTable(splitDottedKey(header[2]!), header[1] === '[[');
@@ -364,7 +385,7 @@ function baseContext(kind: CursorContext['kind'], path: PathSegment[], partial: 
 }
 
 /** Keys written in the table at `table`: `key = …` lines of its section and sub-table headers anywhere. */
-function tomlPresentKeys(text: string, starts: number[], headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
+function tomlPresentKeys(text: string, starts: readonly number[], headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
   const present = new Set<string>();
   const names = table.filter((s): s is string => typeof s === 'string');
   const sectionLine = (line: number): boolean => {
@@ -377,10 +398,17 @@ function tomlPresentKeys(text: string, starts: number[], headerLine: number, cur
   for (let line = headerLine + 1; line < cursorLine; line++) sectionLine(line);
   for (let line = cursorLine + 1; line < starts.length; line++) if (!sectionLine(line)) break;
   for (let line = 0; line < starts.length; line++) {
+    if (!startsWithBracket(text, starts, line)) continue;
     const header = HEADER_RE.exec(lineText(text, starts, line));
     if (!header) continue;
     const parts = splitDottedKey(header[2]!);
     if (parts.length > names.length && names.every((name, i) => parts[i] === name)) present.add(parts[names.length]!);
   }
   return [...present];
+}
+
+function startsWithBracket(text: string, starts: readonly number[], line: number): boolean {
+  let at = starts[line]!;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at += 1;
+  return text.charCodeAt(at) === 91; /* [ */
 }

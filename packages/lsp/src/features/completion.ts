@@ -33,7 +33,7 @@ const EMPTY: CompletionList = { isIncomplete: false, items: [] };
 
 export function completion(state: DocumentState, params: CompletionParamsLike, context?: FeatureContext): CompletionList {
   const offset = offsetAt(state, params.position);
-  const cursor = cursorContext(state.doc.text, offset, state.format);
+  const cursor = cursorContext(state.doc.text, offset, state.format, state.doc.lines.lineStarts);
   if (!cursor) return EMPTY;
   throwIfCancelled(context);
   const version = effectiveVersion(state);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { cursorContext } from '../src/cursor-context.js';
+import { CURSOR } from './helpers.js';
+
+const contextAt = (textWithCursor: string, format: 'yaml' | 'toml' = 'yaml') => {
+  const offset = textWithCursor.indexOf(CURSOR);
+  const text = textWithCursor.replace(CURSOR, '');
+  const context = cursorContext(text, offset, format);
+  return context && { kind: context.kind, path: context.path, prefix: context.prefix, present: [...context.present].sort(), freshItem: context.freshItem };
+};
+
+describe('cursor context (YAML)', () => {
+  it('finds the path through maps and list items, with item indexes', () => {
+    const text = `svc_version: 2
+triggers:
+  - slug: a
+    type: cron
+  - slug: b
+    filter:
+      x: y
+  - slug: c
+    type: monitor
+    mo‸
+    run: ./x
+connectors: []
+`;
+    expect(contextAt(text)).toEqual({ kind: 'key', path: ['triggers', 2], prefix: 'mo', present: ['run', 'slug', 'type'], freshItem: false });
+  });
+
+  it('tells values, flow-list items and fresh list items apart', () => {
+    expect(contextAt('agents:\n  a:\n    workspace: re‸')).toMatchObject({ kind: 'value', path: ['agents', 'a', 'workspace'], prefix: 're' });
+    expect(contextAt('agents:\n  a:\n    connectors: [x, "g‸')).toMatchObject({ kind: 'item', path: ['agents', 'a', 'connectors'], prefix: 'g' });
+    expect(contextAt('triggers:\n  - slug: a\n  - ‸')).toMatchObject({ kind: 'key', path: ['triggers', 1], freshItem: true, present: [] });
+  });
+
+  it('lists top-level keys present above and below', () => {
+    expect(contextAt('svc_version: 2\nagents:\n  a: {}\n‸\nproject:\n  name: x\n')).toMatchObject({ path: [], present: ['agents', 'project', 'svc_version'] });
+  });
+
+  it('offers nothing in a comment or a flow map', () => {
+    expect(contextAt('# a comment ‸')).toBeNull();
+    expect(contextAt('project: { na‸')).toBeNull();
+  });
+});
+
+describe('cursor context (TOML)', () => {
+  it('resolves tables, arrays of tables and dotted keys', () => {
+    const text = `svc_version = 2\n[[connectors]]\nslug = "a"\n[[connectors]]\nslug = "b"\n[connectors.auth]\ntype = "none"\nhe‸\n`;
+    expect(contextAt(text, 'toml')).toMatchObject({ kind: 'key', path: ['connectors', 1, 'auth'], prefix: 'he' });
+    expect(contextAt(`[[connectors]]\nauth.type = "‸`, 'toml')).toMatchObject({ kind: 'value', path: ['connectors', 0, 'auth', 'type'], prefix: '' });
+    expect(contextAt(`[agents.coder]\nconnectors = ["a", ‸`, 'toml')).toMatchObject({ kind: 'item', path: ['agents', 'coder', 'connectors'] });
+  });
+
+  it('lists keys of the table and of its sub-tables', () => {
+    expect(contextAt(`svc_version = 2\n‸\n[project]\nname = "x"\n[agents.a]\n`, 'toml')).toMatchObject({ path: [], present: ['agents', 'project', 'svc_version'] });
+  });
+});
