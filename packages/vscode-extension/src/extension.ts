@@ -122,8 +122,8 @@ class Controller implements vscode.Disposable {
       documentSelector: this.selector,
       outputChannel: this.output,
       // Settings are pulled by the server (workspace/configuration, section
-      // `svc`); this also notifies it when they change.
-      synchronize: { configurationSection: 'svc' },
+      // `svc`); it registers for didChangeConfiguration itself, so no
+      // `synchronize.configurationSection` here (that would notify it twice).
       diagnosticCollectionName: 'svc',
       errorHandler: this.errorHandler(),
       middleware: {

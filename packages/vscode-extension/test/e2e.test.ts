@@ -8,9 +8,6 @@
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
  * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
  * case it fails. Screenshots and logs go to test-results/vscode/.
- *
- * SVC_E2E_SERVER=stand-in bundles test/fixtures/stand-in-server.ts instead of
- * packages/lsp (only for working on this harness).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +31,6 @@ import {
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '..', '..');
 const artifacts = join(repoRoot, 'test-results', 'vscode');
-const useStandIn = process.env.SVC_E2E_SERVER === 'stand-in';
 const vsceBin = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
 const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 
@@ -44,14 +40,16 @@ if (!tools) {
   console.warn(msg);
 }
 
-// svc_version 2 manifests with one mistake each: the key `trigers` (line 6 / line 7).
+// svc_version 2 manifests with one mistake each: the agent key `enabeld`
+// (line 5), where only the listed agent keys are allowed.
 const SVC_YAML = `svc_version: 2
 default_agent: helper
 agents:
   helper:
-    enabled: true
-trigers:
-  - type: cron
+    enabeld: true
+triggers:
+  - slug: daily
+    type: cron
     cron: "0 9 * * *"
     prompt: Summarise yesterday's activity
 `;
@@ -59,9 +57,10 @@ const SVC_TOML = `svc_version = 2
 default_agent = "helper"
 
 [agents.helper]
-enabled = true
+enabeld = true
 
-[[trigers]]
+[[triggers]]
+slug = "daily"
 type = "cron"
 cron = "0 9 * * *"
 prompt = "Summarise yesterday's activity"
@@ -120,11 +119,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     mkdirSync(artifacts, { recursive: true });
 
     // 1. Build the .vsix exactly as `npm run package` does.
-    const env = { ...process.env };
-    if (useStandIn) env.SVC_SERVER_ENTRY = join(pkgDir, 'test', 'fixtures', 'stand-in-server.ts');
-    const build = useStandIn
-      ? spawnSync('sh', ['-c', 'node scripts/bundle.mjs --require-server && npx vsce package --no-dependencies --allow-missing-repository --no-rewrite-relative-links --out dist/svc-manifest-vscode.vsix'], { cwd: pkgDir, env, encoding: 'utf8' })
-      : spawnSync('npm', ['run', 'package'], { cwd: pkgDir, env, encoding: 'utf8' });
+    const build = spawnSync('npm', ['run', 'package'], { cwd: pkgDir, encoding: 'utf8' });
     writeFileSync(join(artifacts, 'package.log'), `${build.stdout}\n${build.stderr}`);
     if (build.status !== 0) throw new Error(`building the .vsix failed:\n${build.stdout}\n${build.stderr}`);
     const vsix = join(pkgDir, 'dist', 'svc-manifest-vscode.vsix');
@@ -242,6 +237,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
   async function checkManifest(opts: {
     file: 'svc.yaml' | 'svc.toml';
     line: number;
+    column: number;
     expectedLanguage: RegExp;
     fixedLine: RegExp;
     prefix: string;
@@ -250,27 +246,28 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await openFromExplorer(opts.file);
     await expect.poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 30_000 }).toMatch(opts.expectedLanguage);
 
-    // The squiggle under the unknown key.
+    // The squiggle (an error) under the unknown key.
     const squiggle = activeEditor().locator('.squiggly-error').first();
     await squiggle.waitFor({ state: 'visible', timeout: 90_000 });
     await shot(`01-${stem}-squiggle`);
 
-    // The Problems entry: our rule code, the key, the line.
-    const problem = await problemFor('trigers');
-    expect(problem).toContain('trigers');
-    expect(problem).toContain('unknown-key');
-    expect(problem).toMatch(new RegExp(`\\bLn ${opts.line}\\b`));
+    // The Problems entry: the key, our rule code, the line and column.
+    const problem = await problemFor('enabeld');
+    expect(problem).toContain("'enabeld'");
+    expect(problem).toMatch(/\bsvc\W+unknown-key\b/); // source(code)
+    expect(problem).toContain(`[Ln ${opts.line}, Col ${opts.column}]`);
     await shot(`02-${stem}-problems`);
 
-    // The quick fix: "did you mean 'triggers'".
-    const title = await applyQuickFix(/triggers/);
+    // The quick fix: "did you mean 'enabled'".
+    const title = await applyQuickFix(/'enabled'/);
     await shot(`03-${stem}-quick-fix-menu`);
-    expect(title).toMatch(/triggers/);
-    await page.locator('.action-widget .monaco-list-row').filter({ hasText: /triggers/ }).first().click();
+    expect(title).toMatch(/'enabled'/);
+    await page.locator('.action-widget .monaco-list-row').filter({ hasText: /'enabled'/ }).first().click();
     await expect.poll(editorText, { timeout: 30_000 }).toMatch(opts.fixedLine);
-    expect(await editorText()).not.toMatch(/\btrigers\b/);
+    expect(await editorText()).not.toMatch(/enabeld/);
     // …and the squiggle and the Problems entry go away.
     await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'enabeld' }).count(), { timeout: 30_000 }).toBe(0);
     await page.keyboard.press('Control+S');
     await expect.poll(() => readFileSync(join(workspace, opts.file), 'utf8'), { timeout: 30_000 }).toMatch(opts.fixedLine);
     await shot(`04-${stem}-fixed`);
@@ -326,9 +323,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     failureShot('svc-yaml');
     await checkManifest({
       file: 'svc.yaml',
-      line: 6,
+      line: 5,
+      column: 5,
       expectedLanguage: /YAML/i,
-      fixedLine: /^triggers:/m,
+      fixedLine: /^ {4}enabled: true$/m,
       prefix: 'run',
     });
   }, 240_000);
@@ -337,9 +335,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     failureShot('svc-toml');
     await checkManifest({
       file: 'svc.toml',
-      line: 7,
+      line: 5,
+      column: 1,
       expectedLanguage: /Plain Text/i,
-      fixedLine: /^\[\[triggers\]\]/m,
+      fixedLine: /^enabled = true$/m,
       prefix: 'run',
     });
   }, 240_000);
@@ -365,9 +364,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // The restarted server still checks the file.
     await activeEditor().locator('.view-lines').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('agnets: 1');
-    const problem = await problemFor('agnets');
-    expect(problem).toContain('unknown-key');
+    await page.keyboard.type('runtme: runtime_a');
+    const problem = await problemFor('runtme');
+    expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
     await shot('08-after-restart');
 
     // And "svc: Restart language server" restarts it on request.
@@ -402,11 +401,12 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await openFromExplorer('svc.toml');
     await expect.poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 60_000 }).toMatch(/^TOML$/);
     await activeEditor().locator('.view-lines').click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('[[conectors]]');
-    await activeEditor().locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
-    const problem = await problemFor('conectors');
-    expect(problem).toContain('unknown-key');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('runtme = "runtime_a"');
+    await page.keyboard.press('Enter');
+    await activeEditor().locator('.squiggly-error, .squiggly-warning').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const problem = await problemFor('runtme');
+    expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
     await shot('10-svc-toml-with-toml-extension');
   }, 240_000);
 });

@@ -75,8 +75,6 @@ describe('package.json contributions', () => {
 });
 
 describe('bundles', () => {
-  const lspMain = join(pkgDir, '..', 'lsp', 'src', 'main.ts');
-  const serverEntry = existsSync(lspMain) ? lspMain : join(pkgDir, 'test', 'fixtures', 'stand-in-server.ts');
 
   /** Modules a bundle still loads at run time. */
   function runtimeRequires(file: string): string[] {
@@ -91,7 +89,6 @@ describe('bundles', () => {
     try {
       const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], {
         cwd: pkgDir,
-        env: { ...process.env, SVC_SERVER_ENTRY: serverEntry },
         encoding: 'utf8',
       });
       expect(r.status, r.stderr).toBe(0);
