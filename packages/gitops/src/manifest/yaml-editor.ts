@@ -320,7 +320,8 @@ function deleteSlot(edit: YamlEdit, located: Located, path: readonly PathSegment
   const container = slot.container;
   const parentPath = path.slice(0, -1);
   const siblings = container.items.length;
-  if (siblings === 1) return [{ op: 'set', path: parentPath, value: isMap(container) ? {} : [] }];
+  // The last entry of a nested collection leaves `{}` / `[]` behind rather than an empty (null) value.
+  if (siblings === 1 && parentPath.length > 0) return [{ op: 'set', path: parentPath, value: isMap(container) ? {} : [] }];
   const index = slot.kind === 'pair' ? container.items.indexOf(slot.pair as never) : slot.index;
   const own = slot.kind === 'pair' ? slot.pair : (located.node as Node);
   if (container.flow) {
