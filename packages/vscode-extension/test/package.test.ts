@@ -2,13 +2,19 @@
  * The extension's manifest (package.json) and its packaging: what VS Code and
  * the .vsix get, checked without an editor.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol/node';
 import { DEFAULT_SETTINGS } from '../../lsp/src/features/settings.js';
 import { MANIFEST_FILE_NAMES } from '../src/files';
 
@@ -80,27 +86,67 @@ describe('bundles', () => {
   function runtimeRequires(file: string): string[] {
     const text = readFileSync(file, 'utf8');
     const found = new Set<string>();
-    for (const m of text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) found.add(m[1]!);
+    // (Not inside a string: ajv keeps `'require("ajv/dist/runtime/ucs2length")'` as code text.)
+    for (const m of text.matchAll(/(?<![\w$.'"`])require\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) found.add(m[1]!);
     return [...found].sort();
   }
 
+  let out = '';
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), 'svc-vscode-bundle-'));
+    const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], {
+      cwd: pkgDir,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+  }, 60_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
   it('need nothing but Node built-ins (and `vscode` for the client) at run time', () => {
-    const out = mkdtempSync(join(tmpdir(), 'svc-vscode-bundle-'));
+    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    const client = runtimeRequires(join(out, 'extension.js'));
+    expect(client).toContain('vscode');
+    expect(client.filter((m) => m !== 'vscode' && !builtins.has(m))).toEqual([]);
+    const server = runtimeRequires(join(out, 'server.js'));
+    expect(server.filter((m) => !builtins.has(m))).toEqual([]);
+    expect(server).not.toContain('vscode');
+  });
+
+  it('the server bundle runs on its own, away from any node_modules, and reports a mistake', async () => {
+    const alone = mkdtempSync(join(tmpdir(), 'svc-server-alone-'));
+    const serverJs = join(alone, 'server.js');
+    cpSync(join(out, 'server.js'), serverJs);
+    const child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: alone, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_PATH: '' } });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     try {
-      const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], {
-        cwd: pkgDir,
-        encoding: 'utf8',
+      connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
+      connection.onRequest('client/registerCapability', () => null);
+      const uri = 'file:///w/svc.yaml';
+      const diagnostics = new Promise<Diagnostic[]>((resolve) =>
+        connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[] }) => {
+          if (p.uri === uri && p.diagnostics.length > 0) resolve(p.diagnostics);
+        }),
+      );
+      connection.listen();
+      await connection.sendRequest('initialize', { processId: process.pid, rootUri: 'file:///w', capabilities: { workspace: { configuration: true } } });
+      await connection.sendNotification('initialized', {});
+      await connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\ndefault_agent: helper\nagents:\n  helper:\n    enabeld: true\n' },
       });
-      expect(r.status, r.stderr).toBe(0);
-      const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-      const client = runtimeRequires(join(out, 'extension.js'));
-      expect(client).toContain('vscode');
-      expect(client.filter((m) => m !== 'vscode' && !builtins.has(m))).toEqual([]);
-      const server = runtimeRequires(join(out, 'server.js'));
-      expect(server.filter((m) => !builtins.has(m))).toEqual([]);
-      expect(server).not.toContain('vscode');
+      const found = await Promise.race([
+        diagnostics,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no diagnostics from the bundled server; stderr:\n${stderr}`)), 20_000)),
+      ]);
+      const typo = found.find((d) => d.message.includes('enabeld'));
+      expect(typo, JSON.stringify(found)).toBeDefined();
+      expect(typo!.code).toBe('unknown-key');
+      expect(typo!.range.start).toEqual({ line: 4, character: 4 });
     } finally {
-      rmSync(out, { recursive: true, force: true });
+      connection.dispose();
+      child.kill('SIGKILL');
+      rmSync(alone, { recursive: true, force: true });
     }
   }, 60_000);
 });
