@@ -3,7 +3,8 @@ import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { effectiveVersion, findSchemaPin, pinsOurSchema } from '../src/features/schema-pinning.js';
 import { completion } from '../src/features/completion.js';
-import { at, doc, rangeOf } from './helpers.js';
+import { codeActions } from '../src/features/code-actions.js';
+import { applyEdits, at, doc, rangeOf } from './helpers.js';
 
 describe('schema pinning', () => {
   it('reads a yaml-language-server modeline', () => {
@@ -35,6 +36,10 @@ describe('schema pinning', () => {
     const text = `# yaml-language-server: $schema=${SCHEMA_URLS.v1}\nsvc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n`;
     const diagnostics = computeDiagnostics(doc(text));
     expect(diagnostics.map((d) => [d.code, d.severity, d.range])).toEqual([['schema-version-mismatch', 2, rangeOf(text, SCHEMA_URLS.v1)]]);
+    const state = doc(text);
+    const [fix] = codeActions(state, { range: rangeOf(text, SCHEMA_URLS.v1), context: { diagnostics: [] } });
+    expect(fix!.title).toBe('Pin the svc_version 2 schema');
+    expect(applyEdits(text, fix!.edit!.changes![state.uri]!)).toBe(text.replace(SCHEMA_URLS.v1, SCHEMA_URLS.v2));
   });
 
   it('says once, as information, that a pinned URL is not one of ours', () => {

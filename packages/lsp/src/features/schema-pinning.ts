@@ -101,6 +101,7 @@ export function schemaPinDiagnostics(state: DocumentState): Diagnostic[] {
   }
   const declared = declaredVersion(state);
   if (pin.known.version !== null && declared !== null && pin.known.version !== declared) {
+    const fixedUrl = pin.url.replace(/svc\.v[12]\.schema\.json/, `svc.v${declared}.schema.json`);
     return [
       {
         code: 'schema-version-mismatch',
@@ -108,6 +109,7 @@ export function schemaPinDiagnostics(state: DocumentState): Diagnostic[] {
         message: `the pinned schema is for svc_version ${pin.known.version} but the file says svc_version ${declared}`,
         path: '',
         range,
+        fixes: [{ title: `Pin the svc_version ${declared} schema`, edits: [{ range, newText: fixedUrl }] }],
       },
     ];
   }
