@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
+import { fork } from 'node:child_process';
+import { createProtocolConnection, IPCMessageReader, IPCMessageWriter } from 'vscode-languageserver-protocol/node';
 import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
 
 let settings: Record<string, unknown> = { files: { extraPatterns: ['*.svc.yaml'] } };
@@ -98,5 +100,25 @@ describe('server wiring (built server over stdio)', () => {
     expect(answers.every((a) => a === 'answered' || a === 'cancelled')).toBe(true);
     expect(answers).toContain('cancelled');
     expect(await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })).toHaveLength(3);
+  });
+});
+
+describe('node-ipc transport', () => {
+  it('serves over --node-ipc too', async () => {
+    const child = fork(ensureBuiltServer(), ['--node-ipc'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    try {
+      const result = await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+      expect(result).toMatchObject({ serverInfo: { name: 'svc-manifest-lsp' }, capabilities: { hoverProvider: true, renameProvider: { prepareProvider: true } } });
+      await connection.sendNotification('initialized', {});
+      const uri = 'file:///ipc/svc.yaml';
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' } });
+      expect(await connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })).toMatchObject([{ name: 'svc_version' }]);
+      await connection.sendRequest('shutdown');
+    } finally {
+      connection.dispose();
+      child.kill();
+    }
   });
 });
