@@ -52,6 +52,13 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
     if (previous) return { start: trimEndBefore(text, previous.end), end: entry.end, newText: '' };
     return { start: entry.start, end: entry.end, newText: '' };
   }
+  const value = entry.value;
+  if (document.format === 'toml' && (value.kind === 'map' || value.kind === 'seq') && !value.flow && text[value.start] === '[') {
+    // A table (or array of tables) defined by `[header]` lines: remove its whole section.
+    const firstLine = lines.lineOf(value.start);
+    const lastLine = lines.lineOf(Math.max(value.start, trimEndBefore(text, value.end) - 1));
+    return { start: lines.lineStarts[firstLine]!, end: lines.lineStarts[lastLine + 1] ?? text.length, newText: '' };
+  }
   const end = trimEndBefore(text, entry.end);
   const firstLine = lines.lineOf(entry.keyStart);
   const lastLine = lines.lineOf(Math.max(entry.keyStart, end - 1));

@@ -95,9 +95,12 @@ function runValidation(document: ManifestDocument): ValidationResult {
         });
       }
     } else {
+      const locator = new ManifestLocator(document, mapRoot);
+      for (const diagnostic of raw) {
+        if (diagnostic.code === 'unsafe-key' && !diagnostic.fixes) diagnostic.fixes = locator.removeKeyFix(diagnostic.path);
+      }
       version = checkVersion(document, mapRoot, raw);
       if (version) {
-        const locator = new ManifestLocator(document, mapRoot);
         const validate = VALIDATORS[version];
         if (!validate(value)) {
           raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));

@@ -21,7 +21,7 @@ export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: 
         path: `${pointer}/${entry.key}`,
         start: entry.keyStart,
         end: entry.keyEnd,
-        fixes: [{ title: `Remove '${entry.key}'`, edits: [{ start: entry.start, end: entry.end, newText: '' }] }],
+        // The removal fix is added by the validator, which knows the format's line structure.
       });
       continue;
     }

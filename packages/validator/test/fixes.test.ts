@@ -1,0 +1,53 @@
+/**
+ * Every quick fix the validator offers on the fixtures is applied to the text, and the result
+ * is validated again: the fix must not break the file (no new syntax error) and the problem it
+ * was offered for must be gone.
+ */
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateManifest, type Diagnostic, type SuggestedFix } from '@svc-manifest/validator';
+
+const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
+
+function applyFix(text: string, fix: SuggestedFix): string {
+  const edits = [...fix.edits].sort((a, b) => b.range.start.offset - a.range.start.offset);
+  let out = text;
+  for (const edit of edits) out = out.slice(0, edit.range.start.offset) + edit.newText + out.slice(edit.range.end.offset);
+  return out;
+}
+
+const SYNTAX = new Set(['yaml-syntax', 'toml-syntax', 'duplicate-key', 'multiple-documents']);
+const cases: { name: string; file: string; text: string; diagnostic: Diagnostic; fix: SuggestedFix }[] = [];
+for (const folder of readdirSync(root).filter((f) => statSync(join(root, f)).isDirectory())) {
+  const dir = join(root, folder, 'invalid');
+  if (!existsSync(dir)) continue;
+  for (const name of readdirSync(dir).filter((n) => /\.(ya?ml|toml)$/.test(n))) {
+    const file = join(dir, name);
+    const text = readFileSync(file, 'utf8');
+    for (const diagnostic of validateManifest(text, { filename: file }).diagnostics) {
+      for (const fix of diagnostic.fixes ?? []) {
+        cases.push({ name: `${folder}/${name}: ${diagnostic.code} → ${fix.title}`, file, text, diagnostic, fix });
+      }
+    }
+  }
+}
+
+describe('quick fixes on the fixtures', () => {
+  it('are offered for many problems', () => {
+    expect(cases.length).toBeGreaterThan(40);
+  });
+  for (const c of cases) {
+    it(c.name, () => {
+      const before = validateManifest(c.text, { filename: c.file }).diagnostics;
+      const fixed = applyFix(c.text, c.fix);
+      expect(fixed).not.toBe(c.text);
+      const after = validateManifest(fixed, { filename: c.file }).diagnostics;
+      const syntaxBefore = before.filter((d) => SYNTAX.has(d.code)).length;
+      expect(after.filter((d) => SYNTAX.has(d.code)).map((d) => `${d.code} ${d.message}`)).toHaveLength(syntaxBefore);
+      // The problem is gone: no diagnostic of the same code remains at the same path.
+      const same = after.filter((d) => d.code === c.diagnostic.code && d.path === c.diagnostic.path && d.message === c.diagnostic.message);
+      expect(same).toEqual([]);
+    });
+  }
+});
