@@ -210,7 +210,7 @@ describe('binary data, in its own process', () => {
 
   it('invalid UTF-8 inside a manifest: located at the bad byte', () => {
     const d = located('invalid-utf8', 'invalid-utf8');
-    expect(d.range.start).toEqual({ offset: 36, line: 3, column: 12 });
+    expect(d.range.start).toEqual({ offset: 35, line: 3, column: 12 });
   });
 });
 
@@ -233,6 +233,7 @@ describe('prototype keys', () => {
       ['unsafe-key', 2, 1],
       ['unsafe-key', 4, 3],
       ['unsafe-key', 6, 3],
+      ['unsafe-key', 7, 5],
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
@@ -301,8 +302,18 @@ describe('CRLF line ends', () => {
     expect(fixtures.length).toBeGreaterThan(100);
   });
 
+  // BUG: with CRLF the range of these ends one column later: it includes the CR of the line end
+  // (multiple-documents: `svc_version: 1\r\n---\r\nsvc_version: 1\r\n` gives 2:1-2:5, LF 2:1-2:4;
+  // toml-syntax: `svc_version = 1\r\nx = "abc\r\n` gives 2:9-2:10, LF 2:9-2:9).
+  const KNOWN_CRLF_BUGS = new Set([
+    'fixtures/multiple-documents/invalid/trailing-empty-document.yaml',
+    'fixtures/multiple-documents/invalid/two-manifests.yaml',
+    'fixtures/toml-syntax/invalid/unclosed-string.toml',
+  ]);
+
   for (const fixture of fixtures) {
-    it(`give the same diagnostics at the same line/column: ${fixture.name}`, () => {
+    const test = KNOWN_CRLF_BUGS.has(fixture.name) ? it.fails : it;
+    test(`${KNOWN_CRLF_BUGS.has(fixture.name) ? 'BUG: ' : ''}give the same diagnostics at the same line/column: ${fixture.name}`, () => {
       const lf = validateManifest(fixture.text, { format: fixture.format }).diagnostics;
       const crlf = validateManifest(fixture.text.replace(/\n/g, '\r\n'), { format: fixture.format }).diagnostics;
       expect(crlf.map(position)).toEqual(lf.map(position));
