@@ -1,0 +1,376 @@
+/**
+ * Drives any LSP server over stdio with vscode-languageserver-protocol's connection and
+ * measures, per spawn: startup (spawn → initialize result, then `initialized`), open → first
+ * publishDiagnostics, one-character edits → the next publishDiagnostics for that version,
+ * completion and hover round trips, and the server's peak RSS (/proc/<pid>/status VmHWM).
+ *
+ * It answers `workspace/configuration` with whatever the server spec says per section, and
+ * every other server→client request with null.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+import type { GeneratedManifest, Spot } from './generate.ts';
+
+export interface ServerSpec {
+  /** Short name used in tables: `ours`, `yls-patched`, `yls-stock`. */
+  name: string;
+  command: string;
+  args: string[];
+  /** The value for one `workspace/configuration` item (by section; null when unknown). */
+  configuration(section: string | undefined, documentUri: string): unknown;
+  /** Sent as initializationOptions. */
+  initializationOptions?: unknown;
+}
+
+export interface SpawnSample {
+  startupMs: number;
+  openToDiagnosticsMs: number;
+  openDiagnostics: number;
+  editToDiagnosticsMs: number[];
+  editDiagnostics: number[];
+  completionKeyMs: number[];
+  completionKeyItems: number;
+  completionValueMs: number[];
+  completionValueItems: number;
+  hoverMs: number[];
+  hoverFound: boolean;
+  peakRssMb: number;
+  syncKind: number;
+  /** Whether publishDiagnostics carried the document version. */
+  versionedDiagnostics: boolean;
+}
+
+export interface RunOptions {
+  spawns: number;
+  /** Measured edits / completions / hovers per spawn. */
+  inner: number;
+  /**
+   * Where the documents are written (the file name is always svc.yaml). Not inside a
+   * dot-folder: YLS's `yaml.schemas` globs (picomatch, dot: false) never match a path
+   * through one such as .bench-work/, and the schema would silently not apply.
+   */
+  workDir: string;
+  /** Give up on one wait after this long. */
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+const now = () => performance.now();
+
+function readPeakRss(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(status) ?? /VmRSS:\s+(\d+) kB/.exec(status);
+    return hwm ? Number(hwm[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Pending {
+  uri: string;
+  version: number | null;
+  resolve: (diagnostics: unknown[]) => void;
+}
+
+class Session {
+  readonly child: ChildProcess;
+  readonly connection: ProtocolConnection;
+  private waiters: Pending[] = [];
+  configurationPulled!: Promise<void>;
+  versionedDiagnostics = false;
+  stderr = '';
+  private peak = 0;
+  private poll?: NodeJS.Timeout;
+
+  constructor(readonly spec: ServerSpec, readonly documentUri: string) {
+    this.child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      if (this.stderr.length < 20000) this.stderr += chunk.toString();
+    });
+    this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    let pulled!: () => void;
+    this.configurationPulled = new Promise((resolve) => (pulled = resolve));
+    this.connection.onRequest((method: string, params: unknown) => {
+      if (process.env.BENCH_DEBUG) console.error('[req]', method, JSON.stringify(params).slice(0, 300));
+      if (method === 'workspace/configuration') {
+        const items = (params as { items: { section?: string }[] }).items;
+        const answer = items.map((item) => spec.configuration(item.section, documentUri));
+        pulled();
+        return answer;
+      }
+      return null;
+    });
+    this.connection.onNotification((method: string, params: unknown) => {
+      if (process.env.BENCH_DEBUG && method !== 'textDocument/publishDiagnostics') console.error('[notif]', method, JSON.stringify(params).slice(0, 400));
+      if (method !== 'textDocument/publishDiagnostics') return;
+      const p = params as { uri: string; version?: number; diagnostics: unknown[] };
+      if (typeof p.version === 'number') this.versionedDiagnostics = true;
+      const index = this.waiters.findIndex(
+        (w) => w.uri === p.uri && (w.version === null || typeof p.version !== 'number' || p.version === w.version),
+      );
+      if (index >= 0) {
+        const [waiter] = this.waiters.splice(index, 1);
+        waiter!.resolve(p.diagnostics);
+      }
+    });
+    this.connection.listen();
+    // Sample RSS too, in case VmHWM is unavailable.
+    this.poll = setInterval(() => {
+      const rss = readPeakRss(this.child.pid!);
+      if (rss > this.peak) this.peak = rss;
+    }, 50);
+  }
+
+  diagnosticsFor(uri: string, version: number | null, timeoutMs: number): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.spec.name}: no diagnostics for ${uri} v${version} in ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        uri,
+        version,
+        resolve: (d) => {
+          clearTimeout(timer);
+          resolve(d);
+        },
+      });
+    });
+  }
+
+  peakRssMb(): number {
+    return Math.max(this.peak, readPeakRss(this.child.pid!));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.poll);
+    try {
+      await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+      await this.connection.sendNotification('exit');
+    } catch {
+      // already gone
+    }
+    await new Promise<void>((resolve) => {
+      if (this.child.exitCode !== null) return resolve();
+      const timer = setTimeout(() => {
+        this.child.kill('SIGKILL');
+        resolve();
+      }, 2000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    this.connection.dispose();
+  }
+}
+
+function offsetAt(text: string, spot: Spot): number {
+  let line = 0;
+  let offset = 0;
+  while (line < spot.line) {
+    offset = text.indexOf('\n', offset) + 1;
+    line += 1;
+  }
+  return offset + spot.character;
+}
+
+/** One spawn: start, open, edit, complete, hover, RSS. */
+export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, options: RunOptions): Promise<SpawnSample> {
+  const timeout = options.timeoutMs ?? 60_000;
+  const dir = join(options.workDir, `${spec.name}-${manifest.name}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'svc.yaml');
+  writeFileSync(file, manifest.text);
+  const uri = pathToFileURL(file).href;
+
+  const t0 = now();
+  const session = new Session(spec, uri);
+  try {
+    const init = (await Promise.race([
+      session.connection.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: pathToFileURL(dir).href,
+        workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
+        initializationOptions: spec.initializationOptions,
+        capabilities: {
+          workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceFolders: true },
+          textDocument: {
+            synchronization: { didSave: true, dynamicRegistration: false },
+            publishDiagnostics: { relatedInformation: true, versionSupport: true },
+            completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] }, contextSupport: true },
+            hover: { contentFormat: ['markdown', 'plaintext'] },
+          },
+        },
+      }),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`${spec.name}: initialize timed out`)), timeout)),
+    ])) as { capabilities: { textDocumentSync?: number | { change?: number } } };
+    const startupMs = now() - t0;
+    await session.connection.sendNotification('initialized', {});
+    const sync = init.capabilities.textDocumentSync;
+    const syncKind = typeof sync === 'number' ? sync : (sync?.change ?? 1);
+    // Let the server pull its settings before the document arrives (not timed).
+    await Promise.race([session.configurationPulled, new Promise((r) => setTimeout(r, 3000))]);
+    await new Promise((r) => setTimeout(r, 300));
+
+    let text = manifest.text;
+    let version = 1;
+    const tOpen = now();
+    const openWait = session.diagnosticsFor(uri, version, timeout);
+    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version, text } });
+    const openDiags = await openWait;
+    const openToDiagnosticsMs = now() - tOpen;
+    // Quiet period: let any follow-up publication (e.g. a settings refresh) pass.
+    await new Promise((r) => setTimeout(r, 250));
+
+    const editOffset = offsetAt(text, manifest.spots.edit);
+    const editToDiagnosticsMs: number[] = [];
+    const editDiagnostics: number[] = [];
+    for (let i = 0; i < options.inner * 2; i++) {
+      // Alternate: insert one character, then delete it again.
+      const insert = i % 2 === 0;
+      const change = insert
+        ? { range: { start: manifest.spots.edit, end: manifest.spots.edit }, text: 'x' }
+        : { range: { start: manifest.spots.edit, end: { line: manifest.spots.edit.line, character: manifest.spots.edit.character + 1 } }, text: '' };
+      text = insert ? text.slice(0, editOffset) + 'x' + text.slice(editOffset) : text.slice(0, editOffset) + text.slice(editOffset + 1);
+      version += 1;
+      const wait = session.diagnosticsFor(uri, version, timeout);
+      const t = now();
+      await session.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [syncKind === 2 ? change : { text }],
+      });
+      const diags = await wait;
+      const ms = now() - t;
+      // The first edit after open is a warm-up for the incremental path (and JIT); keep
+      // every measurement after it.
+      if (i > 0) {
+        editToDiagnosticsMs.push(ms);
+        editDiagnostics.push(diags.length);
+      }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+
+    const completionKeyMs: number[] = [];
+    const completionValueMs: number[] = [];
+    let completionKeyItems = 0;
+    let completionValueItems = 0;
+    const hoverMs: number[] = [];
+    let hoverFound = false;
+    const count = (result: unknown): number =>
+      Array.isArray(result) ? result.length : ((result as { items?: unknown[] } | null)?.items?.length ?? 0);
+    for (let i = 0; i < options.inner + 1; i++) {
+      let t = now();
+      const key = await session.connection.sendRequest('textDocument/completion', {
+        textDocument: { uri },
+        position: manifest.spots.completionKey,
+        context: { triggerKind: 1 },
+      });
+      if (i > 0) completionKeyMs.push(now() - t);
+      completionKeyItems = count(key);
+      t = now();
+      const value = await session.connection.sendRequest('textDocument/completion', {
+        textDocument: { uri },
+        position: manifest.spots.completionValue,
+        context: { triggerKind: 1 },
+      });
+      if (i > 0) completionValueMs.push(now() - t);
+      completionValueItems = count(value);
+      t = now();
+      const hover = await session.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: manifest.spots.hoverKey });
+      if (i > 0) hoverMs.push(now() - t);
+      hoverFound = hover !== null && hover !== undefined;
+    }
+    const peakRssMb = session.peakRssMb();
+    return {
+      startupMs,
+      openToDiagnosticsMs,
+      openDiagnostics: openDiags.length,
+      editToDiagnosticsMs,
+      editDiagnostics,
+      completionKeyMs,
+      completionKeyItems,
+      completionValueMs,
+      completionValueItems,
+      hoverMs,
+      hoverFound,
+      peakRssMb,
+      syncKind,
+      versionedDiagnostics: session.versionedDiagnostics,
+    };
+  } catch (error) {
+    options.log?.(`${spec.name} stderr: ${session.stderr.slice(0, 2000)}`);
+    throw error;
+  } finally {
+    await session.close();
+  }
+}
+
+export interface Stat {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+export function stat(values: number[]): Stat {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return { median: NaN, min: NaN, max: NaN, n: 0 };
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, n: sorted.length };
+}
+
+export interface ServerResult {
+  server: string;
+  manifest: string;
+  lines: number;
+  bytes: number;
+  startupMs: Stat;
+  openToDiagnosticsMs: Stat;
+  editToDiagnosticsMs: Stat;
+  completionKeyMs: Stat;
+  completionValueMs: Stat;
+  hoverMs: Stat;
+  peakRssMb: Stat;
+  openDiagnostics: number;
+  editDiagnostics: number;
+  completionKeyItems: number;
+  completionValueItems: number;
+  hoverFound: boolean;
+  syncKind: number;
+  versionedDiagnostics: boolean;
+}
+
+/** `spawns` fresh servers on one manifest; every figure as median/min/max. */
+export async function runServer(spec: ServerSpec, manifest: GeneratedManifest, options: RunOptions): Promise<ServerResult> {
+  const samples: SpawnSample[] = [];
+  for (let i = 0; i < options.spawns; i++) samples.push(await runOnce(spec, manifest, options));
+  const last = samples[samples.length - 1]!;
+  return {
+    server: spec.name,
+    manifest: manifest.name,
+    lines: manifest.lines,
+    bytes: manifest.bytes,
+    startupMs: stat(samples.map((s) => s.startupMs)),
+    openToDiagnosticsMs: stat(samples.map((s) => s.openToDiagnosticsMs)),
+    editToDiagnosticsMs: stat(samples.flatMap((s) => s.editToDiagnosticsMs)),
+    completionKeyMs: stat(samples.flatMap((s) => s.completionKeyMs)),
+    completionValueMs: stat(samples.flatMap((s) => s.completionValueMs)),
+    hoverMs: stat(samples.flatMap((s) => s.hoverMs)),
+    peakRssMb: stat(samples.map((s) => s.peakRssMb)),
+    openDiagnostics: last.openDiagnostics,
+    editDiagnostics: last.editDiagnostics[last.editDiagnostics.length - 1] ?? -1,
+    completionKeyItems: last.completionKeyItems,
+    completionValueItems: last.completionValueItems,
+    hoverFound: last.hoverFound,
+    syncKind: last.syncKind,
+    versionedDiagnostics: last.versionedDiagnostics,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The servers the benchmark drives: ours (the bundled svc-manifest-lsp), redhat's
+ * yaml-language-server 1.25.0 as installed (stock, 200 ms validation delay), and a copy of it
+ * with that delay set to 0 ("patched"). The copy lives in .bench-work/ (git-ignored);
+ * node_modules is never modified.
+ */
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerSpec } from './lsp-harness.ts';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const WORK = join(ROOT, '.bench-work');
+export const SCHEMA_V2 = join(ROOT, 'packages', 'schema', 'generated', 'svc.v2.schema.json');
+export const OUR_SERVER = join(ROOT, 'packages', 'lsp', 'dist', 'svc-manifest-lsp.js');
+const YLS_INSTALLED = join(ROOT, 'node_modules', 'yaml-language-server');
+const YLS_PATCHED = join(WORK, 'yls-patched', 'yaml-language-server');
+
+/** The file and the statement that fixes YLS's delay before every validation. */
+const DELAY_FILE = join('out', 'server', 'src', 'yamlSettings.js');
+const DELAY_STATEMENT = 'this.validationDelayMs = 200;';
+
+export function ylsVersion(dir = YLS_INSTALLED): string {
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Copies the installed YLS into .bench-work/yls-patched and sets its validation delay to 0.
+ * (`validationDelayMs` is read by ValidationHandler.validate's setTimeout on every change.)
+ * Requires from the copy still resolve the root node_modules, since .bench-work is inside the repo.
+ */
+export function preparePatchedYls(): string {
+  const stamp = join(YLS_PATCHED, '.bench-patched');
+  const version = ylsVersion();
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== version) {
+    rmSync(YLS_PATCHED, { recursive: true, force: true });
+    cpSync(YLS_INSTALLED, YLS_PATCHED, { recursive: true, dereference: true });
+    const file = join(YLS_PATCHED, DELAY_FILE);
+    const source = readFileSync(file, 'utf8');
+    if (!source.includes(DELAY_STATEMENT)) throw new Error(`cannot find '${DELAY_STATEMENT}' in ${file}: YLS changed, update bench/servers.ts`);
+    writeFileSync(file, source.replace(DELAY_STATEMENT, 'this.validationDelayMs = 0; /* patched by bench/servers.ts */'));
+    writeFileSync(stamp, version);
+  }
+  return YLS_PATCHED;
+}
+
+function ylsConfiguration(section: string | undefined): unknown {
+  switch (section) {
+    case 'yaml':
+      return {
+        schemas: { [pathToFileURL(SCHEMA_V2).href]: ['svc.yaml'] },
+        schemaStore: { enable: false },
+        kubernetesCRDStore: { enable: false },
+        validate: true,
+        completion: true,
+        hover: true,
+        format: { enable: false },
+      };
+    case 'http':
+    case '[yaml]':
+    case 'editor':
+      return {};
+    default:
+      return null;
+  }
+}
+
+export function ylsSpec(kind: 'stock' | 'patched'): ServerSpec {
+  const dir = kind === 'stock' ? YLS_INSTALLED : preparePatchedYls();
+  return {
+    name: `yls-${kind}`,
+    command: process.execPath,
+    args: [join(dir, 'bin', 'yaml-language-server'), '--stdio'],
+    configuration: ylsConfiguration,
+  };
+}
+
+/**
+ * Ours with its documented defaults for section `svc`, except the size limit: the default
+ * (1 MiB) is below the 50k-line manifest (~1.5 MB), and a server that refuses the file would
+ * not be measured at all.
+ */
+export const OUR_SETTINGS = { enable: true, files: { extraPatterns: [] }, validation: { maxFileSizeBytes: 16 * 1024 * 1024 } };
+
+export function ourSpec(): ServerSpec {
+  return {
+    name: 'ours',
+    command: process.execPath,
+    args: [OUR_SERVER, '--stdio'],
+    configuration: (section) => (section === 'svc' ? OUR_SETTINGS : null),
+  };
+}
