@@ -48,8 +48,8 @@ export interface StdioClient {
 }
 
 /** Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration. */
-export async function startStdioClient(settings: unknown | (() => unknown) = null): Promise<StdioClient> {
-  const child = spawn(process.execPath, [ensureBuiltServer(), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startStdioClient(settings: unknown | (() => unknown) = null, bin = ensureBuiltServer()): Promise<StdioClient> {
+  const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { fork } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createProtocolConnection, IPCMessageReader, IPCMessageWriter } from 'vscode-languageserver-protocol/node';
 import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
 
@@ -119,6 +122,23 @@ describe('node-ipc transport', () => {
     } finally {
       connection.dispose();
       child.kill();
+    }
+  });
+});
+
+describe('the bundle is self-contained', () => {
+  it('validates from a folder with nothing else in it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-lsp-alone-'));
+    const bin = join(dir, 'svc-manifest-lsp.js');
+    copyFileSync(ensureBuiltServer(), bin);
+    const alone = await startStdioClient(null, bin);
+    try {
+      const uri = 'file:///alone/svc.toml';
+      await alone.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'toml', version: 1, text: 'svc_version = 2\nsandboxes = 1\n' } });
+      const diagnostics = await until(() => alone.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri), 'diagnostics');
+      expect(diagnostics.params.diagnostics.map((d: { code: string }) => d.code)).toEqual(expect.arrayContaining(['forbidden-key']));
+    } finally {
+      await alone.close();
     }
   });
 });
