@@ -106,14 +106,38 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
   const cleanup: Array<() => Promise<void> | void> = [];
 
   const shot = async (name: string): Promise<void> => {
-    await page.screenshot({ path: join(artifacts, `${name}.png`) }).catch(() => undefined);
+    await page?.screenshot({ path: join(artifacts, `${name}.png`) }).catch(() => undefined);
   };
   const failureShot = (name: string) =>
     onTestFailed(async () => {
       await shot(`FAILED-${name}`);
     });
 
+  /** Runs the cleanup steps (newest first) once; collects their errors. */
+  async function runCleanup(): Promise<unknown[]> {
+    const errors: unknown[] = [];
+    for (const step of cleanup.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    return errors;
+  }
+
   beforeAll(async () => {
+    try {
+      await setUp();
+    } catch (err) {
+      // Stop whatever did start before failing the suite.
+      await shot('FAILED-setup');
+      await runCleanup();
+      throw err;
+    }
+  }, 420_000);
+
+  async function setUp(): Promise<void> {
     const t = tools!;
     rmSync(artifacts, { recursive: true, force: true });
     mkdirSync(artifacts, { recursive: true });
@@ -138,6 +162,18 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     writeFileSync(join(artifacts, 'install-extension.log'), installExtension(t, dirs, vsix));
     server = await startCodeServer(t, dirs, workspace, join(artifacts, 'code-server.log'));
     cleanup.push(() => server?.stop());
+    // If the test process itself is torn down, still take code-server's
+    // process group (extension host, language server) with it.
+    const pid = server.process.pid!;
+    const killOnExit = () => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    process.once('exit', killOnExit);
+    cleanup.push(() => void process.off('exit', killOnExit));
 
     // 4. The browser.
     browser = await chromium.launch({
@@ -161,7 +197,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
     await explorerRow('svc.yaml').waitFor({ state: 'visible', timeout: 120_000 });
     await shot('00-workbench');
-  }, 420_000);
+  }
 
   afterAll(async () => {
     // Keep what helps to debug a failure: the extension host and server logs.
@@ -170,14 +206,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     } catch {
       // best effort
     }
-    const errors: unknown[] = [];
-    for (const step of cleanup.reverse()) {
-      try {
-        await step();
-      } catch (err) {
-        errors.push(err);
-      }
-    }
+    const errors = await runCleanup();
     if (errors.length) throw new AggregateError(errors, 'cleanup failed');
   }, 60_000);
 
