@@ -1,7 +1,9 @@
 /**
  * Minimal edits of legacy `svc.toml`. Values inside existing tables are changed with
  * `@decimalturn/toml-patch`, which rewrites only the values that differ and keeps
- * comments, spacing and line ends. Whole new tables (`[agents.x]`) and array-of-tables
+ * comments, spacing and line ends. A new key of a `[table]` goes right after the
+ * table's last value line (the library would put it after the next table's comments).
+ * Whole new tables (`[agents.x]`) and array-of-tables
  * elements (`[[triggers]]`) are appended as new sections at the end of the file, which
  * TOML allows and which leaves every existing line alone; the library would otherwise
  * place them as dotted keys among the root keys, or fail on a new array of tables.
@@ -10,6 +12,7 @@ import { parse as parseTomlText, patch as patchToml, TomlFormat } from '@decimal
 import { EditError } from '../errors.js';
 import { deepEqual, isPlainObject } from '../json.js';
 import { applyChanges, type ManifestChange, type PathSegment } from './changes.js';
+import { scanTomlLines, tableInsertionPoint } from './toml-lines.js';
 
 export function tomlValue(text: string): unknown {
   try {
@@ -72,15 +75,39 @@ function lookup(document: unknown, path: readonly PathSegment[]): unknown {
   return node;
 }
 
+/** A new key in a table that has its own `[header]` (or in the root table). */
+function asNewKey(change: ManifestChange, document: unknown, text: string): { table: string[]; key: string; value: unknown } | undefined {
+  if (change.op !== 'set' || change.path.some((segment) => typeof segment !== 'string')) return undefined;
+  const keys = change.path as string[];
+  const table = keys.slice(0, -1);
+  const key = keys[keys.length - 1]!;
+  const parent = table.length === 0 ? document : lookup(document, table);
+  if (!isPlainObject(parent) || key in parent) return undefined;
+  if (tableInsertionPoint(scanTomlLines(text), table) === undefined) return undefined;
+  return { table, key, value: change.value };
+}
+
+/** True when one path is a prefix of the other (the changes touch the same value). */
+function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function patchThenAppend(text: string, original: unknown, changes: readonly ManifestChange[]): string {
   const inPlace: ManifestChange[] = [];
+  const newKeys: { table: string[]; key: string; value: unknown }[] = [];
   const sections: { header: string; body: Record<string, unknown> }[] = [];
   let current = original;
   for (const change of changes) {
     const section = sections.length === 0 || change.op !== 'delete' ? asSection(change, current) : undefined;
+    const newKey = section ? undefined : asNewKey(change, current, text);
     if (section) sections.push(section);
     else if (sections.length > 0) throw new EditError('a change after a new section cannot be patched in place');
-    else inPlace.push(change);
+    else if (newKey) newKeys.push(newKey);
+    else if (newKeys.some((k) => overlaps(change.path, [...k.table, k.key]))) {
+      throw new EditError('a change of a newly added key cannot be patched in place');
+    } else inPlace.push(change);
     current = applyChanges(current, [change]);
   }
   let result = text;
@@ -88,10 +115,16 @@ function patchThenAppend(text: string, original: unknown, changes: readonly Mani
     const target = applyChanges(original, inPlace);
     if (!deepEqual(target, original)) result = patchToml(text, target, format(text));
   }
-  if (sections.length === 0) return result;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   // Arrays look like the file's own (and like the values toml-patch writes): `[ "a" ]` or `["a"]`.
   const spaced = format(text).bracketSpacing;
+  for (const { table, key, value } of newKeys) {
+    // After the table's last value line, so the comments of the next table stay with it.
+    const at = tableInsertionPoint(scanTomlLines(result), table);
+    if (at === undefined) throw new EditError(`cannot find the table ${table.join('.')}`);
+    result = `${result.slice(0, at)}${eol}${renderKey(key)} = ${renderValue(value, spaced)}${result.slice(at)}`;
+  }
+  if (sections.length === 0) return result;
   const blocks = sections.map(({ header, body }) =>
     [header, ...Object.entries(body).map(([key, value]) => `${renderKey(key)} = ${renderValue(value, spaced)}`)].join(eol),
   );
