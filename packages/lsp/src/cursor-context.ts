@@ -32,6 +32,8 @@ export interface CursorContext {
   quote?: '"' | "'";
   /** TOML: the line is a table header being typed (`[tri`). */
   header?: boolean;
+  /** YAML: the cursor is right after `key:`; a value needs a space before it. */
+  spaceBefore?: boolean;
 }
 
 /** The context at `offset`, or null where nothing can be completed (a comment, inside a flow map). */
@@ -145,6 +147,7 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
   const wordAfter = /^[^\s:#,\]}]*/.exec(full.slice(offset - lineStart))![0];
 
   let kind: CursorContext['kind'];
+  let spaceBefore = false;
   let key: string | undefined;
   let partial: string;
   let partialStart: number;
@@ -166,6 +169,7 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
       kind = 'value';
       partial = value;
       partialStart = valueStart;
+      spaceBefore = keyMatch[2] === undefined;
     }
   } else if (/^[^:#]*$/.test(rest)) {
     kind = 'key';
@@ -183,25 +187,32 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
     ancestors.push({ token: { col: dashCols[i]!, kind: 'dash' }, line: lineNo });
     threshold = dashCols[i]!;
   }
+  // After a `- ` ancestor, the key owning the sequence may sit at the same column
+  // (`triggers:` over `- slug: a`, YAML's compact form).
+  let afterDash = dashCols.length > 0;
   const collectSiblings = kind === 'key' && dashCols.length === 0;
   let siblingsOpen = collectSiblings;
-  for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen); line--) {
+  for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen || afterDash); line--) {
     const indent = indentOf(text, starts, line);
     // Only a line starting left of the threshold (or a sibling's, at the column) can matter.
-    if (indent < 0 || (indent >= threshold && !(siblingsOpen && indent === column))) continue;
+    if (indent < 0) continue;
+    if (indent >= threshold && !(siblingsOpen && indent === column) && !(afterDash && indent === threshold)) continue;
     const tokens = tokenizeLine(lineText(text, starts, line));
     for (let t = tokens.length - 1; t >= 0; t--) {
       const token = tokens[t]!;
       if (siblingsOpen && token.col === column && token.kind === 'key') present.add(token.name!);
+      if (afterDash && token.col === threshold && token.kind === 'key') {
+        ancestors.push({ token, line });
+        afterDash = false;
+        continue;
+      }
       if (token.col < threshold) {
         siblingsOpen = false;
-        if (token.kind === 'other') {
-          // A plain scalar line shallower than the cursor: not structure we understand.
-          threshold = token.col;
-          continue;
-        }
-        ancestors.push({ token, line });
         threshold = token.col;
+        // A plain scalar line shallower than the cursor: not structure we understand.
+        if (token.kind === 'other') continue;
+        ancestors.push({ token, line });
+        afterDash = token.kind === 'dash';
       }
     }
   }
@@ -243,6 +254,7 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
     column,
     freshItem: kind === 'key' && dashCols.length > 0,
     quote,
+    ...(spaceBefore ? { spaceBefore } : {}),
   };
 }
 
@@ -254,7 +266,9 @@ function itemIndex(text: string, starts: readonly number[], line: number, col: n
     if (indent < 0 || indent > col) continue;
     if (indent < col) break;
     const at = starts[above]! + indent;
+    // At the sequence's column every line is an item; anything else (its key) ends it.
     if (text.charCodeAt(at) === 45 /* - */ && /[ \r\n]/.test(text[at + 1] ?? '\n')) index += 1;
+    else break;
   }
   return index;
 }

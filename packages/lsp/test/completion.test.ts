@@ -113,6 +113,11 @@ describe('completion of values (YAML)', () => {
     expect(v1).toContain('channel.send');
   });
 
+  it('puts a space between the colon and the value when none was typed', () => {
+    const found = item(`svc_version: 2\nruntime:‸`, 'runtime_a');
+    expect(found.textEdit).toEqual({ range: { start: { line: 1, character: 8 }, end: { line: 1, character: 8 } }, newText: ' runtime_a' });
+  });
+
   it('quotes a value YAML would misread', () => {
     const found = item(`svc_version: 2\nagents:\n  a:\n    svc_cli: ‸`, '*');
     expect(found.textEdit).toMatchObject({ newText: '"*"' });

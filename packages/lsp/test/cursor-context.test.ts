@@ -27,6 +27,12 @@ connectors: []
     expect(contextAt(text)).toEqual({ kind: 'key', path: ['triggers', 2], prefix: 'mo', present: ['run', 'slug', 'type'], freshItem: false });
   });
 
+  it('understands compact sequences (items at the key\'s column)', () => {
+    const text = `svc_version: 2\nconnectors:\n- slug: a\n  provider: mcp\ntriggers:\n- slug: a\n- slug: b\n  ‸\n`;
+    expect(contextAt(text)).toEqual({ kind: 'key', path: ['triggers', 1], prefix: '', present: ['slug'], freshItem: false });
+    expect(contextAt(`triggers:\n- slug: a\n- ‸`)).toMatchObject({ kind: 'key', path: ['triggers', 1], freshItem: true });
+  });
+
   it('tells values, flow-list items and fresh list items apart', () => {
     expect(contextAt('agents:\n  a:\n    workspace: re‸')).toMatchObject({ kind: 'value', path: ['agents', 'a', 'workspace'], prefix: 're' });
     expect(contextAt('agents:\n  a:\n    connectors: [x, "g‸')).toMatchObject({ kind: 'item', path: ['agents', 'a', 'connectors'], prefix: 'g' });

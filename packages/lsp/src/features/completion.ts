@@ -149,7 +149,7 @@ function valueItems(state: DocumentState, names: ManifestDocument, version: SvcV
     const label = String(value);
     if (seen.has(label)) return;
     seen.add(label);
-    const newText = formatValue(value, state.format, cursor.quote);
+    const newText = (cursor.spaceBefore ? ' ' : '') + formatValue(value, state.format, cursor.quote);
     const item: CompletionItem = {
       label,
       kind,
