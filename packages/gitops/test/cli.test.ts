@@ -18,9 +18,9 @@ const AUTHOR = ['--author', 'Cli User <cli@example.test>'];
 
 test('set-default-agent: commit, then "no change", then a refusal with exit 1', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
-  const first = await cli(['set-default-agent', 'helper', '--repo', repo, ...AUTHOR]);
+  const first = await cli(['set-default-agent', 'helper', '--repo', repo, ...AUTHOR, '--committer', 'Platform <platform@example.test>']);
   expect(first).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: svc: set default agent to helper\n`, stderr: '' });
-  expect(git(repo, ['log', '-1', '--format=%an <%ae>']).trim()).toBe('Cli User <cli@example.test>');
+  expect(git(repo, ['log', '-1', '--format=%an <%ae>|%cn <%ce>']).trim()).toBe('Cli User <cli@example.test>|Platform <platform@example.test>');
 
   const again = await cli(['git', 'set-default-agent', 'helper', `--repo=${repo}`]);
   expect(again).toEqual({ code: 0, stdout: `no change (main stays at ${head(repo)})\n`, stderr: '' });

@@ -31,13 +31,14 @@ options:
   --repo PATH        repository, bare or not (default: current directory)
   --branch NAME      branch to change (default: the repository's HEAD branch)
   --author "N <E>"   author (default: git config user.name/email, else svc-manifest)
+  --committer "N <E>" committer (default: the author)
   --message TEXT     commit message (default: describes the operation)
 `;
 
 class UsageError extends Error {}
 
 const FLAGS = new Set(['force', 'help']);
-const VALUED = new Set(['repo', 'branch', 'catalog', 'secrets', 'connectors', 'author', 'message']);
+const VALUED = new Set(['repo', 'branch', 'catalog', 'secrets', 'connectors', 'author', 'committer', 'message']);
 
 function parseArgs(argv: readonly string[]): { positional: string[]; options: Map<string, string | true> } {
   const positional: string[] = [];
@@ -73,9 +74,9 @@ function parseAllowlist(flag: string, value: string | true | undefined): Allowli
   return names;
 }
 
-function parseIdentity(value: string): Identity {
+function parseIdentity(flag: string, value: string): Identity {
   const match = /^\s*(.+?)\s*<([^>]+)>\s*$/.exec(value);
-  if (!match) throw new UsageError(`--author must look like "Name <email>"`);
+  if (!match) throw new UsageError(`--${flag} must look like "Name <email>"`);
   return { name: match[1]!, email: match[2]! };
 }
 
@@ -91,9 +92,11 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     }
     const repo = resolve(io.cwd, stringOption(options, 'repo') ?? '.');
     const author = stringOption(options, 'author');
+    const committer = stringOption(options, 'committer');
     const apply: ApplyOptions = {
       ...(stringOption(options, 'branch') ? { branch: stringOption(options, 'branch') } : {}),
-      ...(author ? { author: parseIdentity(author) } : {}),
+      ...(author ? { author: parseIdentity('author', author) } : {}),
+      ...(committer ? { committer: parseIdentity('committer', committer) } : {}),
       ...(stringOption(options, 'message') ? { message: stringOption(options, 'message') } : {}),
     };
     const catalog = () => {
