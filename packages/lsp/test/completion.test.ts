@@ -75,6 +75,12 @@ describe('completion of keys (YAML)', () => {
     expect(got).toEqual(expect.arrayContaining(['slug', 'provider', 'url']));
   });
 
+  it('opens a block for a key whose value is a map or a list of maps', () => {
+    expect(item(`svc_version: 2\n‸`, 'project').textEdit).toMatchObject({ newText: 'project:\n  ' });
+    expect(item(`svc_version: 2\n‸`, 'triggers').textEdit).toMatchObject({ newText: 'triggers:\n  - ' });
+    expect(item(`svc_version: 2\nagents:\n  a:\n    ‸`, 'connectors').textEdit).toMatchObject({ newText: 'connectors: ' });
+  });
+
   it('marks the deprecated key', () => {
     const found = item(`svc_version: 2\nagents:\n  coder:\n    ‸\n`, 'connectors_personal');
     expect(found.tags).toEqual([1]);
@@ -137,6 +143,14 @@ describe('completion in TOML', () => {
     expect(got).not.toContain('default_agent');
     expect(got).not.toContain('agents');
     expect(got).not.toContain('svc_version');
+  });
+
+  it('offers table names in a header being typed', () => {
+    const fixture = at(`svc_version = 2\n[[tri‸`, tomlUri);
+    const items = completion(fixture.state, { position: fixture.position }).items;
+    expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['triggers', 'connectors', 'project', 'agents']));
+    expect(items.map((i) => i.label)).not.toContain('default_agent');
+    expect(items.find((i) => i.label === 'triggers')!.textEdit).toEqual({ range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } }, newText: 'triggers' });
   });
 
   it('offers enum values, quoted', () => {
