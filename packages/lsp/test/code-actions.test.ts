@@ -17,10 +17,12 @@ describe('quick fixes from the validator', () => {
   it('"did you mean" for an unknown key, and removing it', () => {
     const text = 'svc_version: 2\ndefault_agent: coder\nagents:\n  coder:\n    sandbx: base\n';
     const fixes = fixesAt(text, 'sandbx');
-    expect(fixes).toEqual([
-      { title: "Change 'sandbx' to 'sandbox'", kind: 'quickfix', code: 'unknown-key', result: text.replace('sandbx', 'sandbox') },
-      { title: "Remove 'sandbx'", kind: 'quickfix', code: 'unknown-key', result: text.replace('    sandbx: base\n', '') },
+    // Codes and results, not the validator's wording of the titles.
+    expect(fixes.map(({ kind, code, result }) => ({ kind, code, result }))).toEqual([
+      { kind: 'quickfix', code: 'unknown-key', result: text.replace('sandbx', 'sandbox') },
+      { kind: 'quickfix', code: 'unknown-key', result: text.replace('    sandbx: base\n', '') },
     ]);
+    expect(fixes.every((f) => f.title.length > 0)).toBe(true);
   });
 
   it('"did you mean" for an enum value', () => {
@@ -44,8 +46,8 @@ describe('quick fixes from the validator', () => {
 
   it('removes a forbidden key', () => {
     const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\nsandboxes: []\n';
-    expect(fixesAt(text, 'sandboxes')).toEqual([
-      { title: "Remove 'sandboxes'", kind: 'quickfix', code: 'forbidden-key', result: 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n' },
+    expect(fixesAt(text, 'sandboxes').map(({ code, result }) => ({ code, result }))).toEqual([
+      { code: 'forbidden-key', result: 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n' },
     ]);
   });
 

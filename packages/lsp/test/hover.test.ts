@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hover } from '../src/features/hover.js';
+import { publishedSchemas } from '@svc-manifest/schema';
 import { at, tomlUri } from './helpers.js';
+
+const v2Definitions = publishedSchemas().v2.definitions as Record<string, { properties: Record<string, { markdownDescription: string }> }>;
 
 const hoverAt = (text: string, uri?: string) => {
   const fixture = at(text, uri);
@@ -24,7 +27,7 @@ describe('hover', () => {
   it('shows the schema description of a key', () => {
     const got = hoverAt(YAML.replace('    sandbox: base', '    sand‸box: base'));
     expect(got!.value).toContain('**sandbox**');
-    expect(got!.value).toContain("The slug of the sandbox template the agent's sessions use.");
+    expect(got!.value).toContain(v2Definitions.agentV2!.properties.sandbox!.markdownDescription);
     expect(got!.range).toEqual({ start: { line: 4, character: 4 }, end: { line: 4, character: 11 } });
   });
 
@@ -51,7 +54,7 @@ describe('hover', () => {
 
   it('works in TOML', () => {
     const toml = `svc_version = 2\ndefault_agent = "coder"\n\n[agents.coder]\nworkspace = "read"\n\n[[triggers]]\nslug = "t"\nty‸pe = "cron"\n`;
-    expect(hoverAt(toml, tomlUri)!.value).toContain('`cron` (a schedule)');
+    expect(hoverAt(toml, tomlUri)!.value).toContain(v2Definitions.trigger!.properties.type!.markdownDescription);
     const reference = hoverAt(toml.replace('ty‸pe', 'type').replace('default_agent = "coder"', 'default_agent = "co‸der"'), tomlUri);
     expect(reference!.value).toContain('**agent** `coder` — declared on line 4');
     expect(reference!.value).toContain('```toml');

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { publishedSchemas } from '@svc-manifest/schema';
 import { ensureBuiltServer, PACKAGE_ROOT } from './built-server.js';
 
 const MANIFEST = `svc_version: 2
@@ -90,7 +91,8 @@ describe('Neovim (headless) drives the built server over stdio', () => {
 
   it('answers hover with the schema description', () => {
     expect(seen.hover).toContain('**type**');
-    expect(seen.hover).toContain('`cron` (a schedule)');
+    const definitions = publishedSchemas().v2.definitions as Record<string, { properties: Record<string, { markdownDescription: string }> }>;
+    expect(seen.hover).toContain(definitions.trigger!.properties.type!.markdownDescription);
   });
 
   it('applies a rename to every reference', () => {
