@@ -44,3 +44,19 @@ const header = [
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated', 'validators.ts');
 writeFileSync(out, header + '\n' + code.replace(/^"use strict";/, '') + '\n');
 console.log(`wrote ${out} (${code.length} characters)`);
+
+// The same dereferenced schemas, for reading annotations off error paths at run time without
+// building them (JSON.parse of a string is the fastest way V8 loads a large object).
+const schemasOut = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated', 'schemas.ts');
+const literal = (schema: object) => `JSON.parse(${JSON.stringify(JSON.stringify(schema))})`;
+writeFileSync(
+  schemasOut,
+  [
+    `// ${GENERATED_NOTE}`,
+    '// The published per-version schemas with every $ref inlined: what the validators were compiled from.',
+    `export const dereferencedV1: Record<string, unknown> = ${literal(dereference(schemas.v1))};`,
+    `export const dereferencedV2: Record<string, unknown> = ${literal(dereference(schemas.v2))};`,
+    '',
+  ].join('\n'),
+);
+console.log(`wrote ${schemasOut}`);

@@ -1,8 +1,8 @@
-import { dereference, publishedSchemas } from '@svc-manifest/schema';
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
 import { validateV1, validateV2 } from './generated/validators.js';
+import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD } from './rules/index.js';
 import type { RuleContext, SchemaError } from './rules/rule.js';
@@ -28,14 +28,9 @@ const VALIDATORS: Record<1 | 2, StandaloneValidator> = {
   2: validateV2 as StandaloneValidator,
 };
 
-let dereferenced: Record<1 | 2, Record<string, unknown>> | undefined;
-/** The schemas the validators were compiled from, for reading annotations off error paths. Built on first use. */
+/** The schemas the validators were compiled from, for reading annotations off error paths. */
 function schemaFor(version: 1 | 2): Record<string, unknown> {
-  if (!dereferenced) {
-    const schemas = publishedSchemas();
-    dereferenced = { 1: dereference(schemas.v1), 2: dereference(schemas.v2) };
-  }
-  return dereferenced[version];
+  return version === 1 ? dereferencedV1 : dereferencedV2;
 }
 
 const results = new WeakMap<ManifestDocument, ValidationResult>();

@@ -1,0 +1,143 @@
+/**
+ * fast-check arbitraries for manifests: garbage, text mutations, and large generated manifests
+ * with edits that hit the YAML chunker's boundaries. Shared by property.test.ts.
+ */
+import fc from 'fast-check';
+
+/** Characters that matter to YAML and TOML, plus a few that the validator treats specially. */
+export const SPECIAL = [...'[]{}:,-?#&*!|>\'"%@`=.\\ \t\r\n', '\n  ', '\n- ', '"""', "'''", '---\n', '\uFEFF', '\u0000', '\u0085', '\uD800', '😀', 'é', '__proto__', '<<: ', '*a', '&a ', 'svc_version: 2', '[[triggers]]', 'x = 1'];
+export const garbage = fc.oneof(
+  fc.constantFrom(...SPECIAL),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.array(fc.constantFrom(...SPECIAL), { maxLength: 6 }).map((parts) => parts.join('')),
+);
+
+export type Mutation = (text: string) => string;
+const at = (n: number, length: number) => (length === 0 ? 0 : n % (length + 1));
+export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  // insert, delete, replace characters
+  fc.tuple(fc.nat(), garbage).map(([n, s]) => (t: string) => t.slice(0, at(n, t.length)) + s + t.slice(at(n, t.length))),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 20 })).map(([n, k]) => (t: string) => t.slice(0, at(n, t.length)) + t.slice(at(n, t.length) + k)),
+  fc.tuple(fc.nat(), garbage).map(([n, s]) => (t: string) => t.slice(0, at(n, t.length)) + s + t.slice(at(n, t.length) + s.length)),
+  // insert, delete, duplicate, swap, indent lines
+  fc.tuple(fc.nat(), garbage).map(([n, s]) => (t: string) => {
+    const lines = t.split('\n');
+    lines.splice(n % (lines.length + 1), 0, s);
+    return lines.join('\n');
+  }),
+  fc.nat().map((n) => (t: string) => {
+    const lines = t.split('\n');
+    lines.splice(n % lines.length, 1);
+    return lines.join('\n');
+  }),
+  fc.nat().map((n) => (t: string) => {
+    const lines = t.split('\n');
+    const i = n % lines.length;
+    lines.splice(i, 0, lines[i]!);
+    return lines.join('\n');
+  }),
+  fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => (t: string) => {
+    const lines = t.split('\n');
+    const i = a % lines.length;
+    const j = b % lines.length;
+    [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+    return lines.join('\n');
+  }),
+  fc.tuple(fc.nat(), fc.constantFrom('  ', ' ', '\t', '- ')).map(([n, prefix]) => (t: string) => {
+    const lines = t.split('\n');
+    const i = n % lines.length;
+    lines[i] = prefix + lines[i];
+    return lines.join('\n');
+  }),
+  fc.nat().map((n) => (t: string) => {
+    const lines = t.split('\n');
+    const i = n % lines.length;
+    lines[i] = lines[i]!.replace(/^ {1,2}/, '');
+    return lines.join('\n');
+  }),
+);
+export const mutations = fc.array(mutation, { minLength: 1, maxLength: 6 });
+export const applyAll = (text: string, list: Mutation[]) => list.reduce((t, m) => m(t), text);
+
+
+/** A large manifest: enough triggers, agents and connectors that the chunker splits them item by item. */
+export function largeManifest(version: 1 | 2, triggers: number, agents: number, seed: number): string {
+  const lines: string[] = [`# generated manifest ${seed}`, `svc_version: ${version}`, 'project:', `  name: Project ${seed}`, '  description: >', '    A large generated manifest', '    for incremental parsing tests.', ''];
+  if (version === 2) lines.push(`default_agent: agent-0`);
+  lines.push('agents:');
+  for (let a = 0; a < agents; a++) {
+    if (version === 2) {
+      lines.push(`  agent-${a}:`, `    enabled: ${a % 7 !== 3}`, `    connectors: [conn-${a % 10}, conn-${(a * 3) % 13}]`);
+      if (a % 5 === 0) lines.push('    svc_cli:', '      - project.read', '      - project.trigger.fire');
+      if (a % 11 === 0) lines.push(`    sandbox: tpl-${a % 3}`);
+    } else {
+      lines.push(`  - name: agent-${a}`, `    connectors: [conn-${a % 10}]`);
+      if (a % 4 === 0) lines.push('    svc_cli: [project.read]');
+    }
+  }
+  lines.push('', 'triggers:');
+  for (let t = 0; t < triggers; t++) {
+    const type = ['cron', 'webhook', 'monitor'][(t + seed) % 3]!;
+    lines.push(`  - slug: trigger-${t}`, `    type: ${type}`, `    agent: agent-${(t * 7) % (agents + 2)}`);
+    if (type === 'cron') lines.push(`    cron: "${t % 60} ${t % 24} * * *"`);
+    if (type === 'webhook') lines.push(`    secret_env: HOOK_${t}`);
+    if (type === 'monitor') lines.push(`    run: "check --id ${t} | grep -v ok"`, `    mode: ${t % 2 ? 'poll' : 'stream'}`, ...(t % 2 ? ['    interval: 5m'] : []));
+    if (t % 9 === 0) lines.push('    filter:', `      branch: main`, `      path: "src/${t}/**"`);
+    lines.push(t % 13 === 0 ? `    prompt_template: |\n      Event {{id}} for trigger ${t}:\n        details: {{details}}` : `    prompt: 'Handle trigger ${t}: it''s due.'`);
+  }
+  lines.push('', 'connectors:');
+  for (let c = 0; c < 14; c++) lines.push(`  - slug: conn-${c}`, `    provider: mcp`, `    url: https://mcp.example.com/${c}`);
+  lines.push('', 'sandbox:', '  default: tpl-0', '  templates:');
+  for (let s = 0; s < 3; s++) lines.push(`    - slug: tpl-${s}`, `      image: registry.example.com/tpl:${s}`);
+  return lines.join('\n') + '\n';
+}
+
+export const manifestArb = fc.record({
+  version: fc.constantFrom(1 as const, 2 as const),
+  triggers: fc.integer({ min: 100, max: 140 }),
+  agents: fc.integer({ min: 50, max: 70 }),
+  seed: fc.nat({ max: 1000 }),
+  crlf: fc.boolean(),
+}).map(({ version, triggers, agents, seed, crlf }) => {
+  const text = largeManifest(version, triggers, agents, seed);
+  return crlf ? text.replace(/\n/g, '\r\n') : text;
+});
+
+/** Edits that keep most of the file and hit chunk structure: lines of a top-level key or an item. */
+export const STRUCTURAL_LINES = [
+  '  - slug: trigger-new', '    type: cron', '    prompt: new', '  agent-new:', '    enabled: false', 'agents:', 'triggers:', 'triggers: []', 'extra_key: 1',
+  '  - name: agent-0', '  agent-0:', '    connectors: none', '- ', '-', '  ', '\t', '[', ']', '{', "'", '"', '#', '# comment', 'x: &a value', 'y: *a', '---', '...', '? x',
+  ': y', 'key: |', 'key: >-', '    indented', 'svc_version: 1', 'svc_version: 2', '__proto__: {}', '  __proto__: 1', '<<: {a: 1}', '%YAML 1.2', '!tag x', '  - [a,', '    b]',
+  "  - 'open", "    close'", '  - "a\\', '    b"', 'default_agent: agent-1', 'connectors:', '  - slug: conn-0', '    provider: mcp',
+];
+export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
+    const lines = t.split('\n');
+    lines.splice(n % (lines.length + 1), 0, line);
+    return lines.join('\n');
+  }) },
+  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
+    const lines = t.split('\n');
+    lines[n % lines.length] = line;
+    return lines.join('\n');
+  }) },
+  // Change a value in place, the most common edit while typing.
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([n, s]) => (t: string) => {
+    const colons = [...t.matchAll(/: /g)].map((m) => m.index! + 2);
+    if (colons.length === 0) return t;
+    const i = colons[n % colons.length]!;
+    return t.slice(0, i) + s + t.slice(i);
+  }) },
+  // Delete or duplicate a block of lines (an item moved, removed or pasted).
+  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
+    const lines = t.split('\n');
+    const i = n % lines.length;
+    const block = lines.slice(i, i + k);
+    if (duplicate) lines.splice(i, 0, ...block);
+    else lines.splice(i, k);
+    return lines.join('\n');
+  }) },
+  { weight: 4, arbitrary: mutation },
+);
+export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
