@@ -106,6 +106,16 @@ describe('find references', () => {
   });
 });
 
+describe('find references (TOML)', () => {
+  it('lists the declaration and every reference of an agent and a template', () => {
+    const { state } = atText(TOML, tomlUri);
+    const agent = references(state, { position: rangeOf(TOML, 'coder', 0).start, context: { includeDeclaration: true } });
+    expect(agent.map((l) => l.range)).toEqual([0, 1, 2].map((i) => rangeOf(TOML, 'coder', i)));
+    const template = references(state, { position: rangeOf(TOML, 'base', 2).start, context: { includeDeclaration: false } });
+    expect(template.map((l) => l.range)).toEqual([0, 1].map((i) => rangeOf(TOML, 'base', i)));
+  });
+});
+
 describe('rename', () => {
   it('renames an agent everywhere in one edit (YAML)', () => {
     const { state } = atText(YAML);
