@@ -90,6 +90,8 @@ export function checkCharacters(text: string): { text: string; diagnostics: RawD
 export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxDepth: number): number {
   let flowDepth = 0;
   let quote: '' | '"' | "'" | '"""' | "'''" = '';
+  /** Indentation of the line a YAML quote opened on. */
+  let quoteIndent = 0;
   const indents: number[] = [];
   let blockScalarIndent = -1;
   let lineStart = 0;
@@ -99,6 +101,14 @@ export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxD
     if (lineEnd === -1) lineEnd = length;
     let i = lineStart;
     let lineDepth = 0;
+    if (quote && flowDepth === 0 && format === 'yaml') {
+      // A quoted scalar's continuation lines are indented past the line it opened on. A line
+      // that is not was never inside a quote (the "quote" was text in a plain scalar): re-sync.
+      let indent = 0;
+      while (lineStart + indent < lineEnd && text.charCodeAt(lineStart + indent) === 32) indent++;
+      const blank = lineStart + indent >= lineEnd || text[lineStart + indent] === '\r';
+      if (!blank && indent <= quoteIndent) quote = '';
+    }
     if (!quote && flowDepth === 0) {
       let indent = 0;
       while (i < lineEnd && text.charCodeAt(i) === 32) i++;
@@ -117,8 +127,8 @@ export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxD
         while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
         indents.push(indent);
         lineDepth = indents.length;
-        // Compact nested sequences: "- - - x" opens one level per dash.
-        while (text[i] === '-' && (text[i + 1] === ' ' || i + 1 === lineEnd)) {
+        // Compact nested collections: "- - - x", "? ? x", ": - x" open one level per indicator.
+        while ((text[i] === '-' || text[i] === '?' || text[i] === ':') && (text[i + 1] === ' ' || i + 1 === lineEnd || text[i + 1] === '\r')) {
           lineDepth += 1;
           i += 2;
           while (text[i] === ' ') i++;
@@ -157,6 +167,9 @@ export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxD
           if (quote.length === 3) i += 2;
         } else if (scalarStart) {
           quote = ch as '"' | "'";
+          let indent = 0;
+          while (text.charCodeAt(lineStart + indent) === 32) indent++;
+          quoteIndent = indent;
         }
         continue;
       }

@@ -17,7 +17,8 @@ export function parseTomlFragment(text: string, base = 0): ParsedFragment {
     const problem = error as { message?: string; index?: number };
     const index = typeof problem.index === 'number' ? problem.index : 0;
     const lineEnd = text.indexOf('\n', index);
-    const end = text[index] === '\n' || index >= text.length ? index : Math.min(index + 1, lineEnd === -1 ? text.length : lineEnd);
+    const atLineEnd = text[index] === '\n' || (text[index] === '\r' && text[index + 1] === '\n') || index >= text.length;
+    const end = atLineEnd ? index : Math.min(index + 1, lineEnd === -1 ? text.length : lineEnd);
     const message = String(problem.message ?? error);
     return {
       root: null,

@@ -93,8 +93,10 @@ function lineStartBefore(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }
 function lineEndAfter(text: string, offset: number): number {
-  const end = text.indexOf('\n', offset);
-  return end === -1 ? text.length : end;
+  let end = text.indexOf('\n', offset);
+  if (end === -1) end = text.length;
+  // The CR of a CRLF line end is not part of the line.
+  return end > offset && text[end - 1] === '\r' ? end - 1 : end;
 }
 
 function describeYamlProblem(code: string, message: string): string {
