@@ -8,18 +8,9 @@ import { RefusedError } from './errors.js';
 import { GitRepo } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
 import { ItemCache, openCatalog, type Catalog } from './marketplace/catalog.js';
-import {
-  availableUpdates,
-  installEdit,
-  removeEdit,
-  updateAllEdit,
-  updateEdit,
-  type AvailableUpdate,
-  type InstallInfo,
-  type RemoveInfo,
-  type UpdateAllInfo,
-  type UpdateInfo,
-} from './marketplace/operations.js';
+import { installEdit, type InstallInfo } from './marketplace/install.js';
+import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
+import { availableUpdates, updateAllEdit, updateEdit, type AvailableUpdate, type UpdateAllInfo, type UpdateInfo } from './marketplace/update.js';
 
 /** `svc.project(id).setDefaultAgent(name)`: the agent must be declared and enabled (svc_version 2). */
 export function setDefaultAgent(repo: string, name: string, options?: ApplyOptions): Promise<ApplyResult<AgentChangeInfo>> {

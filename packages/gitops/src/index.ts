@@ -27,5 +27,7 @@ export type { ValidateFn, ValidationOutcome } from './validation.js';
 export { FolderCatalog, HttpCatalog, openCatalog, fetchItem, type Catalog, type ItemSummary } from './marketplace/catalog.js';
 export { compareVersions, computeIntegrity, parseItemDescriptor, type ItemDescriptor, type ManifestFragment } from './marketplace/item.js';
 export { LOCK_PATH, type LockFile, type LockedItem, type LockedManifestEntry } from './marketplace/lockfile.js';
-export type { AvailableUpdate, InstallInfo, RemoveInfo, UpdateAllInfo, UpdateInfo } from './marketplace/operations.js';
+export type { InstallInfo } from './marketplace/install.js';
+export type { AvailableUpdate, UpdateAllInfo, UpdateInfo } from './marketplace/update.js';
+export type { RemoveInfo } from './marketplace/remove.js';
 

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from 'vitest';
 import { applyEdit, PRISTINE_REF, RefusedError, type Edit } from '../src/index.js';
 import { ItemCache, FolderCatalog } from '../src/marketplace/catalog.js';
-import { installEdit } from '../src/marketplace/operations.js';
+import { installEdit } from '../src/marketplace/install.js';
 import { setDefaultAgentEdit } from '../src/operations/agents.js';
 import { crlf, PDF_V1, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from './support/repos.js';

@@ -8,7 +8,7 @@ import type { ApplyOptions, ApplyResult, Identity } from '../applier.js';
 import { RefusedError } from '../errors.js';
 import { install, remove, setAgentScope, setDefaultAgent, update, updateAll, updates } from '../api.js';
 import type { Allowlist } from '../operations/agents.js';
-import type { UpdateAllInfo, UpdateInfo } from '../marketplace/operations.js';
+import type { UpdateAllInfo, UpdateInfo } from '../marketplace/update.js';
 
 export interface CliIo {
   stdout: (text: string) => void;

@@ -1,27 +1,19 @@
 /**
- * Marketplace install / update / update-all / remove as edits, plus the read-only
- * `updates()` listing. Each edit reads the manifest and lock file at the branch head,
- * decides everything before writing anything, and refuses a whole item on a conflict.
+ * `marketplace.update(name)`, `updateAll()` and `updates()`. Per file and per manifest
+ * entry a three-way decision against the installed (pristine) copy; any conflict refuses
+ * the whole item.
  */
-import type { Edit, EditPlan, FileWrite } from '../applier.js';
+import type { Edit } from '../applier.js';
 import { RefusedError, type FileReport } from '../errors.js';
 import { blobOid } from '../git/object-id.js';
 import type { Snapshot } from '../git/snapshot.js';
-import { deepEqual, type Json } from '../json.js';
-import type { ManifestFile } from '../manifest/manifest-file.js';
-import { editManifest, readManifest } from '../operations/manifest-access.js';
+import { deepEqual } from '../json.js';
 import type { ItemCache } from './catalog.js';
-import { describeEntry, fragmentEntries, ManifestPlan } from './fragment.js';
+import { describeEntry, fragmentEntries } from './fragment.js';
 import { compareVersions, type FetchedItem } from './item.js';
-import { emptyLock, LOCK_PATH, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
+import { LOCK_PATH, parseLock, type LockedItem } from './lockfile.js';
 import { mergeFile } from './merge.js';
-
-export interface InstallInfo {
-  name: string;
-  version: string;
-  /** `installed`, or `unchanged` when that exact version was already installed. */
-  action: 'installed' | 'unchanged';
-}
+import { entryLocation, finish, loadState, lockEntry, type State } from './state.js';
 
 export interface UpdateInfo {
   name: string;
@@ -40,103 +32,11 @@ export interface UpdateAllInfo {
   refused: { name: string; message: string; files: FileReport[] }[];
 }
 
-export interface RemoveInfo {
-  name: string;
-  version: string;
-  removedFiles: string[];
-}
-
 export interface AvailableUpdate {
   name: string;
   id: string;
   installed: string;
   available: string;
-}
-
-/** What every marketplace edit starts from. */
-interface State {
-  snapshot: Snapshot;
-  manifest: ManifestFile;
-  plan: ManifestPlan;
-  lock: LockFile;
-  lockExisted: boolean;
-  oidLength: number;
-  files: Map<string, Uint8Array | null>;
-  pristine: Uint8Array[];
-}
-
-async function loadState(snapshot: Snapshot): Promise<State> {
-  const manifest = await readManifest(snapshot);
-  const lockBytes = await snapshot.read(LOCK_PATH);
-  return {
-    snapshot,
-    manifest,
-    plan: new ManifestPlan(manifest.value),
-    lock: lockBytes ? parseLock(lockBytes) : emptyLock(),
-    lockExisted: lockBytes !== null,
-    oidLength: snapshot.commit.length,
-    files: new Map(),
-    pristine: [],
-  };
-}
-
-/** The writes for the state's file changes, manifest changes and lock file. */
-function finish<T>(state: State, message: string, info: T): EditPlan<T> {
-  const writes: FileWrite[] = [...state.files].map(([path, content]) => ({ path, content }));
-  writes.push(...editManifest(state.manifest, state.plan.changes));
-  const empty = Object.keys(state.lock.items).length === 0;
-  if (!empty) writes.push({ path: LOCK_PATH, content: serializeLock(state.lock) });
-  else if (state.lockExisted) writes.push({ path: LOCK_PATH, content: null });
-  return { writes, message, pristine: state.pristine, info };
-}
-
-function lockEntry(item: FetchedItem, oidLength: number): LockedItem {
-  const files: Record<string, string> = {};
-  for (const path of item.files) files[path] = blobOid(item.contents.get(path)!, oidLength);
-  return { id: item.id, version: item.version, source: item.source, integrity: item.integrity, files, manifest: fragmentEntries(item.manifest) };
-}
-
-function entryLocation(state: State, entry: { section: LockedManifestEntry['section']; name: string }): string {
-  return `${state.manifest.path}: ${describeEntry(entry)}`;
-}
-
-/** `marketplace.install(id)`: places the item's files, merges its manifest fragment, records it in the lock file. */
-export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
-  return async (snapshot) => {
-    const item = await items.get(id);
-    const state = await loadState(snapshot);
-    const installed = state.lock.items[item.name];
-    const info: InstallInfo = { name: item.name, version: item.version, action: 'installed' };
-    if (installed) {
-      if (installed.version === item.version && installed.integrity === item.integrity) {
-        return { writes: [], message: `marketplace: install ${item.name}@${item.version}`, info: { ...info, action: 'unchanged' } };
-      }
-      throw new RefusedError('already-installed', `'${item.name}' is already installed at version ${installed.version}; use update to move to ${item.version}`);
-    }
-    const reports: FileReport[] = [];
-    const entries = await snapshot.entries(item.files);
-    for (const path of item.files) {
-      const existing = entries.get(path);
-      const content = item.contents.get(path)!;
-      if (existing && (existing.type !== 'blob' || existing.oid !== blobOid(content, state.oidLength))) {
-        reports.push({ path, status: 'exists', message: `${path} already exists in the repository with other content` });
-      }
-      state.files.set(path, content);
-      state.pristine.push(content);
-    }
-    for (const entry of fragmentEntries(item.manifest)) {
-      if (state.plan.find(entry.section, entry.name)) {
-        reports.push({ path: entryLocation(state, entry), status: 'exists', message: `${describeEntry(entry)} already exists in ${state.manifest.path}` });
-      } else {
-        state.plan.add(entry);
-      }
-    }
-    if (reports.length > 0) {
-      throw new RefusedError('conflict', `cannot install '${item.name}':\n${reports.map((r) => `  ${r.message}`).join('\n')}`, { files: reports });
-    }
-    state.lock.items[item.name] = lockEntry(item, state.oidLength);
-    return finish(state, `marketplace: install ${item.name}@${item.version}`, info);
-  };
 }
 
 /** Decisions for updating one item; applied to `state` only when there is no conflict. */
@@ -265,46 +165,6 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
     }
     const summary = result.updated.map((u) => `${u.name} ${u.from} -> ${u.to}`).join(', ');
     return finish(state, `marketplace: update ${summary || 'nothing'}`, result);
-  };
-}
-
-/** `marketplace.remove(name)`: deletes the item's files and manifest entries; locally edited ones only with `force`. */
-export function removeEdit(name: string, options: { force?: boolean } = {}): Edit<RemoveInfo> {
-  return async (snapshot) => {
-    const state = await loadState(snapshot);
-    const installed = state.lock.items[name];
-    if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
-    const reports: FileReport[] = [];
-    const removedFiles: string[] = [];
-    const entries = await snapshot.entries(Object.keys(installed.files));
-    for (const [path, oid] of Object.entries(installed.files)) {
-      const current = entries.get(path);
-      if (!current) continue;
-      if (current.oid !== oid && !options.force) {
-        reports.push({ path, status: 'modified', message: `${path} was edited locally (use --force to delete it anyway)` });
-        continue;
-      }
-      state.files.set(path, null);
-      removedFiles.push(path);
-    }
-    const defaultAgent = (state.plan.document as { default_agent?: unknown })?.default_agent;
-    for (const entry of installed.manifest) {
-      const ours = state.plan.find(entry.section, entry.name);
-      if (!ours) continue;
-      if (entry.section === 'agents' && defaultAgent === entry.name) {
-        throw new RefusedError('in-use', `agent '${entry.name}' from '${name}' is the default_agent; set another default agent first`);
-      }
-      if (!deepEqual(ours.value, entry.value as Json) && !options.force) {
-        reports.push({ path: entryLocation(state, entry), status: 'modified', message: `${describeEntry(entry)} was edited locally (use --force to remove it anyway)` });
-        continue;
-      }
-      state.plan.remove(entry.section, entry.name);
-    }
-    if (reports.length > 0) {
-      throw new RefusedError('locally-modified', `remove of '${name}' refused, nothing was committed:\n${reports.map((r) => `  ${r.message}`).join('\n')}`, { files: reports });
-    }
-    delete state.lock.items[name];
-    return finish(state, `marketplace: remove ${name}@${installed.version}`, { name, version: installed.version, removedFiles });
   };
 }
 

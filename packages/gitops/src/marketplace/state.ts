@@ -1,0 +1,62 @@
+/**
+ * What every marketplace edit starts from (manifest, lock file, running manifest plan)
+ * and how it ends (the file writes, the lock file, the pristine copies to keep).
+ */
+import type { EditPlan, FileWrite } from '../applier.js';
+import { blobOid } from '../git/object-id.js';
+import type { Snapshot } from '../git/snapshot.js';
+import type { ManifestFile } from '../manifest/manifest-file.js';
+import { editManifest, readManifest } from '../operations/manifest-access.js';
+import { describeEntry, fragmentEntries, ManifestPlan } from './fragment.js';
+import type { FetchedItem } from './item.js';
+import { emptyLock, LOCK_PATH, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
+
+/** What every marketplace edit starts from. */
+export interface State {
+  snapshot: Snapshot;
+  manifest: ManifestFile;
+  plan: ManifestPlan;
+  lock: LockFile;
+  lockExisted: boolean;
+  oidLength: number;
+  files: Map<string, Uint8Array | null>;
+  pristine: Uint8Array[];
+}
+
+/** Reads the manifest (refusing when there is none) and the lock file (empty when absent) at the snapshot. */
+export async function loadState(snapshot: Snapshot): Promise<State> {
+  const manifest = await readManifest(snapshot);
+  const lockBytes = await snapshot.read(LOCK_PATH);
+  return {
+    snapshot,
+    manifest,
+    plan: new ManifestPlan(manifest.value),
+    lock: lockBytes ? parseLock(lockBytes) : emptyLock(),
+    lockExisted: lockBytes !== null,
+    oidLength: snapshot.commit.length,
+    files: new Map(),
+    pristine: [],
+  };
+}
+
+/** The writes for the state's file changes, manifest changes and lock file. */
+export function finish<T>(state: State, message: string, info: T): EditPlan<T> {
+  const writes: FileWrite[] = [...state.files].map(([path, content]) => ({ path, content }));
+  writes.push(...editManifest(state.manifest, state.plan.changes));
+  const empty = Object.keys(state.lock.items).length === 0;
+  if (!empty) writes.push({ path: LOCK_PATH, content: serializeLock(state.lock) });
+  else if (state.lockExisted) writes.push({ path: LOCK_PATH, content: null });
+  return { writes, message, pristine: state.pristine, info };
+}
+
+/** The lock file record of a fetched item: upstream blob ids and manifest entries. */
+export function lockEntry(item: FetchedItem, oidLength: number): LockedItem {
+  const files: Record<string, string> = {};
+  for (const path of item.files) files[path] = blobOid(item.contents.get(path)!, oidLength);
+  return { id: item.id, version: item.version, source: item.source, integrity: item.integrity, files, manifest: fragmentEntries(item.manifest) };
+}
+
+/** `svc.yaml: agent 'pdf'`, for reports. */
+export function entryLocation(state: State, entry: { section: LockedManifestEntry['section']; name: string }): string {
+  return `${state.manifest.path}: ${describeEntry(entry)}`;
+}
