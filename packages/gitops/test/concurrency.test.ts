@@ -61,7 +61,7 @@ test('20 appliers in separate processes: all 20 commits land on a linear history
   const commits = new Set(history.map((line) => line.split(' ')[0]));
   for (const outcome of outcomes) expect(commits.has(outcome.commit)).toBe(true);
   expectAllScopesSet(repo);
-}, 180_000);
+}, 300_000);
 
 test('concurrent calls in one process take turns on the repository lock', async () => {
   const repo = makeRepo({ 'svc.yaml': manifest() }, { bare: true });
