@@ -34,6 +34,8 @@ export interface CursorContext {
   header?: boolean;
   /** YAML: the cursor is right after `key:`; a value needs a space before it. */
   spaceBefore?: boolean;
+  /** The key is typed inside a flow map / inline table: insert `key: ` / `key = ` only. */
+  flow?: boolean;
 }
 
 /** The context at `offset`, or null where nothing can be completed (a comment, inside a flow map). */
@@ -148,6 +150,7 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
 
   let kind: CursorContext['kind'];
   let spaceBefore = false;
+  let flowValue: string | undefined;
   let key: string | undefined;
   let partial: string;
   let partialStart: number;
@@ -156,7 +159,7 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
     key = unquoteKey(keyMatch[1]!.trim());
     const value = keyMatch[2] ?? '';
     const valueStart = offset - value.length;
-    if (value.startsWith('{')) return null;
+    if (value.startsWith('{')) flowValue = value;
     if (value.startsWith('[')) {
       const inner = value.slice(1);
       const lastComma = inner.lastIndexOf(',');
@@ -235,6 +238,14 @@ function yamlContext(text: string, offset: number, starts: readonly number[]): C
   if (kind === 'value') path.push(key!);
   else if (kind === 'item') path.push(key!);
   // `- x` under an array of scalars is an item, decided by the caller from the schema.
+
+  if (flowValue !== undefined) {
+    const context = flowMapContext(flowValue, path, offset, 'yaml');
+    if (!context) return null;
+    context.replaceEnd = offset + wordAfter.length;
+    if (context.quote && full[context.replaceEnd - lineStart] === context.quote) context.replaceEnd += 1;
+    return context;
+  }
 
   let quote: CursorContext['quote'];
   let prefix = partial;
@@ -365,8 +376,11 @@ function tomlContext(text: string, offset: number, starts: readonly number[]): C
   if (assignment) {
     const keyParts = splitDottedKey(assignment[1]!);
     const value = assignment[2]!;
-    if (value.startsWith('{')) return null;
-    if (value.startsWith('[')) {
+    if (value.startsWith('{')) {
+      const flow = flowMapContext(value, [...table, ...keyParts], offset, 'toml');
+      if (!flow) return null;
+      context = flow;
+    } else if (value.startsWith('[')) {
       const inner = value.slice(1);
       const item = inner.slice(inner.lastIndexOf(',') + 1).replace(/^\s+/, '');
       if (/[\]]/.test(item)) return null;
@@ -385,6 +399,34 @@ function tomlContext(text: string, offset: number, starts: readonly number[]): C
   let replaceEnd = offset + wordAfter.length;
   if (context.quote && full[replaceEnd - lineStart] === context.quote) replaceEnd += 1;
   context.replaceEnd = replaceEnd;
+  return context;
+}
+
+/**
+ * Inside a one-level flow map / inline table (`auth: { type: be`, `auth = { type = "be`):
+ * a key of the map (with the keys already written) or the value of one of its keys.
+ */
+function flowMapContext(value: string, path: PathSegment[], offset: number, format: ManifestFormat): CursorContext | null {
+  const inner = value.slice(1);
+  if (/[{}[\]]/.test(inner)) return null;
+  const parts = inner.split(',');
+  const current = parts[parts.length - 1]!;
+  const separator = format === 'toml' ? '=' : ':';
+  const keyOf = (part: string): string[] => {
+    const at = part.indexOf(separator);
+    const key = (at === -1 ? part : part.slice(0, at)).trim();
+    return format === 'toml' ? splitDottedKey(key) : [unquoteKey(key)];
+  };
+  const at = current.indexOf(separator);
+  if (at !== -1) {
+    const partial = current.slice(at + 1).replace(/^[ \t]+/, '');
+    return baseContext('value', [...path, ...keyOf(current)], partial, offset);
+  }
+  const partial = current.replace(/^[ \t]+/, '');
+  if (!/^[A-Za-z0-9_"'-]*$/.test(partial)) return null;
+  const context = baseContext('key', path, partial, offset);
+  context.present = parts.slice(0, -1).map((part) => keyOf(part)[0]!).filter(Boolean);
+  context.flow = true;
   return context;
 }
 

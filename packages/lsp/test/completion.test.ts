@@ -153,6 +153,14 @@ describe('completion in TOML', () => {
     expect(items.find((i) => i.label === 'triggers')!.textEdit).toEqual({ range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } }, newText: 'triggers' });
   });
 
+  it('offers keys of an inline table, and no snippets there or after a dotted key', () => {
+    const fixture = at(`svc_version = 2\n[[connectors]]\nslug = "x"\nauth = { ‸ }`, tomlUri);
+    const items = completion(fixture.state, { position: fixture.position }).items;
+    expect(items.map((i) => i.label)).toEqual(['type']);
+    expect(items[0]!.textEdit).toMatchObject({ newText: 'type = ' });
+    expect(labels(`svc_version = 2\n[apps.web]\nresources.‸`, tomlUri)).toEqual(['cpu', 'memory_gb']);
+  });
+
   it('offers enum values, quoted', () => {
     const fixture = at(`svc_version = 2\n[[triggers]]\nslug = "t"\ntype = ‸\n`, tomlUri);
     const items = completion(fixture.state, { position: fixture.position }).items;

@@ -43,9 +43,14 @@ connectors: []
     expect(contextAt('svc_version: 2\nagents:\n  a: {}\n‸\nproject:\n  name: x\n')).toMatchObject({ path: [], present: ['agents', 'project', 'svc_version'] });
   });
 
-  it('offers nothing in a comment or a flow map', () => {
+  it('offers nothing in a comment or nested flow collections', () => {
     expect(contextAt('# a comment ‸')).toBeNull();
-    expect(contextAt('project: { na‸')).toBeNull();
+    expect(contextAt('project: { a: { na‸')).toBeNull();
+  });
+
+  it('knows keys and values inside a flow map', () => {
+    expect(contextAt('project: { name: x, de‸')).toEqual({ kind: 'key', path: ['project'], prefix: 'de', present: ['name'], freshItem: false });
+    expect(contextAt('connectors:\n  - auth: { type: be‸')).toMatchObject({ kind: 'value', path: ['connectors', 0, 'auth', 'type'], prefix: 'be' });
   });
 });
 
@@ -55,6 +60,11 @@ describe('cursor context (TOML)', () => {
     expect(contextAt(text, 'toml')).toMatchObject({ kind: 'key', path: ['connectors', 1, 'auth'], prefix: 'he' });
     expect(contextAt(`[[connectors]]\nauth.type = "‸`, 'toml')).toMatchObject({ kind: 'value', path: ['connectors', 0, 'auth', 'type'], prefix: '' });
     expect(contextAt(`[agents.coder]\nconnectors = ["a", ‸`, 'toml')).toMatchObject({ kind: 'item', path: ['agents', 'coder', 'connectors'] });
+  });
+
+  it('knows keys and values inside an inline table', () => {
+    expect(contextAt(`[[connectors]]\nauth = { type = "no‸`, 'toml')).toMatchObject({ kind: 'value', path: ['connectors', 0, 'auth', 'type'], prefix: 'no' });
+    expect(contextAt(`[[connectors]]\nauth = { type = "none", ‸`, 'toml')).toMatchObject({ kind: 'key', path: ['connectors', 0, 'auth'], present: ['type'] });
   });
 
   it('lists keys of the table and of its sub-tables', () => {

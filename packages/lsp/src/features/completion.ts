@@ -65,7 +65,9 @@ function keyItems(state: DocumentState, version: SvcVersion, cursor: CursorConte
     if (present.has(key.name)) return;
     const shape = valueShape(key.schema);
     let newText: string;
-    if (state.format === 'toml') {
+    if (cursor.flow) {
+      newText = state.format === 'toml' ? `${key.name} = ` : `${key.name}: `;
+    } else if (state.format === 'toml') {
       newText = shape === 'object' && cursor.path.length === 0 ? `[${key.name}]\n` : `${key.name} = `;
       if (shape === 'array' && isArrayOfObjects(version, [...cursor.path, key.name])) newText = `[[${key.name}]]\n`;
     } else if (shape === 'object') {
@@ -180,12 +182,15 @@ function formatValue(value: string | number | boolean, format: 'yaml' | 'toml', 
 function snippetItems(state: DocumentState, names: ManifestDocument, cursor: CursorContext, arrayPath: PathSegment[]): CompletionItem[] {
   let collection: 'triggers' | 'connectors' | undefined;
   if (state.format === 'toml') {
-    if (cursor.header || cursor.prefix.includes('.')) return [];
+    // Only where a line starts: not after a dotted key's parent, in a header or an inline table.
+    const text = state.doc.text;
+    const lineStart = text.lastIndexOf('\n', cursor.replaceStart - 1) + 1;
+    if (cursor.header || cursor.flow || text.slice(lineStart, cursor.replaceStart).trim() !== '') return [];
     // An `[[array]]` table can start on any line: offer both.
     return [...snippetsFor(state, names, cursor, 'triggers'), ...snippetsFor(state, names, cursor, 'connectors')];
   }
   if (arrayPath.length === 1 && (arrayPath[0] === 'triggers' || arrayPath[0] === 'connectors')) collection = arrayPath[0];
-  if (!collection) return [];
+  if (!collection || cursor.flow) return [];
   // Only at the start of an item: a fresh `- ` line, or a line under `triggers:` with no dash yet.
   if (cursor.freshItem ? cursor.present.length > 0 : cursor.path.length !== 1) return [];
   return snippetsFor(state, names, cursor, collection);
