@@ -187,3 +187,12 @@ function branch0Array(schema: Schema): boolean {
   // An allowlist (`array | 'all' | 'none'`) is inserted as a scalar: either form is fine.
   return false;
 }
+
+/**
+ * The subschemas of the value at a path, for offering and describing values: like
+ * {@link schemasAt}, except `svc_version` itself, which picks the version, allows both.
+ */
+export function valueSchemasAt(version: SvcVersion, segments: readonly PathSegment[]): Schema[] {
+  if (segments.length === 1 && segments[0] === 'svc_version') return [...schemasAt(1, segments), ...schemasAt(2, segments)];
+  return schemasAt(version, segments);
+}

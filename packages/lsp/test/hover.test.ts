@@ -60,6 +60,16 @@ describe('hover', () => {
     expect(reference!.value).toContain('```toml');
   });
 
+  it('describes a TOML table header key, svc_version with both values, and a list item by its list', () => {
+    const header = hoverAt(`svc_version = 2\n[[tri‸ggers]]\nslug = "a"\n`, tomlUri);
+    expect(header!.value).toContain('**triggers**');
+    expect(header!.range).toEqual({ start: { line: 1, character: 2 }, end: { line: 1, character: 10 } });
+    expect(hoverAt(`svc_ver‸sion: 2\n`)!.value).toContain('Allowed: `1`, `2`');
+    expect(hoverAt(`svc_version: 2\nagents:\n  a:\n    svc_cli: [project.re‸ad]\n`)!.value).toContain(
+      v2Definitions.svcCliV2 ? String((v2Definitions.svcCliV2 as unknown as { markdownDescription: string }).markdownDescription) : 'svc',
+    );
+  });
+
   it('answers nothing on blank space or in a broken TOML file', () => {
     expect(hoverAt(`svc_version: 2\n‸\n`)).toBeNull();
     expect(hoverAt(`svc_version = ‸\n`, tomlUri)).toBeNull();

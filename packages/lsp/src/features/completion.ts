@@ -19,7 +19,7 @@ import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
-import { describe, enumValues, keysAt, schemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
+import { describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
 import { valueAt } from '../document-state.js';
@@ -165,8 +165,8 @@ function valueItems(state: DocumentState, names: ManifestDocument, version: SvcV
   };
   const referenceKind = referenceKindAt(valuePath);
   if (referenceKind) for (const name of declaredNames(names, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
-  // `svc_version` picks the shape: offer both, whatever the document is now.
-  const schemas = valuePath.length === 1 && valuePath[0] === 'svc_version' ? [...schemasAt(1, valuePath), ...schemasAt(2, valuePath)] : schemasAt(version, valuePath);
+  // `svc_version` picks the shape: both values are offered, whatever the document is now.
+  const schemas = valueSchemasAt(version, valuePath);
   for (const value of enumValues(schemas)) add(value, typeof value === 'string' ? CompletionItemKind.EnumMember : CompletionItemKind.Value, undefined);
   return items;
 }

@@ -8,7 +8,7 @@ import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';
 import { lspLines, offsetAt, positionAt, rangeAt } from '../positions.js';
-import { describe, enumValues, schemasAt, type PathSegment } from '../schema-model.js';
+import { describe, enumValues, valueSchemasAt, type PathSegment } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 
 const KIND_LABEL: Record<NameKind, string> = { agent: 'agent', connector: 'connector', template: 'sandbox template' };
@@ -23,13 +23,16 @@ export function hover(state: DocumentState, params: { position: Position }, cont
   const site = siteAt(index, offset);
   if (site) return nameHover(state, site);
 
-  const { steps, onKey } = pathAtOffset(root, offset);
+  const { steps } = pathAtOffset(root, offset);
   const last = steps[steps.length - 1]!;
   const segments = steps.slice(1).map((step) => step.segment as PathSegment);
-  if (onKey && last.entry) {
-    const text = keyDescription(state, segments);
+  // On a key: also a TOML table header's, whose entry starts before the key text (`[[triggers]]`).
+  const keyStep = steps.findIndex((step) => step.entry && offset >= step.entry.keyStart && offset <= step.entry.keyEnd);
+  if (keyStep > 0) {
+    const entry = steps[keyStep]!.entry!;
+    const text = keyDescription(state, segments.slice(0, keyStep));
     if (!text) return null;
-    return { contents: { kind: MarkupKind.Markdown, value: text }, range: rangeAt(state, last.entry.keyStart, last.entry.keyEnd) };
+    return { contents: { kind: MarkupKind.Markdown, value: text }, range: rangeAt(state, entry.keyStart, entry.keyEnd) };
   }
   const node = resolveAlias(last.node);
   if (node?.kind === 'scalar' && last.node.kind === 'scalar' && offset >= node.start && offset <= node.end && segments.length > 0) {
@@ -42,8 +45,11 @@ export function hover(state: DocumentState, params: { position: Position }, cont
 
 /** The schema's description of the value at a path, with the values an enum allows. */
 function keyDescription(state: DocumentState, segments: PathSegment[]): string | undefined {
-  const schemas = schemasAt(effectiveVersion(state), segments);
-  const description = schemas.map(describe).find((text) => text);
+  const version = effectiveVersion(state);
+  const schemas = valueSchemasAt(version, segments);
+  // A list item or a free-form key (a header name) is described by its container.
+  let description = schemas.map(describe).find((text) => text);
+  if (!description && segments.length > 1) description = valueSchemasAt(version, segments.slice(0, -1)).map(describe).find((text) => text);
   if (!description) return undefined;
   const name = segments[segments.length - 1];
   const title = typeof name === 'string' ? `**${name}**\n\n` : '';

@@ -1,0 +1,14 @@
+import { hover } from './src/features/hover.js';
+import { definition } from './src/features/definition.js';
+import { at } from './test/helpers.js';
+const h = (t: string, uri?: string) => { const f = at(t, uri); const r = hover(f.state, { position: f.position }); console.log(JSON.stringify(t.split('\n').find(l => l.includes('‸'))), '→', r ? JSON.stringify((r.contents as any).value).slice(0, 160) : null); };
+h('svc_version: 2\ntri‸ggers:\n  - slug: a');
+h('svc_version: 2\ntriggers:\n  - sl‸ug: a');
+h('svc_version = 2\n[[tri‸ggers]]\nslug = "a"', 'file:///svc.toml');
+h('svc_version = 2\n[agents.co‸der]\nsandbox = "a"', 'file:///svc.toml');
+h('svc_version = 2\n[agents.coder]\nsand‸box = "a"', 'file:///svc.toml');
+h('svc_ver‸sion: 2\n');
+h('svc_version: 1\nagents:\n  - name: a‸b\n    svc_cli: [project.read]\ntriggers:\n  - agent: ab');
+h('svc_version: 1\nagents:\n  - name: ab\n    svc_cli: [project.re‸ad]');
+h('svc_version: 2\nconnectors:\n  - slug: x\n    head‸ers:\n      X-A: b');
+h('svc_version: 2\nconnectors:\n  - slug: x\n    headers:\n      X-‸A: b');
