@@ -301,6 +301,18 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(() => readFileSync(join(workspace, opts.file), 'utf8'), { timeout: 30_000 }).toMatch(opts.fixedLine);
     await shot(`04-${stem}-fixed`);
 
+    // Hover on `default_agent` (line 2, which starts with the key): the schema's description.
+    const line2 = activeEditor().locator('.view-line').filter({ hasText: /^default_agent\b/ }).first();
+    const lineBox = await line2.boundingBox();
+    if (!lineBox) throw new Error('line 2 is not on screen');
+    await page.mouse.move(lineBox.x + 30, lineBox.y + lineBox.height / 2);
+    const hover = page.locator('.monaco-hover:not(.hidden) .hover-contents, .monaco-hover:not(.hidden) .markdown-hover').first();
+    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await hover.innerText()).toMatch(/agent/i);
+    await shot(`05-${stem}-hover`);
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
+
     // Completion: a new top-level key after `default_agent` (line 2).
     await activeEditor().locator('.view-lines').click();
     await page.keyboard.press('Control+Home');
@@ -314,7 +326,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const item = suggest.locator('.monaco-list-row').filter({ hasText: 'runtime' }).first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     const labels = await suggest.locator('.monaco-list-row .label-name').allInnerTexts();
-    await shot(`05-${stem}-completion`);
+    await shot(`06-${stem}-completion`);
     expect(labels.map((l) => l.trim())).toContain('runtime');
     await page.keyboard.press('Escape');
     // Undo the typing, back to the saved (fixed) file.
@@ -348,7 +360,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     expect(installed.some((e) => e.startsWith('svc-manifest.svc-manifest-vscode@'))).toBe(true);
   });
 
-  it('svc.yaml: squiggle, Problems entry, quick fix, completion', async () => {
+  it('svc.yaml: squiggle, Problems entry, quick fix, hover, completion', async () => {
     failureShot('svc-yaml');
     await checkManifest({
       file: 'svc.yaml',
@@ -360,7 +372,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     });
   }, 240_000);
 
-  it('svc.toml (opened as Plain Text, no TOML extension): squiggle, Problems entry, quick fix, completion', async () => {
+  it('svc.toml (opened as Plain Text, no TOML extension): squiggle, Problems entry, quick fix, hover, completion', async () => {
     failureShot('svc-toml');
     await checkManifest({
       file: 'svc.toml',
@@ -379,7 +391,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
 
     await runCommand('svc: Show output');
     await expect.poll(outputText, { timeout: 30_000 }).toContain('[client] starting');
-    await shot('06-output-channel');
+    await shot('07-output-channel');
 
     const before = findProcesses(dirs.extensionsDir, 'server.js');
     expect(before).toHaveLength(1);
@@ -388,7 +400,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
       .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => p !== before[0]), { timeout: 60_000 })
       .toHaveLength(1);
     await expect.poll(outputText, { timeout: 30_000 }).toMatch(/restarting/);
-    await shot('07-output-after-crash');
+    await shot('08-output-after-crash');
 
     // The restarted server still checks the file.
     await activeEditor().locator('.view-lines').click();
@@ -396,7 +408,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.keyboard.type('runtme: runtime_a');
     const problem = await problemFor('runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
-    await shot('08-after-restart');
+    await shot('09-after-restart');
 
     // And "svc: Restart language server" restarts it on request.
     const running = findProcesses(dirs.extensionsDir, 'server.js');
@@ -407,7 +419,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js'), { timeout: 30_000 }).toHaveLength(1);
     await runCommand('svc: Show output');
     await expect.poll(outputText, { timeout: 30_000 }).toContain('restart requested');
-    await shot('09-output-after-restart-command');
+    await shot('10-output-after-restart-command');
   }, 240_000);
 
   it('svc.toml keeps working once a TOML extension owns the toml language', async () => {
@@ -436,6 +448,6 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await activeEditor().locator('.squiggly-error, .squiggly-warning').first().waitFor({ state: 'visible', timeout: 60_000 });
     const problem = await problemFor('runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
-    await shot('10-svc-toml-with-toml-extension');
+    await shot('11-svc-toml-with-toml-extension');
   }, 240_000);
 });
