@@ -105,8 +105,15 @@ describe('completion of values (YAML)', () => {
   });
 
   it('offers connector slugs in flow and block lists', () => {
-    expect(labels(V2.replace('    enabled: true', '    connectors: [github, ‸'))).toEqual(['github', 'docs']);
+    expect(labels(V2.replace('    enabled: true', '    connectors: [github, ‸'))).toEqual(['docs']);
     expect(labels(V2.replace('    enabled: true', '    connectors_required:\n      - ‸'))).toEqual(['github', 'docs']);
+  });
+
+  it('does not offer a name the list already has', () => {
+    expect(labels(V2.replace('    enabled: true', '    connectors:\n      - docs\n      - ‸\n'))).toEqual(['github']);
+    const got = labels(`svc_version: 2\nagents:\n  a:\n    svc_cli:\n      - project.read\n      - ‸\n`);
+    expect(got).not.toContain('project.read');
+    expect(got).toContain('project.write');
   });
 
   it('offers svc_cli names of the document version', () => {

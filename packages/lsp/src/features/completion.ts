@@ -147,6 +147,9 @@ function valueItems(state: DocumentState, names: ManifestDocument, version: SvcV
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   const items: CompletionItem[] = [];
   const seen = new Set<string>();
+  // An item already in the list is not offered again (the one being typed aside).
+  const listed = cursor.kind === 'item' ? valueAt(state, cursor.path) : undefined;
+  if (Array.isArray(listed)) for (const item of listed) if (typeof item === 'string' && item !== cursor.prefix) seen.add(item);
   const add = (value: string | number | boolean, kind: CompletionItemKind, detail?: string, documentation?: string): void => {
     const label = String(value);
     if (seen.has(label)) return;
