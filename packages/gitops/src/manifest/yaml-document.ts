@@ -88,6 +88,7 @@ export function ownPair(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((pair) => isScalar(pair.key) && !isMergeKey(pair) && String(pair.key.value) === key) as Pair | undefined;
 }
 
+/** A `<<` merge key entry. */
 export function isMergeKey(pair: Pair): boolean {
   return isScalar(pair.key) && (typeof pair.key.value === 'symbol' || pair.key.source === '<<');
 }
@@ -96,6 +97,7 @@ function hasMergedKey(value: unknown, key: string): boolean {
   return isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, key);
 }
 
+/** Where an entry of a flow collection starts (its key, or the item). */
 export function flowStart(item: Pair | Node): number {
   if (isPair(item)) return (item.key as Node).range![0];
   return item.range![0];
