@@ -152,6 +152,12 @@ describe('completion in TOML', () => {
     expect(got).not.toContain('svc_version');
   });
 
+  it('inserts a table header at the top, a plain key deeper', () => {
+    expect(item(`svc_version = 2\n‸`, 'triggers', tomlUri).textEdit).toMatchObject({ newText: '[[triggers]]\n' });
+    expect(item(`svc_version = 2\n‸`, 'project', tomlUri).textEdit).toMatchObject({ newText: '[project]\n' });
+    expect(item(`svc_version = 2\n[[connectors]]\nslug = "a"\n‸`, 'policies', tomlUri).textEdit).toMatchObject({ newText: 'policies = ' });
+  });
+
   it('offers table names in a header being typed', () => {
     const fixture = at(`svc_version = 2\n[[tri‸`, tomlUri);
     const items = completion(fixture.state, { position: fixture.position }).items;

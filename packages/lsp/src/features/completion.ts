@@ -15,14 +15,13 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { cursorContext, type CursorContext } from '../cursor-context.js';
-import type { DocumentState } from '../document-state.js';
+import { valueAt, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
 import { describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
-import { valueAt } from '../document-state.js';
 import { ManifestDocument } from '@svc-manifest/validator';
 
 export interface CompletionParamsLike {
@@ -68,8 +67,11 @@ function keyItems(state: DocumentState, version: SvcVersion, cursor: CursorConte
     if (cursor.flow) {
       newText = state.format === 'toml' ? `${key.name} = ` : `${key.name}: `;
     } else if (state.format === 'toml') {
-      newText = shape === 'object' && cursor.path.length === 0 ? `[${key.name}]\n` : `${key.name} = `;
-      if (shape === 'array' && isArrayOfObjects(version, [...cursor.path, key.name])) newText = `[[${key.name}]]\n`;
+      // At the top a table or an array of tables starts a section; deeper, a plain `key = `.
+      const top = cursor.path.length === 0;
+      if (top && shape === 'object') newText = `[${key.name}]\n`;
+      else if (top && shape === 'array' && isArrayOfObjects(version, [key.name])) newText = `[[${key.name}]]\n`;
+      else newText = `${key.name} = `;
     } else if (shape === 'object') {
       newText = `${key.name}:\n${' '.repeat(cursor.column + 2)}`;
     } else if (shape === 'array' && isArrayOfObjects(version, [...cursor.path, key.name])) {
