@@ -161,9 +161,21 @@ export async function fetchItem(catalog: Catalog, id: string): Promise<FetchedIt
 /** Remembers fetched items, so an edit re-run after a lost race does not fetch again. */
 export class ItemCache {
   private readonly fetched = new Map<string, Promise<FetchedItem>>();
+  private readonly described = new Map<string, Promise<ItemDescriptor | null>>();
 
   constructor(readonly catalog: Catalog) {}
 
+  /** The item's checked descriptor without its files (null when the catalog has no such item). */
+  descriptor(id: string): Promise<ItemDescriptor | null> {
+    let descriptor = this.described.get(id);
+    if (!descriptor) {
+      descriptor = this.catalog.item(id).then((raw) => (raw === null ? null : parseItemDescriptor(id, raw)));
+      this.described.set(id, descriptor);
+    }
+    return descriptor;
+  }
+
+  /** The item with all its files (see {@link fetchItem}). */
   get(id: string): Promise<FetchedItem> {
     let item = this.fetched.get(id);
     if (!item) {

@@ -147,11 +147,10 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
     const state = await loadState(snapshot);
     const result: UpdateAllInfo = { updated: [], refused: [] };
     for (const [name, installed] of Object.entries(state.lock.items).sort(([a], [b]) => a.localeCompare(b))) {
-      const item = await items.get(installed.id).catch((error: unknown) => {
-        if (error instanceof RefusedError && error.code === 'unknown-item') return null;
-        throw error;
-      });
-      if (!item || item.name !== name || compareVersions(item.version, installed.version) <= 0) continue;
+      // Only items with a newer version are fetched with their files.
+      const descriptor = await items.descriptor(installed.id);
+      if (!descriptor || descriptor.name !== name || compareVersions(descriptor.version, installed.version) <= 0) continue;
+      const item = await items.get(installed.id);
       const { reports, apply, info } = await planUpdate(state, installed, item);
       if (reports.length > 0) {
         result.refused.push({ name, message: conflictMessage(name, reports), files: reports });
@@ -172,11 +171,11 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
 export async function availableUpdates(snapshot: Snapshot, items: ItemCache): Promise<AvailableUpdate[]> {
   const lock = parseLock(await snapshot.read(LOCK_PATH));
   const updates: AvailableUpdate[] = [];
-  const summaries = new Map((await items.catalog.items()).map((summary) => [summary.id, summary]));
+  // One `item(id)` read per installed item: no need to page through the whole marketplace.
   for (const [name, installed] of Object.entries(lock.items).sort(([a], [b]) => a.localeCompare(b))) {
-    const summary = summaries.get(installed.id);
-    if (summary && compareVersions(summary.version, installed.version) > 0) {
-      updates.push({ name, id: installed.id, installed: installed.version, available: summary.version });
+    const descriptor = await items.descriptor(installed.id);
+    if (descriptor && compareVersions(descriptor.version, installed.version) > 0) {
+      updates.push({ name, id: installed.id, installed: installed.version, available: descriptor.version });
     }
   }
   return updates;
