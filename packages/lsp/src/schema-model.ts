@@ -196,3 +196,21 @@ export function valueSchemasAt(version: SvcVersion, segments: readonly PathSegme
   if (segments.length === 1 && segments[0] === 'svc_version') return [...schemasAt(1, segments), ...schemasAt(2, segments)];
   return schemasAt(version, segments);
 }
+
+/**
+ * Pairs of keys that spell one field two ways (`session_mode` / `sessionMode`): the schema
+ * says so with `allOf: [{ not: { required: [a, b] } }]`. Writing one rules out the other.
+ */
+export function aliasPairsAt(version: SvcVersion, segments: readonly PathSegment[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const schema of schemasAt(version, segments)) {
+    if (!Array.isArray(schema.allOf)) continue;
+    for (const member of schema.allOf) {
+      const required = isSchema(member) && isSchema(member.not) ? member.not.required : undefined;
+      if (Array.isArray(required) && required.length === 2 && typeof required[0] === 'string' && typeof required[1] === 'string') {
+        pairs.push([required[0], required[1]]);
+      }
+    }
+  }
+  return pairs;
+}

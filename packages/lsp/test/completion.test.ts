@@ -81,6 +81,14 @@ describe('completion of keys (YAML)', () => {
     expect(item(`svc_version: 2\nagents:\n  a:\n    ‸`, 'connectors').textEdit).toMatchObject({ newText: 'connectors: ' });
   });
 
+  it('does not offer the other spelling of a key already written', () => {
+    const got = labels(`svc_version: 2\ntriggers:\n  - slug: a\n    session_mode: fresh\n    secretEnv: S\n    ‸\n`);
+    expect(got).not.toContain('sessionMode');
+    expect(got).not.toContain('secret_env');
+    expect(got).toContain('session_key');
+    expect(labels(`svc_version: 2\nagents:\n  a:\n    connectors_required: []\n    ‸\n`)).not.toContain('connectors_personal');
+  });
+
   it('marks the deprecated key', () => {
     const found = item(`svc_version: 2\nagents:\n  coder:\n    ‸\n`, 'connectors_personal');
     expect(found.tags).toEqual([1]);

@@ -19,7 +19,7 @@ import { valueAt, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
-import { describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
+import { aliasPairsAt, describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
 import { ManifestDocument } from '@svc-manifest/validator';
@@ -58,6 +58,10 @@ export function completion(state: DocumentState, params: CompletionParamsLike, c
 
 function keyItems(state: DocumentState, version: SvcVersion, cursor: CursorContext, keys: ReturnType<typeof keysAt>): CompletionItem[] {
   const present = new Set(cursor.present);
+  for (const [a, b] of aliasPairsAt(version, cursor.path)) {
+    if (present.has(a)) present.add(b);
+    if (present.has(b)) present.add(a);
+  }
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   const items: CompletionItem[] = [];
   keys.forEach((key, index) => {
