@@ -28,11 +28,11 @@ commands:
   remove NAME [--force]
 
 options:
-  --repo PATH        repository, bare or not (default: current directory)
-  --branch NAME      branch to change (default: the repository's HEAD branch)
-  --author "N <E>"   author (default: git config user.name/email, else svc-manifest)
-  --committer "N <E>" committer (default: the author)
-  --message TEXT     commit message (default: describes the operation)
+  --repo PATH           repository, bare or not (default: current directory)
+  --branch NAME         branch to change (default: the repository's HEAD branch)
+  --author "N <E>"      author (default: git config user.name/email, else svc-manifest)
+  --committer "N <E>"   committer (default: the author)
+  --message TEXT        commit message (default: describes the operation)
 `;
 
 class UsageError extends Error {}
