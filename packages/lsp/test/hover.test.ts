@@ -70,6 +70,10 @@ describe('hover', () => {
     );
   });
 
+  it('says when a key is deprecated', () => {
+    expect(hoverAt(`svc_version: 2\nagents:\n  a:\n    connectors_per‸sonal: []\n`)!.value).toContain('*Deprecated:* use `connectors_required`.');
+  });
+
   it('answers nothing on blank space or in a broken TOML file', () => {
     expect(hoverAt(`svc_version: 2\n‸\n`)).toBeNull();
     expect(hoverAt(`svc_version = ‸\n`, tomlUri)).toBeNull();

@@ -53,9 +53,11 @@ function keyDescription(state: DocumentState, segments: PathSegment[]): string |
   if (!description) return undefined;
   const name = segments[segments.length - 1];
   const title = typeof name === 'string' ? `**${name}**\n\n` : '';
+  const replacement = schemas.map((schema) => schema['x-svc-deprecated']).find((key) => typeof key === 'string');
+  const deprecated = replacement ? `\n\n*Deprecated:* use \`${String(replacement)}\`.` : '';
   const values = enumValues(schemas);
   const allowed = values.length > 0 && values.length <= 12 ? `\n\nAllowed: ${values.map((v) => `\`${String(v)}\``).join(', ')}` : '';
-  return `${title}${description}${allowed}`;
+  return `${title}${description}${deprecated}${allowed}`;
 }
 
 function nameHover(state: DocumentState, site: NameSite): Hover {
