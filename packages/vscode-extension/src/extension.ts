@@ -46,6 +46,8 @@ class Controller implements vscode.Disposable {
   /** Serialises start/stop/restart so commands and setting changes never race. */
   private queue: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** A restart for new file patterns is queued; the old client stays quiet until then. */
+  private restartPending = false;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('svc manifest', { log: true });
@@ -60,7 +62,12 @@ class Controller implements vscode.Disposable {
           if (JSON.stringify(next) !== JSON.stringify(this.selector)) {
             this.selector = next;
             this.log(`file patterns changed: ${next.map((f) => f.pattern).join(', ')}`);
-            void (this.client ? this.restart(false) : this.startIfNeeded());
+            if (this.client) {
+              // The running client is about to be replaced: it must not also
+              // send this change (see the didChangeConfiguration middleware).
+              this.restartPending = true;
+              void this.restart(false);
+            } else void this.startIfNeeded();
           }
         }
       }),
@@ -127,6 +134,13 @@ class Controller implements vscode.Disposable {
       diagnosticCollectionName: 'svc',
       errorHandler: this.errorHandler(),
       middleware: {
+        workspace: {
+          // A client that is being replaced (new file patterns) or stopped
+          // would fail to send the notification; its successor reads the
+          // settings at start anyway.
+          didChangeConfiguration: (sections, next) =>
+            this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections),
+        },
         handleDiagnostics: (uri, diagnostics, next) => {
           const redhat = redhatValidatesYaml(uri);
           next(
@@ -136,12 +150,13 @@ class Controller implements vscode.Disposable {
         },
       },
     };
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    const client: LanguageClient = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) this.log('server running');
       if (e.newState === State.Stopped && !this.stopping) this.log('server stopped');
     });
     this.client = client;
+    this.restartPending = false;
     this.log(`starting ${serverModule} for ${this.selector.map((f) => f.pattern).join(', ')}`);
     try {
       await client.start();

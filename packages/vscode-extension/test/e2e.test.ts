@@ -157,6 +157,8 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'svc.yaml'), SVC_YAML);
     writeFileSync(join(workspace, 'svc.toml'), SVC_TOML);
+    // Only a manifest once `svc.files.extraPatterns` says so.
+    writeFileSync(join(workspace, 'app.manifest.yaml'), SVC_YAML);
 
     // 3. Install the .vsix offline, then start code-server.
     writeFileSync(join(artifacts, 'install-extension.log'), installExtension(t, dirs, vsix));
@@ -449,5 +451,24 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const problem = await problemFor('runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
     await shot('11-svc-toml-with-toml-extension');
+  }, 240_000);
+
+  it('a file matched by svc.files.extraPatterns is served once the setting is changed', async () => {
+    failureShot('extra-patterns');
+    await openFromExplorer('app.manifest.yaml');
+    await runCommand('svc: Show output');
+    // Change the workspace setting on disk, as a person editing settings.json would.
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'] }, null, 2));
+    await expect.poll(outputText, { timeout: 60_000 }).toContain('file patterns changed: **/svc.yaml, **/svc.yml, **/svc.toml, **/*.manifest.yaml');
+    await page.locator('.tabs-container .tab', { hasText: 'app.manifest.yaml' }).click();
+    await activeEditor().locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const problem = await problemFor('enabeld');
+    expect(problem).toMatch(/\bsvc\W+unknown-key\b/);
+    expect(problem).toContain('[Ln 5, Col 5]');
+    await shot('12-extra-patterns');
+    // Replacing the client for the new patterns raised no error notification.
+    const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+    expect(toasts.filter((t) => /svc|server|failed/i.test(t))).toEqual([]);
   }, 240_000);
 });
