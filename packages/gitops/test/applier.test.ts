@@ -109,3 +109,21 @@ test('author, committer and message options', async () => {
     'Ada <ada@example.test> 2026-01-02T03:04:05+00:00|Platform <platform@example.test>|Make helper the default\n\nRequested in the UI.',
   );
 });
+
+test('GIT_DIR / GIT_INDEX_FILE of the calling process (e.g. a hook) are ignored', async () => {
+  const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
+  const other = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
+  const saved = { dir: process.env.GIT_DIR, index: process.env.GIT_INDEX_FILE };
+  process.env.GIT_DIR = other;
+  process.env.GIT_INDEX_FILE = `${tempDir()}/foreign-index`;
+  try {
+    await applyEdit(repo, setDefaultAgentEdit('helper'), await applyOptions());
+  } finally {
+    if (saved.dir === undefined) delete process.env.GIT_DIR;
+    else process.env.GIT_DIR = saved.dir;
+    if (saved.index === undefined) delete process.env.GIT_INDEX_FILE;
+    else process.env.GIT_INDEX_FILE = saved.index;
+  }
+  expect(subjects(repo)).toEqual(['svc: set default agent to helper', 'initial']);
+  expect(subjects(other)).toEqual(['initial']);
+});

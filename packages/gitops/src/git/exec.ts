@@ -29,11 +29,23 @@ const BASE_ENV = {
   GIT_OPTIONAL_LOCKS: '0',
 };
 
+/**
+ * Variables that would point git at another repository, work tree or index than the one
+ * named on the command line (e.g. when called from a git hook): never inherited.
+ */
+const REPOSITORY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX'];
+
+function childEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of REPOSITORY_ENV) delete env[name];
+  return { ...env, ...BASE_ENV, ...extra };
+}
+
 export function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args as string[], {
       cwd: options.cwd,
-      env: { ...process.env, ...BASE_ENV, ...options.env },
+      env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
