@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from './built-server.js';
 import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../src/features/settings.js';
 
 describe('settings', () => {
@@ -33,5 +36,17 @@ describe('settings', () => {
     expect(globMatches('*.{yaml,yml}', '/a/b/x.yml')).toBe(true);
     expect(globMatches('src/?.yaml', '/w/src/a.yaml')).toBe(true);
     expect(globMatches('src/?.yaml', '/w/src/ab.yaml')).toBe(false);
+  });
+});
+
+describe('README', () => {
+  it('documents every setting with its real default', () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `svc\.([\w.]+)` \| [^|]+ \| `([^`]+)` \|/gm)].map((m) => [m[1], JSON.parse(m[2]!)]);
+    expect(Object.fromEntries(rows)).toEqual({
+      enable: DEFAULT_SETTINGS.enable,
+      'files.extraPatterns': DEFAULT_SETTINGS.extraPatterns,
+      'validation.maxFileSizeBytes': DEFAULT_SETTINGS.maxFileSizeBytes,
+    });
   });
 });
