@@ -70,6 +70,11 @@ describe('completion of keys (YAML)', () => {
     for (const key of ['cron', 'schedule', 'run_at', 'runAt', 'timezone', 'secret_env', 'secretEnv', 'slug', 'type', 'mode']) expect(got).not.toContain(key);
   });
 
+  it('offers the connector keys of the document version', () => {
+    expect(labels(`svc_version: 2\nconnectors:\n  - slug: a\n    ‸\n`)).not.toContain('agent_scope');
+    expect(labels(`svc_version: 1\nconnectors:\n  - slug: a\n    ‸\n`)).toContain('agent_scope');
+  });
+
   it('offers the keys of a new list item after "- "', () => {
     const got = labels(`svc_version: 2\nconnectors:\n  - slug: a\n    provider: mcp\n  - ‸\n`);
     expect(got).toEqual(expect.arrayContaining(['slug', 'provider', 'url']));
