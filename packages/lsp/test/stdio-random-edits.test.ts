@@ -161,6 +161,7 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   const published = await until(
     () => client.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version),
     `diagnostics for version ${version}`,
+    60_000,
   );
   const expected: Diagnostic[] = JSON.parse(JSON.stringify(computeDiagnostics(fresh)));
   expect(published.params.diagnostics).toEqual(expected);
@@ -183,11 +184,11 @@ describe('the built server under thousands of random edits over stdio', () => {
 
   it('keeps answering every request (YAML)', async () => {
     await fuzz(client, 'file:///work/fuzz/svc.yaml', 'yaml', YAML_START, 2500, 0x5eed);
-  });
+  }, 180_000);
 
   it('keeps answering every request (TOML)', async () => {
     await fuzz(client, 'file:///work/fuzz/svc.toml', 'toml', TOML_START, 1500, 0xbeef);
-  });
+  }, 180_000);
 
   it('answers a request whose handler throws with an empty result, logs it, and keeps going', async () => {
     const uri = 'file:///work/fuzz/broken/svc.yaml';
