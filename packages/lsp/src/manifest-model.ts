@@ -156,3 +156,19 @@ export function referenceKindAt(segments: readonly (string | number)[]): NameKin
   }
   return undefined;
 }
+
+/**
+ * Whether a name site can be at this path (a declaration or a reference), so callers can
+ * skip building the index for offsets that are not on a name. `onKey`: the offset is on the
+ * last segment's key (only version 2 agents are declared by a key).
+ */
+export function mayHoldName(segments: readonly (string | number)[], onKey: boolean): boolean {
+  const s = segments;
+  if (onKey) return s.length === 2 && s[0] === 'agents' && typeof s[1] === 'string';
+  if (referenceKindAt(s)) return true;
+  if (s.length === 3 && typeof s[1] === 'number') {
+    if (s[0] === 'agents' && s[2] === 'name') return true;
+    if (s[0] === 'connectors' && s[2] === 'slug') return true;
+  }
+  return s.length === 4 && s[0] === 'sandbox' && s[1] === 'templates' && typeof s[2] === 'number' && s[3] === 'slug';
+}

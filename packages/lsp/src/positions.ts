@@ -8,9 +8,18 @@ import type { Position, Range } from 'vscode-languageserver';
 import type { DocumentState } from './document-state.js';
 
 export class LspLines {
-  readonly lineStarts: number[];
+  readonly lineStarts: readonly number[];
 
-  constructor(readonly text: string) {
+  /** Lines of a text without `\r`, from line starts computed elsewhere. */
+  static fromLineStarts(text: string, lineStarts: readonly number[]): LspLines {
+    return new LspLines(text, lineStarts);
+  }
+
+  constructor(readonly text: string, lineStarts?: readonly number[]) {
+    if (lineStarts) {
+      this.lineStarts = lineStarts;
+      return;
+    }
     const starts = [0];
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
@@ -55,7 +64,8 @@ const cache = new WeakMap<object, LspLines>();
 export function lspLines(state: DocumentState): LspLines {
   let lines = cache.get(state.doc);
   if (!lines) {
-    lines = new LspLines(state.doc.text);
+    // Without a \r, LSP lines are the validator's lines: share its index.
+    lines = state.doc.text.includes('\r') ? new LspLines(state.doc.text) : LspLines.fromLineStarts(state.doc.text, state.doc.lines.lineStarts);
     cache.set(state.doc, lines);
   }
   return lines;

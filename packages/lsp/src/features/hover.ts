@@ -6,7 +6,7 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import { pathAtOffset, resolveAlias } from '@svc-manifest/validator';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
-import { nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';
+import { mayHoldName, nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';
 import { lspLines, offsetAt, positionAt, rangeAt } from '../positions.js';
 import { describe, enumValues, valueSchemasAt, type PathSegment } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
@@ -19,15 +19,16 @@ export function hover(state: DocumentState, params: { position: Position }, cont
   if (!root) return null;
   const offset = offsetAt(state, params.position);
   throwIfCancelled(context);
-  const index = nameIndex(state.doc);
-  const site = siteAt(index, offset);
-  if (site) return nameHover(state, site);
-
   const { steps } = pathAtOffset(root, offset);
   const last = steps[steps.length - 1]!;
   const segments = steps.slice(1).map((step) => step.segment as PathSegment);
   // On a key: also a TOML table header's, whose entry starts before the key text (`[[triggers]]`).
   const keyStep = steps.findIndex((step) => step.entry && offset >= step.entry.keyStart && offset <= step.entry.keyEnd);
+  // The name index is built only when the offset can be on a name.
+  if (mayHoldName(keyStep > 0 ? segments.slice(0, keyStep) : segments, keyStep > 0)) {
+    const site = siteAt(nameIndex(state.doc), offset);
+    if (site) return nameHover(state, site);
+  }
   if (keyStep > 0) {
     const entry = steps[keyStep]!.entry!;
     const text = keyDescription(state, segments.slice(0, keyStep));
