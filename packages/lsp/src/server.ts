@@ -40,7 +40,21 @@ export const SERVER_NAME = 'svc-manifest-lsp';
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
-  const states = new Map<string, DocumentState>();
+  /**
+   * One entry per open YAML/TOML file. An edit only records the new text; the parse is
+   * brought up to date (with `ManifestDocument.update`) when something needs it, so a burst
+   * of keystrokes costs one incremental parse, not one per keystroke.
+   */
+  const entries = new Map<string, { state: DocumentState; pending?: { version: number; text: string } }>();
+  const stateOf = (uri: string): DocumentState | undefined => {
+    const entry = entries.get(uri);
+    if (!entry) return undefined;
+    if (entry.pending) {
+      entry.state = updateState(entry.state, entry.pending.version, entry.pending.text);
+      entry.pending = undefined;
+    }
+    return entry.state;
+  };
   let settings: Settings = { ...DEFAULT_SETTINGS };
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
@@ -58,7 +72,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     settings.enable && (isManifestName(state.uri, settings) || (isYamlOrToml(state.uri, languageId) && pinsOurSchema(state)));
 
   const managedState = (uri: string): DocumentState | undefined => {
-    const state = states.get(uri);
+    const state = stateOf(uri);
     if (!state) return undefined;
     return isManaged(state, documents.get(uri)?.languageId) ? state : undefined;
   };
@@ -72,7 +86,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   const scheduler = new DiagnosticScheduler({
     delayMs: options.debounceMs ?? 15,
-    current: (uri) => states.get(uri),
+    current: (uri) => stateOf(uri),
     compute: (state) => (isManaged(state, documents.get(state.uri)?.languageId) ? computeDiagnostics(state) : []),
     publish: (uri, version, diagnostics) => {
       shown.add(uri);
@@ -117,11 +131,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   const refreshAll = (): void => {
     for (const document of documents.all()) {
-      const old = states.get(document.uri);
-      if (!old) continue;
+      if (!entries.has(document.uri)) continue;
       // The size limit is part of the parse: re-read every open file.
-      states.set(document.uri, createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId }));
-      if (isManaged(states.get(document.uri)!, document.languageId)) scheduler.schedule(document.uri);
+      const state = createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId });
+      entries.set(document.uri, { state });
+      if (isManaged(state, document.languageId)) scheduler.schedule(document.uri);
       else clearDiagnostics(document.uri);
     }
   };
@@ -181,13 +195,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   documents.onDidChangeContent(
     notification('didChange', (event) => {
       const document = event.document;
-      const old = states.get(document.uri);
-      if (!old && !isManifestName(document.uri, settings) && !isYamlOrToml(document.uri, document.languageId)) return;
-      const state = old
-        ? updateState(old, document.version, document.getText())
-        : createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId });
-      states.set(document.uri, state);
-      if (isManaged(state, document.languageId)) scheduler.schedule(document.uri);
+      const entry = entries.get(document.uri);
+      if (!entry) {
+        if (!isManifestName(document.uri, settings) && !isYamlOrToml(document.uri, document.languageId)) return;
+        entries.set(document.uri, {
+          state: createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId }),
+        });
+      } else {
+        entry.pending = { version: document.version, text: document.getText() };
+      }
+      // A manifest by name needs no parse to be scheduled; any other file is ours only if it pins our schema.
+      const managed = settings.enable && (isManifestName(document.uri, settings) || isManaged(stateOf(document.uri)!, document.languageId));
+      if (managed) scheduler.schedule(document.uri);
       // It stopped pinning our schema: take its diagnostics away.
       else clearDiagnostics(document.uri);
     }),
@@ -195,7 +214,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.onDidClose(
     notification('didClose', (event) => {
-      states.delete(event.document.uri);
+      entries.delete(event.document.uri);
       clearDiagnostics(event.document.uri);
     }),
   );
