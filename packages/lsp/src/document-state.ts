@@ -13,6 +13,17 @@ export interface DocumentState {
   readonly doc: ManifestDocument;
   /** The latest document of this file that parsed into a tree (names for completion while the text is broken). */
   readonly lastGood?: ManifestDocument;
+  /**
+   * The current text, when it is newer than `doc` (an edit not parsed yet). Only completion
+   * accepts such a state: it reads the cursor's place from this text and names and values
+   * from the last tree, so a keystroke's completion does not wait for a parse.
+   */
+  readonly text?: string;
+}
+
+/** The text positions refer to: the unparsed newer text if there is one, else the document's. */
+export function textOf(state: DocumentState): string {
+  return state.text ?? state.doc.text;
 }
 
 export interface StateOptions {

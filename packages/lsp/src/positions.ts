@@ -5,7 +5,7 @@
  * counts only `\n`, so positions sent to a client never come from it).
  */
 import type { Position, Range } from 'vscode-languageserver';
-import type { DocumentState } from './document-state.js';
+import { textOf, type DocumentState } from './document-state.js';
 
 export class LspLines {
   readonly lineStarts: readonly number[];
@@ -62,18 +62,21 @@ export class LspLines {
 const cache = new WeakMap<object, LspLines>();
 
 export function lspLines(state: DocumentState): LspLines {
-  let lines = cache.get(state.doc);
+  // A state with an unparsed newer text has lines of its own; others share the document's.
+  const key: object = state.text !== undefined && state.text !== state.doc.text ? state : state.doc;
+  let lines = cache.get(key);
   if (!lines) {
+    const text = textOf(state);
     // Without a \r, LSP lines are the validator's lines: share its index.
-    lines = state.doc.text.includes('\r') ? new LspLines(state.doc.text) : LspLines.fromLineStarts(state.doc.text, state.doc.lines.lineStarts);
-    cache.set(state.doc, lines);
+    lines = key === state.doc && !text.includes('\r') ? LspLines.fromLineStarts(text, state.doc.lines.lineStarts) : new LspLines(text);
+    cache.set(key, lines);
   }
   return lines;
 }
 
 export function positionAt(state: DocumentState, offset: number): Position {
   const lines = lspLines(state);
-  const clamped = Math.max(0, Math.min(offset, state.doc.text.length));
+  const clamped = Math.max(0, Math.min(offset, textOf(state).length));
   const line = lines.lineOf(clamped);
   return { line, character: clamped - lines.lineStarts[line]! };
 }
@@ -86,7 +89,7 @@ export function rangeAt(state: DocumentState, start: number, end: number): Range
 export function offsetAt(state: DocumentState, position: Position): number {
   const lines = lspLines(state);
   if (position.line < 0) return 0;
-  if (position.line >= lines.lineCount) return state.doc.text.length;
+  if (position.line >= lines.lineCount) return textOf(state).length;
   const start = lines.lineStarts[position.line]!;
   return Math.min(start + Math.max(0, position.character), lines.lineEnd(position.line));
 }

@@ -71,6 +71,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const isManaged = (state: DocumentState, languageId?: string): boolean =>
     settings.enable && (isManifestName(state.uri, settings) || (isYamlOrToml(state.uri, languageId) && pinsOurSchema(state)));
 
+  /** For completion: the last parsed state with the newest text, without parsing it first. */
+  const typingState = (uri: string): DocumentState | undefined => {
+    const entry = entries.get(uri);
+    if (!entry?.pending || !settings.enable || !isManifestName(uri, settings)) return managedState(uri);
+    return { ...entry.state, version: entry.pending.version, text: entry.pending.text };
+  };
+
   const managedState = (uri: string): DocumentState | undefined => {
     const state = stateOf(uri);
     if (!state) return undefined;
@@ -100,11 +107,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     name: string,
     fallback: R,
     feature: (state: DocumentState, params: P, context: FeatureContext) => R,
+    stateFor: (uri: string) => DocumentState | undefined = managedState,
   ): (params: P & { textDocument: { uri: string } }, token: CancellationToken) => R | ResponseError<void> {
     return (params, token) => {
       try {
         if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
-        const state = managedState(params.textDocument.uri);
+        const state = stateFor(params.textDocument.uri);
         if (!state) return fallback;
         const result = feature(state, params, { token });
         if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
@@ -219,7 +227,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }),
   );
 
-  connection.onCompletion(request('completion', { isIncomplete: false, items: [] }, completion));
+  connection.onCompletion(request('completion', { isIncomplete: false, items: [] }, completion, typingState));
   connection.onHover(request('hover', null, hover));
   connection.onDefinition(request('definition', null, definition));
   connection.onReferences(request('references', [], references));

@@ -213,3 +213,16 @@ describe('completion in TOML', () => {
     expect(got).not.toContain('cron');
   });
 });
+
+describe('completion before the newest text is parsed', () => {
+  it('reads the place from the new text and names from the last tree', () => {
+    const parsed = at(`${V2}‸`).state;
+    const newer = `${V2}triggers:\n  - slug: t\n    agent: co`;
+    const typing = { ...parsed, version: 2, text: newer };
+    const line = newer.split('\n').length - 1;
+    const result = completion(typing, { position: { line, character: 13 } });
+    expect(result.items.map((i) => i.label)).toEqual(['coder', 'reviewer']);
+    expect(result.items[0]!.textEdit).toEqual({ range: { start: { line, character: 11 }, end: { line, character: 13 } }, newText: 'coder' });
+    expect(parsed.doc.text.split('\n').length - 1).toBeLessThan(line);
+  });
+});

@@ -152,6 +152,8 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   }
   const answers = await Promise.all(pending);
   expect(answers.filter((a) => a.error)).toEqual([]);
+  // No handler threw (a throw would be answered with an empty result, and logged).
+  expect(client.notifications.filter((n) => n.method === 'window/logMessage' && /failed/.test(n.params.message)).map((n) => n.params.message)).toEqual([]);
   expect(answers.length).toBe(Math.ceil(edits / 5));
 
   // The server's view of the text is ours: its outline and diagnostics equal a fresh parse's.

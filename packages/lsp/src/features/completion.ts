@@ -15,10 +15,10 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { cursorContext, type CursorContext } from '../cursor-context.js';
-import { valueAt, type DocumentState } from '../document-state.js';
+import { textOf, valueAt, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
-import { offsetAt, rangeAt } from '../positions.js';
+import { lspLines, offsetAt, rangeAt } from '../positions.js';
 import { aliasPairsAt, describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
@@ -30,9 +30,13 @@ export interface CompletionParamsLike {
 
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
 
+/**
+ * Completion at a position. `state` may carry a text newer than its parsed document
+ * (`state.text`): the place and ranges come from that text, names and values from the tree.
+ */
 export function completion(state: DocumentState, params: CompletionParamsLike, context?: FeatureContext): CompletionList {
   const offset = offsetAt(state, params.position);
-  const cursor = cursorContext(state.doc.text, offset, state.format, state.doc.lines.lineStarts);
+  const cursor = cursorContext(textOf(state), offset, state.format, lspLines(state).lineStarts);
   if (!cursor) return EMPTY;
   throwIfCancelled(context);
   const version = effectiveVersion(state);
@@ -128,6 +132,8 @@ const repaired = new WeakMap<object, ManifestDocument | null>();
  */
 function namesDocument(state: DocumentState, offset: number): ManifestDocument {
   if (state.doc.root) return state.doc;
+  // The tree lags the text (an unparsed edit): the cursor's offset is not in its text.
+  if (state.text !== undefined && state.text !== state.doc.text) return state.lastGood ?? state.doc;
   let doc = repaired.get(state.doc);
   if (doc === undefined) {
     const text = state.doc.text;
@@ -192,7 +198,7 @@ function snippetItems(state: DocumentState, names: ManifestDocument, cursor: Cur
   let collection: 'triggers' | 'connectors' | undefined;
   if (state.format === 'toml') {
     // Only where a line starts: not after a dotted key's parent, in a header or an inline table.
-    const text = state.doc.text;
+    const text = textOf(state);
     const lineStart = text.lastIndexOf('\n', cursor.replaceStart - 1) + 1;
     if (cursor.header || cursor.flow || text.slice(lineStart, cursor.replaceStart).trim() !== '') return [];
     // An `[[array]]` table can start on any line: offer both.
