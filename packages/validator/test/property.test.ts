@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManifestDocument, validateDocument, validateManifest, type Diagnostic, type Position, type Range } from '@svc-manifest/validator';
 import { loadExamples, loadFixtures } from '../../../test/support/fixtures.js';
-import { applyAll, edits, garbage, largeManifest, manifestArb, mutations } from './support/manifest-arbitraries.js';
+import { applyAll, chunkedManifestArb, edits, garbage, largeManifest, manifestArb, mutations, valueEdits } from './support/manifest-arbitraries.js';
 
 const SCALE = Number(process.env.FC_RUNS ?? 1);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
@@ -221,4 +221,50 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
       { numRuns: runs(60) },
     );
   });
+
+  // The chunker must not change what the text means: on YAML the parser reads without error, the
+  // chunked parse (what parse() and update() both use) must equal a whole-text parse. A trailing
+  // anchor (`&u`) makes the chunker give up, which yields the whole-text parse to compare with.
+  // BUG (reported): the chunk planner (yaml-chunks.ts scanLines) takes `[`, `{`, `]`, `}` inside
+  // plain scalars for flow indicators; an unbalanced one (`run: sed -n 's/{/(/p' app.log`) makes
+  // it treat every later line as a continuation, so the last item of a split collection swallows
+  // the following top-level keys: bogus yaml-syntax errors, and those keys vanish from the value.
+  it.fails('BUG: the chunked parse equals a whole-text parse (valid YAML after random edits)', () => {
+    fc.assert(
+      fc.property(chunkedManifestArb, valueEdits, (t1, list) => {
+        let t2 = applyAll(t1, list);
+        if (!t2.endsWith('\n')) t2 += '\n';
+        const problem = chunkingProblem(t2);
+        if (problem) throw new Error(problem);
+      }),
+      { numRuns: runs(300), seed: 20261122 },
+    );
+  });
+
+  it.fails('BUG: an unbalanced `{` in a plain scalar does not change how a large manifest parses', () => {
+    const trigger = (i: number, run: string) => `  - slug: watch-${i}\n    type: monitor\n    run: ${run}\n    mode: stream\n    prompt: Check it.`;
+    const items = Array.from({ length: 10 }, (_, i) => trigger(i, i === 2 ? "sed -n 's/{/(/p' app.log" : 'tail -f app.log')).join('\n');
+    const text = `svc_version: 1\ntriggers:\n${items}\nconnectors:\n  - slug: logs\n    provider: mcp\n    url: https://mcp.example.com/logs\n`;
+    expect(chunkingProblem(text)).toBeNull();
+    const result = validateManifest(text);
+    expect(result.diagnostics).toEqual([]);
+    expect(Object.keys(result.manifest as object)).toEqual(['svc_version', 'triggers', 'connectors']);
+  });
 });
+
+/** Compares the chunked parse of `text` with a whole-text parse; null when they agree or cannot be compared. */
+function chunkingProblem(text: string): string | null {
+  const chunked = ManifestDocument.parse(text, { format: 'yaml' });
+  const whole = ManifestDocument.parse(`${text}zz_unchunked: &u 1\n`, { format: 'yaml' });
+  const wholeDiagnostics = validateDocument(whole).diagnostics;
+  if (wholeDiagnostics.some((d) => ['yaml-syntax', 'yaml-warning', 'multiple-documents'].includes(d.code))) return null; // error recovery may differ
+  const wholeValue = whole.value as Record<string, unknown> | undefined;
+  if (wholeValue && typeof wholeValue === 'object') delete wholeValue.zz_unchunked;
+  const shown = (list: readonly Diagnostic[]) =>
+    list.filter((d) => d.range.start.offset < text.length && !d.message.includes('zz_unchunked')).map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
+  const a = shown(validateDocument(chunked).diagnostics);
+  const b = shown(wholeDiagnostics);
+  if (!isDeepStrictEqual(a, b)) return `diagnostics differ:\nchunked: ${JSON.stringify(a.slice(0, 5))}\nwhole:   ${JSON.stringify(b.slice(0, 5))}`;
+  if (!isDeepStrictEqual(chunked.value, wholeValue)) return 'value differs';
+  return null;
+}

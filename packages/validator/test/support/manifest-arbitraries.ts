@@ -105,11 +105,32 @@ export const manifestArb = fc.record({
 });
 
 /** Edits that keep most of the file and hit chunk structure: lines of a top-level key or an item. */
+/** Inserts `insert` at the start of the n-th value (after a `: `). */
+export function valueEdit(n: number, insert: string): Mutation {
+  return (t: string) => {
+    const colons = [...t.matchAll(/: /g)].map((m) => m.index! + 2);
+    if (colons.length === 0) return t;
+    const i = colons[n % colons.length]!;
+    return t.slice(0, i) + insert + t.slice(i);
+  };
+}
+
+/** Manifests just large enough for the chunker to split their collections item by item. */
+export const chunkedManifestArb = fc
+  .record({ version: fc.constantFrom(1 as const, 2 as const), triggers: fc.integer({ min: 12, max: 20 }), agents: fc.integer({ min: 17, max: 22 }), seed: fc.nat({ max: 1000 }) })
+  .map(({ version, triggers, agents, seed }) => largeManifest(version, triggers, agents, seed));
+
+/** Typing inside values: text with the characters YAML treats specially, mostly still valid YAML. */
+export const valueEdits = fc.array(
+  fc.tuple(fc.nat(), fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('{', '[', '}', ']', "'", '"', '#', ' #', ': ', ', ', '{x', 'a[b', '*', '&', '!'))).map(([n, s]) => valueEdit(n, s)),
+  { minLength: 1, maxLength: 3 },
+);
+
 export const STRUCTURAL_LINES = [
   '  - slug: trigger-new', '    type: cron', '    prompt: new', '  agent-new:', '    enabled: false', 'agents:', 'triggers:', 'triggers: []', 'extra_key: 1',
   '  - name: agent-0', '  agent-0:', '    connectors: none', '- ', '-', '  ', '\t', '[', ']', '{', "'", '"', '#', '# comment', 'x: &a value', 'y: *a', '---', '...', '? x',
   ': y', 'key: |', 'key: >-', '    indented', 'svc_version: 1', 'svc_version: 2', '__proto__: {}', '  __proto__: 1', '<<: {a: 1}', '%YAML 1.2', '!tag x', '  - [a,', '    b]',
-  "  - 'open", "    close'", '  - "a\\', '    b"', 'default_agent: agent-1', 'connectors:', '  - slug: conn-0', '    provider: mcp',
+  "  - 'open", "    close'", "    run: sed -n 's/{/(/p' app.log", '    prompt: Check the [errors list', '    cron: 0 0 * * *}', '  - "a\\', '    b"', 'default_agent: agent-1', 'connectors:', '  - slug: conn-0', '    provider: mcp',
 ];
 export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
@@ -123,12 +144,7 @@ export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
     return lines.join('\n');
   }) },
   // Change a value in place, the most common edit while typing.
-  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([n, s]) => (t: string) => {
-    const colons = [...t.matchAll(/: /g)].map((m) => m.index! + 2);
-    if (colons.length === 0) return t;
-    const i = colons[n % colons.length]!;
-    return t.slice(0, i) + s + t.slice(i);
-  }) },
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([n, s]) => valueEdit(n, s)) },
   // Delete or duplicate a block of lines (an item moved, removed or pasted).
   { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
     const lines = t.split('\n');
