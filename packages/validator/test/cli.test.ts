@@ -254,6 +254,13 @@ describe('--format sarif', () => {
     ]);
   });
 
+  // BUG: the artifact URI is the raw relative path; SARIF requires a valid URI reference, so a
+  // space must be %20 and '#' %23 (as written, '#1.yaml' reads as a URI fragment).
+  it.fails('BUG: percent-encodes file names in artifactLocation.uri', async () => {
+    const { log } = await sarifFor({ 'my svc#1.yaml': 'svc_version: 3\n' }, ['my svc#1.yaml']);
+    expect(log.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('my%20svc%231.yaml');
+  });
+
   it('validates against the SARIF 2.1.0 JSON schema (python3-jsonschema, Draft 4)', async () => {
     const { log } = await sarifFor({ 'svc.yaml': INVALID_YAML, 'svc.toml': 'svc_version = 1\n[project\n' }, ['svc.yaml', 'svc.toml']);
     expect(log.runs[0]!.results.length).toBeGreaterThan(3);
