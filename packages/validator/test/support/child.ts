@@ -11,6 +11,8 @@ import { REPO_ROOT } from './rule-docs.js';
 export { REPO_ROOT };
 export const VALIDATOR_DIR = join(REPO_ROOT, 'packages', 'validator');
 export const BUNDLE = join(VALIDATOR_DIR, 'dist', 'svc-manifest.cjs');
+/** The bundled CLI itself; `svc-manifest.cjs` may be a launcher that loads it. */
+const BUNDLE_MAIN = join(VALIDATOR_DIR, 'dist', 'svc-manifest-main.cjs');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -24,8 +26,10 @@ function newestMtime(dir: string): number {
 
 /** Builds the CLI bundle when it is missing or older than the validator's or schema's source. */
 export function ensureBundle(): void {
-  const sources = Math.max(newestMtime(join(VALIDATOR_DIR, 'src')), newestMtime(join(REPO_ROOT, 'packages', 'schema', 'src')));
-  if (existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= sources) return;
+  const folders = [join(VALIDATOR_DIR, 'src'), join(VALIDATOR_DIR, 'launcher'), join(REPO_ROOT, 'packages', 'schema', 'src')];
+  const sources = Math.max(...folders.filter((folder) => existsSync(folder)).map(newestMtime));
+  const built = existsSync(BUNDLE_MAIN) ? BUNDLE_MAIN : BUNDLE;
+  if (existsSync(BUNDLE) && existsSync(built) && statSync(built).mtimeMs >= sources) return;
   const result = spawnSync('npm', ['run', 'bundle', '-w', '@svc-manifest/validator'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`npm run bundle failed:\n${result.stdout}\n${result.stderr}`);
 }

@@ -1,0 +1,10 @@
+// Prints how `eval` and `new Function` fail in this process (no-codegen.test.ts).
+const outcome = (run: () => unknown) => {
+  try {
+    run();
+    return 'allowed';
+  } catch (error) {
+    return (error as Error).constructor.name;
+  }
+};
+console.log(outcome(() => eval('1')), outcome(() => new Function('return 1')()));
