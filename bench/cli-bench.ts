@@ -4,7 +4,8 @@
  * spawn to exit.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stat, type Stat } from './lsp-harness.ts';
 import { ROOT } from './servers.ts';
@@ -20,6 +21,10 @@ export interface CliResult {
   ratio: Stat;
   /** What a CLI start costs on top of node itself (per pair, ms). */
   overheadMs: Stat;
+  /** CPU time (user + sys, from /usr/bin/time) when available: steadier than wall time on a loaded machine. */
+  cliCpu?: Stat;
+  bareNodeCpu?: Stat;
+  cpuRatio?: Stat;
   exitCode: number | null;
 }
 
@@ -30,10 +35,23 @@ export function cliManifest(): string {
   return join(ROOT, 'fixtures', 'realistic', 'valid', 'svc.yaml');
 }
 
-function wall(args: string[]): { ms: number; status: number | null } {
+const TIME = '/usr/bin/time';
+const HAS_TIME = existsSync(TIME);
+const TIME_OUT = `${tmpdir()}/svc-manifest-bench-time-${process.pid}.txt`;
+
+/** Wall time spawn → exit, and CPU time (user + sys) through /usr/bin/time when it exists. */
+export function wall(args: string[], env?: Record<string, string>): { ms: number; cpuMs: number; status: number | null } {
+  const command = HAS_TIME ? TIME : process.execPath;
+  const argv = HAS_TIME ? ['-f', '%U %S', '-o', TIME_OUT, process.execPath, ...args] : args;
   const t = performance.now();
-  const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  return { ms: performance.now() - t, status: result.status };
+  const result = spawnSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+  const ms = performance.now() - t;
+  let cpuMs = NaN;
+  if (HAS_TIME) {
+    const [user, sys] = readFileSync(TIME_OUT, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+    cpuMs = ((user ?? NaN) + (sys ?? NaN)) * 1000;
+  }
+  return { ms, cpuMs, status: result.status };
 }
 
 export function benchCli(runs: number): CliResult {
@@ -45,18 +63,27 @@ export function benchCli(runs: number): CliResult {
   wall(bareArgs);
   const cli: number[] = [];
   const bare: number[] = [];
+  const cliCpu: number[] = [];
+  const bareCpu: number[] = [];
   let exitCode: number | null = null;
   for (let i = 0; i < runs; i++) {
+    const runCli = () => {
+      const c = wall(cliArgs);
+      exitCode = c.status;
+      cli.push(c.ms);
+      cliCpu.push(c.cpuMs);
+    };
+    const runBare = () => {
+      const b = wall(bareArgs);
+      bare.push(b.ms);
+      bareCpu.push(b.cpuMs);
+    };
     if (i % 2 === 0) {
-      const c = wall(cliArgs);
-      exitCode = c.status;
-      cli.push(c.ms);
-      bare.push(wall(bareArgs).ms);
+      runCli();
+      runBare();
     } else {
-      bare.push(wall(bareArgs).ms);
-      const c = wall(cliArgs);
-      exitCode = c.status;
-      cli.push(c.ms);
+      runBare();
+      runCli();
     }
   }
   return {
@@ -66,6 +93,7 @@ export function benchCli(runs: number): CliResult {
     bareNode: stat(bare),
     ratio: stat(cli.map((c, i) => c / bare[i]!)),
     overheadMs: stat(cli.map((c, i) => c - bare[i]!)),
+    ...(HAS_TIME ? { cliCpu: stat(cliCpu), bareNodeCpu: stat(bareCpu), cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)) } : {}),
     exitCode,
   };
 }
