@@ -12,7 +12,6 @@ import {
   State,
   TransportKind,
   type CloseHandlerResult,
-  type ErrorHandler,
   type ErrorHandlerResult,
   type LanguageClientOptions,
   type ServerOptions,
@@ -48,6 +47,8 @@ class Controller implements vscode.Disposable {
   private stopping = false;
   /** A restart for new file patterns is queued; the old client stays quiet until then. */
   private restartPending = false;
+  /** Clients whose server death was already counted. */
+  private readonly downClients = new WeakSet<LanguageClient>();
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('svc manifest', { log: true });
@@ -132,7 +133,20 @@ class Controller implements vscode.Disposable {
       // `svc`); it registers for didChangeConfiguration itself, so no
       // `synchronize.configurationSection` here (that would notify it twice).
       diagnosticCollectionName: 'svc',
-      errorHandler: this.errorHandler(),
+      // Crashes are handled here, not by the client's own restart: it gives
+      // up silently when the server dies again while starting.
+      errorHandler: {
+        error: (error, _message, count): ErrorHandlerResult => {
+          this.log(`connection error: ${errorText(error)}`);
+          // A few transport errors in a row mean the connection is gone.
+          return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+        },
+        closed: (): CloseHandlerResult => {
+          if (this.stopping || this.client !== client) return { action: CloseAction.DoNotRestart, handled: true };
+          this.serverDown(client, 'exited unexpectedly');
+          return { action: CloseAction.DoNotRestart, message: 'The svc language server stopped.', handled: true };
+        },
+      },
       middleware: {
         workspace: {
           // A client that is being replaced (new file patterns) or stopped
@@ -153,7 +167,6 @@ class Controller implements vscode.Disposable {
     const client: LanguageClient = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) this.log('server running');
-      if (e.newState === State.Stopped && !this.stopping) this.log('server stopped');
     });
     this.client = client;
     this.restartPending = false;
@@ -161,38 +174,43 @@ class Controller implements vscode.Disposable {
     try {
       await client.start();
     } catch (err) {
-      this.log(`server failed to start: ${errorText(err)}`);
-      void vscode.window
-        .showErrorMessage(`svc: the language server failed to start (${errorText(err)}).`, 'Show output')
-        .then((choice) => choice && this.output.show(true));
+      if (!this.stopping) this.serverDown(client, `failed to start (${errorText(err)})`);
     }
   }
 
-  private errorHandler(): ErrorHandler {
-    return {
-      error: (error, _message, count): ErrorHandlerResult => {
-        this.log(`connection error: ${errorText(error)}`);
-        // A few transport errors in a row mean the connection is gone.
-        return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
-      },
-      closed: (): CloseHandlerResult => {
-        if (this.stopping) return { action: CloseAction.DoNotRestart, handled: true };
-        const decision = this.restarts.onCrash();
-        if (decision.restart) {
-          this.log(
-            `server exited unexpectedly; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${this.restarts.windowMs / 60_000} minutes)`,
-          );
-          return { action: CloseAction.Restart, handled: true };
-        }
-        const message = `svc: the language server crashed ${decision.crashesInWindow} times in ${this.restarts.windowMs / 60_000} minutes and will not be restarted. Run "svc: Restart language server" to try again.`;
-        this.log(message);
-        void vscode.window.showErrorMessage(message, 'Show output', 'Restart').then((choice) => {
-          if (choice === 'Show output') this.output.show(true);
-          if (choice === 'Restart') void this.restart(true);
-        });
-        return { action: CloseAction.DoNotRestart, handled: true };
-      },
-    };
+  /**
+   * The server of `client` died or could not start: restart it (a new client)
+   * unless it has done so too often lately. Counted once per client, though
+   * both the close handler and a failed start may report it.
+   */
+  private serverDown(client: LanguageClient, reason: string): void {
+    if (this.downClients.has(client) || this.client !== client) return;
+    this.downClients.add(client);
+    const decision = this.restarts.onCrash();
+    const minutes = this.restarts.windowMs / 60_000;
+    if (decision.restart) {
+      this.log(
+        `server ${reason}; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${minutes} minutes)`,
+      );
+      // After the client has finished handling the close.
+      setTimeout(() => void this.replace(client), 0);
+      return;
+    }
+    const message = `svc: the language server stopped ${decision.crashesInWindow} times in ${minutes} minutes and will not be restarted. Run "svc: Restart language server" to try again.`;
+    this.log(`server ${reason}; giving up`);
+    void vscode.window.showErrorMessage(message, 'Show output', 'Restart').then((choice) => {
+      if (choice === 'Show output') this.output.show(true);
+      if (choice === 'Restart') void this.restart(true);
+    });
+  }
+
+  /** Start a new client in place of `old`, unless something else replaced it meanwhile. */
+  private replace(old: LanguageClient): Promise<void> {
+    return this.serialise(async () => {
+      if (this.client !== old) return;
+      await this.stopClient();
+      await this.startClient();
+    });
   }
 
   /** Restart the server; `manual` (the command) also forgets earlier crashes. */

@@ -7,10 +7,11 @@
  *
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
  * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
- * case it fails. Screenshots and logs go to test-results/vscode/.
+ * case it fails. Screenshots and logs go to test-results/vscode/ (or
+ * $SVC_E2E_ARTIFACTS).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -30,7 +31,7 @@ import {
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '..', '..');
-const artifacts = join(repoRoot, 'test-results', 'vscode');
+const artifacts = resolve(process.env.SVC_E2E_ARTIFACTS || join(repoRoot, 'test-results', 'vscode'));
 const vsceBin = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
 const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 
@@ -146,8 +147,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const build = spawnSync('npm', ['run', 'package'], { cwd: pkgDir, encoding: 'utf8' });
     writeFileSync(join(artifacts, 'package.log'), `${build.stdout}\n${build.stderr}`);
     if (build.status !== 0) throw new Error(`building the .vsix failed:\n${build.stdout}\n${build.stderr}`);
-    const vsix = join(pkgDir, 'dist', 'svc-manifest-vscode.vsix');
-    expect(existsSync(vsix)).toBe(true);
+    expect(existsSync(join(pkgDir, 'dist', 'svc-manifest-vscode.vsix'))).toBe(true);
 
     // 2. A throw-away code-server home and a workspace with broken manifests.
     tmp = mkdtempSync(join(tmpdir(), 'svc-vscode-e2e-'));
@@ -159,6 +159,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     writeFileSync(join(workspace, 'svc.toml'), SVC_TOML);
     // Only a manifest once `svc.files.extraPatterns` says so.
     writeFileSync(join(workspace, 'app.manifest.yaml'), SVC_YAML);
+
+    // (A copy: another run in the same checkout may be rebuilding dist/.)
+    const vsix = join(tmp, 'svc-manifest-vscode.vsix');
+    cpSync(join(pkgDir, 'dist', 'svc-manifest-vscode.vsix'), vsix);
 
     // 3. Install the .vsix offline, then start code-server.
     writeFileSync(join(artifacts, 'install-extension.log'), installExtension(t, dirs, vsix));
@@ -244,25 +248,57 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     return panel;
   }
 
-  /** Waits for the Problems entry about `key` and returns its text. */
-  async function problemFor(key: string): Promise<string> {
+  /** The Problems panel's entries, each with the file it is listed under. */
+  async function problemEntries(): Promise<{ file: string; text: string }[]> {
     const panel = await openProblems();
-    const row = panel.locator('.monaco-list-row').filter({ hasText: key }).first();
-    await row.waitFor({ state: 'visible', timeout: 60_000 });
-    return (await row.innerText()).replace(/\s+/g, ' ');
+    return panel.locator('.monaco-list-row').evaluateAll((rows) => {
+      const sorted = [...rows].sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top));
+      const entries: { file: string; text: string }[] = [];
+      let file = '';
+      for (const row of sorted) {
+        const text = (row as HTMLElement).innerText.replace(/\s+/g, ' ').trim();
+        if (row.getAttribute('aria-level') === '1') file = text.split(' ')[0] ?? '';
+        else entries.push({ file, text });
+      }
+      return entries;
+    });
   }
 
-  async function applyQuickFix(fixText: RegExp): Promise<string> {
-    // Put the cursor on the squiggle, then Ctrl+. (the quick fix menu).
-    // (The squiggle is drawn in an overlay below the text, so click its spot.)
-    const box = await activeEditor().locator('.squiggly-error').first().boundingBox();
-    if (!box) throw new Error('no squiggle to put the cursor on');
-    await page.mouse.click(box.x + Math.min(box.width / 2, 8), box.y + box.height / 2);
-    await page.keyboard.press('Control+.');
+  /** Waits for the Problems entry of `file` that mentions `key`; returns its text. */
+  async function problemFor(file: string, key: string): Promise<string> {
+    let found: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          found = (await problemEntries()).find((e) => e.file === file && e.text.includes(key))?.text;
+          return found !== undefined;
+        },
+        { timeout: 60_000, message: `a Problems entry for ${file} mentioning '${key}'` },
+      )
+      .toBe(true);
+    return found!;
+  }
+
+  /** Opens the quick fix menu on the first error squiggle; returns the item matching `fixText`. */
+  async function openQuickFix(fixText: RegExp): Promise<Locator> {
     const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: fixText }).first();
-    await item.waitFor({ state: 'visible' });
-    const title = (await item.innerText()).trim();
-    return title;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      // Put the cursor on the squiggle (drawn in an overlay below the text,
+      // so click its spot), then Ctrl+. as a person would.
+      const box = await activeEditor().locator('.squiggly-error').first().boundingBox();
+      if (!box) throw new Error('no squiggle to put the cursor on');
+      await page.mouse.click(box.x + Math.min(box.width / 2, 8), box.y + box.height / 2);
+      await page.keyboard.press('Control+.');
+      try {
+        await item.waitFor({ state: 'visible', timeout: 5_000 });
+        return item;
+      } catch (err) {
+        // The menu can miss the keystroke while the editor is still busy; try again.
+        if (Date.now() > deadline) throw err;
+        await page.keyboard.press('Escape');
+      }
+    }
   }
 
   async function checkManifest(opts: {
@@ -283,22 +319,23 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await shot(`01-${stem}-squiggle`);
 
     // The Problems entry: the key, our rule code, the line and column.
-    const problem = await problemFor('enabeld');
+    const problem = await problemFor(opts.file, 'enabeld');
     expect(problem).toContain("'enabeld'");
     expect(problem).toMatch(/\bsvc\W+unknown-key\b/); // source(code)
     expect(problem).toContain(`[Ln ${opts.line}, Col ${opts.column}]`);
     await shot(`02-${stem}-problems`);
 
     // The quick fix: "did you mean 'enabled'".
-    const title = await applyQuickFix(/'enabled'/);
+    const fix = await openQuickFix(/'enabled'/);
     await shot(`03-${stem}-quick-fix-menu`);
-    expect(title).toMatch(/'enabled'/);
-    await page.locator('.action-widget .monaco-list-row').filter({ hasText: /'enabled'/ }).first().click();
+    await fix.click();
     await expect.poll(editorText, { timeout: 30_000 }).toMatch(opts.fixedLine);
     expect(await editorText()).not.toMatch(/enabeld/);
     // …and the squiggle and the Problems entry go away.
     await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
-    await expect.poll(() => page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'enabeld' }).count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(async () => (await problemEntries()).filter((e) => e.file === opts.file && e.text.includes('enabeld')).length, { timeout: 30_000 })
+      .toBe(0);
     await page.keyboard.press('Control+S');
     await expect.poll(() => readFileSync(join(workspace, opts.file), 'utf8'), { timeout: 30_000 }).toMatch(opts.fixedLine);
     await shot(`04-${stem}-fixed`);
@@ -335,6 +372,17 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const saved = readFileSync(join(workspace, opts.file), 'utf8').trimEnd();
     for (let i = 0; i < 8 && (await editorText()).trimEnd() !== saved; i++) await page.keyboard.press('Control+Z');
     expect((await editorText()).trimEnd()).toBe(saved);
+  }
+
+  /** The extension's log ("svc manifest" output channel) as written to disk, all sessions. */
+  function serverLog(): string {
+    const logsDir = join(dirs.userDataDir, 'logs');
+    if (!existsSync(logsDir)) return '';
+    return readdirSync(logsDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.includes('svc-manifest.svc-manifest-vscode') && f.endsWith('.log'))
+      .sort()
+      .map((f) => readFileSync(join(logsDir, f), 'utf8'))
+      .join('\n');
   }
 
   async function runCommand(title: string): Promise<void> {
@@ -408,7 +456,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await activeEditor().locator('.view-lines').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('runtme: runtime_a');
-    const problem = await problemFor('runtme');
+    const problem = await problemFor('svc.yaml', 'runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
     await shot('09-after-restart');
 
@@ -422,6 +470,38 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await runCommand('svc: Show output');
     await expect.poll(outputText, { timeout: 30_000 }).toContain('restart requested');
     await shot('10-output-after-restart-command');
+  }, 240_000);
+
+  it('gives up after 5 restarts in 3 minutes, and "svc: Restart language server" brings it back', async () => {
+    failureShot('restart-limit');
+    const serverPids = () => findProcesses(dirs.extensionsDir, 'server.js');
+    const runningCount = () => (serverLog().match(/\[client\] server running/g) ?? []).length;
+    await expect.poll(serverPids, { timeout: 60_000 }).toHaveLength(1);
+    await expect.poll(runningCount, { timeout: 60_000 }).toBeGreaterThan(0);
+    // The restart command above reset the count: 5 crashes are restarted…
+    for (let crash = 1; crash <= 5; crash++) {
+      const running = runningCount();
+      const [pid] = serverPids();
+      process.kill(pid!, 'SIGKILL');
+      // …each time a new server comes up and finishes initializing.
+      await expect.poll(runningCount, { timeout: 60_000, message: `restart after crash ${crash}` }).toBe(running + 1);
+      await expect.poll(() => serverPids().filter((p) => p !== pid), { timeout: 30_000 }).toHaveLength(1);
+    }
+    // …the 6th is not: the server stays down and a notification says so.
+    process.kill(serverPids()[0]!, 'SIGKILL');
+    await expect.poll(serverLog, { timeout: 60_000 }).toContain('giving up');
+    expect(serverPids()).toEqual([]);
+    await runCommand('Notifications: Show Notifications');
+    const notification = page
+      .locator('.notifications-center .notification-list-item, .notifications-toasts .notification-toast')
+      .filter({ hasText: /will not be restarted/ })
+      .first();
+    await notification.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await notification.innerText()).toMatch(/stopped 6 times in 3 minutes/);
+    await shot('11-restart-limit');
+    await runCommand('svc: Restart language server');
+    await expect.poll(serverPids, { timeout: 60_000 }).toHaveLength(1);
+    await runCommand('Notifications: Clear All Notifications');
   }, 240_000);
 
   it('svc.toml keeps working once a TOML extension owns the toml language', async () => {
@@ -448,9 +528,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.keyboard.type('runtme = "runtime_a"');
     await page.keyboard.press('Enter');
     await activeEditor().locator('.squiggly-error, .squiggly-warning').first().waitFor({ state: 'visible', timeout: 60_000 });
-    const problem = await problemFor('runtme');
+    const problem = await problemFor('svc.toml', 'runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
-    await shot('11-svc-toml-with-toml-extension');
+    await shot('13-svc-toml-with-toml-extension');
   }, 240_000);
 
   it('a file matched by svc.files.extraPatterns is served once the setting is changed', async () => {
@@ -463,10 +543,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(outputText, { timeout: 60_000 }).toContain('file patterns changed: **/svc.yaml, **/svc.yml, **/svc.toml, **/*.manifest.yaml');
     await page.locator('.tabs-container .tab', { hasText: 'app.manifest.yaml' }).click();
     await activeEditor().locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
-    const problem = await problemFor('enabeld');
+    const problem = await problemFor('app.manifest.yaml', 'enabeld');
     expect(problem).toMatch(/\bsvc\W+unknown-key\b/);
     expect(problem).toContain('[Ln 5, Col 5]');
-    await shot('12-extra-patterns');
+    await shot('14-extra-patterns');
     // Replacing the client for the new patterns raised no error notification.
     const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
     expect(toasts.filter((t) => /svc|server|failed/i.test(t))).toEqual([]);
