@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
-import { ManifestDocument } from '@svc-manifest/validator';
+import { ManifestDocument, validateManifest } from '@svc-manifest/validator';
 import { completion } from '../src/features/completion.js';
 import { expandSnippetDefaults } from '../src/features/snippets.js';
 import { applyEdits, at, tomlUri } from './helpers.js';
@@ -26,6 +26,8 @@ function expectValid(text: string, format: 'yaml' | 'toml', version: 1 | 2): voi
   const ok = validate(doc.value);
   expect(validate.errors ?? [], text).toEqual([]);
   expect(ok).toBe(true);
+  // And the validator, with its cross-field rules, finds nothing to say.
+  expect(validateManifest(text, { format }).diagnostics.map((d) => `${d.code}: ${d.message}`), text).toEqual([]);
 }
 
 const TRIGGER_LABELS = ['trigger: cron', 'trigger: webhook', 'trigger: monitor (poll)', 'trigger: monitor (stream)'];
