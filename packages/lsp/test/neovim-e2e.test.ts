@@ -2,7 +2,7 @@
  * End to end through a real, independent LSP client: headless Neovim 0.7 (Debian's) starts
  * the built server over stdio, and we read what Neovim saw: diagnostics on the right lines
  * (byte columns, so a wrong UTF-16 conversion would show), completion, hover, and a rename
- * applied to the buffer.
+ * applied to the buffer. Once for svc.yaml, once for svc.toml.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { ensureBuiltServer, PACKAGE_ROOT } from './built-server.js';
 
-const MANIFEST = `svc_version: 2
+const YAML = `svc_version: 2
 default_agent: coder
 agents:
   coder:
@@ -28,32 +28,89 @@ triggers:
     prompt: go
 `;
 
-const lines = MANIFEST.split('\n');
-/** Neovim reports byte columns. */
-const byteCol = (line: number, needle: string) => Buffer.byteLength(lines[line]!.slice(0, lines[line]!.indexOf(needle)), 'utf8');
-const charCol = (line: number, needle: string) => lines[line]!.indexOf(needle);
+const TOML = `svc_version = 2
+default_agent = "coder"
+project = { name = "😀 名前", descripton = "x" }
+
+[agents.coder]
+sandbx = "base"
+
+[agents.reviewer]
+workspace = "reed"
+
+[[triggers]]
+slug = "nightly"
+type = "cron"
+cron = "0 9 * * *"
+agent = "coder"
+prompt = "go"
+`;
+
+interface Case {
+  file: string;
+  text: string;
+  /** [code, line, needle] of each expected diagnostic. */
+  diagnostics: [string, number, string][];
+  completionAt: [number, string, number];
+  hoverAt: [number, string];
+  renameAt: [number, string];
+}
+
+const CASES: Case[] = [
+  {
+    file: 'svc.yaml',
+    text: YAML,
+    diagnostics: [
+      ['unknown-key', 4, 'sandbx'],
+      ['invalid-value', 6, 'reed'],
+      ['possible-typo', 7, 'descripton'],
+    ],
+    completionAt: [1, 'coder', 0],
+    hoverAt: [10, 'type'],
+    renameAt: [12, 'coder'],
+  },
+  {
+    file: 'svc.toml',
+    text: TOML,
+    diagnostics: [
+      ['possible-typo', 2, 'descripton'],
+      ['unknown-key', 5, 'sandbx'],
+      ['invalid-value', 8, '"reed"'],
+    ],
+    completionAt: [1, 'coder', 0],
+    hoverAt: [12, 'type'],
+    renameAt: [14, 'coder'],
+  },
+];
+
+const definitions = publishedSchemas().v2.definitions as Record<string, { properties: Record<string, { markdownDescription: string }> }>;
 
 function hasNeovim(): boolean {
   return spawnSync('nvim', ['--version'], { encoding: 'utf8' }).status === 0;
 }
 
-describe('Neovim (headless) drives the built server over stdio', () => {
+describe.each(CASES)('Neovim (headless) drives the built server over stdio: $file', (testCase) => {
+  const lines = testCase.text.split('\n');
+  /** Neovim reports byte columns; LSP counts UTF-16 code units. */
+  const byteCol = (line: number, needle: string) => Buffer.byteLength(lines[line]!.slice(0, lines[line]!.indexOf(needle)), 'utf8');
+  const charCol = (line: number, needle: string) => lines[line]!.indexOf(needle);
   let seen: { diagnostics: any[]; completion: string[]; hover: string; afterRename: string; error?: string };
 
   beforeAll(() => {
     if (!hasNeovim()) throw new Error('nvim is not installed: apt-get install -y neovim');
     const server = ensureBuiltServer();
     const dir = mkdtempSync(join(tmpdir(), 'svc-nvim-'));
-    const file = join(dir, 'svc.yaml');
-    writeFileSync(file, MANIFEST);
+    const file = join(dir, testCase.file);
+    writeFileSync(file, testCase.text);
+    const [cLine, cNeedle, cDelta] = testCase.completionAt;
     const task = {
       file,
       node: process.execPath,
       server,
-      expectedDiagnostics: 3,
-      completionAt: { line: 1, character: charCol(1, 'coder') },
-      hoverAt: { line: 10, character: charCol(10, 'type') + 1 },
-      renameAt: { line: 12, character: charCol(12, 'coder') + 2 },
+      expectedDiagnostics: testCase.diagnostics.length,
+      completionAt: { line: cLine, character: charCol(cLine, cNeedle) + cDelta },
+      hoverAt: { line: testCase.hoverAt[0], character: charCol(...testCase.hoverAt) + 1 },
+      renameAt: { line: testCase.renameAt[0], character: charCol(...testCase.renameAt) + 2 },
       newName: 'writer',
     };
     writeFileSync(join(dir, 'task.json'), JSON.stringify(task));
@@ -73,16 +130,15 @@ describe('Neovim (headless) drives the built server over stdio', () => {
 
   it('shows diagnostics on the right lines and columns', () => {
     const got = seen.diagnostics
-      .map((d) => ({ code: d.code, severity: d.severity, lnum: d.lnum, col: d.col, end_col: d.end_col }))
+      .map((d) => ({ code: d.code, lnum: d.lnum, col: d.col, end_col: d.end_col }))
       .sort((a, b) => a.lnum - b.lnum);
-    expect(got).toEqual([
-      { code: 'unknown-key', severity: 1, lnum: 4, col: byteCol(4, 'sandbx'), end_col: byteCol(4, 'sandbx') + 6 },
-      { code: 'invalid-value', severity: 1, lnum: 6, col: byteCol(6, 'reed'), end_col: byteCol(6, 'reed') + 4 },
-      // After an emoji (4 bytes, 2 UTF-16 units) and CJK text (3 bytes each).
-      { code: 'possible-typo', severity: 2, lnum: 7, col: byteCol(7, 'descripton'), end_col: byteCol(7, 'descripton') + 10 },
-    ]);
-    // 32 bytes in, 26 UTF-16 code units in: Neovim converted our UTF-16 column to the right byte.
-    expect([byteCol(7, 'descripton'), charCol(7, 'descripton')]).toEqual([32, 26]);
+    expect(got).toEqual(
+      testCase.diagnostics.map(([code, line, needle]) => ({ code, lnum: line, col: byteCol(line, needle), end_col: byteCol(line, needle) + Buffer.byteLength(needle) })),
+    );
+    // After an emoji (4 bytes, 2 UTF-16 units) and CJK text (3 bytes, 1 unit each) the byte
+    // column is 6 more than the UTF-16 one: Neovim converted our UTF-16 column correctly.
+    const [, typoLine, typo] = testCase.diagnostics.find(([code]) => code === 'possible-typo')!;
+    expect(byteCol(typoLine, typo) - charCol(typoLine, typo)).toBe(6);
   });
 
   it('answers completion with the declared agents', () => {
@@ -91,11 +147,10 @@ describe('Neovim (headless) drives the built server over stdio', () => {
 
   it('answers hover with the schema description', () => {
     expect(seen.hover).toContain('**type**');
-    const definitions = publishedSchemas().v2.definitions as Record<string, { properties: Record<string, { markdownDescription: string }> }>;
     expect(seen.hover).toContain(definitions.trigger!.properties.type!.markdownDescription);
   });
 
   it('applies a rename to every reference', () => {
-    expect(seen.afterRename).toBe(MANIFEST.replaceAll('coder', 'writer'));
+    expect(seen.afterRename).toBe(testCase.text.replaceAll('coder', 'writer'));
   });
 });
