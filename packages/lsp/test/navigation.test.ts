@@ -137,6 +137,18 @@ describe('rename', () => {
     expect(applyEdits(TOML, edit.changes![state.uri]!)).toBe(TOML.replaceAll('"github"', '"gh"'));
   });
 
+  it('renames a version 1 agent (declared by name in a list) and a quoted version 2 agent key', () => {
+    const v1 = `svc_version: 1\nagents:\n  - name: coder\n    connectors: [gh]\ntriggers:\n  - slug: t\n    agent_name: coder\n`;
+    const { state } = atText(v1);
+    const edit = rename(state, { position: rangeOf(v1, 'coder', 1).start, newName: 'writer' })!;
+    expect(applyEdits(v1, edit.changes![state.uri]!)).toBe(v1.replaceAll('coder', 'writer'));
+    const quoted = `svc_version: 2\ndefault_agent: coder\nagents:\n  "coder": {}\n`;
+    const q = atText(quoted).state;
+    expect(definition(q, { position: rangeOf(quoted, 'coder', 0).start })!.range).toEqual(rangeOf(quoted, 'coder', 1));
+    const renamed = rename(q, { position: rangeOf(quoted, 'coder', 1).start, newName: 'writer' })!;
+    expect(applyEdits(quoted, renamed.changes![q.uri]!)).toBe(quoted.replaceAll('coder', 'writer'));
+  });
+
   it('prepares a rename on the name only', () => {
     const { state } = atText(YAML);
     expect(prepareRename(state, { position: rangeOf(YAML, 'coder', 0).start })).toEqual({ range: rangeOf(YAML, 'coder', 0), placeholder: 'coder' });
