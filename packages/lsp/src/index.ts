@@ -11,6 +11,7 @@ export { completion } from './features/completion.js';
 export { hover } from './features/hover.js';
 export { definition } from './features/definition.js';
 export { references } from './features/references.js';
+export { documentHighlights } from './features/document-highlight.js';
 export { prepareRename, rename, RenameRefused } from './features/rename.js';
 export { documentSymbols } from './features/document-symbols.js';
 export { foldingRanges } from './features/folding.js';

@@ -23,6 +23,7 @@ import { codeActions } from './features/code-actions.js';
 import { completion } from './features/completion.js';
 import { definition } from './features/definition.js';
 import { computeDiagnostics } from './features/diagnostics.js';
+import { documentHighlights } from './features/document-highlight.js';
 import { documentSymbols } from './features/document-symbols.js';
 import { foldingRanges } from './features/folding.js';
 import { hover } from './features/hover.js';
@@ -173,6 +174,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
+        documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
@@ -231,6 +233,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onHover(request('hover', null, hover));
   connection.onDefinition(request('definition', null, definition));
   connection.onReferences(request('references', [], references));
+  connection.onDocumentHighlight(request('documentHighlight', [], documentHighlights));
   connection.onPrepareRename(request('prepareRename', null, prepareRename));
   connection.onRenameRequest(request('rename', null, rename));
   connection.onDocumentSymbol(request('documentSymbol', [], documentSymbols));

@@ -10,6 +10,7 @@ import { codeActions } from '../src/features/code-actions.js';
 import { completion } from '../src/features/completion.js';
 import { definition } from '../src/features/definition.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
+import { documentHighlights } from '../src/features/document-highlight.js';
 import { documentSymbols } from '../src/features/document-symbols.js';
 import { foldingRanges } from '../src/features/folding.js';
 import { hover } from '../src/features/hover.js';
@@ -49,6 +50,7 @@ function exercise(state: DocumentState): void {
       if (h?.range) expect(inside(state, h.range)).toBe(true);
       definition(state, { position });
       references(state, { position, context: { includeDeclaration: true } });
+      for (const h of documentHighlights(state, { position })) expect(inside(state, h.range)).toBe(true);
       prepareRename(state, { position });
       try {
         rename(state, { position, newName: 'renamed' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { definition } from '../src/features/definition.js';
+import { documentHighlights } from '../src/features/document-highlight.js';
 import { references } from '../src/features/references.js';
 import { prepareRename, rename, RenameRefused } from '../src/features/rename.js';
 import { applyEdits, at, rangeOf, tomlUri } from './helpers.js';
@@ -163,3 +164,17 @@ describe('rename', () => {
   });
 });
 
+
+describe('document highlights', () => {
+  it('marks the declaration as write and references as read (YAML and TOML)', () => {
+    const { state } = atText(YAML);
+    expect(documentHighlights(state, { position: rangeOf(YAML, 'github', 1).start })).toEqual([
+      { range: rangeOf(YAML, 'github', 0), kind: 2 },
+      { range: rangeOf(YAML, 'github', 1), kind: 2 },
+      { range: rangeOf(YAML, 'github', 2), kind: 3 },
+    ]);
+    const toml = atText(TOML, tomlUri).state;
+    expect(documentHighlights(toml, { position: rangeOf(TOML, 'coder', 2).start }).map((h) => h.kind)).toEqual([2, 3, 2]);
+    expect(documentHighlights(toml, { position: rangeOf(TOML, 'provider').start })).toEqual([]);
+  });
+});
