@@ -54,7 +54,10 @@ export async function startStdioClient(settings: unknown | (() => unknown) = nul
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const notifications: StdioClient['notifications'] = [];
-  connection.onNotification((method: string, params: unknown) => notifications.push({ method, params }));
+  // Every notification (the star handler of vscode-jsonrpc, not in the protocol typings).
+  (connection as unknown as { onNotification(handler: (method: string, params: unknown) => void): void }).onNotification((method, params) =>
+    notifications.push({ method, params }),
+  );
   connection.onRequest('workspace/configuration', (params: { items: unknown[] }) =>
     params.items.map(() => (typeof settings === 'function' ? (settings as () => unknown)() : settings)),
   );
