@@ -32,6 +32,13 @@ describe('schema pinning', () => {
     expect(labels).not.toContain('default_agent');
   });
 
+  it('offers our schema URLs as $schema values', () => {
+    const fixture = at(`$schema: ‸\nsvc_version: 2\n`);
+    expect(completion(fixture.state, { position: fixture.position }).items.map((i) => i.label)).toEqual([SCHEMA_URLS.v2, SCHEMA_URLS.v1, SCHEMA_URLS.combined]);
+    const toml = at(`"$schema" = "‸"\n`, 'file:///work/svc.toml');
+    expect(completion(toml.state, { position: toml.position }).items[0]!.textEdit).toMatchObject({ newText: JSON.stringify(SCHEMA_URLS.v2) });
+  });
+
   it('warns when the pinned version disagrees with svc_version', () => {
     const text = `# yaml-language-server: $schema=${SCHEMA_URLS.v1}\nsvc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n`;
     const diagnostics = computeDiagnostics(doc(text));

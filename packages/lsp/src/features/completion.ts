@@ -22,6 +22,7 @@ import { lspLines, offsetAt, rangeAt } from '../positions.js';
 import { aliasPairsAt, describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
 import { effectiveVersion } from './schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
+import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { ManifestDocument } from '@svc-manifest/validator';
 
 export interface CompletionParamsLike {
@@ -178,6 +179,10 @@ function valueItems(state: DocumentState, names: ManifestDocument, version: SvcV
     if (documentation) item.documentation = { kind: MarkupKind.Markdown, value: documentation };
     items.push(item);
   };
+  // `$schema` pins a schema: offer ours.
+  if (valuePath.length === 1 && valuePath[0] === '$schema') {
+    for (const url of [SCHEMA_URLS.v2, SCHEMA_URLS.v1, SCHEMA_URLS.combined]) add(url, CompletionItemKind.File, 'svc manifest schema');
+  }
   const referenceKind = referenceKindAt(valuePath);
   if (referenceKind) for (const name of declaredNames(names, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
   // `svc_version` picks the shape: both values are offered, whatever the document is now.
