@@ -115,7 +115,7 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
     };
     writeFileSync(join(dir, 'task.json'), JSON.stringify(task));
     const out = join(dir, 'out.json');
-    execFileSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', join(PACKAGE_ROOT, 'test', 'e2e', 'neovim-client.lua')], {
+    execFileSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', join(PACKAGE_ROOT, 'test', 'e2e', 'init.lua')], {
       cwd: dir,
       env: { ...process.env, SVC_E2E_TASK: join(dir, 'task.json'), SVC_E2E_OUT: out, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, XDG_STATE_HOME: dir },
       timeout: 120_000,
