@@ -186,7 +186,7 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
         const problem = incrementalProblem(t1, t2);
         if (problem) throw new Error(problem);
       }),
-      { numRuns: runs(100) },
+      { numRuns: runs(80) },
     );
   });
 
@@ -204,7 +204,7 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
           if (treeJson(document.root) !== treeJson(fresh.root)) throw new Error('root tree differs');
         }
       }),
-      { numRuns: runs(40) },
+      { numRuns: runs(30) },
     );
   });
 
@@ -218,7 +218,7 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
         if (!isDeepStrictEqual(validateDocument(back).diagnostics, validateDocument(first).diagnostics)) throw new Error('diagnostics differ');
         if (treeJson(back.root) !== treeJson(first.root)) throw new Error('root tree differs');
       }),
-      { numRuns: runs(60) },
+      { numRuns: runs(40) },
     );
   });
 

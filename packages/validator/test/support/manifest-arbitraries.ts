@@ -99,9 +99,10 @@ export const manifestArb = fc.record({
   agents: fc.integer({ min: 50, max: 70 }),
   seed: fc.nat({ max: 1000 }),
   crlf: fc.boolean(),
-}).map(({ version, triggers, agents, seed, crlf }) => {
+  bom: fc.boolean(),
+}).map(({ version, triggers, agents, seed, crlf, bom }) => {
   const text = largeManifest(version, triggers, agents, seed);
-  return crlf ? text.replace(/\n/g, '\r\n') : text;
+  return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
 });
 
 /** Edits that keep most of the file and hit chunk structure: lines of a top-level key or an item. */
