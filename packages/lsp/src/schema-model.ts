@@ -173,19 +173,15 @@ export function enumValues(schemas: readonly Schema[]): (string | number | boole
   return values;
 }
 
-/** What kind of value a schema wants, for choosing how to insert a key. */
+/**
+ * What kind of value a schema wants, for choosing how to insert a key. An allowlist
+ * (`array | 'all' | 'none'`) counts as a scalar: `key: ` suits either form.
+ */
 export function valueShape(schema: Schema): 'object' | 'array' | 'scalar' {
   for (const branch of branches(schema)) {
     if (branch.type === 'object' || isSchema(branch.properties)) return 'object';
   }
-  if (branch0Array(schema)) return 'array';
-  return 'scalar';
-}
-
-function branch0Array(schema: Schema): boolean {
-  if (schema.type === 'array') return true;
-  // An allowlist (`array | 'all' | 'none'`) is inserted as a scalar: either form is fine.
-  return false;
+  return schema.type === 'array' ? 'array' : 'scalar';
 }
 
 /**
