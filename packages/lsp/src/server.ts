@@ -51,8 +51,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const entry = entries.get(uri);
     if (!entry) return undefined;
     if (entry.pending) {
-      entry.state = updateState(entry.state, entry.pending.version, entry.pending.text);
+      const { version, text } = entry.pending;
       entry.pending = undefined;
+      try {
+        entry.state = updateState(entry.state, version, text);
+      } catch (error) {
+        // The incremental parse must not wedge the file: start over from the whole text.
+        log(`incremental parse failed for ${uri}; parsing the whole file`, error);
+        entry.state = createState(uri, version, text, { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: documents.get(uri)?.languageId });
+      }
     }
     return entry.state;
   };
