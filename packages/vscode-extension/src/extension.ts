@@ -138,8 +138,12 @@ class Controller implements vscode.Disposable {
       errorHandler: {
         error: (error, _message, count): ErrorHandlerResult => {
           this.log(`connection error: ${errorText(error)}`);
-          // A few transport errors in a row mean the connection is gone.
-          return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+          if ((count ?? 0) <= 3) return { action: ErrorAction.Continue, handled: true };
+          // A few transport errors in a row mean the connection is gone. The
+          // client shuts it down and, being stopped on purpose, would not
+          // report the close: count it as a crash here.
+          if (!this.stopping && this.client === client) this.serverDown(client, 'connection failed');
+          return { action: ErrorAction.Shutdown, handled: true };
         },
         closed: (): CloseHandlerResult => {
           if (this.stopping || this.client !== client) return { action: CloseAction.DoNotRestart, handled: true };
