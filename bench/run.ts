@@ -13,6 +13,9 @@
  * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier
  * BENCH_SERVERS=ours,yls-patched,yls-stock  BENCH_QUICK=1 (fewer repetitions)
  * BENCH_NO_DOCS=1 (do not rewrite docs/).
+ *
+ * `tsx bench/run.ts --docs-only` re-renders docs/performance.{md,svg} from bench/results.json
+ * (e.g. after editing bench/findings.md) without measuring anything.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -68,7 +71,42 @@ interface Target {
   met: boolean | null;
 }
 
+function writeDocs(results: Results): void {
+  const sizes = [...new Set(results.lsp.map((r) => r.manifest).filter((n) => !n.endsWith('-errors')))];
+  const svg = renderChart(
+    sizes,
+    latencyPanels(sizes, results.lsp, [
+      { name: 'ours', label: 'ours (svc-manifest-lsp)', color: '#1f77b4' },
+      { name: 'yls-patched', label: 'YLS 1.25.0, delay removed', color: '#d62728' },
+      { name: 'yls-stock', label: 'YLS 1.25.0 stock (200 ms delay)', color: '#ff9896', dashed: true },
+    ]),
+    `Latency by manifest size (valid manifests), ${results.machine.nproc} cores, node ${results.machine.node}`,
+  );
+  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  writeFileSync(join(ROOT, 'docs', 'performance.svg'), svg);
+  const table = ratioTable(results.lsp, results.validator, results.cli, results.applier);
+  writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(results, table, results.targets));
+  log('wrote docs/performance.svg and docs/performance.md');
+}
+
+interface Results {
+  started: string;
+  finished: string;
+  machine: Record<string, unknown> & { nproc: number; node: string };
+  skipped: string[];
+  manifests: unknown[];
+  lsp: ServerResult[];
+  validator: ValidatorResult[];
+  cli?: CliResult;
+  applier?: ApplierResult;
+  targets: Target[];
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--docs-only')) {
+    writeDocs(JSON.parse(readFileSync(join(ROOT, 'bench', 'results.json'), 'utf8')) as Results);
+    return;
+  }
   const started = new Date();
   mkdirSync(WORK, { recursive: true });
   mkdirSync(DOCS_DIR, { recursive: true });
@@ -154,7 +192,7 @@ async function main(): Promise<void> {
 
   const finished = new Date();
   const targets = evaluate(lsp, validator, cli);
-  const results = {
+  const results: Results = {
     started: started.toISOString(),
     finished: finished.toISOString(),
     machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100) },
@@ -172,22 +210,7 @@ async function main(): Promise<void> {
   process.stdout.write(table + '\n\nTargets:\n' + targets.map((t) => `  ${t.met === null ? '?' : t.met ? 'MET   ' : 'MISSED'}  ${t.name}: ${t.measured} (target ${t.target})`).join('\n') + '\n');
   if (skipped.length) process.stdout.write(`\nSkipped: \n  ${skipped.join('\n  ')}\n`);
 
-  if (env.BENCH_NO_DOCS !== '1' && lsp.length) {
-    const sizes = SIZES.map((s) => `${Math.round(s / 1000)}k`);
-    const svg = renderChart(
-      sizes,
-      latencyPanels(sizes, lsp, [
-        { name: 'ours', label: 'ours (svc-manifest-lsp)', color: '#1f77b4' },
-        { name: 'yls-patched', label: 'YLS 1.25.0, delay removed', color: '#d62728' },
-        { name: 'yls-stock', label: 'YLS 1.25.0 stock (200 ms delay)', color: '#ff9896', dashed: true },
-      ]),
-      `Latency by manifest size (valid manifests), ${machine.nproc} cores, node ${machine.node}`,
-    );
-    mkdirSync(join(ROOT, 'docs'), { recursive: true });
-    writeFileSync(join(ROOT, 'docs', 'performance.svg'), svg);
-    writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(results, table, targets));
-    log('wrote docs/performance.svg and docs/performance.md');
-  }
+  if (env.BENCH_NO_DOCS !== '1' && lsp.length) writeDocs(results as Results);
   log(`done in ${((finished.getTime() - started.getTime()) / 1000).toFixed(0)} s`);
 }
 
@@ -271,6 +294,7 @@ function ratioTable(lsp: ServerResult[], validator: ValidatorResult[], cli: CliR
   if (cli || applier) {
     const c: string[] = ['| measure | ours ms | reference ms | ratio (median of pairs) |', '|---|---|---|---|'];
     if (cli) c.push(`| CLI \`validate ${cli.manifest}\` vs \`node -e 0\` (${cli.runs} pairs) | ${fmtRange(cli.cli)} | ${fmtRange(cli.bareNode)} | ${fmtRatio(cli.ratio.median)}× (+${fmtMs(cli.overheadMs)} ms) |`);
+    if (cli?.cliCpu && cli.bareNodeCpu && cli.cpuRatio) c.push(`| the same, CPU time (user+sys, /usr/bin/time, 10 ms resolution) | ${fmtRange(cli.cliCpu)} | ${fmtRange(cli.bareNodeCpu)} | ${fmtRatio(cli.cpuRatio.median)}× |`);
     if (applier) c.push(`| setAgentScope vs hash-object+mktree+commit-tree+update-ref (${applier.commits} commits, ${applier.files} files, ${applier.runs} pairs) | ${fmtRange(applier.ours)} | ${fmtRange(applier.bareGit)} | ${fmtRatio(applier.ratio.median)}× |`);
     out.push(c.join('\n'));
   }
