@@ -533,7 +533,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await shot('13-svc-toml-with-toml-extension');
   }, 240_000);
 
-  it('a file matched by svc.files.extraPatterns is served once the setting is changed', async () => {
+  it('settings: svc.files.extraPatterns adds a file, svc.enable turns diagnostics off and on', async () => {
     failureShot('extra-patterns');
     await openFromExplorer('app.manifest.yaml');
     await runCommand('svc: Show output');
@@ -550,5 +550,16 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // Replacing the client for the new patterns raised no error notification.
     const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
     expect(toasts.filter((t) => /svc|server|failed/i.test(t))).toEqual([]);
+
+    // `svc.enable: false` reaches the server (workspace/configuration) and
+    // takes the diagnostics away; turning it back on brings them back.
+    const entriesFor = async (file: string) => (await problemEntries()).filter((e) => e.file === file).length;
+    const settingsFile = join(workspace, '.vscode', 'settings.json');
+    writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': false }, null, 2));
+    await expect.poll(() => entriesFor('app.manifest.yaml'), { timeout: 60_000 }).toBe(0);
+    await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
+    await shot('15-svc-enable-false');
+    writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': true }, null, 2));
+    await problemFor('app.manifest.yaml', 'enabeld');
   }, 240_000);
 });
