@@ -2,8 +2,11 @@
  * End-to-end: the packaged .vsix in a real VS Code (code-server 4.139 =
  * VS Code 1.139), driven through Debian's chromium with playwright-core.
  * Checks what a person sees: the squiggle, the Problems entry (message and
- * line), our completion items, a quick fix that changes the file — for
- * svc.yaml and for svc.toml (which VS Code opens as Plain Text).
+ * line), a quick fix that changes the file, hover, our completion items — for
+ * svc.yaml and for svc.toml (which VS Code opens as Plain Text). Then: the
+ * commands and the output channel, restart after the server is killed and the
+ * restart limit, svc.toml once a TOML extension owns the `toml` language, and
+ * the settings svc.files.extraPatterns and svc.enable.
  *
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
  * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
@@ -86,7 +89,6 @@ const USER_SETTINGS = {
   'editor.wordBasedSuggestions': 'off',
   'editor.quickSuggestions': { other: false, comments: false, strings: false },
   'editor.minimap.enabled': false,
-  'svc.trace.server': 'messages',
 };
 
 if (required && !tools) {
