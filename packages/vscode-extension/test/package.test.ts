@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,19 @@ describe('package.json contributions', () => {
       expect(existsSync(join(pkgDir, f)), f).toBe(true);
     }
   });
+});
+
+describe('the .vsix', () => {
+  it('contains only the manifest, the docs, the images and the two bundles (vsce ls)', () => {
+    const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
+    const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: pkgDir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const files = r.stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'images/icon.png', 'images/screenshot.png', 'package.json'];
+    // The bundles are listed once built (npm run bundle).
+    for (const bundle of ['dist/extension.js', 'dist/server.js']) if (existsSync(join(pkgDir, bundle))) expected.push(bundle);
+    expect(files).toEqual(expected.sort());
+  }, 60_000);
 });
 
 describe('bundles', () => {
