@@ -68,7 +68,7 @@ fi
 NODE_HEADERS="$(dirname "$(dirname "$(readlink -f "$NODE_BIN")")")"
 if [ ! -f "$NODE_HEADERS/include/node/node_version.h" ]; then
   # The wrapper package keeps the binary itself; find the platform package.
-  NODE_HEADERS="$(dirname "$(find "$NODE_PREFIX/node_modules" -path '*/include/node/node_version.h' | head -n1)")"
+  NODE_HEADERS="$(dirname "$(find "$NODE_PREFIX/node_modules" -path '*/include/node/node_version.h' -print -quit)")"
   NODE_HEADERS="$(dirname "$(dirname "$NODE_HEADERS")")"
 fi
 [ -f "$NODE_HEADERS/include/node/node_version.h" ] || { log "no Node 24 headers found under $NODE_PREFIX"; exit 1; }
