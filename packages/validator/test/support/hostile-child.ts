@@ -66,6 +66,11 @@ export const CASES: Record<string, () => Input> = {
   '5mb': () => ({ input: `svc_version: 1\nproject:\n  description: "${'x'.repeat(5 * 1024 * 1024)}"\n` }),
   '5mb-deep-after-limit': () => ({ input: `svc_version: 1\npad: "${'x'.repeat(5 * 1024 * 1024)}"\nx: ${'['.repeat(N)}${']'.repeat(N)}\n` }),
   '1mb-single-line': () => ({ input: `svc_version: 1\nproject: "${'x'.repeat(1024 * 1024 - 64)}"\n` }),
+  // Many keys in one map, under the size limit: rule code must stay near-linear in the number of keys.
+  'many-extra-keys': () => ({ input: `svc_version: 1\nproject:\n${Array.from({ length: 50_000 }, (_, i) => `  k${i}: ${i}`).join('\n')}\n` }),
+  'many-unknown-agent-keys': () => ({
+    input: `svc_version: 2\ndefault_agent: a\nagents:\n  a:\n${Array.from({ length: 40_000 }, (_, i) => `    k${i}: ${i}`).join('\n')}\n`,
+  }),
   // Binary data.
   'random-bytes': () => ({ input: bytes(64 * 1024, 42) }),
   'png-header': () => ({
