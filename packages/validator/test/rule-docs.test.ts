@@ -2,7 +2,8 @@
  * docs/rules/ is the rule reference: one page per rule in RULES, a README table of all of them,
  * and examples whose output blocks are what the validator reports today.
  * `UPDATE_DOCS=1 npx vitest run packages/validator/test/rule-docs.test.ts` rewrites the output
- * blocks and the README table rows; review the diff before committing.
+ * blocks, each page's description, severity, kind and spec quote (from RULES) and the README table
+ * rows; review the diff before committing. The prose (why, how to fix) stays yours to update.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +59,16 @@ describe('rule pages', () => {
     if (!page) continue; // reported by "each have a page"
     describe(rule.id, () => {
       it('state the rule as RULES does (title, description, severity, kind, spec)', () => {
+        if (update) {
+          const refreshed = page.text
+            .replace(/^(# [^\n]*\n\n)[^\n]*\n/, (_, head: string) => `${head}${rule.description}\n`)
+            .replace(/^\| (error|warning|info) \| [a-z]+ \|$/m, () => `| ${rule.severity} | ${rule.kind} |`)
+            .replace(/(## Spec\n\n)> [^\n]*\n/, (whole, head: string) => (rule.spec ? `${head}> ${rule.spec}\n` : whole));
+          if (refreshed !== page.text) {
+            writeFileSync(page.file, refreshed);
+            page.text = refreshed;
+          }
+        }
         expect(page.text.split('\n')[0]).toBe(`# ${rule.id}`);
         expect(page.text).toContain(`\n${rule.description}\n`);
         expect(page.text).toContain(`| ${rule.severity} | ${rule.kind} |`);
