@@ -1,4 +1,5 @@
 import type { RawDiagnostic } from '../diagnostic.js';
+import { scanYaml } from './yaml-scan.js';
 
 /** Bounds that keep the validator safe on untrusted input. Every one is reported as a located diagnostic. */
 export interface Limits {
@@ -79,130 +80,53 @@ export function checkCharacters(text: string): { text: string; diagnostics: RawD
 }
 
 /**
- * Measures collection nesting on the raw text, before a parser sees it: the `yaml` package
- * can abort the whole process on ~1000-deep input, so depth must be known before composing.
- * Flow brackets are counted outside quotes and comments; YAML block nesting is counted from
- * indentation and compact `- - -` sequence entries, skipping block scalar bodies. The count
- * errs on the high side, never the low one.
+ * Measures collection nesting on the raw text, before a parser sees it: deep input must be
+ * refused before any parser recurses into it. YAML is measured by `scanYaml`; TOML here:
+ * arrays and inline tables count outside strings and comments, and every dot of a table header
+ * or of a key path opens a level. The count errs on the high side, never the low one.
  *
  * Returns the offset where the nesting first exceeds `maxDepth`, or -1.
  */
 export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxDepth: number): number {
+  if (format === 'yaml') return scanYaml(text, maxDepth).tooDeepAt;
   let flowDepth = 0;
-  let quote: '' | '"' | "'" | '"""' | "'''" = '';
-  /** Indentation of the line a YAML quote opened on. */
-  let quoteIndent = 0;
-  const indents: number[] = [];
-  let blockScalarIndent = -1;
+  let quote = '';
   let lineStart = 0;
   const length = text.length;
   while (lineStart <= length) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = length;
     let i = lineStart;
-    let lineDepth = 0;
-    if (quote && flowDepth === 0 && format === 'yaml') {
-      // A quoted scalar's continuation lines are indented past the line it opened on. A line
-      // that is not was never inside a quote (the "quote" was text in a plain scalar): re-sync.
-      let indent = 0;
-      while (lineStart + indent < lineEnd && text.charCodeAt(lineStart + indent) === 32) indent++;
-      const blank = lineStart + indent >= lineEnd || text[lineStart + indent] === '\r';
-      if (!blank && indent <= quoteIndent) quote = '';
-    }
-    if (!quote && flowDepth === 0) {
-      let indent = 0;
-      while (i < lineEnd && text.charCodeAt(i) === 32) i++;
-      indent = i - lineStart;
-      const blank = i >= lineEnd || text[i] === '#' || text[i] === '\r';
-      if (blockScalarIndent >= 0 && (blank || indent > blockScalarIndent)) {
-        lineStart = lineEnd + 1;
-        continue;
-      }
-      blockScalarIndent = -1;
-      if (blank) {
-        lineStart = lineEnd + 1;
-        continue;
-      }
-      if (format === 'yaml') {
-        while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
-        indents.push(indent);
-        lineDepth = indents.length;
-        // Compact nested collections: "- - - x", "? ? x", ": - x" open one level per indicator.
-        while ((text[i] === '-' || text[i] === '?' || text[i] === ':') && (text[i + 1] === ' ' || i + 1 === lineEnd || text[i + 1] === '\r')) {
-          lineDepth += 1;
-          i += 2;
-          while (text[i] === ' ') i++;
-        }
-        if (lineDepth > maxDepth) return i < lineEnd ? i : lineStart;
-      } else {
-        // TOML: every dot in a table header or a key path opens a level.
-        lineDepth = 0;
-      }
-    }
-    let scalarStart = true;
+    while (i < lineEnd && (text[i] === ' ' || text[i] === '\t')) i++;
+    let keyDepth = 0;
     let seenEquals = false;
-    const tomlHeader = format === 'toml' && flowDepth === 0 && !quote && text[i] === '[';
+    const header = flowDepth === 0 && !quote && text[i] === '[';
     for (; i < lineEnd; i++) {
       const ch = text[i]!;
       if (quote) {
         if ((quote === '"' || quote === '"""') && ch === '\\') {
           i++;
-          continue;
-        }
-        if (quote.length === 3) {
-          if (text.startsWith(quote, i)) {
-            quote = '';
-            i += 2;
-          }
-        } else if (ch === quote) {
-          if (quote === "'" && format === 'yaml' && text[i + 1] === "'") i++;
-          else quote = '';
+        } else if (quote.length === 3 ? text.startsWith(quote, i) : ch === quote) {
+          i += quote.length - 1;
+          quote = '';
         }
         continue;
       }
-      if (ch === '#' && (i === lineStart || /\s/.test(text[i - 1]!) || format === 'toml')) break;
+      if (ch === '#') break;
       if (ch === '"' || ch === "'") {
-        if (format === 'toml') {
-          quote = text.startsWith(ch.repeat(3), i) ? (ch.repeat(3) as '"""' | "'''") : (ch as '"' | "'");
-          if (quote.length === 3) i += 2;
-        } else if (scalarStart) {
-          quote = ch as '"' | "'";
-          let indent = 0;
-          while (text.charCodeAt(lineStart + indent) === 32) indent++;
-          quoteIndent = indent;
-        }
-        continue;
-      }
-      if (ch === '[' || ch === '{') {
+        quote = text.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
+        i += quote.length - 1;
+      } else if (ch === '[' || ch === '{') {
         flowDepth += 1;
-        if (lineDepth + flowDepth > maxDepth) return i;
-        scalarStart = true;
-        continue;
-      }
-      if (ch === ']' || ch === '}') {
+        if (keyDepth + flowDepth > maxDepth) return i;
+      } else if (ch === ']' || ch === '}') {
         flowDepth = Math.max(0, flowDepth - 1);
-        scalarStart = false;
-        continue;
+      } else if (ch === '=') {
+        seenEquals = true;
+      } else if (ch === '.' && ((flowDepth === 0 && !seenEquals) || header)) {
+        keyDepth += 1;
+        if (keyDepth + flowDepth > maxDepth) return i;
       }
-      if (format === 'toml' && ch === '.' && ((flowDepth === 0 && !seenEquals) || tomlHeader)) {
-        lineDepth += 1;
-        if (lineDepth > maxDepth) return i;
-      }
-      if (ch === ',' || ch === ':' || ch === '-' || ch === '?' || ch === '=') {
-        if (ch === '=') seenEquals = true;
-        scalarStart = true;
-        continue;
-      }
-      if (ch === ' ' || ch === '\t') continue;
-      if (format === 'yaml' && (ch === '|' || ch === '>') && scalarStart && flowDepth === 0) {
-        // A block scalar header: the more-indented lines that follow are its text.
-        const rest = text.slice(i + 1, lineEnd).replace(/#.*$/, '').trim();
-        if (/^[-+0-9]*$/.test(rest)) {
-          blockScalarIndent = indents.length ? indents[indents.length - 1]! : 0;
-          break;
-        }
-      }
-      scalarStart = false;
     }
     lineStart = lineEnd + 1;
   }

@@ -1,8 +1,8 @@
 import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, TextEdit } from '../diagnostic.js';
 
 /**
- * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n"; a "\r"
- * before it belongs to the line ending, so CRLF files get the same columns as LF ones.
+ * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n", "\r\n" or a
+ * lone "\r" (as in YAML and LSP), so CRLF files get the same columns as LF ones.
  * A leading byte-order mark is not a visible character: columns on line 1 start after it.
  */
 export class LineIndex {
@@ -12,10 +12,15 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = [0];
-    let at = text.indexOf('\n');
-    while (at !== -1) {
-      starts.push(at + 1);
-      at = text.indexOf('\n', at + 1);
+    if (text.includes('\r')) {
+      const breaks = /\r\n?|\n/g;
+      for (let match = breaks.exec(text); match; match = breaks.exec(text)) starts.push(match.index + match[0].length);
+    } else {
+      let at = text.indexOf('\n');
+      while (at !== -1) {
+        starts.push(at + 1);
+        at = text.indexOf('\n', at + 1);
+      }
     }
     this.lineStarts = starts;
     this.bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -57,10 +62,12 @@ export class LineIndex {
     return Math.min(lineStart + column - 1, this.lineEnd(index));
   }
 
-  /** Offset just past the last character of a 0-based line, before "\r\n" or "\n". */
+  /** Offset just past the last character of a 0-based line, before its line break. */
   lineEnd(line: number): number {
     const next = this.lineStarts[line + 1];
-    let end = next === undefined ? this.text.length : next - 1;
+    if (next === undefined) return this.text.length;
+    let end = next;
+    if (this.text.charCodeAt(end - 1) === 10) end -= 1;
     if (end > this.lineStarts[line]! && this.text.charCodeAt(end - 1) === 13) end -= 1;
     return end;
   }

@@ -7,6 +7,7 @@ import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { checkMapKeys, escapePointerSegment } from './tree-builder.js';
 import { buildValue } from './value.js';
 import { planYamlChunks, type TopChunk } from './yaml-chunks.js';
+import { scanYaml } from './yaml-scan.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
 
@@ -157,7 +158,9 @@ export class ManifestDocument {
       });
     }
     const body = bom ? checked.text.slice(1) : checked.text;
-    const deep = findExcessiveNesting(body, this.format, limits.maxDepth);
+    // YAML: one scan gives the nesting depth and the line table chunk planning needs.
+    const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
+    const deep = yamlScan ? yamlScan.tooDeepAt : findExcessiveNesting(body, 'toml', limits.maxDepth);
     if (deep >= 0) {
       this.fatal = true;
       this.parseDiagnostics.push({
@@ -174,7 +177,7 @@ export class ManifestDocument {
     if (this.format === 'toml') {
       fragment = parseTomlFragment(body, bom);
     } else {
-      const plan = planYamlChunks(body);
+      const plan = planYamlChunks(body, yamlScan!);
       fragment = plan ? this.parseChunked(body, bom, plan, previous ?? new Map()) : parseYamlFragment(body, bom);
     }
     this.root = fragment.root;
