@@ -20,13 +20,19 @@ const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 // ---------------------------------------------------------------------------------------------
 // Invariants of a result.
 
-/** Line/column of an offset, computed independently of LineIndex: lines end at LF, a BOM is not counted. */
+/**
+ * Line/column of an offset, computed independently of LineIndex: lines end at LF, CRLF or a lone
+ * CR (as in YAML and LSP), a BOM is not counted.
+ */
 function expectedPosition(text: string, offset: number): Omit<Position, 'offset'> {
   let line = 1;
   let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line += 1;
-    lineStart = i + 1;
+  for (let i = 0; i < offset; i++) {
+    const ch = text[i];
+    if (ch === '\n' || (ch === '\r' && text[i + 1] !== '\n')) {
+      line += 1;
+      lineStart = i + 1;
+    }
   }
   if (line === 1 && text.charCodeAt(0) === 0xfeff && offset >= 1) lineStart = 1;
   return { line, column: offset - lineStart + 1 };
