@@ -506,23 +506,40 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await runCommand('Notifications: Clear All Notifications');
   }, 240_000);
 
-  it('svc.toml keeps working once a TOML extension owns the toml language', async () => {
-    failureShot('toml-extension');
-    // A minimal extension that contributes the `toml` language for *.toml,
-    // as Even Better TOML and friends do.
-    const fixture = join(pkgDir, 'test', 'fixtures', 'toml-language-extension');
-    const tomlVsix = join(tmp, 'toml-language.vsix');
-    const vsce = spawnSync(
-      process.execPath,
-      [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', tomlVsix],
-      { cwd: fixture, encoding: 'utf8' },
-    );
-    expect(vsce.status, `${vsce.stdout}${vsce.stderr}`).toBe(0);
-    installExtension(tools!, dirs, tomlVsix);
+  it("with a TOML extension and Red Hat's YAML extension installed: svc.toml still served, YAML syntax errors left to Red Hat's", async () => {
+    failureShot('other-extensions');
+    // Before: our server reports a YAML syntax error itself (next to a
+    // content error in the same file).
+    await page.locator('.tabs-container .tab', { hasText: 'svc.yaml' }).click();
+    await activeEditor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('runtime: runtime_z');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('project: a: b');
+    await problemFor('svc.yaml', 'runtime_z');
+    const syntaxEntries = async () => (await problemEntries()).filter((e) => e.file === 'svc.yaml' && /yaml-syntax/.test(e.text)).length;
+    await expect.poll(syntaxEntries, { timeout: 30_000 }).toBeGreaterThan(0);
+    await shot('13-yaml-syntax-error-alone');
+
+    // Install two stand-ins, then reload the window: one contributes the
+    // `toml` language for *.toml (as Even Better TOML and friends do), the
+    // other has the id of Red Hat's YAML extension.
+    for (const name of ['toml-language-extension', 'redhat-yaml-stand-in']) {
+      const out = join(tmp, `${name}.vsix`);
+      const vsce = spawnSync(
+        process.execPath,
+        [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
+        { cwd: join(pkgDir, 'test', 'fixtures', name), encoding: 'utf8' },
+      );
+      expect(vsce.status, `${vsce.stdout}${vsce.stderr}`).toBe(0);
+      installExtension(tools!, dirs, out);
+    }
     await runCommand('Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120_000 });
     await explorerRow('svc.toml').waitFor({ state: 'visible', timeout: 120_000 });
 
+    // svc.toml is now in the TOML extension's language, and still ours.
     await openFromExplorer('svc.toml');
     await expect.poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 60_000 }).toMatch(/^TOML$/);
     await activeEditor().locator('.view-lines').click();
@@ -532,7 +549,14 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await activeEditor().locator('.squiggly-error, .squiggly-warning').first().waitFor({ state: 'visible', timeout: 60_000 });
     const problem = await problemFor('svc.toml', 'runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
-    await shot('13-svc-toml-with-toml-extension');
+    await shot('14-svc-toml-with-toml-extension');
+
+    // svc.yaml (its unsaved edit survives the reload): the content error is
+    // still ours, the syntax error is left to Red Hat's extension.
+    await page.locator('.tabs-container .tab', { hasText: 'svc.yaml' }).click();
+    await problemFor('svc.yaml', 'runtime_z');
+    expect(await syntaxEntries()).toBe(0);
+    await shot('15-yaml-syntax-error-left-to-redhat');
   }, 240_000);
 
   it('settings: svc.files.extraPatterns adds a file, svc.enable turns diagnostics off and on', async () => {
@@ -548,7 +572,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const problem = await problemFor('app.manifest.yaml', 'enabeld');
     expect(problem).toMatch(/\bsvc\W+unknown-key\b/);
     expect(problem).toContain('[Ln 5, Col 5]');
-    await shot('14-extra-patterns');
+    await shot('16-extra-patterns');
     // Replacing the client for the new patterns raised no error notification.
     const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
     expect(toasts.filter((t) => /svc|server|failed/i.test(t))).toEqual([]);
@@ -560,7 +584,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': false }, null, 2));
     await expect.poll(() => entriesFor('app.manifest.yaml'), { timeout: 60_000 }).toBe(0);
     await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
-    await shot('15-svc-enable-false');
+    await shot('17-svc-enable-false');
     writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': true }, null, 2));
     await problemFor('app.manifest.yaml', 'enabeld');
   }, 240_000);
