@@ -34,7 +34,7 @@ interface ChildOutcome {
 const CHILD = join(import.meta.dirname, 'support', 'hostile-child.ts');
 
 /** Cases that must finish well within a time budget; the child is killed past it. */
-const BUDGET_MS: Record<string, number> = { 'many-extra-keys': 20_000, 'many-unknown-agent-keys': 20_000 };
+const BUDGET_MS: Record<string, number> = { 'many-extra-keys': 20_000, 'many-extra-keys-toml': 20_000, 'many-unknown-agent-keys': 20_000 };
 
 function runChild(name: string): Promise<ChildOutcome> {
   return new Promise((resolve) => {
@@ -144,9 +144,9 @@ describe('deep nesting is refused before parsing (too-deep), in its own process'
     });
   }
 
-  // The same scan counts `{` / `[` inside plain scalars as flow openers that never close, so a
-  // valid manifest with many of them is refused.
-  it.fails('BUG: 70 monitor triggers whose `run` holds an unbalanced `{` are not too-deep', () => {
+  // The scan once counted `{` / `[` inside plain scalars as flow openers that never close, so a
+  // valid manifest with many of them was refused (fixed in 6bdd370).
+  it('70 monitor triggers whose `run` holds an unbalanced `{` are not too-deep', () => {
     const triggers = Array.from({ length: 70 }, (_, i) => `  - slug: watch-${i}\n    type: monitor\n    run: sed -n 's/{/(/p' app-${i}.log\n    mode: stream\n    prompt: Check it.`);
     const result = validateManifest(`svc_version: 1\ntriggers:\n${triggers.join('\n')}\n`);
     expect(result.diagnostics).toEqual([]);
@@ -214,6 +214,9 @@ describe('many keys, in its own process (a CPU budget)', () => {
   // with one request under the 1 MiB limit.
   it.fails('BUG: 50,000 extra keys in project are validated within 20 s', () => {
     survived('many-extra-keys');
+  });
+  it.fails('BUG: 40,000 dotted keys under project in TOML are validated within 20 s (about 45 s today)', () => {
+    survived('many-extra-keys-toml');
   });
   it.fails('BUG: 40,000 unknown keys in an agent are validated within 20 s', () => {
     const result = survived('many-unknown-agent-keys');

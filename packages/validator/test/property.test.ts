@@ -231,11 +231,10 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
   // The chunker must not change what the text means: on YAML the parser reads without error, the
   // chunked parse (what parse() and update() both use) must equal a whole-text parse. A trailing
   // anchor (`&u`) makes the chunker give up, which yields the whole-text parse to compare with.
-  // BUG (reported): the chunk planner (yaml-chunks.ts scanLines) takes `[`, `{`, `]`, `}` inside
-  // plain scalars for flow indicators; an unbalanced one (`run: sed -n 's/{/(/p' app.log`) makes
-  // it treat every later line as a continuation, so the last item of a split collection swallows
-  // the following top-level keys: bogus yaml-syntax errors, and those keys vanish from the value.
-  it.fails('BUG: the chunked parse equals a whole-text parse (valid YAML after random edits)', () => {
+  // Found the bug fixed in 6bdd370: `[`, `{` inside plain scalars were taken for flow indicators,
+  // so an unbalanced one (`run: sed -n 's/{/(/p' app.log`) made the last item of a split
+  // collection swallow the following top-level keys.
+  it('the chunked parse equals a whole-text parse (valid YAML after random edits)', () => {
     fc.assert(
       fc.property(chunkedManifestArb, valueEdits, (t1, list) => {
         let t2 = applyAll(t1, list);
@@ -243,11 +242,11 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
         const problem = chunkingProblem(t2);
         if (problem) throw new Error(problem);
       }),
-      { numRuns: runs(300), seed: 20261122 },
+      { numRuns: runs(300) },
     );
   });
 
-  it.fails('BUG: an unbalanced `{` in a plain scalar does not change how a large manifest parses', () => {
+  it('an unbalanced `{` in a plain scalar does not change how a large manifest parses', () => {
     const trigger = (i: number, run: string) => `  - slug: watch-${i}\n    type: monitor\n    run: ${run}\n    mode: stream\n    prompt: Check it.`;
     const items = Array.from({ length: 10 }, (_, i) => trigger(i, i === 2 ? "sed -n 's/{/(/p' app.log" : 'tail -f app.log')).join('\n');
     const text = `svc_version: 1\ntriggers:\n${items}\nconnectors:\n  - slug: logs\n    provider: mcp\n    url: https://mcp.example.com/logs\n`;

@@ -71,6 +71,7 @@ export const CASES: Record<string, () => Input> = {
   'many-unknown-agent-keys': () => ({
     input: `svc_version: 2\ndefault_agent: a\nagents:\n  a:\n${Array.from({ length: 40_000 }, (_, i) => `    k${i}: ${i}`).join('\n')}\n`,
   }),
+  'many-extra-keys-toml': () => ({ input: `svc_version = 1\n${Array.from({ length: 40_000 }, (_, i) => `project.k${i} = ${i}`).join('\n')}\n`, format: 'toml' }),
   // Binary data.
   'random-bytes': () => ({ input: bytes(64 * 1024, 42) }),
   'png-header': () => ({
