@@ -5,7 +5,8 @@
  * line), a quick fix that changes the file, hover, our completion items — for
  * svc.yaml and for svc.toml (which VS Code opens as Plain Text). Then: the
  * commands and the output channel, restart after the server is killed and the
- * restart limit, svc.toml once a TOML extension owns the `toml` language, and
+ * restart limit, svc.toml once a TOML extension owns the `toml` language, YAML
+ * syntax errors left to Red Hat's YAML extension once it is installed, and
  * the settings svc.files.extraPatterns and svc.enable.
  *
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
