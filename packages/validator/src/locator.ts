@@ -1,6 +1,6 @@
 import type { OffsetEdit, RawDiagnostic, Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
-import { nodeAtPointer, pointerSegments, resolveAlias, toPointer, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import { findEntry, nodeAtPointer, pointerSegments, resolveAlias, toPointer, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { insertEntry, removeEntry, renameKey, replaceValue } from './fixes.js';
 
 /** A located diagnostic in the making: everything but the rule id and severity. */
@@ -43,7 +43,8 @@ export class ManifestLocator {
     const parent = resolveAlias(this.target(toPointer(segments.slice(0, -1))).node);
     if (parent?.kind !== 'map') return undefined;
     const key = segments[segments.length - 1]!;
-    const entry = [...parent.entries].reverse().find((e) => e.key === key && !e.ignored) ?? parent.entries.find((e) => e.key === key);
+    // The entry the value uses; for a key that was left out of it (a duplicate, an unsafe key), the first such entry.
+    const entry = findEntry(parent, key) ?? parent.entries.find((e) => e.key === key);
     return entry ? { map: parent, entry } : undefined;
   }
 

@@ -187,11 +187,11 @@ describe('aliases, in their own process', () => {
 });
 
 describe('size, in its own process', () => {
-  it('a 5 MB file: too-large at the first character past 1 MiB, without parsing', () => {
+  it('a 5 MB file: too-large just past 1 MiB (zero width: nothing after it was read), without parsing', () => {
     for (const name of ['5mb', '5mb-deep-after-limit']) {
       const d = located(name, 'too-large');
       expect(d.range.start.offset).toBe(1024 * 1024);
-      expect(d.range.end.offset).toBe(1024 * 1024 + 1);
+      expect(d.range.end.offset).toBe(1024 * 1024);
       expect(survived(name).ms).toBeLessThan(2_000);
     }
   });
@@ -212,13 +212,13 @@ describe('many keys, in its own process (a CPU budget)', () => {
   // `project` (0.7 MB) take about 2 minutes; 40,000 unknown keys in an agent about 1.5 minutes
   // (20,000: 7.8 s and 15,000: 5.5 s respectively). A server validating uploads can be tied up
   // with one request under the 1 MiB limit.
-  it.fails('BUG: 50,000 extra keys in project are validated within 20 s', () => {
+  it('50,000 extra keys in project are validated within 20 s', () => {
     survived('many-extra-keys');
   });
-  it.fails('BUG: 40,000 dotted keys under project in TOML are validated within 20 s (about 45 s today)', () => {
+  it('40,000 dotted keys under project in TOML are validated within 20 s', () => {
     survived('many-extra-keys-toml');
   });
-  it.fails('BUG: 40,000 unknown keys in an agent are validated within 20 s', () => {
+  it('40,000 unknown keys in an agent are validated within 20 s', () => {
     const result = survived('many-unknown-agent-keys');
     expect(result.diagnostics.filter((d) => d.code === 'unknown-key')).toHaveLength(40_000);
   });

@@ -68,6 +68,22 @@ export class ManifestDocument {
     if (typeof input === 'string') {
       text = input;
     } else {
+      const maxBytes = resolveLimits(options.limits).maxBytes;
+      if (input.length > maxBytes) {
+        // Too large: decode only what fits (a character cut at the limit is dropped, not "invalid").
+        text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(input.subarray(0, maxBytes), { stream: true });
+        const document = new ManifestDocument(text, options.format ?? detectFormat(options.filename), resolveLimits(options.limits), options.filename);
+        document.fatal = true;
+        document.parseDiagnostics.push({
+          code: 'too-large',
+          severity: 'error',
+          message: `the file is larger than ${maxBytes} bytes, the most a manifest may have; it was not read past this point`,
+          path: '',
+          start: text.length,
+          end: text.length,
+        });
+        return document;
+      }
       const decoded = decodeUtf8(input);
       text = decoded.text;
       if (decoded.invalidAt >= 0) {
@@ -140,7 +156,7 @@ export class ManifestDocument {
         message: `the file is larger than ${limits.maxBytes} bytes, the most a manifest may have; it was not read past this point`,
         path: '',
         start: past,
-        end: past + 1,
+        end: past,
       });
       return;
     }

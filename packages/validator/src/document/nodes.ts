@@ -92,9 +92,29 @@ export function effectiveEntries(map: MapNode, visiting: Set<MapNode> = new Set(
   return [...own, ...merged];
 }
 
+/** Maps with at least this many entries get a key index (built once), so lookups stay O(1). */
+const INDEX_THRESHOLD = 32;
+const entryIndexes = new WeakMap<MapNode, { entries: MapEntry[]; byKey: Map<string, MapEntry> }>();
+
+function ownEntry(map: MapNode, key: string): MapEntry | undefined {
+  if (map.entries.length < INDEX_THRESHOLD) {
+    for (const entry of map.entries) if (entry.key === key && !entry.merge && !entry.ignored) return entry;
+    return undefined;
+  }
+  let index = entryIndexes.get(map);
+  if (!index || index.entries !== map.entries) {
+    const byKey = new Map<string, MapEntry>();
+    for (const entry of map.entries) if (!entry.merge && !entry.ignored && !byKey.has(entry.key)) byKey.set(entry.key, entry);
+    index = { entries: map.entries, byKey };
+    entryIndexes.set(map, index);
+  }
+  return index.byKey.get(key);
+}
+
 /** The entry for `key` in a map, merge keys applied. */
 export function findEntry(map: MapNode, key: string): MapEntry | undefined {
-  for (const entry of map.entries) if (entry.key === key && !entry.merge && !entry.ignored) return entry;
+  const own = ownEntry(map, key);
+  if (own) return own;
   if (!map.entries.some((entry) => entry.merge)) return undefined;
   return effectiveEntries(map).find((entry) => entry.key === key);
 }

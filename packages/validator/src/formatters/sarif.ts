@@ -8,7 +8,8 @@ const LEVELS = { error: 'error', warning: 'warning', info: 'note' } as const;
 export function formatSarif(reports: readonly FileReport[], options: FormatOptions): string {
   const ruleIndex = new Map(RULES.map((rule, index) => [rule.id, index]));
   const results = reports.flatMap((report) => {
-    const uri = relative(options.repositoryRoot, report.absolutePath).split('\\').join('/');
+    // A URI reference: each path segment percent-encoded (spaces, '#', '%', …).
+    const uri = relative(options.repositoryRoot, report.absolutePath).split(/[\\/]/).map(encodeURIComponent).join('/');
     return report.diagnostics.map((d) => ({
       ruleId: d.code,
       ...(ruleIndex.has(d.code) ? { ruleIndex: ruleIndex.get(d.code) } : {}),

@@ -12,7 +12,8 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
   for (const report of reports) {
     if (report.diagnostics.length === 0) continue;
     out.push(paint(ANSI.underline, report.filePath));
-    const lines = report.text.split(/\r?\n/);
+    // Split like the positions count lines: LF, CRLF or a lone CR.
+    const lines = report.text.split(/\r\n|\r|\n/);
     for (const d of report.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;

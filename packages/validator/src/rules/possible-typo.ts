@@ -33,6 +33,7 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
   const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
   const open = schema.additionalProperties === undefined || schema.additionalProperties === true;
   const known = knownKeys(schema);
+  let absent: string[] | undefined; // known keys the map does not use, computed once when needed
   for (const entry of resolved.entries) {
     if (entry.ignored || entry.merge) continue;
     const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
@@ -46,8 +47,11 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
       continue;
     }
     if (!open || known.length === 0 || (pointer === '' && OTHER_VERSION_KEYS.has(entry.key))) continue;
-    const suggestion = closestMatch(entry.key, known.filter((key) => !resolved.entries.some((e) => e.key === key)));
-    // (closestMatch only runs for keys the schema does not list: rare, so the filter above is cheap enough.)
+    if (!absent) {
+      const present = new Set(resolved.entries.map((e) => e.key));
+      absent = known.filter((key) => !present.has(key));
+    }
+    const suggestion = closestMatch(entry.key, absent);
     if (!suggestion) continue;
     context.report({
       code: 'possible-typo',
