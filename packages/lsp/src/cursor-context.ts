@@ -6,7 +6,7 @@
  * YAML: the path comes from indentation: the nearest lines above with less indentation are
  * the ancestors (`key:` or a `- ` item). TOML: from the nearest `[table]`/`[[array]]` header.
  */
-import type { ManifestFormat } from '@svc-manifest/validator';
+import { LineIndex, type ManifestFormat } from '@svc-manifest/validator';
 import type { PathSegment } from './schema-model.js';
 
 export interface CursorContext {
@@ -106,10 +106,8 @@ function unquoteKey(key: string): string {
   return key;
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
+function lineStarts(text: string): readonly number[] {
+  return new LineIndex(text).lineStarts;
 }
 
 function lineOf(starts: readonly number[], offset: number): number {

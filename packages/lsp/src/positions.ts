@@ -1,75 +1,21 @@
 /**
  * Offsets ↔ LSP positions. The validator's offsets are UTF-16 code units, the unit LSP
- * positions use, so a position is (line, offset − line start) with no re-encoding. Lines
- * are LSP lines: `\n`, `\r\n` and a lone `\r` each end one (the validator's own line index
- * counts only `\n`, so positions sent to a client never come from it).
+ * positions use, and its LineIndex ends lines where LSP does (`\n`, `\r\n`, a lone `\r`),
+ * so a position is (line, offset − line start) with no re-encoding.
  */
 import type { Position, Range } from 'vscode-languageserver';
+import { LineIndex } from '@svc-manifest/validator';
 import { textOf, type DocumentState } from './document-state.js';
 
-export class LspLines {
-  readonly lineStarts: readonly number[];
+const cache = new WeakMap<object, LineIndex>();
 
-  /** Lines of a text without `\r`, from line starts computed elsewhere. */
-  static fromLineStarts(text: string, lineStarts: readonly number[]): LspLines {
-    return new LspLines(text, lineStarts);
-  }
-
-  constructor(readonly text: string, lineStarts?: readonly number[]) {
-    if (lineStarts) {
-      this.lineStarts = lineStarts;
-      return;
-    }
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 10) starts.push(i + 1);
-      else if (code === 13) {
-        if (text.charCodeAt(i + 1) === 10) i += 1;
-        starts.push(i + 1);
-      }
-    }
-    this.lineStarts = starts;
-  }
-
-  get lineCount(): number {
-    return this.lineStarts.length;
-  }
-
-  /** 0-based line containing `offset`. */
-  lineOf(offset: number): number {
-    const starts = this.lineStarts;
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low;
-  }
-
-  /** Offset just past the last character of a line, before its line break. */
-  lineEnd(line: number): number {
-    const next = this.lineStarts[line + 1];
-    if (next === undefined) return this.text.length;
-    let end = next - 1;
-    if (this.text.charCodeAt(end) === 10 && end > this.lineStarts[line]! && this.text.charCodeAt(end - 1) === 13) end -= 1;
-    return end;
-  }
-}
-
-const cache = new WeakMap<object, LspLines>();
-
-export function lspLines(state: DocumentState): LspLines {
-  // A state with an unparsed newer text has lines of its own; others share the document's.
-  const key: object = state.text !== undefined && state.text !== state.doc.text ? state : state.doc;
-  let lines = cache.get(key);
+/** The line index of the state's newest text (the parsed document's own when that is the newest). */
+export function lspLines(state: DocumentState): LineIndex {
+  if (state.text === undefined || state.text === state.doc.text) return state.doc.lines;
+  let lines = cache.get(state);
   if (!lines) {
-    const text = textOf(state);
-    // Without a \r, LSP lines are the validator's lines: share its index.
-    lines = key === state.doc && !text.includes('\r') ? LspLines.fromLineStarts(text, state.doc.lines.lineStarts) : new LspLines(text);
-    cache.set(key, lines);
+    lines = new LineIndex(textOf(state));
+    cache.set(state, lines);
   }
   return lines;
 }
