@@ -25,7 +25,7 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
   const pw = 300;
   const ph = 260;
   const left = 56;
-  const top = 48;
+  const top = 62;
   const gap = 40;
   const width = left + panels.length * (pw + gap) + 10;
   const legendY = top + ph + 52;
@@ -39,10 +39,10 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
   out.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  out.push(`<text x="${left}" y="20" font-size="15" font-weight="bold">${esc(caption)}</text>`);
+  out.push(`<text x="${left}" y="22" font-size="15" font-weight="bold">${esc(caption)}</text>`);
   panels.forEach((panel, index) => {
     const x0 = left + index * (pw + gap);
-    const x = (i: number) => x0 + 20 + (i * (pw - 40)) / Math.max(1, sizes.length - 1);
+    const x = (i: number) => x0 + 36 + (i * (pw - 72)) / Math.max(1, sizes.length - 1);
     out.push(`<g>`);
     out.push(`<text x="${x0 + pw / 2}" y="${top - 12}" text-anchor="middle" font-weight="bold">${esc(panel.title)}</text>`);
     out.push(`<rect x="${x0}" y="${top}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
@@ -54,18 +54,21 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
     sizes.forEach((size, i) => {
       out.push(`<text x="${x(i)}" y="${top + ph + 16}" text-anchor="middle" fill="#333">${esc(size)}</text>`);
     });
-    for (const series of panel.series) {
+    panel.series.forEach((series, seriesIndex) => {
       const pts = series.points.map((p, i) => (p && Number.isFinite(p.median) ? { x: x(i), p } : null)).filter((p): p is { x: number; p: Stat } => p !== null);
-      if (pts.length === 0) continue;
+      if (pts.length === 0) return;
       out.push(
         `<polyline fill="none" stroke="${series.color}" stroke-width="2"${series.dashed ? ' stroke-dasharray="5 4"' : ''} points="${pts.map((p) => `${p.x.toFixed(1)},${y(p.p.median).toFixed(1)}`).join(' ')}"/>`,
       );
       for (const { x: px, p } of pts) {
         out.push(`<line x1="${px}" x2="${px}" y1="${y(p.min).toFixed(1)}" y2="${y(p.max).toFixed(1)}" stroke="${series.color}" stroke-width="1"/>`);
         out.push(`<circle cx="${px}" cy="${y(p.median).toFixed(1)}" r="3.5" fill="${series.color}"><title>${esc(series.label)}: median ${fmt(p.median)} ms (min ${fmt(p.min)}, max ${fmt(p.max)})</title></circle>`);
-        out.push(`<text x="${px + 6}" y="${(y(p.median) - 5).toFixed(1)}" fill="${series.color}" font-size="10">${fmt(p.median)}</text>`);
+        // Labels: first series above right, second below right, third above left (fewer collisions).
+        const dx = seriesIndex === 2 ? -6 : 6;
+        const dy = seriesIndex === 1 ? 14 : -5;
+        out.push(`<text x="${px + dx}" y="${(y(p.median) + dy).toFixed(1)}" fill="${series.color}" font-size="10"${dx < 0 ? ' text-anchor="end"' : ''}>${fmt(p.median)}</text>`);
       }
-    }
+    });
     out.push(`</g>`);
   });
   out.push(`<text x="${left}" y="${top + ph + 34}" fill="#555">manifest size (lines); y: milliseconds, log scale; dots: median, whiskers: min–max</text>`);

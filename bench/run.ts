@@ -62,6 +62,8 @@ function ourServerRuns(): boolean {
 
 const fmtMs = (s: Stat | undefined) => (!s || !Number.isFinite(s.median) ? 'n/a' : s.median >= 100 ? `${Math.round(s.median)}` : s.median.toFixed(1));
 const fmtRange = (s: Stat | undefined) => (!s || !Number.isFinite(s.median) ? 'n/a' : `${fmtMs(s)} (${fmtMs({ ...s, median: s.min })}–${fmtMs({ ...s, median: s.max })})`);
+/** "6.5× faster", or "1.4× slower" when below 1. */
+const faster = (r: number) => (Number.isFinite(r) && r < 1 ? `${fmtRatio(1 / r)}× slower` : `${fmtRatio(r)}× faster`);
 const fmtRatio = (r: number) => (Number.isFinite(r) ? (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(2)) : 'n/a');
 
 interface Target {
@@ -104,7 +106,11 @@ interface Results {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--docs-only')) {
-    writeDocs(JSON.parse(readFileSync(join(ROOT, 'bench', 'results.json'), 'utf8')) as Results);
+    const file = join(ROOT, 'bench', 'results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
+    results.targets = evaluate(results.lsp, results.validator, results.cli);
+    writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+    writeDocs(results);
     return;
   }
   const started = new Date();
@@ -226,12 +232,12 @@ function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliRes
     const yls = get(lsp, 'yls-patched', name);
     if (!ours || !yls) continue;
     const edit = yls.editToDiagnosticsMs.median / ours.editToDiagnosticsMs.median;
-    targets.push({ name: `edit→diagnostics ${name}`, measured: `${fmtRatio(edit)}× faster (${fmtMs(ours.editToDiagnosticsMs)} vs ${fmtMs(yls.editToDiagnosticsMs)} ms)`, target: '≥ 5×', met: edit >= 5 });
+    targets.push({ name: `edit→diagnostics ${name}`, measured: `${faster(edit)} (${fmtMs(ours.editToDiagnosticsMs)} vs ${fmtMs(yls.editToDiagnosticsMs)} ms)`, target: '≥ 5×', met: edit >= 5 });
     if (name.startsWith('10k')) {
       const completion = yls.completionKeyMs.median / ours.completionKeyMs.median;
       const hover = yls.hoverMs.median / ours.hoverMs.median;
-      targets.push({ name: `completion ${name}`, measured: `${fmtRatio(completion)}× faster (${fmtMs(ours.completionKeyMs)} vs ${fmtMs(yls.completionKeyMs)} ms)`, target: '≥ 20×', met: completion >= 20 });
-      targets.push({ name: `hover ${name}`, measured: `${fmtRatio(hover)}× faster (${fmtMs(ours.hoverMs)} vs ${fmtMs(yls.hoverMs)} ms)`, target: '≥ 20×', met: hover >= 20 });
+      targets.push({ name: `completion ${name}`, measured: `${faster(completion)} (${fmtMs(ours.completionKeyMs)} vs ${fmtMs(yls.completionKeyMs)} ms)`, target: '≥ 20×', met: completion >= 20 });
+      targets.push({ name: `hover ${name}`, measured: `${faster(hover)} (${fmtMs(ours.hoverMs)} vs ${fmtMs(yls.hoverMs)} ms)`, target: '≥ 20×', met: hover >= 20 });
     }
     const rss = ours.peakRssMb.median / yls.peakRssMb.median;
     targets.push({ name: `peak RSS ${name}`, measured: `${fmtRatio(rss)} of YLS (${fmtMs(ours.peakRssMb)} vs ${fmtMs(yls.peakRssMb)} MB)`, target: '≤ 0.5', met: rss <= 0.5 });
@@ -258,7 +264,7 @@ function median(values: number[]): number {
 
 function ratioTable(lsp: ServerResult[], validator: ValidatorResult[], cli: CliResult | undefined, applier: ApplierResult | undefined): string {
   const rows: string[] = [];
-  rows.push('| manifest | measure | ours | YLS (delay removed) | ratio YLS/ours | YLS stock |');
+  rows.push('| manifest | measure | ours | YLS (delay removed) | ours vs YLS | YLS stock |');
   rows.push('|---|---|---|---|---|---|');
   const names = [...new Set(lsp.map((r) => r.manifest))];
   const measures: [string, (r: ServerResult) => Stat, 'faster' | 'share'][] = [
@@ -279,7 +285,7 @@ function ratioTable(lsp: ServerResult[], validator: ValidatorResult[], cli: CliR
       const o = ours ? pick(ours) : undefined;
       const y = yls ? pick(yls) : undefined;
       const ratio = o && y ? y.median / o.median : NaN;
-      const shown = kind === 'faster' ? `${fmtRatio(ratio)}×` : `ours = ${fmtRatio(1 / ratio)} of YLS`;
+      const shown = kind === 'faster' ? faster(ratio) : `ours = ${fmtRatio(1 / ratio)} of YLS`;
       rows.push(`| ${name} (${lines} lines) | ${label} | ${fmtRange(o)} | ${fmtRange(y)} | ${shown} | ${fmtRange(stock ? pick(stock) : undefined)} |`);
     }
   }
