@@ -15,6 +15,7 @@ import {
   createProtocolConnection,
   StreamMessageReader,
   StreamMessageWriter,
+  type MessageConnection,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import type { GeneratedManifest, Spot } from './generate.ts';
@@ -99,7 +100,9 @@ class Session {
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     let pulled!: () => void;
     this.configurationPulled = new Promise((resolve) => (pulled = resolve));
-    this.connection.onRequest((method: string, params: unknown) => {
+    // Star handlers (every method): typed on MessageConnection, not on ProtocolConnection.
+    const raw = this.connection as unknown as MessageConnection;
+    raw.onRequest((method: string, params: unknown) => {
       if (process.env.BENCH_DEBUG) console.error('[req]', method, JSON.stringify(params).slice(0, 300));
       if (method === 'workspace/configuration') {
         const items = (params as { items: { section?: string }[] }).items;
@@ -109,7 +112,7 @@ class Session {
       }
       return null;
     });
-    this.connection.onNotification((method: string, params: unknown) => {
+    raw.onNotification((method: string, params: unknown) => {
       if (process.env.BENCH_DEBUG && method !== 'textDocument/publishDiagnostics') console.error('[notif]', method, JSON.stringify(params).slice(0, 400));
       if (method !== 'textDocument/publishDiagnostics') return;
       const p = params as { uri: string; version?: number; diagnostics: unknown[] };

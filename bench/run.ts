@@ -12,7 +12,8 @@
  *
  * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier
  * BENCH_SERVERS=ours,yls-patched,yls-stock  BENCH_QUICK=1 (fewer repetitions)
- * BENCH_NO_DOCS=1 (do not rewrite docs/).
+ * BENCH_NO_DOCS=1 (do not rewrite docs/). Any of the first four makes a partial run: its results go to
+ * .bench-work/results-partial.json, and bench/results.json and docs/ are left as they are.
  *
  * `tsx bench/run.ts --docs-only` re-renders docs/performance.{md,svg} from bench/results.json
  * (e.g. after editing bench/findings.md) without measuring anything.
@@ -35,6 +36,8 @@ const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier').split(','));
 const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,yls-patched,yls-stock').split(','));
 const DOCS_DIR = '/tmp/svc-manifest-bench';
+/** A run restricted by a knob writes .bench-work/results-partial.json and leaves bench/results.json and docs/ alone. */
+const PARTIAL = QUICK || !!env.BENCH_SIZES || !!env.BENCH_PARTS || !!env.BENCH_SERVERS;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 /** Repetitions per server and size: fresh spawns × measured operations per spawn. */
@@ -96,6 +99,7 @@ interface Results {
   finished: string;
   machine: Record<string, unknown> & { nproc: number; node: string };
   skipped: string[];
+  settings?: unknown;
   manifests: unknown[];
   lsp: ServerResult[];
   validator: ValidatorResult[];
@@ -211,12 +215,14 @@ async function main(): Promise<void> {
     targets,
     skipped,
   };
-  writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  const resultsFile = PARTIAL ? join(WORK, 'results-partial.json') : join(ROOT, 'bench', 'results.json');
+  writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
+  log(`wrote ${resultsFile.slice(ROOT.length + 1)}`);
   const table = ratioTable(lsp, validator, cli, applier);
   process.stdout.write(table + '\n\nTargets:\n' + targets.map((t) => `  ${t.met === null ? '?' : t.met ? 'MET   ' : 'MISSED'}  ${t.name}: ${t.measured} (target ${t.target})`).join('\n') + '\n');
   if (skipped.length) process.stdout.write(`\nSkipped: \n  ${skipped.join('\n  ')}\n`);
 
-  if (env.BENCH_NO_DOCS !== '1' && lsp.length) writeDocs(results as Results);
+  if (env.BENCH_NO_DOCS !== '1' && !PARTIAL && lsp.length) writeDocs(results);
   log(`done in ${((finished.getTime() - started.getTime()) / 1000).toFixed(0)} s`);
 }
 
