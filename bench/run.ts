@@ -26,7 +26,7 @@ import { benchApplier, type ApplierResult } from './applier-bench.ts';
 import { latencyPanels, renderChart } from './chart.ts';
 import { benchCli, type CliResult } from './cli-bench.ts';
 import { generateManifest, type GeneratedManifest } from './generate.ts';
-import { runServer, type ServerResult, type ServerSpec, type Stat } from './lsp-harness.ts';
+import { runOnce, runServer, type ServerResult, type ServerSpec, type Stat } from './lsp-harness.ts';
 import { OUR_SERVER, OUR_SETTINGS, ourSpec, ROOT, WORK, ylsSpec, ylsVersion } from './servers.ts';
 import { benchValidator, type ValidatorResult } from './validator-bench.ts';
 
@@ -146,6 +146,15 @@ async function main(): Promise<void> {
     }
     if (SERVERS.has('yls-patched')) specs.push(ylsSpec('patched'));
     if (SERVERS.has('yls-stock')) specs.push(ylsSpec('stock'));
+    // Warm-up, not recorded: one short session per server (OS file cache, the patched copy, code caches).
+    const warm = manifests.reduce((a, b) => (b.lines < a.lines ? b : a));
+    for (const spec of specs) {
+      try {
+        await runOnce(spec, warm, { spawns: 1, inner: 1, workDir: DOCS_DIR, timeoutMs: 60_000 });
+      } catch (error) {
+        log(`warm-up of ${spec.name} failed: ${(error as Error).message}`);
+      }
+    }
     for (const manifest of manifests) {
       for (const spec of specs) {
         const r = reps(spec.name, manifest);
@@ -364,7 +373,9 @@ ${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('
   (\`bench/cold-child.mjs\`), modules loaded before the clock starts. Fresh document: in one warm process, a new document
   each time, paired and alternating.
 - CLI: \`node packages/validator/dist/svc-manifest.cjs validate ${'<example>'}\` vs \`node -e 0\`, wall time spawn → exit,
-  alternating which goes first, ratio per pair.
+  alternating which goes first, ratio per pair (after one unrecorded run, so the launcher's V8 code cache exists, as it
+  does for a user from the second run on); CPU time (user + sys) from /usr/bin/time beside it.
+- Every server gets one unrecorded warm-up session on the smallest manifest before the measured ones.
 - Applier: a bare repository built with \`git fast-import\` (3000 commits, 4000 files + svc.yaml); ours
   (\`setAgentScope\` through the @svc-manifest/gitops API, in-process) and the floor (\`hash-object -w\`, \`ls-tree\` + \`mktree\`,
   \`commit-tree\`, \`update-ref\` with the old value) alternate on the same branch, each a one-line change of svc.yaml.
