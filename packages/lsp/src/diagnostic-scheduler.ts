@@ -6,8 +6,8 @@ import type { Diagnostic } from 'vscode-languageserver';
 import type { DocumentState } from './document-state.js';
 
 export interface SchedulerOptions {
-  /** Quiet time after an edit before validating, in milliseconds. */
-  delayMs: number;
+  /** Quiet time after an edit before validating, in milliseconds (or per document). */
+  delayMs: number | ((uri: string) => number);
   /** The current state of a document (undefined once closed). */
   current(uri: string): DocumentState | undefined;
   /** Diagnostics for a state; may be async. */
@@ -36,7 +36,7 @@ export class DiagnosticScheduler {
       this.setTimer(() => {
         this.timers.delete(uri);
         void this.run(uri);
-      }, this.options.delayMs),
+      }, typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(uri)),
     );
   }
 

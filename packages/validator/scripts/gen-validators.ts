@@ -26,9 +26,29 @@ const standalone = ((standaloneModule as unknown as { default?: unknown }).defau
 ) => string;
 
 const schemas = buildSchemas();
+
+/**
+ * The schema without what only people read (descriptions, titles, comments, defaults): they
+ * do not change a verdict, and leaving them out keeps the generated code and the memory it
+ * holds small. Hover text comes from @svc-manifest/schema, not from here.
+ */
+function withoutDocs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDocs);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (['description', 'markdownDescription', 'title', '$comment', 'default'].includes(key)) continue;
+    out[key] = key === 'properties' || key === 'definitions'
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, withoutDocs(member)]))
+      : withoutDocs(value);
+  }
+  return out;
+}
+const compiledV1 = withoutDocs(dereference(schemas.v1)) as Record<string, unknown>;
+const compiledV2 = withoutDocs(dereference(schemas.v2)) as Record<string, unknown>;
 const ajv = new Ajv.default({ ...AJV_OPTIONS, code: { source: true, esm: true, lines: false } });
-ajv.addSchema(dereference(schemas.v1), 'v1');
-ajv.addSchema(dereference(schemas.v2), 'v2');
+ajv.addSchema(compiledV1, 'v1');
+ajv.addSchema(compiledV2, 'v2');
 let code = standalone(ajv, { validateV1: 'v1', validateV2: 'v2' });
 // ajv emits a CommonJS require for its unicode length helper even in ESM mode.
 code = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'ucs2length');
@@ -53,9 +73,9 @@ writeFileSync(
   schemasOut,
   [
     `// ${GENERATED_NOTE}`,
-    '// The published per-version schemas with every $ref inlined: what the validators were compiled from.',
-    `export const dereferencedV1: Record<string, unknown> = ${literal(dereference(schemas.v1))};`,
-    `export const dereferencedV2: Record<string, unknown> = ${literal(dereference(schemas.v2))};`,
+    '// The published per-version schemas with every $ref inlined and the prose left out: what the validators were compiled from.',
+    `export const dereferencedV1: Record<string, unknown> = ${literal(compiledV1)};`,
+    `export const dereferencedV2: Record<string, unknown> = ${literal(compiledV2)};`,
     '',
   ].join('\n'),
 );

@@ -24,8 +24,11 @@ export function closestMatch(input: string, candidates: Iterable<string>): strin
   const normalized = normalize(input);
   let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
+  const inputLength = input.length;
   for (const candidate of candidates) {
     if (candidate === input) continue;
+    // No close match is more than 3 edits away, so neither is a much shorter or longer name.
+    if (Math.abs(candidate.length - inputLength) > 3 && normalize(candidate) !== normalized) continue;
     const score = normalize(candidate) === normalized ? 0.5 : editDistance(input.toLowerCase(), candidate.toLowerCase());
     if (score < bestScore) {
       best = candidate;

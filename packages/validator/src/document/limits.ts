@@ -27,6 +27,9 @@ export function resolveLimits(overrides?: Partial<Limits>): Limits {
 /** UTF-16 offset of the first character whose UTF-8 encoding ends past `maxBytes`, or -1 when the text fits. */
 export function offsetPastByteLimit(text: string, maxBytes: number): number {
   if (text.length * 3 <= maxBytes) return -1;
+  // Node's native count is much faster than the loop below; the loop remains for other runtimes.
+  const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
+  if (nodeBuffer && nodeBuffer.byteLength(text, 'utf8') <= maxBytes) return -1;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

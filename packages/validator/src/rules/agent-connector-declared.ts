@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, declaredConnectors, mapAt, referencesAt } from './declarations.js';
-import { reportUndeclared } from './reference-helpers.js';
+import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
 
 export const agentConnectorDeclared: CodeRule = {
   id: 'agent-connector-declared',
@@ -9,12 +9,13 @@ export const agentConnectorDeclared: CodeRule = {
   description: 'An agent\'s `connectors`, `connectors_required` (and deprecated `connectors_personal`) name connectors declared under `connectors`.',
   check(context) {
     const connectors = declaredConnectors(context);
+    const declared = new DeclaredNames(connectors);
     for (const agent of declaredAgents(context)) {
       const map = mapAt(agent.node);
       for (const key of ['connectors', 'connectors_required', 'connectors_personal']) {
         for (const reference of referencesAt(map, key, agent.path)) {
           if (key === 'connectors' && (reference.name === 'all' || reference.name === 'none') && !reference.path.match(/\/\d+$/)) continue;
-          reportUndeclared(context, this.id, reference, connectors, { label: `agent '${agent.name}' connector`, kind: 'connector' });
+          reportUndeclared(context, this.id, reference, declared, { label: `agent '${agent.name}' connector`, kind: 'connector' });
         }
       }
     }

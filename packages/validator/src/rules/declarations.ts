@@ -37,7 +37,22 @@ export function namedItems(container: MapNode | undefined, key: string, nameKey:
   return declarations;
 }
 
-export function declaredAgents(context: RuleContext): (Declaration & { enabled: boolean; entry?: MapEntry })[] {
+type AgentDeclaration = Declaration & { enabled: boolean; entry?: MapEntry };
+
+/** Declarations are read once per document (several rules ask), keyed by the document's root. */
+const cache = new WeakMap<MapNode, Map<string, unknown>>();
+function once<T>(context: RuleContext, kind: string, read: () => T): T {
+  let perRoot = cache.get(context.root);
+  if (!perRoot) cache.set(context.root, (perRoot = new Map()));
+  if (!perRoot.has(kind)) perRoot.set(kind, read());
+  return perRoot.get(kind) as T;
+}
+
+export function declaredAgents(context: RuleContext): AgentDeclaration[] {
+  return once(context, 'agents', () => readAgents(context));
+}
+
+function readAgents(context: RuleContext): AgentDeclaration[] {
   if (context.version === 1) return namedItems(context.root, 'agents', 'name', '').map((d) => ({ ...d, enabled: true }));
   const agents = mapAt(findEntry(context.root, 'agents')?.value);
   if (!agents) return [];
@@ -51,15 +66,15 @@ export function declaredAgents(context: RuleContext): (Declaration & { enabled: 
 }
 
 export function declaredConnectors(context: RuleContext): Declaration[] {
-  return namedItems(context.root, 'connectors', 'slug', '');
+  return once(context, 'connectors', () => namedItems(context.root, 'connectors', 'slug', ''));
 }
 
 export function declaredTemplates(context: RuleContext): Declaration[] {
-  return namedItems(mapAt(findEntry(context.root, 'sandbox')?.value), 'templates', 'slug', '/sandbox');
+  return once(context, 'templates', () => namedItems(mapAt(findEntry(context.root, 'sandbox')?.value), 'templates', 'slug', '/sandbox'));
 }
 
 export function declaredTriggers(context: RuleContext): Declaration[] {
-  return namedItems(context.root, 'triggers', 'slug', '');
+  return once(context, 'triggers', () => namedItems(context.root, 'triggers', 'slug', ''));
 }
 
 /** A reference: a string value somewhere that should name a declaration. */

@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, referencesAt } from './declarations.js';
-import { reportUndeclared } from './reference-helpers.js';
+import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
 
 export const defaultAgentDeclared: CodeRule = {
   id: 'default-agent-declared',
@@ -11,11 +11,12 @@ export const defaultAgentDeclared: CodeRule = {
   check(context) {
     if (context.version !== 2) return;
     const agents = declaredAgents(context);
+    const declared = new DeclaredNames(agents);
     for (const reference of referencesAt(context.root, 'default_agent', '')) {
       const agent = agents.find((a) => a.name === reference.name);
       if (!agent) {
         // Without any valid agents the schema already reports the real problem.
-        if (agents.length) reportUndeclared(context, this.id, reference, agents, { label: 'default_agent', kind: 'agent' });
+        if (agents.length) reportUndeclared(context, this.id, reference, declared, { label: 'default_agent', kind: 'agent' });
         continue;
       }
       if (!agent.enabled) {

@@ -3,19 +3,48 @@ import { closestMatch, listAlternatives } from '../suggest.js';
 import type { Declaration, Reference } from './declarations.js';
 import type { RuleContext } from './rule.js';
 
+/** The names a manifest declares of one kind, for fast "is it declared?" and "did you mean?". */
+export class DeclaredNames {
+  private readonly names: Set<string>;
+  private readonly suggestions = new Map<string, string | undefined>();
+
+  constructor(readonly declarations: readonly Declaration[]) {
+    this.names = new Set(declarations.map((d) => d.name));
+  }
+
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+
+  get size(): number {
+    return this.names.size;
+  }
+
+  /** The closest declared name, remembered per misspelling (the same typo is often repeated). */
+  suggest(name: string): string | undefined {
+    if (!this.suggestions.has(name)) this.suggestions.set(name, closestMatch(name, this.names));
+    return this.suggestions.get(name);
+  }
+
+  list(): string[] {
+    return [...this.names];
+  }
+}
+
 /** Reports a reference to a name that nothing declares, with a "did you mean" fix when one is close. */
 export function reportUndeclared(
   context: RuleContext,
   code: string,
   reference: Reference,
-  declarations: readonly Declaration[],
+  declared: DeclaredNames,
   what: { label: string; kind: string },
 ): void {
   // An empty name is the schema's to report; a declared one is fine.
-  if (reference.name === '' || declarations.some((d) => d.name === reference.name)) return;
-  const names = declarations.map((d) => d.name);
-  const suggestion = closestMatch(reference.name, names);
-  const known = names.length === 0 ? `no ${what.kind}s are declared` : names.length <= 8 ? `declared ${what.kind}s: ${listAlternatives(names, 'and')}` : `${names.length} ${what.kind}s are declared`;
+  if (reference.name === '' || declared.has(reference.name)) return;
+  const suggestion = declared.suggest(reference.name);
+  const count = declared.size;
+  const known =
+    count === 0 ? `no ${what.kind}s are declared` : count <= 8 ? `declared ${what.kind}s: ${listAlternatives(declared.list(), 'and')}` : `${count} ${what.kind}s are declared`;
   const diagnostic: RawDiagnostic = {
     code,
     severity: 'warning',

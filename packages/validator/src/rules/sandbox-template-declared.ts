@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, declaredTemplates, mapAt, referencesAt } from './declarations.js';
-import { reportUndeclared } from './reference-helpers.js';
+import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
 import { findEntry } from '../document/nodes.js';
 
 export const sandboxTemplateDeclared: CodeRule = {
@@ -10,14 +10,15 @@ export const sandboxTemplateDeclared: CodeRule = {
   description: '`sandbox.default` and an agent\'s `sandbox` name a template declared in `sandbox.templates`.',
   check(context) {
     const templates = declaredTemplates(context);
+    const declared = new DeclaredNames(templates);
     const sandbox = mapAt(findEntry(context.root, 'sandbox')?.value);
     for (const reference of referencesAt(sandbox, 'default', '/sandbox')) {
-      reportUndeclared(context, this.id, reference, templates, { label: 'sandbox default', kind: 'template' });
+      reportUndeclared(context, this.id, reference, declared, { label: 'sandbox default', kind: 'template' });
     }
     if (context.version !== 2) return;
     for (const agent of declaredAgents(context)) {
       for (const reference of referencesAt(mapAt(agent.node), 'sandbox', agent.path)) {
-        reportUndeclared(context, this.id, reference, templates, { label: `agent '${agent.name}' sandbox`, kind: 'template' });
+        reportUndeclared(context, this.id, reference, declared, { label: `agent '${agent.name}' sandbox`, kind: 'template' });
       }
     }
   },

@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, mapAt, referencesAt } from './declarations.js';
-import { reportUndeclared } from './reference-helpers.js';
+import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
 
 export const triggerAgentDeclared: CodeRule = {
@@ -10,6 +10,7 @@ export const triggerAgentDeclared: CodeRule = {
   description: 'A trigger\'s `agent` (or `agent_name`) names a declared agent.',
   check(context) {
     const agents = declaredAgents(context);
+    const declared = new DeclaredNames(agents);
     if (agents.length === 0) return; // a manifest without agents may run the platform's default agent
     const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
     if (triggers?.kind !== 'seq') return;
@@ -17,7 +18,7 @@ export const triggerAgentDeclared: CodeRule = {
       const map = mapAt(item);
       for (const key of ['agent', 'agent_name']) {
         for (const reference of referencesAt(map, key, `/triggers/${index}`)) {
-          reportUndeclared(context, this.id, reference, agents, { label: `trigger ${key}`, kind: 'agent' });
+          reportUndeclared(context, this.id, reference, declared, { label: `trigger ${key}`, kind: 'agent' });
         }
       }
     });
