@@ -4,7 +4,7 @@
  * environment (an entry file in .bench-work/, same esbuild settings as the shipped bundle)
  * and drives it with the harness at 15 ms (the shipped default) and 0 ms.
  *
- *   npx tsx bench/experiment-debounce.ts [lines=1000,10000]
+ *   npx tsx bench/experiment-debounce.ts [lines=1000,10000] [errors=0|1]
  */
 import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { runOnce, stat } from './lsp-harness.ts';
 import { ourSpec, ROOT, WORK } from './servers.ts';
 
 const sizes = (process.argv[2] ?? '1000,10000').split(',').map(Number);
+const errorRate = process.argv[3] === '1' ? 0.01 : 0;
 const dir = join(WORK, 'exp');
 mkdirSync(dir, { recursive: true });
 const entry = join(dir, 'main-debounce.ts');
@@ -41,7 +42,7 @@ await build({
   logLevel: 'warning',
 });
 for (const size of sizes) {
-  const manifest = generateManifest({ targetLines: size, seed: 42 });
+  const manifest = generateManifest({ targetLines: size, errorRate, seed: 42 });
   for (const debounce of ['15', '0']) {
     process.env.SVC_BENCH_DEBOUNCE = debounce;
     const spec = { ...ourSpec(), name: `ours-debounce-${debounce}`, args: [outfile, '--stdio'] };
