@@ -338,7 +338,8 @@ function markdown(results: { machine: Record<string, unknown>; started: string; 
 Measured by \`npm run bench\` on ${results.started.slice(0, 16).replace('T', ' ')} UTC, commit ${m.commit}${m.uncommittedInPackages ? ` (plus ${m.uncommittedInPackages} uncommitted file(s) under packages/ in the shared checkout)` : ''}:
 \`nproc\` = ${m.nproc} (${m.cpu}, ${m.memoryGb} GB), \`node -v\` = ${m.node}, yaml-language-server ${m.yamlLanguageServer}.
 Load average at start ${(m.loadAverageAtStart as number[]).join(' / ')}, at end ${(m.loadAverageAtEnd as number[]).join(' / ')}
-(the machine is shared; every ratio below compares figures taken in the same run, interleaved, so load hits both sides).
+(the machine is shared: every ratio below compares figures from the same run, taken close together — the validator,
+CLI and applier pairs interleaved run by run, the servers one after the other on each manifest).
 
 ![Latency by manifest size](performance.svg)
 
