@@ -6,8 +6,11 @@ import type { Diagnostic } from 'vscode-languageserver';
 import type { DocumentState } from './document-state.js';
 
 export interface SchedulerOptions {
-  /** Quiet time after an edit before validating, in milliseconds (or per document). */
-  delayMs: number | ((uri: string) => number);
+  /**
+   * Quiet time after an edit before validating, in milliseconds, or a function of how long
+   * the document's last validation took (undefined before the first).
+   */
+  delayMs: number | ((lastRunMs: number | undefined) => number);
   /** The current state of a document (undefined once closed). */
   current(uri: string): DocumentState | undefined;
   /** Diagnostics for a state; may be async. */
@@ -20,6 +23,7 @@ export interface SchedulerOptions {
 
 export class DiagnosticScheduler {
   private readonly timers = new Map<string, unknown>();
+  private readonly lastRunMs = new Map<string, number>();
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
 
@@ -36,8 +40,14 @@ export class DiagnosticScheduler {
       this.setTimer(() => {
         this.timers.delete(uri);
         void this.run(uri);
-      }, typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(uri)),
+      }, typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(this.lastRunMs.get(uri))),
     );
+  }
+
+  /** Forgets a closed document. */
+  forget(uri: string): void {
+    this.cancel(uri);
+    this.lastRunMs.delete(uri);
   }
 
   cancel(uri: string): void {
@@ -51,7 +61,9 @@ export class DiagnosticScheduler {
     const state = this.options.current(uri);
     if (!state) return false;
     try {
+      const started = performance.now();
       const diagnostics = await this.options.compute(state);
+      this.lastRunMs.set(uri, performance.now() - started);
       const now = this.options.current(uri);
       if (!now || now.version !== state.version || now.doc !== state.doc) return false;
       this.options.publish(uri, state.version, diagnostics);

@@ -47,8 +47,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
    * of keystrokes costs one incremental parse, not one per keystroke.
    */
   const entries = new Map<string, { state: DocumentState; pending?: { version: number; text: string } }>();
-  /** Documents longer than this wait for a pause in typing before they are validated. */
-  const LARGE_DOCUMENT_CHARS = 256 * 1024;
+  /** Documents whose validation takes longer than this wait for a pause in typing. */
+  const SLOW_VALIDATION_MS = 50;
   const stateOf = (uri: string): DocumentState | undefined => {
     const entry = entries.get(uri);
     if (!entry) return undefined;
@@ -102,9 +102,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   };
 
   const scheduler = new DiagnosticScheduler({
-    // A small manifest validates in a few milliseconds: answer at once. A large one waits 15 ms
-    // of quiet so a burst of keystrokes costs one validation.
-    delayMs: options.debounceMs ?? ((uri) => ((documents.get(uri)?.getText().length ?? 0) > LARGE_DOCUMENT_CHARS ? 15 : 0)),
+    // A document that validates quickly is answered at once; one whose last validation took
+    // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
+    delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
     current: (uri) => stateOf(uri),
     compute: (state) => (isManaged(state, documents.get(state.uri)?.languageId) ? computeDiagnostics(state) : []),
     publish: (uri, version, diagnostics) => {
@@ -237,6 +237,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     notification('didClose', (event) => {
       entries.delete(event.document.uri);
       clearDiagnostics(event.document.uri);
+      scheduler.forget(event.document.uri);
     }),
   );
 

@@ -98,3 +98,49 @@ describe('DiagnosticScheduler', () => {
     expect(h.published).toEqual([]);
   });
 });
+
+describe('DiagnosticScheduler delay', () => {
+  it('asks for the delay with the last validation time of the document', async () => {
+    const asked: (number | undefined)[] = [];
+    const delays: number[] = [];
+    const states = new Map<string, DocumentState>();
+    let cost = 0;
+    const uri = 'file:///work/svc.yaml';
+    states.set(uri, createState(uri, 1, 'svc_version: 2\n'));
+    const timers: (() => void)[] = [];
+    const scheduler = new DiagnosticScheduler({
+      delayMs: (lastRunMs) => {
+        asked.push(lastRunMs);
+        return lastRunMs !== undefined && lastRunMs > 50 ? 15 : 0;
+      },
+      current: (u) => states.get(u),
+      compute: (state) => {
+        // A validation that takes `cost` milliseconds of wall time.
+        const until = performance.now() + cost;
+        while (performance.now() < until);
+        return computeDiagnostics(state);
+      },
+      publish: () => undefined,
+      onError: (error) => {
+        throw error;
+      },
+      setTimer: (callback, ms) => {
+        delays.push(ms);
+        timers.push(callback);
+      },
+      clearTimer: () => undefined,
+    });
+    scheduler.schedule(uri);
+    expect(asked).toEqual([undefined]);
+    expect(delays).toEqual([0]);
+    cost = 60;
+    await scheduler.run(uri);
+    scheduler.schedule(uri);
+    expect(asked[1]).toBeGreaterThan(50);
+    expect(delays[1]).toBe(15);
+    scheduler.forget(uri);
+    scheduler.schedule(uri);
+    expect(asked[2]).toBeUndefined();
+    expect(delays[2]).toBe(0);
+  });
+});
