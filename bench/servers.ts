@@ -12,7 +12,7 @@ import type { ServerSpec } from './lsp-harness.ts';
 export const ROOT = join(import.meta.dirname, '..');
 export const WORK = join(ROOT, '.bench-work');
 export const SCHEMA_V2 = join(ROOT, 'packages', 'schema', 'generated', 'svc.v2.schema.json');
-export const OUR_SERVER = join(ROOT, 'packages', 'lsp', 'dist', 'svc-manifest-lsp.js');
+export const OUR_SERVER = join(ROOT, 'packages', 'lsp', 'dist', 'svc-manifest-lsp.cjs');
 const YLS_INSTALLED = join(ROOT, 'node_modules', 'yaml-language-server');
 const YLS_PATCHED = join(WORK, 'yls-patched', 'yaml-language-server');
 

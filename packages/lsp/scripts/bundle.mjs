@@ -1,12 +1,15 @@
-// Bundles the language server into one file, dist/svc-manifest-lsp.js: every dependency
-// inlined, so it starts fast and needs nothing next to it at run time.
+// Bundles the language server: dist/svc-manifest-lsp-main.cjs holds the server with every
+// dependency inlined; dist/svc-manifest-lsp.cjs (the bin) runs it through V8's code cache
+// (dist/code-cache.cjs, shared with the validator's CLI), so it answers `initialize` sooner.
+// The three files need nothing else at run time.
 import { build } from 'esbuild';
-import { chmodSync, renameSync } from 'node:fs';
+import { chmodSync, copyFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = join(root, 'dist', 'svc-manifest-lsp.js');
+const outfile = join(root, 'dist', 'svc-manifest-lsp-main.cjs');
+const launcher = join(root, 'dist', 'svc-manifest-lsp.cjs');
 
 // Written beside the target and renamed into place, so concurrent builds (parallel test
 // files) never expose a half-written bundle.
@@ -16,19 +19,34 @@ await build({
   outfile: temporary,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   // Workspace packages are bundled from their sources: no stale dist/ can sneak in.
   conditions: ['source'],
   mainFields: ['module', 'main'],
-  // The CommonJS parts of the bundle (vscode-languageserver) call require() for Node built-ins.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);",
-  },
   sourcemap: false,
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
 });
-chmodSync(temporary, 0o755);
 renameSync(temporary, outfile);
+
+const cacheModule = join(root, 'dist', 'code-cache.cjs');
+copyFileSync(join(root, '..', 'validator', 'launcher', 'code-cache.cjs'), `${cacheModule}.${process.pid}.tmp`);
+renameSync(`${cacheModule}.${process.pid}.tmp`, cacheModule);
+const launcherTemporary = `${launcher}.${process.pid}.tmp`;
+writeFileSync(
+  launcherTemporary,
+  [
+    '#!/usr/bin/env node',
+    '// svc-manifest-lsp: the language server (svc-manifest-lsp-main.cjs) run through V8\'s code cache.',
+    "'use strict';",
+    "const path = require('node:path');",
+    "const { runWithCodeCache } = require('./code-cache.cjs');",
+    "// The cache is written once start-up is over, from what was compiled by then.",
+    "runWithCodeCache(path.join(__dirname, 'svc-manifest-lsp-main.cjs'), 'lsp', { writeAfterMs: 3000 });",
+    '',
+  ].join('\n'),
+);
+chmodSync(launcherTemporary, 0o755);
+renameSync(launcherTemporary, launcher);

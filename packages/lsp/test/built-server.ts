@@ -1,5 +1,5 @@
 /**
- * The built server (dist/svc-manifest-lsp.js), bundled first when it is missing or older than
+ * The built server (dist/svc-manifest-lsp.cjs and the bundle it runs), bundled first when it is missing or older than
  * the sources, and an LSP client talking to it over stdio.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const SERVER_BIN = join(PACKAGE_ROOT, 'dist', 'svc-manifest-lsp.js');
+export const SERVER_BIN = join(PACKAGE_ROOT, 'dist', 'svc-manifest-lsp.cjs');
 
 function newestSource(dir: string): number {
   let newest = 0;

@@ -8,7 +8,7 @@ import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { fork } from 'node:child_process';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createProtocolConnection, IPCMessageReader, IPCMessageWriter } from 'vscode-languageserver-protocol/node';
 import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
 
@@ -129,8 +129,10 @@ describe('node-ipc transport', () => {
 describe('the bundle is self-contained', () => {
   it('validates from a folder with nothing else in it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-lsp-alone-'));
-    const bin = join(dir, 'svc-manifest-lsp.js');
-    copyFileSync(ensureBuiltServer(), bin);
+    // The bin, the bundle it runs and the code-cache loader: nothing else.
+    const built = dirname(ensureBuiltServer());
+    for (const file of ['svc-manifest-lsp.cjs', 'svc-manifest-lsp-main.cjs', 'code-cache.cjs']) copyFileSync(join(built, file), join(dir, file));
+    const bin = join(dir, 'svc-manifest-lsp.cjs');
     const alone = await startStdioClient(null, bin);
     try {
       const uri = 'file:///alone/svc.toml';
