@@ -6,7 +6,7 @@
  * YAML: the path comes from indentation: the nearest lines above with less indentation are
  * the ancestors (`key:` or a `- ` item). TOML: from the nearest `[table]`/`[[array]]` header.
  */
-import { LineIndex, type ManifestFormat } from '@svc-manifest/validator';
+import { LineIndex, lineOfOffset, type ManifestFormat } from '@svc-manifest/validator';
 import type { PathSegment } from './schema-model.js';
 
 export interface CursorContext {
@@ -110,24 +110,13 @@ function lineStarts(text: string): readonly number[] {
   return new LineIndex(text).lineStarts;
 }
 
-function lineOf(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
 function lineText(text: string, starts: readonly number[], line: number): string {
   const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
   return text.slice(starts[line]!, end).replace(/\r$/, '');
 }
 
 function yamlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
-  const lineNo = lineOf(starts, offset);
+  const lineNo = lineOfOffset(starts, offset);
   const lineStart = starts[lineNo]!;
   const full = lineText(text, starts, lineNo);
   const before = full.slice(0, offset - lineStart);
@@ -313,7 +302,7 @@ function safeJson(quoted: string): string {
 }
 
 function tomlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
-  const lineNo = lineOf(starts, offset);
+  const lineNo = lineOfOffset(starts, offset);
   const lineStart = starts[lineNo]!;
   const full = lineText(text, starts, lineNo);
   const before = full.slice(0, offset - lineStart);

@@ -32,15 +32,7 @@ export class LineIndex {
 
   /** 0-based line containing `offset`. */
   lineOf(offset: number): number {
-    const starts = this.lineStarts;
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low;
+    return lineOfOffset(this.lineStarts, offset);
   }
 
   position(offset: number): Position {
@@ -92,4 +84,16 @@ export class LineIndex {
   edit(edit: OffsetEdit): TextEdit {
     return { range: this.range(edit.start, edit.end), newText: edit.newText };
   }
+}
+
+/** 0-based line containing `offset`, by binary search over sorted line-start offsets. */
+export function lineOfOffset(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lineStarts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
