@@ -43,8 +43,8 @@ writeFileSync(
     "'use strict';",
     "const path = require('node:path');",
     "const { runWithCodeCache } = require('./code-cache.cjs');",
-    "// The cache is written once start-up is over, from what was compiled by then.",
-    "runWithCodeCache(path.join(__dirname, 'svc-manifest-lsp-main.cjs'), 'lsp', { writeAfterMs: 3000 });",
+    "// The cache is written right after start-up, so even a short session leaves one for the next.",
+    "runWithCodeCache(path.join(__dirname, 'svc-manifest-lsp-main.cjs'), 'lsp', { writeAfterStart: true });",
     '',
   ].join('\n'),
 );

@@ -17,21 +17,25 @@ function cacheFile(bundle, name) {
   return path.join(base, 'svc-manifest', `${name}-${key}.v8cache`);
 }
 
-function writeCache(file, script) {
+function writeCache(file, name, script) {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const folder = path.dirname(file);
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}`;
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, file);
+    // Caches of earlier builds of the same program are dead weight.
+    for (const entry of fs.readdirSync(folder)) {
+      if (entry.startsWith(`${name}-`) && entry.endsWith('.v8cache') && path.join(folder, entry) !== file) fs.rmSync(path.join(folder, entry), { force: true });
+    }
   } catch {
     // A cache we cannot write only costs speed.
   }
 }
 
 /**
- * Runs `bundle` (a CommonJS file) as the main program. `writeAfterMs`: for a long-running
- * process (a language server) write the cache that long after start, once start-up code has
- * run; otherwise it is written at exit.
+ * Runs `bundle` (a CommonJS file) as the main program. The cache is written at exit, or with
+ * `writeAfterStart` (for a long-running process) right after the bundle's start-up code ran.
  */
 function runWithCodeCache(bundle, name, options = {}) {
   if (process.env.SVC_MANIFEST_NO_CACHE) return require(bundle);
@@ -53,12 +57,13 @@ function runWithCodeCache(bundle, name, options = {}) {
   } catch {
     return require(bundle);
   }
-  if (file && (cachedData === undefined || script.cachedDataRejected)) {
-    if (options.writeAfterMs) setTimeout(() => writeCache(file, script), options.writeAfterMs).unref();
-    else process.once('exit', () => writeCache(file, script));
-  }
+  const stale = file && (cachedData === undefined || script.cachedDataRejected);
+  if (stale && !options.writeAfterStart) process.once('exit', () => writeCache(file, name, script));
   const module = { exports: {}, filename: bundle, id: '.', loaded: false, children: [], paths: [] };
   compiled.call(module.exports, module.exports, require, module, bundle, path.dirname(bundle));
+  // A long-running program (a language server) writes its cache as soon as its start-up code
+  // has run: that is the part whose compile time the next start saves.
+  if (stale && options.writeAfterStart) writeCache(file, name, script);
   return module.exports;
 }
 
