@@ -28,8 +28,16 @@ export class DiagnosticScheduler {
   private readonly clearTimer: (handle: unknown) => void;
 
   constructor(private readonly options: SchedulerOptions) {
-    this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
-    this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+    // No delay: run right after the messages already read (setImmediate), not a timer's ≥ 1 ms later.
+    this.setTimer =
+      options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
+    this.clearTimer =
+      options.clearTimer ??
+      ((handle) => {
+        const { immediate, timeout } = handle as { immediate?: ReturnType<typeof setImmediate>; timeout?: ReturnType<typeof setTimeout> };
+        if (immediate) clearImmediate(immediate);
+        if (timeout) clearTimeout(timeout);
+      });
   }
 
   /** (Re)starts the quiet period of a document. */
