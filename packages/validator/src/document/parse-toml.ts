@@ -44,7 +44,22 @@ export function parseTomlFragment(text: string, base = 0): ParsedFragment {
 }
 
 class TomlTreeBuilder {
+  /** Entries by key for each map being built: a file with thousands of tables stays linear. */
+  private readonly keys = new Map<MapNode, Map<string, MapEntry>>();
+
   constructor(private readonly base: number) {}
+
+  private lookup(map: MapNode, key: string): MapEntry | undefined {
+    return this.keys.get(map)?.get(key);
+  }
+
+  /** Adds an entry; the first entry of a key stays the one found by lookup (TOML forbids redefinitions anyway). */
+  private add(map: MapNode, entry: MapEntry): void {
+    map.entries.push(entry);
+    let byKey = this.keys.get(map);
+    if (!byKey) this.keys.set(map, (byKey = new Map()));
+    if (!byKey.has(entry.key)) byKey.set(entry.key, entry);
+  }
 
   build(program: AST.TOMLProgram, length: number): MapNode {
     const root: MapNode = { kind: 'map', flow: false, entries: [], start: this.base, end: this.base + length };
@@ -80,12 +95,12 @@ class TomlTreeBuilder {
     let current = map;
     for (const key of keys) {
       const name = this.keyName(key);
-      let entry = current.entries.find((e) => e.key === name);
+      let entry = this.lookup(current, name);
       if (!entry) {
         const [keyStart, keyEnd] = this.at(key);
         const child: MapNode = { kind: 'map', flow: false, entries: [], start: around[0], end: around[1] };
         entry = { key: name, keyStart, keyEnd, value: child, start: keyStart, end: around[1] };
-        current.entries.push(entry);
+        this.add(current, entry);
       }
       let value = entry.value;
       // Descending into an array of tables continues in its last table.
@@ -106,7 +121,7 @@ class TomlTreeBuilder {
     const name = this.keyName(last);
     const [keyStart, keyEnd] = this.at(last);
     const node: MapNode = { kind: 'map', flow: false, entries: [], start: range[0], end: range[1] };
-    const existing = parent.entries.find((e) => e.key === name);
+    const existing = this.lookup(parent, name);
     if (table.kind === 'array') {
       if (existing?.value.kind === 'seq') {
         existing.value.items.push(node);
@@ -114,7 +129,7 @@ class TomlTreeBuilder {
         existing.end = Math.max(existing.end, range[1]);
       } else {
         const seq: SeqNode = { kind: 'seq', flow: false, items: [node], start: range[0], end: range[1] };
-        parent.entries.push({ key: name, keyStart, keyEnd, value: seq, start: keyStart, end: range[1] });
+        this.add(parent, { key: name, keyStart, keyEnd, value: seq, start: keyStart, end: range[1] });
       }
     } else if (existing?.value.kind === 'map') {
       // A table first created implicitly by a sub-table header (`[a.b]` before `[a]`).
@@ -122,7 +137,7 @@ class TomlTreeBuilder {
       for (const kv of table.body) this.assign(existing.value, kv);
       return;
     } else {
-      parent.entries.push({ key: name, keyStart, keyEnd, value: node, start: keyStart, end: range[1] });
+      this.add(parent, { key: name, keyStart, keyEnd, value: node, start: keyStart, end: range[1] });
     }
     for (const kv of table.body) this.assign(node, kv);
   }
@@ -134,7 +149,7 @@ class TomlTreeBuilder {
     const last = keys[keys.length - 1]!;
     const [keyStart, keyEnd] = this.at(last);
     const value = this.value(kv.value);
-    parent.entries.push({ key: this.keyName(last), keyStart, keyEnd, value, start: keyStart, end: range[1] });
+    this.add(parent, { key: this.keyName(last), keyStart, keyEnd, value, start: keyStart, end: range[1] });
   }
 
   private value(node: AST.TOMLContentNode): ValueNode {
