@@ -14,6 +14,7 @@ export {
   pathAtOffset,
   pointerSegments,
   toPointer,
+  escapePointerSegment,
   type ValueNode,
   type MapNode,
   type SeqNode,

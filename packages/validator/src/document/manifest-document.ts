@@ -1,10 +1,10 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
-import { effectiveEntries, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseTomlFragment } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
-import { checkMapKeys, escapePointerSegment } from './tree-builder.js';
+import { checkMapKeys } from './tree-builder.js';
 import { buildValue } from './value.js';
 import { planYamlChunks, type TopChunk } from './yaml-chunks.js';
 import { scanYaml } from './yaml-scan.js';

@@ -128,8 +128,13 @@ export function pointerSegments(pointer: string): string[] {
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** One JSON pointer segment, escaped (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function escapePointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 export function toPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');
 }
 
 export interface PointerTarget {

@@ -1,7 +1,7 @@
 import { parseTOML, type AST } from 'toml-eslint-parser';
 import type { RawDiagnostic } from '../diagnostic.js';
-import type { MapEntry, MapNode, ScalarNode, SeqNode, ValueNode } from './nodes.js';
-import { checkMapKeys, escapePointerSegment } from './tree-builder.js';
+import { escapePointerSegment, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type ValueNode } from './nodes.js';
+import { checkMapKeys } from './tree-builder.js';
 import type { ParsedFragment } from './parse-yaml.js';
 
 /**

@@ -1,7 +1,7 @@
 import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Document, Scalar } from 'yaml';
 import type { RawDiagnostic } from '../diagnostic.js';
-import type { AliasNode, MapEntry, MapNode, ScalarNode, SeqNode, ValueNode } from './nodes.js';
-import { checkMapKeys, escapePointerSegment } from './tree-builder.js';
+import { escapePointerSegment, type AliasNode, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type ValueNode } from './nodes.js';
+import { checkMapKeys } from './tree-builder.js';
 
 export interface ParsedFragment {
   root: ValueNode | null;

@@ -1,5 +1,5 @@
 import type { RawDiagnostic } from '../diagnostic.js';
-import type { MapEntry } from './nodes.js';
+import { escapePointerSegment, type MapEntry } from './nodes.js';
 
 /** Keys that would reach an object's prototype if copied into a plain JavaScript object. */
 export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -32,7 +32,7 @@ export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: 
         code: 'duplicate-key',
         severity: 'error',
         message: `key '${entry.key}' appears twice in the same mapping; only the first is used`,
-        path: `${pointer}/${entry.key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        path: `${pointer}/${escapePointerSegment(entry.key)}`,
         start: entry.keyStart,
         end: entry.keyEnd,
         related: [{ message: `'${entry.key}' first defined here`, start: first.keyStart, end: first.keyEnd }],
@@ -41,8 +41,4 @@ export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: 
     }
     firstByKey.set(entry.key, entry);
   }
-}
-
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -1,5 +1,6 @@
 import { HEADER_NAME_PATTERN, SLUG_PATTERN } from '@svc-manifest/schema';
 import type { StructureRule } from './rule.js';
+import { escapePointerSegment } from '../document/nodes.js';
 import { objectLabel, PATTERN_PHRASES } from '../messages.js';
 
 export const invalidKeyName: StructureRule = {
@@ -10,7 +11,7 @@ export const invalidKeyName: StructureRule = {
   keywords: ['propertyNames'],
   explain({ error, schema }, at) {
     const name = String(error.params.propertyName);
-    const pointer = `${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const pointer = `${error.instancePath}/${escapePointerSegment(name)}`;
     const reason = typeof schema['x-svc-message'] === 'string' ? schema['x-svc-message'] : typeof schema.pattern === 'string' ? (PATTERN_PHRASES[schema.pattern] ?? `it must match ${schema.pattern}`) : 'it is not allowed here';
     const [start, end] = at.keyRange(pointer);
     const tooLong = name.length > 128 && ((schema.pattern === SLUG_PATTERN && /^[a-z0-9][a-z0-9_-]*$/.test(name)) || (schema.pattern === HEADER_NAME_PATTERN && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)));

@@ -1,7 +1,6 @@
 import type { CodeRule, RuleContext } from './rule.js';
 import { closestMatch } from '../suggest.js';
-import { resolveAlias, type ValueNode } from '../document/nodes.js';
-import { escapePointerSegment } from '../document/tree-builder.js';
+import { escapePointerSegment, resolveAlias, type ValueNode } from '../document/nodes.js';
 import { allowsExtraKeysBelow, knownKeys } from './schema-keys.js';
 
 type SchemaObject = Record<string, unknown>;

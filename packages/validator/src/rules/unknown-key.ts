@@ -1,4 +1,5 @@
 import type { StructureRule } from './rule.js';
+import { escapePointerSegment } from '../document/nodes.js';
 import { closestMatch, listAlternatives } from '../suggest.js';
 import { objectLabel } from '../messages.js';
 import { knownKeys } from './schema-keys.js';
@@ -11,7 +12,7 @@ export const unknownKey: StructureRule = {
   keywords: ['additionalProperties'],
   explain({ error, schema }, at) {
     const key = String(error.params.additionalProperty);
-    const pointer = `${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const pointer = `${error.instancePath}/${escapePointerSegment(key)}`;
     const known = knownKeys(schema);
     const suggestion = closestMatch(key, known);
     const where = objectLabel(error.instancePath, at);
