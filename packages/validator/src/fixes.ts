@@ -21,10 +21,6 @@ export function formatKey(key: string, format: 'yaml' | 'toml'): string {
   return format === 'toml' ? JSON.stringify(key) : `'${key.replace(/'/g, "''")}'`;
 }
 
-export function replaceRange(start: number, end: number, newText: string): OffsetEdit {
-  return { start, end, newText };
-}
-
 export function renameKey(entry: MapEntry, newKey: string, format: 'yaml' | 'toml'): OffsetEdit {
   return { start: entry.keyStart, end: entry.keyEnd, newText: formatKey(newKey, format) };
 }

@@ -1,7 +1,7 @@
 import type { OffsetEdit, RawDiagnostic, Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import { findEntry, nodeAtPointer, pointerSegments, resolveAlias, toPointer, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
-import { insertEntry, removeEntry, renameKey, replaceValue } from './fixes.js';
+import { formatScalar, insertEntry, removeEntry, renameKey, replaceValue } from './fixes.js';
 
 /** A located diagnostic in the making: everything but the rule id and severity. */
 export interface Finding {
@@ -115,23 +115,7 @@ export class ManifestLocator {
     const { node, exact } = this.target(objectPointer);
     const map = resolveAlias(node);
     if (!exact || map?.kind !== 'map') return undefined;
-    const valueText = typeof value === 'string' ? formatValueText(value, this.format) : String(value);
-    const edit: OffsetEdit | undefined = insertEntry(this.document, map, key, valueText);
+    const edit: OffsetEdit | undefined = insertEntry(this.document, map, key, formatScalar(value, this.format));
     return edit ? [{ title: title ?? `Add '${key}'`, edits: [edit] }] : undefined;
   }
-}
-
-function formatValueText(value: string, format: 'yaml' | 'toml'): string {
-  if (format === 'toml') return JSON.stringify(value);
-  return /^[A-Za-z0-9_./-]+$/.test(value) && !/^(true|false|yes|no|on|off|null|~|\d.*)$/i.test(value) ? value : JSON.stringify(value);
-}
-
-/** The label of the last pointer segment, for messages (`'slug'`, `item 3`). */
-export function describeLocation(pointer: string): string {
-  const segments = pointerSegments(pointer);
-  if (segments.length === 0) return 'the manifest';
-  return segments
-    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
-    .join('')
-    .replace(/^\./, '');
 }
