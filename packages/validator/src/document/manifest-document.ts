@@ -73,15 +73,7 @@ export class ManifestDocument {
         // Too large: decode only what fits (a character cut at the limit is dropped, not "invalid").
         text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(input.subarray(0, maxBytes), { stream: true });
         const document = new ManifestDocument(text, options.format ?? detectFormat(options.filename), resolveLimits(options.limits), options.filename);
-        document.fatal = true;
-        document.parseDiagnostics.push({
-          code: 'too-large',
-          severity: 'error',
-          message: `the file is larger than ${maxBytes} bytes, the most a manifest may have; it was not read past this point`,
-          path: '',
-          start: text.length,
-          end: text.length,
-        });
+        document.refuseAsTooLarge(text.length);
         return document;
       }
       const decoded = decodeUtf8(input);
@@ -145,19 +137,24 @@ export class ManifestDocument {
     return this.cachedValue.value;
   }
 
+  /** Marks the text as too large to read, with the diagnostic at `offset` (nothing after it was read). */
+  private refuseAsTooLarge(offset: number): void {
+    this.fatal = true;
+    this.parseDiagnostics.push({
+      code: 'too-large',
+      severity: 'error',
+      message: `the file is larger than ${this.limits.maxBytes} bytes, the most a manifest may have; it was not read past this point`,
+      path: '',
+      start: offset,
+      end: offset,
+    });
+  }
+
   private load(previous: FragmentCache | undefined): void {
     const limits = this.limits;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
-      this.fatal = true;
-      this.parseDiagnostics.push({
-        code: 'too-large',
-        severity: 'error',
-        message: `the file is larger than ${limits.maxBytes} bytes, the most a manifest may have; it was not read past this point`,
-        path: '',
-        start: past,
-        end: past,
-      });
+      this.refuseAsTooLarge(past);
       return;
     }
     const checked = checkCharacters(this.text);
