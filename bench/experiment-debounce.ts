@@ -6,12 +6,11 @@
  *
  *   npx tsx bench/experiment-debounce.ts [lines=1000,10000] [errors=0|1]
  */
-import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateManifest } from './generate.ts';
 import { runOnce, stat } from './lsp-harness.ts';
-import { ourSpec, ROOT, WORK } from './servers.ts';
+import { bundleServerCopy, ourSpec, ROOT, WORK } from './servers.ts';
 
 const sizes = (process.argv[2] ?? '1000,10000').split(',').map(Number);
 const errorRate = process.argv[3] === '1' ? 0.01 : 0;
@@ -27,20 +26,8 @@ startServer(connection, { debounceMs: Number(process.env.SVC_BENCH_DEBOUNCE ?? 1
 connection.listen();
 `,
 );
-const outfile = join(dir, 'lsp-debounce.mjs');
-await build({
-  entryPoints: [entry],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  conditions: ['source'],
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);" },
-  minify: true,
-  logLevel: 'warning',
-});
+const outfile = join(dir, 'lsp-debounce.cjs');
+await bundleServerCopy(entry, outfile, { minify: true });
 for (const size of sizes) {
   const manifest = generateManifest({ targetLines: size, errorRate, seed: 42 });
   for (const debounce of ['15', '0']) {

@@ -7,30 +7,17 @@
  *   npx tsx bench/server-profile.ts [lines=50000] [errors=0|1]
  *   npx tsx bench/profile-summary.ts .bench-work/prof/server-<name>.cpuprofile
  */
-import { build } from 'esbuild';
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateManifest } from './generate.ts';
 import { runOnce } from './lsp-harness.ts';
-import { ourSpec, ROOT, WORK } from './servers.ts';
+import { bundleServerCopy, ourSpec, ROOT, WORK } from './servers.ts';
 
 const lines = Number(process.argv[2] ?? 50000);
 const errors = process.argv[3] === '1';
-const outfile = join(WORK, 'lsp-unminified.mjs');
+const outfile = join(WORK, 'lsp-unminified.cjs');
 const lspRoot = join(ROOT, 'packages', 'lsp');
-await build({
-  entryPoints: [join(lspRoot, 'src', 'main.ts')],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  conditions: ['source'],
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);" },
-  minify: false,
-  logLevel: 'warning',
-});
+await bundleServerCopy(join(lspRoot, 'src', 'main.ts'), outfile, { minify: false });
 const dir = join(WORK, 'prof', 'server-tmp');
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });

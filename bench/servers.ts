@@ -4,6 +4,7 @@
  * with that delay set to 0 ("patched"). The copy lives in .bench-work/ (git-ignored);
  * node_modules is never modified.
  */
+import { build } from 'esbuild';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -89,4 +90,23 @@ export function ourSpec(): ServerSpec {
     args: [OUR_SERVER, '--stdio'],
     configuration: (section) => (section === 'svc' ? OUR_SETTINGS : null),
   };
+}
+
+/**
+ * Builds a copy of our server from `entry` with the shipped bundle's esbuild settings
+ * (packages/lsp/scripts/bundle.mjs: CommonJS, workspace sources), for experiments and profiles.
+ */
+export async function bundleServerCopy(entry: string, outfile: string, options: { minify: boolean }): Promise<void> {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    conditions: ['source'],
+    mainFields: ['module', 'main'],
+    minify: options.minify,
+    logLevel: 'warning',
+  });
 }
