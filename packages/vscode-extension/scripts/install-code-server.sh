@@ -92,6 +92,10 @@ JSON
     cd "$CS_PREFIX"
     export PATH="$(dirname "$NODE_BIN"):$PATH"
     export npm_config_nodedir="$NODE_HEADERS"
+    # Run from `npm run test:setup`, the outer npm (this machine's Node) leaves its
+    # npm_config_user_agent in the environment; the inner npm would pass it on, and
+    # code-server's postinstall reads the Node version from it and refuses.
+    unset npm_config_user_agent
     node -v
     npm install --no-audit --no-fund --no-save "code-server@$CODE_SERVER_VERSION"
   )
