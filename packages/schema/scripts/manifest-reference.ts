@@ -294,7 +294,7 @@ class Reference {
     const format = value.refs.map((name) => FORMAT_NAMES[name]).find(Boolean);
     if ('x-svc-forbidden' in schema) return 'not allowed';
     if ('const' in schema) return code(schema.const);
-    if (Array.isArray(schema.enum)) return `one of ${list(schema.enum)}`;
+    if (Array.isArray(schema.enum)) return schema.enum.length > LONG_ENUM ? `one of ${schema.enum.length} names (listed below)` : `one of ${list(schema.enum)}`;
     if (Array.isArray(schema.anyOf)) {
       const parts = (schema.anyOf as Schema[]).map((part) => this.typeOf(version, this.resolve(version, part)));
       return format ? `${format}: ${parts.join(', or ')}` : parts.join(', or ');
@@ -308,7 +308,7 @@ class Reference {
     if (schema.type === 'array') {
       const item = this.resolve(version, schema.items as Schema);
       if (item.schema.properties) return `array of objects (${link(`${path ?? ''}[]`)})`;
-      return `array of ${this.typeOf(version, item).replace(/^one of /, '')}`;
+      return `array of ${plural(this.typeOf(version, item))}`;
     }
     if (schema.type === 'object') {
       if (schema.properties) return `object (${link(path ?? '')})`;
@@ -342,6 +342,8 @@ class Reference {
     rules.push(...this.bounds(version, schema).filter((rule) => !(rule === 'Not empty.' && entry.property.refs.includes('nonEmptyString'))));
     for (const part of (schema.allOf ?? []) as Schema[]) if (typeof part['x-svc-message'] === 'string') rules.push(`${capitalize(part['x-svc-message'])}.`);
     if (schema.propertyNames) rules.push(...this.keyRules(version, schema.propertyNames as Schema));
+    const names = longEnum(schema);
+    if (names) rules.push(`The ${names.length} names: ${list(names)}.`);
     if ('default' in schema) rules.push(`Default: ${code(schema.default)}.`);
     for (const other of this.spellingPartners(entry)) rules.push(`Not together with ${code(other)} (the same setting; [alias-conflict](rules/alias-conflict.md)).`);
     return rules;
@@ -507,6 +509,29 @@ class Reference {
     }
     return stringify(wrapped, { lineWidth: 0 }).trimEnd();
   }
+}
+
+/** Enums longer than this are listed in a rule, not in the type. */
+const LONG_ENUM = 12;
+
+/** The plural of an item type: `string` → `strings`, `string (slug)` → `slugs`, `one of …` → `… values`. */
+function plural(type: string): string {
+  const named = /^string \((.+)\)$/.exec(type);
+  if (named) return `${named[1]}s`;
+  if (/^one of \d+ names/.test(type)) return type.replace(/^one of /, '');
+  if (type.startsWith('one of ')) return `${type.slice('one of '.length)}`;
+  if (['string', 'non-empty string', 'integer', 'number', 'boolean'].includes(type)) return `${type}s`;
+  return type;
+}
+
+/** The first enum longer than LONG_ENUM in a schema's alternatives and items. */
+function longEnum(schema: Schema): unknown[] | undefined {
+  if (Array.isArray(schema.enum) && schema.enum.length > LONG_ENUM) return schema.enum;
+  for (const part of [...((schema.anyOf as Schema[] | undefined) ?? []), ...(schema.items ? [schema.items as Schema] : [])]) {
+    const found = longEnum(part);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function capitalize(text: string): string {
