@@ -181,6 +181,20 @@ describe('running the action', () => {
     expect(run({ 'svc.yaml': GOOD }, { 'sarif-file': 'a\nb' }).status).toBe(2);
   });
 
+  it('says how to get Node when the runner has none', () => {
+    // A PATH with bash and git but no node.
+    const bin = join(work, 'no-node-bin');
+    mkdirSync(bin, { recursive: true });
+    for (const program of ['bash', 'git']) {
+      const found = spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).stdout.trim();
+      if (!existsSync(join(bin, program))) symlinkSync(found, join(bin, program));
+    }
+    const dirs = workspace({ 'svc.yaml': BROKEN });
+    const result = runAction({ actionPath: REPO_ROOT, ...dirs, env: { ...env, PATH: bin } });
+    expect(result.status).toBe(2);
+    expect(annotations(result.stdout)).toEqual(['::error title=svc-manifest::svc-manifest needs Node.js >= 20.19 on PATH: add actions/setup-node before this action']);
+  });
+
   it('treats file names as data: no shell expansion of the input', () => {
     const result = run({ 'svc.yaml': GOOD }, { files: '$(touch pwned).yaml\n`touch pwned2`\n"; touch pwned3; "' });
     expect(result.status).toBe(2);

@@ -19,6 +19,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../packages/validator/test/support/child.js';
 import { readmeBlock } from './support/readme-section.js';
+import { buildHookBundle, HOOK_BUNDLE, HOOK_LICENSES } from '../scripts/gen-hook-bundle.js';
 
 /** The files of this working tree that make up the hook; the clone gets these versions. */
 const HOOK_FILES = ['.pre-commit-hooks.yaml', 'hooks/svc-manifest.cjs', 'hooks/THIRD-PARTY-LICENSES.txt'];
@@ -142,6 +143,15 @@ describe('.pre-commit-hooks.yaml', () => {
     const files = new RegExp(hooks[0]!.files as string);
     for (const path of ['svc.yaml', 'svc.yml', 'svc.toml', 'deploy/svc.yaml', 'a/b/svc.toml']) expect(path).toMatch(files);
     for (const path of ['svc.yaml.bak', 'my-svc.yaml', 'svc.json', 'docs/svc.md', 'xsvc.toml']) expect(path).not.toMatch(files);
+  });
+
+  it('runs hooks/svc-manifest.cjs, which is what `npm run gen` builds from the current sources', async () => {
+    const built = await buildHookBundle();
+    // Compared as strings, but reported briefly: the bundle is one long minified line.
+    const committed = readFileSync(HOOK_BUNDLE, 'utf8');
+    expect(committed === built.code, 'hooks/svc-manifest.cjs is stale: run `npm run gen`').toBe(true);
+    expect(readFileSync(HOOK_LICENSES, 'utf8')).toBe(built.licenses);
+    expect(built.licenses).toMatch(/^yaml@[\d.]+ \(ISC\)$/m);
   });
 
   it('the bundle is executable for git (pre-commit reads its #! line only from an executable file)', () => {
