@@ -207,6 +207,21 @@ describe('pre-commit in a temporary repository, offline after the first install'
     rmSync(join(project, 'services'), { recursive: true });
   });
 
+  it("passes the hook's `args` after `validate` (the README's `args: [--no-warnings]`)", () => {
+    const verbose = () => run('pre-commit', ['run', '--verbose', '--files', 'svc.yml'], project, offline);
+    const before = verbose();
+    expect(before.status, before.stdout + before.stderr).toBe(0);
+    expect(before.stdout).toMatch(/2:1 +warning +unknown key 'trigers'/);
+    const config = readFileSync(join(project, '.pre-commit-config.yaml'), 'utf8');
+    expect(config).toContain('      - id: svc-manifest\n');
+    write('.pre-commit-config.yaml', config.replace('      - id: svc-manifest\n', '      - id: svc-manifest\n        args: [--no-warnings]\n'));
+    const after = verbose();
+    expect(after.status, after.stdout + after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/svc manifest\.+Passed/);
+    expect(after.stdout).not.toContain('trigers');
+    write('.pre-commit-config.yaml', config);
+  });
+
   it('skips files that are not manifests', () => {
     write('notes/svc.yaml.bak', 'svc_version: 3\n');
     write('config.yaml', 'svc_version: 3\n');
