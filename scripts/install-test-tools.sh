@@ -3,11 +3,13 @@
 #   python3-jsonschema  an independent JSON Schema validator (schema conformance test)
 #   neovim              a real LSP client (language server end-to-end test)
 #   pre-commit          the pre-commit framework (hook test)
+#   emacs-nox, elpa-eglot, elpa-yaml-mode   Emacs with eglot (the README's Emacs set-up, test/editors.test.ts);
+#                       Debian 12 has Emacs 28, which needs the eglot package (built in from Emacs 29)
 #   chromium, code-server on Node 24   a real VS Code workbench (extension end-to-end test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3-jsonschema neovim pre-commit git)
+APT_PACKAGES=(python3-jsonschema neovim pre-commit git emacs-nox elpa-eglot elpa-yaml-mode)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 missing=()
