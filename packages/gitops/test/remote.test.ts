@@ -168,11 +168,12 @@ function runChild(args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
-test(`${APPLIERS} appliers in separate processes with separate caches, one file:// remote: all land, linear history`, async () => {
+test(`${APPLIERS} appliers in separate processes, one file:// remote (half with their own cache, half sharing one): all land, linear history`, async () => {
   const lines = ['# one agent per applier', 'svc_version: 2', 'default_agent: agent-0', 'agents:'];
   for (let i = 0; i < APPLIERS; i++) lines.push(`  agent-${i}:`, '    enabled: true   # on');
   const remote = remoteRepo({ 'svc.yaml': lf(lines) });
-  const results = await Promise.all(Array.from({ length: APPLIERS }, (_, i) => runChild([remote.url, String(i), tempDir()])));
+  const shared = tempDir();
+  const results = await Promise.all(Array.from({ length: APPLIERS }, (_, i) => runChild([remote.url, String(i), i % 2 === 0 ? tempDir() : shared])));
   for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
   const outcomes = results.map((result) => JSON.parse(result.stdout) as { status: string; commit: string; attempts: number });
   expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(APPLIERS).fill('committed'));
