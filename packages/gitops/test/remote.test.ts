@@ -4,7 +4,7 @@
  * only: bare repositories behind file://, `git daemon`, and `git http-backend` over HTTP.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
@@ -25,6 +25,8 @@ import {
 import { ItemCache, openCatalog } from '../src/marketplace/catalog.js';
 import { installEdit } from '../src/marketplace/install.js';
 import { setDefaultAgentEdit } from '../src/operations/agents.js';
+import { cachePath } from '../src/remote/cache.js';
+import { parseRemote, redactText, redactUrl } from '../src/remote/url.js';
 import { crlf, lf, PDF_V1, PDF_V2, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { closedPort, startGitDaemon, startHttpGitServer, startSilentServer } from './support/git-servers.js';
 import { AUTHOR, cleanupTempDirs, git, makeRepo, show, subjects, tempDir, writeFiles } from './support/repos.js';
@@ -326,4 +328,51 @@ test('transports the applier does not use are refused before git runs', async ()
     expect(result.code, url).toBe(1);
     expect(result.stderr, url).toMatch(/^refused: '.*' (uses a transport the applier does not support|is not a usable repository URL|names a host that starts with '-')/);
   }
+});
+
+test('a push the remote refuses for another reason (a hook) is refused, not retried', async () => {
+  const remote = remoteRepo();
+  writeFiles(remote.path, { 'hooks/pre-receive': '#!/bin/sh\necho "main is protected" >&2\nexit 1\n' });
+  chmodSync(join(remote.path, 'hooks/pre-receive'), 0o755);
+  const before = refValue(remote.path, 'refs/heads/main');
+  let runs = 0;
+  const edit: Edit<unknown> = async (snapshot, repo) => {
+    runs++;
+    return setDefaultAgentEdit('helper')(snapshot, repo);
+  };
+  const error = await applyEdit(remote.url, edit, { cache: tempDir(), author: AUTHOR }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toMatchObject({ code: 'push-rejected' });
+  expect((error as Error).message).toBe(`${remote.url} refused the push: refs/heads/main (pre-receive hook declined); remote: main is protected; error: failed to push some refs to '${remote.url}'`);
+  expect(runs).toBe(1);
+  expect(refValue(remote.path, 'refs/heads/main')).toBe(before);
+});
+
+test('URLs and paths are told apart as git does; credentials are redacted', () => {
+  const cases: [string, string | null][] = [
+    ['/srv/repos/demo.git', null],
+    ['./demo', null],
+    ['dir/with:colon', null],
+    ['file:///srv/repos/demo.git', 'file:///srv/repos/demo.git'],
+    ['git@forge.example:team/demo.git', 'git@forge.example:team/demo.git'],
+    ['forge.example:demo.git', 'forge.example:demo.git'],
+    ['[::1]:demo.git', '[::1]:demo.git'],
+    ['ssh://git@forge.example:2222/team/demo.git', 'ssh://***@forge.example:2222/team/demo.git'],
+    ['https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git', 'https://***@forge.example/team/demo.git'],
+    ['https://user:p%40ss@w0rd@forge.example/demo.git', 'https://***@forge.example/demo.git'],
+    ['user:pw123456@forge.example:demo.git', 'user:***@forge.example:demo.git'],
+  ];
+  for (const [spec, display] of cases) expect(parseRemote(spec)?.display ?? null, spec).toBe(display);
+  const remote = parseRemote('https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git')!;
+  expect(redactText("fatal: unable to access 'https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git/': 403, token ghp_abcdef123456", remote)).toBe(
+    "fatal: unable to access 'https://***@forge.example/team/demo.git/': 403, token ***",
+  );
+  expect(redactUrl('https://tok@forge.example/x')).toBe('https://***@forge.example/x');
+  // The ssh user is not a secret: it is not blanked elsewhere in a message.
+  expect(redactText('git said: git is fine', parseRemote('git@forge.example:demo.git')!)).toBe('git said: git is fine');
+  // One cache per repository, whatever the credentials.
+  expect(cachePath(parseRemote('https://a:one-secret@forge.example/demo.git')!, '/c')).toBe(cachePath(parseRemote('https://forge.example/demo.git')!, '/c'));
+  expect(cachePath(parseRemote('https://forge.example/demo.git')!, '/c')).toMatch(/^\/c\/repos\/forge\.example_demo\.git-[0-9a-f]{16}\.git$/);
 });
