@@ -36,7 +36,7 @@ test('the usage text has one line per row, in table order, and every command is 
   expect(help.code).toBe(0);
   const commandLines = help.stdout.split('\n').filter((line) => /^ {2}[a-z]/.test(line));
   expect(commandLines.map((line) => line.trim().split(' ')[0])).toEqual(rows.map(([, row]) => row.command));
-  for (const [, row] of rows) expect(help.stdout).toContain(`  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''} `);
+  for (const [, row] of rows) expect(help.stdout).toContain(`\n  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`);
   for (const [, row] of rows) {
     // Dispatched (not "unknown command"): a missing repository is an error of the operation, exit 1.
     const args = [row.command, '--repo', '/nonexistent/repo'];

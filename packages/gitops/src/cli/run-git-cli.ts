@@ -33,13 +33,11 @@ const COMMON: Readonly<Record<string, 'value' | 'flag'>> = {
 const ROWS: readonly Operation[] = Object.values(OPERATIONS) as unknown as Operation[];
 
 function usageText(): string {
-  const lines = ROWS.map((row) => [`${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}`, row.summary] as const);
-  const width = Math.max(...lines.map(([left]) => left.length)) + 2;
+  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
   return `usage: svc-manifest git <command> [options]
 
 commands:
-${lines.map(([left, summary]) => `  ${left.padEnd(width)}${summary}`).join('\n')}
-
+${commands}
 options:
   --repo PATH|URL       repository: a path (bare or not) or a git URL (file://, ssh://,
                         git://, http(s)://, user@host:path); default: current directory
