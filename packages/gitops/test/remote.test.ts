@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
@@ -25,7 +26,7 @@ import {
 import { ItemCache, openCatalog } from '../src/marketplace/catalog.js';
 import { installEdit } from '../src/marketplace/install.js';
 import { setDefaultAgentEdit } from '../src/operations/agents.js';
-import { cachePath } from '../src/remote/cache.js';
+import { cachePath, defaultCacheRoot } from '../src/remote/cache.js';
 import { parseRemote, redactText, redactUrl } from '../src/remote/url.js';
 import { crlf, lf, PDF_V1, PDF_V2, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { closedPort, startGitDaemon, startHttpGitServer, startSilentServer } from './support/git-servers.js';
@@ -264,7 +265,25 @@ test('smart HTTP with Basic auth: credentials in the URL work, and never appear 
     expect(`${(error as Error).message}\n${(error as Error).stack}`).not.toContain(secret);
     expect((error as Error).message).toContain('https://***@127.0.0.1:');
 
-    for (const output of [ok, json, wrong, missing]) expect(output.stdout + output.stderr).not.toContain(secret);
+    // No credentials in the URL and none from git: refused at once, never a prompt.
+    const plain = `http://127.0.0.1:${server.port}/demo.git`;
+    const noCredentials = await cli(['list', '--repo', plain, '--cache', cache]);
+    expect(noCredentials.code).toBe(1);
+    expect(noCredentials.stderr).toMatch(/^refused: could not read the default branch of http:\/\/127\.0\.0\.1:\d+\/demo\.git: .*(terminal prompts disabled|could not read Username)/);
+    // Credentials from git's own mechanisms (here a credential helper from the environment's config) are used as they are.
+    const saved = { ...process.env };
+    Object.assign(process.env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'credential.helper', GIT_CONFIG_VALUE_0: `!f() { echo username=alice; echo password=${secret}; }; f` });
+    try {
+      expect(await cli(['set-default-agent', 'main', '--repo', plain, '--cache', cache, '--author', 'Cli User <cli@example.test>'])).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      for (const key of ['GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0']) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
+    expect(show(join(root, 'demo.git'), 'main', 'svc.yaml').toString('utf8')).toContain('default_agent: main       # the agent new sessions prefer\r\n');
+
+    for (const output of [ok, json, wrong, missing, noCredentials]) expect(output.stdout + output.stderr).not.toContain(secret);
     const files = filesUnder(cache);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(readFileSync(file).includes(secret), file).toBe(false);
@@ -372,6 +391,9 @@ test('URLs and paths are told apart as git does; credentials are redacted', () =
   expect(redactUrl('https://tok@forge.example/x')).toBe('https://***@forge.example/x');
   // The ssh user is not a secret: it is not blanked elsewhere in a message.
   expect(redactText('git said: git is fine', parseRemote('git@forge.example:demo.git')!)).toBe('git said: git is fine');
+  expect(defaultCacheRoot({ XDG_CACHE_HOME: '/var/cache/me' })).toBe('/var/cache/me/svc-manifest');
+  expect(defaultCacheRoot({ XDG_CACHE_HOME: 'relative/ignored' })).toBe(join(homedir(), '.cache', 'svc-manifest'));
+  expect(defaultCacheRoot({})).toBe(join(homedir(), '.cache', 'svc-manifest'));
   // One cache per repository, whatever the credentials.
   expect(cachePath(parseRemote('https://a:one-secret@forge.example/demo.git')!, '/c')).toBe(cachePath(parseRemote('https://forge.example/demo.git')!, '/c'));
   expect(cachePath(parseRemote('https://forge.example/demo.git')!, '/c')).toMatch(/^\/c\/repos\/forge\.example_demo\.git-[0-9a-f]{16}\.git$/);
