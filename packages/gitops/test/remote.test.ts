@@ -369,6 +369,19 @@ test('a push the remote refuses for another reason (a hook) is refused, not retr
   expect(refValue(remote.path, 'refs/heads/main')).toBe(before);
 });
 
+test('a branch name that would change a refspec is refused before anything is fetched', async () => {
+  const remote = remoteRepo();
+  const cache = tempDir();
+  for (const branch of ['main:refs/heads/other', '*', '+main', '-x', 'a..b', 'main.lock', 'with space']) {
+    const error = await setDefaultAgent(remote.url, 'helper', { branch, cache }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error, branch).toMatchObject({ code: 'unknown-branch', message: `${JSON.stringify(branch)} is not a valid branch name (for ${remote.url})` });
+  }
+  expect(git(remote.path, ['for-each-ref', '--format=%(refname)']).trim()).toBe('refs/heads/main');
+});
+
 test('URLs and paths are told apart as git does; credentials are redacted', () => {
   const cases: [string, string | null][] = [
     ['/srv/repos/demo.git', null],

@@ -41,7 +41,7 @@ export class RemoteRepo {
     if (result.code !== 0) throw this.unreachable('read the default branch of', result.stderr);
     const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(result.stdout);
     if (!match) throw new RefusedError('unknown-branch', `${this.remote.display} has no default branch (empty repository?); pass a branch explicitly`);
-    return match[1]!;
+    return checkBranchName(match[1]!, this.remote.display);
   }
 
   /**
@@ -49,6 +49,7 @@ export class RemoteRepo {
    * (forced, pruned), so a commit of ours that lost a push race is dropped.
    */
   async fetch(branch: string): Promise<RemoteState> {
+    checkBranchName(branch, this.remote.display);
     const ref = `refs/heads/${branch}`;
     const args = [
       '-c', 'fetch.recurseSubmodules=false',
@@ -117,6 +118,22 @@ export class RemoteRepo {
   private unreachable(what: string, stderr: string): RefusedError {
     return new RefusedError('remote-unreachable', `could not ${what} ${this.remote.display}: ${gitReason(stderr)}`);
   }
+}
+
+/**
+ * A branch name as git's check-ref-format allows it (it becomes part of refspecs, where
+ * `:`, `*` or a leading `+`/`-` would change their meaning); refused otherwise.
+ */
+export function checkBranchName(branch: string, where: string): string {
+  const bad =
+    branch === '' ||
+    branch === '@' ||
+    branch.length > 255 ||
+    /^[-+.]|[.]$|\.\.|@\{|\/\/|\/\.|\.lock$|\.lock\/|^\/|\/$/.test(branch) ||
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0020\u007f~^:?*[\\]/.test(branch);
+  if (bad) throw new RefusedError('unknown-branch', `${JSON.stringify(branch)} is not a valid branch name (for ${where})`);
+  return branch;
 }
 
 /**
