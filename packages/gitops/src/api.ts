@@ -243,6 +243,11 @@ function members<G extends Group>(group: G): GroupMembers<G> {
   return out as GroupMembers<G>;
 }
 
+/**
+ * Every operation as a named function, repository (path or git URL) first: e.g.
+ * `setDefaultAgent(repo, name, options?)`, `install(repo, id, { catalog })`; what each
+ * does is its row's `summary` above.
+ */
 export const { setDefaultAgent, setAgentScope, list, install, updates, update, updateAll, remove } = Object.fromEntries(
   Object.entries(OPERATIONS).map(([name, row]) => [name, row.call]),
 ) as { [K in keyof Operations]: Operations[K]['call'] };
