@@ -8,7 +8,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { runGit } from '../git/exec.js';
 import { withRepoLock } from '../repo-lock.js';
 import { cacheName, type RemoteUrl } from './url.js';
@@ -33,7 +32,9 @@ export async function withCache<T>(gitDir: string, task: (compromised: () => Err
   return withRepoLock(`remote-cache:${gitDir}`, async () => {
     await mkdir(join(gitDir, '..'), { recursive: true });
     let lost: Error | null = null;
-    const release = await lockfile.lock(gitDir, {
+    // Loaded here, not at start-up: operations on local paths never pay for it (it patches fs through graceful-fs).
+    const { lock } = (await import('proper-lockfile')).default;
+    const release = await lock(gitDir, {
       realpath: false,
       lockfilePath: `${gitDir}.lock`,
       stale: 30_000,
