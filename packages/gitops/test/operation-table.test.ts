@@ -61,4 +61,12 @@ test("a command refuses another command's options; --format json prints the resu
   const parsed = JSON.parse(result.stdout) as { status: string; branch: string; info: unknown; changedPaths: string[] };
   expect(parsed).toMatchObject({ status: 'committed', branch: 'main', changedPaths: ['svc.yaml'], info: { agent: 'helper', manifest: 'svc.yaml' } });
   expect(show(repo, 'main', 'svc.yaml').toString('utf8')).toContain('default_agent: helper ');
+
+  const refused = await cli(['set-default-agent', 'reviewer', '--repo', repo, '--format', 'json']);
+  const message = "agent 'reviewer' is disabled (enabled: false); enable it before making it the default";
+  expect(refused).toEqual({
+    code: 1,
+    stdout: `${JSON.stringify({ refused: { code: 'agent-disabled', message, file: 'svc.yaml' } }, null, 2)}\n`,
+    stderr: `refused: ${message}\n`,
+  });
 });

@@ -96,6 +96,7 @@ function parseIdentity(flag: string, value: string): Identity {
 /** Runs one `svc-manifest git` command; `argv` starts at the subcommand (a leading `git` is skipped). */
 export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
   const args = argv[0] === 'git' ? argv.slice(1) : argv;
+  let json = false;
   try {
     const { positional, options } = parseArgs(args);
     const [command, ...rest] = positional;
@@ -110,6 +111,7 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     }
     const format = stringOption(options, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+    json = format === 'json';
 
     const repoSpec = stringOption(options, 'repo') ?? '.';
     const repo = parseRemote(repoSpec) ? repoSpec : resolve(io.cwd, repoSpec);
@@ -153,7 +155,7 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     const call = row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>;
     const cli = row.cli as (input: CliInput, call: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>;
     const result = await cli(input, (...callArgs) => call(repo, ...callArgs));
-    if (format === 'json') io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    if (json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else (row.print as (result: unknown, out: CliOutput) => void)(result, io);
     return (row.exitCode as ((result: unknown) => number) | undefined)?.(result) ?? 0;
   } catch (error) {
@@ -162,6 +164,8 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
     if (error instanceof RefusedError) {
+      // Scripts reading JSON get the refusal as JSON too: its code, message and details.
+      if (json) io.stdout(`${JSON.stringify({ refused: { code: error.code, message: error.message, ...error.details } }, null, 2)}\n`);
       io.stderr(`refused: ${error.message}\n`);
       return 1;
     }
