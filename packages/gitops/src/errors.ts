@@ -39,6 +39,11 @@ export type RefusalCode =
   | 'locally-modified'
   | 'in-use'
   | 'dirty-worktree'
+  // a remote repository (#13)
+  | 'unsupported-url'
+  | 'remote-unreachable'
+  | 'remote-timeout'
+  | 'push-rejected'
   | 'unknown-branch'
   | 'too-many-retries';
 

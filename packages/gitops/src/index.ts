@@ -5,16 +5,30 @@
 export {
   setDefaultAgent,
   setAgentScope,
+  list,
   install,
   updates,
   update,
   updateAll,
   remove,
   marketplace,
+  registry,
+  project,
+  OPERATIONS,
+  installedItems,
   type CatalogOptions,
+  type InstalledItem,
+  type Operation,
+  type Project,
+  type ReadOptions,
+  type WriteOptions,
 } from './api.js';
 export { runGitCli, type CliIo } from './cli/run-git-cli.js';
-export { applyEdit, DEFAULT_IDENTITY } from './applier.js';
+export { applyEdit } from './remote/target.js';
+export { DEFAULT_IDENTITY } from './applier.js';
+export { DEFAULT_NETWORK_TIMEOUT_MS, type RemoteOptions } from './remote/apply-remote.js';
+export { defaultCacheRoot } from './remote/cache.js';
+export { redactUrl } from './remote/url.js';
 export type { ApplyOptions, ApplyResult, Edit, EditPlan, FileWrite, Identity } from './applier.js';
 export { RefusedError, EditError, GitCommandError } from './errors.js';
 export type { FileReport, ManifestDiagnostic, RefusalCode } from './errors.js';

@@ -1,46 +1,67 @@
 /**
- * `svc-manifest git …`: the applier's operations for scripts and people. Prints what
- * happened (the new commit, or "no change"); exit 0 on success, 1 when the operation
- * was refused (with the reason and any diagnostics), 2 on a usage error.
+ * `svc-manifest git …`: the applier's operations for scripts and people. The commands,
+ * their options and the usage text come from the operation table (`OPERATIONS` in
+ * api.ts). Prints what happened (the new commit, or "no change"), or with
+ * `--format json` the operation's result as JSON; exit 0 on success, 1 when the
+ * operation was refused (with the reason and any diagnostics), 2 on a usage error.
  */
 import { resolve } from 'node:path';
-import type { ApplyOptions, ApplyResult, Identity } from '../applier.js';
+import type { Identity } from '../applier.js';
+import { OPERATIONS, type CliInput, type Operation } from '../api.js';
 import { RefusedError } from '../errors.js';
-import { install, remove, setAgentScope, setDefaultAgent, update, updateAll, updates } from '../api.js';
-import type { Allowlist } from '../operations/agents.js';
-import type { UpdateAllInfo, UpdateInfo } from '../marketplace/update.js';
+import { parseRemote } from '../remote/url.js';
+import type { ReadOptions, WriteOptions } from '../remote/target.js';
+import type { CliOutput } from './output.js';
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+export interface CliIo extends CliOutput {
   cwd: string;
 }
 
-const USAGE = `usage: svc-manifest git <command> [options]
+/** Options every command takes. */
+const COMMON: Readonly<Record<string, 'value' | 'flag'>> = {
+  repo: 'value',
+  branch: 'value',
+  author: 'value',
+  committer: 'value',
+  message: 'value',
+  cache: 'value',
+  timeout: 'value',
+  format: 'value',
+  help: 'flag',
+};
+
+const ROWS: readonly Operation[] = Object.values(OPERATIONS) as unknown as Operation[];
+
+function usageText(): string {
+  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
+  return `usage: svc-manifest git <command> [options]
 
 commands:
-  set-default-agent NAME
-  set-agent-scope NAME [--secrets a,b|all|none] [--connectors a,b|all|none]
-  install ID --catalog DIR|URL
-  updates --catalog DIR|URL
-  update NAME --catalog DIR|URL
-  update-all --catalog DIR|URL
-  remove NAME [--force]
-
+${commands}
 options:
-  --repo PATH           repository, bare or not (default: current directory)
+  --repo PATH|URL       repository: a path (bare or not) or a git URL (file://, ssh://,
+                        git://, http(s)://, user@host:path); default: current directory
   --branch NAME         branch to change (default: the repository's HEAD branch)
   --author "N <E>"      author (default: git config user.name/email, else svc-manifest)
   --committer "N <E>"   committer (default: the author)
   --message TEXT        commit message (default: describes the operation)
+  --cache DIR           where caches of remote repositories live
+                        (default: $XDG_CACHE_HOME/svc-manifest, else ~/.cache/svc-manifest)
+  --timeout SECONDS     time limit of each network git call (default 60)
+  --format text|json    output format (default text)
 `;
+}
 
 class UsageError extends Error {}
 
-const FLAGS = new Set(['force', 'help']);
-const VALUED = new Set(['repo', 'branch', 'catalog', 'secrets', 'connectors', 'author', 'committer', 'message']);
+interface ParsedArgs {
+  positional: string[];
+  options: Map<string, string | true>;
+}
 
-function parseArgs(argv: readonly string[]): { positional: string[]; options: Map<string, string | true> } {
+function parseArgs(argv: readonly string[]): ParsedArgs {
+  const known = new Map(Object.entries(COMMON));
+  for (const row of ROWS) for (const [name, kind] of Object.entries(row.options ?? {})) known.set(name, kind);
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
@@ -55,23 +76,15 @@ function parseArgs(argv: readonly string[]): { positional: string[]; options: Ma
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (FLAGS.has(name) && eq < 0) options.set(name, true);
-    else if (VALUED.has(name)) {
+    const kind = known.get(name);
+    if (kind === 'flag' && eq < 0) options.set(name, true);
+    else if (kind === 'value') {
       const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       options.set(name, value);
-    } else throw new UsageError(`unknown option ${arg}`);
+    } else throw new UsageError(`unknown option ${arg.slice(0, eq < 0 ? undefined : eq)}`);
   }
   return { positional, options };
-}
-
-function parseAllowlist(flag: string, value: string | true | undefined): Allowlist | undefined {
-  if (value === undefined) return undefined;
-  if (value === true) throw new UsageError(`--${flag} needs a value`);
-  if (value === 'all' || value === 'none') return value;
-  const names = value.split(',').map((name) => name.trim());
-  if (names.some((name) => name === '')) throw new UsageError(`--${flag} takes a comma-separated list of names, all or none`);
-  return names;
 }
 
 function parseIdentity(flag: string, value: string): Identity {
@@ -83,71 +96,76 @@ function parseIdentity(flag: string, value: string): Identity {
 /** Runs one `svc-manifest git` command; `argv` starts at the subcommand (a leading `git` is skipped). */
 export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
   const args = argv[0] === 'git' ? argv.slice(1) : argv;
+  let json = false;
   try {
     const { positional, options } = parseArgs(args);
     const [command, ...rest] = positional;
     if (!command || options.has('help') || command === 'help') {
-      (command ? io.stdout : io.stderr)(USAGE);
+      (command ? io.stdout : io.stderr)(usageText());
       return command ? 0 : 2;
     }
-    const repo = resolve(io.cwd, stringOption(options, 'repo') ?? '.');
+    const row = ROWS.find((candidate) => candidate.command === command);
+    if (!row) throw new UsageError(`unknown command '${command}'`);
+    for (const name of options.keys()) {
+      if (!(name in COMMON) && !(row.options && name in row.options)) throw new UsageError(`${command} does not take --${name}`);
+    }
+    const format = stringOption(options, 'format') ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+    json = format === 'json';
+
+    const repoSpec = stringOption(options, 'repo') ?? '.';
+    const repo = parseRemote(repoSpec) ? repoSpec : resolve(io.cwd, repoSpec);
+    const read: ReadOptions = {
+      ...(stringOption(options, 'branch') !== undefined ? { branch: stringOption(options, 'branch') } : {}),
+      ...(stringOption(options, 'cache') !== undefined ? { cache: resolve(io.cwd, stringOption(options, 'cache')!) } : {}),
+      ...(stringOption(options, 'timeout') !== undefined ? { timeoutMs: parseTimeout(stringOption(options, 'timeout')!) } : {}),
+    };
     const author = stringOption(options, 'author');
     const committer = stringOption(options, 'committer');
-    const apply: ApplyOptions = {
-      ...(stringOption(options, 'branch') ? { branch: stringOption(options, 'branch') } : {}),
-      ...(author ? { author: parseIdentity('author', author) } : {}),
-      ...(committer ? { committer: parseIdentity('committer', committer) } : {}),
-      ...(stringOption(options, 'message') ? { message: stringOption(options, 'message') } : {}),
+    const message = stringOption(options, 'message');
+    const write: WriteOptions = {
+      ...read,
+      ...(author !== undefined ? { author: parseIdentity('author', author) } : {}),
+      ...(committer !== undefined ? { committer: parseIdentity('committer', committer) } : {}),
+      ...(message !== undefined ? { message } : {}),
     };
-    const catalog = () => {
-      const value = stringOption(options, 'catalog');
-      if (!value) throw new UsageError(`${command} needs --catalog DIR|URL`);
-      return /^https?:\/\//i.test(value) ? value : resolve(io.cwd, value);
+    const input: CliInput = {
+      command,
+      one: (what) => {
+        if (rest.length !== 1) throw new UsageError(`${command} takes exactly one ${what}`);
+        return rest[0]!;
+      },
+      none: () => {
+        if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
+      },
+      option: (name) => {
+        const value = options.get(name);
+        return typeof value === 'string' ? value : undefined;
+      },
+      flag: (name) => options.get(name) === true,
+      catalog: () => {
+        const value = stringOption(options, 'catalog');
+        if (!value) throw new UsageError(`${command} needs --catalog DIR|URL`);
+        return /^https?:\/\//i.test(value) ? value : resolve(io.cwd, value);
+      },
+      write,
+      read,
+      usage: (text) => new UsageError(text),
     };
-    const one = (what: string) => {
-      if (rest.length !== 1) throw new UsageError(`${command} takes exactly one ${what}`);
-      return rest[0]!;
-    };
-    switch (command) {
-      case 'set-default-agent':
-        return report(io, await setDefaultAgent(repo, one('agent name'), apply));
-      case 'set-agent-scope': {
-        const name = one('agent name');
-        const secrets = parseAllowlist('secrets', options.get('secrets'));
-        const connectors = parseAllowlist('connectors', options.get('connectors'));
-        if (!secrets && !connectors) throw new UsageError('set-agent-scope needs --secrets and/or --connectors');
-        return report(io, await setAgentScope(repo, name, { ...(secrets ? { secrets } : {}), ...(connectors ? { connectors } : {}) }, apply));
-      }
-      case 'install':
-        return report(io, await install(repo, one('item id'), { ...apply, catalog: catalog() }));
-      case 'updates': {
-        if (rest.length > 0) throw new UsageError('updates takes no arguments');
-        const available = await updates(repo, { catalog: catalog(), ...(apply.branch ? { branch: apply.branch } : {}) });
-        if (available.length === 0) io.stdout('all installed items are up to date\n');
-        for (const row of available) io.stdout(`${row.name} ${row.installed} -> ${row.available}\n`);
-        return 0;
-      }
-      case 'update': {
-        const result = await update(repo, one('item name'), { ...apply, catalog: catalog() });
-        describeUpdate(io, result.info);
-        return report(io, result);
-      }
-      case 'update-all': {
-        if (rest.length > 0) throw new UsageError('update-all takes no arguments');
-        const result = await updateAll(repo, { ...apply, catalog: catalog() });
-        return reportUpdateAll(io, result);
-      }
-      case 'remove':
-        return report(io, await remove(repo, one('item name'), { ...apply, force: options.get('force') === true }));
-      default:
-        throw new UsageError(`unknown command '${command}'`);
-    }
+    const call = row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>;
+    const cli = row.cli as (input: CliInput, call: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>;
+    const result = await cli(input, (...callArgs) => call(repo, ...callArgs));
+    if (json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else (row.print as (result: unknown, out: CliOutput) => void)(result, io);
+    return (row.exitCode as ((result: unknown) => number) | undefined)?.(result) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`svc-manifest git: ${error.message}\n\n${USAGE}`);
+      io.stderr(`svc-manifest git: ${error.message}\n\n${usageText()}`);
       return 2;
     }
     if (error instanceof RefusedError) {
+      // Scripts reading JSON get the refusal as JSON too: its code, message and details.
+      if (json) io.stdout(`${JSON.stringify({ refused: { code: error.code, message: error.message, ...error.details } }, null, 2)}\n`);
       io.stderr(`refused: ${error.message}\n`);
       return 1;
     }
@@ -161,27 +179,8 @@ function stringOption(options: Map<string, string | true>, name: string): string
   return typeof value === 'string' ? value : undefined;
 }
 
-function report(io: CliIo, result: ApplyResult): number {
-  if (result.status === 'committed') {
-    io.stdout(`committed ${result.commit} on ${result.branch}: ${result.message.split('\n', 1)[0]}\n`);
-  } else {
-    io.stdout(`no change (${result.branch} stays at ${result.commit})\n`);
-  }
-  for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
-  return 0;
-}
-
-function describeUpdate(io: CliIo, info: UpdateInfo): void {
-  for (const path of info.kept) io.stdout(`kept local edits: ${path}\n`);
-  for (const path of info.merged) io.stdout(`merged local edits with upstream: ${path}\n`);
-}
-
-function reportUpdateAll(io: CliIo, result: ApplyResult<UpdateAllInfo>): number {
-  for (const info of result.info.updated) {
-    io.stdout(`updated ${info.name} ${info.from} -> ${info.to}\n`);
-    describeUpdate(io, info);
-  }
-  report(io, result);
-  for (const refused of result.info.refused) io.stderr(`refused: ${refused.message}\n`);
-  return result.info.refused.length > 0 ? 1 : 0;
+function parseTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0)) throw new UsageError('--timeout takes a positive number of seconds');
+  return Math.round(seconds * 1000);
 }

@@ -1,7 +1,8 @@
 /**
  * The git plumbing the applier needs, on a bare or non-bare repository, without ever
  * touching a work tree: objects are written with `hash-object -w`, trees are built in a
- * temporary index (GIT_INDEX_FILE), commits with `commit-tree`, and refs move only
+ * from the changed directories (tree-builder.ts; a temporary index, GIT_INDEX_FILE, for
+ * file/folder swaps), commits with `commit-tree`, and refs move only
  * through one `update-ref --stdin` transaction with expected old values.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitCommandError } from '../errors.js';
 import { gitText, runGit, type GitRunOptions } from './exec.js';
+import { buildTreeFromChanges } from './tree-builder.js';
 
 export interface TreeEntry {
   mode: string;
@@ -108,8 +110,16 @@ export class GitRepo {
     return this.text(['hash-object', '--stdin'], { input: content });
   }
 
-  /** Builds a tree from `baseTree` (or empty) plus `changes`, in a temporary index that no one else sees. */
+  /**
+   * Builds a tree from `baseTree` (or empty) plus `changes`: from the changed directories
+   * only (tree-builder.ts), or, for the cases only an index handles faithfully, in a
+   * temporary index that no one else sees.
+   */
   async buildTree(baseTree: string | null, changes: readonly IndexChange[]): Promise<string> {
+    return (await buildTreeFromChanges(this.gitDir, baseTree, changes)) ?? this.buildTreeInIndex(baseTree, changes);
+  }
+
+  private async buildTreeInIndex(baseTree: string | null, changes: readonly IndexChange[]): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'svc-gitops-index-'));
     try {
       const env = { GIT_INDEX_FILE: join(dir, 'index') };
