@@ -41,3 +41,15 @@ export {
   type Reference,
   type ReferenceKind,
 } from './model/declarations.js';
+export { editManifest, openForEdit, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
+export {
+  applyChanges,
+  valueAtPath,
+  formatPath,
+  ManifestEditError,
+  type ManifestChange,
+  type PathSegment,
+  type EditErrorReason,
+} from './edit/changes.js';
+export { canonicalJson, deepEqual, type Json } from './edit/json.js';
+export type { OffsetEdit } from './diagnostic.js';

@@ -3,7 +3,7 @@
  * existing text is never re-serialized. Strings are plain when that is unambiguous and
  * double-quoted (JSON escapes are valid YAML) otherwise.
  */
-import { isPlainObject } from '../json.js';
+import { isPlainObject } from './json.js';
 
 /** How the surrounding document is laid out, so inserted blocks look like their neighbours. */
 export interface YamlStyle {

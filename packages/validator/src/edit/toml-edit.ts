@@ -1,0 +1,401 @@
+/**
+ * Minimal edits of TOML text, planned on the validator's located tree (the same tree the
+ * rules read, from `toml-eslint-parser`). A value is replaced on its own characters, so the
+ * key, the spacing and a trailing comment stay where they were; a new key goes on its own
+ * line after the last key of its table; a new table (`[agents.x]`) or array-of-tables
+ * element (`[[triggers]]`) is appended as a section at the end of the file, which TOML
+ * allows and which leaves every existing line alone; a deleted key or section takes its
+ * own comment lines with it. A change that needs several splices comes back as finer
+ * changes, each planned on a fresh parse.
+ */
+import type { ManifestDocument } from '../document/manifest-document.js';
+import type { MapEntry, MapNode, SeqNode, ValueNode } from '../document/nodes.js';
+import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './changes.js';
+import { deepEqual, isPlainObject, type Json } from './json.js';
+import { TextLines } from './text-lines.js';
+import { mapDiff, seqDiff } from './yaml-edit.js';
+
+/** How a collection is written. */
+type Shape =
+  | 'root'
+  /** Defined by its own `[header]`, or an element of an array of tables (`[[header]]`). */
+  | 'table'
+  /** Exists only because a sub-table header names it (`[agents.main]` makes `agents`). */
+  | 'implicit'
+  /** Made by dotted keys (`a.b = 1`). */
+  | 'dotted'
+  /** `{ … }` */
+  | 'inline'
+  /** `[ … ]` */
+  | 'array'
+  /** `[[name]]` sections. */
+  | 'aot';
+
+interface Located {
+  node: ValueNode;
+  path: readonly PathSegment[];
+  /** The entry holding the node, or the sequence and index; absent for the root. */
+  entry?: MapEntry;
+  parent?: { node: MapNode | SeqNode; path: readonly PathSegment[] };
+}
+
+function unsupported(message: string): ManifestEditError {
+  return new ManifestEditError('unsupported', message);
+}
+
+function invalid(message: string): ManifestEditError {
+  return new ManifestEditError('invalid-change', message);
+}
+
+class TomlEdit {
+  readonly text: string;
+  readonly lines: TextLines;
+  readonly root: MapNode;
+
+  constructor(readonly document: ManifestDocument) {
+    this.text = document.text;
+    this.lines = new TextLines(this.text);
+    if (document.root?.kind !== 'map') throw unsupported('the TOML document has no root table');
+    this.root = document.root;
+  }
+
+  value(path: readonly PathSegment[]): unknown {
+    return valueAtPath(this.document.value, path);
+  }
+
+  locate(path: readonly PathSegment[]): Located | { node: undefined; parent: Located } {
+    let current: Located = { node: this.root, path: [] };
+    for (let i = 0; i < path.length; i++) {
+      const segment = path[i]!;
+      const node = current.node;
+      let next: Located | undefined;
+      if (node.kind === 'map' && typeof segment === 'string') {
+        const entry = node.entries.find((e) => e.key === segment && !e.ignored);
+        if (entry) next = { node: entry.value, entry, path: path.slice(0, i + 1), parent: { node, path: current.path } };
+      } else if (node.kind === 'seq' && typeof segment === 'number' && segment < node.items.length) {
+        next = { node: node.items[segment]!, path: path.slice(0, i + 1), parent: { node, path: current.path } };
+      }
+      if (!next) {
+        if (i === path.length - 1) return { node: undefined, parent: current };
+        throw invalid(`${formatPath(path.slice(0, i + 1))} does not exist`);
+      }
+      current = next;
+    }
+    return current;
+  }
+
+  /** Whether the line holding `offset` is a table header line. */
+  isHeaderLine(offset: number): boolean {
+    return /^[ \t]*\[/.test(this.text.slice(this.lines.lineStartOf(offset), this.lines.lineEndOf(offset)));
+  }
+
+  shape(node: ValueNode, path: readonly PathSegment[]): Shape | 'scalar' {
+    if (node === this.root) return 'root';
+    if (node.kind === 'scalar' || node.kind === 'alias') return 'scalar';
+    if (node.kind === 'seq') return node.flow ? 'array' : 'aot';
+    if (node.flow) return 'inline';
+    if (this.text[node.start] !== '[') return 'dotted';
+    const header = headerAt(this.text, node.start);
+    const keys = path.filter((segment): segment is string => typeof segment === 'string');
+    if (header && header.keys.length === keys.length && header.keys.every((key, i) => key === keys[i])) return 'table';
+    return 'implicit';
+  }
+
+  /** Entries of a table written as `key = value` lines under its header (not sub-tables). */
+  plainEntries(map: MapNode): MapEntry[] {
+    return map.entries.filter((entry) => !this.isHeaderLine(entry.keyStart));
+  }
+
+  /** Just past the last value of a table's own lines (its header line when it has none). */
+  tableContentEnd(map: MapNode, shape: Shape): number | undefined {
+    const plain = this.plainEntries(map);
+    let end = shape === 'table' ? this.lines.lineEndOf(map.start) : undefined;
+    for (const entry of plain) end = Math.max(end ?? 0, entry.end);
+    return end;
+  }
+
+  /** Arrays are written `[ "a" ]` when the file's first array is padded, `["a"]` when it is not. */
+  get spacedArrays(): boolean {
+    let first: SeqNode | undefined;
+    const visit = (node: ValueNode, depth: number): void => {
+      if (depth > 64) return;
+      if (node.kind === 'seq') {
+        if (node.flow && node.items.length > 0 && (!first || node.start < first.start)) first = node;
+        for (const item of node.items) visit(item, depth + 1);
+      } else if (node.kind === 'map') {
+        for (const entry of node.entries) visit(entry.value, depth + 1);
+      }
+    };
+    visit(this.root, 0);
+    return first ? /^\[[ \t]/.test(this.text.slice(first.start, first.end)) : true;
+  }
+}
+
+/** The keys of the `[a."b c"]` / `[[a]]` header starting at `offset`. */
+function headerAt(text: string, offset: number): { keys: string[]; array: boolean } | undefined {
+  const array = text.startsWith('[[', offset);
+  let i = offset + (array ? 2 : 1);
+  const keys: string[] = [];
+  const skip = (): void => {
+    while (text[i] === ' ' || text[i] === '\t') i++;
+  };
+  for (;;) {
+    skip();
+    const rest = text.slice(i, i + 1024);
+    let match: RegExpExecArray | null;
+    if ((match = /^[A-Za-z0-9_-]+/.exec(rest))) {
+      keys.push(match[0]);
+    } else if ((match = /^"(?:[^"\\\n]|\\.)*"/.exec(rest))) {
+      try {
+        keys.push(JSON.parse(match[0]) as string);
+      } catch {
+        return undefined;
+      }
+    } else if ((match = /^'[^'\n]*'/.exec(rest))) {
+      keys.push(match[0].slice(1, -1));
+    } else {
+      return undefined;
+    }
+    i += match[0].length;
+    skip();
+    if (text[i] === '.') {
+      i++;
+      continue;
+    }
+    return text[i] === ']' ? { keys, array } : undefined;
+  }
+}
+
+// ---- rendering ------------------------------------------------------------------------
+
+export function renderTomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : basicString(key);
+}
+
+/** A TOML basic string: quotes, backslashes and control characters escaped. */
+function basicString(text: string): string {
+  let out = '"';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** A value on one line: strings as basic strings, tables inline. `literal` keeps a `'…'` string's style. */
+export function renderTomlValue(value: unknown, spaced: boolean, literal = false): string {
+  if (value === null || value === undefined) throw unsupported('TOML has no null value');
+  if (typeof value === 'string') {
+    return literal && !/['\u0000-\u001f\u007f]/.test(value) ? `'${value}'` : basicString(value);
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw unsupported(`cannot write ${value} in TOML`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((item) => renderTomlValue(item, spaced)).join(', ');
+    return spaced ? `[ ${items} ]` : `[${items}]`;
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value).map(([key, child]) => `${renderTomlKey(key)} = ${renderTomlValue(child, spaced)}`);
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  }
+  throw unsupported(`cannot write a ${typeof value} in TOML`);
+}
+
+function isTableValue(value: unknown): value is Record<string, Json> {
+  return isPlainObject(value) && Object.keys(value).length > 0;
+}
+
+function isTableArray(value: unknown): value is Record<string, Json>[] {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => isPlainObject(item));
+}
+
+// ---- planning -------------------------------------------------------------------------
+
+export function planToml(document: ManifestDocument, change: ManifestChange): string | ManifestChange[] {
+  const edit = new TomlEdit(document);
+  const found = edit.locate(change.path);
+  switch (change.op) {
+    case 'set':
+      if (found.node === undefined) return addKey(edit, found.parent, change.path, change.value);
+      return replaceValue(edit, found as Located, change.value);
+    case 'append': {
+      if (found.node === undefined) return addKey(edit, found.parent, change.path, [change.value]);
+      return appendItem(edit, found as Located, change.value);
+    }
+    case 'rename': {
+      const located = found as Located;
+      if (found.node === undefined || !located.entry) throw invalid(`${formatPath(change.path)} does not exist`);
+      return edit.lines.splice(located.entry.keyStart, located.entry.keyEnd, renderTomlKey(change.to));
+    }
+    case 'delete':
+      if (found.node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
+      return deleteValue(edit, found as Located);
+  }
+}
+
+/** Whether `[path]` / `[[path]]` appended at the end of the file names exactly `path`: every step is a key of a plain table. */
+function sectionPathable(edit: TomlEdit, parent: Located): boolean {
+  if (parent.path.some((segment) => typeof segment !== 'string')) return false;
+  let current: Located = { node: edit.root, path: [] };
+  for (const segment of parent.path) {
+    const shape = edit.shape(current.node, current.path);
+    if (shape !== 'root' && shape !== 'table' && shape !== 'implicit') return false;
+    const next = edit.locate([...current.path, segment]);
+    if (next.node === undefined) return false;
+    current = next as Located;
+  }
+  const shape = edit.shape(current.node, current.path);
+  return shape === 'root' || shape === 'table' || shape === 'implicit';
+}
+
+/** New sections at the end of the file, after one blank line. */
+function appendSections(edit: TomlEdit, sections: string[][]): string {
+  const { text, lines } = edit;
+  const eol = lines.eol;
+  const separator = text.length === 0 ? '' : text.endsWith('\n') ? eol : eol + eol;
+  return text + separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol;
+}
+
+function sectionLines(header: string, body: Record<string, Json>, spaced: boolean): string[] {
+  return [header, ...Object.entries(body).map(([key, value]) => `${renderTomlKey(key)} = ${renderTomlValue(value, spaced)}`)];
+}
+
+function headerOf(path: readonly PathSegment[]): string {
+  return path.map((segment) => renderTomlKey(String(segment))).join('.');
+}
+
+/** A key absent from its table. */
+function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json): string | ManifestChange[] {
+  const key = path[path.length - 1]!;
+  const container = parent.node;
+  if (container.kind !== 'map' || typeof key !== 'string') throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
+  const spaced = edit.spacedArrays;
+  const shape = edit.shape(container, parent.path);
+  const line = `${renderTomlKey(key)} = ${renderTomlValue(value, spaced)}`;
+  if (shape === 'inline') {
+    const last = container.entries[container.entries.length - 1];
+    if (last) return edit.lines.splice(last.end, last.end, `, ${line}`);
+    return edit.lines.splice(container.start, container.end, `{ ${line} }`);
+  }
+  if ((isTableValue(value) || isTableArray(value)) && sectionPathable(edit, parent)) {
+    const header = headerOf(path);
+    if (isTableValue(value)) return appendSections(edit, [sectionLines(`[${header}]`, value, spaced)]);
+    return appendSections(edit, value.map((item) => sectionLines(`[[${header}]]`, item, spaced)));
+  }
+  if (shape === 'root' || shape === 'table') {
+    const end = edit.tableContentEnd(container, shape);
+    if (end === undefined) return edit.lines.splice(container.start, container.start, line + edit.lines.eol);
+    const at = edit.lines.lineEndOf(end);
+    return edit.lines.splice(at, at, edit.lines.eol + line);
+  }
+  if (shape === 'implicit' && sectionPathable(edit, parent)) return appendSections(edit, [[`[${headerOf(parent.path)}]`, line]]);
+  throw unsupported(`cannot add ${formatPath(path)} to a table written with dotted keys`);
+}
+
+function replaceValue(edit: TomlEdit, located: Located, value: Json): string | ManifestChange[] {
+  const { node, path } = located;
+  const current = edit.value(path);
+  if (deepEqual(current, value)) return edit.text;
+  const shape = edit.shape(node, path);
+  if (shape === 'root') {
+    if (!isPlainObject(value)) throw unsupported('the root of a TOML document is a table');
+    return mapDiff(node as MapNode, current, value, path);
+  }
+  if ((shape === 'table' || shape === 'implicit' || shape === 'dotted') && isPlainObject(value)) return mapDiff(node as MapNode, current, value, path);
+  if (shape === 'aot' || (shape === 'array' && edit.lines.lineStartOf(node.start) !== edit.lines.lineStartOf(node.end))) {
+    // Arrays of tables, and arrays over several lines (comments between items), change item by item.
+    if (Array.isArray(value) && value.length > 0) {
+      const changes = seqDiff(node as SeqNode, current as unknown[], value, path);
+      if (changes) return changes;
+    }
+  }
+  if (shape === 'scalar' || shape === 'array' || shape === 'inline') {
+    const oldText = edit.text.slice(node.start, node.end);
+    // A replaced array keeps its own bracket padding; other values take the file's.
+    const spaced = shape === 'array' && oldText !== '[]' ? /^\[[ \t]/.test(oldText) : edit.spacedArrays;
+    const rendered = renderTomlValue(value, spaced, oldText.startsWith("'") && !oldText.startsWith("'''"));
+    return edit.lines.splice(node.start, node.end, rendered);
+  }
+  // A table or array of tables becomes something else: take it out, then write the new value.
+  return [
+    { op: 'delete', path: [...path] },
+    { op: 'set', path: [...path], value },
+  ];
+}
+
+function appendItem(edit: TomlEdit, located: Located, value: Json): string | ManifestChange[] {
+  const { node, path } = located;
+  const shape = edit.shape(node, path);
+  if (shape === 'array') {
+    const seq = node as SeqNode;
+    const rendered = renderTomlValue(value, edit.spacedArrays);
+    const last = seq.items[seq.items.length - 1];
+    if (last) return edit.lines.splice(last.end, last.end, `, ${rendered}`);
+    return edit.lines.splice(seq.start, seq.end, `[${rendered}]`);
+  }
+  if (shape === 'aot') {
+    if (!isTableValue(value) || !located.parent || !sectionPathable(edit, { node: located.parent.node, path: located.parent.path })) {
+      throw unsupported(`cannot append this item to the array of tables ${formatPath(path)}`);
+    }
+    return appendSections(edit, [sectionLines(`[[${headerOf(path)}]]`, value, edit.spacedArrays)]);
+  }
+  throw invalid(`${formatPath(path)} is not a list`);
+}
+
+/** The header-defined sections inside a node (itself included), in text order. */
+function sectionsWithin(edit: TomlEdit, node: ValueNode, path: readonly PathSegment[]): { start: number; end: number }[] {
+  const sections: { start: number; end: number }[] = [];
+  const visit = (current: ValueNode, at: readonly PathSegment[], depth: number): void => {
+    if (depth > 64) return;
+    if (current.kind === 'seq' && !current.flow) {
+      current.items.forEach((item, index) => visit(item, [...at, index], depth + 1));
+    } else if (current.kind === 'map' && !current.flow) {
+      const shape = edit.shape(current, at);
+      if (shape === 'table') sections.push({ start: current.start, end: edit.tableContentEnd(current, shape)! });
+      for (const entry of current.entries) visit(entry.value, [...at, entry.key], depth + 1);
+    }
+  };
+  visit(node, path, 0);
+  return sections.sort((a, b) => a.start - b.start);
+}
+
+function deleteValue(edit: TomlEdit, located: Located): string | ManifestChange[] {
+  const { node, path, entry, parent } = located;
+  if (!parent) throw unsupported('cannot delete the document');
+  const parentShape = edit.shape(parent.node, parent.path);
+  if (parentShape === 'inline' || parentShape === 'array') {
+    const items: (MapEntry | ValueNode)[] = parent.node.kind === 'map' ? parent.node.entries : parent.node.items;
+    if (items.length === 1) return [{ op: 'set', path: [...parent.path], value: parent.node.kind === 'map' ? {} : [] }];
+    const index = entry ? items.indexOf(entry) : (path[path.length - 1] as number);
+    const own = items[index]!;
+    const startOf = (item: MapEntry | ValueNode): number => ('keyStart' in item ? item.keyStart : item.start);
+    const next = items[index + 1];
+    if (next) return edit.lines.splice(startOf(own), startOf(next), '');
+    return edit.lines.splice(items[index - 1]!.end, own.end, '');
+  }
+  const shape = edit.shape(node, path);
+  if (shape === 'table' || shape === 'implicit' || shape === 'aot') {
+    if (entry && !edit.isHeaderLine(entry.keyStart)) {
+      // A key of a table that has sections below it, written in its parent's lines: not a section.
+      throw unsupported(`cannot delete ${formatPath(path)}: it is written both as a key and as sections`);
+    }
+    const sections = sectionsWithin(edit, node, path);
+    if (sections.length === 0) throw unsupported(`cannot find the sections of ${formatPath(path)}`);
+    let text = edit.text;
+    for (const section of sections.reverse()) text = new TextLines(text).removeBlock(section.start, section.end);
+    return text;
+  }
+  if (!entry) throw unsupported(`cannot delete ${formatPath(path)}`);
+  // A `key = value` line (or dotted keys), with the comment lines directly above it.
+  return edit.lines.removeBlock(entry.keyStart, entry.end);
+}
