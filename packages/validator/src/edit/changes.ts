@@ -3,6 +3,7 @@
  * carries them onto YAML or TOML text as minimal splices; {@link applyChanges} is their
  * reference meaning on the plain value, against which every edited text is checked.
  */
+import type { Diagnostic } from '../diagnostic.js';
 import { cloneJson, isPlainObject, type Json } from './json.js';
 
 /** A map key or a list index. */
@@ -28,7 +29,7 @@ export class ManifestEditError extends Error {
     readonly reason: EditErrorReason,
     message: string,
     /** For `unreadable`: the validator's findings that refused the text. */
-    readonly diagnostics: readonly { code: string; severity: string; message: string; start: number; end: number }[] = [],
+    readonly diagnostics: readonly Diagnostic[] = [],
   ) {
     super(message);
   }

@@ -60,7 +60,11 @@ export function openForEdit(source: string | Uint8Array | ManifestDocument, opti
   if (errors.length > 0) {
     const first = errors[0]!;
     const name = options.filename ?? document.filename ?? 'the manifest';
-    throw new ManifestEditError('unreadable', `${name} cannot be read for editing: ${first.code}: ${first.message}`, errors);
+    throw new ManifestEditError(
+      'unreadable',
+      `${name} cannot be read for editing: ${first.code}: ${first.message}`,
+      errors.map((error) => document.lines.locate(error)),
+    );
   }
   return document;
 }

@@ -4,7 +4,7 @@
  * server's navigation (definition, references, rename, hover, completion) and the applier's
  * preconditions ("is agent X declared and enabled?") all ask this one index.
  */
-import { findEntry, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
+import { escapePointerSegment, findEntry, pointerSegments, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
@@ -14,6 +14,8 @@ export interface Declaration {
   name: string;
   /** Pointer to the declared object (`/agents/main`, `/connectors/0`). */
   path: string;
+  /** The same place as path segments (`['agents', 'main']`, `['connectors', 0]`), for edits. */
+  segments: (string | number)[];
   /** The characters that spell the name (a map key, or a `name`/`slug` value), quotes included. */
   start: number;
   end: number;
@@ -85,6 +87,7 @@ export function namedItems(container: MapNode | undefined, key: string, nameKey:
         kind,
         name: value.value,
         path: `${pointer}/${key}/${index}`,
+        segments: [...pointerSegments(pointer), key, index],
         start: value.start,
         end: value.end,
         nameStart,
@@ -220,7 +223,8 @@ export class ManifestDeclarations {
         return {
           kind: 'agent' as const,
           name: entry.key,
-          path: `/agents/${entry.key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+          path: `/agents/${escapePointerSegment(entry.key)}`,
+          segments: ['agents', entry.key],
           start: entry.keyStart,
           end: entry.keyEnd,
           nameStart,
