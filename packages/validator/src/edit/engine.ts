@@ -80,7 +80,9 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
   const format = original.format;
   const reparse = (text: string): ManifestDocument =>
     ManifestDocument.parse(text, { format, filename: original.filename, limits: { ...original.limits } });
-  const intended = applyChanges(original.value, changes);
+  // An empty YAML document (no text, or only comments) means an empty map to build on.
+  const base = original.root === null && original.value === undefined ? {} : original.value;
+  const intended = applyChanges(base, changes);
   if (changes.length === 0) return { text: original.text, edits: [], document: original, value: original.value };
 
   let current = original;

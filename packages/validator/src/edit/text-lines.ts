@@ -110,6 +110,9 @@ export class TextLines {
     } else if (first > 0) {
       const previous = this.lineStartOf(first - 1);
       if (this.isBlank(previous) && (end >= this.text.length || this.isBlank(end))) first = previous;
+    } else if (end < this.text.length && this.isBlank(end)) {
+      // The block opened the file: the blank line after it goes too.
+      end = this.nextLineStart(end);
     }
     return this.splice(first, end, '');
   }

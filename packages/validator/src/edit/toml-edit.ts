@@ -379,6 +379,13 @@ function deleteValue(edit: TomlEdit, located: Located): string | ManifestChange[
     const index = entry ? items.indexOf(entry) : (path[path.length - 1] as number);
     const own = items[index]!;
     const startOf = (item: MapEntry | ValueNode): number => ('keyStart' in item ? item.keyStart : item.start);
+    const ownEnd = own.end;
+    const lineStart = edit.lines.lineStartOf(startOf(own));
+    const after = edit.text.slice(ownEnd, edit.lines.lineEndOf(ownEnd));
+    if (/^[ \t]*$/.test(edit.text.slice(lineStart, startOf(own))) && /^[ \t]*,?[ \t]*(#.*)?$/.test(after) && parent.node.kind === 'seq') {
+      // An item on its own line of a multi-line array: the line goes, with its comment.
+      return edit.lines.splice(lineStart, edit.lines.nextLineStart(ownEnd), '');
+    }
     const next = items[index + 1];
     if (next) return edit.lines.splice(startOf(own), startOf(next), '');
     return edit.lines.splice(items[index - 1]!.end, own.end, '');
