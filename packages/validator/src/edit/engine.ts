@@ -21,6 +21,9 @@ import { applyChanges, formatPath, ManifestEditError, type ManifestChange } from
 import { canonicalJson, deepEqual } from './json.js';
 import { planToml } from './toml-edit.js';
 import { planYaml } from './yaml-edit.js';
+import { applyEdit, textEdits } from './text-lines.js';
+
+export { textEdits };
 
 export interface EditOptions {
   /** `yaml` or `toml`; by default the source document's, else taken from `filename`. */
@@ -89,10 +92,10 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
   let steps = 0;
   const apply = (change: ManifestChange, depth: number): void => {
     if (depth > 64 || ++steps > MAX_STEPS) throw new ManifestEditError('unsupported', `the edit of ${formatPath(change.path)} does not converge`);
-    const planned = format === 'yaml' ? planYaml(current, change) : planToml(current, change);
-    if (typeof planned === 'string') {
-      if (planned === current.text) return;
-      const next = reparse(planned);
+    const planned = planChange(current, change);
+    if (!Array.isArray(planned)) {
+      if (planned.start === planned.end && planned.newText === '') return;
+      const next = reparse(applyEdit(current.text, planned));
       if (next.diagnostics.some((d) => d.severity === 'error')) {
         const error = next.diagnostics.find((d) => d.severity === 'error')!;
         throw new ManifestEditError('mismatch', `editing ${formatPath(change.path)} in place would break the file (${error.code}: ${error.message}); nothing was changed`);
@@ -113,20 +116,11 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
   return { text: current.text, edits: textEdits(original.text, current.text), document: current, value: current.value };
 }
 
-/** The one region where `after` differs from `before`, as an offset edit (none when they are equal). */
-export function textEdits(before: string, after: string): OffsetEdit[] {
-  if (before === after) return [];
-  let start = 0;
-  const shorter = Math.min(before.length, after.length);
-  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let end = 0;
-  while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
-  // Never split a surrogate pair or a CRLF.
-  while (start > 0 && (isLowSurrogate(before.charCodeAt(start)) || (before[start] === '\n' && before[start - 1] === '\r'))) start--;
-  while (end > 0 && isLowSurrogate(before.charCodeAt(before.length - end))) end--;
-  return [{ start, end: before.length - end, newText: after.slice(start, after.length - end) }];
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+/**
+ * The splice that carries one change onto a document, or the finer changes that do, planned
+ * on `document` as it is: no gate, no re-parse, no check. {@link editManifest} is the safe
+ * way to edit; this is for callers that hand the edit to a person to review (quick fixes).
+ */
+export function planChange(document: ManifestDocument, change: ManifestChange): OffsetEdit | ManifestChange[] {
+  return document.format === 'yaml' ? planYaml(document, change) : planToml(document, change);
 }

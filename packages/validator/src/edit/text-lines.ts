@@ -3,6 +3,30 @@
  * neighbours. Offsets are UTF-16 offsets into `text`; line ends are `\n` or `\r\n`
  * (the `\r` belongs to the line end, never to the content).
  */
+import type { OffsetEdit } from '../diagnostic.js';
+
+export function applyEdit(text: string, edit: OffsetEdit): string {
+  return text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
+}
+
+/** The one region where `after` differs from `before`, as an offset edit (none when they are equal). */
+export function textEdits(before: string, after: string): OffsetEdit[] {
+  if (before === after) return [];
+  let start = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  // Never split a surrogate pair.
+  while (start > 0 && isLowSurrogate(before.charCodeAt(start))) start--;
+  while (end > 0 && isLowSurrogate(before.charCodeAt(before.length - end))) end--;
+  return [{ start, end: before.length - end, newText: after.slice(start, after.length - end) }];
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
 export class TextLines {
   /** The line end used for inserted lines: CRLF when the file already uses it. */
   readonly eol: string;
@@ -33,8 +57,9 @@ export class TextLines {
     return offset - this.lineStartOf(offset);
   }
 
-  splice(start: number, end: number, replacement: string): string {
-    return this.text.slice(0, start) + replacement + this.text.slice(end);
+  /** Replaces `start`..`end` with `replacement`: an edit of this text (apply it with {@link applyEdit}). */
+  splice(start: number, end: number, replacement: string): OffsetEdit {
+    return { start, end, newText: replacement };
   }
 
   /**
@@ -48,7 +73,7 @@ export class TextLines {
   }
 
   /** Inserts whole lines after the last line that has content before `contentEnd`. */
-  insertLinesAfter(contentEnd: number, lines: readonly string[]): string {
+  insertLinesAfter(contentEnd: number, lines: readonly string[]): OffsetEdit {
     const at = this.lastLineEnd(contentEnd);
     return this.splice(at, at, this.eol + lines.join(this.eol));
   }
@@ -93,7 +118,7 @@ export class TextLines {
    * between, not indented deeper than the entry) to the end of its last line, plus more-indented comment lines after it.
    * When that leaves two blank lines together, one goes too.
    */
-  removeBlock(start: number, contentEnd: number): string {
+  removeBlock(start: number, contentEnd: number): OffsetEdit {
     const indent = this.column(start);
     let first = this.lineStartOf(start);
     while (first > 0) {

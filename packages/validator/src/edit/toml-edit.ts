@@ -8,11 +8,12 @@
  * own comment lines with it. A change that needs several splices comes back as finer
  * changes, each planned on a fresh parse.
  */
+import type { OffsetEdit } from '../diagnostic.js';
 import type { ManifestDocument } from '../document/manifest-document.js';
 import type { MapEntry, MapNode, SeqNode, ValueNode } from '../document/nodes.js';
 import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './changes.js';
 import { deepEqual, isPlainObject, type Json } from './json.js';
-import { TextLines } from './text-lines.js';
+import { applyEdit, TextLines, textEdits } from './text-lines.js';
 import { mapDiff, seqDiff } from './yaml-edit.js';
 
 /** How a collection is written. */
@@ -221,7 +222,7 @@ function isTableArray(value: unknown): value is Record<string, Json>[] {
 
 // ---- planning -------------------------------------------------------------------------
 
-export function planToml(document: ManifestDocument, change: ManifestChange): string | ManifestChange[] {
+export function planToml(document: ManifestDocument, change: ManifestChange): OffsetEdit | ManifestChange[] {
   const edit = new TomlEdit(document);
   const found = edit.locate(change.path);
   switch (change.op) {
@@ -259,11 +260,11 @@ function sectionPathable(edit: TomlEdit, parent: Located): boolean {
 }
 
 /** New sections at the end of the file, after one blank line. */
-function appendSections(edit: TomlEdit, sections: string[][]): string {
+function appendSections(edit: TomlEdit, sections: string[][]): OffsetEdit {
   const { text, lines } = edit;
   const eol = lines.eol;
   const separator = text.length === 0 ? '' : text.endsWith('\n') ? eol : eol + eol;
-  return text + separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol;
+  return { start: text.length, end: text.length, newText: separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol };
 }
 
 function sectionLines(header: string, body: Record<string, Json>, spaced: boolean): string[] {
@@ -275,7 +276,7 @@ function headerOf(path: readonly PathSegment[]): string {
 }
 
 /** A key absent from its table. */
-function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json): string | ManifestChange[] {
+function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const container = parent.node;
   if (container.kind !== 'map' || typeof key !== 'string') throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
@@ -302,10 +303,10 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
   throw unsupported(`cannot add ${formatPath(path)} to a table written with dotted keys`);
 }
 
-function replaceValue(edit: TomlEdit, located: Located, value: Json): string | ManifestChange[] {
+function replaceValue(edit: TomlEdit, located: Located, value: Json): OffsetEdit | ManifestChange[] {
   const { node, path } = located;
   const current = edit.value(path);
-  if (deepEqual(current, value)) return edit.text;
+  if (deepEqual(current, value)) return [];
   const shape = edit.shape(node, path);
   if (shape === 'root') {
     if (!isPlainObject(value)) throw unsupported('the root of a TOML document is a table');
@@ -333,7 +334,7 @@ function replaceValue(edit: TomlEdit, located: Located, value: Json): string | M
   ];
 }
 
-function appendItem(edit: TomlEdit, located: Located, value: Json): string | ManifestChange[] {
+function appendItem(edit: TomlEdit, located: Located, value: Json): OffsetEdit | ManifestChange[] {
   const { node, path } = located;
   const shape = edit.shape(node, path);
   if (shape === 'array') {
@@ -369,7 +370,7 @@ function sectionsWithin(edit: TomlEdit, node: ValueNode, path: readonly PathSegm
   return sections.sort((a, b) => a.start - b.start);
 }
 
-function deleteValue(edit: TomlEdit, located: Located): string | ManifestChange[] {
+function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestChange[] {
   const { node, path, entry, parent } = located;
   if (!parent) throw unsupported('cannot delete the document');
   const parentShape = edit.shape(parent.node, parent.path);
@@ -399,8 +400,8 @@ function deleteValue(edit: TomlEdit, located: Located): string | ManifestChange[
     const sections = sectionsWithin(edit, node, path);
     if (sections.length === 0) throw unsupported(`cannot find the sections of ${formatPath(path)}`);
     let text = edit.text;
-    for (const section of sections.reverse()) text = new TextLines(text).removeBlock(section.start, section.end);
-    return text;
+    for (const section of sections.reverse()) text = applyEdit(text, new TextLines(text).removeBlock(section.start, section.end));
+    return textEdits(edit.text, text)[0] ?? [];
   }
   if (!entry) throw unsupported(`cannot delete ${formatPath(path)}`);
   // A `key = value` line (or dotted keys), with the comment lines directly above it.

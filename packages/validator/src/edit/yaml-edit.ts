@@ -7,6 +7,7 @@
  * keys, flow collections and CRLF line ends elsewhere survive byte for byte. A change that
  * needs several splices comes back as finer changes, each planned on a fresh parse.
  */
+import type { OffsetEdit } from '../diagnostic.js';
 import type { ManifestDocument } from '../document/manifest-document.js';
 import { effectiveEntries, type MapEntry, type MapNode, type SeqNode, type ValueNode } from '../document/nodes.js';
 import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './changes.js';
@@ -159,7 +160,7 @@ function detectStyle(root: ValueNode | null, lines: TextLines): YamlStyle {
 }
 
 /** Either the new text, or finer changes that achieve `change` (each planned on a fresh parse). */
-export function planYaml(document: ManifestDocument, change: ManifestChange): string | ManifestChange[] {
+export function planYaml(document: ManifestDocument, change: ManifestChange): OffsetEdit | ManifestChange[] {
   const edit = new YamlEdit(document);
   const { path } = change;
   const found = edit.locate(path);
@@ -193,7 +194,7 @@ function renameText(oldKey: string, to: string): string {
 }
 
 /** A key that is absent from its map. */
-function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json): string | ManifestChange[] {
+function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const parentPath = path.slice(0, -1);
   const container = parent.node;
@@ -226,7 +227,7 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
 }
 
 /** Appends to an existing sequence after its last item, in the sequence's own style. */
-function appendItem(edit: YamlEdit, located: Located, seq: SeqNode, value: Json, path: readonly PathSegment[]): string | ManifestChange[] {
+function appendItem(edit: YamlEdit, located: Located, seq: SeqNode, value: Json, path: readonly PathSegment[]): OffsetEdit | ManifestChange[] {
   const { lines, style } = edit;
   const last = seq.items[seq.items.length - 1];
   if (seq.flow) {
@@ -250,11 +251,11 @@ function quoteOf(text: string, node: ValueNode | null): QuoteStyle {
 }
 
 /** Sets the value of an existing slot: in place when possible, else by finer changes, else by rewriting its lines. */
-function replaceValue(edit: YamlEdit, located: Located, value: Json): string | ManifestChange[] {
+function replaceValue(edit: YamlEdit, located: Located, value: Json): OffsetEdit | ManifestChange[] {
   const { node, path } = located;
   const { lines } = edit;
   const current = edit.js(located);
-  if (deepEqual(current, value)) return edit.text;
+  if (deepEqual(current, value)) return [];
   if (node?.kind === 'map' && isPlainObject(value)) return mapDiff(node, current, value, path);
   if (node?.kind === 'seq' && Array.isArray(value) && value.length > 0) {
     const changes = seqDiff(node, current as unknown[], value, path);
@@ -332,7 +333,7 @@ export function seqDiff(seq: SeqNode, current: unknown[], value: Json[], path: r
 }
 
 /** Replaces the lines of a block entry or item with freshly rendered ones, keeping a comment on its first line. */
-function rewriteSlot(edit: YamlEdit, located: Located, value: Json): string {
+function rewriteSlot(edit: YamlEdit, located: Located, value: Json): OffsetEdit {
   const { lines, style } = edit;
   const slot = located.slot;
   if (slot.kind === 'root') throw unsupported('cannot replace the whole document');
@@ -355,7 +356,7 @@ function rewriteSlot(edit: YamlEdit, located: Located, value: Json): string {
 }
 
 /** Removes an entry or item; from a block collection its lines go, with the comment lines that belong to it. */
-function deleteSlot(edit: YamlEdit, located: Located, path: readonly PathSegment[]): string | ManifestChange[] {
+function deleteSlot(edit: YamlEdit, located: Located, path: readonly PathSegment[]): OffsetEdit | ManifestChange[] {
   const { lines } = edit;
   const slot = located.slot;
   if (slot.kind === 'root') throw unsupported('cannot delete the document');
