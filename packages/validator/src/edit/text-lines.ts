@@ -28,11 +28,13 @@ function isLowSurrogate(code: number): boolean {
 }
 
 export class TextLines {
-  /** The line end used for inserted lines: CRLF when the file already uses it. */
-  readonly eol: string;
+  private cachedEol?: string;
 
-  constructor(readonly text: string) {
-    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
+  constructor(readonly text: string) {}
+
+  /** The line end used for inserted lines: CRLF when the file already uses it. */
+  get eol(): string {
+    return (this.cachedEol ??= this.text.includes('\r\n') ? '\r\n' : '\n');
   }
 
   lineStartOf(offset: number): number {

@@ -115,8 +115,14 @@ class TomlEdit {
     return end;
   }
 
+  private cachedSpaced?: boolean;
+
   /** Arrays are written `[ "a" ]` when the file's first array is padded, `["a"]` when it is not. */
   get spacedArrays(): boolean {
+    return (this.cachedSpaced ??= this.detectSpacedArrays());
+  }
+
+  private detectSpacedArrays(): boolean {
     let first: SeqNode | undefined;
     const visit = (node: ValueNode, depth: number): void => {
       if (depth > 64) return;
@@ -280,7 +286,8 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
   const key = path[path.length - 1]!;
   const container = parent.node;
   if (container.kind !== 'map' || typeof key !== 'string') throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
-  const spaced = edit.spacedArrays;
+  // Scalars need no look at the file's arrays (quick fixes insert many of them).
+  const spaced = typeof value === 'object' && value !== null ? edit.spacedArrays : true;
   const shape = edit.shape(container, parent.path);
   const line = `${renderTomlKey(key)} = ${renderTomlValue(value, spaced)}`;
   if (shape === 'inline') {
@@ -323,7 +330,7 @@ function replaceValue(edit: TomlEdit, located: Located, value: Json): OffsetEdit
   if (shape === 'scalar' || shape === 'array' || shape === 'inline') {
     const oldText = edit.text.slice(node.start, node.end);
     // A replaced array keeps its own bracket padding; other values take the file's.
-    const spaced = shape === 'array' && oldText !== '[]' ? /^\[[ \t]/.test(oldText) : edit.spacedArrays;
+    const spaced = shape === 'array' && oldText !== '[]' ? /^\[[ \t]/.test(oldText) : typeof value === 'object' && value !== null ? edit.spacedArrays : true;
     const rendered = renderTomlValue(value, spaced, oldText.startsWith("'") && !oldText.startsWith("'''"));
     return edit.lines.splice(node.start, node.end, rendered);
   }
