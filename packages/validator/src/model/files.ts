@@ -19,7 +19,11 @@ export const MANIFEST_FILES: readonly ManifestFileName[] = Object.freeze([
 
 export const MANIFEST_FILE_NAMES: readonly string[] = Object.freeze(MANIFEST_FILES.map((file) => file.name));
 
-/** The manifest file a base name is (exact spelling: `svc.yaml` is one, `SVC.yaml` and `a/svc.yaml` are not). */
-export function manifestFileNamed(name: string): ManifestFileName | undefined {
-  return MANIFEST_FILES.find((file) => file.name === name);
+/**
+ * The manifest file a base name is: exact spelling by default (`svc.yaml` is one, `SVC.yaml`
+ * and `a/svc.yaml` are not); `ignoreCase` for editors on case-insensitive file systems.
+ */
+export function manifestFileNamed(name: string, options: { ignoreCase?: boolean } = {}): ManifestFileName | undefined {
+  const wanted = options.ignoreCase ? name.toLowerCase() : name;
+  return MANIFEST_FILES.find((file) => file.name === wanted);
 }
