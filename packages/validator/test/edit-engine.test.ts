@@ -156,6 +156,60 @@ describe('TOML', () => {
   });
 });
 
+describe('a manifest written from nothing (how `convert` writes the other format)', () => {
+  const value = {
+    svc_version: 2,
+    default_agent: 'main',
+    agents: { main: { enabled: true, secrets: ['A'] }, 'b c': { enabled: false } },
+    triggers: [{ slug: 'n', type: 'cron', cron: '0 3 * * *', prompt: 'go', agent: 'main' }],
+  };
+  const changes: ManifestChange[] = Object.entries(value).map(([key, child]) => ({ op: 'set', path: [key], value: child }));
+
+  test('YAML', () => {
+    expect(yaml('', ...changes)).toBe(
+      lf([
+        'svc_version: 2',
+        'default_agent: main',
+        'agents:',
+        '  main:',
+        '    enabled: true',
+        '    secrets: [A]',
+        '  "b c":',
+        '    enabled: false',
+        'triggers:',
+        '  - slug: "n"',
+        '    type: cron',
+        '    cron: "0 3 * * *"',
+        '    prompt: go',
+        '    agent: main',
+      ]),
+    );
+  });
+
+  test('TOML: sub-tables as sections, lists of tables as [[sections]]', () => {
+    expect(toml('', ...changes)).toBe(
+      lf([
+        'svc_version = 2',
+        'default_agent = "main"',
+        '',
+        '[agents.main]',
+        'enabled = true',
+        'secrets = [ "A" ]',
+        '',
+        '[agents."b c"]',
+        'enabled = false',
+        '',
+        '[[triggers]]',
+        'slug = "n"',
+        'type = "cron"',
+        'cron = "0 3 * * *"',
+        'prompt = "go"',
+        'agent = "main"',
+      ]),
+    );
+  });
+});
+
 describe('refusals', () => {
   test('an alias bomb is refused by the validator’s limits before any edit', () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];

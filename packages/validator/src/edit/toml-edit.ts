@@ -273,8 +273,22 @@ function appendSections(edit: TomlEdit, sections: string[][]): OffsetEdit {
   return { start: text.length, end: text.length, newText: separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol };
 }
 
-function sectionLines(header: string, body: Record<string, Json>, spaced: boolean): string[] {
-  return [header, ...Object.entries(body).map(([key, value]) => `${renderTomlKey(key)} = ${renderTomlValue(value, spaced)}`)];
+/**
+ * The sections of a new table (`array`: an element of an array of tables) at `path`: its own
+ * keys under `[path]`, then each sub-table as its own `[path.key]` section and each list of
+ * tables as `[[path.key]]` sections. A table with only sub-tables gets no header of its own.
+ */
+function tableSections(path: readonly string[], body: Record<string, Json>, spaced: boolean, array = false): string[][] {
+  const header = path.map(renderTomlKey).join('.');
+  const own: string[] = [];
+  const nested: string[][] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (!array && isTableValue(value) && path.length < 16) nested.push(...tableSections([...path, key], value, spaced));
+    else if (!array && isTableArray(value) && path.length < 16) for (const item of value) nested.push(...tableSections([...path, key], item, spaced, true));
+    else own.push(`${renderTomlKey(key)} = ${renderTomlValue(value, spaced)}`);
+  }
+  if (own.length === 0 && nested.length > 0 && !array) return nested;
+  return [[array ? `[[${header}]]` : `[${header}]`, ...own], ...nested];
 }
 
 function headerOf(path: readonly PathSegment[]): string {
@@ -296,9 +310,9 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
     return edit.lines.splice(container.start, container.end, `{ ${line} }`);
   }
   if ((isTableValue(value) || isTableArray(value)) && sectionPathable(edit, parent)) {
-    const header = headerOf(path);
-    if (isTableValue(value)) return appendSections(edit, [sectionLines(`[${header}]`, value, spaced)]);
-    return appendSections(edit, value.map((item) => sectionLines(`[[${header}]]`, item, spaced)));
+    const keys = path as string[];
+    if (isTableValue(value)) return appendSections(edit, tableSections(keys, value, spaced));
+    return appendSections(edit, value.flatMap((item) => tableSections(keys, item, spaced, true)));
   }
   if (shape === 'root' || shape === 'table') {
     const end = edit.tableContentEnd(container, shape);
@@ -355,7 +369,7 @@ function appendItem(edit: TomlEdit, located: Located, value: Json): OffsetEdit |
     if (!isTableValue(value) || !located.parent || !sectionPathable(edit, { node: located.parent.node, path: located.parent.path })) {
       throw unsupported(`cannot append this item to the array of tables ${formatPath(path)}`);
     }
-    return appendSections(edit, [sectionLines(`[[${headerOf(path)}]]`, value, edit.spacedArrays)]);
+    return appendSections(edit, tableSections(path as string[], value, edit.spacedArrays, true));
   }
   throw invalid(`${formatPath(path)} is not a list`);
 }
