@@ -92,7 +92,7 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
   let steps = 0;
   const apply = (change: ManifestChange, depth: number): void => {
     if (depth > 64 || ++steps > MAX_STEPS) throw new ManifestEditError('unsupported', `the edit of ${formatPath(change.path)} does not converge`);
-    const planned = planChange(current, change);
+    const planned = planChange(current, change, original);
     if (!Array.isArray(planned)) {
       if (planned.start === planned.end && planned.newText === '') return;
       const next = reparse(applyEdit(current.text, planned));
@@ -118,9 +118,10 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
 
 /**
  * The splice that carries one change onto a document, or the finer changes that do, planned
- * on `document` as it is: no gate, no re-parse, no check. {@link editManifest} is the safe
+ * on `document` as it is: no gate, no re-parse, no check. New text follows the habits
+ * (indentation, line ends, array padding) of `styleFrom`. {@link editManifest} is the safe
  * way to edit; this is for callers that hand the edit to a person to review (quick fixes).
  */
-export function planChange(document: ManifestDocument, change: ManifestChange): OffsetEdit | ManifestChange[] {
-  return document.format === 'yaml' ? planYaml(document, change) : planToml(document, change);
+export function planChange(document: ManifestDocument, change: ManifestChange, styleFrom: ManifestDocument = document): OffsetEdit | ManifestChange[] {
+  return document.format === 'yaml' ? planYaml(document, change, styleFrom) : planToml(document, change, styleFrom);
 }

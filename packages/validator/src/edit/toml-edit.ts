@@ -53,7 +53,11 @@ class TomlEdit {
   readonly lines: TextLines;
   readonly root: MapNode;
 
-  constructor(readonly document: ManifestDocument) {
+  constructor(
+    readonly document: ManifestDocument,
+    /** The document whose habits new text follows: the original of a multi-step edit. */
+    private readonly styleFrom: ManifestDocument = document,
+  ) {
     this.text = document.text;
     this.lines = new TextLines(this.text);
     if (document.root?.kind !== 'map') throw unsupported('the TOML document has no root table');
@@ -115,14 +119,17 @@ class TomlEdit {
     return end;
   }
 
-  private cachedSpaced?: boolean;
-
-  /** Arrays are written `[ "a" ]` when the file's first array is padded, `["a"]` when it is not. */
+  /** Arrays are written `[ "a" ]` when the file's first array is padded, `["a"]` when it is not (read from the document being edited). */
   get spacedArrays(): boolean {
-    return (this.cachedSpaced ??= this.detectSpacedArrays());
+    return spacedArraysOf(this.styleFrom);
   }
+}
 
-  private detectSpacedArrays(): boolean {
+const spacedCache = new WeakMap<ManifestDocument, boolean>();
+
+function spacedArraysOf(document: ManifestDocument): boolean {
+  let spaced = spacedCache.get(document);
+  if (spaced === undefined) {
     let first: SeqNode | undefined;
     const visit = (node: ValueNode, depth: number): void => {
       if (depth > 64) return;
@@ -133,9 +140,11 @@ class TomlEdit {
         for (const entry of node.entries) visit(entry.value, depth + 1);
       }
     };
-    visit(this.root, 0);
-    return first ? /^\[[ \t]/.test(this.text.slice(first.start, first.end)) : true;
+    if (document.root) visit(document.root, 0);
+    spaced = first ? /^\[[ \t]/.test(document.text.slice(first.start, first.end)) : true;
+    spacedCache.set(document, spaced);
   }
+  return spaced;
 }
 
 /** The keys of the `[a."b c"]` / `[[a]]` header starting at `offset`. */
@@ -228,8 +237,8 @@ function isTableArray(value: unknown): value is Record<string, Json>[] {
 
 // ---- planning -------------------------------------------------------------------------
 
-export function planToml(document: ManifestDocument, change: ManifestChange): OffsetEdit | ManifestChange[] {
-  const edit = new TomlEdit(document);
+export function planToml(document: ManifestDocument, change: ManifestChange, styleFrom: ManifestDocument = document): OffsetEdit | ManifestChange[] {
+  const edit = new TomlEdit(document, styleFrom);
   const found = edit.locate(change.path);
   switch (change.op) {
     case 'set':

@@ -34,13 +34,17 @@ class YamlEdit {
   readonly lines: TextLines;
   private cachedStyle?: YamlStyle;
 
-  constructor(readonly document: ManifestDocument) {
+  constructor(
+    readonly document: ManifestDocument,
+    /** The document whose habits new text follows: the original of a multi-step edit. */
+    private readonly styleFrom: ManifestDocument = document,
+  ) {
     this.text = document.text;
     this.lines = new TextLines(this.text);
   }
 
   get style(): YamlStyle {
-    return (this.cachedStyle ??= detectStyle(this.document.root, this.lines));
+    return (this.cachedStyle ??= this.styleFrom === this.document ? detectStyle(this.document.root, this.lines) : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.text)));
   }
 
   /** The plain value at a located path (own keys only, so the document's value has it). */
@@ -160,8 +164,8 @@ function detectStyle(root: ValueNode | null, lines: TextLines): YamlStyle {
 }
 
 /** Either the new text, or finer changes that achieve `change` (each planned on a fresh parse). */
-export function planYaml(document: ManifestDocument, change: ManifestChange): OffsetEdit | ManifestChange[] {
-  const edit = new YamlEdit(document);
+export function planYaml(document: ManifestDocument, change: ManifestChange, styleFrom: ManifestDocument = document): OffsetEdit | ManifestChange[] {
+  const edit = new YamlEdit(document, styleFrom);
   const { path } = change;
   const found = edit.locate(path);
   switch (change.op) {
