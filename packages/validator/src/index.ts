@@ -41,7 +41,7 @@ export {
   type Reference,
   type ReferenceKind,
 } from './model/declarations.js';
-export { editManifest, openForEdit, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
+export { editManifest, openForEdit, planChange, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
 export {
   applyChanges,
   valueAtPath,
@@ -51,5 +51,5 @@ export {
   type PathSegment,
   type EditErrorReason,
 } from './edit/changes.js';
-export { canonicalJson, deepEqual, type Json } from './edit/json.js';
+export type { Json } from './edit/json.js';
 export type { OffsetEdit } from './diagnostic.js';
