@@ -13,6 +13,7 @@ import type { ManifestDocument } from '../document/manifest-document.js';
 import type { MapEntry, MapNode, SeqNode, ValueNode } from '../document/nodes.js';
 import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './changes.js';
 import { deepEqual, isPlainObject, type Json } from './json.js';
+import { ownEntry } from './own-entries.js';
 import { applyEdit, TextLines, textEdits } from './text-lines.js';
 import { mapDiff, seqDiff } from './yaml-edit.js';
 
@@ -37,6 +38,8 @@ interface Located {
   path: readonly PathSegment[];
   /** The entry holding the node, or the sequence and index; absent for the root. */
   entry?: MapEntry;
+  /** The entry's position in its map. */
+  index?: number;
   parent?: { node: MapNode | SeqNode; path: readonly PathSegment[] };
 }
 
@@ -75,8 +78,8 @@ class TomlEdit {
       const node = current.node;
       let next: Located | undefined;
       if (node.kind === 'map' && typeof segment === 'string') {
-        const entry = node.entries.find((e) => e.key === segment && !e.ignored);
-        if (entry) next = { node: entry.value, entry, path: path.slice(0, i + 1), parent: { node, path: current.path } };
+        const own = ownEntry(node, segment);
+        if (own) next = { node: own.entry.value, entry: own.entry, index: own.index, path: path.slice(0, i + 1), parent: { node, path: current.path } };
       } else if (node.kind === 'seq' && typeof segment === 'number' && segment < node.items.length) {
         next = { node: node.items[segment]!, path: path.slice(0, i + 1), parent: { node, path: current.path } };
       }
@@ -407,7 +410,7 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
   if (parentShape === 'inline' || parentShape === 'array') {
     const items: (MapEntry | ValueNode)[] = parent.node.kind === 'map' ? parent.node.entries : parent.node.items;
     if (items.length === 1) return [{ op: 'set', path: [...parent.path], value: parent.node.kind === 'map' ? {} : [] }];
-    const index = entry ? items.indexOf(entry) : (path[path.length - 1] as number);
+    const index = entry ? located.index! : (path[path.length - 1] as number);
     const own = items[index]!;
     const startOf = (item: MapEntry | ValueNode): number => ('keyStart' in item ? item.keyStart : item.start);
     const ownEnd = own.end;

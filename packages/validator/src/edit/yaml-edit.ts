@@ -12,11 +12,12 @@ import type { ManifestDocument } from '../document/manifest-document.js';
 import { effectiveEntries, type MapEntry, type MapNode, type SeqNode, type ValueNode } from '../document/nodes.js';
 import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './changes.js';
 import { deepEqual, isPlainObject, type Json } from './json.js';
+import { ownEntry } from './own-entries.js';
 import { TextLines } from './text-lines.js';
 import { isInline, renderEntryLines, renderFlow, renderKey, renderScalar, renderSeqItemLines, type QuoteStyle, type YamlStyle } from './yaml-render.js';
 
 /** Where a node sits: the document root, the value of a map entry, or an item of a sequence. */
-type Slot = { kind: 'root' } | { kind: 'pair'; container: MapNode; entry: MapEntry } | { kind: 'item'; container: SeqNode; index: number };
+type Slot = { kind: 'root' } | { kind: 'pair'; container: MapNode; entry: MapEntry; index: number } | { kind: 'item'; container: SeqNode; index: number };
 
 interface Located {
   node: ValueNode | null;
@@ -63,8 +64,8 @@ class YamlEdit {
       }
       let next: Located | undefined;
       if (node?.kind === 'map' && typeof segment === 'string') {
-        const entry = ownEntry(node, segment);
-        if (entry) next = { node: entry.value, slot: { kind: 'pair', container: node, entry }, path: path.slice(0, i + 1) };
+        const own = ownEntry(node, segment);
+        if (own) next = { node: own.entry.value, slot: { kind: 'pair', container: node, entry: own.entry, index: own.index }, path: path.slice(0, i + 1) };
         else if (i < path.length - 1 && effectiveEntries(node).some((e) => e.key === segment)) {
           throw unsupported(`${formatPath(path.slice(0, i + 1))} comes from a merge key (<<); editing it would change the shared anchor`);
         }
@@ -82,8 +83,8 @@ class YamlEdit {
 }
 
 /** The map's own entry for `key` (merge keys not followed). */
-function ownEntry(map: MapNode, key: string): MapEntry | undefined {
-  return map.entries.find((entry) => entry.key === key && !entry.merge && !entry.ignored);
+function ownEntryOf(map: MapNode, key: string): MapEntry | undefined {
+  return ownEntry(map, key)?.entry;
 }
 
 /** An empty value (`key:`) or an explicit null (`key: null`, `key: ~`). */
@@ -295,7 +296,7 @@ export function mapDiff(map: MapNode, current: unknown, value: Record<string, Js
   const effective = (isPlainObject(current) ? current : {}) as Record<string, unknown>;
   const changes: ManifestChange[] = [];
   for (const [key, child] of Object.entries(value)) {
-    const has = ownEntry(map, key) !== undefined || Object.prototype.hasOwnProperty.call(effective, key);
+    const has = ownEntryOf(map, key) !== undefined || Object.prototype.hasOwnProperty.call(effective, key);
     if (!has || !deepEqual(effective[key], child)) changes.push({ op: 'set', path: [...path, key], value: child });
   }
   for (const entry of map.entries) {
@@ -368,7 +369,7 @@ function deleteSlot(edit: YamlEdit, located: Located, path: readonly PathSegment
   const items: (MapEntry | ValueNode)[] = slot.kind === 'pair' ? slot.container.entries : slot.container.items;
   // The last entry of a nested collection leaves `{}` / `[]` behind rather than an empty (null) value.
   if (items.length === 1 && parentPath.length > 0) return [{ op: 'set', path: parentPath, value: slot.kind === 'pair' ? {} : [] }];
-  const index = slot.kind === 'pair' ? slot.container.entries.indexOf(slot.entry) : slot.index;
+  const index = slot.index;
   const own = items[index]!;
   if (slot.container.flow) {
     const next = items[index + 1];
