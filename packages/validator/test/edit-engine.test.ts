@@ -64,6 +64,18 @@ describe('YAML', () => {
     expect(yaml(text, { op: 'set', path: ['prompt'], value: 'short' })).toBe(lf(['prompt: short', 'next: 1']));
   });
 
+  test('insert: a block item before another (and before its comment), a flow item in place, past the end appends', () => {
+    const text = lf(['list:', '  - a', '  # about b', '  - b', 'flow: [x, z]']);
+    expect(
+      yaml(
+        text,
+        { op: 'insert', path: ['list', 1], value: { slug: 'n', type: 'cron' } },
+        { op: 'insert', path: ['flow', 1], value: 'b' },
+        { op: 'insert', path: ['flow', 3], value: 'w' },
+      ),
+    ).toBe(lf(['list:', '  - a', '  - slug: "n"', '    type: cron', '  # about b', '  - b', 'flow: [x, b, z, w]']));
+  });
+
   test('an empty document gets its first keys', () => {
     expect(yaml('', { op: 'set', path: ['svc_version'], value: 2 })).toBe('svc_version: 2\n');
   });
@@ -136,6 +148,13 @@ describe('TOML', () => {
     expect(toml(text, { op: 'delete', path: ['triggers', 0] })).toBe(lf(['[[triggers]]', 'slug = "b"', '', '# end']));
     expect(toml(text, { op: 'append', path: ['triggers'], value: { slug: 'c', type: 'cron' } })).toBe(
       text + lf(['', '[[triggers]]', 'slug = "c"', 'type = "cron"']),
+    );
+  });
+
+  test('insert: into an inline array, and an array-of-tables element before another, with its comment kept on the other', () => {
+    const text = lf(['list = ["a", "c"]', '', '# first trigger', '[[triggers]]', 'slug = "a"']);
+    expect(toml(text, { op: 'insert', path: ['list', 1], value: 'b' }, { op: 'insert', path: ['triggers', 0], value: { slug: 'z' } })).toBe(
+      lf(['list = ["a", "b", "c"]', '', '[[triggers]]', 'slug = "z"', '', '# first trigger', '[[triggers]]', 'slug = "a"']),
     );
   });
 

@@ -16,6 +16,8 @@ export type ManifestChange =
   | { op: 'delete'; path: PathSegment[] }
   /** Append an item to the list at `path`, creating the list when the key is absent. */
   | { op: 'append'; path: PathSegment[]; value: Json }
+  /** Insert an item into a list before the index that ends `path` (an index equal to the length appends). */
+  | { op: 'insert'; path: PathSegment[]; value: Json }
   /** Rename the map key at `path` to `to`, keeping its value, its place and its comments. */
   | { op: 'rename'; path: PathSegment[]; to: string };
 
@@ -72,6 +74,10 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
     }
     case 'set':
       setChild(parent, last, cloneJson(change.value), change.path);
+      return root;
+    case 'insert':
+      if (!Array.isArray(parent) || typeof last !== 'number' || last > parent.length) throw invalid(`cannot insert at ${formatPath(change.path)}`);
+      parent.splice(last, 0, cloneJson(change.value));
       return root;
     case 'rename': {
       if (!isPlainObject(parent) || typeof last !== 'string' || !Object.prototype.hasOwnProperty.call(parent, last)) {

@@ -115,6 +115,24 @@ export class TextLines {
     return match[2];
   }
 
+  /** The first line of the block entry starting at `start`: its own line, or the comment lines directly above it. */
+  blockStart(start: number): number {
+    const indent = this.column(start);
+    let first = this.lineStartOf(start);
+    while (first > 0) {
+      const previous = this.lineStartOf(first - 1);
+      if (!this.isComment(previous) || this.indentOf(previous) > indent) break;
+      first = previous;
+    }
+    return first;
+  }
+
+  /** Inserts whole lines before the block entry starting at `start` (and before its comment lines). */
+  insertLinesBefore(start: number, lines: readonly string[]): OffsetEdit {
+    const at = this.blockStart(start);
+    return this.splice(at, at, lines.join(this.eol) + this.eol);
+  }
+
   /**
    * Removes a block entry: from the comment lines directly above it (no blank line in
    * between, not indented deeper than the entry) to the end of its last line, plus more-indented comment lines after it.

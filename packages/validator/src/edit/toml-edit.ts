@@ -251,6 +251,23 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
       if (found.node === undefined) return addKey(edit, found.parent, change.path, [change.value]);
       return appendItem(edit, found as Located, change.value);
     }
+    case 'insert': {
+      const parent = found.node === undefined ? found.parent : (found as Located).parent && { node: (found as Located).parent!.node, path: (found as Located).parent!.path };
+      const index = change.path[change.path.length - 1];
+      const seq = parent?.node;
+      if (seq?.kind !== 'seq' || typeof index !== 'number') throw invalid(`cannot insert at ${formatPath(change.path)}`);
+      if (index >= seq.items.length) return [{ op: 'append', path: change.path.slice(0, -1), value: change.value }];
+      const before = seq.items[index]!;
+      if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderTomlValue(change.value, edit.spacedArrays)}, `);
+      // An array of tables: the new element's section goes before the element's (and its comments), a blank line between.
+      const holder = edit.locate(parent!.path.slice(0, -1));
+      if (!isTableValue(change.value) || holder.node === undefined || !sectionPathable(edit, holder as Located) || parent!.path.some((segment) => typeof segment !== 'string')) {
+        throw unsupported(`cannot insert this item into the array of tables ${formatPath(change.path.slice(0, -1))}`);
+      }
+      const sections = tableSections(parent!.path as string[], change.value, edit.spacedArrays, true);
+      const eol = edit.lines.eol;
+      return edit.lines.insertLinesBefore(before.start, [...sections.map((section) => section.join(eol)).join(eol + eol).split(eol), '']);
+    }
     case 'rename': {
       const located = found as Located;
       if (found.node === undefined || !located.entry) throw invalid(`${formatPath(change.path)} does not exist`);

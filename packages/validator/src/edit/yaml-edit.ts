@@ -180,6 +180,16 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       if (node?.kind !== 'seq') throw new ManifestEditError('invalid-change', `${formatPath(path)} is not a list`);
       return appendItem(edit, found as Located, node, change.value, path);
     }
+    case 'insert': {
+      const seq = found.node === undefined ? found.parent.node : (found as Located).slot.kind === 'item' ? ((found as Located).slot as { container: SeqNode }).container : undefined;
+      const index = path[path.length - 1];
+      if (seq?.kind !== 'seq' || typeof index !== 'number') throw new ManifestEditError('invalid-change', `cannot insert at ${formatPath(path)}`);
+      if (index >= seq.items.length) return [{ op: 'append', path: path.slice(0, -1), value: change.value }];
+      const before = seq.items[index]!;
+      if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderFlow(change.value)}, `);
+      const dash = dashBefore(edit.text, before.start);
+      return edit.lines.insertLinesBefore(dash, renderSeqItemLines(change.value, edit.lines.column(dash), edit.style));
+    }
     case 'rename': {
       if (found.node === undefined || (found as Located).slot.kind !== 'pair') throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
       const entry = ((found as Located).slot as { entry: MapEntry }).entry;
