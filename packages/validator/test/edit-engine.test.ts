@@ -78,6 +78,7 @@ describe('YAML', () => {
 
   test('an empty document gets its first keys', () => {
     expect(yaml('', { op: 'set', path: ['svc_version'], value: 2 })).toBe('svc_version: 2\n');
+    expect(yaml('# only a comment', { op: 'set', path: ['svc_version'], value: 2 })).toBe('# only a comment\nsvc_version: 2\n');
   });
 });
 

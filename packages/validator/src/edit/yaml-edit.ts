@@ -218,7 +218,8 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
     if (parent.slot.kind === 'root') {
       if (!isEmptyText(container)) throw unsupported('cannot add a key to a document that is null');
       // An empty document: the new entries are the whole text.
-      return edit.lines.splice(edit.text.length, edit.text.length, renderEntryLines(renderKey(key), value, 0, edit.style).join(edit.style.eol) + edit.style.eol);
+      const lead = edit.text === '' || edit.text.endsWith('\n') ? '' : edit.style.eol;
+      return edit.lines.splice(edit.text.length, edit.text.length, lead + renderEntryLines(renderKey(key), value, 0, edit.style).join(edit.style.eol) + edit.style.eol);
     }
     return [{ op: 'set', path: parentPath, value: { [key]: value } }];
   }
