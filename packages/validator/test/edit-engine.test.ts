@@ -59,6 +59,14 @@ describe('YAML', () => {
     );
   });
 
+  test('the first key of a list item: replaced by a map or deleted, the `- ` stays', () => {
+    const text = lf(['triggers:', '  - monitor: x   # m', '    slug: a']);
+    expect(yaml(text, { op: 'set', path: ['triggers', 0, 'monitor'], value: { interval: '5m' } })).toBe(
+      lf(['triggers:', '  - monitor:  # m', '      interval: "5m"', '    slug: a']),
+    );
+    expect(yaml(text, { op: 'delete', path: ['triggers', 0, 'monitor'] })).toBe(lf(['triggers:', '  - slug: a']));
+  });
+
   test('a block scalar is replaced by its own lines', () => {
     const text = lf(['prompt: |', '  line one', '  line two', 'next: 1']);
     expect(yaml(text, { op: 'set', path: ['prompt'], value: 'short' })).toBe(lf(['prompt: short', 'next: 1']));
@@ -156,6 +164,13 @@ describe('TOML', () => {
     const text = lf(['list = ["a", "c"]', '', '# first trigger', '[[triggers]]', 'slug = "a"']);
     expect(toml(text, { op: 'insert', path: ['list', 1], value: 'b' }, { op: 'insert', path: ['triggers', 0], value: { slug: 'z' } })).toBe(
       lf(['list = ["a", "b", "c"]', '', '[[triggers]]', 'slug = "z"', '', '# first trigger', '[[triggers]]', 'slug = "a"']),
+    );
+  });
+
+  test('keys added one by one to a table named only by sub-table headers: one new [header], then lines under it', () => {
+    const text = lf(['[agents.main]', 'enabled = true']);
+    expect(toml(text, { op: 'set', path: ['agents', 'x'], value: 1 }, { op: 'set', path: ['agents', 'y'], value: 2 })).toBe(
+      lf(['[agents.main]', 'enabled = true', '', '[agents]', 'x = 1', 'y = 2']),
     );
   });
 

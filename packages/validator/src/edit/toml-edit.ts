@@ -261,7 +261,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
       if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderTomlValue(change.value, edit.spacedArrays)}, `);
       // An array of tables: the new element's section goes before the element's (and its comments), a blank line between.
       const holder = edit.locate(parent!.path.slice(0, -1));
-      if (!isTableValue(change.value) || holder.node === undefined || !sectionPathable(edit, holder as Located) || parent!.path.some((segment) => typeof segment !== 'string')) {
+      if (!isPlainObject(change.value) || holder.node === undefined || !sectionPathable(edit, holder as Located) || parent!.path.some((segment) => typeof segment !== 'string')) {
         throw unsupported(`cannot insert this item into the array of tables ${formatPath(change.path.slice(0, -1))}`);
       }
       const sections = tableSections(parent!.path as string[], change.value, edit.spacedArrays, true);
@@ -343,8 +343,10 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
     if (isTableValue(value)) return appendSections(edit, tableSections(keys, value, spaced));
     return appendSections(edit, value.flatMap((item) => tableSections(keys, item, spaced, true)));
   }
-  if (shape === 'root' || shape === 'table') {
-    const end = edit.tableContentEnd(container, shape);
+  // A table first named by a sub-table's header and given its own `[header]` later has its own key lines.
+  const ownLines = shape === 'implicit' && edit.plainEntries(container).length > 0;
+  if (shape === 'root' || shape === 'table' || ownLines) {
+    const end = edit.tableContentEnd(container, shape as Shape);
     if (end === undefined) return edit.lines.splice(container.start, container.start, line + edit.lines.eol);
     const at = edit.lines.lineEndOf(end);
     return edit.lines.splice(at, at, edit.lines.eol + line);
@@ -395,7 +397,7 @@ function appendItem(edit: TomlEdit, located: Located, value: Json): OffsetEdit |
     return edit.lines.splice(seq.start, seq.end, `[${rendered}]`);
   }
   if (shape === 'aot') {
-    if (!isTableValue(value) || !located.parent || !sectionPathable(edit, { node: located.parent.node, path: located.parent.path })) {
+    if (!isPlainObject(value) || !located.parent || !sectionPathable(edit, { node: located.parent.node, path: located.parent.path })) {
       throw unsupported(`cannot append this item to the array of tables ${formatPath(path)}`);
     }
     return appendSections(edit, tableSections(path as string[], value, edit.spacedArrays, true));
@@ -441,6 +443,8 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
     if (next) return edit.lines.splice(startOf(own), startOf(next), '');
     return edit.lines.splice(items[index - 1]!.end, own.end, '');
   }
+  // The last element of an array of tables: what stays is an empty array.
+  if (parentShape === 'aot' && parent.node.kind === 'seq' && parent.node.items.length === 1) return [{ op: 'set', path: [...parent.path], value: [] }];
   const shape = edit.shape(node, path);
   if (shape === 'table' || shape === 'implicit' || shape === 'aot') {
     if (entry && !edit.isHeaderLine(entry.keyStart)) {
@@ -451,7 +455,15 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
     if (sections.length === 0) throw unsupported(`cannot find the sections of ${formatPath(path)}`);
     let text = edit.text;
     for (const section of sections.reverse()) text = applyEdit(text, new TextLines(text).removeBlock(section.start, section.end));
-    return textEdits(edit.text, text)[0] ?? [];
+    const removed = textEdits(edit.text, text)[0];
+    if (!removed) return [];
+    if (parentShape === 'implicit' && parent.node.kind === 'map' && parent.node.entries.length === 1) {
+      // The parent existed only through this table's header: it stays, as an empty table of its own.
+      const at = edit.lines.lineStartOf(removed.start) === removed.start ? removed.start : edit.lines.nextLineStart(removed.start);
+      const header = `[${headerOf(parent.path)}]${edit.lines.eol}`;
+      return { start: removed.start, end: removed.end, newText: at === removed.start ? header + removed.newText : removed.newText + header };
+    }
+    return removed;
   }
   if (!entry) throw unsupported(`cannot delete ${formatPath(path)}`);
   // A `key = value` line (or dotted keys), with the comment lines directly above it.

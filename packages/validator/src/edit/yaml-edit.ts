@@ -272,7 +272,8 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json): OffsetEdit
   const { lines } = edit;
   const current = edit.js(located);
   if (deepEqual(current, value)) return [];
-  if (node?.kind === 'map' && isPlainObject(value)) return mapDiff(node, current, value, path);
+  // Emptied collections are rewritten (`{}`, `[]`): key-by-key deletion would leave a null behind.
+  if (node?.kind === 'map' && isPlainObject(value) && Object.keys(value).length > 0) return mapDiff(node, current, value, path);
   if (node?.kind === 'seq' && Array.isArray(value) && value.length > 0) {
     const changes = seqDiff(node, current as unknown[], value, path);
     if (changes) return changes;
@@ -288,7 +289,7 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json): OffsetEdit
   const blockCollection = (target.kind === 'map' || target.kind === 'seq') && !target.flow;
   if (inFlow || (!blockScalar && !blockCollection && isInline(value))) {
     const oldText = lines.text.slice(target.start, target.end);
-    const rendered = isInline(value) && !Array.isArray(value) ? renderScalar(value, quoteOf(edit.text, target)) : keepBracketPadding(oldText, renderFlow(value));
+    const rendered = value === null || typeof value !== 'object' ? renderScalar(value, quoteOf(edit.text, target)) : keepBracketPadding(oldText, renderFlow(value));
     return lines.splice(target.start, target.end, rendered);
   }
   if (located.slot.kind === 'root') throw unsupported('cannot replace the whole document');
@@ -368,7 +369,10 @@ function rewriteSlot(edit: YamlEdit, located: Located, value: Json): OffsetEdit 
   }
   if (comment) rendered[0] = `${rendered[0]}  ${comment}`;
   const endOfLast = Math.max(lines.lineEndOf(start), lines.lastLineEnd(end));
-  return lines.splice(startLine, endOfLast, rendered.join(style.eol));
+  // The first key of a list item shares its line with the `- `: keep what precedes it.
+  const from = /^[ \t]*$/.test(lines.text.slice(startLine, start)) ? startLine : start;
+  if (from === start) rendered[0] = rendered[0]!.slice(lines.column(start));
+  return lines.splice(from, endOfLast, rendered.join(style.eol));
 }
 
 /** Removes an entry or item; from a block collection its lines go, with the comment lines that belong to it. */
@@ -388,5 +392,11 @@ function deleteSlot(edit: YamlEdit, located: Located, path: readonly PathSegment
     const previous = items[index - 1]!;
     return lines.splice(slotEnd(previous), slotEnd(own), '');
   }
-  return lines.removeBlock(slotStart(lines.text, slot), slotEnd(own));
+  const start = slotStart(lines.text, slot);
+  if (slot.kind === 'pair' && !/^[ \t]*$/.test(lines.text.slice(lines.lineStartOf(start), start))) {
+    // The first key of a list item shares its line with the `- `: the next key moves up to it.
+    const next = items[index + 1] as MapEntry | undefined;
+    if (next) return lines.splice(start, next.keyStart, '');
+  }
+  return lines.removeBlock(start, slotEnd(own));
 }

@@ -27,6 +27,7 @@ function plainSafe(text: string): boolean {
 export function renderScalar(value: unknown, hint?: QuoteStyle): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  if (typeof value === 'object') return renderFlow(value);
   const text = String(value);
   if (hint === 'QUOTE_SINGLE' && !/[\n\r]/.test(text)) return `'${text.replace(/'/g, "''")}'`;
   if (hint === 'QUOTE_DOUBLE') return JSON.stringify(text);
