@@ -15,7 +15,7 @@ import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type P
 import { deepEqual, isPlainObject, type Json } from './json.js';
 import { ownEntry } from './own-entries.js';
 import { applyEdit, TextLines, textEdits } from './text-lines.js';
-import { mapDiff, seqDiff } from './yaml-edit.js';
+import { mapDiff, seqDiff } from './diff.js';
 
 /** How a collection is written. */
 type Shape =
