@@ -34,3 +34,39 @@ test('a table written inline is extended inline (fallback to the format-preservi
     'svc_version = 2\ndefault_agent = "main"\nagents = { main = { enabled = true }, pdf = { enabled = true } } # inline\n',
   );
 });
+
+/** The value as the engine writes it: basic strings; arrays padded like the file's first array unless replacing an unpadded one. */
+function render(value: string | string[], padded: boolean): string {
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  if (value.length === 0) return '[]';
+  const items = value.map((item) => JSON.stringify(item)).join(', ');
+  return padded ? `[ ${items} ]` : `[${items}]`;
+}
+
+test('property: only the changed values’ characters change; comments keep their place; a new key is one new line', () => {
+  fc.assert(
+    fc.property(fc.constantFrom('main', 'helper', 'reviewer'), allowlist, allowlist, (agent, secrets, connectors) => {
+      const result = new ManifestFile('svc.toml', 'toml', original).edit([
+        { op: 'set', path: ['agents', agent, 'secrets'], value: secrets },
+        { op: 'set', path: ['agents', agent, 'connectors'], value: connectors },
+      ]);
+      const expected = [...lines];
+      const [first, last] = body[agent]!;
+      let end = last;
+      for (const [field, value] of [['secrets', secrets], ['connectors', connectors]] as const) {
+        const index = expected.findIndex((line, i) => i >= first && i <= end && line.startsWith(`${field} = `));
+        if (index < 0) {
+          expected.splice(end + 1, 0, `${field} = ${render(value, true)}`);
+          end += 1;
+          continue;
+        }
+        const old = expected[index]!;
+        const match = /^(\w+ = )("[^"]*"|\[[^\]]*\])(.*)$/.exec(old)!;
+        const padded = match[2]!.startsWith('"') || match[2]!.startsWith('[ ');
+        expected[index] = `${match[1]}${render(value, padded)}${match[3]}`;
+      }
+      expect(result).toBe(expected.join('\r\n'));
+    }),
+    { numRuns: 100 },
+  );
+});

@@ -1,9 +1,11 @@
 /**
  * The names a manifest declares and where it uses them: agents, connectors and sandbox
- * templates. Go to definition, find references, rename, hover and reference completion all
- * read this one index, built once per parsed document from the located tree.
+ * templates, as LSP name sites. Go to definition, find references, rename, hover and
+ * reference completion all read this one index, built once per parsed document from the
+ * validator's declarations index (`declarationsOf`) — the same reading the validator's
+ * cross-reference rules and the git applier use.
  */
-import { findEntry, resolveAlias, type ManifestDocument, type MapNode, type ValueNode } from '@svc-manifest/validator';
+import { declarationsOf, type Declaration, type ManifestDocument, type Reference } from '@svc-manifest/validator';
 
 export type NameKind = 'agent' | 'connector' | 'template';
 
@@ -48,94 +50,30 @@ export function sitesOf(index: NameIndex, kind: NameKind, name: string): NameSit
 function buildIndex(doc: ManifestDocument): NameIndex {
   const sites: NameSite[] = [];
   const definitions: NameIndex['definitions'] = { agent: new Map(), connector: new Map(), template: new Map() };
-  const text = doc.text;
-  const root = resolveAlias(doc.root);
-  if (root?.kind !== 'map') return { sites, definitions };
-
-  const scalarSite = (node: ValueNode | undefined, kind: NameKind, role: NameSite['role'], declaration?: ValueNode): void => {
-    const scalar = resolveAlias(node);
-    if (!scalar || scalar.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '') return;
-    // An alias's text is `*name`, not the value: only name sites written in place.
-    if (node !== scalar) return;
-    const quoted = text[scalar.start] === '"' || text[scalar.start] === "'";
-    const start = scalar.start + (quoted ? 1 : 0);
-    const end = Math.max(start, scalar.end - (quoted ? 1 : 0));
-    const site: NameSite = { kind, name: scalar.value, role, start, end };
-    if (declaration) site.declaration = { start: declaration.start, end: declaration.end };
+  // The version is not asked: `agents` is read in whichever form (map or list) the file has.
+  const declarations = declarationsOf(doc);
+  const define = (kind: NameKind, declaration: Declaration): void => {
+    // A map key always spells its name; a `name:`/`slug:` value only when written in place (not `*alias`) and not empty.
+    if (!declaration.entry && (!declaration.written || declaration.name === '')) return;
+    const site: NameSite = {
+      kind,
+      name: declaration.name,
+      role: 'definition',
+      start: declaration.nameStart,
+      end: declaration.nameEnd,
+      declaration: { start: declaration.spanStart, end: declaration.spanEnd },
+    };
     sites.push(site);
-    if (role === 'definition' && !definitions[kind].has(site.name)) definitions[kind].set(site.name, site);
+    if (!definitions[kind].has(site.name)) definitions[kind].set(site.name, site);
   };
-  const listSites = (node: ValueNode | undefined, kind: NameKind): void => {
-    const list = resolveAlias(node);
-    if (list?.kind === 'seq') for (const item of list.items) scalarSite(item, kind, 'reference');
+  for (const agent of declarations.agents) define('agent', agent);
+  for (const connector of declarations.connectors) define('connector', connector);
+  for (const template of declarations.templates) define('template', template);
+  const refer = (reference: Reference): void => {
+    if (!reference.kind || !reference.written || reference.name === '') return;
+    sites.push({ kind: reference.kind, name: reference.name, role: 'reference', start: reference.nameStart ?? reference.start, end: reference.nameEnd ?? reference.end });
   };
-  const mapOf = (node: ValueNode | undefined): MapNode | undefined => {
-    const resolved = resolveAlias(node);
-    return resolved?.kind === 'map' ? resolved : undefined;
-  };
-
-  // Declarations.
-  const agents = findEntry(root, 'agents');
-  const agentsValue = resolveAlias(agents?.value);
-  const agentMaps: MapNode[] = [];
-  if (agentsValue?.kind === 'map') {
-    for (const entry of agentsValue.entries) {
-      if (entry.merge || entry.ignored) continue;
-      const site: NameSite = {
-        kind: 'agent',
-        name: entry.key,
-        role: 'definition',
-        start: entry.keyStart + (text[entry.keyStart] === '"' || text[entry.keyStart] === "'" ? 1 : 0),
-        end: entry.keyEnd - (text[entry.keyEnd - 1] === '"' || text[entry.keyEnd - 1] === "'" ? 1 : 0),
-        declaration: { start: entry.start, end: entry.end },
-      };
-      sites.push(site);
-      if (!definitions.agent.has(site.name)) definitions.agent.set(site.name, site);
-      const map = mapOf(entry.value);
-      if (map) agentMaps.push(map);
-    }
-  } else if (agentsValue?.kind === 'seq') {
-    for (const item of agentsValue.items) {
-      const map = mapOf(item);
-      if (!map) continue;
-      scalarSite(findEntry(map, 'name')?.value, 'agent', 'definition', map);
-      agentMaps.push(map);
-    }
-  }
-  const connectors = resolveAlias(findEntry(root, 'connectors')?.value);
-  if (connectors?.kind === 'seq') {
-    for (const item of connectors.items) {
-      const map = mapOf(item);
-      if (map) scalarSite(findEntry(map, 'slug')?.value, 'connector', 'definition', map);
-    }
-  }
-  const sandbox = mapOf(findEntry(root, 'sandbox')?.value);
-  const templates = resolveAlias(sandbox ? findEntry(sandbox, 'templates')?.value : undefined);
-  if (templates?.kind === 'seq') {
-    for (const item of templates.items) {
-      const map = mapOf(item);
-      if (map) scalarSite(findEntry(map, 'slug')?.value, 'template', 'definition', map);
-    }
-  }
-
-  // References.
-  scalarSite(findEntry(root, 'default_agent')?.value, 'agent', 'reference');
-  if (sandbox) scalarSite(findEntry(sandbox, 'default')?.value, 'template', 'reference');
-  const triggers = resolveAlias(findEntry(root, 'triggers')?.value);
-  if (triggers?.kind === 'seq') {
-    for (const item of triggers.items) {
-      const map = mapOf(item);
-      if (!map) continue;
-      scalarSite(findEntry(map, 'agent')?.value, 'agent', 'reference');
-      scalarSite(findEntry(map, 'agent_name')?.value, 'agent', 'reference');
-    }
-  }
-  for (const agent of agentMaps) {
-    scalarSite(findEntry(agent, 'sandbox')?.value, 'template', 'reference');
-    listSites(findEntry(agent, 'connectors')?.value, 'connector');
-    listSites(findEntry(agent, 'connectors_required')?.value, 'connector');
-    listSites(findEntry(agent, 'connectors_personal')?.value, 'connector');
-  }
+  for (const reference of declarations.references) refer(reference);
   sites.sort((a, b) => a.start - b.start);
   return { sites, definitions };
 }

@@ -7,6 +7,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
+import { MANIFEST_FILE_NAMES } from './model/files.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
@@ -104,7 +105,7 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
   return { flags, positional };
 }
 
-const DEFAULT_FILES = ['svc.yaml', 'svc.yml', 'svc.toml'];
+const DEFAULT_FILES = MANIFEST_FILE_NAMES;
 
 function validateCommand(args: readonly string[], io: CliIo): number {
   const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings']);

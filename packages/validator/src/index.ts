@@ -29,3 +29,27 @@ export { validateManifest, validateDocument, type ValidationResult, type Validat
 export { RULES, RULES_BY_ID, type Rule, type RuleMeta } from './rules/index.js';
 export { closestMatch } from './suggest.js';
 export { runCli, type CliIo } from './cli.js';
+export { MANIFEST_FILES, MANIFEST_FILE_NAMES, manifestFileNamed, type ManifestFileName } from './model/files.js';
+export { SUPPORTED_VERSIONS, isSupportedVersion, manifestVersion, type SvcVersion } from './model/versions.js';
+export {
+  declarationsOf,
+  ManifestDeclarations,
+  type Declaration,
+  type AgentDeclaration,
+  type AgentStatus,
+  type DeclarationKind,
+  type Reference,
+  type ReferenceKind,
+} from './model/declarations.js';
+export { editManifest, openForEdit, planChange, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
+export {
+  applyChanges,
+  valueAtPath,
+  formatPath,
+  ManifestEditError,
+  type ManifestChange,
+  type PathSegment,
+  type EditErrorReason,
+} from './edit/changes.js';
+export type { Json } from './edit/json.js';
+export type { OffsetEdit } from './diagnostic.js';

@@ -1,6 +1,8 @@
 import type { OffsetEdit, RawDiagnostic, Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import { findEntry, nodeAtPointer, pointerSegments, resolveAlias, toPointer, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import { planChange } from './edit/engine.js';
+import type { ManifestChange, PathSegment } from './edit/changes.js';
 import { formatScalar, insertEntry, removeEntry, renameKey, replaceValue } from './fixes.js';
 
 /** A located diagnostic in the making: everything but the rule id and severity. */
@@ -92,30 +94,73 @@ export class ManifestLocator {
   }
 
   // ---- quick fixes -------------------------------------------------------------------
+  // Planned by the editing engine (`edit/`), the one that makes the applier's edits; where it
+  // has no single splice for the change (through an alias, a duplicate key, the last key of
+  // a block map), the builders in `fixes.ts` make the edit.
+
+  /** The path segments of a pointer in this tree (sequence indexes as numbers); undefined when it leaves the tree. */
+  private pathOf(pointer: string): PathSegment[] | undefined {
+    const path: PathSegment[] = [];
+    let node: ValueNode | null = this.rootNode;
+    for (const segment of pointerSegments(pointer)) {
+      const container = resolveAlias(node);
+      if (container?.kind === 'map') {
+        path.push(segment);
+        node = findEntry(container, segment)?.value ?? null;
+      } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
+        path.push(Number(segment));
+        node = container.items[Number(segment)] ?? null;
+      } else {
+        return undefined;
+      }
+    }
+    return path;
+  }
+
+  /** The engine's single splice for `change`, when it has one. */
+  private planned(change: ManifestChange | undefined): OffsetEdit | undefined {
+    if (!change) return undefined;
+    try {
+      const plan = planChange(this.document, change);
+      if (Array.isArray(plan) || (plan.start === plan.end && plan.newText === '')) return undefined;
+      return plan;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private change(pointer: string, make: (path: PathSegment[]) => ManifestChange): ManifestChange | undefined {
+    const path = this.pathOf(pointer);
+    return path ? make(path) : undefined;
+  }
 
   removeKeyFix(pointer: string, title?: string): RawDiagnostic['fixes'] {
     const found = this.entryAt(pointer);
     if (!found) return undefined;
-    return [{ title: title ?? `Remove '${found.entry.key}'`, edits: [removeEntry(this.document, found.map, found.entry)] }];
+    const planned = found.entry.ignored || found.entry.merge ? undefined : this.planned(this.change(pointer, (path) => ({ op: 'delete', path })));
+    return [{ title: title ?? `Remove '${found.entry.key}'`, edits: [planned ?? removeEntry(this.document, found.map, found.entry)] }];
   }
 
   renameKeyFix(pointer: string, newKey: string): RawDiagnostic['fixes'] {
     const found = this.entryAt(pointer);
     if (!found) return undefined;
-    return [{ title: `Change '${found.entry.key}' to '${newKey}'`, edits: [renameKey(found.entry, newKey, this.format)] }];
+    const planned = found.entry.ignored || found.entry.merge ? undefined : this.planned(this.change(pointer, (path) => ({ op: 'rename', path, to: newKey })));
+    return [{ title: `Change '${found.entry.key}' to '${newKey}'`, edits: [planned ?? renameKey(found.entry, newKey, this.format)] }];
   }
 
   replaceValueFix(pointer: string, value: string | number | boolean, title?: string): RawDiagnostic['fixes'] {
     const { node, exact } = this.target(pointer);
     if (!exact || node.kind === 'map' || node.kind === 'seq' || node.start === node.end) return undefined;
-    return [{ title: title ?? `Change to '${String(value)}'`, edits: [replaceValue(node, value, this.format)] }];
+    const planned = this.planned(this.change(pointer, (path) => ({ op: 'set', path, value })));
+    return [{ title: title ?? `Change to '${String(value)}'`, edits: [planned ?? replaceValue(node, value, this.format)] }];
   }
 
   insertKeyFix(objectPointer: string, key: string, value: string | number | boolean, title?: string): RawDiagnostic['fixes'] {
     const { node, exact } = this.target(objectPointer);
     const map = resolveAlias(node);
     if (!exact || map?.kind !== 'map') return undefined;
-    const edit: OffsetEdit | undefined = insertEntry(this.document, map, key, formatScalar(value, this.format));
+    const planned = this.planned(this.change(objectPointer, (path) => ({ op: 'set', path: [...path, key], value })));
+    const edit: OffsetEdit | undefined = planned ?? insertEntry(this.document, map, key, formatScalar(value, this.format));
     return edit ? [{ title: title ?? `Add '${key}'`, edits: [edit] }] : undefined;
   }
 }

@@ -4,6 +4,7 @@ import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
 import { validateV1, validateV2 } from './generated/validators.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
+import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD } from './rules/index.js';
 import type { RuleContext, SchemaError } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -11,8 +12,8 @@ import { explainSchemaErrors } from './schema-errors.js';
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
   ok: boolean;
-  /** The manifest's `svc_version`, when it is 1 or 2. */
-  version: 1 | 2 | null;
+  /** The manifest's `svc_version`, when it is a supported one (1 or 2). */
+  version: SvcVersion | null;
   /** The manifest's plain value, when the text could be read. */
   manifest?: unknown;
   /** Sorted by position. */
@@ -23,13 +24,13 @@ export interface ValidateOptions extends DocumentOptions {}
 
 type StandaloneValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 
-const VALIDATORS: Record<1 | 2, StandaloneValidator> = {
+const VALIDATORS: Record<SvcVersion, StandaloneValidator> = {
   1: validateV1 as StandaloneValidator,
   2: validateV2 as StandaloneValidator,
 };
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
-function schemaFor(version: 1 | 2): Record<string, unknown> {
+function schemaFor(version: SvcVersion): Record<string, unknown> {
   return version === 1 ? dereferencedV1 : dereferencedV2;
 }
 
@@ -75,7 +76,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
   const raw: RawDiagnostic[] = [...document.diagnostics];
   const value = document.value;
   const root = document.root;
-  let version: 1 | 2 | null = null;
+  let version: SvcVersion | null = null;
   if (!document.fatal && root && value !== undefined) {
     const mapRoot = resolveAlias(root);
     if (mapRoot?.kind !== 'map') {
@@ -130,7 +131,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
 }
 
 /** Reads `svc_version`, reporting a missing or unsupported one. */
-function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnostic[]): 1 | 2 | null {
+function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnostic[]): SvcVersion | null {
   const entry = findEntry(root, 'svc_version');
   const toml = document.format === 'toml';
   if (!entry) {
@@ -150,7 +151,7 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
   }
   const node = resolveAlias(entry.value);
   const value = node?.kind === 'scalar' ? node.value : undefined;
-  if (value === 1 || value === 2) return value;
+  if (isSupportedVersion(value)) return value;
   const shown = node?.kind === 'scalar' ? (value === null ? 'nothing' : typeof value === 'string' ? `the string '${value}'` : String(value)) : 'a collection';
   const fixable = typeof value === 'string' && /^\s*[12](\.0*)?\s*$/.test(value);
   raw.push({

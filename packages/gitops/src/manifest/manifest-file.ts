@@ -1,27 +1,44 @@
 /**
- * The project manifest as stored in the repository: `svc.yaml` (or `svc.yml`), or
- * legacy `svc.toml`. Editing goes through the format's minimal editor and is then
- * verified: the edited text must parse to exactly the intended document.
+ * The project manifest as stored in the repository: `svc.yaml` (or `svc.yml`), or legacy
+ * `svc.toml`. Reading and editing are the validator's: the text is parsed once with the
+ * validator's limits (an alias bomb, an oversized or too-deep file is refused before
+ * anything else looks at it), edits are planned by its editing engine and the result is
+ * re-parsed and compared with the intended value.
  */
+import {
+  declarationsOf,
+  editManifest,
+  MANIFEST_FILES,
+  ManifestEditError,
+  manifestVersion,
+  openForEdit,
+  type ManifestDeclarations,
+  type ManifestDocument,
+  type ManifestFormat,
+  type SvcVersion,
+} from '@svc-manifest/validator';
 import { EditError } from '../errors.js';
-import { canonicalJson, deepEqual } from '../json.js';
-import { applyChanges, type ManifestChange } from './changes.js';
-import { editToml, tomlValue } from './toml-editor.js';
-import { editYaml, yamlValue } from './yaml-editor.js';
+import type { ManifestChange } from './changes.js';
 
-export type ManifestFormat = 'yaml' | 'toml';
+export type { ManifestFormat };
 
-/** Where a manifest may live, in order of preference. */
-export const MANIFEST_CANDIDATES: readonly { path: string; format: ManifestFormat }[] = [
-  { path: 'svc.yaml', format: 'yaml' },
-  { path: 'svc.yml', format: 'yaml' },
-  { path: 'svc.toml', format: 'toml' },
-];
+/** Where a manifest may live, in order of preference (the validator's list of manifest file names). */
+export const MANIFEST_CANDIDATES: readonly { path: string; format: ManifestFormat }[] = MANIFEST_FILES.map((file) => ({ path: file.name, format: file.format }));
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Why a manifest cannot be read: the validator's findings (code, message, offsets). */
+export class UnreadableManifestError extends EditError {
+  constructor(
+    message: string,
+    readonly diagnostics: ManifestEditError['diagnostics'],
+  ) {
+    super(message);
+  }
+}
+
 export class ManifestFile {
-  private cachedValue: unknown;
+  private cachedDocument?: ManifestDocument;
 
   constructor(
     readonly path: string,
@@ -34,35 +51,50 @@ export class ManifestFile {
     try {
       text = decoder.decode(bytes);
     } catch {
-      throw new EditError(`${path} is not valid UTF-8`);
+      throw new UnreadableManifestError(`${path} is not valid UTF-8`, []);
     }
     return new ManifestFile(path, format, text);
   }
 
-  /** The parsed document (YAML merge keys applied). Throws {@link EditError} when the file does not parse. */
+  /** The located document, read with the validator's limits. Throws {@link UnreadableManifestError} when the validator refuses the text. */
+  get document(): ManifestDocument {
+    if (!this.cachedDocument) {
+      try {
+        this.cachedDocument = openForEdit(this.text, { format: this.format, filename: this.path });
+      } catch (error) {
+        if (error instanceof ManifestEditError) throw new UnreadableManifestError(error.message, error.diagnostics);
+        throw error;
+      }
+    }
+    return this.cachedDocument;
+  }
+
+  /** The parsed document (YAML merge keys applied). Throws {@link EditError} when the file cannot be read. */
   get value(): unknown {
-    if (this.cachedValue === undefined) this.cachedValue = parseText(this.format, this.text);
-    return this.cachedValue;
+    return this.document.value;
+  }
+
+  /** `svc_version` when it is a supported one. */
+  get version(): SvcVersion | null {
+    return manifestVersion(this.value);
+  }
+
+  /** What the manifest declares (agents, connectors, templates, triggers), read for its version. */
+  get declarations(): ManifestDeclarations {
+    return declarationsOf(this.document, this.version);
   }
 
   /**
-   * The text after `changes`, touching only the lines they need. Throws
-   * {@link EditError} when the result would not mean exactly the intended document.
+   * The text after `changes`, touching only what they need. Throws {@link EditError} when
+   * the result would not mean exactly the intended document.
    */
   edit(changes: readonly ManifestChange[]): string {
     if (changes.length === 0) return this.text;
-    const intended = applyChanges(this.value, changes);
-    const edited = this.format === 'yaml' ? editYaml(this.text, changes) : editToml(this.text, changes);
-    const actual = parseText(this.format, edited);
-    if (!deepEqual(actual, intended)) {
-      throw new EditError(
-        `editing ${this.path} in place would change more than intended (got ${canonicalJson(actual).slice(0, 200)}…); nothing was written`,
-      );
+    try {
+      return editManifest(this.document, changes).text;
+    } catch (error) {
+      if (error instanceof ManifestEditError) throw new EditError(`${error.message}`);
+      throw error;
     }
-    return edited;
   }
-}
-
-function parseText(format: ManifestFormat, text: string): unknown {
-  return format === 'yaml' ? yamlValue(text) : tomlValue(text);
 }

@@ -1,10 +1,10 @@
 /** `setDefaultAgent` and `setAgentScope` as edits of the manifest. */
 import type { Edit } from '../applier.js';
 import { RefusedError } from '../errors.js';
-import { isPlainObject } from '../json.js';
+import type { AgentDeclaration } from '@svc-manifest/validator';
 import type { PathSegment } from '../manifest/changes.js';
 import type { ManifestFile } from '../manifest/manifest-file.js';
-import { editManifest, manifestVersion, readManifest } from './manifest-access.js';
+import { editManifest, readManifest } from './manifest-access.js';
 
 /** An allowlist: names, or everything, or nothing. */
 export type Allowlist = string[] | 'all' | 'none';
@@ -19,23 +19,16 @@ export interface AgentChangeInfo {
   manifest: string;
 }
 
-/** Where an agent is declared: `agents.<name>` (v2 map) or `agents[i]` with that name (v1 list). */
-function locateAgent(manifest: ManifestFile, name: string): { path: PathSegment[]; agent: Record<string, unknown> } {
-  const value = manifest.value as Record<string, unknown>;
-  const agents = value?.agents;
-  if (isPlainObject(agents) && Object.prototype.hasOwnProperty.call(agents, name)) {
-    const agent = agents[name];
-    return { path: ['agents', name], agent: isPlainObject(agent) ? agent : {} };
-  }
-  if (Array.isArray(agents)) {
-    const index = agents.findIndex((agent) => isPlainObject(agent) && agent.name === name);
-    if (index >= 0) return { path: ['agents', index], agent: agents[index] as Record<string, unknown> };
-  }
-  const declared = isPlainObject(agents)
-    ? Object.keys(agents)
-    : Array.isArray(agents)
-      ? agents.map((agent) => (isPlainObject(agent) ? String(agent.name) : '?'))
-      : [];
+/**
+ * Where an agent is declared, read from the validator's declarations index (the same one
+ * the `default-agent-declared` rule and the language server read): `agents.<name>` in a
+ * version 2 map, `agents[i]` with that `name` in a version 1 list.
+ */
+function locateAgent(manifest: ManifestFile, name: string): { path: PathSegment[]; agent: AgentDeclaration } {
+  const declarations = manifest.declarations;
+  const agent = declarations.agent(name);
+  if (agent) return { path: agent.segments, agent };
+  const declared = declarations.agents.map((a) => a.name);
   throw new RefusedError(
     'unknown-agent',
     `agent '${name}' is not declared in ${manifest.path}${declared.length ? ` (declared: ${declared.join(', ')})` : ' (it declares no agents)'}`,
@@ -47,7 +40,7 @@ function locateAgent(manifest: ManifestFile, name: string): { path: PathSegment[
 export function setDefaultAgentEdit(name: string): Edit<AgentChangeInfo> {
   return async (snapshot) => {
     const manifest = await readManifest(snapshot);
-    const version = manifestVersion(manifest.value);
+    const version = manifest.version;
     if (version !== 2) {
       throw new RefusedError(
         'unsupported-version',
@@ -57,8 +50,9 @@ export function setDefaultAgentEdit(name: string): Edit<AgentChangeInfo> {
         { file: manifest.path },
       );
     }
+    // The spec's precondition, asked of the same index as the `default-agent-declared` rule.
     const { agent } = locateAgent(manifest, name);
-    if (agent.enabled === false) {
+    if (!manifest.declarations.isAgentDeclaredAndEnabled(agent.name)) {
       throw new RefusedError('agent-disabled', `agent '${name}' is disabled (enabled: false); enable it before making it the default`, { file: manifest.path });
     }
     return {

@@ -3,9 +3,15 @@ import type { FileWrite } from '../applier.js';
 import { EditError, RefusedError } from '../errors.js';
 import type { Snapshot } from '../git/snapshot.js';
 import type { ManifestChange } from '../manifest/changes.js';
-import { MANIFEST_CANDIDATES, ManifestFile } from '../manifest/manifest-file.js';
+import { MANIFEST_CANDIDATES, ManifestFile, UnreadableManifestError } from '../manifest/manifest-file.js';
 
-/** The repository's manifest at the snapshot; refuses when there is none, or more than one. */
+export { manifestVersion } from '@svc-manifest/validator';
+
+/**
+ * The repository's manifest at the snapshot; refuses when there is none, or more than one,
+ * or when the validator's document layer refuses its text (syntax, size, depth, an alias
+ * bomb, invalid UTF-8) — before anything else reads it.
+ */
 export async function readManifest(snapshot: Snapshot): Promise<ManifestFile> {
   const entries = await snapshot.entries(MANIFEST_CANDIDATES.map((candidate) => candidate.path));
   const present = MANIFEST_CANDIDATES.filter((candidate) => entries.get(candidate.path)?.type === 'blob');
@@ -14,13 +20,16 @@ export async function readManifest(snapshot: Snapshot): Promise<ManifestFile> {
     throw new RefusedError('ambiguous-manifest', `the repository has ${present.map((c) => c.path).join(' and ')}; keep only one`);
   }
   const { path, format } = present[0]!;
-  const manifest = ManifestFile.fromBytes(path, format, (await snapshot.read(path))!);
   try {
+    const manifest = ManifestFile.fromBytes(path, format, (await snapshot.read(path))!);
     void manifest.value;
+    return manifest;
   } catch (error) {
-    throw new RefusedError('manifest-unparsable', `${path} cannot be parsed: ${(error as Error).message}`, { file: path });
+    if (error instanceof UnreadableManifestError) {
+      throw new RefusedError('manifest-unparsable', error.message, { file: path, diagnostics: [...error.diagnostics] });
+    }
+    throw error;
   }
-  return manifest;
 }
 
 /** The manifest after `changes`, as a file write; refuses when the edit cannot be made minimally. */
@@ -32,10 +41,4 @@ export function editManifest(manifest: ManifestFile, changes: readonly ManifestC
     if (error instanceof EditError) throw new RefusedError('uneditable', `cannot edit ${manifest.path}: ${error.message}`, { file: manifest.path });
     throw error;
   }
-}
-
-/** `svc_version` of the manifest (1, 2, or null when missing or unknown). */
-export function manifestVersion(value: unknown): 1 | 2 | null {
-  const version = (value as { svc_version?: unknown } | null)?.svc_version;
-  return version === 1 || version === 2 ? version : null;
 }

@@ -2,6 +2,7 @@
  * Settings, read through `workspace/configuration` (section `svc`), and which files the
  * server treats as manifests.
  */
+import { manifestFileNamed } from '@svc-manifest/validator';
 import { fileNameOf } from '../document-state.js';
 
 export interface Settings {
@@ -46,11 +47,9 @@ export function readSettings(raw: unknown): Settings {
   return settings;
 }
 
-const MANIFEST_NAMES = /^svc\.(ya?ml|toml)$/i;
-
 /** Whether a file is a manifest by its name or an extra pattern. (A file pinning our schema is one too: see schema-pinning.) */
 export function isManifestName(uri: string, settings: Settings): boolean {
-  if (MANIFEST_NAMES.test(fileNameOf(uri))) return true;
+  if (manifestFileNamed(fileNameOf(uri), { ignoreCase: true })) return true;
   if (settings.extraPatterns.length === 0) return false;
   const path = uriPath(uri);
   return settings.extraPatterns.some((pattern) => globMatches(pattern, path));

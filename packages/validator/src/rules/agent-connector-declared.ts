@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, declaredConnectors, mapAt, referencesAt } from './declarations.js';
-import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
+import { declaredAgents, declaredConnectors, mapAt, referencesAt } from '../model/declarations.js';
+import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 
 export const agentConnectorDeclared: CodeRule = {
   id: 'agent-connector-declared',

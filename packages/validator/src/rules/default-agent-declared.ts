@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, referencesAt } from './declarations.js';
-import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
+import { declaredAgents, referencesAt } from '../model/declarations.js';
+import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 
 export const defaultAgentDeclared: CodeRule = {
   id: 'default-agent-declared',

@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt } from './declarations.js';
+import { declaredAgents, mapAt } from '../model/declarations.js';
 import { findEntry } from '../document/nodes.js';
 
 export const deprecatedKey: CodeRule = {

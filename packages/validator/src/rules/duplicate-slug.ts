@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, type Declaration } from './declarations.js';
+import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, type Declaration } from '../model/declarations.js';
 
 export const duplicateSlug: CodeRule = {
   id: 'duplicate-slug',

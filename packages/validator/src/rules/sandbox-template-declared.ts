@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, declaredTemplates, mapAt, referencesAt } from './declarations.js';
-import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
+import { declaredAgents, declaredTemplates, mapAt, referencesAt } from '../model/declarations.js';
+import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry } from '../document/nodes.js';
 
 export const sandboxTemplateDeclared: CodeRule = {

@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt, referencesAt } from './declarations.js';
-import { DeclaredNames, reportUndeclared } from './reference-helpers.js';
+import { declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
+import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
 
 export const triggerAgentDeclared: CodeRule = {

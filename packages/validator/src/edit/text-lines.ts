@@ -3,12 +3,38 @@
  * neighbours. Offsets are UTF-16 offsets into `text`; line ends are `\n` or `\r\n`
  * (the `\r` belongs to the line end, never to the content).
  */
-export class TextLines {
-  /** The line end used for inserted lines: CRLF when the file already uses it. */
-  readonly eol: string;
+import type { OffsetEdit } from '../diagnostic.js';
 
-  constructor(readonly text: string) {
-    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
+export function applyEdit(text: string, edit: OffsetEdit): string {
+  return text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
+}
+
+/** The one region where `after` differs from `before`, as an offset edit (none when they are equal). */
+export function textEdits(before: string, after: string): OffsetEdit[] {
+  if (before === after) return [];
+  let start = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  // Never split a surrogate pair.
+  while (start > 0 && isLowSurrogate(before.charCodeAt(start))) start--;
+  while (end > 0 && isLowSurrogate(before.charCodeAt(before.length - end))) end--;
+  return [{ start, end: before.length - end, newText: after.slice(start, after.length - end) }];
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+export class TextLines {
+  private cachedEol?: string;
+
+  constructor(readonly text: string) {}
+
+  /** The line end used for inserted lines: CRLF when the file already uses it. */
+  get eol(): string {
+    return (this.cachedEol ??= this.text.includes('\r\n') ? '\r\n' : '\n');
   }
 
   lineStartOf(offset: number): number {
@@ -33,8 +59,9 @@ export class TextLines {
     return offset - this.lineStartOf(offset);
   }
 
-  splice(start: number, end: number, replacement: string): string {
-    return this.text.slice(0, start) + replacement + this.text.slice(end);
+  /** Replaces `start`..`end` with `replacement`: an edit of this text (apply it with {@link applyEdit}). */
+  splice(start: number, end: number, replacement: string): OffsetEdit {
+    return { start, end, newText: replacement };
   }
 
   /**
@@ -48,7 +75,7 @@ export class TextLines {
   }
 
   /** Inserts whole lines after the last line that has content before `contentEnd`. */
-  insertLinesAfter(contentEnd: number, lines: readonly string[]): string {
+  insertLinesAfter(contentEnd: number, lines: readonly string[]): OffsetEdit {
     const at = this.lastLineEnd(contentEnd);
     return this.splice(at, at, this.eol + lines.join(this.eol));
   }
@@ -88,12 +115,30 @@ export class TextLines {
     return match[2];
   }
 
+  /** The first line of the block entry starting at `start`: its own line, or the comment lines directly above it. */
+  blockStart(start: number): number {
+    const indent = this.column(start);
+    let first = this.lineStartOf(start);
+    while (first > 0) {
+      const previous = this.lineStartOf(first - 1);
+      if (!this.isComment(previous) || this.indentOf(previous) > indent) break;
+      first = previous;
+    }
+    return first;
+  }
+
+  /** Inserts whole lines before the block entry starting at `start` (and before its comment lines). */
+  insertLinesBefore(start: number, lines: readonly string[]): OffsetEdit {
+    const at = this.blockStart(start);
+    return this.splice(at, at, lines.join(this.eol) + this.eol);
+  }
+
   /**
    * Removes a block entry: from the comment lines directly above it (no blank line in
    * between, not indented deeper than the entry) to the end of its last line, plus more-indented comment lines after it.
    * When that leaves two blank lines together, one goes too.
    */
-  removeBlock(start: number, contentEnd: number): string {
+  removeBlock(start: number, contentEnd: number): OffsetEdit {
     const indent = this.column(start);
     let first = this.lineStartOf(start);
     while (first > 0) {
@@ -110,6 +155,9 @@ export class TextLines {
     } else if (first > 0) {
       const previous = this.lineStartOf(first - 1);
       if (this.isBlank(previous) && (end >= this.text.length || this.isBlank(end))) first = previous;
+    } else if (end < this.text.length && this.isBlank(end)) {
+      // The block opened the file: the blank line after it goes too.
+      end = this.nextLineStart(end);
     }
     return this.splice(first, end, '');
   }

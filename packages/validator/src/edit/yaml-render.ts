@@ -3,7 +3,7 @@
  * existing text is never re-serialized. Strings are plain when that is unambiguous and
  * double-quoted (JSON escapes are valid YAML) otherwise.
  */
-import { isPlainObject } from '../json.js';
+import { isPlainObject } from './json.js';
 
 /** How the surrounding document is laid out, so inserted blocks look like their neighbours. */
 export interface YamlStyle {
@@ -27,6 +27,7 @@ function plainSafe(text: string): boolean {
 export function renderScalar(value: unknown, hint?: QuoteStyle): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  if (typeof value === 'object') return renderFlow(value);
   const text = String(value);
   if (hint === 'QUOTE_SINGLE' && !/[\n\r]/.test(text)) return `'${text.replace(/'/g, "''")}'`;
   if (hint === 'QUOTE_DOUBLE') return JSON.stringify(text);

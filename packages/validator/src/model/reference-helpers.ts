@@ -1,7 +1,7 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { closestMatch, listAlternatives } from '../suggest.js';
 import type { Declaration, Reference } from './declarations.js';
-import type { RuleContext } from './rule.js';
+import type { RuleContext } from '../rules/rule.js';
 
 /** The names a manifest declares of one kind, for fast "is it declared?" and "did you mean?". */
 export class DeclaredNames {

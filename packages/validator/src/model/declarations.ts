@@ -1,0 +1,308 @@
+/**
+ * What a manifest declares — agents, connectors, sandbox templates, triggers — and where it
+ * refers to them, read once per located tree. The cross-reference rules, the language
+ * server's navigation (definition, references, rename, hover, completion) and the applier's
+ * preconditions ("is agent X declared and enabled?") all ask this one index.
+ */
+import { escapePointerSegment, findEntry, pointerSegments, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
+import type { SvcVersion } from './versions.js';
+
+export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
+
+export interface Declaration {
+  kind: DeclarationKind;
+  name: string;
+  /** Pointer to the declared object (`/agents/main`, `/connectors/0`). */
+  path: string;
+  /** The same place as path segments (`['agents', 'main']`, `['connectors', 0]`), for edits. */
+  segments: (string | number)[];
+  /** The characters that spell the name (a map key, or a `name`/`slug` value), quotes included. */
+  start: number;
+  end: number;
+  /** The name's characters without its quotes. */
+  nameStart: number;
+  nameEnd: number;
+  /** False when the name comes through an alias (`slug: *x`): its text is not the name. */
+  written: boolean;
+  /** The declared object's node (the agent's map, the connector's map). */
+  node: ValueNode;
+  /** The declared object's extent: the `key: value` entry of a map-form agent, else the object. */
+  spanStart: number;
+  spanEnd: number;
+  /** For a map-form (`svc_version` 2) agent: its entry under `agents`. */
+  entry?: MapEntry;
+}
+
+export interface AgentDeclaration extends Declaration {
+  kind: 'agent';
+  /** `enabled: false` switches an agent off; anything else (or nothing) leaves it on. */
+  enabled: boolean;
+}
+
+export type ReferenceKind = 'agent' | 'connector' | 'template';
+
+/** A string value somewhere that should name a declaration. */
+export interface Reference {
+  kind?: ReferenceKind;
+  name: string;
+  path: string;
+  start: number;
+  end: number;
+  /** Set by the index: the name's characters without quotes, and whether the text spells it (not an alias). */
+  nameStart?: number;
+  nameEnd?: number;
+  written?: boolean;
+}
+
+/** What an agent's name means in a manifest, for callers that act on an agent. */
+export type AgentStatus = { state: 'enabled' | 'disabled'; agent: AgentDeclaration } | { state: 'undeclared' };
+
+export function mapAt(node: ValueNode | undefined | null): MapNode | undefined {
+  const resolved = resolveAlias(node);
+  return resolved?.kind === 'map' ? resolved : undefined;
+}
+
+function itemsAt(container: MapNode, key: string): { node: ValueNode; index: number }[] {
+  const seq = resolveAlias(findEntry(container, key)?.value);
+  return seq?.kind === 'seq' ? seq.items.map((node, index) => ({ node, index })) : [];
+}
+
+/** Offsets of a name's text without its surrounding quotes. */
+function unquoted(text: string, start: number, end: number): [number, number] {
+  const quoted = end - start >= 2 && (text[start] === '"' || text[start] === "'") && text[end - 1] === text[start];
+  return quoted ? [start + 1, end - 1] : [start, end];
+}
+
+/** Named items of a sequence (`triggers`, `connectors`, v1 `agents`), named by `nameKey`. */
+export function namedItems(container: MapNode | undefined, key: string, nameKey: string, pointer: string, text = '', kind: DeclarationKind = 'connector'): Declaration[] {
+  if (!container) return [];
+  const declarations: Declaration[] = [];
+  for (const { node, index } of itemsAt(container, key)) {
+    const map = mapAt(node);
+    const nameNode = map ? findEntry(map, nameKey)?.value : undefined;
+    const value = resolveAlias(nameNode);
+    if (value?.kind === 'scalar' && typeof value.value === 'string') {
+      const [nameStart, nameEnd] = unquoted(text, value.start, value.end);
+      declarations.push({
+        kind,
+        name: value.value,
+        path: `${pointer}/${key}/${index}`,
+        segments: [...pointerSegments(pointer), key, index],
+        start: value.start,
+        end: value.end,
+        nameStart,
+        nameEnd,
+        written: nameNode === value,
+        node,
+        spanStart: (map ?? node).start,
+        spanEnd: (map ?? node).end,
+      });
+    }
+  }
+  return declarations;
+}
+
+/**
+ * The declarations index of one located tree. Build it with {@link declarationsOf}, which
+ * keeps one per tree: every consumer of the same parse shares it.
+ */
+export class ManifestDeclarations {
+  private cachedReferences?: Reference[];
+  private readonly byKind = new Map<DeclarationKind, Declaration[]>();
+
+  constructor(
+    /** The root map, when the manifest is a map. */
+    readonly root: MapNode | undefined,
+    /** The version the index reads for: 1 (agents are a list), 2 (a map) or null (whichever the file has). */
+    readonly version: SvcVersion | null,
+    readonly text: string,
+  ) {}
+
+  get agents(): AgentDeclaration[] {
+    return this.kind('agent', () => this.readAgents()) as AgentDeclaration[];
+  }
+
+  get connectors(): Declaration[] {
+    return this.kind('connector', () => namedItems(this.root, 'connectors', 'slug', '', this.text, 'connector'));
+  }
+
+  get templates(): Declaration[] {
+    return this.kind('template', () => namedItems(mapAt(this.root && findEntry(this.root, 'sandbox')?.value), 'templates', 'slug', '/sandbox', this.text, 'template'));
+  }
+
+  get triggers(): Declaration[] {
+    return this.kind('trigger', () => namedItems(this.root, 'triggers', 'slug', '', this.text, 'trigger'));
+  }
+
+  declarations(kind: DeclarationKind): Declaration[] {
+    switch (kind) {
+      case 'agent':
+        return this.agents;
+      case 'connector':
+        return this.connectors;
+      case 'template':
+        return this.templates;
+      case 'trigger':
+        return this.triggers;
+    }
+  }
+
+  /** The first declaration of `name` (a later duplicate is the duplicate rules' business). */
+  find(kind: DeclarationKind, name: string): Declaration | undefined {
+    return this.declarations(kind).find((declaration) => declaration.name === name);
+  }
+
+  agent(name: string): AgentDeclaration | undefined {
+    return this.agents.find((agent) => agent.name === name);
+  }
+
+  /** Whether `name` is a declared agent, and whether it is enabled. */
+  agentStatus(name: string): AgentStatus {
+    const agent = this.agent(name);
+    if (!agent) return { state: 'undeclared' };
+    return { state: agent.enabled ? 'enabled' : 'disabled', agent };
+  }
+
+  /** What the spec asks before an agent becomes the default: declared, and enabled. */
+  isAgentDeclaredAndEnabled(name: string): boolean {
+    return this.agentStatus(name).state === 'enabled';
+  }
+
+  /**
+   * Every place that names a declaration: `default_agent`, `sandbox.default`, a trigger's
+   * `agent`/`agent_name`, and an agent's `sandbox` and connector lists.
+   */
+  get references(): Reference[] {
+    if (this.cachedReferences) return this.cachedReferences;
+    const references: Reference[] = [];
+    const root = this.root;
+    if (root) {
+      const add = (kind: ReferenceKind, found: Reference[]): void => {
+        for (const reference of found) references.push({ ...reference, kind });
+      };
+      add('agent', this.referencesAt(root, 'default_agent', ''));
+      const sandbox = mapAt(findEntry(root, 'sandbox')?.value);
+      add('template', this.referencesAt(sandbox, 'default', '/sandbox'));
+      for (const { node, index } of itemsAt(root, 'triggers')) {
+        const map = mapAt(node);
+        add('agent', this.referencesAt(map, 'agent', `/triggers/${index}`));
+        add('agent', this.referencesAt(map, 'agent_name', `/triggers/${index}`));
+      }
+      for (const agent of this.agents) {
+        const map = mapAt(agent.node);
+        add('template', this.referencesAt(map, 'sandbox', agent.path));
+        for (const key of ['connectors', 'connectors_required', 'connectors_personal']) add('connector', this.referencesAt(map, key, agent.path));
+      }
+      references.sort((a, b) => a.start - b.start);
+    }
+    return (this.cachedReferences = references);
+  }
+
+  private referencesAt(map: MapNode | undefined, key: string, pointer: string): Reference[] {
+    return referencesAt(map, key, pointer, this.text);
+  }
+
+  private kind(kind: DeclarationKind, read: () => Declaration[]): Declaration[] {
+    let found = this.byKind.get(kind);
+    if (!found) this.byKind.set(kind, (found = read()));
+    return found;
+  }
+
+  private readAgents(): AgentDeclaration[] {
+    if (!this.root) return [];
+    const agentsNode = resolveAlias(findEntry(this.root, 'agents')?.value);
+    const listForm = this.version === 1 || (this.version === null && agentsNode?.kind === 'seq');
+    if (listForm) {
+      return namedItems(this.root, 'agents', 'name', '', this.text, 'agent').map((d) => ({ ...d, kind: 'agent' as const, enabled: isEnabled(d.node) }));
+    }
+    if (agentsNode?.kind !== 'map') return [];
+    return agentsNode.entries
+      .filter((entry) => !entry.ignored && !entry.merge)
+      .map((entry) => {
+        const [nameStart, nameEnd] = unquoted(this.text, entry.keyStart, entry.keyEnd);
+        return {
+          kind: 'agent' as const,
+          name: entry.key,
+          path: `/agents/${escapePointerSegment(entry.key)}`,
+          segments: ['agents', entry.key],
+          start: entry.keyStart,
+          end: entry.keyEnd,
+          nameStart,
+          nameEnd,
+          written: true,
+          node: entry.value,
+          spanStart: entry.start,
+          spanEnd: entry.end,
+          entry,
+          enabled: isEnabled(entry.value),
+        };
+      });
+  }
+}
+
+function isEnabled(node: ValueNode): boolean {
+  const map = mapAt(node);
+  const enabled = resolveAlias(map ? findEntry(map, 'enabled')?.value : undefined);
+  return !(enabled?.kind === 'scalar' && enabled.value === false);
+}
+
+const indexes = new WeakMap<object, Map<SvcVersion | 'any', ManifestDeclarations>>();
+
+/**
+ * The declarations index of a located tree, built once per tree and version. `version`
+ * says how to read `agents` (1: a list of `{ name }`, 2: a map by name); null (the default)
+ * reads whichever form the file has.
+ */
+export function declarationsOf(tree: { root: ValueNode | null; text: string }, version: SvcVersion | null = null): ManifestDeclarations {
+  const root = mapAt(tree.root);
+  const key: object = root ?? tree;
+  let perTree = indexes.get(key);
+  if (!perTree) indexes.set(key, (perTree = new Map()));
+  let index = perTree.get(version ?? 'any');
+  // A tree moved on by `ManifestDocument.update()` keeps its nodes but not its text: read it again.
+  if (!index || index.text !== tree.text) perTree.set(version ?? 'any', (index = new ManifestDeclarations(root, version, tree.text)));
+  return index;
+}
+
+/** String values of a scalar or a list at `key` of `map`, as references. */
+export function referencesAt(map: MapNode | undefined, key: string, pointer: string, text = ''): Reference[] {
+  if (!map) return [];
+  const node = findEntry(map, key)?.value;
+  const value = resolveAlias(node);
+  const reference = (scalarNode: ValueNode, scalar: { value: unknown; start: number; end: number }, path: string): Reference => {
+    const [nameStart, nameEnd] = unquoted(text, scalar.start, scalar.end);
+    return { name: scalar.value as string, path, start: scalar.start, end: scalar.end, nameStart, nameEnd, written: scalarNode === scalar };
+  };
+  if (node && value?.kind === 'scalar' && typeof value.value === 'string') return [reference(node, value, `${pointer}/${key}`)];
+  if (value?.kind === 'seq') {
+    return value.items.flatMap((item, index) => {
+      const scalar = resolveAlias(item);
+      return scalar?.kind === 'scalar' && typeof scalar.value === 'string' ? [reference(item, scalar, `${pointer}/${key}/${index}`)] : [];
+    });
+  }
+  return [];
+}
+
+// ---- the rules' view: the index of the tree being checked, for its version -------------
+
+interface RuleTree {
+  root: MapNode;
+  version: SvcVersion;
+  document: { text: string };
+}
+
+export function declaredAgents(context: RuleTree): AgentDeclaration[] {
+  return declarationsOf({ root: context.root, text: context.document.text }, context.version).agents;
+}
+
+export function declaredConnectors(context: RuleTree): Declaration[] {
+  return declarationsOf({ root: context.root, text: context.document.text }, context.version).connectors;
+}
+
+export function declaredTemplates(context: RuleTree): Declaration[] {
+  return declarationsOf({ root: context.root, text: context.document.text }, context.version).templates;
+}
+
+export function declaredTriggers(context: RuleTree): Declaration[] {
+  return declarationsOf({ root: context.root, text: context.document.text }, context.version).triggers;
+}
