@@ -26,6 +26,6 @@ export {
   type PointerTarget,
 } from './document/nodes.js';
 export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
-export { RULES, RULES_BY_ID, type Rule, type RuleMeta } from './rules/index.js';
+export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
 export { runCli, type CliIo } from './cli.js';

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { validateManifest, type Diagnostic, type Range } from '@svc-manifest/validator';
+import { ManifestDocument, validateDocument, validateManifest, type Diagnostic, type Range } from '@svc-manifest/validator';
 import { loadFixtures } from '../../../test/support/fixtures.js';
 import { CASES } from './support/hostile-child.js';
 import { REPO_ROOT } from './support/child.js';
@@ -354,5 +354,22 @@ describe('CRLF line ends', () => {
     const lf = validateManifest(text).diagnostics;
     expect(lf.length).toBeGreaterThanOrEqual(3);
     expect(validateManifest(text.replace(/\n/g, '\r\n')).diagnostics.map(position)).toEqual(lf.map(position));
+  });
+});
+
+describe('a bug of ours', () => {
+  it('is reported as internal-error at the start of the file, not thrown', () => {
+    const document = ManifestDocument.parse('svc_version: 2\n');
+    // Stand in for a bug: reading the document's value throws inside the pipeline.
+    Object.defineProperty(document, 'value', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const result = validateDocument(document);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.message, d.range.start.offset, d.range.end.offset])).toEqual([
+      ['internal-error', 'error', 'the validator failed on this input (boom); please report this', 0, 0],
+    ]);
   });
 });
