@@ -138,13 +138,13 @@ export const REPORTED_ELSEWHERE = [
     kind: 'editor',
     severity: 'info',
     description: 'The file pins a schema (`$schema`, a yaml-language-server modeline or a Taplo `#:schema` directive) that is not one of the svc manifest schemas; it is checked against ours anyway.',
-    reportedBy: 'lsp/src/features/schema-pinning.ts',
+    reportedBy: 'lsp/src/schema-pinning.ts',
   },
   {
     id: 'schema-version-mismatch',
     kind: 'editor',
     severity: 'warning',
     description: 'The file pins the schema of one svc_version but declares the other in `svc_version`.',
-    reportedBy: 'lsp/src/features/schema-pinning.ts',
+    reportedBy: 'lsp/src/schema-pinning.ts',
   },
 ] as const satisfies readonly ReportedElsewhereRule[];

@@ -5,8 +5,8 @@
  */
 import { schemaForUrl } from '@svc-manifest/schema';
 import { severityOf, type Diagnostic } from '@svc-manifest/validator';
-import { declaredVersion, type DocumentState } from '../document-state.js';
-import type { SvcVersion } from '../schema-model.js';
+import { declaredVersion, type DocumentState } from './document-state.js';
+import type { SvcVersion } from './schema-model.js';
 
 export interface SchemaPin {
   url: string;

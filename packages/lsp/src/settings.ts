@@ -2,7 +2,7 @@
  * Settings, read through `workspace/configuration` (section `svc`), and which files the
  * server treats as manifests.
  */
-import { fileNameOf } from '../document-state.js';
+import { fileNameOf } from './document-state.js';
 
 export interface Settings {
   /** `svc.enable`: turn every feature on or off. */
