@@ -15,7 +15,7 @@ import {
   StreamMessageWriter,
   type Diagnostic,
 } from 'vscode-languageserver-protocol/node';
-import { DEFAULT_SETTINGS } from '../../lsp/src/features/settings.js';
+import { DEFAULT_SETTINGS } from '@svc-manifest/lsp';
 import { MANIFEST_FILE_NAMES } from '../src/files';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
