@@ -85,7 +85,7 @@ export class YamlEdit {
 
 /** The map's own entry for `key` (merge keys not followed). */
 export function ownPair(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((pair) => isScalar(pair.key) && !isMergeKey(pair) && String(pair.key.value) === key) as Pair | undefined;
+  return map.items.find((pair) => isScalar(pair.key) && !isMergeKey(pair) && String(pair.key.value) === key);
 }
 
 /** A `<<` merge key entry. */

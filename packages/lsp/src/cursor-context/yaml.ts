@@ -4,7 +4,7 @@
  */
 import { lineOfOffset } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
-import { baseContext, flowMapContext, lineText, unquoteKey, type CursorContext } from './common.js';
+import { flowMapContext, lineText, unquoteKey, type CursorContext } from './common.js';
 
 /**
  * The column of a line's first character, or -1 for a blank or comment line. Cheap: scans

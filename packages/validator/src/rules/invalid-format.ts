@@ -1,5 +1,5 @@
 import type { StructureRule } from './rule.js';
-import { HEADER_NAME_PATTERN, SLUG_PATTERN } from '@svc-manifest/schema';
+import { SLUG_PATTERN } from '@svc-manifest/schema';
 import { keyLabel, PATTERN_PHRASES, showValue } from '../messages.js';
 import { valueAt } from './wrong-type.js';
 
