@@ -9,7 +9,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { setAgentScope } from '@svc-manifest/gitops';
 import { stat, type Stat } from './lsp-harness.ts';
 

@@ -49,6 +49,8 @@ function moduleFor(value: unknown): string {
 function compile(cases: Case[]): Map<string, ts.Diagnostic[]> {
   const virtual = new Map(cases.map((c, index) => [join(VIRTUAL_DIR, `case${index}.ts`), c]));
   const host = ts.createCompilerHost(OPTIONS, true);
+  // The host's own methods, wrapped below and called with the host as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const { getSourceFile, fileExists, readFile } = host;
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const entry = virtual.get(fileName);

@@ -118,14 +118,16 @@ beforeAll(async () => {
     return params.items.map((item) => SETTINGS[item.section ?? ''] ?? null);
   });
   // client/registerCapability, window/workDoneProgress/create, …: accept and ignore.
-  connection.onRequest((_method: string) => null);
+  // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
+  const anyMethod = connection as unknown as { onRequest(handler: (method: string) => null): void; onNotification(handler: (method: string) => undefined): void };
+  anyMethod.onRequest((_method: string) => null);
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
     const list = published.get(params.uri) ?? [];
     list.push(params);
     published.set(params.uri, list);
     for (const waiter of [...waiters]) waiter();
   });
-  connection.onNotification((_method: string) => undefined);
+  anyMethod.onNotification((_method: string) => undefined);
   connection.listen();
 
   const exited = new Promise<never>((_, reject) =>

@@ -138,7 +138,7 @@ function descend(table: Table, keys: string[]): Table {
       next = newTable();
       current[key] = next;
     }
-    current = next;
+    current = next as Table;
   }
   return current;
 }
@@ -154,7 +154,7 @@ function tomlValue(node: AST.TOMLContentNode): unknown {
     }
     case 'TOMLValue':
       if (node.kind === 'integer') return Number(node.bigint);
-      if (node.value instanceof Date) return node.datetime;
+      if (node.value instanceof Date) return (node as AST.TOMLDateTimeValue).datetime;
       return node.value;
   }
 }

@@ -11,6 +11,9 @@ export class RequestCancelled extends Error {
   }
 }
 
+/** Thrown by a feature that refuses a request; the server answers `RequestFailed` with the message, shown to the user. */
+export class FeatureRefusal extends Error {}
+
 export function throwIfCancelled(context: FeatureContext | undefined): void {
   if (context?.token?.isCancellationRequested) throw new RequestCancelled();
 }

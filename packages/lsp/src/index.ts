@@ -6,6 +6,9 @@
 export { startServer, SERVER_NAME, type ServerOptions } from './server.js';
 export { createState, updateState, type DocumentState, type StateOptions } from './document-state.js';
 export { DiagnosticScheduler, type SchedulerOptions } from './diagnostic-scheduler.js';
+export { DocumentStore, type OpenFile } from './document-store.js';
+export { FEATURES } from './features/index.js';
+export type { Feature, RequestHandler } from './feature.js';
 export type { FeatureContext } from './feature-context.js';
 export { completion } from './features/completion.js';
 export { hover } from './features/hover.js';
@@ -17,5 +20,5 @@ export { documentSymbols } from './features/document-symbols.js';
 export { foldingRanges } from './features/folding.js';
 export { codeActions } from './features/code-actions.js';
 export { computeDiagnostics } from './features/diagnostics.js';
-export { findSchemaPin, schemaPinDiagnostics, effectiveVersion, type SchemaPin } from './features/schema-pinning.js';
-export { DEFAULT_SETTINGS, readSettings, isManifestName, globMatches, type Settings } from './features/settings.js';
+export { findSchemaPin, schemaPinDiagnostics, effectiveVersion, type SchemaPin } from './schema-pinning.js';
+export { DEFAULT_SETTINGS, readSettings, isManifestName, globMatches, type Settings } from './settings.js';

@@ -1,11 +1,12 @@
 /**
- * Wires the LSP connection to the feature functions. Nothing here knows about manifests:
- * it keeps one {@link DocumentState} per open file, decides which files are manifests,
- * guards every handler (a throw is logged and answered with an empty result, cancellation
- * answers `RequestCancelled`), and schedules diagnostics.
+ * Wires the LSP connection to the document store and the feature table. Nothing here knows
+ * about manifests: the store (document-store.ts) keeps the files and decides which are ours,
+ * each feature (features/index.ts) brings its capabilities and handlers, and this file
+ * registers them the same way: every handler is guarded (a throw is logged and answered with
+ * the feature's empty result, cancellation answers `RequestCancelled`, a refusal
+ * `RequestFailed`), and diagnostics are scheduled after edits.
  */
 import {
-  CodeActionKind,
   DidChangeConfigurationNotification,
   LSPErrorCodes,
   ResponseError,
@@ -14,23 +15,16 @@ import {
   type CancellationToken,
   type Connection,
   type InitializeResult,
+  type ServerCapabilities,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticScheduler } from './diagnostic-scheduler.js';
-import { createState, updateState, type DocumentState } from './document-state.js';
-import { RequestCancelled, type FeatureContext } from './feature-context.js';
-import { codeActions } from './features/code-actions.js';
-import { completion } from './features/completion.js';
-import { definition } from './features/definition.js';
+import { DocumentStore, type OpenFile } from './document-store.js';
+import type { RequestHandler } from './feature.js';
+import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
-import { documentHighlights } from './features/document-highlight.js';
-import { documentSymbols } from './features/document-symbols.js';
-import { foldingRanges } from './features/folding.js';
-import { hover } from './features/hover.js';
-import { references } from './features/references.js';
-import { prepareRename, rename, RenameRefused } from './features/rename.js';
-import { pinsOurSchema } from './features/schema-pinning.js';
-import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, readSettings, type Settings } from './features/settings.js';
+import { FEATURES } from './features/index.js';
+import { readSettings, type Settings } from './settings.js';
 
 export interface ServerOptions {
   /** Quiet time after an edit before diagnostics run (default 15 ms). */
@@ -39,36 +33,11 @@ export interface ServerOptions {
 
 export const SERVER_NAME = 'svc-manifest-lsp';
 
+/** Documents whose validation takes longer than this wait for a pause in typing. */
+const SLOW_VALIDATION_MS = 50;
+
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
-  /**
-   * One entry per open YAML/TOML file. An edit only records the new text; the parse is
-   * brought up to date (with `ManifestDocument.update`) when something needs it, so a burst
-   * of keystrokes costs one incremental parse, not one per keystroke.
-   */
-  const entries = new Map<string, { state: DocumentState; pending?: { version: number; text: string } }>();
-  /** Documents whose validation takes longer than this wait for a pause in typing. */
-  const SLOW_VALIDATION_MS = 50;
-  const stateOf = (uri: string): DocumentState | undefined => {
-    const entry = entries.get(uri);
-    if (!entry) return undefined;
-    if (entry.pending) {
-      const { version, text } = entry.pending;
-      entry.pending = undefined;
-      try {
-        entry.state = updateState(entry.state, version, text);
-      } catch (error) {
-        // The incremental parse must not wedge the file: start over from the whole text.
-        log(`incremental parse failed for ${uri}; parsing the whole file`, error);
-        entry.state = createState(uri, version, text, { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: documents.get(uri)?.languageId });
-      }
-    }
-    return entry.state;
-  };
-  let settings: Settings = { ...DEFAULT_SETTINGS };
-  let canPullConfiguration = false;
-  let canRegisterConfiguration = false;
-
   const log = (message: string, error?: unknown): void => {
     const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
     try {
@@ -77,68 +46,58 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       // The connection is gone; nothing to tell.
     }
   };
-
-  const isManaged = (state: DocumentState, languageId?: string): boolean =>
-    settings.enable && (isManifestName(state.uri, settings) || (isYamlOrToml(state.uri, languageId) && pinsOurSchema(state)));
-
-  /** For completion: the last parsed state with the newest text, without parsing it first. */
-  const typingState = (uri: string): DocumentState | undefined => {
-    const entry = entries.get(uri);
-    if (!entry?.pending || !settings.enable || !isManifestName(uri, settings)) return managedState(uri);
-    return { ...entry.state, version: entry.pending.version, text: entry.pending.text };
-  };
-
-  const managedState = (uri: string): DocumentState | undefined => {
-    const state = stateOf(uri);
-    if (!state) return undefined;
-    return isManaged(state, documents.get(uri)?.languageId) ? state : undefined;
-  };
+  const store = new DocumentStore(log);
+  const openFiles = (): OpenFile[] =>
+    documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
+  let canPullConfiguration = false;
+  let canRegisterConfiguration = false;
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
-  const clearDiagnostics = (uri: string): void => {
-    scheduler.cancel(uri);
-    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-  };
-
   const scheduler = new DiagnosticScheduler({
     // A document that validates quickly is answered at once; one whose last validation took
     // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
     delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
-    current: (uri) => stateOf(uri),
-    compute: (state) => (isManaged(state, documents.get(state.uri)?.languageId) ? computeDiagnostics(state) : []),
+    current: (uri) => store.state(uri),
+    compute: (state) => (store.isManaged(state) ? computeDiagnostics(state) : []),
     publish: (uri, version, diagnostics) => {
       shown.add(uri);
       void connection.sendDiagnostics({ uri, version, diagnostics });
     },
     onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
   });
+  const clearDiagnostics = (uri: string): void => {
+    scheduler.cancel(uri);
+    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  };
+  const showOrClear = (uri: string, managed: boolean): void => {
+    if (managed) scheduler.schedule(uri);
+    else clearDiagnostics(uri);
+  };
 
-  /** Wraps a request handler: no state → fallback; throw → log + fallback; cancelled → RequestCancelled. */
-  function request<P, R>(
-    name: string,
-    fallback: R,
-    feature: (state: DocumentState, params: P, context: FeatureContext) => R,
-    stateFor: (uri: string) => DocumentState | undefined = managedState,
-  ): (params: P & { textDocument: { uri: string } }, token: CancellationToken) => R | ResponseError<void> {
-    return (params, token) => {
+  const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+  /** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
+  const guarded =
+    (handler: RequestHandler) =>
+    (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
       try {
-        if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
-        const state = stateFor(params.textDocument.uri);
-        if (!state) return fallback;
-        const result = feature(state, params, { token });
-        if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+        if (token?.isCancellationRequested) return cancelled();
+        const uri = params.textDocument.uri;
+        const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
+        if (!state) return handler.fallback;
+        const result = handler.run(state, params, { token });
+        if (token?.isCancellationRequested) return cancelled();
         return result;
       } catch (error) {
-        if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
-        if (error instanceof RenameRefused) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
-        log(`${name} failed`, error);
-        return fallback;
+        if (error instanceof RequestCancelled) return cancelled();
+        if (error instanceof FeatureRefusal) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
+        // Named as before the table: `hover failed`, `prepareRename failed`.
+        log(`${handler.method.slice(handler.method.indexOf('/') + 1)} failed`, error);
+        return handler.fallback;
       }
     };
-  }
 
-  /** Wraps a notification handler: a throw is logged, never raised. */
+  /** A notification handler guarded: a throw is logged, never raised. */
   function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
     return (...args) => {
       try {
@@ -149,24 +108,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     };
   }
 
-  const refreshAll = (): void => {
-    for (const document of documents.all()) {
-      if (!entries.has(document.uri)) continue;
-      // The size limit is part of the parse: re-read every open file.
-      const state = createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId });
-      entries.set(document.uri, { state });
-      if (isManaged(state, document.languageId)) scheduler.schedule(document.uri);
-      else clearDiagnostics(document.uri);
-    }
+  /** New settings (or the same, when undefined): every open file is read again. */
+  const applySettings = (settings: Settings | undefined): void => {
+    for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles())) showOrClear(uri, managed);
   };
-
-  const pullSettings = async (): Promise<void> => {
-    if (!canPullConfiguration) return;
+  /** The client's settings, when it can be asked and answers. */
+  const pullSettings = async (): Promise<Settings | undefined> => {
+    if (!canPullConfiguration) return undefined;
     try {
-      const raw: unknown = await connection.workspace.getConfiguration({ section: 'svc' });
-      settings = readSettings(raw);
+      return readSettings(await connection.workspace.getConfiguration({ section: 'svc' }));
     } catch (error) {
       log('reading the svc settings failed', error);
+      return undefined;
     }
   };
 
@@ -177,80 +130,44 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
     const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
     const initial = init?.svc ?? init?.settings?.svc;
-    if (initial) settings = readSettings(initial);
-    return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false },
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        documentHighlightProvider: true,
-        renameProvider: { prepareProvider: true },
-        documentSymbolProvider: true,
-        foldingRangeProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-      },
-      serverInfo: { name: SERVER_NAME, version: '0.1.0' },
-    };
+    if (initial) store.settings = readSettings(initial);
+    const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
+    for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
+    return { capabilities, serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
   });
 
   connection.onInitialized(
     notification('initialized', () => {
       if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
-      void pullSettings().then(refreshAll, (error) => log('settings', error));
+      void pullSettings().then(applySettings, (error) => log('settings', error));
     }),
   );
 
   connection.onDidChangeConfiguration(
     notification('didChangeConfiguration', (change) => {
-      if (canPullConfiguration) {
-        void pullSettings().then(refreshAll, (error) => log('settings', error));
-      } else {
-        settings = readSettings((change.settings as { svc?: unknown } | undefined)?.svc);
-        refreshAll();
-      }
+      if (canPullConfiguration) void pullSettings().then(applySettings, (error) => log('settings', error));
+      else applySettings(readSettings((change.settings as { svc?: unknown } | undefined)?.svc));
     }),
   );
 
   documents.onDidChangeContent(
-    notification('didChange', (event) => {
-      const document = event.document;
-      const entry = entries.get(document.uri);
-      if (!entry) {
-        if (!isManifestName(document.uri, settings) && !isYamlOrToml(document.uri, document.languageId)) return;
-        entries.set(document.uri, {
-          state: createState(document.uri, document.version, document.getText(), { maxFileSizeBytes: settings.maxFileSizeBytes, languageId: document.languageId }),
-        });
-      } else {
-        entry.pending = { version: document.version, text: document.getText() };
-      }
-      // A manifest by name needs no parse to be scheduled; any other file is ours only if it pins our schema.
-      const managed = settings.enable && (isManifestName(document.uri, settings) || isManaged(stateOf(document.uri)!, document.languageId));
-      if (managed) scheduler.schedule(document.uri);
-      // It stopped pinning our schema: take its diagnostics away.
-      else clearDiagnostics(document.uri);
+    notification('didChange', ({ document }) => {
+      const managed = store.change({ uri: document.uri, version: document.version, text: document.getText(), languageId: document.languageId });
+      if (managed !== undefined) showOrClear(document.uri, managed);
     }),
   );
 
   documents.onDidClose(
-    notification('didClose', (event) => {
-      entries.delete(event.document.uri);
-      clearDiagnostics(event.document.uri);
-      scheduler.forget(event.document.uri);
+    notification('didClose', ({ document }) => {
+      store.close(document.uri);
+      clearDiagnostics(document.uri);
+      scheduler.forget(document.uri);
     }),
   );
 
-  connection.onCompletion(request('completion', { isIncomplete: false, items: [] }, completion, typingState));
-  connection.onHover(request('hover', null, hover));
-  connection.onDefinition(request('definition', null, definition));
-  connection.onReferences(request('references', [], references));
-  connection.onDocumentHighlight(request('documentHighlight', [], documentHighlights));
-  connection.onPrepareRename(request('prepareRename', null, prepareRename));
-  connection.onRenameRequest(request('rename', null, rename));
-  connection.onDocumentSymbol(request('documentSymbol', [], documentSymbols));
-  connection.onFoldingRanges(request('foldingRange', [], foldingRanges));
-  connection.onCodeAction(request('codeAction', [], codeActions));
+  for (const feature of FEATURES) {
+    for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
+  }
   connection.onShutdown(() => scheduler.dispose());
 
   documents.listen(connection);

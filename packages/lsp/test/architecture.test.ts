@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FEATURES } from '../src/features/index.js';
 import { PACKAGE_ROOT } from './built-server.js';
 
 const src = join(PACKAGE_ROOT, 'src');
@@ -20,6 +21,26 @@ describe('architecture', () => {
   it('server.ts wires features and knows nothing about manifests', () => {
     const used = imports(read('server.ts'));
     expect(used.filter((m) => m.startsWith('@svc-manifest/'))).toEqual([]);
+  });
+
+  it('every feature file exports a Feature listed in the table, and server.ts names none of them', async () => {
+    const files = readdirSync(join(src, 'features')).filter((file) => file !== 'index.ts' && file !== 'diagnostics.ts');
+    expect(files.length).toBe(FEATURES.length);
+    for (const file of files) {
+      const module = (await import(`../src/features/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+      const exported = Object.values(module).filter((value) => FEATURES.includes(value as (typeof FEATURES)[number]));
+      expect(exported, file).toHaveLength(1);
+    }
+    const methods = FEATURES.flatMap((feature) => feature.handlers.map((handler) => handler.method));
+    expect(new Set(methods).size).toBe(methods.length);
+    expect(imports(read('server.ts')).filter((m) => m.startsWith('./features/')).sort()).toEqual(['./features/diagnostics.js', './features/index.js']);
+  });
+
+  it('features/ holds features only: every file but the table is a feature or the pushed diagnostics', () => {
+    for (const file of readdirSync(join(src, 'features'))) {
+      if (file === 'index.ts' || file === 'diagnostics.ts') continue;
+      expect(read(join('features', file)), file).toMatch(/export const \w+Feature: Feature = \{/);
+    }
   });
 
   it('main.ts only starts the server', () => {

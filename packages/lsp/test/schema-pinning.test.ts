@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
-import { effectiveVersion, findSchemaPin, pinsOurSchema } from '../src/features/schema-pinning.js';
+import { effectiveVersion, findSchemaPin, pinsOurSchema } from '../src/schema-pinning.js';
 import { completion } from '../src/features/completion.js';
 import { codeActions } from '../src/features/code-actions.js';
 import { applyEdits, at, doc, rangeOf } from './helpers.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from './built-server.js';
-import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../src/features/settings.js';
+import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../src/settings.js';
 
 describe('settings', () => {
   it('has documented defaults', () => {

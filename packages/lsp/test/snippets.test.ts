@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { ManifestDocument, validateManifest } from '@svc-manifest/validator';
 import { completion } from '../src/features/completion.js';
-import { expandSnippetDefaults } from '../src/features/snippets.js';
+import { expandSnippetDefaults } from '../src/snippets.js';
 import { applyEdits, at, tomlUri } from './helpers.js';
 
 const ajv = new Ajv({ strict: false, allErrors: true });

@@ -46,7 +46,7 @@ function withoutDocs(node: unknown): unknown {
 }
 const compiledV1 = withoutDocs(dereference(schemas.v1)) as Record<string, unknown>;
 const compiledV2 = withoutDocs(dereference(schemas.v2)) as Record<string, unknown>;
-const ajv = new Ajv.default({ ...AJV_OPTIONS, code: { source: true, esm: true, lines: false } });
+const ajv = new Ajv.default({ ...AJV_OPTIONS, keywords: [...AJV_OPTIONS.keywords], code: { source: true, esm: true, lines: false } });
 ajv.addSchema(compiledV1, 'v1');
 ajv.addSchema(compiledV2, 'v2');
 let code = standalone(ajv, { validateV1: 'v1', validateV2: 'v2' });

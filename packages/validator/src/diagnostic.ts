@@ -4,6 +4,10 @@
  * by {@link LineIndex} (see `locate`).
  */
 
+import type { RuleCode } from './rules/index.js';
+
+export type { RuleCode };
+
 export type Severity = 'error' | 'warning' | 'info';
 
 /** A place in the user's text. `line` and `column` are 1-based; columns count UTF-16 code units, like editors and ESLint. */
@@ -35,8 +39,9 @@ export interface RelatedLocation {
 }
 
 export interface Diagnostic {
-  /** Stable rule id, e.g. `unknown-key` or `trigger-webhook-secret`. */
-  code: string;
+  /** Stable rule id, e.g. `unknown-key` or `trigger-webhook-secret`: one of the rules in `RULES`. */
+  code: RuleCode;
+  /** The rule's severity. */
   severity: Severity;
   /** Lowercase, quotes the offending value, says what is allowed. */
   message: string;
@@ -47,7 +52,7 @@ export interface Diagnostic {
   fixes?: SuggestedFix[];
 }
 
-/** Offsets-only form used inside the validator before positions are computed. */
+/** Offsets-only form used inside the validator before positions are computed; the severity is added from the rule then. */
 export interface OffsetEdit {
   start: number;
   end: number;
@@ -55,8 +60,7 @@ export interface OffsetEdit {
 }
 
 export interface RawDiagnostic {
-  code: string;
-  severity: Severity;
+  code: RuleCode;
   message: string;
   path: string;
   start: number;

@@ -26,7 +26,7 @@ export {
   type PointerTarget,
 } from './document/nodes.js';
 export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
-export { RULES, RULES_BY_ID, type Rule, type RuleMeta } from './rules/index.js';
+export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
 export { runCli, type CliIo } from './cli.js';
 export { MANIFEST_FILES, MANIFEST_FILE_NAMES, manifestFileNamed, type ManifestFileName } from './model/files.js';

@@ -1,11 +1,11 @@
-import type { OffsetEdit, RawDiagnostic, Severity } from './diagnostic.js';
+import type { OffsetEdit, RawDiagnostic, RuleCode } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import { findEntry, nodeAtPointer, pointerSegments, resolveAlias, toPointer, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { planChange } from './edit/engine.js';
 import type { ManifestChange, PathSegment } from './edit/changes.js';
 import { formatScalar, insertEntry, removeEntry, renameKey, replaceValue } from './fixes.js';
 
-/** A located diagnostic in the making: everything but the rule id and severity. */
+/** A located diagnostic in the making: everything but the rule id. */
 export interface Finding {
   message: string;
   path: string;
@@ -29,8 +29,8 @@ export class ManifestLocator {
     return this.document.format;
   }
 
-  diagnostic(code: string, severity: Severity, finding: Finding): RawDiagnostic {
-    return { code, severity, ...finding };
+  diagnostic(code: RuleCode, finding: Finding): RawDiagnostic {
+    return { code, ...finding };
   }
 
   /** The node at a pointer, or the deepest existing node on the way. */

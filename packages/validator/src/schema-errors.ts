@@ -178,7 +178,6 @@ function collapsedAnyOf(anyOf: KeywordFailure, value: unknown, wrongType: boolea
   const got = value === null || value === undefined ? 'no value' : showValue(value);
   return {
     code: wrongType ? 'wrong-type' : 'invalid-value',
-    severity: 'error',
     message: `${keyLabel(pointer)}: ${expected}, got ${got}`,
     path: pointer,
     start,
@@ -190,7 +189,6 @@ function genericFailure({ error }: KeywordFailure, at: ManifestLocator): RawDiag
   const [start, end] = at.valueRange(error.instancePath);
   return {
     code: 'invalid-value',
-    severity: 'error',
     message: `${keyLabel(error.instancePath)} ${error.message ?? 'is not valid'}`,
     path: error.instancePath,
     start,

@@ -5,7 +5,7 @@ import { validateV1, validateV2 } from './generated/validators.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
-import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD } from './rules/index.js';
+import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext, SchemaError } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
 
@@ -58,12 +58,11 @@ export function validateDocument(document: ManifestDocument): ValidationResult {
         diagnostics: [
           document.lines.locate({
             code: 'internal-error',
-            severity: 'error',
             message: `the validator failed on this input (${(error as Error)?.message ?? String(error)}); please report this`,
             path: '',
             start: 0,
             end: 0,
-          }),
+          }, severityOf('internal-error')),
         ],
       };
     }
@@ -80,10 +79,9 @@ function runValidation(document: ManifestDocument): ValidationResult {
   if (!document.fatal && root && value !== undefined) {
     const mapRoot = resolveAlias(root);
     if (mapRoot?.kind !== 'map') {
-      if (!raw.some((d) => d.severity === 'error')) {
+      if (!raw.some((d) => severityOf(d.code) === 'error')) {
         raw.push({
           code: 'not-a-mapping',
-          severity: 'error',
           message: 'a manifest is a mapping of keys to values, starting with svc_version',
           path: '',
           start: root.start,
@@ -111,10 +109,9 @@ function runValidation(document: ManifestDocument): ValidationResult {
         for (const rule of CODE_RULES) rule.check(context);
       }
     }
-  } else if (!document.fatal && !root && !raw.some((d) => d.severity === 'error')) {
+  } else if (!document.fatal && !root && !raw.some((d) => severityOf(d.code) === 'error')) {
     raw.push({
       code: 'not-a-mapping',
-      severity: 'error',
       message: 'the manifest is empty; it needs at least svc_version',
       path: '',
       start: 0,
@@ -124,7 +121,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
   }
   const diagnostics = dedupe(raw)
     .sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code))
-    .map((d) => document.lines.locate(d));
+    .map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
@@ -140,7 +137,6 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
     const lineStart = document.lines.lineStarts[document.lines.lineOf(at)]!;
     raw.push({
       code: 'svc-version',
-      severity: 'error',
       message: "missing 'svc_version': add svc_version: 2 (or 1 for the legacy shape) so the manifest can be checked",
       path: '',
       start: first ? first.keyStart : root.start,
@@ -156,7 +152,6 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
   const fixable = typeof value === 'string' && /^\s*[12](\.0*)?\s*$/.test(value);
   raw.push({
     code: 'svc-version',
-    severity: 'error',
     message: `svc_version must be the number 1 or 2, not ${shown}`,
     path: '/svc_version',
     start: node && node.start !== node.end ? node.start : entry.keyStart,

@@ -254,8 +254,7 @@ describe('--format sarif', () => {
     ]);
   });
 
-  // BUG: the artifact URI is the raw relative path; SARIF requires a valid URI reference, so a
-  // space must be %20 and '#' %23 (as written, '#1.yaml' reads as a URI fragment).
+  // SARIF requires a valid URI reference: a space is %20 and '#' %23 ('#1.yaml' would read as a fragment).
   it('percent-encodes file names in artifactLocation.uri', async () => {
     const { log } = await sarifFor({ 'my svc#1.yaml': 'svc_version: 3\n' }, ['my svc#1.yaml']);
     expect(log.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('my%20svc%231.yaml');
@@ -334,8 +333,7 @@ describe('--format stylish (default)', () => {
     expect(result.stdout.endsWith(`✖ ${errors + warnings} problems (${errors} errors, ${warnings} warnings)\n`)).toBe(true);
   });
 
-  // BUG: positions count a lone CR as a line end (6bdd370) but the code frame splits lines on LF
-  // only: for a file with old Mac line ends every frame shows the whole file, raw CRs included.
+  // Positions count a lone CR as a line end (6bdd370); the code frame must split lines the same way.
   it('the code frame splits lines like the positions do (lone CR)', async () => {
     const dir = folder('stylish-cr', { 'svc.yaml': 'svc_version: 2\rdefault_agent: a\ragents:\r  a:\r    model: 1\r' });
     const result = await cli(['validate'], { cwd: dir });
@@ -397,8 +395,7 @@ describe('--max-bytes', () => {
     expect(enough.code).toBe(0);
   });
 
-  // BUG: the CLI reads max-bytes + 1 bytes, which can end inside a multi-byte character; the
-  // cut is then reported as invalid UTF-8 in a valid file.
+  // The CLI reads max-bytes + 1 bytes, which can end inside a multi-byte character: that cut is not invalid UTF-8.
   it('cutting the read inside a UTF-8 character reports only too-large', async () => {
     const dir = folder('max-bytes-utf8', { 'svc.yaml': 'svc_version: 1\nproject:\n  name: café café café\n' });
     const result = await cli(['validate', '--max-bytes', '35', '--format', 'json'], { cwd: dir });

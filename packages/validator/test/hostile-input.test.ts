@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { validateManifest, type Diagnostic, type Range } from '@svc-manifest/validator';
+import { ManifestDocument, validateDocument, validateManifest, type Diagnostic, type Range } from '@svc-manifest/validator';
 import { loadFixtures } from '../../../test/support/fixtures.js';
 import { CASES } from './support/hostile-child.js';
 import { REPO_ROOT } from './support/child.js';
@@ -23,7 +23,6 @@ interface ChildOutcome {
   stderr: string;
   result?: {
     ok: boolean;
-    ms: number;
     length: number;
     polluted: boolean;
     manifestPrototypes: [boolean, string[]] | null;
@@ -33,8 +32,13 @@ interface ChildOutcome {
 
 const CHILD = join(import.meta.dirname, 'support', 'hostile-child.ts');
 
-/** Cases that must finish well within a time budget; the child is killed past it. */
-const BUDGET_MS: Record<string, number> = { 'many-extra-keys': 20_000, 'many-extra-keys-toml': 20_000, 'many-unknown-agent-keys': 20_000 };
+/**
+ * A child still running after this long is killed and its test fails. It guards against hangs
+ * only: no test asserts a duration (speed is measured by `npm run bench`, as ratios). Each bound
+ * on work is checked by what the validator reports instead: the alias counter stops at its
+ * limit, a too-large input is refused before anything after the limit is read.
+ */
+const HANG_GUARD_MS = 90_000;
 
 function runChild(name: string): Promise<ChildOutcome> {
   return new Promise((resolve) => {
@@ -43,7 +47,7 @@ function runChild(name: string): Promise<ChildOutcome> {
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), BUDGET_MS[name] ?? 90_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), HANG_GUARD_MS);
     child.on('close', (status, signal) => {
       clearTimeout(timer);
       let result: ChildOutcome['result'];
@@ -121,7 +125,6 @@ describe('deep nesting is refused before parsing (too-deep), in its own process'
       expect(d.range.end.offset - d.range.start.offset).toBe(1);
       expect(d.range.start.line).toBeGreaterThanOrEqual(2);
       expect(inputText(name).charAt(d.range.start.offset)).toMatch(at);
-      expect(survived(name).ms).toBeLessThan(5_000);
     });
   }
 
@@ -167,8 +170,8 @@ describe('aliases, in their own process', () => {
   it('a billion-laughs bomb (10^9 values) is refused at the alias that crosses the limit, quickly', () => {
     const d = located('billion-laughs', 'alias-expansion');
     expect(inputText('billion-laughs').slice(d.range.start.offset, d.range.end.offset)).toMatch(/^\*l\d$/);
+    // The work bound: expansion stops counting at the limit (200,000 values of 10^9).
     expect(d.message).toContain('past 200000 values');
-    expect(survived('billion-laughs').ms).toBeLessThan(5_000);
     const wide = located('billion-laughs-wide', 'alias-expansion');
     expect(inputText('billion-laughs-wide').slice(wide.range.start.offset, wide.range.end.offset)).toMatch(/^\*l\d$/);
   });
@@ -192,7 +195,8 @@ describe('size, in its own process', () => {
       const d = located(name, 'too-large');
       expect(d.range.start.offset).toBe(1024 * 1024);
       expect(d.range.end.offset).toBe(1024 * 1024);
-      expect(survived(name).ms).toBeLessThan(2_000);
+      // Refused before parsing: nothing past the limit (the deep nesting) is reported.
+      expect(survived(name).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['too-large']);
     }
   });
 
@@ -201,24 +205,20 @@ describe('size, in its own process', () => {
     expect(d.range.start).toMatchObject({ line: 2, column: 10 });
     expect(d.range.end.line).toBe(2);
     expect(d.message).toContain("'project' must be a map");
-    expect(survived('1mb-single-line').ms).toBeLessThan(10_000);
   });
 });
 
-describe('many keys, in its own process (a CPU budget)', () => {
-  // BUG: quadratic rule code. possible-typo filters the known keys against every entry of the map
-  // for each unknown key (`known.filter((key) => !resolved.entries.some(...))`), and the locator's
-  // entryAt copies and scans the whole entry list for every diagnostic. 50,000 extra keys in
-  // `project` (0.7 MB) take about 2 minutes; 40,000 unknown keys in an agent about 1.5 minutes
-  // (20,000: 7.8 s and 15,000: 5.5 s respectively). A server validating uploads can be tied up
-  // with one request under the 1 MiB limit.
-  it('50,000 extra keys in project are validated within 20 s', () => {
+describe('many keys, in its own process', () => {
+  // Rule code once went quadratic in the number of keys of one map (possible-typo, and the
+  // locator's entry lookup): 50,000 keys took about 2 minutes. Fixed; if it came back, these
+  // cases would run past the hang guard.
+  it('50,000 extra keys in project are validated', () => {
     survived('many-extra-keys');
   });
-  it('40,000 dotted keys under project in TOML are validated within 20 s', () => {
+  it('40,000 dotted keys under project in TOML are validated', () => {
     survived('many-extra-keys-toml');
   });
-  it('40,000 unknown keys in an agent are validated within 20 s', () => {
+  it('40,000 unknown keys in an agent are validated', () => {
     const result = survived('many-unknown-agent-keys');
     expect(result.diagnostics.filter((d) => d.code === 'unknown-key')).toHaveLength(40_000);
   });
@@ -354,5 +354,22 @@ describe('CRLF line ends', () => {
     const lf = validateManifest(text).diagnostics;
     expect(lf.length).toBeGreaterThanOrEqual(3);
     expect(validateManifest(text.replace(/\n/g, '\r\n')).diagnostics.map(position)).toEqual(lf.map(position));
+  });
+});
+
+describe('a bug of ours', () => {
+  it('is reported as internal-error at the start of the file, not thrown', () => {
+    const document = ManifestDocument.parse('svc_version: 2\n');
+    // Stand in for a bug: reading the document's value throws inside the pipeline.
+    Object.defineProperty(document, 'value', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const result = validateDocument(document);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.message, d.range.start.offset, d.range.end.offset])).toEqual([
+      ['internal-error', 'error', 'the validator failed on this input (boom); please report this', 0, 0],
+    ]);
   });
 });

@@ -34,7 +34,6 @@ async function inProcess(argv: string[]): Promise<{ code: number; stdout: string
 describe(`node ${FLAG}`, () => {
   it('is in force in this process when NODE_OPTIONS sets it (then the whole suite runs under it)', () => {
     if (!process.env.NODE_OPTIONS?.includes(FLAG)) return;
-    // eslint-disable-next-line no-eval
     expect(() => eval('1')).toThrow(EvalError);
   });
 

@@ -5,16 +5,19 @@
  * blocks, each page's description, severity, kind and spec quote (from RULES) and the README table
  * rows; review the diff before committing. The prose (why, how to fix) stays yours to update.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULES } from '@svc-manifest/validator';
+import { publishedSchemas } from '@svc-manifest/schema';
+import { RULES, RULES_BY_ID, severityOf, type RuleCode } from '@svc-manifest/validator';
 import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample } from './support/rule-docs.js';
 
 const update = process.env.UPDATE_DOCS === '1';
 const RULES_SRC = join(REPO_ROOT, 'packages', 'validator', 'src', 'rules');
-/** Files in src/rules/ that are shared helpers, not rules. */
-const HELPER_FILES = ['rule.ts', 'index.ts', 'schema-keys.ts', 'group-helpers.ts', 'declarations.ts', 'reference-helpers.ts'];
+/** Files in src/rules/ that are not one rule: the rule types, the list, and the rules reported elsewhere. */
+const NOT_RULE_FILES = ['rule.ts', 'index.ts', 'reported-elsewhere.ts', 'declarations.ts', 'reference-helpers.ts'];
+/** Rules whose examples the language server's test runs (packages/lsp/test/rule-docs.test.ts). */
+const EDITOR_KIND = 'editor';
 
 const ruleIds = RULES.map((rule) => rule.id).sort();
 const pages = loadRulePages();
@@ -28,12 +31,43 @@ describe('rule ids', () => {
     expect(new Set(ruleIds).size).toBe(ruleIds.length);
   });
 
-  it('match the files in packages/validator/src/rules/ (one file per rule, named after its id)', () => {
+  it('match the files in packages/validator/src/rules/ (one file per rule with logic here, named after its id)', () => {
     const files = readdirSync(RULES_SRC)
-      .filter((name) => name.endsWith('.ts') && !HELPER_FILES.includes(name))
+      .filter((name) => name.endsWith('.ts') && !NOT_RULE_FILES.includes(name))
       .map((name) => name.slice(0, -3))
       .sort();
-    expect(files).toEqual(ruleIds);
+    const withLogic = RULES.filter((rule) => !('reportedBy' in rule)).map((rule) => rule.id);
+    expect(files).toEqual(withLogic.sort());
+  });
+
+  it('reported elsewhere name a module that reports them', () => {
+    const elsewhere = RULES.filter((rule) => 'reportedBy' in rule);
+    expect(elsewhere.length).toBeGreaterThan(0);
+    for (const rule of elsewhere) {
+      const file = join(REPO_ROOT, 'packages', (rule as { reportedBy: string }).reportedBy);
+      expect(existsSync(file), `${rule.id}: ${file}`).toBe(true);
+      expect(readFileSync(file, 'utf8'), `${rule.id} in ${file}`).toContain(`'${rule.id}'`);
+    }
+  });
+
+  it('give each code its severity', () => {
+    for (const rule of RULES) expect(severityOf(rule.id)).toBe(rule.severity);
+  });
+
+  it('include every code the schema names (x-svc-code)', () => {
+    const codes = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'x-svc-code') codes.add(String(value));
+          else walk(value);
+        }
+      }
+    };
+    walk(publishedSchemas());
+    expect(codes.size).toBeGreaterThan(0);
+    for (const code of codes) expect(RULES_BY_ID.has(code as RuleCode), code).toBe(true);
   });
 
   it('each have a page in docs/rules/, and every page is a rule', () => {
@@ -76,6 +110,19 @@ describe('rule pages', () => {
         for (const section of ['## Spec', '## Why it matters', '## Example', '## How to fix']) expect(page.text).toContain(`\n${section}\n`);
       });
 
+      if (rule.kind === 'internal') {
+        // No input produces it on purpose (each one that does is a bug): the page shows its line.
+        it('show the line it reports', () => {
+          expect(page.text).toMatch(new RegExp(`\\n1:1-1:1 ${rule.severity} ${rule.id} \\| `));
+        });
+        return;
+      }
+      if (rule.kind === EDITOR_KIND) {
+        it('have an example (its output is checked by packages/lsp/test/rule-docs.test.ts)', () => {
+          expect(page.examples.length).toBeGreaterThan(0);
+        });
+        return;
+      }
       it('have an example whose output block is exactly what the validator reports', () => {
         if (update) {
           const refreshed = refreshPage(page.text);

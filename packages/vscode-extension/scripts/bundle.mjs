@@ -1,11 +1,12 @@
 // Bundles the extension for the .vsix, so it needs no node_modules at run time:
 //   src/extension.ts          -> dist/extension.js  (the client; `vscode` stays external)
-//   ../lsp/src/main.ts        -> dist/server.js     (the language server, with the
-//                                                    validator and schemas inlined)
+//   @svc-manifest/lsp/main    -> dist/server.js     (the language server, a dependency of this
+//                                                    package, with the validator and schemas inlined)
 // Both are CommonJS for Node >= 20 (VS Code's extension host loads `main` with require).
 //
 // Usage: node scripts/bundle.mjs [--require-server] [--outdir <dir>]
-//   --require-server  fail when the language server entry is missing (used by `npm run package`)
+//   --require-server  fail when the language server entry is missing (used by `npm run package`;
+//                     the package's own entry is resolved by esbuild and always fails loudly)
 //   --outdir <dir>    write the bundles there instead of dist/ (tests)
 //   SVC_SERVER_ENTRY=<file>  bundle another server entry (tests only)
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -18,7 +19,9 @@ const pkgDir = resolve(here, '..');
 const outdirArg = process.argv.indexOf('--outdir');
 const dist = outdirArg > 0 && process.argv[outdirArg + 1] ? resolve(process.argv[outdirArg + 1]) : join(pkgDir, 'dist');
 const requireServer = process.argv.includes('--require-server');
-const serverEntry = resolve(process.env.SVC_SERVER_ENTRY || join(pkgDir, '..', 'lsp', 'src', 'main.ts'));
+// The server is reached through the package's exports, like any dependency (never by a path
+// into another package's folder); SVC_SERVER_ENTRY names a file instead (tests only).
+const serverEntry = process.env.SVC_SERVER_ENTRY ? resolve(process.env.SVC_SERVER_ENTRY) : null;
 
 const common = {
   bundle: true,
@@ -48,7 +51,13 @@ await esbuild.build({
   external: ['vscode'],
 });
 
-if (existsSync(serverEntry)) {
+if (!serverEntry) {
+  await esbuild.build({
+    ...common,
+    stdin: { contents: "import '@svc-manifest/lsp/main';", resolveDir: pkgDir, sourcefile: 'server-entry.js', loader: 'js' },
+    outfile: join(dist, 'server.js'),
+  });
+} else if (existsSync(serverEntry)) {
   await esbuild.build({
     ...common,
     entryPoints: [serverEntry],

@@ -15,7 +15,7 @@ import {
   StreamMessageWriter,
   type Diagnostic,
 } from 'vscode-languageserver-protocol/node';
-import { DEFAULT_SETTINGS } from '../../lsp/src/features/settings.js';
+import { DEFAULT_SETTINGS } from '@svc-manifest/lsp';
 import { MANIFEST_FILE_NAMES } from '../src/files';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -152,7 +152,7 @@ describe('bundles', () => {
         diagnostics,
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no diagnostics from the bundled server; stderr:\n${stderr}`)), 20_000)),
       ]);
-      const typo = found.find((d) => d.message.includes('enabeld'));
+      const typo = found.find((d) => typeof d.message === 'string' && d.message.includes('enabeld'));
       expect(typo, JSON.stringify(found)).toBeDefined();
       expect(typo!.code).toBe('unknown-key');
       expect(typo!.range.start).toEqual({ line: 4, character: 4 });

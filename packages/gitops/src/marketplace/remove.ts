@@ -1,7 +1,7 @@
 /** `marketplace.remove(name)` as an edit. */
 import type { Edit } from '../applier.js';
 import { RefusedError, type FileReport } from '../errors.js';
-import { deepEqual, type Json } from '../json.js';
+import { deepEqual } from '../json.js';
 import { describeEntry } from './fragment.js';
 import { LOCK_PATH } from './lockfile.js';
 import { entryLocation, finish, loadState } from './state.js';
@@ -38,7 +38,7 @@ export function removeEdit(name: string, options: { force?: boolean } = {}): Edi
       if (entry.section === 'agents' && defaultAgent === entry.name) {
         throw new RefusedError('in-use', `agent '${entry.name}' from '${name}' is the default_agent; set another default agent first`);
       }
-      if (!deepEqual(ours.value, entry.value as Json) && !options.force) {
+      if (!deepEqual(ours.value, entry.value) && !options.force) {
         reports.push({ path: entryLocation(state, entry), status: 'modified', message: `${describeEntry(entry)} was edited locally (use --force to remove it anyway)` });
         continue;
       }

@@ -7,6 +7,8 @@ import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { offsetAt } from '../positions.js';
 import { manifestDiagnostics, toLspDiagnostic, toLspRange } from './diagnostics.js';
+import { CodeActionRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 export function codeActions(state: DocumentState, params: Pick<CodeActionParams, 'range' | 'context'>, context?: FeatureContext): CodeAction[] {
   if (params.context?.only && !params.context.only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
@@ -34,3 +36,10 @@ export function codeActions(state: DocumentState, params: Pick<CodeActionParams,
   }
   return actions;
 }
+
+export const codeActionsFeature: Feature = {
+  capabilities: { codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] } },
+  handlers: [
+    handle(CodeActionRequest.type, [], codeActions),
+  ],
+};

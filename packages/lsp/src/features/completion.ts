@@ -20,10 +20,12 @@ import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
 import { lspLines, offsetAt, rangeAt } from '../positions.js';
 import { aliasPairsAt, describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
-import { effectiveVersion } from './schema-pinning.js';
-import { isPlainYamlString, renderSnippet, snippetSpecs } from './snippets.js';
+import { effectiveVersion } from '../schema-pinning.js';
+import { isPlainYamlString, renderSnippet, snippetSpecs } from '../snippets.js';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { ManifestDocument } from '@svc-manifest/validator';
+import { CompletionRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 export interface CompletionParamsLike {
   position: Position;
@@ -233,3 +235,10 @@ function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: Curs
     textEdit: { range, newText: renderSnippet(spec, state.format, { column: cursor.column, freshItem: cursor.freshItem }) },
   }));
 }
+
+export const completionFeature: Feature = {
+  capabilities: { completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false } },
+  handlers: [
+    handle(CompletionRequest.type, { isIncomplete: false, items: [] }, completion, { state: 'typing' }),
+  ],
+};

@@ -4,6 +4,8 @@ import type { DocumentState } from '../document-state.js';
 import type { FeatureContext } from '../feature-context.js';
 import { nameIndex, siteAt } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
+import { DefinitionRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 export function definition(state: DocumentState, params: { position: Position }, _context?: FeatureContext): Location | null {
   const index = nameIndex(state.doc);
@@ -13,3 +15,10 @@ export function definition(state: DocumentState, params: { position: Position },
   if (!target) return null;
   return { uri: state.uri, range: rangeAt(state, target.start, target.end) };
 }
+
+export const definitionFeature: Feature = {
+  capabilities: { definitionProvider: true },
+  handlers: [
+    handle(DefinitionRequest.type, null, definition),
+  ],
+};

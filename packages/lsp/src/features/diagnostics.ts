@@ -8,7 +8,7 @@ import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
 import { validate } from '../validation.js';
-import { schemaPinDiagnostics } from './schema-pinning.js';
+import { schemaPinDiagnostics } from '../schema-pinning.js';
 
 export const DIAGNOSTIC_SOURCE = 'svc';
 

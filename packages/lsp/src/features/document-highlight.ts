@@ -4,6 +4,8 @@ import type { DocumentState } from '../document-state.js';
 import type { FeatureContext } from '../feature-context.js';
 import { nameIndex, siteAt, sitesOf } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
+import { DocumentHighlightRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 export function documentHighlights(state: DocumentState, params: { position: Position }, _context?: FeatureContext): DocumentHighlight[] {
   const index = nameIndex(state.doc);
@@ -14,3 +16,10 @@ export function documentHighlights(state: DocumentState, params: { position: Pos
     kind: s.role === 'definition' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
   }));
 }
+
+export const documentHighlightFeature: Feature = {
+  capabilities: { documentHighlightProvider: true },
+  handlers: [
+    handle(DocumentHighlightRequest.type, [], documentHighlights),
+  ],
+};

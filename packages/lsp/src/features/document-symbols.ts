@@ -4,6 +4,8 @@ import { findEntry, resolveAlias, type ValueNode } from '@svc-manifest/validator
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { lspLines, rangeAt } from '../positions.js';
+import { DocumentSymbolRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 const MAX_DEPTH = 8;
 
@@ -88,3 +90,10 @@ function lineEndOf(state: DocumentState, offset: number): number {
   const lines = lspLines(state);
   return lines.lineEnd(lines.lineOf(offset));
 }
+
+export const documentSymbolsFeature: Feature = {
+  capabilities: { documentSymbolProvider: true },
+  handlers: [
+    handle(DocumentSymbolRequest.type, [], documentSymbols),
+  ],
+};

@@ -4,6 +4,8 @@ import { resolveAlias, type ValueNode } from '@svc-manifest/validator';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { lspLines } from '../positions.js';
+import { FoldingRangeRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 export function foldingRanges(state: DocumentState, _params: unknown = {}, context?: FeatureContext): FoldingRange[] {
   const root = state.doc.root;
@@ -59,3 +61,10 @@ export function foldingRanges(state: DocumentState, _params: unknown = {}, conte
   }
   return ranges.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
 }
+
+export const foldingFeature: Feature = {
+  capabilities: { foldingRangeProvider: true },
+  handlers: [
+    handle(FoldingRangeRequest.type, [], foldingRanges),
+  ],
+};

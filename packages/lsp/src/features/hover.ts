@@ -9,7 +9,9 @@ import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { mayHoldName, nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';
 import { lspLines, offsetAt, positionAt, rangeAt } from '../positions.js';
 import { describe, enumValues, valueSchemasAt, type PathSegment } from '../schema-model.js';
-import { effectiveVersion } from './schema-pinning.js';
+import { effectiveVersion } from '../schema-pinning.js';
+import { HoverRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 const KIND_LABEL: Record<NameKind, string> = { agent: 'agent', connector: 'connector', template: 'sandbox template' };
 const MAX_DECLARATION_LINES = 15;
@@ -88,3 +90,10 @@ function dedent(text: string): string {
   const cut = Math.min(...indents, Infinity);
   return Number.isFinite(cut) && cut > 0 ? lines.map((l) => l.slice(cut)).join('\n') : text;
 }
+
+export const hoverFeature: Feature = {
+  capabilities: { hoverProvider: true },
+  handlers: [
+    handle(HoverRequest.type, null, hover),
+  ],
+};

@@ -4,6 +4,8 @@ import type { DocumentState } from '../document-state.js';
 import type { FeatureContext } from '../feature-context.js';
 import { nameIndex, siteAt, sitesOf } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
+import { ReferencesRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 export function references(
   state: DocumentState,
@@ -18,3 +20,10 @@ export function references(
     .filter((s) => includeDeclaration || s.role === 'reference')
     .map((s) => ({ uri: state.uri, range: rangeAt(state, s.start, s.end) }));
 }
+
+export const referencesFeature: Feature = {
+  capabilities: { referencesProvider: true },
+  handlers: [
+    handle(ReferencesRequest.type, [], references),
+  ],
+};

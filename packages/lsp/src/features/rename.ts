@@ -5,12 +5,14 @@
 import type { Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { SLUG_PATTERN } from '@svc-manifest/schema';
 import type { DocumentState } from '../document-state.js';
-import type { FeatureContext } from '../feature-context.js';
+import { FeatureRefusal, type FeatureContext } from '../feature-context.js';
 import { nameIndex, siteAt, sitesOf } from '../manifest-model.js';
 import { offsetAt, rangeAt } from '../positions.js';
+import { PrepareRenameRequest, RenameRequest } from 'vscode-languageserver';
+import { handle, type Feature } from '../feature.js';
 
 /** A rename the server refuses; the message is shown to the user. */
-export class RenameRefused extends Error {}
+export class RenameRefused extends FeatureRefusal {}
 
 const SLUG = new RegExp(SLUG_PATTERN);
 
@@ -35,3 +37,11 @@ export function rename(state: DocumentState, params: { position: Position; newNa
   const edits: TextEdit[] = sitesOf(index, site.kind, site.name).map((s) => ({ range: rangeAt(state, s.start, s.end), newText: newName }));
   return { changes: { [state.uri]: edits } };
 }
+
+export const renameFeature: Feature = {
+  capabilities: { renameProvider: { prepareProvider: true } },
+  handlers: [
+    handle(PrepareRenameRequest.type, null, prepareRename),
+    handle(RenameRequest.type, null, rename),
+  ],
+};

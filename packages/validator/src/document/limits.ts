@@ -72,7 +72,6 @@ export function checkCharacters(text: string): { text: string; diagnostics: RawD
     diagnostics: [
       {
         code: 'forbidden-character',
-        severity: 'error',
         message: `the file contains ${what}${more}; a manifest is text and may only contain printable characters, tabs and line breaks`,
         path: '',
         start: first.index,

@@ -1,4 +1,4 @@
-import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, TextEdit } from '../diagnostic.js';
+import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, Severity, TextEdit } from '../diagnostic.js';
 
 /**
  * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n", "\r\n" or a
@@ -64,10 +64,11 @@ export class LineIndex {
     return end;
   }
 
-  locate(raw: RawDiagnostic): Diagnostic {
+  /** The located form of `raw`; `severity` is its rule's (the caller looks it up: this layer knows no rules). */
+  locate(raw: RawDiagnostic, severity: Severity): Diagnostic {
     const diagnostic: Diagnostic = {
       code: raw.code,
-      severity: raw.severity,
+      severity,
       message: raw.message,
       path: raw.path,
       range: this.range(raw.start, raw.end),

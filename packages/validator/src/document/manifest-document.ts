@@ -81,7 +81,6 @@ export class ManifestDocument {
       if (decoded.invalidAt >= 0) {
         early.push({
           code: 'invalid-utf8',
-          severity: 'error',
           message: 'the file is not valid UTF-8 here; save it as UTF-8',
           path: '',
           start: decoded.invalidAt,
@@ -142,7 +141,6 @@ export class ManifestDocument {
     this.fatal = true;
     this.parseDiagnostics.push({
       code: 'too-large',
-      severity: 'error',
       message: `the file is larger than ${this.limits.maxBytes} bytes, the most a manifest may have; it was not read past this point`,
       path: '',
       start: offset,
@@ -163,7 +161,6 @@ export class ManifestDocument {
     if (bom) {
       this.parseDiagnostics.push({
         code: 'byte-order-mark',
-        severity: 'info',
         message: 'the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
         path: '',
         start: 0,
@@ -178,7 +175,6 @@ export class ManifestDocument {
       this.fatal = true;
       this.parseDiagnostics.push({
         code: 'too-deep',
-        severity: 'error',
         message: `collections are nested more than ${limits.maxDepth} levels deep here; a manifest is never this deep, so the file was not parsed`,
         path: '',
         start: bom + deep,
@@ -200,7 +196,6 @@ export class ManifestDocument {
       this.fatal = true;
       this.parseDiagnostics.push({
         code: 'too-many-aliases',
-        severity: 'error',
         message: `the file uses ${fragment.aliasCount} aliases; a manifest may use at most ${limits.maxAliases}`,
         path: '',
         // At the first alias past the limit.

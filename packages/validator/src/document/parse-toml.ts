@@ -27,7 +27,6 @@ export function parseTomlFragment(text: string, base = 0): ParsedFragment {
         {
           // The TOML parser stops at a redefined key or table; name it like the YAML duplicate.
           code: /multiple times|defined twice|already defined/i.test(message) ? 'duplicate-key' : 'toml-syntax',
-          severity: 'error',
           message: message.charAt(0).toLowerCase() + message.slice(1),
           path: '',
           start: base + index,

@@ -41,7 +41,6 @@ export function parseYamlFragment(
   } catch (error) {
     diagnostics.push({
       code: 'yaml-syntax',
-      severity: 'error',
       message: `the YAML parser failed: ${(error as Error).message}`,
       path: '',
       start: base,
@@ -55,7 +54,6 @@ export function parseYamlFragment(
     const start = extra.range?.[0] ?? text.length;
     diagnostics.push({
       code: 'multiple-documents',
-      severity: 'error',
       message: 'a manifest is one YAML document; remove this second document (and the `---` before it)',
       path: '',
       start: base + Math.max(0, lineStartBefore(text, start)),
@@ -66,7 +64,6 @@ export function parseYamlFragment(
   for (const error of doc.errors) {
     diagnostics.push({
       code: 'yaml-syntax',
-      severity: 'error',
       message: describeYamlProblem(error.code, error.message),
       path: '',
       start: base + error.pos[0],
@@ -76,7 +73,6 @@ export function parseYamlFragment(
   for (const warning of doc.warnings) {
     diagnostics.push({
       code: 'yaml-warning',
-      severity: 'warning',
       message: describeYamlProblem(warning.code, warning.message),
       path: '',
       start: base + warning.pos[0],
@@ -232,6 +228,6 @@ class YamlTreeBuilder {
   }
 
   private invalidKey(start: number, end: number, pointer: string, message: string): void {
-    this.diagnostics.push({ code: 'invalid-key', severity: 'error', message, path: pointer, start, end });
+    this.diagnostics.push({ code: 'invalid-key', message, path: pointer, start, end });
   }
 }

@@ -16,7 +16,6 @@ export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: 
       entry.ignored = true;
       diagnostics.push({
         code: 'unsafe-key',
-        severity: 'error',
         message: `key '${entry.key}' is not allowed: it names a JavaScript object internal and is rejected everywhere in a manifest`,
         path: `${pointer}/${entry.key}`,
         start: entry.keyStart,
@@ -30,7 +29,6 @@ export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: 
       entry.ignored = true;
       diagnostics.push({
         code: 'duplicate-key',
-        severity: 'error',
         message: `key '${entry.key}' appears twice in the same mapping; only the first is used`,
         path: `${pointer}/${escapePointerSegment(entry.key)}`,
         start: entry.keyStart,

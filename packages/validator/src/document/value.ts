@@ -61,7 +61,6 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
       const alias = node as AliasNode;
       problem = {
         code: 'alias-cycle',
-        severity: 'error',
         message: `alias '*${alias.kind === 'alias' ? alias.name : ''}' refers to a value that contains itself`,
         path: '',
         start: node.start,
@@ -76,7 +75,6 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
         if (active.has(node.target)) {
           problem = {
             code: 'alias-cycle',
-            severity: 'error',
             message: `alias '*${node.name}' refers to a value that contains itself`,
             path: '',
             start: node.start,
@@ -87,7 +85,6 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
       if (!problem && total > maxExpandedNodes) {
         problem = {
           code: 'alias-expansion',
-          severity: 'error',
           message: `alias '*${node.name}' expands the manifest past ${maxExpandedNodes} values; aliases may not multiply the document (an "alias bomb")`,
           path: '',
           start: node.start,
@@ -108,7 +105,6 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
   if (!problem && total > maxExpandedNodes) {
     problem = {
       code: 'alias-expansion',
-      severity: 'error',
       message: `aliases expand the manifest past ${maxExpandedNodes} values; aliases may not multiply the document (an "alias bomb")`,
       path: '',
       start: root.start,

@@ -17,6 +17,7 @@
 import type { OffsetEdit } from '../diagnostic.js';
 import { detectFormat, ManifestDocument, type ManifestFormat } from '../document/manifest-document.js';
 import type { Limits } from '../document/limits.js';
+import { severityOf } from '../rules/index.js';
 import { applyChanges, formatPath, ManifestEditError, type ManifestChange } from './changes.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { planToml } from './toml-edit.js';
@@ -59,14 +60,14 @@ export function openForEdit(source: string | Uint8Array | ManifestDocument, opti
     source instanceof ManifestDocument
       ? source
       : ManifestDocument.parse(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
-  const errors = document.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  const errors = document.diagnostics.filter((diagnostic) => severityOf(diagnostic.code) === 'error');
   if (errors.length > 0) {
     const first = errors[0]!;
     const name = options.filename ?? document.filename ?? 'the manifest';
     throw new ManifestEditError(
       'unreadable',
       `${name} cannot be read for editing: ${first.code}: ${first.message}`,
-      errors.map((error) => document.lines.locate(error)),
+      errors.map((error) => document.lines.locate(error, 'error')),
     );
   }
   return document;
@@ -96,8 +97,8 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
     if (!Array.isArray(planned)) {
       if (planned.start === planned.end && planned.newText === '') return;
       const next = reparse(applyEdit(current.text, planned));
-      if (next.diagnostics.some((d) => d.severity === 'error')) {
-        const error = next.diagnostics.find((d) => d.severity === 'error')!;
+      const error = next.diagnostics.find((d) => severityOf(d.code) === 'error');
+      if (error) {
         throw new ManifestEditError('mismatch', `editing ${formatPath(change.path)} in place would break the file (${error.code}: ${error.message}); nothing was changed`);
       }
       current = next;

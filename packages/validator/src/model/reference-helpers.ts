@@ -1,4 +1,4 @@
-import type { RawDiagnostic } from '../diagnostic.js';
+import type { RawDiagnostic, RuleCode } from '../diagnostic.js';
 import { closestMatch, listAlternatives } from '../suggest.js';
 import type { Declaration, Reference } from './declarations.js';
 import type { RuleContext } from '../rules/rule.js';
@@ -34,7 +34,7 @@ export class DeclaredNames {
 /** Reports a reference to a name that nothing declares, with a "did you mean" fix when one is close. */
 export function reportUndeclared(
   context: RuleContext,
-  code: string,
+  code: RuleCode,
   reference: Reference,
   declared: DeclaredNames,
   what: { label: string; kind: string },
@@ -47,7 +47,6 @@ export function reportUndeclared(
     count === 0 ? `no ${what.kind}s are declared` : count <= 8 ? `declared ${what.kind}s: ${listAlternatives(declared.list(), 'and')}` : `${count} ${what.kind}s are declared`;
   const diagnostic: RawDiagnostic = {
     code,
-    severity: 'warning',
     message: `${what.label} '${reference.name}' is not a declared ${what.kind}${suggestion ? `; did you mean '${suggestion}'?` : ` (${known})`}`,
     path: reference.path,
     start: reference.start,

@@ -2,7 +2,7 @@ import type { CodeRule } from './rule.js';
 import { declaredAgents, declaredConnectors, mapAt, referencesAt } from '../model/declarations.js';
 import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 
-export const agentConnectorDeclared: CodeRule = {
+export const agentConnectorDeclared: CodeRule<'agent-connector-declared'> = {
   id: 'agent-connector-declared',
   kind: 'reference',
   severity: 'warning',

@@ -1,6 +1,6 @@
 import type { SchemaRule } from './rule.js';
 
-export const aliasConflict: SchemaRule = {
+export const aliasConflict: SchemaRule<'alias-conflict'> = {
   id: 'alias-conflict',
   kind: 'schema',
   severity: 'error',
@@ -18,7 +18,6 @@ export const aliasConflict: SchemaRule = {
     return [
       {
         code: this.id,
-        severity: 'error',
         message: `use either '${earlier}' or '${later}', not both: they are two spellings of one field`,
         path: `${group.objectPath}/${later}`,
         start,

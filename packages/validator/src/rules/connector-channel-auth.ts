@@ -1,7 +1,7 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel, showValue } from '../messages.js';
 
-export const connectorChannelAuth: SchemaRule = {
+export const connectorChannelAuth: SchemaRule<'connector-channel-auth'> = {
   id: 'connector-channel-auth',
   kind: 'schema',
   severity: 'error',
@@ -14,7 +14,6 @@ export const connectorChannelAuth: SchemaRule = {
         const [start, end] = at.valueRange(error.instancePath);
         return {
           code: this.id,
-          severity: 'error' as const,
           message: `${objectLabel(group.objectPath, at)} is a channel connector: its auth type must be 'none', not ${showValue(at.scalarAt(error.instancePath))}`,
           path: error.instancePath,
           start,

@@ -2,7 +2,7 @@ import type { RawDiagnostic } from '../diagnostic.js';
 import type { SchemaRule } from './rule.js';
 import { showValue } from '../messages.js';
 
-export const connectorReservedSlug: SchemaRule = {
+export const connectorReservedSlug: SchemaRule<'connector-reserved-slug'> = {
   id: 'connector-reserved-slug',
   kind: 'schema',
   severity: 'error',
@@ -21,7 +21,6 @@ export const connectorReservedSlug: SchemaRule = {
         : `provider 'computer' is reserved for the connector with slug 'computer', not ${showValue(slug)}`;
       diagnostics.push({
         code: this.id,
-        severity: 'error',
         message,
         path: pointer,
         start,

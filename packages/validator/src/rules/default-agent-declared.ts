@@ -2,7 +2,7 @@ import type { CodeRule } from './rule.js';
 import { declaredAgents, referencesAt } from '../model/declarations.js';
 import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 
-export const defaultAgentDeclared: CodeRule = {
+export const defaultAgentDeclared: CodeRule<'default-agent-declared'> = {
   id: 'default-agent-declared',
   kind: 'reference',
   severity: 'warning',
@@ -23,7 +23,6 @@ export const defaultAgentDeclared: CodeRule = {
         const enabledOthers = agents.filter((a) => a.enabled).map((a) => a.name);
         context.report({
           code: this.id,
-          severity: 'warning',
           message: `default_agent '${reference.name}' names a disabled agent${enabledOthers.length ? `; enabled agents: ${enabledOthers.map((n) => `'${n}'`).join(', ')}` : ''}`,
           path: reference.path,
           start: reference.start,

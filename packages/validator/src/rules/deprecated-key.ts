@@ -2,7 +2,7 @@ import type { CodeRule } from './rule.js';
 import { declaredAgents, mapAt } from '../model/declarations.js';
 import { findEntry } from '../document/nodes.js';
 
-export const deprecatedKey: CodeRule = {
+export const deprecatedKey: CodeRule<'deprecated-key'> = {
   id: 'deprecated-key',
   kind: 'style',
   severity: 'warning',
@@ -18,7 +18,6 @@ export const deprecatedKey: CodeRule = {
       const hasNewName = Boolean(findEntry(map, 'connectors_required'));
       context.report({
         code: this.id,
-        severity: 'warning',
         message: `'connectors_personal' is deprecated; use 'connectors_required'`,
         path,
         start: entry.keyStart,

@@ -1,7 +1,7 @@
 import type { CodeRule } from './rule.js';
 import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, type Declaration } from '../model/declarations.js';
 
-export const duplicateSlug: CodeRule = {
+export const duplicateSlug: CodeRule<'duplicate-slug'> = {
   id: 'duplicate-slug',
   kind: 'reference',
   severity: 'warning',
@@ -23,7 +23,6 @@ export const duplicateSlug: CodeRule = {
         }
         context.report({
           code: this.id,
-          severity: 'warning',
           message: `${kind} '${declaration.name}' is declared twice; ${kind === 'agent' ? 'names' : 'slugs'} must be unique`,
           path: declaration.path,
           start: declaration.start,

@@ -1,7 +1,7 @@
 import type { StructureRule } from './rule.js';
 import { keyLabel, objectLabel } from '../messages.js';
 
-export const forbiddenKey: StructureRule = {
+export const forbiddenKey: StructureRule<'forbidden-key'> = {
   id: 'forbidden-key',
   kind: 'structure',
   severity: 'error',
@@ -12,6 +12,6 @@ export const forbiddenKey: StructureRule = {
     const pointer = error.instancePath;
     const reason = typeof schema['x-svc-forbidden'] === 'string' ? schema['x-svc-forbidden'] : `${keyLabel(pointer)} is not allowed in ${objectLabel(pointer.replace(/\/[^/]*$/, ''), at)}`;
     const [start, end] = at.keyRange(pointer);
-    return [{ code: 'forbidden-key', severity: 'error', message: reason, path: pointer, start, end, fixes: at.removeKeyFix(pointer) }];
+    return [{ code: 'forbidden-key', message: reason, path: pointer, start, end, fixes: at.removeKeyFix(pointer) }];
   },
 };

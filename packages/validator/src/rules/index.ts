@@ -1,40 +1,29 @@
 /**
- * Every rule, listed by hand in one place. A rule's id is its diagnostic code and the name of
- * its file and of its page in docs/rules/. A test checks this list, the folder and the docs agree.
+ * Every rule, listed by hand in one place, and the only source of diagnostic codes: `RuleCode`
+ * is the union of the ids below, `Diagnostic.code` has that type, and a diagnostic's severity is
+ * its rule's. A rule's id is the name of its page in docs/rules/ and, for rules whose logic is
+ * here, of its file; rules reported while reading the text (or by the language server) are
+ * listed in reported-elsewhere.ts. A test checks this list, the folder and the docs agree.
  */
 import { agentConnectorDeclared } from './agent-connector-declared.js';
 import { aliasConflict } from './alias-conflict.js';
-import { aliasCycle } from './alias-cycle.js';
-import { aliasExpansion } from './alias-expansion.js';
-import { byteOrderMark } from './byte-order-mark.js';
 import { connectorChannelAuth } from './connector-channel-auth.js';
 import { connectorProviderFields } from './connector-provider-fields.js';
 import { connectorReservedSlug } from './connector-reserved-slug.js';
 import { defaultAgentDeclared } from './default-agent-declared.js';
 import { deprecatedKey } from './deprecated-key.js';
-import { duplicateKey } from './duplicate-key.js';
 import { duplicateSlug } from './duplicate-slug.js';
-import { forbiddenCharacter } from './forbidden-character.js';
 import { forbiddenKey } from './forbidden-key.js';
 import { invalidFormat } from './invalid-format.js';
 import { invalidKeyName } from './invalid-key-name.js';
-import { invalidKey } from './invalid-key.js';
 import { invalidLength } from './invalid-length.js';
-import { invalidUtf8 } from './invalid-utf8.js';
 import { invalidValue } from './invalid-value.js';
 import { missingKey } from './missing-key.js';
-import { multipleDocuments } from './multiple-documents.js';
-import { notAMapping } from './not-a-mapping.js';
 import { outOfRange } from './out-of-range.js';
 import { possibleTypo } from './possible-typo.js';
 import { sandboxTemplateDeclared } from './sandbox-template-declared.js';
 import { svcVersionFormat } from './svc-version-format.js';
-import { svcVersion } from './svc-version.js';
 import { templateImageOrDockerfile } from './template-image-or-dockerfile.js';
-import { tomlSyntax } from './toml-syntax.js';
-import { tooDeep } from './too-deep.js';
-import { tooLarge } from './too-large.js';
-import { tooManyAliases } from './too-many-aliases.js';
 import { triggerAgentDeclared } from './trigger-agent-declared.js';
 import { triggerCronSchedule } from './trigger-cron-schedule.js';
 import { triggerMonitorFields } from './trigger-monitor-fields.js';
@@ -42,47 +31,33 @@ import { triggerMonitorInterval } from './trigger-monitor-interval.js';
 import { triggerPromptRequired } from './trigger-prompt-required.js';
 import { triggerWebhookSecret } from './trigger-webhook-secret.js';
 import { unknownKey } from './unknown-key.js';
-import { unsafeKey } from './unsafe-key.js';
 import { versionSpecificKey } from './version-specific-key.js';
 import { wrongType } from './wrong-type.js';
-import { yamlSyntax } from './yaml-syntax.js';
-import { yamlWarning } from './yaml-warning.js';
+import type { Severity } from '../diagnostic.js';
+import { REPORTED_ELSEWHERE } from './reported-elsewhere.js';
 import type { CodeRule, Rule, SchemaRule, StructureRule } from './rule.js';
 
-export const RULES: readonly Rule[] = [
+const LISTED = [
+  ...REPORTED_ELSEWHERE,
   agentConnectorDeclared,
   aliasConflict,
-  aliasCycle,
-  aliasExpansion,
-  byteOrderMark,
   connectorChannelAuth,
   connectorProviderFields,
   connectorReservedSlug,
   defaultAgentDeclared,
   deprecatedKey,
-  duplicateKey,
   duplicateSlug,
-  forbiddenCharacter,
   forbiddenKey,
   invalidFormat,
   invalidKeyName,
-  invalidKey,
   invalidLength,
-  invalidUtf8,
   invalidValue,
   missingKey,
-  multipleDocuments,
-  notAMapping,
   outOfRange,
   possibleTypo,
   sandboxTemplateDeclared,
   svcVersionFormat,
-  svcVersion,
   templateImageOrDockerfile,
-  tomlSyntax,
-  tooDeep,
-  tooLarge,
-  tooManyAliases,
   triggerAgentDeclared,
   triggerCronSchedule,
   triggerMonitorFields,
@@ -90,23 +65,36 @@ export const RULES: readonly Rule[] = [
   triggerPromptRequired,
   triggerWebhookSecret,
   unknownKey,
-  unsafeKey,
   versionSpecificKey,
   wrongType,
-  yamlSyntax,
-  yamlWarning,
-];
+] as const satisfies readonly Rule[];
 
-export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));
+/** Every diagnostic code there is: the ids of the rules above, and nothing else. */
+export type RuleCode = (typeof LISTED)[number]['id'];
 
-export const STRUCTURE_RULES_BY_KEYWORD: ReadonlyMap<string, StructureRule> = new Map(
-  RULES.filter((rule): rule is StructureRule => rule.kind === 'structure').flatMap((rule) => rule.keywords.map((keyword) => [keyword, rule] as const)),
+/** Every rule, in the order of their file names (as docs/rules/README.md and SARIF list them). */
+export const RULES: readonly Rule<RuleCode>[] = [...LISTED].sort((a, b) => (`${a.id}.ts` < `${b.id}.ts` ? -1 : 1));
+
+export const RULES_BY_ID: ReadonlyMap<RuleCode, Rule<RuleCode>> = new Map(RULES.map((rule) => [rule.id, rule]));
+
+/** Whether `value` is one of the codes (for codes read from data, such as the schema's `x-svc-code`). */
+export function isRuleCode(value: unknown): value is RuleCode {
+  return typeof value === 'string' && RULES_BY_ID.has(value as RuleCode);
+}
+
+/** The severity every diagnostic with this code has: its rule's. */
+export function severityOf(code: RuleCode): Severity {
+  return RULES_BY_ID.get(code)!.severity;
+}
+
+export const STRUCTURE_RULES_BY_KEYWORD: ReadonlyMap<string, StructureRule<RuleCode>> = new Map(
+  RULES.filter((rule): rule is StructureRule<RuleCode> => rule.kind === 'structure').flatMap((rule) => rule.keywords.map((keyword) => [keyword, rule] as const)),
 );
 
-export const SCHEMA_RULES_BY_ID: ReadonlyMap<string, SchemaRule> = new Map(
-  RULES.filter((rule): rule is SchemaRule => rule.kind === 'schema').map((rule) => [rule.id, rule]),
+export const SCHEMA_RULES_BY_ID: ReadonlyMap<string, SchemaRule<RuleCode>> = new Map(
+  RULES.filter((rule): rule is SchemaRule<RuleCode> => rule.kind === 'schema').map((rule) => [rule.id, rule]),
 );
 
-export const CODE_RULES: readonly CodeRule[] = RULES.filter((rule): rule is CodeRule => rule.kind === 'reference' || rule.kind === 'style');
+export const CODE_RULES: readonly CodeRule<RuleCode>[] = RULES.filter((rule): rule is CodeRule<RuleCode> => rule.kind === 'reference' || rule.kind === 'style');
 
 export type { Rule, RuleMeta } from './rule.js';

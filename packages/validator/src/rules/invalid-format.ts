@@ -1,9 +1,9 @@
 import type { StructureRule } from './rule.js';
-import { HEADER_NAME_PATTERN, SLUG_PATTERN } from '@svc-manifest/schema';
+import { SLUG_PATTERN } from '@svc-manifest/schema';
 import { keyLabel, PATTERN_PHRASES, showValue } from '../messages.js';
 import { valueAt } from './wrong-type.js';
 
-export const invalidFormat: StructureRule = {
+export const invalidFormat: StructureRule<'invalid-format'> = {
   id: 'invalid-format',
   kind: 'structure',
   severity: 'error',
@@ -17,12 +17,11 @@ export const invalidFormat: StructureRule = {
     const value = valueAt(at, pointer);
     // The 128-character limit lives inside the slug pattern; say so plainly when length is the only fault.
     if (pattern === SLUG_PATTERN && typeof value === 'string' && value.length > 128 && /^[a-z0-9][a-z0-9_-]*$/.test(value)) {
-      return [{ code: 'invalid-length', severity: 'error', message: `${keyLabel(pointer)} is ${value.length} characters long; a slug has at most 128`, path: pointer, start, end }];
+      return [{ code: 'invalid-length', message: `${keyLabel(pointer)} is ${value.length} characters long; a slug has at most 128`, path: pointer, start, end }];
     }
     return [
       {
         code: 'invalid-format',
-        severity: 'error',
         message: `${showValue(valueAt(at, pointer))} is not a valid value for ${keyLabel(pointer)}: ${phrase}`,
         path: pointer,
         start,

@@ -3,7 +3,7 @@ import type { StructureRule } from './rule.js';
 import { escapePointerSegment } from '../document/nodes.js';
 import { objectLabel, PATTERN_PHRASES } from '../messages.js';
 
-export const invalidKeyName: StructureRule = {
+export const invalidKeyName: StructureRule<'invalid-key-name'> = {
   id: 'invalid-key-name',
   kind: 'structure',
   severity: 'error',
@@ -16,12 +16,11 @@ export const invalidKeyName: StructureRule = {
     const [start, end] = at.keyRange(pointer);
     const tooLong = name.length > 128 && ((schema.pattern === SLUG_PATTERN && /^[a-z0-9][a-z0-9_-]*$/.test(name)) || (schema.pattern === HEADER_NAME_PATTERN && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)));
     if (tooLong) {
-      return [{ code: 'invalid-length', severity: 'error', message: `key '${name.slice(0, 20)}…' is ${name.length} characters long; at most 128 are allowed`, path: pointer, start, end }];
+      return [{ code: 'invalid-length', message: `key '${name.slice(0, 20)}…' is ${name.length} characters long; at most 128 are allowed`, path: pointer, start, end }];
     }
     return [
       {
         code: 'invalid-key-name',
-        severity: 'error',
         message: `'${name}' is not a valid key in ${objectLabel(error.instancePath, at)}: ${reason}`,
         path: pointer,
         start,

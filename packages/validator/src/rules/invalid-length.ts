@@ -2,7 +2,7 @@ import type { StructureRule } from './rule.js';
 import { keyLabel } from '../messages.js';
 import { valueAt } from './wrong-type.js';
 
-export const invalidLength: StructureRule = {
+export const invalidLength: StructureRule<'invalid-length'> = {
   id: 'invalid-length',
   kind: 'structure',
   severity: 'error',
@@ -34,6 +34,6 @@ export const invalidLength: StructureRule = {
         message = `${label} has ${Object.keys(value as object).length} entries; at most ${limit} are allowed`;
     }
     const [start, end] = at.valueRange(pointer);
-    return [{ code: 'invalid-length', severity: 'error', message, path: pointer, start, end }];
+    return [{ code: 'invalid-length', message, path: pointer, start, end }];
   },
 };

@@ -1,10 +1,11 @@
 import { SVC_CLI_PERMISSIONS_V1_ONLY } from '@svc-manifest/schema';
+import type { RuleCode } from '../diagnostic.js';
 import type { StructureRule } from './rule.js';
 import { keyLabel, showValue } from '../messages.js';
 import { closestMatch, listAlternatives } from '../suggest.js';
 import { valueAt } from './wrong-type.js';
 
-export const invalidValue: StructureRule = {
+export const invalidValue: StructureRule<'invalid-value'> = {
   id: 'invalid-value',
   kind: 'structure',
   severity: 'error',
@@ -14,7 +15,7 @@ export const invalidValue: StructureRule = {
     const pointer = error.instancePath;
     const value = valueAt(at, pointer);
     const [start, end] = at.valueRange(pointer);
-    const base = { code: 'invalid-value', severity: 'error' as const, path: pointer, start, end };
+    const base = { code: 'invalid-value' as const, path: pointer, start, end };
     if (error.keyword === 'enum') {
       const allowed = (error.params.allowedValues as unknown[]) ?? [];
       if (/\/svc_cli\/\d+$/.test(pointer) && typeof value === 'string') return [svcCliName(value, allowed, base, at, pointer)];
@@ -41,7 +42,8 @@ export const invalidValue: StructureRule = {
       ];
     }
     const reason = typeof schema['x-svc-message'] === 'string' ? schema['x-svc-message'] : 'this value is not allowed here';
-    const code = typeof schema['x-svc-code'] === 'string' ? schema['x-svc-code'] : base.code;
+    // The schema's codes are rule codes: the rule-docs test checks every `x-svc-code` in it.
+    const code = typeof schema['x-svc-code'] === 'string' ? (schema['x-svc-code'] as RuleCode) : base.code;
     return [{ ...base, code, message: `${showValue(value)} is not allowed for ${keyLabel(pointer)}: ${reason}` }];
   },
 };
@@ -50,7 +52,7 @@ export const invalidValue: StructureRule = {
 function svcCliName(
   value: string,
   allowed: unknown[],
-  base: { code: string; severity: 'error'; path: string; start: number; end: number },
+  base: { code: 'invalid-value'; path: string; start: number; end: number },
   at: Parameters<StructureRule['explain']>[1],
   pointer: string,
 ) {

@@ -1,8 +1,8 @@
 import type { StructureRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { placeholderFor } from './schema-keys.js';
+import { placeholderFor } from '../schema-keys.js';
 
-export const missingKey: StructureRule = {
+export const missingKey: StructureRule<'missing-key'> = {
   id: 'missing-key',
   kind: 'structure',
   severity: 'error',
@@ -15,7 +15,6 @@ export const missingKey: StructureRule = {
     return [
       {
         code: 'missing-key',
-        severity: 'error',
         message: `${objectLabel(error.instancePath, at)} is missing the required key '${key}'`,
         path: error.instancePath,
         start,

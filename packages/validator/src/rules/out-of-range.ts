@@ -2,7 +2,7 @@ import type { StructureRule } from './rule.js';
 import { keyLabel } from '../messages.js';
 import { valueAt } from './wrong-type.js';
 
-export const outOfRange: StructureRule = {
+export const outOfRange: StructureRule<'out-of-range'> = {
   id: 'out-of-range',
   kind: 'structure',
   severity: 'error',
@@ -16,7 +16,6 @@ export const outOfRange: StructureRule = {
     return [
       {
         code: 'out-of-range',
-        severity: 'error',
         message: `${keyLabel(pointer)} is ${String(valueAt(at, pointer))}; it must be ${bound} ${String(limit)}`,
         path: pointer,
         start,

@@ -1,14 +1,14 @@
 import type { CodeRule, RuleContext } from './rule.js';
 import { closestMatch } from '../suggest.js';
 import { escapePointerSegment, resolveAlias, type ValueNode } from '../document/nodes.js';
-import { allowsExtraKeysBelow, knownKeys } from './schema-keys.js';
+import { allowsExtraKeysBelow, knownKeys } from '../schema-keys.js';
 
 type SchemaObject = Record<string, unknown>;
 
 /** Top-level keys of the other version: version-specific-key speaks about those. */
 const OTHER_VERSION_KEYS = new Set(['channels', 'default_agent', 'runtime']);
 
-export const possibleTypo: CodeRule = {
+export const possibleTypo: CodeRule<'possible-typo'> = {
   id: 'possible-typo',
   kind: 'style',
   severity: 'warning',
@@ -54,7 +54,6 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
     if (!suggestion) continue;
     context.report({
       code: 'possible-typo',
-      severity: 'warning',
       message: `unknown key '${entry.key}'; did you mean '${suggestion}'? (extra keys are allowed here, so this is only a warning)`,
       path: childPointer,
       start: entry.keyStart,

@@ -3,17 +3,19 @@ import type { ManifestLocator } from '../locator.js';
 import type { MapNode } from '../document/nodes.js';
 
 /** What every rule declares. `id` is stable: it is the diagnostic `code` and the doc page name. */
-export interface RuleMeta {
-  id: string;
+export interface RuleMeta<Id extends string = string> {
+  id: Id;
   /** One line: what the rule checks. */
   description: string;
   severity: Severity;
   /**
    * parse: found while reading the text; structure: a JSON Schema keyword failed;
    * schema: a cross-field rule that the published schema expresses (`x-svc-rule`);
-   * reference: a cross-reference check in code; style: advice in code.
+   * reference: a cross-reference check in code; style: advice in code;
+   * editor: reported by the language server only, about how the file is opened there;
+   * internal: a bug of ours, reported instead of throwing.
    */
-  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style';
+  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal';
   /** The spec sentence the rule enforces, when there is one. */
   spec?: string;
 }
@@ -37,7 +39,7 @@ export interface KeywordFailure {
 }
 
 /** Structural rules explain one failed keyword. */
-export interface StructureRule extends RuleMeta {
+export interface StructureRule<Id extends string = string> extends RuleMeta<Id> {
   kind: 'structure';
   keywords: readonly string[];
   explain(failure: KeywordFailure, context: ManifestLocator): RawDiagnostic[];
@@ -52,7 +54,7 @@ export interface RuleErrorGroup {
   failures: KeywordFailure[];
 }
 
-export interface SchemaRule extends RuleMeta {
+export interface SchemaRule<Id extends string = string> extends RuleMeta<Id> {
   kind: 'schema';
   explain(group: RuleErrorGroup, context: ManifestLocator): RawDiagnostic[];
 }
@@ -68,14 +70,20 @@ export interface RuleContext extends ManifestLocator {
 }
 
 /** Cross-reference and advice rules run as code over the whole manifest. */
-export interface CodeRule extends RuleMeta {
+export interface CodeRule<Id extends string = string> extends RuleMeta<Id> {
   kind: 'reference' | 'style';
   check(context: RuleContext): void;
 }
 
-/** Rules whose diagnostics the document layer produces (parsing and limits). */
-export interface ParseRule extends RuleMeta {
-  kind: 'parse';
+/**
+ * Rules whose diagnostics are produced outside rules/: by the document layer (parsing and
+ * limits), by the language server, or by the validator's own safety net. Their logic is where the
+ * text is read; the rule entry only names it, and `reportedBy` says which module reports it.
+ */
+export interface ReportedElsewhereRule<Id extends string = string> extends RuleMeta<Id> {
+  kind: 'parse' | 'editor' | 'internal';
+  /** The module that reports the code, relative to packages/ (a test checks it does). */
+  reportedBy: string;
 }
 
-export type Rule = ParseRule | StructureRule | SchemaRule | CodeRule;
+export type Rule<Id extends string = string> = ReportedElsewhereRule<Id> | StructureRule<Id> | SchemaRule<Id> | CodeRule<Id>;

@@ -3,7 +3,7 @@ import { declaredAgents, declaredTemplates, mapAt, referencesAt } from '../model
 import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry } from '../document/nodes.js';
 
-export const sandboxTemplateDeclared: CodeRule = {
+export const sandboxTemplateDeclared: CodeRule<'sandbox-template-declared'> = {
   id: 'sandbox-template-declared',
   kind: 'reference',
   severity: 'warning',

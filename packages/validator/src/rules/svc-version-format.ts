@@ -1,7 +1,7 @@
 import type { CodeRule } from './rule.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
 
-export const svcVersionFormat: CodeRule = {
+export const svcVersionFormat: CodeRule<'svc-version-format'> = {
   id: 'svc-version-format',
   kind: 'style',
   severity: 'warning',
@@ -14,7 +14,6 @@ export const svcVersionFormat: CodeRule = {
     if (/^[12]$/.test(written)) return;
     context.report({
       code: this.id,
-      severity: 'warning',
       message: `write svc_version as the integer ${node.value}, not '${written}'`,
       path: '/svc_version',
       start: node.start,

@@ -1,9 +1,9 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from './group-helpers.js';
+import { needsKeys } from '../group-helpers.js';
 
-export const templateImageOrDockerfile: SchemaRule = {
+export const templateImageOrDockerfile: SchemaRule<'template-image-or-dockerfile'> = {
   id: 'template-image-or-dockerfile',
   kind: 'schema',
   severity: 'error',
@@ -19,7 +19,6 @@ export const templateImageOrDockerfile: SchemaRule = {
       const [start, end] = at.keyRange(pointer);
       diagnostics.push({
         code: this.id,
-        severity: 'error',
         message: `${objectLabel(group.objectPath, at)} has both 'image' and 'dockerfile'; keep exactly one`,
         path: pointer,
         start,

@@ -3,7 +3,7 @@ import { declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
 import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
 
-export const triggerAgentDeclared: CodeRule = {
+export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
   id: 'trigger-agent-declared',
   kind: 'reference',
   severity: 'warning',

@@ -1,8 +1,8 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from './group-helpers.js';
+import { needsKeys } from '../group-helpers.js';
 
-export const triggerCronSchedule: SchemaRule = {
+export const triggerCronSchedule: SchemaRule<'trigger-cron-schedule'> = {
   id: 'trigger-cron-schedule',
   kind: 'schema',
   severity: 'error',

@@ -1,9 +1,9 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { forbiddenKeyDiagnostics, missingKeys, needsKeys } from './group-helpers.js';
+import { forbiddenKeyDiagnostics, missingKeys, needsKeys } from '../group-helpers.js';
 
-export const triggerMonitorFields: SchemaRule = {
+export const triggerMonitorFields: SchemaRule<'trigger-monitor-fields'> = {
   id: 'trigger-monitor-fields',
   kind: 'schema',
   severity: 'error',

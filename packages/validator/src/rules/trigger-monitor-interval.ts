@@ -1,9 +1,9 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { forbiddenKeyDiagnostics, missingKeys, needsKeys } from './group-helpers.js';
+import { forbiddenKeyDiagnostics, missingKeys, needsKeys } from '../group-helpers.js';
 
-export const triggerMonitorInterval: SchemaRule = {
+export const triggerMonitorInterval: SchemaRule<'trigger-monitor-interval'> = {
   id: 'trigger-monitor-interval',
   kind: 'schema',
   severity: 'error',

@@ -1,8 +1,8 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from './group-helpers.js';
+import { needsKeys } from '../group-helpers.js';
 
-export const triggerPromptRequired: SchemaRule = {
+export const triggerPromptRequired: SchemaRule<'trigger-prompt-required'> = {
   id: 'trigger-prompt-required',
   kind: 'schema',
   severity: 'error',

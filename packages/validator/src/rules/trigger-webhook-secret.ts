@@ -1,8 +1,8 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from './group-helpers.js';
+import { needsKeys } from '../group-helpers.js';
 
-export const triggerWebhookSecret: SchemaRule = {
+export const triggerWebhookSecret: SchemaRule<'trigger-webhook-secret'> = {
   id: 'trigger-webhook-secret',
   kind: 'schema',
   severity: 'error',

@@ -2,9 +2,9 @@ import type { StructureRule } from './rule.js';
 import { escapePointerSegment } from '../document/nodes.js';
 import { closestMatch, listAlternatives } from '../suggest.js';
 import { objectLabel } from '../messages.js';
-import { knownKeys } from './schema-keys.js';
+import { knownKeys } from '../schema-keys.js';
 
-export const unknownKey: StructureRule = {
+export const unknownKey: StructureRule<'unknown-key'> = {
   id: 'unknown-key',
   kind: 'structure',
   severity: 'error',
@@ -25,7 +25,6 @@ export const unknownKey: StructureRule = {
     return [
       {
         code: 'unknown-key',
-        severity: 'error',
         message: `unknown key '${key}' in ${where}${hint}`,
         path: pointer,
         start,

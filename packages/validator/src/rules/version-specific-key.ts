@@ -4,7 +4,7 @@ import { findEntry } from '../document/nodes.js';
 /** Top-level keys that mean something in only one version (the other allows them only as unknown extras). */
 const ONLY_IN: Record<string, 1 | 2> = { channels: 1, default_agent: 2, runtime: 2 };
 
-export const versionSpecificKey: CodeRule = {
+export const versionSpecificKey: CodeRule<'version-specific-key'> = {
   id: 'version-specific-key',
   kind: 'style',
   severity: 'warning',
@@ -16,7 +16,6 @@ export const versionSpecificKey: CodeRule = {
       if (!entry) continue;
       context.report({
         code: this.id,
-        severity: 'warning',
         message: `'${key}' is a svc_version ${version} key; it has no effect in svc_version ${context.version}`,
         path: `/${key}`,
         start: entry.keyStart,

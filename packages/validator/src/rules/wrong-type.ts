@@ -1,7 +1,7 @@
 import type { StructureRule } from './rule.js';
 import { jsonType, keyLabel, showValue, typeName } from '../messages.js';
 
-export const wrongType: StructureRule = {
+export const wrongType: StructureRule<'wrong-type'> = {
   id: 'wrong-type',
   kind: 'structure',
   severity: 'error',
@@ -16,7 +16,7 @@ export const wrongType: StructureRule = {
       value === null || value === undefined
         ? `${keyLabel(pointer)} has no value; expected ${expected}`
         : `${keyLabel(pointer)} must be ${expected}, not ${describeActual(value)}`;
-    return [{ code: 'wrong-type', severity: 'error', message, path: pointer, start, end }];
+    return [{ code: 'wrong-type', message, path: pointer, start, end }];
   },
 };
 

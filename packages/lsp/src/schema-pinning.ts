@@ -4,9 +4,9 @@
  * `#:schema <url>` directive in TOML. Ours are resolved offline from the bundled schemas.
  */
 import { schemaForUrl } from '@svc-manifest/schema';
-import type { Diagnostic } from '@svc-manifest/validator';
-import { declaredVersion, type DocumentState } from '../document-state.js';
-import type { SvcVersion } from '../schema-model.js';
+import { severityOf, type Diagnostic } from '@svc-manifest/validator';
+import { declaredVersion, type DocumentState } from './document-state.js';
+import type { SvcVersion } from './schema-model.js';
 
 export interface SchemaPin {
   url: string;
@@ -92,7 +92,7 @@ export function schemaPinDiagnostics(state: DocumentState): Diagnostic[] {
     return [
       {
         code: 'unknown-schema',
-        severity: 'info',
+        severity: severityOf('unknown-schema'),
         message: `the pinned schema '${pin.url}' is not one of the svc manifest schemas (svc.schema.json, svc.v1.schema.json, svc.v2.schema.json); the file is checked against the svc manifest schema for its svc_version`,
         path: '',
         range,
@@ -105,7 +105,7 @@ export function schemaPinDiagnostics(state: DocumentState): Diagnostic[] {
     return [
       {
         code: 'schema-version-mismatch',
-        severity: 'warning',
+        severity: severityOf('schema-version-mismatch'),
         message: `the pinned schema is for svc_version ${pin.known.version} but the file says svc_version ${declared}`,
         path: '',
         range,

@@ -3,7 +3,7 @@
  * server treats as manifests.
  */
 import { manifestFileNamed } from '@svc-manifest/validator';
-import { fileNameOf } from '../document-state.js';
+import { fileNameOf } from './document-state.js';
 
 export interface Settings {
   /** `svc.enable`: turn every feature on or off. */

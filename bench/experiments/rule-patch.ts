@@ -5,14 +5,14 @@
  * parsed documents (the rules' share of an edit), original vs patched, and that both give
  * the same diagnostics.
  *
- *   npx tsx bench/experiment-rule-patch.ts [lines=50000]
+ *   npx tsx bench/experiments/rule-patch.ts [lines=50000]
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateManifest } from './generate.ts';
-import { stat } from './lsp-harness.ts';
-import { ROOT, WORK } from './servers.ts';
+import { generateManifest } from '../generate.ts';
+import { stat } from '../lsp-harness.ts';
+import { ROOT, WORK } from '../servers.ts';
 
 const lines = Number(process.argv[2] ?? 50000);
 const original = join(ROOT, 'packages', 'validator', 'dist');

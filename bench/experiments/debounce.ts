@@ -4,13 +4,13 @@
  * environment (an entry file in .bench-work/, same esbuild settings as the shipped bundle)
  * and drives it with the harness at 15 ms (the shipped default) and 0 ms.
  *
- *   npx tsx bench/experiment-debounce.ts [lines=1000,10000] [errors=0|1]
+ *   npx tsx bench/experiments/debounce.ts [lines=1000,10000] [errors=0|1]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateManifest } from './generate.ts';
-import { runOnce, stat } from './lsp-harness.ts';
-import { bundleServerCopy, ourSpec, ROOT, WORK } from './servers.ts';
+import { generateManifest } from '../generate.ts';
+import { runOnce, stat } from '../lsp-harness.ts';
+import { bundleServerCopy, ourSpec, ROOT, WORK } from '../servers.ts';
 
 const sizes = (process.argv[2] ?? '1000,10000').split(',').map(Number);
 const errorRate = process.argv[3] === '1' ? 0.01 : 0;

@@ -3,15 +3,15 @@
  * vscode-languageserver server that only answers `initialize` (bundled with esbuild into
  * .bench-work/), against ours and YLS (patched), interleaved round-robin.
  *
- *   npx tsx bench/experiment-startup.ts [rounds=10]
+ *   npx tsx bench/experiments/startup.ts [rounds=10]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
-import { stat } from './lsp-harness.ts';
-import { OUR_SERVER, ourSpec, WORK, ylsSpec } from './servers.ts';
+import { stat } from '../lsp-harness.ts';
+import { OUR_SERVER, ourSpec, WORK, ylsSpec } from '../servers.ts';
 
 const rounds = Number(process.argv[2] ?? 10);
 const dir = join(WORK, 'exp');

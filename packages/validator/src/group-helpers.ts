@@ -1,8 +1,8 @@
 /** Small readers over a rule's group of schema failures. */
-import type { RawDiagnostic } from '../diagnostic.js';
-import type { ManifestLocator } from '../locator.js';
-import { listAlternatives } from '../suggest.js';
-import type { RuleErrorGroup } from './rule.js';
+import type { RawDiagnostic, RuleCode } from './diagnostic.js';
+import type { ManifestLocator } from './locator.js';
+import { listAlternatives } from './suggest.js';
+import type { RuleErrorGroup } from './rules/rule.js';
 import { placeholderFor } from './schema-keys.js';
 
 /** Keys the group's `required` failures name, in schema order, without repeats. */
@@ -22,7 +22,7 @@ export function forbiddenKeys(group: RuleErrorGroup): { pointer: string; reason:
 export function needsKeys(
   group: RuleErrorGroup,
   at: ManifestLocator,
-  options: { code: string; subject: string; keys: string[]; all: boolean; where: string; why?: string },
+  options: { code: RuleCode; subject: string; keys: string[]; all: boolean; where: string; why?: string },
 ): RawDiagnostic {
   const { keys } = options;
   const wanted = options.all ? listAlternatives(keys, 'and') : keys.length > 2 ? `one of ${listAlternatives(keys)}` : listAlternatives(keys);
@@ -33,7 +33,6 @@ export function needsKeys(
   const combined = options.all && fixes.length > 1 ? [{ title: `Add ${listAlternatives(keys, 'and')}`, edits: fixes.flatMap((f) => f.edits) }] : fixes;
   return {
     code: options.code,
-    severity: 'error',
     message: `${options.subject} needs ${wanted}${options.why ? ` ${options.why}` : ''}`,
     path: group.objectPath,
     start,
@@ -47,9 +46,9 @@ function valueOrObject(at: ManifestLocator, pointer: string, objectPath: string)
   return at.target(pointer).exact ? at.valueRange(pointer) : at.objectRange(objectPath);
 }
 
-export function forbiddenKeyDiagnostics(group: RuleErrorGroup, at: ManifestLocator, code: string): RawDiagnostic[] {
+export function forbiddenKeyDiagnostics(group: RuleErrorGroup, at: ManifestLocator, code: RuleCode): RawDiagnostic[] {
   return forbiddenKeys(group).map(({ pointer, reason }) => {
     const [start, end] = at.keyRange(pointer);
-    return { code, severity: 'error' as const, message: reason, path: pointer, start, end, fixes: at.removeKeyFix(pointer) };
+    return { code, message: reason, path: pointer, start, end, fixes: at.removeKeyFix(pointer) };
   });
 }

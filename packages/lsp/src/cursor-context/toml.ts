@@ -1,0 +1,123 @@
+/** The TOML half of the cursor context: the path comes from the nearest `[table]`/`[[array]]` header. */
+import { lineOfOffset } from '@svc-manifest/validator';
+import type { PathSegment } from '../schema-model.js';
+import { baseContext, flowMapContext, lineText, splitDottedKey, type CursorContext } from './common.js';
+
+const HEADER_RE = /^[ \t]*(\[\[?)[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*\]\]?/;
+
+export function tomlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
+  const lineNo = lineOfOffset(starts, offset);
+  const lineStart = starts[lineNo]!;
+  const full = lineText(text, starts, lineNo);
+  const before = full.slice(0, offset - lineStart);
+  if (/(^|\s)#/.test(before.replace(/"[^"]*"|'[^']*'/g, '""'))) return null;
+  const wordAfter = /^[A-Za-z0-9_.-]*/.exec(full.slice(offset - lineStart))![0];
+
+  // The table the line is in, with array-of-table indexes filled in.
+  const arrayCounts = new Map<string, number>();
+  let table: PathSegment[] = [];
+  let tableHeaderLine = -1;
+  const resolveTable = (parts: string[], isArray: boolean): PathSegment[] => {
+    const path: PathSegment[] = [];
+    const names: string[] = [];
+    parts.forEach((part, i) => {
+      path.push(part);
+      names.push(part);
+      const key = names.join('\u0000');
+      if (i === parts.length - 1 && isArray) {
+        const count = (arrayCounts.get(key) ?? 0) + 1;
+        arrayCounts.set(key, count);
+        path.push(count - 1);
+      } else if (arrayCounts.has(key)) {
+        path.push(arrayCounts.get(key)! - 1);
+      }
+    });
+    return path;
+  };
+  for (let line = 0; line < lineNo; line++) {
+    if (!startsWithBracket(text, starts, line)) continue;
+    const header = HEADER_RE.exec(lineText(text, starts, line));
+    if (!header) continue;
+    table = resolveTable(splitDottedKey(header[2]!), header[1] === '[[');
+    tableHeaderLine = line;
+  }
+
+  const headerTyping = /^[ \t]*\[\[?[ \t]*([A-Za-z0-9_.-]*)$/.exec(before);
+  if (headerTyping) {
+    const partial = headerTyping[1]!;
+    const dot = partial.lastIndexOf('.');
+    const parent = dot === -1 ? [] : resolveTable(splitDottedKey(partial.slice(0, dot)), false);
+    return {
+      kind: 'key',
+      path: parent,
+      prefix: partial.slice(dot + 1),
+      replaceStart: offset - (partial.length - dot - 1),
+      replaceEnd: offset + wordAfter.length,
+      present: [],
+      column: 0,
+      freshItem: false,
+      header: true,
+    };
+  }
+
+  const indent = /^[ \t]*/.exec(before)![0].length;
+  const rest = before.slice(indent);
+  const assignment = /^((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*=[ \t]*(.*)$/.exec(rest);
+  let context: CursorContext;
+  if (assignment) {
+    const keyParts = splitDottedKey(assignment[1]!);
+    const value = assignment[2]!;
+    if (value.startsWith('{')) {
+      const flow = flowMapContext(value, [...table, ...keyParts], offset, 'toml');
+      if (!flow) return null;
+      context = flow;
+    } else if (value.startsWith('[')) {
+      const inner = value.slice(1);
+      const item = inner.slice(inner.lastIndexOf(',') + 1).replace(/^\s+/, '');
+      if (/[\]]/.test(item)) return null;
+      context = baseContext('item', [...table, ...keyParts], item, offset);
+    } else {
+      context = baseContext('value', [...table, ...keyParts], value, offset);
+    }
+  } else if (/^[A-Za-z0-9_."'-]*$/.test(rest)) {
+    const dot = rest.lastIndexOf('.');
+    const parents = dot === -1 ? [] : splitDottedKey(rest.slice(0, dot));
+    context = baseContext('key', [...table, ...parents], rest.slice(dot + 1), offset);
+    if (parents.length === 0) context.present = tomlPresentKeys(text, starts, tableHeaderLine, lineNo, table);
+  } else {
+    return null;
+  }
+  let replaceEnd = offset + wordAfter.length;
+  if (context.quote && full[replaceEnd - lineStart] === context.quote) replaceEnd += 1;
+  context.replaceEnd = replaceEnd;
+  return context;
+}
+
+/** Keys written in the table at `table`: `key = …` lines of its section and sub-table headers anywhere. */
+function tomlPresentKeys(text: string, starts: readonly number[], headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
+  const present = new Set<string>();
+  const names = table.filter((s): s is string => typeof s === 'string');
+  const sectionLine = (line: number): boolean => {
+    const content = lineText(text, starts, line);
+    if (HEADER_RE.test(content)) return false;
+    const key = /^[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))[ \t]*[.=]/.exec(content);
+    if (key) present.add(splitDottedKey(key[1]!)[0]!);
+    return true;
+  };
+  for (let line = headerLine + 1; line < cursorLine; line++) sectionLine(line);
+  for (let line = cursorLine + 1; line < starts.length; line++) if (!sectionLine(line)) break;
+  for (let line = 0; line < starts.length; line++) {
+    if (!startsWithBracket(text, starts, line)) continue;
+    const header = HEADER_RE.exec(lineText(text, starts, line));
+    if (!header) continue;
+    const parts = splitDottedKey(header[2]!);
+    if (parts.length > names.length && names.every((name, i) => parts[i] === name)) present.add(parts[names.length]!);
+  }
+  return [...present];
+}
+
+function startsWithBracket(text: string, starts: readonly number[], line: number): boolean {
+  let at = starts[line]!;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at += 1;
+  return text.charCodeAt(at) === 91; /* [ */
+}

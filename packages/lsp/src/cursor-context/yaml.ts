@@ -1,0 +1,212 @@
+/**
+ * The YAML half of the cursor context: the path comes from indentation: the nearest lines above
+ * with less indentation are the ancestors (`key:` or a `- ` item).
+ */
+import { lineOfOffset } from '@svc-manifest/validator';
+import type { PathSegment } from '../schema-model.js';
+import { flowMapContext, lineText, unquoteKey, type CursorContext } from './common.js';
+
+/**
+ * The column of a line's first character, or -1 for a blank or comment line. Cheap: scans
+ * skip lines by indentation before tokenizing any, so a cursor deep in a 50k-line file
+ * costs a pass over line starts, not a regex per line.
+ */
+function indentOf(text: string, starts: readonly number[], line: number): number {
+  const start = starts[line]!;
+  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+  let at = start;
+  while (at < end && text.charCodeAt(at) === 32) at += 1;
+  if (at >= end) return -1;
+  const code = text.charCodeAt(at);
+  if (code === 35 /* # */ || code === 13) return -1;
+  return at - start;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface LineToken {
+  col: number;
+  kind: 'dash' | 'key' | 'other';
+  name?: string;
+}
+
+const KEY_RE = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,[\]{}][^#]*?|-[^\s#][^#]*?)[ \t]*:(?=[ \t]|$)/;
+
+/** The structure tokens at the start of a line: `- ` markers and a `key:`. */
+function tokenizeLine(line: string): LineToken[] {
+  const tokens: LineToken[] = [];
+  let at = 0;
+  while (at < line.length && line[at] === ' ') at += 1;
+  if (at >= line.length || line[at] === '#' || line[at] === '\r') return tokens;
+  for (;;) {
+    if (line[at] === '-' && (at + 1 >= line.length || line[at + 1] === ' ' || line[at + 1] === '\r')) {
+      tokens.push({ col: at, kind: 'dash' });
+      at += 1;
+      while (at < line.length && line[at] === ' ') at += 1;
+      if (at >= line.length || line[at] === '#' || line[at] === '\r') return tokens;
+      continue;
+    }
+    break;
+  }
+  const rest = line.slice(at);
+  const match = KEY_RE.exec(rest);
+  if (match) tokens.push({ col: at, kind: 'key', name: unquoteKey(match[1]!.trim()) });
+  else tokens.push({ col: at, kind: 'other' });
+  return tokens;
+}
+
+export function yamlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
+  const lineNo = lineOfOffset(starts, offset);
+  const lineStart = starts[lineNo]!;
+  const full = lineText(text, starts, lineNo);
+  const before = full.slice(0, offset - lineStart);
+  if (/(^|\s)#/.test(before.replace(/"[^"]*"|'[^']*'/g, '""'))) return null;
+
+  const head = /^( *)((?:- +)*)/.exec(before)!;
+  const dashCols: number[] = [];
+  {
+    let col = head[1]!.length;
+    for (const dash of head[2]!.match(/- +/g) ?? []) {
+      dashCols.push(col);
+      col += dash.length;
+    }
+  }
+  const column = head[0].length;
+  const rest = before.slice(column);
+  const wordAfter = /^[^\s:#,\]}]*/.exec(full.slice(offset - lineStart))![0];
+
+  let kind: CursorContext['kind'];
+  let spaceBefore = false;
+  let flowValue: string | undefined;
+  let key: string | undefined;
+  let partial: string;
+  let partialStart: number;
+  const keyMatch = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"?:,[\]{}][^#:]*?)[ \t]*:(?:[ \t]+(.*))?$/.exec(rest);
+  if (keyMatch && (keyMatch[2] !== undefined || rest.endsWith(':'))) {
+    key = unquoteKey(keyMatch[1]!.trim());
+    const value = keyMatch[2] ?? '';
+    const valueStart = offset - value.length;
+    if (value.startsWith('{')) flowValue = value;
+    if (value.startsWith('[')) {
+      const inner = value.slice(1);
+      const lastComma = inner.lastIndexOf(',');
+      const item = inner.slice(lastComma + 1).replace(/^\s+/, '');
+      if (/[\]]/.test(item)) return null;
+      kind = 'item';
+      partial = item;
+      partialStart = offset - item.length;
+    } else {
+      kind = 'value';
+      partial = value;
+      partialStart = valueStart;
+      spaceBefore = keyMatch[2] === undefined;
+    }
+  } else if (/^[^:#]*$/.test(rest)) {
+    kind = 'key';
+    partial = rest;
+    partialStart = offset - rest.length;
+  } else {
+    return null;
+  }
+
+  // Ancestors: tokens on this line left of the cursor's column, then lines above.
+  const ancestors: { token: LineToken; line: number }[] = [];
+  const present = new Set<string>();
+  let threshold = column;
+  for (let i = dashCols.length - 1; i >= 0; i--) {
+    ancestors.push({ token: { col: dashCols[i]!, kind: 'dash' }, line: lineNo });
+    threshold = dashCols[i]!;
+  }
+  // After a `- ` ancestor, the key owning the sequence may sit at the same column
+  // (`triggers:` over `- slug: a`, YAML's compact form).
+  let afterDash = dashCols.length > 0;
+  const collectSiblings = kind === 'key' && dashCols.length === 0;
+  let siblingsOpen = collectSiblings;
+  for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen || afterDash); line--) {
+    const indent = indentOf(text, starts, line);
+    // Only a line starting left of the threshold (or a sibling's, at the column) can matter.
+    if (indent < 0) continue;
+    if (indent >= threshold && !(siblingsOpen && indent === column) && !(afterDash && indent === threshold)) continue;
+    const tokens = tokenizeLine(lineText(text, starts, line));
+    for (let t = tokens.length - 1; t >= 0; t--) {
+      const token = tokens[t]!;
+      if (siblingsOpen && token.col === column && token.kind === 'key') present.add(token.name!);
+      if (afterDash && token.col === threshold && token.kind === 'key') {
+        ancestors.push({ token, line });
+        afterDash = false;
+        continue;
+      }
+      if (token.col < threshold) {
+        siblingsOpen = false;
+        threshold = token.col;
+        // A plain scalar line shallower than the cursor: not structure we understand.
+        if (token.kind === 'other') continue;
+        ancestors.push({ token, line });
+        afterDash = token.kind === 'dash';
+      }
+    }
+  }
+  if (collectSiblings || (kind === 'key' && dashCols.length > 0)) {
+    for (let line = lineNo + 1; line < starts.length; line++) {
+      const indent = indentOf(text, starts, line);
+      if (indent < 0 || indent > column) continue;
+      if (indent < column) break;
+      const tokens = tokenizeLine(lineText(text, starts, line));
+      for (const token of tokens) if (token.col === column && token.kind === 'key') present.add(token.name!);
+    }
+  }
+
+  const path: PathSegment[] = [];
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const { token, line } = ancestors[i]!;
+    if (token.kind === 'key') path.push(token.name!);
+    else path.push(itemIndex(text, starts, line, token.col));
+  }
+  if (kind === 'value') path.push(key!);
+  else if (kind === 'item') path.push(key!);
+  // `- x` under an array of scalars is an item, decided by the caller from the schema.
+
+  if (flowValue !== undefined) {
+    const context = flowMapContext(flowValue, path, offset, 'yaml');
+    if (!context) return null;
+    context.replaceEnd = offset + wordAfter.length;
+    if (context.quote && full[context.replaceEnd - lineStart] === context.quote) context.replaceEnd += 1;
+    return context;
+  }
+
+  let quote: CursorContext['quote'];
+  let prefix = partial;
+  if (partial.startsWith('"') || partial.startsWith("'")) {
+    quote = partial[0] as '"' | "'";
+    prefix = partial.slice(1);
+  }
+  let replaceEnd = offset + wordAfter.length;
+  if (quote && full[replaceEnd - lineStart] === quote) replaceEnd += 1;
+  return {
+    kind,
+    path,
+    prefix,
+    replaceStart: partialStart,
+    replaceEnd,
+    present: [...present],
+    column,
+    freshItem: kind === 'key' && dashCols.length > 0,
+    quote,
+    ...(spaceBefore ? { spaceBefore } : {}),
+  };
+}
+
+/** The index of the `- ` item at `col` on `line` among its siblings above. */
+function itemIndex(text: string, starts: readonly number[], line: number, col: number): number {
+  let index = 0;
+  for (let above = line - 1; above >= 0; above--) {
+    const indent = indentOf(text, starts, above);
+    if (indent < 0 || indent > col) continue;
+    if (indent < col) break;
+    const at = starts[above]! + indent;
+    // At the sequence's column every line is an item; anything else (its key) ends it.
+    if (text.charCodeAt(at) === 45 /* - */ && /[ \r\n]/.test(text[at + 1] ?? '\n')) index += 1;
+    else break;
+  }
+  return index;
+}

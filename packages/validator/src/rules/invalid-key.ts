@@ -1,9 +1,0 @@
-import type { ParseRule } from './rule.js';
-
-/** Reported while reading the text (see packages/validator/src/document/). */
-export const invalidKey: ParseRule = {
-  id: 'invalid-key',
-  kind: 'parse',
-  severity: 'error',
-  description: 'A mapping key that is not a plain string (a collection, an alias, an empty key).',
-};

@@ -1,0 +1,285 @@
+/**
+ * The layering of the packages, checked on the imports the sources actually make (read with the
+ * TypeScript parser: static imports and re-exports, `import()` and `require()`), and the
+ * invariants ARCHITECTURE.md states that a reading of the sources can hold us to. Invariants
+ * that need the code to run have their own tests; ARCHITECTURE.md names each.
+ *
+ *   schema ← validator ← lsp ← vscode-extension        validator ← gitops
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each package, and the workspace packages it may import (directly). */
+const LAYERS: Record<string, readonly string[]> = {
+  schema: [],
+  validator: ['schema'],
+  lsp: ['schema', 'validator'],
+  'vscode-extension': ['lsp'],
+  gitops: ['schema', 'validator'],
+};
+const PACKAGES = Object.keys(LAYERS);
+const PACKAGE_NAMES: Record<string, string> = {
+  schema: '@svc-manifest/schema',
+  validator: '@svc-manifest/validator',
+  lsp: '@svc-manifest/lsp',
+  'vscode-extension': 'svc-manifest-vscode',
+  gitops: '@svc-manifest/gitops',
+};
+
+interface Import {
+  file: string;
+  specifier: string;
+  /** `import type` / `export type`: erased, costs nothing at run time. */
+  typeOnly: boolean;
+  kind: 'static' | 'dynamic' | 'require';
+}
+
+interface SourceFile {
+  file: string;
+  pkg: string;
+  text: string;
+  imports: Import[];
+  /** `import(x)` / `require(x)` whose argument is not a string literal. */
+  computed: { file: string; line: number; code: string }[];
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return walk(path);
+    return /\.(ts|mts|cts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+function readSource(pkg: string, file: string): SourceFile {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const rel = relative(ROOT, file);
+  const imports: Import[] = [];
+  const computed: SourceFile['computed'] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = ts.isImportDeclaration(node) ? !!node.importClause?.isTypeOnly : node.isTypeOnly;
+      imports.push({ file: rel, specifier: node.moduleSpecifier.text, typeOnly, kind: 'static' });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      imports.push({ file: rel, specifier: node.argument.literal.text, typeOnly: true, kind: 'static' });
+    } else if (ts.isCallExpression(node)) {
+      const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
+      if (isImport || isRequire) {
+        const [argument] = node.arguments;
+        if (argument && ts.isStringLiteralLike(argument)) {
+          imports.push({ file: rel, specifier: argument.text, typeOnly: false, kind: isImport ? 'dynamic' : 'require' });
+        } else {
+          const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+          computed.push({ file: rel, line, code: node.getText() });
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { file, pkg, text, imports, computed };
+}
+
+const SOURCES: SourceFile[] = PACKAGES.flatMap((pkg) => walk(join(ROOT, 'packages', pkg, 'src')).map((file) => readSource(pkg, file)));
+const sourcesOf = (pkg: string) => SOURCES.filter((s) => s.pkg === pkg);
+
+/** The workspace package a specifier names, if any (`@svc-manifest/lsp/main` → `lsp`). */
+function workspaceTarget(specifier: string): string | undefined {
+  return PACKAGES.find((pkg) => specifier === PACKAGE_NAMES[pkg] || specifier.startsWith(`${PACKAGE_NAMES[pkg]}/`));
+}
+
+/** The bare package name of a specifier (`vscode-languageserver/node` → `vscode-languageserver`). */
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+const isRelative = (specifier: string) => specifier.startsWith('.');
+const isBuiltin = (specifier: string) => specifier.startsWith('node:');
+
+describe('the packages', () => {
+  it('are all read (every package has sources and imports)', () => {
+    for (const pkg of PACKAGES) {
+      expect(sourcesOf(pkg).length, pkg).toBeGreaterThan(0);
+      expect(readdirSync(join(ROOT, 'packages')).sort()).toEqual([...PACKAGES].sort());
+    }
+  });
+
+  for (const pkg of PACKAGES) {
+    describe(pkg, () => {
+      it(`imports only the workspace packages below it (${LAYERS[pkg]!.join(', ') || 'none'})`, () => {
+        const reached = sourcesOf(pkg)
+          .flatMap((s) => s.imports)
+          .map((i) => ({ ...i, target: workspaceTarget(i.specifier) }))
+          .filter((i) => i.target && i.target !== pkg)
+          .filter((i) => !LAYERS[pkg]!.includes(i.target!))
+          .map((i) => `${i.file} → ${i.specifier}`);
+        expect(reached).toEqual([]);
+      });
+
+      it('never reaches into another package by a relative path', () => {
+        const own = join(ROOT, 'packages', pkg) + sep;
+        const escapes = sourcesOf(pkg)
+          .flatMap((s) => s.imports.filter((i) => isRelative(i.specifier)).map((i) => ({ i, target: resolve(dirname(s.file), i.specifier) })))
+          .filter(({ target }) => !target.startsWith(own))
+          .map(({ i }) => `${i.file} → ${i.specifier}`);
+        expect(escapes).toEqual([]);
+      });
+
+      it('declares every package it imports at run time in its package.json dependencies', () => {
+        const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as {
+          dependencies?: Record<string, string>;
+          peerDependencies?: Record<string, string>;
+        };
+        const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+        // `vscode` is the editor's own API, provided by the extension host.
+        if (pkg === 'vscode-extension') declared.add('vscode');
+        const undeclared = sourcesOf(pkg)
+          .flatMap((s) => s.imports)
+          .filter((i) => !i.typeOnly && !isRelative(i.specifier) && !isBuiltin(i.specifier))
+          .filter((i) => workspaceTarget(i.specifier) !== pkg && !declared.has(packageName(i.specifier)))
+          .map((i) => `${i.file} → ${i.specifier}`);
+        expect(undeclared).toEqual([]);
+      });
+    });
+  }
+
+  it('import nothing upward: no cycle between packages', () => {
+    const edges = new Set(
+      SOURCES.flatMap((s) => s.imports.map((i) => [s.pkg, workspaceTarget(i.specifier)] as const).filter(([from, to]) => to && to !== from)).map(
+        ([from, to]) => `${from}→${to}`,
+      ),
+    );
+    for (const edge of edges) {
+      const [from, to] = edge.split('→') as [string, string];
+      expect(edges.has(`${to}→${from}`), edge).toBe(false);
+    }
+  });
+});
+
+describe('dynamic imports', () => {
+  // validator/src/cli.ts loads @svc-manifest/gitops by a computed import() so that the import
+  // graph does not see the validator reaching up to the applier. The git dispatch (issue #16)
+  // replaces it; until it lands on this branch the assertion is expected to fail.
+  it.fails('are all of a literal module name, so the layering above sees them (none computed)', () => {
+    expect(SOURCES.flatMap((s) => s.computed.map((c) => `${c.file}:${c.line} ${c.code}`))).toEqual([]);
+  });
+
+  it('computed ones exist nowhere but the validator CLI (the known case above)', () => {
+    const files = new Set(SOURCES.flatMap((s) => s.computed.map((c) => c.file)));
+    expect([...files].filter((file) => file !== join('packages', 'validator', 'src', 'cli.ts'))).toEqual([]);
+  });
+});
+
+describe('who may use what', () => {
+  const importers = (predicate: (specifier: string) => boolean) =>
+    [...new Set(SOURCES.filter((s) => s.imports.some((i) => predicate(i.specifier))).map((s) => s.pkg))].sort();
+
+  it('only lsp imports vscode-languageserver (and so only lsp converts diagnostics to LSP types)', () => {
+    expect(importers((specifier) => packageName(specifier).startsWith('vscode-languageserver'))).toEqual(['lsp']);
+  });
+
+  it('schema and validator import nothing from vscode-*', () => {
+    const offenders = SOURCES.filter((s) => s.pkg === 'schema' || s.pkg === 'validator').flatMap((s) =>
+      s.imports.filter((i) => /^vscode(-|$)/.test(packageName(i.specifier))).map((i) => `${i.file} → ${i.specifier}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('only the extension imports the vscode API or its language client', () => {
+    expect(importers((specifier) => specifier === 'vscode' || packageName(specifier) === 'vscode-languageclient')).toEqual(['vscode-extension']);
+  });
+
+  it('only gitops spawns git', () => {
+    const spawnsGit = /\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync|fork)\s*\(\s*['"`]git\b/;
+    const processUsers = SOURCES.filter((s) => s.imports.some((i) => i.specifier === 'node:child_process' || i.specifier === 'child_process'));
+    expect(processUsers.filter((s) => s.pkg === 'gitops').length).toBeGreaterThan(0);
+    const offenders = processUsers.filter((s) => s.pkg !== 'gitops' && spawnsGit.test(s.text)).map((s) => relative(ROOT, s.file));
+    expect(offenders).toEqual([]);
+    // In gitops, one module runs git: everything else goes through it.
+    expect(
+      processUsers
+        .filter((s) => s.pkg === 'gitops')
+        .map((s) => relative(ROOT, s.file))
+        .sort(),
+    ).toEqual([join('packages', 'gitops', 'src', 'git', 'exec.ts')]);
+  });
+
+  it('nothing in schema or validator evaluates code at run time (no eval, no new Function)', () => {
+    const offenders = SOURCES.filter((s) => s.pkg === 'schema' || s.pkg === 'validator')
+      .filter((s) => /(^|[^.\w])eval\s*\(|\bnew\s+Function\s*\(/.test(s.text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')))
+      .map((s) => relative(ROOT, s.file));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('inside each package', () => {
+  /** Module-level cycles among a package's own files, counting only imports that exist at run time. */
+  function cycles(pkg: string): string[] {
+    const files = new Map(sourcesOf(pkg).map((s) => [s.file, s]));
+    const edges = (s: SourceFile) =>
+      s.imports
+        .filter((i) => !i.typeOnly && isRelative(i.specifier))
+        .map((i) => resolve(dirname(s.file), i.specifier).replace(/\.js$/, '.ts'))
+        .filter((target) => files.has(target));
+    const found: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const next of edges(files.get(file)!)) {
+        if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)).join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of files.keys()) if (!state.has(file)) visit(file);
+    return found;
+  }
+
+  for (const pkg of PACKAGES) {
+    it(`${pkg}: no import cycle among its modules`, () => {
+      expect(cycles(pkg)).toEqual([]);
+    });
+  }
+
+  it('lsp: server.ts imports no manifest code (it only wires the store and the feature table)', () => {
+    const server = SOURCES.find((s) => s.file.endsWith(join('lsp', 'src', 'server.ts')))!;
+    expect(server.imports.filter((i) => workspaceTarget(i.specifier))).toEqual([]);
+  });
+});
+
+describe('tests', () => {
+  /** Every test file of the repository (not node_modules, not dist). */
+  function testFiles(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return testFiles(path);
+      return /\.test\.ts$/.test(name) ? [path] : [];
+    });
+  }
+
+  it('make no timed assertions (speed is measured by npm run bench, as ratios)', () => {
+    const files = [...testFiles(join(ROOT, 'packages')), ...testFiles(join(ROOT, 'test'))];
+    expect(files.length).toBeGreaterThan(20);
+    // An expectation on a duration: a clock read and a bound on the difference, or a bound on a
+    // value named after time.
+    const timed = /expect\([^;]*\b(ms|elapsed|duration|took|seconds|millis\w*)\b[^;]*\)\s*\.\s*toBeLessThan/;
+    const clock = /\b(performance\.now|Date\.now|process\.hrtime)\s*\(/;
+    const offenders = files.filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return timed.test(text) || (clock.test(text) && /toBeLessThan(OrEqual)?\(/.test(text) && /\b(ms|elapsed|took)\b/.test(text));
+    });
+    expect(offenders.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+});
