@@ -91,13 +91,11 @@ function runValidation(document: ManifestDocument): ValidationResult {
       }
     } else {
       const locator = new ManifestLocator(document, mapRoot);
-      for (const diagnostic of raw) {
-        if (diagnostic.code === 'unsafe-key' && !diagnostic.fixes) diagnostic.fixes = locator.removeKeyFix(diagnostic.path);
-      }
       version = checkVersion(document, mapRoot, raw);
       if (version) {
         const validate = VALIDATORS[version];
-        if (!validate(value)) {
+        // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
+        if (!validate(document.schemaValue)) {
           raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));
         }
         const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {

@@ -10,6 +10,8 @@ export interface ParsedFragment {
   aliasCount: number;
   /** The alias nodes in document order (YAML only). */
   aliases?: AliasNode[];
+  /** Whether a scalar is a TOML date or time (TOML only). */
+  hasDateTimes?: boolean;
 }
 
 const PARSE_OPTIONS = {
@@ -108,7 +110,14 @@ function describeYamlProblem(code: string, message: string): string {
 class YamlTreeBuilder {
   aliasCount = 0;
   private readonly converted = new Map<YamlNode, ValueNode>();
-  private readonly aliases: { node: AliasNode; source: YamlNode }[] = [];
+  /** Each alias with the node its anchor was on when the alias was met (or none). */
+  private readonly aliases: { node: AliasNode; target: YamlNode | undefined }[] = [];
+  /**
+   * The latest node carrying each anchor name, in document order: an alias refers to the
+   * nearest preceding anchor of its name (YAML 1.2, 7.1). Looked up once per alias, so
+   * thousands of aliases cost no more than thousands of scalars.
+   */
+  private readonly anchors = new Map<string, YamlNode>();
 
   constructor(
     private readonly doc: Document.Parsed,
@@ -128,17 +137,32 @@ class YamlTreeBuilder {
     return this.aliases.map((a) => a.node).sort((a, b) => a.start - b.start);
   }
 
-  /** Points every alias at the converted form of its anchor (anchors may follow in recursive cases). */
+  /** Points every alias at the converted form of its anchor (an alias inside its own anchor is linked once that is built). */
   linkAliases(): void {
-    for (const { node, source } of this.aliases) {
-      let target: YamlNode | undefined;
-      try {
-        target = (source as unknown as { resolve(doc: Document): YamlNode | undefined }).resolve(this.doc);
-      } catch {
-        target = undefined;
-      }
-      node.target = target ? (this.converted.get(target) ?? null) : null;
+    for (const { node, target } of this.aliases) node.target = target ? (this.converted.get(target) ?? null) : null;
+  }
+
+  /** Records the anchor a node carries, before its children are converted (so `&a [*a]` is seen as a cycle). */
+  private noteAnchor(node: YamlNode): void {
+    const anchor = (node as { anchor?: string | null }).anchor;
+    if (anchor) this.anchors.set(anchor, node);
+  }
+
+  /** The anchored node an alias refers to; reports an alias with no anchor before it. */
+  private aliasTarget(node: import('yaml').Alias): YamlNode | undefined {
+    const target = this.anchors.get(node.source);
+    if (!target) {
+      const [start, end] = this.range(node);
+      this.diagnostics.push({
+        code: 'yaml-syntax',
+        severity: 'error',
+        message: `alias '*${node.source}' refers to no anchor: an alias must follow an '&${node.source}' in the file`,
+        path: '',
+        start,
+        end,
+      });
     }
+    return target;
   }
 
   private range(node: { range?: [number, number, number] | null }): [number, number] {
@@ -147,6 +171,7 @@ class YamlTreeBuilder {
   }
 
   private convert(node: YamlNode, pointer: string): ValueNode {
+    this.noteAnchor(node);
     if (isScalar(node)) return this.scalar(node);
     if (isMap(node)) return this.map(node, pointer);
     if (isSeq(node)) return this.seq(node, pointer);
@@ -154,7 +179,7 @@ class YamlTreeBuilder {
       this.aliasCount += 1;
       const [start, end] = this.range(node);
       const alias: AliasNode = { kind: 'alias', name: node.source, target: null, start, end };
-      this.aliases.push({ node: alias, source: node });
+      this.aliases.push({ node: alias, target: this.aliasTarget(node) });
       return alias;
     }
     const [start, end] = this.range(node as { range?: [number, number, number] });
@@ -204,15 +229,28 @@ class YamlTreeBuilder {
       let keyStart: number;
       let keyEnd: number;
       if (keyNode && isScalar(keyNode)) {
+        this.noteAnchor(keyNode);
+        // An anchored key (`&k name: …`) may be used as a value elsewhere (`x: *k`).
+        if (keyNode.anchor) this.converted.set(keyNode, this.scalar(keyNode));
         [keyStart, keyEnd] = this.range(keyNode);
         key = keyNode.value === null ? '' : String(keyNode.value);
         if (keyNode.value === null || typeof keyNode.value === 'object') {
           this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
         }
+      } else if (keyNode && isAlias(keyNode)) {
+        // `*name : value`: the key is the anchored scalar, checked like any key written out.
+        [keyStart, keyEnd] = this.range(keyNode);
+        const target = this.aliasTarget(keyNode);
+        if (target && isScalar(target) && target.value !== null && typeof target.value !== 'object') {
+          key = String(target.value);
+        } else {
+          key = '';
+          if (target) this.invalidKey(keyStart, keyEnd, pointer, `a mapping key must be a string; '*${keyNode.source}' refers to ${isScalar(target) ? 'an empty value' : 'a collection'}`);
+        }
       } else if (keyNode) {
         [keyStart, keyEnd] = this.range(keyNode as { range?: [number, number, number] });
         key = '';
-        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection or alias');
+        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
         const valueRange = pair.value ? this.range(pair.value as { range?: [number, number, number] }) : [this.base, this.base];
         keyStart = keyEnd = valueRange[0]!;

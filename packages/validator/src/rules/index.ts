@@ -34,7 +34,6 @@ import { templateImageOrDockerfile } from './template-image-or-dockerfile.js';
 import { tomlSyntax } from './toml-syntax.js';
 import { tooDeep } from './too-deep.js';
 import { tooLarge } from './too-large.js';
-import { tooManyAliases } from './too-many-aliases.js';
 import { triggerAgentDeclared } from './trigger-agent-declared.js';
 import { triggerCronSchedule } from './trigger-cron-schedule.js';
 import { triggerMonitorFields } from './trigger-monitor-fields.js';
@@ -42,7 +41,6 @@ import { triggerMonitorInterval } from './trigger-monitor-interval.js';
 import { triggerPromptRequired } from './trigger-prompt-required.js';
 import { triggerWebhookSecret } from './trigger-webhook-secret.js';
 import { unknownKey } from './unknown-key.js';
-import { unsafeKey } from './unsafe-key.js';
 import { versionSpecificKey } from './version-specific-key.js';
 import { wrongType } from './wrong-type.js';
 import { yamlSyntax } from './yaml-syntax.js';
@@ -82,7 +80,6 @@ export const RULES: readonly Rule[] = [
   tomlSyntax,
   tooDeep,
   tooLarge,
-  tooManyAliases,
   triggerAgentDeclared,
   triggerCronSchedule,
   triggerMonitorFields,
@@ -90,7 +87,6 @@ export const RULES: readonly Rule[] = [
   triggerPromptRequired,
   triggerWebhookSecret,
   unknownKey,
-  unsafeKey,
   versionSpecificKey,
   wrongType,
   yamlSyntax,

@@ -5,5 +5,5 @@ export const invalidKey: ParseRule = {
   id: 'invalid-key',
   kind: 'parse',
   severity: 'error',
-  description: 'A mapping key that is not a plain string (a collection, an alias, an empty key).',
+  description: 'A mapping key that is not a plain string (a collection, an alias of one, an empty key).',
 };
