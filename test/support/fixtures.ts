@@ -1,7 +1,7 @@
 /**
  * Walks `fixtures/<rule-id>/{valid,invalid}/<case>.{yaml,toml}` and turns each file into
- * plain JSON with parsers that are independent of the validator's located document model:
- * the `yaml` package for YAML and `toml-eslint-parser`'s AST for TOML.
+ * plain JSON with a parser that is independent of the validator's located document model:
+ * the `yaml` package for YAML (TOML is read by Python's `tomllib` in the conformance test).
  *
  * Every fixture states its JSON Schema verdict: a leading `# verdict: valid|invalid|unparseable`
  * line. Files without one get the verdict of their folder (valid/ → valid, invalid/ → invalid).
@@ -11,7 +11,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseTOML, type AST } from 'toml-eslint-parser';
 import { parse as parseYaml } from 'yaml';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -95,15 +94,17 @@ export function loadExamples(): Fixture[] {
     });
 }
 
-/** Parses a fixture to plain JSON; throws on anything a conforming parser rejects. */
-export function parseFixture(fixture: Pick<Fixture, 'format' | 'text'>): unknown {
-  if (fixture.format === 'yaml') {
-    // YAML 1.2 core schema; duplicate keys and several documents throw. Aliases are expanded
-    // without the package's resource guard: the alias fixtures (`too-many-aliases`,
-    // `alias-expansion`) denote ordinary, schema-valid values that only our validator refuses.
-    return jsonRoundTrip(parseYaml(fixture.text, { uniqueKeys: true, maxAliasCount: -1 }));
-  }
-  return jsonRoundTrip(tomlToValue(parseTOML(fixture.text)));
+/**
+ * Parses a YAML fixture to plain JSON; throws on anything a conforming parser rejects.
+ * (TOML fixtures are parsed by Python's own `tomllib` in the conformance test, so TOML dates
+ * and times keep their own types there.)
+ */
+export function parseYamlFixture(fixture: Pick<Fixture, 'text'>): unknown {
+  // YAML 1.2 core schema; duplicate keys and several documents throw. Merge keys (`<<: *base`)
+  // are applied, as our validator applies them (docs/decisions.md). Aliases are expanded
+  // without the package's resource guard: the alias fixtures denote ordinary, schema-valid
+  // values that only our validator's limits refuse.
+  return jsonRoundTrip(parseYaml(fixture.text, { uniqueKeys: true, maxAliasCount: -1, merge: true }));
 }
 
 /** What a schema validator over the wire would see: JSON text, parsed again. */
@@ -111,89 +112,4 @@ function jsonRoundTrip(value: unknown): unknown {
   const text = JSON.stringify(value);
   if (text === undefined) throw new Error('document has no JSON value');
   return JSON.parse(text) as unknown;
-}
-
-// ---- TOML → value, with null-prototype tables so `__proto__` / `constructor` stay plain keys ----
-
-type Table = Record<string, unknown>;
-
-function newTable(): Table {
-  return Object.create(null) as Table;
-}
-
-function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function keyPath(key: AST.TOMLKey): string[] {
-  return key.keys.map((part) => (part.type === 'TOMLBare' ? part.name : part.value));
-}
-
-function descend(table: Table, keys: string[]): Table {
-  let current = table;
-  for (const key of keys) {
-    let next = current[key];
-    if (Array.isArray(next)) next = next[next.length - 1];
-    if (!isTable(next)) {
-      next = newTable();
-      current[key] = next;
-    }
-    current = next;
-  }
-  return current;
-}
-
-function tomlValue(node: AST.TOMLContentNode): unknown {
-  switch (node.type) {
-    case 'TOMLArray':
-      return node.elements.map(tomlValue);
-    case 'TOMLInlineTable': {
-      const table = newTable();
-      for (const pair of node.body) assign(table, pair);
-      return table;
-    }
-    case 'TOMLValue':
-      if (node.kind === 'integer') return Number(node.bigint);
-      if (node.value instanceof Date) return node.datetime;
-      return node.value;
-  }
-}
-
-function assign(table: Table, pair: AST.TOMLKeyValue): void {
-  const keys = keyPath(pair.key);
-  const target = descend(table, keys.slice(0, -1));
-  target[keys[keys.length - 1]!] = tomlValue(pair.value);
-}
-
-function tomlToValue(program: AST.TOMLProgram): Table {
-  const root = newTable();
-  const top = program.body[0];
-  if (!top) return root;
-  for (const item of top.body) {
-    if (item.type === 'TOMLKeyValue') {
-      assign(root, item);
-      continue;
-    }
-    const keys = keyPath(item.key);
-    const parent = descend(root, keys.slice(0, -1));
-    const last = keys[keys.length - 1]!;
-    let table: Table;
-    if (item.kind === 'array') {
-      const list = Array.isArray(parent[last]) ? (parent[last] as unknown[]) : (parent[last] = []);
-      table = newTable();
-      (list as unknown[]).push(table);
-    } else {
-      const existing = parent[last];
-      table = isTable(existing) ? existing : (parent[last] = newTable()) as Table;
-    }
-    for (const pair of item.body) assign(table, pair);
-  }
-  return root;
-}
-
-/** The `svc_version` a parsed document claims, when it is 1 or 2. */
-export function declaredVersion(value: unknown): 1 | 2 | undefined {
-  if (!isTable(value)) return undefined;
-  const version = value['svc_version'];
-  return version === 1 || version === 2 ? version : undefined;
 }
