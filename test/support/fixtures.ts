@@ -56,7 +56,7 @@ export function loadFixtures(): Fixture[] {
           throw new Error(`unexpected fixture file ${relative(REPO_ROOT, path)}: expected .yaml or .toml`);
         }
         const text = readFileSync(path, 'utf8');
-        const match = VERDICT_LINE.exec(text.slice(0, 4096));
+        const match = VERDICT_LINE.exec(text.replace(/^\uFEFF/, '').slice(0, 4096));
         fixtures.push({
           name: relative(REPO_ROOT, path),
           file: path,

@@ -86,7 +86,10 @@ export function parseYamlFragment(
     });
   }
   const builder = new YamlTreeBuilder(doc, base, diagnostics, options.skipRootKeyCheck === true);
-  const root = doc.contents ? builder.build(doc.contents as YamlNode, pointerPrefix) : null;
+  // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
+  const contents = doc.contents as YamlNode | null;
+  const empty = contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
+  const root = contents && !empty ? builder.build(contents, pointerPrefix) : null;
   builder.linkAliases();
   return { root, diagnostics, aliasCount: builder.aliasCount, aliases: builder.aliasNodes() };
 }
