@@ -116,7 +116,19 @@ function runValidation(document: ManifestDocument): ValidationResult {
       path: '',
       start: 0,
       end: 0,
-      fixes: [{ title: 'Add svc_version: 2', edits: [{ start: 0, end: 0, newText: document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n' }] }],
+      // At the end: after any comments and a lone `---`, so the file stays one document.
+      fixes: [
+        {
+          title: 'Add svc_version: 2',
+          edits: [
+            {
+              start: document.text.length,
+              end: document.text.length,
+              newText: (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') + (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
+            },
+          ],
+        },
+      ],
     });
   }
   const diagnostics = dedupe(raw)
