@@ -34,7 +34,7 @@ interface ChildOutcome {
 const CHILD = join(import.meta.dirname, 'support', 'hostile-child.ts');
 
 /** Cases that must finish well within a time budget; the child is killed past it. */
-const BUDGET_MS: Record<string, number> = { 'merge-key-chain': 20_000, 'aliases-10000': 20_000, 'many-extra-keys': 20_000, 'many-extra-keys-toml': 20_000, 'many-unknown-agent-keys': 20_000 };
+const BUDGET_MS: Record<string, number> = { 'merge-key-chain': 20_000, 'merge-key-wide': 20_000, 'aliases-10000': 20_000, 'many-extra-keys': 20_000, 'many-extra-keys-toml': 20_000, 'many-unknown-agent-keys': 20_000 };
 
 function runChild(name: string): Promise<ChildOutcome> {
   return new Promise((resolve) => {
@@ -189,6 +189,11 @@ describe('aliases, in their own process', () => {
     const result = survived('merge-key-chain');
     expect(result.diagnostics).toEqual([]);
     expect(result.ok).toBe(true);
+  });
+
+  it('2,000 merges of a 2,000-key map (8 million values expanded) are refused as alias-expansion', () => {
+    const d = located('merge-key-wide', 'alias-expansion');
+    expect(d.message).toContain('past 200000 values');
   });
 
   it('an alias inside its own anchor: alias-cycle at the alias', () => {

@@ -91,6 +91,10 @@ export const CASES: Record<string, () => Input> = {
   }),
   'invalid-utf8': () => ({ input: Uint8Array.from([...new TextEncoder().encode('svc_version: 1\nproject:\n  name: Caf'), 0xe9, ...new TextEncoder().encode(' orders\n')]) }),
   // Prototype keys, checked for pollution in a fresh process.
+  // 2,000 maps that each merge one 2,000-key map: 8 million values once expanded.
+  'merge-key-wide': () => ({
+    input: `svc_version: 1\nbig: &big {${Array.from({ length: 2_000 }, (_, i) => `k${i}: ${i}`).join(', ')}}\ncopies:\n${Array.from({ length: 2_000 }, () => '  - <<: *big').join('\n')}\n`,
+  }),
   'proto-keys': () => ({ input: 'svc_version: 1\n__proto__: {polluted: true}\nproject:\n  constructor: {prototype: {polluted: true}}\n  prototype: {polluted: true}\n' }),
   'proto-keys-merge': () => ({ input: 'svc_version: 1\nbase: &base {__proto__: {polluted: true}, constructor: {polluted: true}}\nproject:\n  <<: *base\n  name: x\n' }),
   'proto-keys-toml': () => ({ input: 'svc_version = 1\n[__proto__]\npolluted = true\n[project.constructor.prototype]\npolluted = true\n', format: 'toml' }),
