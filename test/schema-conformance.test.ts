@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateManifest } from '@svc-manifest/validator';
 import { SCHEMA_DIR, loadExamples, loadFixtures, parseYamlFixture, type Fixture } from './support/fixtures.js';
+import { stringKeyCases } from './support/string-keys.js';
 
 const PYTHON = 'python3';
 const VERDICTS_SCRIPT = join(import.meta.dirname, 'support/jsonschema_verdicts.py');
@@ -228,5 +229,23 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
       ours: validateManifest(JSON.stringify(json), { format: 'yaml' }).diagnostics.filter((d) => d.severity === 'error').length,
     }));
     expect(verdicts).toEqual(cases.map(([what]) => ({ what, python: 1, pythonV2: 1, ours: 1 })));
+  });
+});
+
+describe('a TOML date at any string-typed key is one schema error (Python reads the TOML with tomllib)', () => {
+  const cases = stringKeyCases();
+  it('every such manifest gets exactly one error, at the date', () => {
+    const inputs = cases.map((c, i) => {
+      const file = join(work, `string-key-${i}.toml`);
+      writeFileSync(file, c.toml);
+      return { toml: file };
+    });
+    const python = runPython<PythonResult[]>(VERDICTS_SCRIPT, inputs, [SCHEMAS.combined, SCHEMAS.v1, SCHEMAS.v2]);
+    const outcome = cases.map((c, i) => {
+      const result = python[i]!;
+      const own = result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!;
+      return { key: `v${c.version} ${c.pointer}`, parseError: result.parseError, combined: result.verdicts[SCHEMAS.combined]?.errors, own: own?.count };
+    });
+    expect(outcome).toEqual(cases.map((c) => ({ key: `v${c.version} ${c.pointer}`, parseError: null, combined: [expect.stringMatching(new RegExp(`^${c.pointer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))], own: 1 })));
   });
 });
