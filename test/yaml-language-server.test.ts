@@ -118,15 +118,17 @@ beforeAll(async () => {
     configurationPulls += 1;
     return params.items.map((item) => SETTINGS[item.section ?? ''] ?? null);
   });
-  // client/registerCapability, window/workDoneProgress/create, …: accept and ignore.
-  connection.onRequest((_method: string) => null);
+  // Requests the server may send: accept and ignore.
+  for (const method of ['client/registerCapability', 'client/unregisterCapability', 'window/workDoneProgress/create', 'window/showMessageRequest']) {
+    connection.onRequest(method, () => null);
+  }
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
     const list = published.get(params.uri) ?? [];
     list.push(params);
     published.set(params.uri, list);
     for (const waiter of [...waiters]) waiter();
   });
-  connection.onNotification((_method: string) => undefined);
+  for (const method of ['window/logMessage', 'window/showMessage', 'telemetry/event', '$/progress']) connection.onNotification(method, () => undefined);
   connection.listen();
 
   const exited = new Promise<never>((_, reject) =>
