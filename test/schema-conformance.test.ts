@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateManifest } from '@svc-manifest/validator';
 import { SCHEMA_DIR, loadExamples, loadFixtures, parseYamlFixture, type Fixture } from './support/fixtures.js';
-import { stringKeyCases } from './support/string-keys.js';
+import { stringKeyCases, wrongShapeCases } from './support/string-keys.js';
 
 const PYTHON = 'python3';
 const VERDICTS_SCRIPT = join(import.meta.dirname, 'support/jsonschema_verdicts.py');
@@ -169,6 +169,10 @@ describe('per-version schemas agree with the combined schema', () => {
   }
 });
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Every `pattern` in a schema, with where it is. */
 function patternsIn(node: unknown, path = '#', out = new Map<string, string>()): Map<string, string> {
   if (Array.isArray(node)) node.forEach((item, index) => patternsIn(item, `${path}/${index}`, out));
@@ -246,6 +250,18 @@ describe('a TOML date at any string-typed key is one schema error (Python reads 
       const own = result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!;
       return { key: `v${c.version} ${c.pointer}`, parseError: result.parseError, combined: result.verdicts[SCHEMAS.combined]?.errors, own: own?.count };
     });
-    expect(outcome).toEqual(cases.map((c) => ({ key: `v${c.version} ${c.pointer}`, parseError: null, combined: [expect.stringMatching(new RegExp(`^${c.pointer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))], own: 1 })));
+    expect(outcome).toEqual(cases.map((c) => ({ key: `v${c.version} ${c.pointer}`, parseError: null, combined: [expect.stringMatching(new RegExp(`^${escapeRegExp(c.pointer)}: `))], own: 1 })));
+  });
+});
+
+describe('a string where an object or a list belongs is one schema error (no cascade from conditional clauses)', () => {
+  const cases = wrongShapeCases();
+  it('every such manifest gets exactly one error, at the value', () => {
+    const python = runPython<PythonResult[]>(VERDICTS_SCRIPT, cases.map((c) => ({ json: JSON.parse(c.json) as unknown })), [SCHEMAS.combined, SCHEMAS.v1, SCHEMAS.v2]);
+    const outcome = cases.map((c, i) => {
+      const result = python[i]!;
+      return { key: `v${c.version} ${c.pointer}`, combined: result.verdicts[SCHEMAS.combined]!.errors, own: result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!.count };
+    });
+    expect(outcome).toEqual(cases.map((c) => ({ key: `v${c.version} ${c.pointer}`, combined: [expect.stringMatching(new RegExp(`^${escapeRegExp(c.pointer)}: 'text' is not of type`))], own: 1 })));
   });
 });

@@ -39,30 +39,34 @@ const BASES: Record<1 | 2, Record<string, Json>> = {
 };
 
 /** Keys that may not appear with a key of the base: set the one, drop the other. */
-const EXCLUSIVE: Record<string, string> = { dockerfile: 'image', baseUrl: 'base_url' };
+const EXCLUSIVE: Record<string, string> = { dockerfile: 'image', baseUrl: 'base_url', connectors_personal: 'connectors_required' };
 
 function isStringTyped(schema: Schema): boolean {
   if (schema.type === 'string') return true;
   return Array.isArray(schema.allOf) && (schema.allOf as Schema[]).some((part) => part.type === 'string');
 }
 
-/** Paths (keys and `0` for list items) to every string-typed value under `schema`, following the base's shape. */
-function stringPaths(schema: Schema, base: Json | undefined, path: string[], out: string[][]): void {
-  if (isStringTyped(schema)) {
-    out.push(path);
-    return;
-  }
+/**
+ * Paths (keys and `0` for list items) to every value under `schema` that `select` picks, following
+ * the base's shape (only objects and lists the base has are entered).
+ */
+function typedPaths(schema: Schema, base: Json | undefined, path: string[], out: string[][], select: (schema: Schema) => boolean): void {
+  if (path.length > 0 && select(schema)) out.push(path);
   if (schema.type === 'array' && schema.items && Array.isArray(base) && base.length > 0) {
-    stringPaths(schema.items as Schema, base[0], [...path, '0'], out);
+    typedPaths(schema.items as Schema, base[0], [...path, '0'], out, select);
     return;
   }
   if (schema.type !== 'object' || !base || typeof base !== 'object' || Array.isArray(base)) return;
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  for (const [key, child] of Object.entries(properties)) stringPaths(child, base[key], [...path, key], out);
+  for (const [key, child] of Object.entries(properties)) typedPaths(child, base[key], [...path, key], out, select);
   const extra = schema.additionalProperties;
   if (extra && typeof extra === 'object') {
-    for (const key of Object.keys(base).filter((k) => !(k in properties))) stringPaths(extra as Schema, base[key], [...path, key], out);
+    for (const key of Object.keys(base).filter((k) => !(k in properties))) typedPaths(extra as Schema, base[key], [...path, key], out, select);
   }
+}
+
+function stringPaths(schema: Schema, base: Json | undefined, path: string[], out: string[][]): void {
+  typedPaths(schema, base, path, out, isStringTyped);
 }
 
 export interface StringKeyCase {
@@ -90,7 +94,7 @@ function tomlValue(value: Json): string {
   return `{ ${Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`).join(', ')} }`;
 }
 
-function withDate(base: Record<string, Json>, path: string[]): Record<string, Json> {
+function withMark(base: Record<string, Json>, path: string[]): Record<string, Json> {
   const copy = JSON.parse(JSON.stringify(base)) as Record<string, Json>;
   let node: Json = copy;
   for (const segment of path.slice(0, -1)) node = (node as Record<string, Json>)[segment]!;
@@ -111,7 +115,7 @@ export function stringKeyCases(): StringKeyCase[] {
     // Every property of every object is visited with the base's value, or a present sibling's.
     stringPaths(schema, widen(BASES[version], schema), [], paths);
     for (const path of paths) {
-      const manifest = withDate(BASES[version], path);
+      const manifest = withMark(BASES[version], path);
       const toml = Object.entries(manifest).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`).join('\n') + '\n';
       cases.push({ version, pointer: '/' + path.join('/'), toml });
     }
@@ -132,4 +136,27 @@ function widen(base: Json, schema: Schema): Json {
   const extra = schema.additionalProperties;
   if (extra && typeof extra === 'object') for (const key of Object.keys(out).filter((k) => !(k in properties))) out[key] = widen(out[key]!, extra as Schema);
   return out;
+}
+
+export interface ShapeCase {
+  version: 1 | 2;
+  /** Where the wrong value is, e.g. `/triggers/0`. */
+  pointer: string;
+  /** The manifest as JSON (which is also YAML), with the string "text" where an object or a list belongs. */
+  json: string;
+}
+
+/** One manifest per position where the schema wants an object or a list, holding a string there instead. */
+export function wrongShapeCases(): ShapeCase[] {
+  const cases: ShapeCase[] = [];
+  for (const version of [1, 2] as const) {
+    const schema = dereference(JSON.parse(readFileSync(join(SCHEMA_DIR, `svc.v${version}.schema.json`), 'utf8')) as Schema);
+    const paths: string[][] = [];
+    typedPaths(schema, BASES[version], [], paths, (s) => s.type === 'object' || s.type === 'array');
+    for (const path of paths) {
+      const manifest = withMark(BASES[version], path);
+      cases.push({ version, pointer: '/' + path.join('/'), json: JSON.stringify(manifest).replace(JSON.stringify(MARK), '"text"') });
+    }
+  }
+  return cases;
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManifestDocument, TomlDateTime, validateManifest } from '@svc-manifest/validator';
-import { stringKeyCases } from '../../../test/support/string-keys.js';
+import { stringKeyCases, wrongShapeCases } from '../../../test/support/string-keys.js';
 
 const cases = stringKeyCases();
 
@@ -83,4 +83,22 @@ describe('YAML aliases as keys', () => {
     const document = ManifestDocument.parse('svc_version: 1\na: &x first\nb: *x\nc: &x second\nd: *x\n*x : key\n');
     expect(document.value).toMatchObject({ b: 'first', d: 'second', second: 'key' });
   });
+});
+
+describe('a string where an object or a list belongs', () => {
+  const shapes = wrongShapeCases();
+  it('covers the object and list positions of both versions', () => {
+    const pointers = shapes.map((c) => `v${c.version} ${c.pointer}`);
+    expect(pointers.length).toBeGreaterThan(25);
+    for (const expected of ['v1 /triggers/0', 'v2 /agents/main', 'v2 /connectors/0/auth', 'v2 /apps/web/resources', 'v1 /sandbox/templates/0', 'v2 /connectors/0/headers']) {
+      expect(pointers).toContain(expected);
+    }
+  });
+  for (const c of shapes) {
+    it(`v${c.version} ${c.pointer}: exactly one error, wrong-type at the value`, () => {
+      const result = validateManifest(c.json, { format: 'yaml' });
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      expect(errors.map((d) => [d.code, c.json.slice(d.range.start.offset, d.range.end.offset)])).toEqual([['wrong-type', '"text"']]);
+    });
+  }
 });
