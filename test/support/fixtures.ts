@@ -104,7 +104,7 @@ export function parseYamlFixture(fixture: Pick<Fixture, 'text'>): unknown {
   // are applied, as our validator applies them (docs/decisions.md). Aliases are expanded
   // without the package's resource guard: the alias fixtures denote ordinary, schema-valid
   // values that only our validator's limits refuse.
-  return jsonRoundTrip(parseYaml(fixture.text, { uniqueKeys: true, maxAliasCount: -1, merge: true }));
+  return jsonRoundTrip(parseYaml(fixture.text, { uniqueKeys: true, maxAliasCount: -1, merge: true, logLevel: 'error' }));
 }
 
 /** What a schema validator over the wire would see: JSON text, parsed again. */

@@ -1,8 +1,11 @@
 /**
- * TOML 1.0 dates and times are types of their own (docs/decisions.md, "(#11) TOML dates and
- * times"): at every key the published schema types as a string (found by walking the schema),
- * an offset date-time is exactly one error, `wrong-type`, on the date's characters, naming the
- * TOML type. The same manifests get exactly one error from python-jsonschema
+ * How the document layer reads YAML and TOML (docs/decisions.md, the "(#11)" entries):
+ * - TOML 1.0 dates and times are types of their own: at every key the published schema types as
+ *   a string (found by walking the schema), an offset date-time is exactly one error,
+ *   `wrong-type`, on the date's characters, naming the TOML type;
+ * - a string where an object or a list belongs is exactly one error (no cascade);
+ * - YAML aliases as keys resolve to the anchored scalar.
+ * The same generated manifests get exactly one error from python-jsonschema
  * (test/schema-conformance.test.ts).
  */
 import { describe, expect, it } from 'vitest';
