@@ -91,8 +91,11 @@ function runValidation(document: ManifestDocument): ValidationResult {
       }
     } else {
       const locator = new ManifestLocator(document, mapRoot);
-      version = checkVersion(document, mapRoot, raw);
-      if (version) {
+      // Text that is not YAML gets only its syntax errors: the tree the parser recovered is a
+      // guess, and checking it would report the one fault again as missing or mistyped keys.
+      const unparsed = raw.some((d) => d.code === 'yaml-syntax' && d.severity === 'error');
+      version = checkVersion(document, mapRoot, unparsed ? [] : raw);
+      if (version && !unparsed) {
         const validate = VALIDATORS[version];
         // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
         if (!validate(document.schemaValue)) {

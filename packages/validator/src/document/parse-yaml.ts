@@ -53,12 +53,15 @@ export function parseYamlFragment(
   }
   if (!Array.isArray(documents) || documents.length === 0) return { root: null, diagnostics, aliasCount: 0 };
   const [first, ...rest] = documents;
-  for (const extra of rest) {
+  // One fault, one error: at the first extra document, counting the others.
+  const extra = rest[0];
+  if (extra) {
     const start = extra.range?.[0] ?? text.length;
+    const more = rest.length > 1 ? ` (the file has ${rest.length} documents after the first; remove them all)` : '';
     diagnostics.push({
       code: 'multiple-documents',
       severity: 'error',
-      message: 'a manifest is one YAML document; remove this second document (and the `---` before it)',
+      message: `a manifest is one YAML document; remove this second document (and the \`---\` before it)${more}`,
       path: '',
       start: base + Math.max(0, lineStartBefore(text, start)),
       end: base + Math.min(text.length, lineEndAfter(text, start)),
