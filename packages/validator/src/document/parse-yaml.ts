@@ -8,8 +8,6 @@ export interface ParsedFragment {
   diagnostics: RawDiagnostic[];
   /** Number of alias nodes (`*name`) met. */
   aliasCount: number;
-  /** The alias nodes in document order (YAML only). */
-  aliases?: AliasNode[];
   /** Whether a scalar is a TOML date or time (TOML only). */
   hasDateTimes?: boolean;
 }
@@ -88,13 +86,13 @@ export function parseYamlFragment(
       end: base + Math.max(warning.pos[0], warning.pos[1]),
     });
   }
-  const builder = new YamlTreeBuilder(doc, base, diagnostics, options.skipRootKeyCheck === true);
+  const builder = new YamlTreeBuilder(base, diagnostics, options.skipRootKeyCheck === true);
   // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
   const contents = doc.contents as YamlNode | null;
   const empty = contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
   const root = contents && !empty ? builder.build(contents, pointerPrefix) : null;
   builder.linkAliases();
-  return { root, diagnostics, aliasCount: builder.aliasCount, aliases: builder.aliasNodes() };
+  return { root, diagnostics, aliasCount: builder.aliasCount };
 }
 
 function lineStartBefore(text: string, offset: number): number {
@@ -126,7 +124,6 @@ class YamlTreeBuilder {
   private readonly anchors = new Map<string, YamlNode>();
 
   constructor(
-    private readonly doc: Document.Parsed,
     private readonly base: number,
     private readonly diagnostics: RawDiagnostic[],
     /** Chunks leave the root map's keys to the assembler, which sees every chunk's keys. */
@@ -137,10 +134,6 @@ class YamlTreeBuilder {
     const converted = this.convert(node, pointer);
     this.converted.set(node, converted);
     return converted;
-  }
-
-  aliasNodes(): AliasNode[] {
-    return this.aliases.map((a) => a.node).sort((a, b) => a.start - b.start);
   }
 
   /** Points every alias at the converted form of its anchor (an alias inside its own anchor is linked once that is built). */
