@@ -81,6 +81,14 @@ describe('YAML aliases as keys', () => {
     ]);
   });
 
+  it('the entry says its key was written as an alias (its text is `*name`, not the key)', () => {
+    const text = 'svc_version: 2\ndefault_agent: &main reviewer\nagents:\n  *main : {}\n';
+    const document = ManifestDocument.parse(text);
+    const agents = document.root?.kind === 'map' ? document.root.entries.find((e) => e.key === 'agents')?.value : undefined;
+    const entry = agents?.kind === 'map' ? agents.entries[0] : undefined;
+    expect(entry && { key: entry.key, keyAlias: entry.keyAlias, text: text.slice(entry.keyStart, entry.keyEnd) }).toEqual({ key: 'reviewer', keyAlias: 'main', text: '*main' });
+  });
+
   it('an alias refers to the nearest anchor of its name before it', () => {
     const document = ManifestDocument.parse('svc_version: 1\na: &x first\nb: *x\nc: &x second\nd: *x\n*x : key\n');
     expect(document.value).toMatchObject({ b: 'first', d: 'second', second: 'key' });

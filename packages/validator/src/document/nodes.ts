@@ -43,6 +43,12 @@ export interface MapEntry {
   end: number;
   /** A YAML merge key (`<<: *base`): its value's entries are merged into the map. */
   merge?: boolean;
+  /**
+   * Set when the key was written as a YAML alias (`*name : value`): `key` is the anchored
+   * scalar, and the text at keyStart..keyEnd is `*name`, not the key. An edit that renames
+   * the key must not simply replace that text.
+   */
+  keyAlias?: string;
   /** The key was left out of the value (a repeated key: the first one wins). */
   ignored?: boolean;
 }

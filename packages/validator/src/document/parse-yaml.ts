@@ -261,6 +261,7 @@ class YamlTreeBuilder {
         ? this.build(pair.value as YamlNode, childPointer)
         : { kind: 'scalar', value: null, style: 'plain', start: keyEnd, end: keyEnd };
       const entry: MapEntry = { key, keyStart, keyEnd, value, start: keyStart, end: Math.max(keyEnd, value.end) };
+      if (keyNode && isAlias(keyNode)) entry.keyAlias = keyNode.source;
       if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') entry.merge = true;
       entries.push(entry);
     }
