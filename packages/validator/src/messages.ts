@@ -65,7 +65,9 @@ export function typeName(type: unknown): string {
     array: 'a list',
     object: 'a map',
     null: 'nothing',
-    // What jsonType says of a TOML date or time (never an expected type).
+    // What jsonType says of YAML `.inf`/`.nan` and TOML `inf`/`nan`, and of a TOML date or time (never expected types).
+    infinity: 'an infinite number',
+    nan: 'a NaN value',
     'toml offset date-time': 'a TOML offset date-time',
     'toml local date-time': 'a TOML local date-time',
     'toml local date': 'a TOML local date',
@@ -79,6 +81,8 @@ export function typeName(type: unknown): string {
 export function jsonType(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (value instanceof TomlDateTime) return `toml ${value.type}`;
+  // JSON has no infinities or NaN (JSON.stringify writes null): no JSON Schema type accepts them.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : 'infinity';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;

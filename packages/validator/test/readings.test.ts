@@ -58,6 +58,18 @@ describe('the four TOML date and time types', () => {
     expect(validateManifest(toml, { format: 'toml' }).diagnostics).toEqual([]);
   });
 
+  it('TOML inf and nan (and YAML .inf, .nan) are refused where a number belongs: JSON has no such numbers', () => {
+    for (const [text, format, shown] of [
+      ['svc_version = 2\ndefault_agent = "m"\n[agents.m]\n[apps.web]\nmonthly_budget_usd = inf\n', 'toml', 'an infinite number (Infinity)'],
+      ['svc_version = 2\ndefault_agent = "m"\n[agents.m]\n[apps.web]\nport = nan\n', 'toml', 'a NaN value (NaN)'],
+      ['svc_version: 2\ndefault_agent: m\nagents: {m: {}}\napps:\n  web:\n    monthly_budget_usd: -.inf\n', 'yaml', 'an infinite number (-Infinity)'],
+    ] as const) {
+      const result = validateManifest(text, { format });
+      expect(result.diagnostics.map((d) => d.code)).toEqual(['wrong-type']);
+      expect(result.diagnostics[0]!.message).toContain(`, not ${shown}`);
+    }
+  });
+
   it('a YAML timestamp-looking plain scalar is a string (YAML 1.2 core schema has no timestamps)', () => {
     expect(validateManifest('svc_version: 1\nproject:\n  name: 2024-01-31\n').diagnostics).toEqual([]);
   });
