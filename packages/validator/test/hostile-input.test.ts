@@ -194,6 +194,9 @@ describe('aliases, in their own process', () => {
   it('2,000 merges of a 2,000-key map (8 million values expanded) are refused as alias-expansion', () => {
     const d = located('merge-key-wide', 'alias-expansion');
     expect(d.message).toContain('past 200000 values');
+    // At the merge that crossed the bound, not at the start of the file.
+    expect(inputText('merge-key-wide').slice(d.range.start.offset, d.range.end.offset)).toBe('*big');
+    expect(d.range.start.line).toBeGreaterThan(3);
   });
 
   it('an alias inside its own anchor: alias-cycle at the alias', () => {

@@ -99,6 +99,20 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
   const active = new Set<ValueNode>();
   let problem: RawDiagnostic | null = null;
 
+  /** Reports the crossing at the alias that brought it in: `node` itself, or the alias a map merges. */
+  const tooLarge = (node: ValueNode): void => {
+    if (problem) return;
+    const alias = blamedAlias(node);
+    problem = {
+      code: 'alias-expansion',
+      severity: 'error',
+      message: `${alias ? `alias '*${alias.name}'` : 'aliases'} expand${alias ? 's' : ''} the manifest past ${maxExpandedNodes} values; aliases may not multiply the document (an "alias bomb")`,
+      path: '',
+      start: (alias ?? node).start,
+      end: (alias ?? node).end,
+    };
+  };
+
   const size = (node: ValueNode): number => {
     if (problem) return 0;
     const known = sizes.get(node);
@@ -141,9 +155,23 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
         };
       }
     } else if (node.kind === 'seq') {
-      for (const item of node.items) total += size(item);
+      for (const item of node.items) {
+        total += size(item);
+        if (total > maxExpandedNodes) {
+          tooLarge(item);
+          break;
+        }
+      }
     } else if (node.kind === 'map') {
-      for (const entry of effectiveEntries(node)) total += 1 + size(entry.value);
+      // Stop as soon as the bound is crossed: maps that each merge a large map cost their
+      // merged entries to list, so the work stays bounded by the limit, not the file.
+      for (const entry of effectiveEntries(node)) {
+        total += 1 + size(entry.value);
+        if (total > maxExpandedNodes) {
+          tooLarge(entry.value);
+          break;
+        }
+      }
     }
     active.delete(node);
     sizes.set(node, total);
@@ -162,4 +190,16 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
     };
   }
   return problem;
+}
+
+/** The alias responsible for a node's size: the node, or the first alias a map merges (`<<: *big`). */
+function blamedAlias(node: ValueNode): AliasNode | undefined {
+  if (node.kind === 'alias') return node;
+  if (node.kind !== 'map') return undefined;
+  for (const entry of node.entries) {
+    if (!entry.merge) continue;
+    if (entry.value.kind === 'alias') return entry.value;
+    if (entry.value.kind === 'seq') return entry.value.items.find((item): item is AliasNode => item.kind === 'alias');
+  }
+  return undefined;
 }
