@@ -36,9 +36,16 @@ const CHILD = join(import.meta.dirname, 'support', 'hostile-child.ts');
 /** Cases that must finish well within a time budget; the child is killed past it. */
 const BUDGET_MS: Record<string, number> = { 'merge-key-chain': 20_000, 'merge-key-wide': 20_000, 'aliases-10000': 20_000, 'many-extra-keys': 20_000, 'many-extra-keys-toml': 20_000, 'many-unknown-agent-keys': 20_000 };
 
+/**
+ * Cases that must fit in a small heap (MB): the alias bounds keep memory bounded, so a bomb
+ * that were expanded would die of out-of-memory here and fail its test.
+ */
+const HEAP_MB: Record<string, number> = { 'billion-laughs': 96, 'billion-laughs-wide': 96, 'merge-key-wide': 96, 'merge-key-chain': 96 };
+
 function runChild(name: string): Promise<ChildOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, name], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const heap = HEAP_MB[name] ? [`--max-old-space-size=${HEAP_MB[name]}`] : [];
+    const child = spawn(process.execPath, [...heap, '--conditions=source', '--import', 'tsx', CHILD, name], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
