@@ -84,8 +84,11 @@ export function buildSchemas(baseUrl: string = DEFAULT_SCHEMA_URL): PublishedSch
         enum: [...SVC_VERSIONS],
       },
     },
+    // `type: object` in the `if`: without it the condition holds for any non-object (its
+    // `properties` and `required` do not apply there), and a list given as the whole manifest
+    // would get both versions' type errors on top of its own.
     allOf: SVC_VERSIONS.map((version) => ({
-      if: { properties: { svc_version: { const: version } }, required: ['svc_version'] },
+      if: { type: 'object', properties: { svc_version: { const: version } }, required: ['svc_version'] },
       then: { $ref: `#/definitions/manifestV${version}` },
     })),
     definitions: Object.fromEntries(Object.keys(pool).sort().map((name) => [name, pool[name]!])),

@@ -1,43 +1,49 @@
 /**
  * The patterns and name lists of the "Project manifest" section of the platform spec,
  * written once. Every pattern is an ECMA-262 regular expression that also means the same in
- * Python's `re`, so any JSON Schema validator gives the same verdict.
+ * Python's `re`, so any JSON Schema validator gives the same verdict. Two differences between
+ * the engines shape how they are written:
+ * - `$` also matches just before a final line feed in Python (`name\n` would pass), so a
+ *   pattern ends with {@link END} ("no character follows"), which both engines read alike.
+ * - `.` does not match CR, U+2028 or U+2029 in ECMA-262 but does in Python, so "any character"
+ *   is written `[\s\S]`.
+ * `^` (no multiline flag) means the start of the string in both.
  */
 
+/** The end of the string, read the same by ECMA-262 and Python's `re` (unlike `$`). */
+export const END = '(?![\\s\\S])';
+
 /** "up to 128 characters, pattern `[a-z0-9][a-z0-9_-]{0,127}`" — slugs, agent names, template slugs, app names. */
-export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{0,127}$';
+export const SLUG_PATTERN = `^[a-z0-9][a-z0-9_-]{0,127}${END}`;
 
 /** `env` names: "letters, digits, underscore, not starting with a digit". */
-export const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+export const ENV_NAME_PATTERN = `^[A-Za-z_][A-Za-z0-9_]*${END}`;
 
 /** `secret_env` / `secretEnv`: "uppercase letters, digits, underscore, not starting with a digit". */
-export const SECRET_ENV_PATTERN = '^[A-Z_][A-Z0-9_]*$';
+export const SECRET_ENV_PATTERN = `^[A-Z_][A-Z0-9_]*${END}`;
 
 /**
  * A relative path: "must not start with `/` and must not contain a `..` segment" (non-empty is
  * `minLength: 1` beside it, so an empty path gets its own message).
  * Backslashes count as separators too, so `..\x` and `\x` are refused as well.
  */
-export const RELATIVE_PATH_PATTERN = '^(?![/\\\\])(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))';
+export const RELATIVE_PATH_PATTERN = `^(?![/\\\\])(?!(?:[\\s\\S]*[/\\\\])?\\.\\.(?:[/\\\\]|${END}))`;
 
 /** `interval`, `expect_event_within`: "positive integer followed by `s`, `m`, `h` or `d`". */
-export const DURATION_PATTERN = '^[1-9][0-9]*[smhd]$';
+export const DURATION_PATTERN = `^[1-9][0-9]*[smhd]${END}`;
 
 /** `enabled` as a string: "true/false/1/0/yes/no/on/off in any letter case". */
 export const ENABLED_STRING_PATTERN =
-  '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff])$';
+  `^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff])${END}`;
 
 /** Header names: 1 to 128 characters "from the HTTP token character set" (RFC 9110 tchar). */
-export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$";
+export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}" + END;
 
 /** Header values: "no carriage return or line feed". */
-export const HEADER_VALUE_PATTERN = '^[^\\r\\n]*$';
+export const HEADER_VALUE_PATTERN = `^[^\\r\\n]*${END}`;
 
 /** `readiness_path`: "string starting with `/`". */
 export const ABSOLUTE_URL_PATH_PATTERN = '^/';
-
-/** Keys that name JavaScript object internals; refused everywhere in a manifest. */
-export const UNSAFE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 export const TRIGGER_TYPES = ['cron', 'webhook', 'monitor'] as const;
 export const SESSION_MODES = ['fresh', 'reuse', 'pinned', 'keyed'] as const;

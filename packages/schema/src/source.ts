@@ -39,7 +39,6 @@ import {
   SLUG_PATTERN,
   TRANSPORTS,
   TRIGGER_TYPES,
-  UNSAFE_KEYS,
   WORKSPACES,
   svcCliPermissions,
   type SvcVersion,
@@ -75,23 +74,31 @@ function requireOne(keys: readonly string[]): SchemaObject[] {
   return keys.map((key) => ({ required: [key] }));
 }
 
+/**
+ * "These keys may not appear together". `required` holds for any value that is not an object,
+ * so a bare `not: { required }` would also fail for a string or a list where the object
+ * belongs, adding a second error to the type error; `type: 'object'` inside the `not` keeps
+ * the rule to objects.
+ */
+function notTogether(keys: readonly string[]): SchemaObject {
+  return { not: { type: 'object', required: [...keys] } };
+}
+
 /** Two spellings of one field (`session_mode` / `sessionMode`) may not both be given. */
 function aliasConflict(a: string, b: string): SchemaObject {
   return {
     'x-svc-rule': 'alias-conflict',
     'x-svc-message': `use either '${a}' or '${b}', not both`,
-    not: { required: [a, b] },
+    ...notTogether([a, b]),
   };
 }
 
-const SAFE_KEY: SchemaObject = {
-  'x-svc-message': `keys '__proto__', 'constructor' and 'prototype' are not allowed`,
-  not: { enum: [...UNSAFE_KEYS] },
-};
-
-/** An object that allows keys beyond the ones it lists (the spec's "additional keys are allowed"). */
+/**
+ * An object that allows keys beyond the ones it lists (the spec's "additional keys are allowed").
+ * Any key is data, `__proto__` and `constructor` included (docs/decisions.md, 15).
+ */
 function openObject(schema: SchemaObject): SchemaObject {
-  return { type: 'object', ...schema, propertyNames: ref('safeKey') };
+  return { type: 'object', ...schema };
 }
 
 /** An object that allows only the keys it lists. */
@@ -103,7 +110,6 @@ function closedObject(schema: SchemaObject): SchemaObject {
 export function definitions(version: SvcVersion): Record<string, SchemaObject> {
   const v = version;
   return {
-    safeKey: SAFE_KEY,
     slug: described('A slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.', {
       type: 'string',
       pattern: SLUG_PATTERN,
@@ -196,7 +202,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       },
       allOf: [
         { 'x-svc-rule': 'template-image-or-dockerfile', anyOf: requireOne(['image', 'dockerfile']) },
-        { 'x-svc-rule': 'template-image-or-dockerfile', not: { required: ['image', 'dockerfile'] } },
+        { 'x-svc-rule': 'template-image-or-dockerfile', ...notTogether(['image', 'dockerfile']) },
       ],
     }),
     sandbox: openObject({
@@ -228,7 +234,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       ...doc('Extra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.'),
       type: 'object',
       maxProperties: 32,
-      propertyNames: { allOf: [{ pattern: HEADER_NAME_PATTERN, 'x-svc-message': 'a header name is 1 to 128 HTTP token characters (letters, digits and !#$%&\'*+-.^_`|~)' }, ref('safeKey')] },
+      propertyNames: { pattern: HEADER_NAME_PATTERN, 'x-svc-message': 'a header name is 1 to 128 HTTP token characters (letters, digits and !#$%&\'*+-.^_`|~)' },
       additionalProperties: { type: 'string', maxLength: 2048, pattern: HEADER_VALUE_PATTERN, 'x-svc-message': 'a header value is a string of at most 2048 characters with no carriage return or line feed' },
     },
     connectorPolicy: closedObject({
@@ -255,7 +261,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               'x-svc-message': 'expected an array of environment variable names or a map of names to strings',
               anyOf: [
                 { type: 'array', items: ref('envName') },
-                { type: 'object', propertyNames: { allOf: [{ pattern: ENV_NAME_PATTERN }, ref('safeKey')] }, additionalProperties: { type: 'string' } },
+                { type: 'object', propertyNames: { pattern: ENV_NAME_PATTERN }, additionalProperties: { type: 'string' } },
               ],
             },
             svc_cli: ref('svcCliV1'),
@@ -372,7 +378,6 @@ function trigger(): SchemaObject {
       sessionId: nonEmpty('The session a `pinned` run uses. Also spelled `session_id`.'),
       filter: described('Only events whose fields match: a map of string to string.', {
         type: 'object',
-        propertyNames: ref('safeKey'),
         additionalProperties: { type: 'string' },
       }),
       prompt: nonEmpty('The prompt the agent gets. A trigger needs `prompt` or `prompt_template`.'),
@@ -530,17 +535,16 @@ export function manifestRoot(version: SvcVersion): SchemaObject {
           agents: described('The agents, keyed by name (a slug); at least one.', {
             type: 'object',
             minProperties: 1,
-            propertyNames: { allOf: [ref('slug'), ref('safeKey')] },
+            propertyNames: ref('slug'),
             additionalProperties: ref('agentV2'),
           }),
           apps: described('Apps the project deploys, keyed by name (a slug).', {
             type: 'object',
-            propertyNames: { allOf: [ref('slug'), ref('safeKey')] },
+            propertyNames: ref('slug'),
             additionalProperties: ref('app'),
           }),
         },
       ),
     },
-    propertyNames: ref('safeKey'),
   };
 }

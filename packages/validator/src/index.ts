@@ -22,9 +22,11 @@ export {
   type AliasNode,
   type MapEntry,
   type ScalarValue,
+  type TomlDateTimeType,
   type PathStep,
   type PointerTarget,
 } from './document/nodes.js';
+export { TomlDateTime } from './document/value.js';
 export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';

@@ -1,6 +1,7 @@
 /** Wording shared by many rules: how to name a place and a value in a message. */
 import { ENV_NAME_PATTERN, SECRET_ENV_PATTERN, SLUG_PATTERN, RELATIVE_PATH_PATTERN, DURATION_PATTERN, HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, ABSOLUTE_URL_PATH_PATTERN, ENABLED_STRING_PATTERN } from '@svc-manifest/schema';
 import { pointerSegments } from './document/nodes.js';
+import { TomlDateTime } from './document/value.js';
 import type { ManifestLocator } from './locator.js';
 
 /** The key (or `item N`) a pointer ends in, quoted. */
@@ -44,6 +45,7 @@ export function objectLabel(pointer: string, locator?: ManifestLocator): string 
 /** A value as a message shows it: strings quoted, long ones cut. */
 export function showValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
+  if (value instanceof TomlDateTime) return `${value.description} (${value.text})`;
   if (typeof value === 'string') {
     const shown = value.length > 60 ? value.slice(0, 57) + '...' : value;
     // Messages are one line: show line breaks and other controls escaped.
@@ -63,13 +65,24 @@ export function typeName(type: unknown): string {
     array: 'a list',
     object: 'a map',
     null: 'nothing',
+    // What jsonType says of YAML `.inf`/`.nan` and TOML `inf`/`nan`, and of a TOML date or time (never expected types).
+    infinity: 'an infinite number',
+    nan: 'a NaN value',
+    'toml offset date-time': 'a TOML offset date-time',
+    'toml local date-time': 'a TOML local date-time',
+    'toml local date': 'a TOML local date',
+    'toml local time': 'a TOML local time',
   };
   if (Array.isArray(type)) return type.map(typeName).join(' or ');
   return names[String(type)] ?? String(type);
 }
 
+/** The JSON type of a value; for a TOML date or time, `toml <its type>` (no JSON type accepts it). */
 export function jsonType(value: unknown): string {
   if (value === null || value === undefined) return 'null';
+  if (value instanceof TomlDateTime) return `toml ${value.type}`;
+  // JSON has no infinities or NaN (JSON.stringify writes null): no JSON Schema type accepts them.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : 'infinity';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;

@@ -90,13 +90,14 @@ function runValidation(document: ManifestDocument): ValidationResult {
       }
     } else {
       const locator = new ManifestLocator(document, mapRoot);
-      for (const diagnostic of raw) {
-        if (diagnostic.code === 'unsafe-key' && !diagnostic.fixes) diagnostic.fixes = locator.removeKeyFix(diagnostic.path);
-      }
-      version = checkVersion(document, mapRoot, raw);
-      if (version) {
+      // Text that is not YAML gets only its syntax errors: the tree the parser recovered is a
+      // guess, and checking it would report the one fault again as missing or mistyped keys.
+      const unparsed = raw.some((d) => d.code === 'yaml-syntax');
+      version = checkVersion(document, mapRoot, unparsed ? [] : raw);
+      if (version && !unparsed) {
         const validate = VALIDATORS[version];
-        if (!validate(value)) {
+        // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
+        if (!validate(document.schemaValue)) {
           raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));
         }
         const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {
@@ -116,7 +117,19 @@ function runValidation(document: ManifestDocument): ValidationResult {
       path: '',
       start: 0,
       end: 0,
-      fixes: [{ title: 'Add svc_version: 2', edits: [{ start: 0, end: 0, newText: document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n' }] }],
+      // At the end: after any comments and a lone `---`, so the file stays one document.
+      fixes: [
+        {
+          title: 'Add svc_version: 2',
+          edits: [
+            {
+              start: document.text.length,
+              end: document.text.length,
+              newText: (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') + (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
+            },
+          ],
+        },
+      ],
     });
   }
   const diagnostics = dedupe(raw)

@@ -7,16 +7,17 @@ export interface Limits {
   maxBytes: number;
   /** Deepest nesting of collections, checked on the raw text before any parser runs. */
   maxDepth: number;
-  /** Most alias nodes (`*name`) a YAML document may contain. */
-  maxAliases: number;
-  /** Most nodes the value may have once aliases are expanded (stops "billion laughs"). */
+  /**
+   * Most nodes the value may have once aliases are expanded (stops "billion laughs"). Aliases
+   * are bounded by what they cost, not by how many there are: measuring and building the
+   * value take time linear in the text plus this bound.
+   */
   maxExpandedNodes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxBytes: 1024 * 1024,
   maxDepth: 64,
-  maxAliases: 100,
   maxExpandedNodes: 200_000,
 });
 

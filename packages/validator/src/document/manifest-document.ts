@@ -5,7 +5,7 @@ import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, ty
 import { parseTomlFragment } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { checkMapKeys } from './tree-builder.js';
-import { buildValue } from './value.js';
+import { buildValue, newObject } from './value.js';
 import { planYamlChunks, type TopChunk } from './yaml-chunks.js';
 import { scanYaml } from './yaml-scan.js';
 
@@ -47,12 +47,13 @@ export class ManifestDocument {
   /** Set when the text could not be parsed at all (too large, too deep, an alias bomb). */
   fatal = false;
   private cachedLines?: LineIndex;
-  private cachedValue?: { value: unknown };
+  private cachedValue?: { value: unknown; schemaValue: unknown };
   private readonly valueDiagnostics: RawDiagnostic[] = [];
   private fragments: FragmentCache = new Map();
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
+  private hasDateTimes = false;
 
   private constructor(
     readonly text: string,
@@ -113,27 +114,43 @@ export class ManifestDocument {
     return (this.cachedLines ??= new LineIndex(this.text));
   }
 
-  /** Problems found while reading the text: limits, syntax, duplicate and unsafe keys, aliases. */
+  /** Problems found while reading the text: limits, syntax, duplicate keys, aliases. */
   get diagnostics(): readonly RawDiagnostic[] {
     void this.value;
     return [...this.parseDiagnostics, ...this.valueDiagnostics];
   }
 
-  /** The plain value (what ajv and the rules check); `undefined` when there is none. */
+  /**
+   * The plain value (what the rules check); `undefined` when there is none. Maps are
+   * null-prototype objects; a TOML date or time is a {@link TomlDateTime}.
+   */
   get value(): unknown {
+    return this.built().value;
+  }
+
+  /**
+   * The value the JSON Schema validator checks: {@link value}, except that a TOML date or
+   * time is a value of no JSON type (`OPAQUE_FOR_SCHEMA`), so no `type` accepts it.
+   */
+  get schemaValue(): unknown {
+    return this.built().schemaValue;
+  }
+
+  private built(): { value: unknown; schemaValue: unknown } {
     if (!this.cachedValue) {
       if (!this.root || this.fatal) {
-        this.cachedValue = { value: undefined };
+        this.cachedValue = { value: undefined, schemaValue: undefined };
       } else if (this.entryValues) {
-        this.cachedValue = { value: this.assembleValue(this.root) };
+        const value = this.assembleValue(this.root);
+        this.cachedValue = { value, schemaValue: value };
       } else {
-        const built = buildValue(this.root, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: this.hasAliases });
+        const built = buildValue(this.root, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: this.hasAliases, hasDateTimes: this.hasDateTimes });
         this.valueDiagnostics.push(...built.diagnostics);
         if (built.value === undefined) this.fatal = true;
-        this.cachedValue = { value: built.value };
+        this.cachedValue = { value: built.value, schemaValue: built.schemaValue };
       }
     }
-    return this.cachedValue.value;
+    return this.cachedValue;
   }
 
   /** Marks the text as too large to read, with the diagnostic at `offset` (nothing after it was read). */
@@ -192,17 +209,7 @@ export class ManifestDocument {
     this.root = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasAliases = fragment.aliasCount > 0;
-    if (fragment.aliasCount > limits.maxAliases) {
-      this.fatal = true;
-      this.parseDiagnostics.push({
-        code: 'too-many-aliases',
-        message: `the file uses ${fragment.aliasCount} aliases; a manifest may use at most ${limits.maxAliases}`,
-        path: '',
-        // At the first alias past the limit.
-        start: fragment.aliases?.[limits.maxAliases]?.start ?? this.root?.start ?? 0,
-        end: fragment.aliases?.[limits.maxAliases]?.end ?? this.root?.start ?? 0,
-      });
-    }
+    this.hasDateTimes = fragment.hasDateTimes === true;
   }
 
   /** Parses a chunk, or takes it from the previous document and moves it to `base`. */
@@ -306,7 +313,7 @@ export class ManifestDocument {
       entries.push(entry);
       values.set(entry, () => {
         if (items.kind === 'seq') return partValues.flatMap((get) => get() as unknown[]);
-        const object: Record<string, unknown> = {};
+        const object = newObject();
         for (const get of partValues) {
           for (const [key, value] of Object.entries(get() as Record<string, unknown>)) if (!(key in object)) object[key] = value;
         }
@@ -328,7 +335,7 @@ export class ManifestDocument {
 
   private assembleValue(root: ValueNode): unknown {
     if (root.kind !== 'map') return undefined;
-    const object: Record<string, unknown> = {};
+    const object = newObject();
     for (const entry of effectiveEntries(root)) {
       const get = this.entryValues?.get(entry);
       object[entry.key] = get ? get() : undefined;

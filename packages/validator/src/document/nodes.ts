@@ -13,11 +13,17 @@ interface NodeBase {
   end: number;
 }
 
+/** TOML 1.0's four date and time types: each its own type, neither a string nor any JSON type. */
+export type TomlDateTimeType = 'offset date-time' | 'local date-time' | 'local date' | 'local time';
+
 export interface ScalarNode extends NodeBase {
   kind: 'scalar';
+  /** The value; for a TOML date or time, its text as written (see `tomlType`). */
   value: ScalarValue;
   /** How the scalar was written: plain, quoted, block (`|`/`>`), or a TOML literal. */
   style: 'plain' | 'quoted' | 'block';
+  /** Set for a TOML date or time: the value is not a string, `value` only holds its text. */
+  tomlType?: TomlDateTimeType;
 }
 
 export interface SeqNode extends NodeBase {
@@ -37,7 +43,13 @@ export interface MapEntry {
   end: number;
   /** A YAML merge key (`<<: *base`): its value's entries are merged into the map. */
   merge?: boolean;
-  /** The key was left out of the value (a duplicate or an unsafe key such as `__proto__`). */
+  /**
+   * Set when the key was written as a YAML alias (`*name : value`): `key` is the anchored
+   * scalar, and the text at keyStart..keyEnd is `*name`, not the key. An edit that renames
+   * the key must not simply replace that text.
+   */
+  keyAlias?: string;
+  /** The key was left out of the value (a repeated key: the first one wins). */
   ignored?: boolean;
 }
 
@@ -64,11 +76,22 @@ export function resolveAlias(node: ValueNode | null | undefined): Exclude<ValueN
 }
 
 /**
+ * Merged entries by map, computed once: a chain of maps that each merge the previous one
+ * twice (`x2: {<<: [*x1, *x1]}`) would otherwise cost 2^n walks for n lines of text. The
+ * `ignored` count is part of the key, since the chunked parser re-decides which entries of a
+ * reused map are ignored.
+ */
+const mergedEntries = new WeakMap<MapNode, { entries: MapEntry[]; ignored: number; result: MapEntry[] }>();
+
+/**
  * The entries a map contributes to its value, merge keys applied: own keys first, then
  * keys from merged maps that the map does not define itself (YAML 1.1 merge semantics).
  */
 export function effectiveEntries(map: MapNode, visiting: Set<MapNode> = new Set()): MapEntry[] {
   if (!map.entries.some((entry) => entry.merge)) return map.entries.filter((entry) => !entry.ignored);
+  const ignored = map.entries.reduce((count, entry) => count + (entry.ignored ? 1 : 0), 0);
+  const cached = mergedEntries.get(map);
+  if (cached && cached.entries === map.entries && cached.ignored === ignored) return cached.result;
   // A merge that (through aliases) includes the map itself contributes nothing more.
   if (visiting.has(map)) return [];
   visiting.add(map);
@@ -89,7 +112,9 @@ export function effectiveEntries(map: MapNode, visiting: Set<MapNode> = new Set(
     }
   }
   visiting.delete(map);
-  return [...own, ...merged];
+  const result = [...own, ...merged];
+  mergedEntries.set(map, { entries: map.entries, ignored, result });
+  return result;
 }
 
 /** Maps with at least this many entries get a key index (built once), so lookups stay O(1). */

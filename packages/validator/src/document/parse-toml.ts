@@ -1,6 +1,6 @@
 import { parseTOML, type AST } from 'toml-eslint-parser';
 import type { RawDiagnostic } from '../diagnostic.js';
-import { escapePointerSegment, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type ValueNode } from './nodes.js';
+import { escapePointerSegment, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type TomlDateTimeType, type ValueNode } from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
 import type { ParsedFragment } from './parse-yaml.js';
 
@@ -39,10 +39,19 @@ export function parseTomlFragment(text: string, base = 0): ParsedFragment {
   const root = builder.build(program, text.length);
   const diagnostics: RawDiagnostic[] = [];
   builder.checkKeys(root, '', diagnostics);
-  return { root, diagnostics, aliasCount: 0 };
+  return { root, diagnostics, aliasCount: 0, hasDateTimes: builder.hasDateTimes };
 }
 
+const TOML_DATE_TIME_TYPES: Record<'offset-date-time' | 'local-date-time' | 'local-date' | 'local-time', TomlDateTimeType> = {
+  'offset-date-time': 'offset date-time',
+  'local-date-time': 'local date-time',
+  'local-date': 'local date',
+  'local-time': 'local time',
+};
+
 class TomlTreeBuilder {
+  /** Whether any value is a date or time. */
+  hasDateTimes = false;
   /** Entries by key for each map being built: a file with thousands of tables stays linear. */
   private readonly keys = new Map<MapNode, Map<string, MapEntry>>();
 
@@ -71,7 +80,7 @@ class TomlTreeBuilder {
     return root;
   }
 
-  /** Reports duplicate and unsafe keys everywhere in the tree (TOML rejects most duplicates itself). */
+  /** Reports repeated keys everywhere in the tree (TOML rejects most duplicates itself). */
   checkKeys(node: ValueNode, pointer: string, diagnostics: RawDiagnostic[]): void {
     if (node.kind === 'map') {
       checkMapKeys(node.entries, pointer, diagnostics);
@@ -175,9 +184,13 @@ class TomlTreeBuilder {
       case 'boolean':
         value = node.value;
         break;
-      default:
-        // Dates and times have no JSON form: the value is their text as written.
-        value = (node as { datetime?: string }).datetime ?? String(node.value);
+      default: {
+        // TOML dates and times are types of their own, not strings: the node keeps their text
+        // as written and says which type it is, and the plain value gets a TomlDateTime.
+        this.hasDateTimes = true;
+        const text = (node as { datetime?: string }).datetime ?? String(node.value);
+        return { kind: 'scalar', value: text, style, start, end, tomlType: TOML_DATE_TIME_TYPES[node.kind] };
+      }
     }
     return { kind: 'scalar', value, style, start, end };
   }

@@ -8,8 +8,8 @@ export interface ParsedFragment {
   diagnostics: RawDiagnostic[];
   /** Number of alias nodes (`*name`) met. */
   aliasCount: number;
-  /** The alias nodes in document order (YAML only). */
-  aliases?: AliasNode[];
+  /** Whether a scalar is a TOML date or time (TOML only). */
+  hasDateTimes?: boolean;
 }
 
 const PARSE_OPTIONS = {
@@ -50,11 +50,14 @@ export function parseYamlFragment(
   }
   if (!Array.isArray(documents) || documents.length === 0) return { root: null, diagnostics, aliasCount: 0 };
   const [first, ...rest] = documents;
-  for (const extra of rest) {
+  // One fault, one error: at the first extra document, counting the others.
+  const extra = rest[0];
+  if (extra) {
     const start = extra.range?.[0] ?? text.length;
+    const more = rest.length > 1 ? ` (the file has ${rest.length} documents after the first; remove them all)` : '';
     diagnostics.push({
       code: 'multiple-documents',
-      message: 'a manifest is one YAML document; remove this second document (and the `---` before it)',
+      message: `a manifest is one YAML document; remove this second document (and the \`---\` before it)${more}`,
       path: '',
       start: base + Math.max(0, lineStartBefore(text, start)),
       end: base + Math.min(text.length, lineEndAfter(text, start)),
@@ -79,10 +82,13 @@ export function parseYamlFragment(
       end: base + Math.max(warning.pos[0], warning.pos[1]),
     });
   }
-  const builder = new YamlTreeBuilder(doc, base, diagnostics, options.skipRootKeyCheck === true);
-  const root = doc.contents ? builder.build(doc.contents as YamlNode, pointerPrefix) : null;
+  const builder = new YamlTreeBuilder(base, diagnostics, options.skipRootKeyCheck === true);
+  // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
+  const contents = doc.contents as YamlNode | null;
+  const empty = contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
+  const root = contents && !empty ? builder.build(contents, pointerPrefix) : null;
   builder.linkAliases();
-  return { root, diagnostics, aliasCount: builder.aliasCount, aliases: builder.aliasNodes() };
+  return { root, diagnostics, aliasCount: builder.aliasCount };
 }
 
 function lineStartBefore(text: string, offset: number): number {
@@ -104,10 +110,16 @@ function describeYamlProblem(code: string, message: string): string {
 class YamlTreeBuilder {
   aliasCount = 0;
   private readonly converted = new Map<YamlNode, ValueNode>();
-  private readonly aliases: { node: AliasNode; source: YamlNode }[] = [];
+  /** Each alias with the node its anchor was on when the alias was met (or none). */
+  private readonly aliases: { node: AliasNode; target: YamlNode | undefined }[] = [];
+  /**
+   * The latest node carrying each anchor name, in document order: an alias refers to the
+   * nearest preceding anchor of its name (YAML 1.2, 7.1). Looked up once per alias, so
+   * thousands of aliases cost no more than thousands of scalars.
+   */
+  private readonly anchors = new Map<string, YamlNode>();
 
   constructor(
-    private readonly doc: Document.Parsed,
     private readonly base: number,
     private readonly diagnostics: RawDiagnostic[],
     /** Chunks leave the root map's keys to the assembler, which sees every chunk's keys. */
@@ -120,21 +132,31 @@ class YamlTreeBuilder {
     return converted;
   }
 
-  aliasNodes(): AliasNode[] {
-    return this.aliases.map((a) => a.node).sort((a, b) => a.start - b.start);
+  /** Points every alias at the converted form of its anchor (an alias inside its own anchor is linked once that is built). */
+  linkAliases(): void {
+    for (const { node, target } of this.aliases) node.target = target ? (this.converted.get(target) ?? null) : null;
   }
 
-  /** Points every alias at the converted form of its anchor (anchors may follow in recursive cases). */
-  linkAliases(): void {
-    for (const { node, source } of this.aliases) {
-      let target: YamlNode | undefined;
-      try {
-        target = (source as unknown as { resolve(doc: Document): YamlNode | undefined }).resolve(this.doc);
-      } catch {
-        target = undefined;
-      }
-      node.target = target ? (this.converted.get(target) ?? null) : null;
+  /** Records the anchor a node carries, before its children are converted (so `&a [*a]` is seen as a cycle). */
+  private noteAnchor(node: YamlNode): void {
+    const anchor = (node as { anchor?: string | null }).anchor;
+    if (anchor) this.anchors.set(anchor, node);
+  }
+
+  /** The anchored node an alias refers to; reports an alias with no anchor before it. */
+  private aliasTarget(node: import('yaml').Alias): YamlNode | undefined {
+    const target = this.anchors.get(node.source);
+    if (!target) {
+      const [start, end] = this.range(node);
+      this.diagnostics.push({
+        code: 'yaml-syntax',
+        message: `alias '*${node.source}' refers to no anchor: an alias must follow an '&${node.source}' in the file`,
+        path: '',
+        start,
+        end,
+      });
     }
+    return target;
   }
 
   private range(node: { range?: [number, number, number] | null }): [number, number] {
@@ -143,6 +165,7 @@ class YamlTreeBuilder {
   }
 
   private convert(node: YamlNode, pointer: string): ValueNode {
+    this.noteAnchor(node);
     if (isScalar(node)) return this.scalar(node);
     if (isMap(node)) return this.map(node, pointer);
     if (isSeq(node)) return this.seq(node, pointer);
@@ -150,7 +173,7 @@ class YamlTreeBuilder {
       this.aliasCount += 1;
       const [start, end] = this.range(node);
       const alias: AliasNode = { kind: 'alias', name: node.source, target: null, start, end };
-      this.aliases.push({ node: alias, source: node });
+      this.aliases.push({ node: alias, target: this.aliasTarget(node) });
       return alias;
     }
     const [start, end] = this.range(node as { range?: [number, number, number] });
@@ -200,15 +223,28 @@ class YamlTreeBuilder {
       let keyStart: number;
       let keyEnd: number;
       if (keyNode && isScalar(keyNode)) {
+        this.noteAnchor(keyNode);
+        // An anchored key (`&k name: …`) may be used as a value elsewhere (`x: *k`).
+        if (keyNode.anchor) this.converted.set(keyNode, this.scalar(keyNode));
         [keyStart, keyEnd] = this.range(keyNode);
         key = keyNode.value === null ? '' : String(keyNode.value);
         if (keyNode.value === null || typeof keyNode.value === 'object') {
           this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
         }
+      } else if (keyNode && isAlias(keyNode)) {
+        // `*name : value`: the key is the anchored scalar, checked like any key written out.
+        [keyStart, keyEnd] = this.range(keyNode);
+        const target = this.aliasTarget(keyNode);
+        if (target && isScalar(target) && target.value !== null && typeof target.value !== 'object') {
+          key = String(target.value);
+        } else {
+          key = '';
+          if (target) this.invalidKey(keyStart, keyEnd, pointer, `a mapping key must be a string; '*${keyNode.source}' refers to ${isScalar(target) ? 'an empty value' : 'a collection'}`);
+        }
       } else if (keyNode) {
         [keyStart, keyEnd] = this.range(keyNode as { range?: [number, number, number] });
         key = '';
-        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection or alias');
+        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
         const valueRange = pair.value ? this.range(pair.value as { range?: [number, number, number] }) : [this.base, this.base];
         keyStart = keyEnd = valueRange[0]!;
@@ -220,6 +256,7 @@ class YamlTreeBuilder {
         ? this.build(pair.value as YamlNode, childPointer)
         : { kind: 'scalar', value: null, style: 'plain', start: keyEnd, end: keyEnd };
       const entry: MapEntry = { key, keyStart, keyEnd, value, start: keyStart, end: Math.max(keyEnd, value.end) };
+      if (keyNode && isAlias(keyNode)) entry.keyAlias = keyNode.source;
       if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') entry.merge = true;
       entries.push(entry);
     }

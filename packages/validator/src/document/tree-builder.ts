@@ -1,29 +1,16 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { escapePointerSegment, type MapEntry } from './nodes.js';
 
-/** Keys that would reach an object's prototype if copied into a plain JavaScript object. */
-export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
- * Marks the entries a map's value must leave out: unsafe keys and repeated keys (the first
- * one wins). Reports each with a located diagnostic. Shared by the YAML and TOML builders.
+ * Marks the entries a map's value must leave out: repeated keys (the first one wins), each
+ * reported with a located diagnostic. Shared by the YAML and TOML builders. Every other key
+ * is data, `__proto__` and `constructor` included: values are built as null-prototype
+ * objects (see value.ts), so no key can reach `Object.prototype`.
  */
 export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: RawDiagnostic[]): void {
   const firstByKey = new Map<string, MapEntry>();
   for (const entry of entries) {
     if (entry.merge) continue;
-    if (UNSAFE_KEYS.has(entry.key)) {
-      entry.ignored = true;
-      diagnostics.push({
-        code: 'unsafe-key',
-        message: `key '${entry.key}' is not allowed: it names a JavaScript object internal and is rejected everywhere in a manifest`,
-        path: `${pointer}/${entry.key}`,
-        start: entry.keyStart,
-        end: entry.keyEnd,
-        // The removal fix is added by the validator, which knows the format's line structure.
-      });
-      continue;
-    }
     const first = firstByKey.get(entry.key);
     if (first) {
       entry.ignored = true;

@@ -1,45 +1,91 @@
 import type { RawDiagnostic } from '../diagnostic.js';
-import { effectiveEntries, type AliasNode, type ValueNode } from './nodes.js';
+import { effectiveEntries, type AliasNode, type TomlDateTimeType, type ValueNode } from './nodes.js';
+
+/**
+ * A TOML offset date-time, local date-time, local date or local time in the plain value.
+ * TOML 1.0 gives these types of their own: such a value is not a string, so where the schema
+ * wants a string (or anything but "any value") it is a type error that names the TOML type.
+ * Serialises (`JSON.stringify`) as its text, the way TOML-to-JSON converters write it.
+ */
+export class TomlDateTime {
+  constructor(
+    readonly type: TomlDateTimeType,
+    readonly text: string,
+  ) {
+    Object.freeze(this);
+  }
+
+  /** `a TOML local time`. */
+  get description(): string {
+    return `a TOML ${this.type}`;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+/**
+ * What the JSON Schema validator sees in place of a TOML date or time: a value of no JSON
+ * type (not a string, number, boolean, null, array or object), so every `type`, `enum` and
+ * `const` refuses it and only "any value" (`{}`) accepts it, as with Python's `tomllib`
+ * values under python-jsonschema.
+ */
+export const OPAQUE_FOR_SCHEMA: () => void = Object.freeze(function tomlDateTime(): void {});
+
+/** A map's plain value: no prototype, so every key (`__proto__`, `constructor`) is plain data. */
+export function newObject(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
+export interface BuiltValue {
+  value: unknown;
+  /** The value to hand to the schema validator: `value` itself unless it holds TOML dates or times. */
+  schemaValue: unknown;
+  diagnostics: RawDiagnostic[];
+}
 
 /**
  * Builds the plain JSON-like value of a located tree: what ajv and the rules check. Anchored
  * values are built once and shared by their aliases; before building, the size the value
  * would have with aliases expanded is measured, so an alias bomb is refused, not expanded.
+ * Maps become null-prototype objects: no key can reach `Object.prototype`.
  */
-export function buildValue(
-  root: ValueNode,
-  options: { maxExpandedNodes: number; hasAliases: boolean },
-): { value: unknown; diagnostics: RawDiagnostic[] } {
+export function buildValue(root: ValueNode, options: { maxExpandedNodes: number; hasAliases: boolean; hasDateTimes?: boolean }): BuiltValue {
   const diagnostics: RawDiagnostic[] = [];
   if (options.hasAliases) {
     const problem = checkAliasExpansion(root, options.maxExpandedNodes);
-    if (problem) return { value: undefined, diagnostics: [problem] };
+    if (problem) return { value: undefined, schemaValue: undefined, diagnostics: [problem] };
   }
-  const memo = new Map<ValueNode, unknown>();
-  const value = toValue(root, memo);
-  return { value, diagnostics };
+  const value = toValue(root, new Map(), false);
+  const schemaValue = options.hasDateTimes ? toValue(root, new Map(), true) : value;
+  return { value, schemaValue, diagnostics };
 }
 
-function toValue(node: ValueNode, memo: Map<ValueNode, unknown>): unknown {
+function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean): unknown {
   switch (node.kind) {
     case 'scalar':
+      if (node.tomlType) return forSchema ? OPAQUE_FOR_SCHEMA : new TomlDateTime(node.tomlType, String(node.value));
       return node.value;
     case 'alias':
-      return node.target ? aliasValue(node.target, memo) : null;
+      return node.target ? aliasValue(node.target, memo, forSchema) : null;
     case 'seq':
-      return node.items.map((item) => toValue(item, memo));
+      return node.items.map((item) => toValue(item, memo, forSchema));
     case 'map': {
-      const object: Record<string, unknown> = {};
-      // Unsafe keys are already marked ignored, so plain assignment cannot touch a prototype.
-      for (const entry of effectiveEntries(node)) object[entry.key] = toValue(entry.value, memo);
+      const object = newObject();
+      for (const entry of effectiveEntries(node)) object[entry.key] = toValue(entry.value, memo, forSchema);
       return object;
     }
   }
 }
 
-function aliasValue(target: ValueNode, memo: Map<ValueNode, unknown>): unknown {
+function aliasValue(target: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean): unknown {
   if (memo.has(target)) return memo.get(target);
-  const value = toValue(target, memo);
+  const value = toValue(target, memo, forSchema);
   memo.set(target, value);
   return value;
 }
@@ -52,6 +98,19 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
   const sizes = new Map<ValueNode, number>();
   const active = new Set<ValueNode>();
   let problem: RawDiagnostic | null = null;
+
+  /** Reports the crossing at the alias that brought it in: `node` itself, or the alias a map merges. */
+  const tooLarge = (node: ValueNode): void => {
+    if (problem) return;
+    const alias = blamedAlias(node);
+    problem = {
+      code: 'alias-expansion',
+      message: `${alias ? `alias '*${alias.name}'` : 'aliases'} expand${alias ? 's' : ''} the manifest past ${maxExpandedNodes} values; aliases may not multiply the document (an "alias bomb")`,
+      path: '',
+      start: (alias ?? node).start,
+      end: (alias ?? node).end,
+    };
+  };
 
   const size = (node: ValueNode): number => {
     if (problem) return 0;
@@ -92,9 +151,23 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
         };
       }
     } else if (node.kind === 'seq') {
-      for (const item of node.items) total += size(item);
+      for (const item of node.items) {
+        total += size(item);
+        if (total > maxExpandedNodes) {
+          tooLarge(item);
+          break;
+        }
+      }
     } else if (node.kind === 'map') {
-      for (const entry of effectiveEntries(node)) total += 1 + size(entry.value);
+      // Stop as soon as the bound is crossed: maps that each merge a large map cost their
+      // merged entries to list, so the work stays bounded by the limit, not the file.
+      for (const entry of effectiveEntries(node)) {
+        total += 1 + size(entry.value);
+        if (total > maxExpandedNodes) {
+          tooLarge(entry.value);
+          break;
+        }
+      }
     }
     active.delete(node);
     sizes.set(node, total);
@@ -112,4 +185,16 @@ function checkAliasExpansion(root: ValueNode, maxExpandedNodes: number): RawDiag
     };
   }
   return problem;
+}
+
+/** The alias responsible for a node's size: the node, or the first alias a map merges (`<<: *big`). */
+function blamedAlias(node: ValueNode): AliasNode | undefined {
+  if (node.kind === 'alias') return node;
+  if (node.kind !== 'map') return undefined;
+  for (const entry of node.entries) {
+    if (!entry.merge) continue;
+    if (entry.value.kind === 'alias') return entry.value;
+    if (entry.value.kind === 'seq') return entry.value.items.find((item): item is AliasNode => item.kind === 'alias');
+  }
+  return undefined;
 }

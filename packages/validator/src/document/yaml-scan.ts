@@ -121,9 +121,12 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
         continue;
       }
       if (nodeStart && (code === 38 || code === 33 || code === 42)) {
-        // An anchor (&a), a tag (!t) or an alias (*a): skip its name.
+        // An anchor (&a), a tag (!t) or an alias (*a): skip its name, which ends at a space or a
+        // flow indicator (`{k: *a}`: the `}` closes the collection; YAML 1.2, ns-anchor-char).
         chunkable = false;
-        while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1))) i++;
+        const verbatimEnd = code === 33 && text.charCodeAt(i + 1) === 60 ? text.indexOf('>', i) : -1; // `!<tag:x,y>`
+        if (verbatimEnd !== -1 && verbatimEnd < lineEnd) i = verbatimEnd;
+        else while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1)) && !isFlowIndicator(text.charCodeAt(i + 1))) i++;
         nodeStart = code !== 42;
         continue;
       }
@@ -161,4 +164,9 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
     lineStart = lineEnd + 1;
   }
   return { tooDeepAt: -1, chunkable, lines };
+}
+
+/** `,` `[` `]` `{` `}`: no anchor, alias or tag name contains one. */
+function isFlowIndicator(code: number): boolean {
+  return code === 44 || code === 91 || code === 93 || code === 123 || code === 125;
 }

@@ -46,7 +46,7 @@ export const REPORTED_ELSEWHERE = [
     id: 'invalid-key',
     kind: 'parse',
     severity: 'error',
-    description: 'A mapping key that is not a plain string (a collection, an alias, an empty key).',
+    description: 'A mapping key that is not a plain string (a collection, an alias of one, an empty key).',
     reportedBy: 'validator/src/document/parse-yaml.ts',
   },
   {
@@ -97,20 +97,6 @@ export const REPORTED_ELSEWHERE = [
     severity: 'error',
     description: 'The input is larger than the size limit (1 MiB by default); it is not parsed.',
     reportedBy: 'validator/src/document/manifest-document.ts',
-  },
-  {
-    id: 'too-many-aliases',
-    kind: 'parse',
-    severity: 'error',
-    description: 'More YAML aliases than the alias limit (100 by default).',
-    reportedBy: 'validator/src/document/manifest-document.ts',
-  },
-  {
-    id: 'unsafe-key',
-    kind: 'parse',
-    severity: 'error',
-    description: 'A key named `__proto__`, `constructor` or `prototype`: refused everywhere, as they name JavaScript object internals.',
-    reportedBy: 'validator/src/document/tree-builder.ts',
   },
   {
     id: 'yaml-syntax',

@@ -58,8 +58,20 @@ export const CASES: Record<string, () => Input> = {
   // Aliases.
   'billion-laughs': () => ({ input: billionLaughs(9, 10) }),
   'billion-laughs-wide': () => ({ input: billionLaughs(4, 24) }),
-  'aliases-101': () => ({
-    input: `svc_version: 1\nx: &a hello\nlist:\n${Array.from({ length: 101 }, () => '  - *a').join('\n')}\n`,
+  // Aliases are bounded by what they cost (the expanded size), not by how many there are.
+  'aliases-10000': () => ({
+    input: `svc_version: 1\nx: &a hello\nlist:\n${Array.from({ length: 10_000 }, () => '  - *a').join('\n')}\n`,
+  }),
+  // One anchored agent name, schedule and prompt reused by 10,000 triggers (30,000 aliases).
+  'aliases-reused-by-triggers': () => ({
+    input:
+      'svc_version: 2\ndefault_agent: &agent main\nagents:\n  main: {}\nx-shared:\n  cron: &cron "0 * * * *"\n  prompt: &prompt Check the queue.\ntriggers:\n' +
+      Array.from({ length: 10_000 }, (_, i) => `  - {slug: t${i}, type: cron, cron: *cron, prompt: *prompt, agent: *agent}`).join('\n') +
+      '\n',
+  }),
+  // Merge keys that each merge the previous map twice: 2^60 walks unless merged entries are shared.
+  'merge-key-chain': () => ({
+    input: `svc_version: 1\nx0: &x0 {k0: 0}\n${Array.from({ length: 60 }, (_, i) => `x${i + 1}: &x${i + 1} {<<: [*x${i}, *x${i}], k${i + 1}: ${i + 1}}`).join('\n')}\n`,
   }),
   'alias-cycle': () => ({ input: 'svc_version: 1\nx: &a [1, *a]\n' }),
   // Size.
@@ -79,7 +91,12 @@ export const CASES: Record<string, () => Input> = {
   }),
   'invalid-utf8': () => ({ input: Uint8Array.from([...new TextEncoder().encode('svc_version: 1\nproject:\n  name: Caf'), 0xe9, ...new TextEncoder().encode(' orders\n')]) }),
   // Prototype keys, checked for pollution in a fresh process.
+  // 2,000 maps that each merge one 2,000-key map: 8 million values once expanded.
+  'merge-key-wide': () => ({
+    input: `svc_version: 1\nbig: &big {${Array.from({ length: 2_000 }, (_, i) => `k${i}: ${i}`).join(', ')}}\ncopies:\n${Array.from({ length: 2_000 }, () => '  - <<: *big').join('\n')}\n`,
+  }),
   'proto-keys': () => ({ input: 'svc_version: 1\n__proto__: {polluted: true}\nproject:\n  constructor: {prototype: {polluted: true}}\n  prototype: {polluted: true}\n' }),
+  'proto-keys-merge': () => ({ input: 'svc_version: 1\nbase: &base {__proto__: {polluted: true}, constructor: {polluted: true}}\nproject:\n  <<: *base\n  name: x\n' }),
   'proto-keys-toml': () => ({ input: 'svc_version = 1\n[__proto__]\npolluted = true\n[project.constructor.prototype]\npolluted = true\n', format: 'toml' }),
   'proto-keys-json-style': () => ({ input: '{"svc_version": 1, "__proto__": {"polluted": true}, "project": {"__proto__": {"polluted": true}}}\n' }),
 };
@@ -101,7 +118,7 @@ function main(): void {
       polluted: 'polluted' in probe || 'polluted' in Object.prototype,
       manifestPrototypes:
         result.manifest && typeof result.manifest === 'object'
-          ? [Object.getPrototypeOf(result.manifest) === Object.prototype, Object.keys(result.manifest as object)]
+          ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest as object)]
           : null,
       diagnostics: result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
     }) + '\n',

@@ -7,7 +7,7 @@
  * the input block's info string:
  *   - `escapes`: the text is turned into bytes first, with `\xNN` a raw byte and `\uNNNN` a
  *     character (for byte-order marks, control characters and invalid UTF-8);
- *   - `maxBytes=N`, `maxDepth=N`, `maxAliases=N`, `maxExpandedNodes=N`: validator limits.
+ *   - `maxBytes=N`, `maxDepth=N`, `maxExpandedNodes=N`: validator limits.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -106,7 +106,7 @@ export function runExample(example: DocExample): string[] {
       escapes = true;
       continue;
     }
-    const option = /^(maxBytes|maxDepth|maxAliases|maxExpandedNodes)=(\d+)$/.exec(flag);
+    const option = /^(maxBytes|maxDepth|maxExpandedNodes)=(\d+)$/.exec(flag);
     if (!option) throw new Error(`unknown example flag '${flag}'`);
     limits[option[1] as keyof Limits] = Number(option[2]);
   }
