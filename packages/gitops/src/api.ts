@@ -7,7 +7,7 @@ import { setAgentScopeEdit, setDefaultAgentEdit, type AgentChangeInfo, type Agen
 import { RefusedError } from './errors.js';
 import { GitRepo } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
-import { ItemCache, openCatalog, type Catalog } from './marketplace/catalog.js';
+import { ItemCache, openCatalog, type Catalog, type CatalogLimits, type DEFAULT_CATALOG_LIMITS } from './marketplace/catalog.js';
 import { installEdit, type InstallInfo } from './marketplace/install.js';
 import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
 import { availableUpdates, updateAllEdit, updateEdit, type AvailableUpdate, type UpdateAllInfo, type UpdateInfo } from './marketplace/update.js';
@@ -25,10 +25,12 @@ export function setAgentScope(repo: string, name: string, scope: AgentScope, opt
 export interface CatalogOptions {
   /** A {@link Catalog}, an http(s) URL of the marketplace, or a folder. */
   catalog: Catalog | string;
+  /** Size and time bounds on catalog reads (defaults: {@link DEFAULT_CATALOG_LIMITS}). */
+  limits?: Partial<CatalogLimits>;
 }
 
 function itemCache(options: CatalogOptions): ItemCache {
-  return new ItemCache(typeof options.catalog === 'string' ? openCatalog(options.catalog) : options.catalog);
+  return new ItemCache(typeof options.catalog === 'string' ? openCatalog(options.catalog, options.limits) : options.catalog, options.limits);
 }
 
 /** `marketplace.install(id)`: installs a catalog item onto the branch (a no-op when that version is installed). */
@@ -40,6 +42,7 @@ export function install(repo: string, id: string, options: ApplyOptions & Catalo
 export async function updates(repo: string, options: CatalogOptions & { branch?: string }): Promise<AvailableUpdate[]> {
   const git = await GitRepo.open(repo);
   const branch = options.branch ?? (await git.headBranch());
+  await GitRepo.checkBranchName(branch);
   const head = await git.resolve(`refs/heads/${branch}`);
   if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist`);
   return availableUpdates(new Snapshot(git, head), itemCache(options));

@@ -40,7 +40,20 @@ export type RefusalCode =
   | 'in-use'
   | 'dirty-worktree'
   | 'unknown-branch'
-  | 'too-many-retries';
+  | 'too-many-retries'
+  | 'unsafe-path'
+  | 'path-conflict'
+  | 'not-regular-file'
+  | 'too-large'
+  | 'invalid-name'
+  | 'invalid-lock'
+  | 'invalid-branch'
+  | 'not-a-repository'
+  | 'ref-locked'
+  | 'catalog-unreachable'
+  | 'catalog-timeout'
+  | 'catalog-too-large'
+  | 'catalog-error';
 
 /** The operation was refused: nothing was committed. `message` says why, in words a person can act on. */
 export class RefusedError extends Error {

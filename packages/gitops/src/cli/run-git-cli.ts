@@ -148,7 +148,7 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
     if (error instanceof RefusedError) {
-      io.stderr(`refused: ${error.message}\n`);
+      io.stderr(`refused: ${error.code}: ${error.message}\n`);
       return 1;
     }
     io.stderr(`error: ${(error as Error).message}\n`);
@@ -182,6 +182,6 @@ function reportUpdateAll(io: CliIo, result: ApplyResult<UpdateAllInfo>): number 
     describeUpdate(io, info);
   }
   report(io, result);
-  for (const refused of result.info.refused) io.stderr(`refused: ${refused.message}\n`);
+  for (const refused of result.info.refused) io.stderr(`refused: conflict: ${refused.message}\n`);
   return result.info.refused.length > 0 ? 1 : 0;
 }

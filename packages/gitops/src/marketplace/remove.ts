@@ -4,7 +4,7 @@ import { RefusedError, type FileReport } from '../errors.js';
 import { deepEqual, type Json } from '../json.js';
 import { describeEntry } from './fragment.js';
 import { LOCK_PATH } from './lockfile.js';
-import { entryLocation, finish, loadState } from './state.js';
+import { claimOwned, entryLocation, finish, loadState } from './state.js';
 
 export interface RemoveInfo {
   name: string;
@@ -18,6 +18,7 @@ export function removeEdit(name: string, options: { force?: boolean } = {}): Edi
     const state = await loadState(snapshot);
     const installed = state.lock.items[name];
     if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
+    claimOwned(state, name);
     const reports: FileReport[] = [];
     const removedFiles: string[] = [];
     const entries = await snapshot.entries(Object.keys(installed.files));
