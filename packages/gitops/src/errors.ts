@@ -52,7 +52,6 @@ export type RefusalCode =
   | 'ref-locked'
   | 'catalog-unreachable'
   | 'catalog-timeout'
-  | 'catalog-too-large'
   | 'catalog-error';
 
 /** The operation was refused: nothing was committed. `message` says why, in words a person can act on. */

@@ -80,7 +80,7 @@ function checkId(id: string): void {
 }
 
 function tooLarge(what: string, limit: number): never {
-  throw new RefusedError('catalog-too-large', `${what} is larger than the limit of ${limit} bytes; nothing was written`);
+  throw new RefusedError('too-large', `${what} is larger than the limit of ${limit} bytes; nothing was written`);
 }
 
 /**
@@ -318,7 +318,7 @@ function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBound
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > bounds.maxBytes) {
-        finish(new RefusedError('catalog-too-large', `${what} at ${url.href} is ${declared} bytes, more than the limit of ${bounds.maxBytes}; nothing was written`));
+        finish(new RefusedError('too-large', `${what} at ${url.href} is ${declared} bytes, more than the limit of ${bounds.maxBytes}; nothing was written`));
         return;
       }
       const chunks: Buffer[] = [];
@@ -326,7 +326,7 @@ function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBound
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > bounds.maxBytes) {
-          finish(new RefusedError('catalog-too-large', `${what} at ${url.href} is larger than the limit of ${bounds.maxBytes} bytes; nothing was written`));
+          finish(new RefusedError('too-large', `${what} at ${url.href} is larger than the limit of ${bounds.maxBytes} bytes; nothing was written`));
           return;
         }
         chunks.push(chunk);

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import { RefusedError } from '../errors.js';
 import { isPlainObject, type Json } from '../json.js';
 import { foldPath, itemPathProblem, LOCK_FILE_PATH } from '../policy/item-paths.js';
-import { SLUG } from '../policy/names.js';
+import { showPattern, SLUG } from '../policy/names.js';
 
 export const LOCK_PATH = LOCK_FILE_PATH;
 
@@ -81,7 +81,13 @@ const validateShape = ajv.compile(LOCK_SCHEMA);
 /** `items["pdf-tools"].files["../x"]` for the JSON pointer `/items/pdf-tools/files/..~1x`. */
 function describePointer(pointer: string): string {
   const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return parts.map((part, i) => (i === 0 ? part : /^\d+$/.test(part) ? `[${part}]` : `[${JSON.stringify(part)}]`)).join('') || '(the whole file)';
+  const shown = parts.map((part, i) => {
+    if (i === 0) return part;
+    const parent = parts[i - 1];
+    if (parent === 'items' || parent === 'files') return `[${JSON.stringify(part)}]`;
+    return /^\d+$/.test(part) ? `[${part}]` : `.${part}`;
+  });
+  return shown.join('') || '(the whole file)';
 }
 
 function invalidLock(where: string, why: string): never {
@@ -112,11 +118,12 @@ export function checkLock(raw: unknown): asserts raw is LockFile {
   if (!validateShape(raw)) {
     const error = validateShape.errors![0]!;
     const where = describePointer(error.instancePath);
+    const propertyName = (error as { propertyName?: string }).propertyName ?? error.params.propertyName;
     const detail =
       error.keyword === 'additionalProperties'
-        ? `has an unknown key '${String(error.params.additionalProperty)}'`
-        : error.keyword === 'propertyNames'
-          ? `has an item name '${String(error.params.propertyName)}' that does not match ${SLUG.source}`
+        ? `has an unknown key ${JSON.stringify(error.params.additionalProperty)}`
+        : propertyName !== undefined
+          ? `has an item name ${JSON.stringify(propertyName)} that does not match ${showPattern(SLUG)}`
           : error.keyword === 'required'
             ? `is missing '${String(error.params.missingProperty)}'`
             : error.keyword === 'pattern'

@@ -10,6 +10,7 @@ import { editManifest, readManifest } from '../operations/manifest-access.js';
 import { describeEntry, fragmentEntries, ManifestPlan } from './fragment.js';
 import type { FetchedItem } from './item.js';
 import { RefusedError } from '../errors.js';
+import { foldPath } from '../policy/item-paths.js';
 import { checkLock, emptyLock, LOCK_PATH, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
 
 /** What every marketplace edit starts from. */
@@ -51,14 +52,23 @@ export function claimOwned(state: State, name: string): void {
 /** The writes for the state's file changes, manifest changes and lock file. */
 export function finish<T>(state: State, message: string, info: T): EditPlan<T> {
   // No file may end up claimed by two items (e.g. a new upstream file that another item owns but that was deleted locally).
-  const claims = new Map<string, string>();
+  const claims = new Map<string, { path: string; name: string }>();
   for (const [name, item] of Object.entries(state.lock.items)) {
     for (const path of Object.keys(item.files)) {
-      const other = claims.get(path);
+      const other = claims.get(foldPath(path));
       if (other !== undefined) {
-        throw new RefusedError('path-conflict', `item file '${path}' would belong to both '${other}' and '${name}'; nothing was written`, { file: path });
+        throw new RefusedError('path-conflict', `item file '${path}' would belong to both '${other.name}' and '${name}'; nothing was written`, { file: path });
       }
-      claims.set(path, name);
+      claims.set(foldPath(path), { path, name });
+    }
+  }
+  for (const [key, { path, name }] of claims) {
+    const parts = key.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const parent = claims.get(parts.slice(0, i).join('/'));
+      if (!parent) continue;
+      const whose = parent.name === name ? 'also an item file' : `a file of item '${parent.name}'`;
+      throw new RefusedError('path-conflict', `item file '${path}' is inside '${parent.path}', ${whose}; nothing was written`, { file: path });
     }
   }
   checkLock(JSON.parse(Buffer.from(serializeLock(state.lock)).toString('utf8')));

@@ -13,6 +13,7 @@ import { describeEntry, fragmentEntries } from './fragment.js';
 import { compareVersions, type FetchedItem } from './item.js';
 import { LOCK_PATH, parseLock, type LockedItem } from './lockfile.js';
 import { mergeFile } from './merge.js';
+import { describeEntry as describeTreeEntry, isRegularFile } from '../policy/item-paths.js';
 import { claimOwned, entryLocation, finish, loadState, lockEntry, type State } from './state.js';
 
 export interface UpdateInfo {
@@ -53,6 +54,10 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
     const theirs = item.contents.get(path);
     const theirsOid = theirs ? blobOid(theirs, oidLength) : undefined;
     const current = entries.get(path);
+    if (current && !isRegularFile(current)) {
+      reports.push({ path, status: 'conflict', message: `${path} is now ${describeTreeEntry(current)} in the repository; an item only replaces regular files` });
+      continue;
+    }
     const oursOid = current?.type === 'blob' ? current.oid : undefined;
     if (baseOid && theirs) {
       if (oursOid === undefined) {

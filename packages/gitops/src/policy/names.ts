@@ -14,6 +14,11 @@ export const MAX_NAME_LENGTH = 256;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
+/** A pattern as people read it: without the ^…$ anchors. */
+export function showPattern(pattern: RegExp): string {
+  return pattern.source.replace(/^\^/, '').replace(/\$$/, '');
+}
+
 /** Why `value` cannot be used as a name, or undefined. `pattern`: the spec's pattern, when it gives one. */
 export function nameProblem(value: unknown, pattern?: RegExp): string | undefined {
   if (typeof value !== 'string') return 'must be a string';
@@ -21,7 +26,7 @@ export function nameProblem(value: unknown, pattern?: RegExp): string | undefine
   const control = CONTROL.exec(value);
   if (control) return `contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (line breaks and control characters are never allowed in names)`;
   if (value.length > MAX_NAME_LENGTH) return `is longer than ${MAX_NAME_LENGTH} characters`;
-  if (pattern && !pattern.test(value)) return `must match ${pattern.source}`;
+  if (pattern && !pattern.test(value)) return `must match ${showPattern(pattern)}`;
   return undefined;
 }
 
