@@ -42,8 +42,10 @@ export interface CatalogLimits {
   maxItemBytes: number;
   /** Everything one operation fetches, over all items (default 64 MiB). */
   maxTotalBytes: number;
-  /** Largest `item.json` or `items` listing (default 1 MiB). */
+  /** Largest `item.json` (default 1 MiB). */
   maxDescriptorBytes: number;
+  /** Largest `items` listing of an HTTP catalog (default 8 MiB). */
+  maxListBytes: number;
   /** Most files one item may list (default 1000). */
   maxFiles: number;
   /** HTTP: time to establish the connection (default 10 s). */
@@ -59,6 +61,7 @@ export const DEFAULT_CATALOG_LIMITS: Readonly<CatalogLimits> = Object.freeze({
   maxItemBytes: 16 * 1024 * 1024,
   maxTotalBytes: 64 * 1024 * 1024,
   maxDescriptorBytes: 1024 * 1024,
+  maxListBytes: 8 * 1024 * 1024,
   maxFiles: 1000,
   connectTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
@@ -234,8 +237,8 @@ export class HttpCatalog implements Catalog {
     }
   }
 
-  private async json(path: string, what: string): Promise<unknown | null> {
-    const body = await this.get(path, this.limits.maxDescriptorBytes, what);
+  private async json(path: string, what: string, maxBytes = this.limits.maxDescriptorBytes): Promise<unknown | null> {
+    const body = await this.get(path, maxBytes, what);
     if (body === null) return null;
     try {
       return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
@@ -245,7 +248,7 @@ export class HttpCatalog implements Catalog {
   }
 
   async items(): Promise<ItemSummary[]> {
-    const body = (await this.json('/items', `the marketplace's item list at ${this.location}/items`)) ?? [];
+    const body = (await this.json('/items', `the marketplace's item list at ${this.location}/items`, this.limits.maxListBytes)) ?? [];
     const list = Array.isArray(body) ? body : isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
     return list.filter(isPlainObject).map((row) => ({
       id: String(row.id),

@@ -28,6 +28,7 @@ import { notAMapping } from './not-a-mapping.js';
 import { outOfRange } from './out-of-range.js';
 import { possibleTypo } from './possible-typo.js';
 import { sandboxTemplateDeclared } from './sandbox-template-declared.js';
+import { secretNameCharacters } from './secret-name-characters.js';
 import { svcVersionFormat } from './svc-version-format.js';
 import { svcVersion } from './svc-version.js';
 import { templateImageOrDockerfile } from './template-image-or-dockerfile.js';
@@ -76,6 +77,7 @@ export const RULES: readonly Rule[] = [
   outOfRange,
   possibleTypo,
   sandboxTemplateDeclared,
+  secretNameCharacters,
   svcVersionFormat,
   svcVersion,
   templateImageOrDockerfile,
