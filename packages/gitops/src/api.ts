@@ -7,7 +7,7 @@ import { setAgentScopeEdit, setDefaultAgentEdit, type AgentChangeInfo, type Agen
 import { RefusedError } from './errors.js';
 import { GitRepo } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
-import { ItemCache, openCatalog, type Catalog, type CatalogLimits, type DEFAULT_CATALOG_LIMITS } from './marketplace/catalog.js';
+import { ItemCache, openCatalog, type Catalog, type CatalogLimits } from './marketplace/catalog.js';
 import { installEdit, type InstallInfo } from './marketplace/install.js';
 import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
 import { availableUpdates, updateAllEdit, updateEdit, type AvailableUpdate, type UpdateAllInfo, type UpdateInfo } from './marketplace/update.js';
@@ -25,7 +25,7 @@ export function setAgentScope(repo: string, name: string, scope: AgentScope, opt
 export interface CatalogOptions {
   /** A {@link Catalog}, an http(s) URL of the marketplace, or a folder. */
   catalog: Catalog | string;
-  /** Size and time bounds on catalog reads (defaults: {@link DEFAULT_CATALOG_LIMITS}). */
+  /** Size and time bounds on catalog reads (defaults: `DEFAULT_CATALOG_LIMITS`). */
   limits?: Partial<CatalogLimits>;
 }
 

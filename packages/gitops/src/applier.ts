@@ -217,15 +217,14 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
   const special = new Set([...MANIFEST_CANDIDATES.map((candidate) => candidate.path), LOCK_FILE_PATH]);
   const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
   const specialWrites = plan.writes.filter((write) => special.has(write.path));
-  if (itemWrites.length === 0 && specialWrites.length === 0) return;
-  const tree = await snapshot.tree();
+  const entries = await snapshot.entries(specialWrites.map((write) => write.path));
   for (const write of specialWrites) {
-    const entry = tree.get(write.path);
+    const entry = entries.get(write.path);
     if (entry && !isRegularFile(entry)) {
       throw new RefusedError('not-regular-file', `${write.path} is not a regular file in the repository (mode ${entry.mode}); it is never replaced`, { file: write.path });
     }
   }
-  if (itemWrites.length > 0) checkItemWrites(new TreeShape(tree), itemWrites, new Set(plan.ownedPaths ?? []));
+  if (itemWrites.length > 0) checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
 }
 
 /** The index lines for the writes that actually change something. */
