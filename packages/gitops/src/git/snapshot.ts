@@ -33,12 +33,17 @@ export class Snapshot {
   /**
    * The file's bytes, or null when it does not exist (or is a directory or submodule).
    * A symlink is refused (`not-regular-file`): its target is never read as the file's text.
+   * With `maxBytes`, a larger file is refused (`too-large`) without being read.
    */
-  async read(path: string): Promise<Buffer | null> {
+  async read(path: string, maxBytes?: number): Promise<Buffer | null> {
     const entry = await this.entry(path);
     if (!entry || entry.type !== 'blob') return null;
     if (entry.mode === '120000') {
       throw new RefusedError('not-regular-file', `${path} is a symlink in the repository; the applier only reads and edits regular files`, { file: path });
+    }
+    if (maxBytes !== undefined && !this.blobCache.has(entry.oid)) {
+      const size = Number((await this.repo.git(['cat-file', '-s', entry.oid])).stdout.toString('utf8').trim());
+      if (size > maxBytes) throw new RefusedError('too-large', `${path} is ${size} bytes, more than the limit of ${maxBytes}; it is not read`, { file: path });
     }
     return this.readBlob(entry.oid);
   }

@@ -351,8 +351,13 @@ export function openCatalog(spec: string, limits: Partial<CatalogLimits> = {}): 
  * Fetches an item and all its files, checks its shape, paths and sizes and (when
  * declared) integrity. Refuses with `unknown-item` when the catalog does not have it.
  */
-export async function fetchItem(catalog: Catalog, id: string, budget: FetchBudget = new FetchBudget(catalogLimits())): Promise<FetchedItem> {
-  const raw = await catalog.item(id);
+export async function fetchItem(
+  catalog: Catalog,
+  id: string,
+  budget: FetchBudget = new FetchBudget(catalogLimits()),
+  descriptorRead: Promise<unknown | null> = catalog.item(id),
+): Promise<FetchedItem> {
+  const raw = await descriptorRead;
   if (raw === null) throw new RefusedError('unknown-item', `the marketplace at ${catalog.location} has no item '${id}'`);
   const descriptor: ItemDescriptor = parseItemDescriptor(id, raw);
   if (descriptor.files.length > budget.limits.maxFiles) {
@@ -409,6 +414,7 @@ export class FetchNeeded extends Error {
 export class ItemCache {
   private readonly fetched = new Map<string, Promise<FetchedItem>>();
   private readonly described = new Map<string, Promise<ItemDescriptor | null>>();
+  private readonly raws = new Map<string, Promise<unknown | null>>();
   private sealed = false;
   private readonly budget: FetchBudget;
   private deadline: number | undefined;
@@ -436,14 +442,22 @@ export class ItemCache {
     if (this.sealed) throw new FetchNeeded(`marketplace item '${id}' was not fetched before the repository lock was taken`);
   }
 
+  /** `item(id)` read once per operation: the descriptor that decided to fetch is the one fetched. */
+  private raw(id: string): Promise<unknown | null> {
+    let raw = this.raws.get(id);
+    if (!raw) {
+      this.gate(id);
+      raw = this.catalog.item(id);
+      this.raws.set(id, raw);
+    }
+    return raw;
+  }
+
   /** The item's checked descriptor without its files (null when the catalog has no such item). */
   descriptor(id: string): Promise<ItemDescriptor | null> {
-    const fetched = this.fetched.get(id);
-    if (fetched) return fetched;
     let descriptor = this.described.get(id);
     if (!descriptor) {
-      this.gate(id);
-      descriptor = this.catalog.item(id).then((raw) => (raw === null ? null : parseItemDescriptor(id, raw)));
+      descriptor = this.raw(id).then((raw) => (raw === null ? null : parseItemDescriptor(id, raw)));
       this.described.set(id, descriptor);
     }
     return descriptor;
@@ -453,8 +467,9 @@ export class ItemCache {
   get(id: string): Promise<FetchedItem> {
     let item = this.fetched.get(id);
     if (!item) {
+      const raw = this.raw(id);
       this.gate(id);
-      item = fetchItem(this.catalog, id, this.budget);
+      item = fetchItem(this.catalog, id, this.budget, raw);
       this.fetched.set(id, item);
     }
     return item;

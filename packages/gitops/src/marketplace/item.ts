@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { RefusedError } from '../errors.js';
-import { canonicalJson, isPlainObject, type Json } from '../json.js';
+import { canonicalJson, isPlainObject, jsonDepth, MAX_JSON_DEPTH, type Json } from '../json.js';
 import { itemPathProblem, foldPath } from '../policy/item-paths.js';
 import { nameProblem, SLUG } from '../policy/names.js';
 
@@ -50,6 +50,7 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
     throw new RefusedError('invalid-item', `marketplace item '${id}' is invalid: ${why}`);
   };
   if (!isPlainObject(raw)) return fail('item.json is not an object');
+  if (jsonDepth(raw) > MAX_JSON_DEPTH) fail(`item.json is nested more than ${MAX_JSON_DEPTH} levels deep`);
   const { name, version, description, files, manifest, integrity } = raw;
   if (typeof name !== 'string' || !SLUG.test(name)) fail(`name must match ${SLUG.source}`);
   const versionProblem = nameProblem(version);

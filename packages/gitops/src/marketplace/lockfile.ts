@@ -4,11 +4,14 @@
  */
 import { Ajv } from 'ajv';
 import { RefusedError } from '../errors.js';
-import { isPlainObject, type Json } from '../json.js';
+import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, type Json } from '../json.js';
 import { foldPath, itemPathProblem, LOCK_FILE_PATH } from '../policy/item-paths.js';
 import { showPattern, SLUG } from '../policy/names.js';
 
 export const LOCK_PATH = LOCK_FILE_PATH;
+
+/** Largest lock file read (16 MiB: thousands of items). */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
 export type FragmentSection = 'agents' | 'connectors' | 'triggers';
 
@@ -115,6 +118,7 @@ export function parseLock(bytes: Uint8Array | null): LockFile {
 
 /** The checks of {@link parseLock} on an already-parsed value. */
 export function checkLock(raw: unknown): asserts raw is LockFile {
+  if (jsonDepth(raw) > MAX_JSON_DEPTH) invalidLock('(the whole file)', `is nested more than ${MAX_JSON_DEPTH} levels deep`);
   if (!validateShape(raw)) {
     const error = validateShape.errors![0]!;
     const where = describePointer(error.instancePath);

@@ -11,7 +11,7 @@ import { describeEntry, fragmentEntries, ManifestPlan } from './fragment.js';
 import type { FetchedItem } from './item.js';
 import { RefusedError } from '../errors.js';
 import { foldPath } from '../policy/item-paths.js';
-import { checkLock, emptyLock, LOCK_PATH, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
+import { checkLock, emptyLock, LOCK_PATH, MAX_LOCK_BYTES, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
 
 /** What every marketplace edit starts from. */
 export interface State {
@@ -30,7 +30,7 @@ export interface State {
 /** Reads the manifest (refusing when there is none) and the lock file (empty when absent) at the snapshot. */
 export async function loadState(snapshot: Snapshot): Promise<State> {
   const manifest = await readManifest(snapshot);
-  const lockBytes = await snapshot.read(LOCK_PATH);
+  const lockBytes = await snapshot.read(LOCK_PATH, MAX_LOCK_BYTES);
   return {
     snapshot,
     manifest,

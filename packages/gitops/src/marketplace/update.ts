@@ -11,7 +11,7 @@ import { deepEqual } from '../json.js';
 import type { ItemCache } from './catalog.js';
 import { describeEntry, fragmentEntries } from './fragment.js';
 import { compareVersions, type FetchedItem } from './item.js';
-import { LOCK_PATH, parseLock, type LockedItem } from './lockfile.js';
+import { LOCK_PATH, MAX_LOCK_BYTES, parseLock, type LockedItem } from './lockfile.js';
 import { mergeFile } from './merge.js';
 import { describeEntry as describeTreeEntry, isRegularFile } from '../policy/item-paths.js';
 import { claimOwned, entryLocation, finish, loadState, lockEntry, type State } from './state.js';
@@ -181,7 +181,7 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
 
 /** `marketplace.updates()`: installed items whose catalog version is newer. */
 export async function availableUpdates(snapshot: Snapshot, items: ItemCache): Promise<AvailableUpdate[]> {
-  const lock = parseLock(await snapshot.read(LOCK_PATH));
+  const lock = parseLock(await snapshot.read(LOCK_PATH, MAX_LOCK_BYTES));
   const updates: AvailableUpdate[] = [];
   // One `item(id)` read per installed item: no need to page through the whole marketplace.
   for (const [name, installed] of Object.entries(lock.items).sort(([a], [b]) => a.localeCompare(b))) {
