@@ -7,7 +7,7 @@
  * so every precondition is checked against what it will actually commit on top of.
  */
 import { lstat, realpath } from 'node:fs/promises';
-import { EditError, RefusedError } from './errors.js';
+import { EditError, printable, RefusedError } from './errors.js';
 import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
 import { ManifestFile, MANIFEST_CANDIDATES } from './manifest/manifest-file.js';
@@ -263,7 +263,7 @@ async function validateManifest(writes: readonly FileWrite[], validate: Validate
       );
     }
     const notes = outcome.diagnostics.filter((d) => d.severity === 'warning');
-    if (notes.length > 0) warnings.push(...formatDiagnostics(write.path, notes).split('\n'));
+    for (const note of notes) warnings.push(printable(formatDiagnostics(write.path, [note]).replace(/\n/g, ' ')));
   }
   return warnings;
 }

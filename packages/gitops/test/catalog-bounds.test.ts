@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type Server as HttpServer, type Serve
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, expect, test } from 'vitest';
-import { install, RefusedError, setDefaultAgent, type ApplyOptions, type CatalogLimits } from '../src/index.js';
+import { HttpCatalog, install, RefusedError, setDefaultAgent, type ApplyOptions, type CatalogLimits } from '../src/index.js';
 import { crlf, YAML_LINES } from './support/fixtures.js';
 import { AUTHOR, cleanupTempDirs, git, head, makeRepo } from './support/repos.js';
 
@@ -187,4 +187,39 @@ test('a hung catalog times out by itself while another operation proceeds', asyn
   expect(other.status).toBe('committed');
   expect((error as RefusedError).code).toBe('catalog-timeout');
   expect(head(repo)).toBe(other.commit);
+});
+
+test("the catalog's headers are not sent to another origin it redirects to", async () => {
+  const seen: Record<string, string | undefined> = {};
+  const elsewhere = createHttpServer((request, response) => {
+    seen.elsewhere = request.headers.authorization;
+    response.end(ITEM);
+  });
+  const elsewhereUrl = await listen(elsewhere);
+  closers.push(async () => {
+    elsewhere.closeAllConnections();
+    await new Promise((resolve) => elsewhere.close(resolve));
+  });
+  const home = createHttpServer((request, response) => {
+    seen.home = request.headers.authorization;
+    response.writeHead(302, { location: `${elsewhereUrl}/items/evil` });
+    response.end();
+  });
+  const homeUrl = await listen(home);
+  closers.push(async () => {
+    home.closeAllConnections();
+    await new Promise((resolve) => home.close(resolve));
+  });
+  const catalog = new HttpCatalog(homeUrl, { authorization: 'Bearer catalog-token' });
+  expect(await catalog.item('evil')).toMatchObject({ name: 'evil' });
+  expect(seen).toEqual({ home: 'Bearer catalog-token', elsewhere: undefined });
+});
+
+test('a refusal quoting what a catalog sent never carries terminal control characters', async () => {
+  const url = await httpServer((_path, response) => response.end('\u001b]0;pwned\u0007\u001b[2J{'));
+  const error = await run({}, url);
+  expect(error.code).toBe('invalid-item');
+  expect(error.message).toMatch(/^marketplace item 'evil' is not JSON: /);
+  expect(error.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  expect(error.message).toContain('\\u001b');
 });

@@ -6,7 +6,7 @@
  * before the applier takes the repository's lock (see {@link ItemCache}).
  */
 import { constants } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
@@ -122,8 +122,9 @@ export class FolderCatalog implements Catalog {
 
   async item(id: string): Promise<unknown | null> {
     checkId(id);
-    const root = await lstat(this.root).catch(() => null);
-    if (!root?.isDirectory() && !root?.isSymbolicLink()) throw new RefusedError('catalog-unreachable', `the catalog folder ${this.root} does not exist`);
+    const root = await stat(this.root).catch(() => null);
+    if (!root) throw new RefusedError('catalog-unreachable', `the catalog folder ${this.root} does not exist`);
+    if (!root.isDirectory()) throw new RefusedError('catalog-unreachable', `the catalog ${this.root} is not a folder`);
     const bytes = await this.readRegular(id, ['item.json'], this.limits.maxDescriptorBytes, `item.json of marketplace item '${id}'`);
     if (bytes === null) return null;
     try {
@@ -218,9 +219,11 @@ export class HttpCatalog implements Catalog {
     const remaining = this.deadline === undefined ? Infinity : this.deadline - Date.now();
     if (remaining <= 0) throw new RefusedError('catalog-timeout', `the marketplace reads took longer than ${this.limits.totalTimeoutMs} ms in all; gave up before ${url}`);
     const bounds = { connectTimeoutMs: this.limits.connectTimeoutMs, timeoutMs: Math.min(this.limits.requestTimeoutMs, remaining), maxBytes };
+    const origin = new URL(url).origin;
     let current = new URL(url);
     for (let redirects = 0; ; redirects++) {
-      const response = await httpGet(current, this.headers, bounds, what);
+      // The catalog's headers (e.g. an authorization token) go to the catalog's own origin only, never to where it redirects.
+      const response = await httpGet(current, current.origin === origin ? this.headers : {}, bounds, what);
       if (response.status >= 300 && response.status < 400 && response.location) {
         const next = new URL(response.location, current);
         if (redirects >= MAX_REDIRECTS) throw new RefusedError('catalog-error', `the marketplace redirected more than ${MAX_REDIRECTS} times for ${url}`);
