@@ -1,8 +1,11 @@
 /**
- * HTTP catalogs that misbehave, against real servers on 127.0.0.1: one that accepts and
- * never answers, one that streams forever, one that is not there, one that redirects in
- * a loop. Every read is bounded, and a hung catalog never holds the repository's lock.
+ * HTTP catalogs that misbehave, against real servers on 127.0.0.1: one that never
+ * completes the connection, one that accepts and never answers, one that streams
+ * forever, one that is not there, one that redirects in a loop. Every read is bounded,
+ * and a hung catalog never holds the repository's lock.
  */
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -222,4 +225,35 @@ test('a refusal quoting what a catalog sent never carries terminal control chara
   expect(error.message).toMatch(/^marketplace item 'evil' is not JSON: /);
   expect(error.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   expect(error.message).toContain('\\u001b');
+});
+
+/**
+ * A listening socket that never accepts (python3: `listen(0)`, no `accept`), with its
+ * one-connection queue filled: the kernel drops further SYNs, so a connect hangs.
+ */
+async function unacceptingPort(): Promise<number> {
+  const script = "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(600)";
+  const child = spawn('python3', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
+  });
+  const filler = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    filler.once('connect', resolve);
+    filler.once('error', reject);
+  });
+  closers.push(async () => {
+    filler.destroy();
+    child.kill();
+  });
+  return port;
+}
+
+test('a catalog whose connection is never established hits the connect timeout', async () => {
+  const port = await unacceptingPort();
+  const url = `http://127.0.0.1:${port}/api`;
+  const error = await run({ connectTimeoutMs: 300, requestTimeoutMs: 120_000 }, url);
+  expect(error.code).toBe('catalog-timeout');
+  expect(error.message).toBe(`could not connect to the marketplace at 127.0.0.1:${port} within 300 ms`);
 });
