@@ -161,6 +161,7 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
     const baseTree = await repo.treeOf(head);
     const tree = await repo.buildTree(baseTree, changes);
     if (tree === baseTree) return { ...base, status: 'unchanged', commit: head, changedPaths: [] };
+    await verifyTree(repo, tree, changes);
     const changedPaths = changes.map((change) => change.path);
     const worktree = await checkedOutWorktree(repo, branch);
     if (worktree) await refuseLocalChanges(repo, worktree, changedPaths);
@@ -225,6 +226,20 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
     }
   }
   if (itemWrites.length > 0) checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
+}
+
+/**
+ * The tree git built holds exactly what the plan asked for: every written path as a blob
+ * with the intended id and mode, every deleted path gone. (git's index silently skips
+ * paths it considers unsafe; the policy refuses those first, and this proves it.)
+ */
+export async function verifyTree(repo: GitRepo, tree: string, changes: readonly IndexChange[]): Promise<void> {
+  const entries = await repo.lsTree(tree, changes.map((change) => change.path));
+  for (const change of changes) {
+    const entry = entries.get(change.path);
+    const ok = change.oid === null ? !entry : entry?.oid === change.oid && entry.mode === change.mode;
+    if (!ok) throw new RefusedError('unsafe-path', `git did not record ${JSON.stringify(change.path)} as ${change.oid === null ? 'deleted' : 'written'}; nothing was committed`, { file: change.path });
+  }
 }
 
 /** The index lines for the writes that actually change something. */

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { install, remove, RefusedError, runGitCli, setAgentScope, setDefaultAgent, update, type ApplyOptions, type CatalogLimits, type RefusalCode } from '../src/index.js';
 import { lf, PDF_V1, PDF_V2, writeCatalogItem } from './support/fixtures.js';
+import { verifyTree } from '../src/applier.js';
+import { GitRepo } from '../src/git/repo.js';
 import { MemoryCatalog, type MemoryItem } from './support/memory-catalog.js';
 import { AUTHOR, cleanupTempDirs, git, show, tempDir, writeFiles } from './support/repos.js';
 
@@ -386,5 +388,21 @@ describe('warnings about the result are carried', () => {
     const code = await runGitCli(['set-default-agent', 'helper', '--repo', repo, '--author', 'A <a@example.test>'], { stdout: () => {}, stderr: (s) => (stderr += s), cwd: repo });
     expect(code).toBe(0);
     expect(stderr.split('\n').filter(Boolean)).toEqual(result.warnings.map((warning) => `warning: ${warning}`));
+  });
+});
+
+describe('defence in depth', () => {
+  test('a path git silently leaves out of the tree is caught before the commit', async () => {
+    const repo = victim();
+    const git_ = await GitRepo.open(repo);
+    const base = await git_.treeOf('main');
+    const oid = await git_.writeBlob(Buffer.from('pwned\n'));
+    // git's index refuses `.git/hooks/x` without an error: the tree comes back unchanged.
+    const changes = [{ path: '.git/hooks/post-checkout', mode: '100755', oid }];
+    const tree = await git_.buildTree(base, changes);
+    expect(tree).toBe(base);
+    const error = await verifyTree(git_, tree, changes).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unsafe-path', message: 'git did not record ".git/hooks/post-checkout" as written; nothing was committed' });
+    await expect(verifyTree(git_, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [{ path: 'fine.md', mode: '100644', oid }])).resolves.toBeUndefined();
   });
 });
