@@ -130,6 +130,12 @@ test('random item paths: refused with the branch unmoved, or committed without t
 
 const OID = /^[0-9a-f]{40}$/;
 
+/** A lock file as generated: any shape the schema may have to refuse. */
+interface LockValue {
+  lockfileVersion: number;
+  items: Record<string, { files: unknown } & Record<string, unknown>>;
+}
+
 test('random lock files: a forced remove deletes only regular files the lock gives the item, or is refused', async () => {
   const baseTree = tree(base);
   const blobs = [...baseTree].filter(([, entry]) => entry.type === 'blob').map(([path, entry]) => ({ path, oid: entry.oid }));
@@ -140,7 +146,7 @@ test('random lock files: a forced remove deletes only regular files the lock giv
     { weight: 1, arbitrary: fc.constantFrom(null, [], 'README.md', 7) },
   );
   const lockedItem = fc.record({ id: fc.constantFrom('evil', 'x y'), version: fc.constantFrom('1.0.0', '1\n2'), source: fc.constant('memory://'), integrity: fc.constantFrom('sha256-AAAA', 'nope'), files, manifest: fc.constant([]) });
-  const lock = fc.record({ lockfileVersion: fc.constantFrom(1, 1, 1, 2), items: fc.dictionary(fc.constantFrom('evil', 'other', 'Evil'), lockedItem, { minKeys: 1, maxKeys: 2 }) });
+  const lock: fc.Arbitrary<LockValue> = fc.record({ lockfileVersion: fc.constantFrom(1, 1, 1, 2), items: fc.dictionary(fc.constantFrom('evil', 'other', 'Evil'), lockedItem, { minKeys: 1, maxKeys: 2 }) });
 
   const seen = { committed: 0, refused: 0 };
   const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://', integrity: 'sha256-AAAA', files, manifest: [] });
