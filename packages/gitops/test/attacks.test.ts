@@ -251,6 +251,18 @@ describe('names that reach a commit message', () => {
   });
 });
 
+describe('item names that are also names of object properties', () => {
+  test('constructor, toString and __proto__ find nothing inherited', async () => {
+    const repo = victim();
+    expect((await expectRefused(repo, 'not-installed', async () => remove(repo, 'constructor', await options()))).message).toBe("'constructor' is not installed (see svc.lock.json)");
+    await expectRefused(repo, 'not-installed', async () => update(repo, 'tostring', { ...(await options()), catalog: evil({}) }));
+    expect((await expectRefused(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message).toBe('item name "__proto__" must match [a-z0-9][a-z0-9_-]{0,127}');
+    const catalog = new MemoryCatalog({ constructor: { files: { 'skills/constructor/SKILL.md': 'builds things\n' } } });
+    expect((await install(repo, 'constructor', { ...(await options()), catalog })).status).toBe('committed');
+    expect((await remove(repo, 'constructor', await options())).info.removedFiles).toEqual(['skills/constructor/SKILL.md']);
+  });
+});
+
 describe('lock files are checked against their schema, never trusted to delete', () => {
   const oid = 'e69de29bb2d1d6434b8b29ae775a6cb5e5a0a2a5';
   const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://catalog', integrity: 'sha256-AAAA', files, manifest: [] });

@@ -5,6 +5,7 @@ import { blobOid } from '../git/object-id.js';
 import type { Snapshot } from '../git/snapshot.js';
 import type { ItemCache } from './catalog.js';
 import { describeEntry, fragmentEntries } from './fragment.js';
+import { lockedItem } from './lockfile.js';
 import { entryLocation, finish, loadState, lockEntry } from './state.js';
 
 export interface InstallInfo {
@@ -19,7 +20,7 @@ export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
   const edit = async (snapshot: Snapshot): Promise<EditPlan<InstallInfo>> => {
     const item = await items.get(id);
     const state = await loadState(snapshot);
-    const installed = state.lock.items[item.name];
+    const installed = lockedItem(state.lock, item.name);
     const info: InstallInfo = { name: item.name, version: item.version, action: 'installed' };
     if (installed) {
       if (installed.version === item.version && installed.integrity === item.integrity) {

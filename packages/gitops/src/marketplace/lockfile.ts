@@ -43,6 +43,14 @@ export function emptyLock(): LockFile {
   return { lockfileVersion: 1, items: {} };
 }
 
+/**
+ * The installed item called `name`, or undefined. Only the lock's own keys count: a name
+ * such as `constructor` or `__proto__` never finds something inherited.
+ */
+export function lockedItem(lock: LockFile, name: string): LockedItem | undefined {
+  return Object.prototype.hasOwnProperty.call(lock.items, name) ? lock.items[name] : undefined;
+}
+
 /** The lock file's own schema (JSON Schema 2020-12 subset that ajv checks); semantic checks follow in {@link checkLock}. */
 export const LOCK_SCHEMA = {
   type: 'object',

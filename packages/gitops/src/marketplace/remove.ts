@@ -3,7 +3,8 @@ import type { Edit } from '../applier.js';
 import { RefusedError, type FileReport } from '../errors.js';
 import { deepEqual, type Json } from '../json.js';
 import { describeEntry } from './fragment.js';
-import { LOCK_PATH } from './lockfile.js';
+import { checkName, SLUG } from '../policy/names.js';
+import { LOCK_PATH, lockedItem } from './lockfile.js';
 import { claimOwned, entryLocation, finish, loadState } from './state.js';
 
 export interface RemoveInfo {
@@ -15,8 +16,9 @@ export interface RemoveInfo {
 /** `marketplace.remove(name)`: deletes the item's files and manifest entries; locally edited ones only with `force`. */
 export function removeEdit(name: string, options: { force?: boolean } = {}): Edit<RemoveInfo> {
   return async (snapshot) => {
+    checkName(name, 'item name', SLUG);
     const state = await loadState(snapshot);
-    const installed = state.lock.items[name];
+    const installed = lockedItem(state.lock, name);
     if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
     claimOwned(state, name);
     const reports: FileReport[] = [];

@@ -11,7 +11,7 @@ import { describeEntry, fragmentEntries, ManifestPlan } from './fragment.js';
 import type { FetchedItem } from './item.js';
 import { RefusedError } from '../errors.js';
 import { foldPath } from '../policy/item-paths.js';
-import { checkLock, emptyLock, LOCK_PATH, MAX_LOCK_BYTES, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
+import { checkLock, emptyLock, lockedItem, LOCK_PATH, MAX_LOCK_BYTES, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
 
 /** What every marketplace edit starts from. */
 export interface State {
@@ -46,7 +46,7 @@ export async function loadState(snapshot: Snapshot): Promise<State> {
 
 /** Records that the edit works on installed item `name`: its files (per the lock) are the edit's to change. */
 export function claimOwned(state: State, name: string): void {
-  for (const path of Object.keys(state.lock.items[name]?.files ?? {})) state.owned.add(path);
+  for (const path of Object.keys(lockedItem(state.lock, name)?.files ?? {})) state.owned.add(path);
 }
 
 /** The writes for the state's file changes, manifest changes and lock file. */

@@ -11,7 +11,8 @@ import { deepEqual } from '../json.js';
 import type { ItemCache } from './catalog.js';
 import { describeEntry, fragmentEntries } from './fragment.js';
 import { compareVersions, type FetchedItem } from './item.js';
-import { LOCK_PATH, MAX_LOCK_BYTES, parseLock, type LockedItem } from './lockfile.js';
+import { checkName, SLUG } from '../policy/names.js';
+import { LOCK_PATH, lockedItem, MAX_LOCK_BYTES, parseLock, type LockedItem } from './lockfile.js';
 import { mergeFile } from './merge.js';
 import { describeEntry as describeTreeEntry, isRegularFile } from '../policy/item-paths.js';
 import { claimOwned, entryLocation, finish, loadState, lockEntry, type State } from './state.js';
@@ -134,8 +135,9 @@ function conflictMessage(name: string, reports: readonly FileReport[]): string {
 /** `marketplace.update(name)`: moves one item to the catalog's version, keeping and merging local edits. */
 export function updateEdit(items: ItemCache, name: string): Edit<UpdateInfo> {
   const edit = async (snapshot: Snapshot): Promise<EditPlan<UpdateInfo>> => {
+    checkName(name, 'item name', SLUG);
     const state = await loadState(snapshot);
-    const installed = state.lock.items[name];
+    const installed = lockedItem(state.lock, name);
     if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
     claimOwned(state, name);
     const item = await items.get(installed.id);
