@@ -12,7 +12,7 @@ import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/
 import { Snapshot } from './git/snapshot.js';
 import { ManifestFile, MANIFEST_CANDIDATES } from './manifest/manifest-file.js';
 import { FetchNeeded } from './marketplace/catalog.js';
-import { checkItemWrites, isRegularFile, LOCK_FILE_PATH, TreeShape } from './policy/item-paths.js';
+import { checkItemWrites, describeEntry, isRegularFile, LOCK_FILE_PATH, TreeShape } from './policy/item-paths.js';
 import { checkMessageLine, nameProblem } from './policy/names.js';
 import { withRepoLock } from './repo-lock.js';
 import { defaultValidate, formatDiagnostics, type ValidateFn } from './validation.js';
@@ -161,7 +161,7 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
     const baseTree = await repo.treeOf(head);
     const tree = await repo.buildTree(baseTree, changes);
     if (tree === baseTree) return { ...base, status: 'unchanged', commit: head, changedPaths: [] };
-    await verifyTree(repo, tree, changes);
+    await verifyTree(repo, baseTree, tree, changes);
     const changedPaths = changes.map((change) => change.path);
     const worktree = await checkedOutWorktree(repo, branch);
     if (worktree) await refuseLocalChanges(repo, worktree, changedPaths);
@@ -218,11 +218,12 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
   const special = new Set([...MANIFEST_CANDIDATES.map((candidate) => candidate.path), LOCK_FILE_PATH]);
   const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
   const specialWrites = plan.writes.filter((write) => special.has(write.path));
-  const entries = await snapshot.entries(specialWrites.map((write) => write.path));
+  // With trees listed too: a folder called svc.lock.json must not be replaced by the lock file (and lose its contents).
+  const entries = specialWrites.length > 0 ? await snapshot.repo.lsTree(snapshot.commit, specialWrites.map((write) => write.path), { trees: true }) : new Map();
   for (const write of specialWrites) {
     const entry = entries.get(write.path);
     if (entry && !isRegularFile(entry)) {
-      throw new RefusedError('not-regular-file', `${write.path} is not a regular file in the repository (mode ${entry.mode}); it is never replaced`, { file: write.path });
+      throw new RefusedError('not-regular-file', `${write.path} is ${describeEntry(entry)} in the repository, not a regular file; it is never replaced`, { file: write.path });
     }
   }
   if (itemWrites.length > 0) checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
@@ -233,12 +234,20 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
  * with the intended id and mode, every deleted path gone. (git's index silently skips
  * paths it considers unsafe; the policy refuses those first, and this proves it.)
  */
-export async function verifyTree(repo: GitRepo, tree: string, changes: readonly IndexChange[]): Promise<void> {
+export async function verifyTree(repo: GitRepo, baseTree: string, tree: string, changes: readonly IndexChange[]): Promise<void> {
   const entries = await repo.lsTree(tree, changes.map((change) => change.path));
   for (const change of changes) {
     const entry = entries.get(change.path);
     const ok = change.oid === null ? !entry : entry?.oid === change.oid && entry.mode === change.mode;
     if (!ok) throw new RefusedError('unsafe-path', `git did not record ${JSON.stringify(change.path)} as ${change.oid === null ? 'deleted' : 'written'}; nothing was committed`, { file: change.path });
+  }
+  // Nothing else changed: a file replacing a folder (or a folder a file) would drop what was there without a word.
+  const planned = new Set(changes.map((change) => change.path));
+  const diff = await repo.git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', baseTree, tree]);
+  for (const path of diff.stdout.toString('utf8').split('\0')) {
+    if (path && !planned.has(path)) {
+      throw new RefusedError('path-conflict', `the change would also remove or replace ${JSON.stringify(path)}, which the operation does not own; nothing was committed`, { file: path });
+    }
   }
 }
 

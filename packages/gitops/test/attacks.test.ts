@@ -413,8 +413,25 @@ describe('defence in depth', () => {
     const changes = [{ path: '.git/hooks/post-checkout', mode: '100755', oid }];
     const tree = await git_.buildTree(base, changes);
     expect(tree).toBe(base);
-    const error = await verifyTree(git_, tree, changes).catch((e: unknown) => e);
+    const error = await verifyTree(git_, base, tree, changes).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unsafe-path', message: 'git did not record ".git/hooks/post-checkout" as written; nothing was committed' });
-    await expect(verifyTree(git_, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [{ path: 'fine.md', mode: '100644', oid }])).resolves.toBeUndefined();
+    await expect(verifyTree(git_, base, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [{ path: 'fine.md', mode: '100644', oid }])).resolves.toBeUndefined();
+  });
+
+  test('a file written where git has a folder of that name would drop the folder: caught by comparing the trees', async () => {
+    const repo = victim();
+    const git_ = await GitRepo.open(repo);
+    const base = await git_.treeOf('main');
+    const oid = await git_.writeBlob(Buffer.from('{}\n'));
+    const changes = [{ path: 'docs', mode: '100644', oid }];
+    const tree = await git_.buildTree(base, changes);
+    const error = await verifyTree(git_, base, tree, changes).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'path-conflict', message: 'the change would also remove or replace "docs/guide.md", which the operation does not own; nothing was committed' });
+  });
+
+  test('a folder named like the lock file is never replaced by the lock file', async () => {
+    const repo = victim({ extra: { 'svc.lock.json/keep.txt': 'keep\n' } });
+    const error = await expectRefused(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }));
+    expect(error.message).toBe('svc.lock.json is a tracked directory in the repository, not a regular file; it is never replaced');
   });
 });
