@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { install, itemPathProblem, RefusedError, remove } from '../src/index.js';
+import { install, itemPathProblem, RefusedError, remove, update } from '../src/index.js';
 import { lf } from './support/fixtures.js';
 import { MemoryCatalog } from './support/memory-catalog.js';
 import { AUTHOR, cleanupTempDirs, git, tempDir, writeFiles } from './support/repos.js';
@@ -186,6 +186,44 @@ test('random lock files: a forced remove deletes only regular files the lock giv
         [{ lockfileVersion: 1, items: { evil: item({ link: readme }) } }],
       ],
     },
+  );
+  expect(seen.committed).toBeGreaterThan(0);
+  expect(seen.refused).toBeGreaterThan(0);
+}, 300_000);
+
+test('random upstream paths on update: only the item’s own files and new paths of it change, or the update is refused', async () => {
+  const seen = { committed: 0, refused: 0 };
+  const v1 = { 'skills/fuzz/SKILL.md': 'one\n', 'skills/fuzz/run.sh': 'echo\n' };
+  const upstreamPath = fc.oneof(itemPath, fc.constantFrom(...Object.keys(v1)));
+  await fc.assert(
+    fc.asyncProperty(fc.uniqueArray(upstreamPath, { minLength: 0, maxLength: 3 }), fc.string({ maxLength: 6 }), async (paths, content) => {
+      const branch = branchAt(base);
+      await install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files: v1 } }) });
+      const installed = git(repo, ['rev-parse', branch]).trim();
+      const before = tree(installed);
+      const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
+      const catalog = new MemoryCatalog({ fuzz: { version: '2.0.0', files } });
+      const outcome = await update(repo, 'fuzz', { author: AUTHOR, branch, catalog }).catch((error: unknown) => error);
+      if (outcome instanceof RefusedError) {
+        seen.refused++;
+        expect(git(repo, ['rev-parse', branch]).trim()).toBe(installed);
+        return;
+      }
+      if (outcome instanceof Error) throw outcome;
+      seen.committed++;
+      const after = tree(branch);
+      const own = new Set([...Object.keys(v1), ...paths, 'svc.lock.json']);
+      for (const [path, entry] of before) {
+        if (entry.type === 'tree' || own.has(path)) continue;
+        expect(after.get(path), path).toEqual(entry);
+      }
+      for (const [path, entry] of after) {
+        if (entry.type !== 'tree' && !before.has(path)) expect(own.has(path), `new path ${JSON.stringify(path)}`).toBe(true);
+      }
+      for (const path of paths) expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(files[path]);
+      for (const path of Object.keys(v1)) if (!paths.includes(path)) expect(after.has(path), `${path} was removed upstream`).toBe(false);
+    }),
+    { numRuns: 40, examples: [[['skills/fuzz/SKILL.md', 'skills/fuzz/new.md'], 'x'], [['README.md'], 'x'], [['docs'], 'x']] },
   );
   expect(seen.committed).toBeGreaterThan(0);
   expect(seen.refused).toBeGreaterThan(0);
