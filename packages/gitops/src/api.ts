@@ -8,7 +8,7 @@
  */
 import type { ApplyResult } from './applier.js';
 import { printableSource, printApply, printUpdate, printUpdateAll, type CliOutput } from './cli/output.js';
-import { ItemCache, openCatalog, type Catalog } from './marketplace/catalog.js';
+import { ItemCache, openCatalog, type Catalog, type CatalogLimits } from './marketplace/catalog.js';
 import { installEdit, type InstallInfo } from './marketplace/install.js';
 import { LOCK_PATH, parseLock } from './marketplace/lockfile.js';
 import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
@@ -21,6 +21,8 @@ export type { ReadOptions, WriteOptions } from './remote/target.js';
 export interface CatalogOptions {
   /** A {@link Catalog}, an http(s) URL of the marketplace, or a folder. */
   catalog: Catalog | string;
+  /** Size and time bounds on catalog reads (defaults: `DEFAULT_CATALOG_LIMITS`). */
+  limits?: Partial<CatalogLimits>;
 }
 
 /** One installed marketplace item, as the lock file records it. */
@@ -88,7 +90,7 @@ function operation<F extends RepoFunction, G extends Group>(row: Operation<F, G>
 }
 
 function itemCache(options: CatalogOptions): ItemCache {
-  return new ItemCache(typeof options.catalog === 'string' ? openCatalog(options.catalog) : options.catalog);
+  return new ItemCache(typeof options.catalog === 'string' ? openCatalog(options.catalog, options.limits) : options.catalog, options.limits);
 }
 
 function parseAllowlist(input: CliInput, flag: string): Allowlist | undefined {

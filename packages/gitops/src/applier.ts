@@ -6,11 +6,14 @@
  * writer moved the branch in between, it reads the new head and runs the edit again,
  * so every precondition is checked against what it will actually commit on top of.
  */
-import { realpath } from 'node:fs/promises';
-import { RefusedError } from './errors.js';
+import { lstat, realpath } from 'node:fs/promises';
+import { EditError, printable, RefusedError } from './errors.js';
 import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
 import { ManifestFile, MANIFEST_CANDIDATES } from './manifest/manifest-file.js';
+import { FetchNeeded } from './marketplace/catalog.js';
+import { checkItemWrites, describeEntry, isRegularFile, LOCK_FILE_PATH, TreeShape } from './policy/item-paths.js';
+import { checkMessageLine, nameProblem } from './policy/names.js';
 import { withRepoLock } from './repo-lock.js';
 import { defaultValidate, formatDiagnostics, type ValidateFn } from './validation.js';
 import { PRISTINE_REF, pristinePath } from './pristine.js';
@@ -32,10 +35,26 @@ export interface EditPlan<T = unknown> {
   pristine?: Uint8Array[];
   /** Operation-specific outcome returned to the caller. */
   info: T;
+  /**
+   * Tracked paths the operation may replace or delete besides the manifest and the lock
+   * file (the files its items own per the lock). Every other write must create a new
+   * path; see policy/item-paths.ts.
+   */
+  ownedPaths?: readonly string[];
+}
+
+/**
+ * Where an edit's network and catalog reads happen. The applier opens the gate and runs
+ * the edit once before taking the repository lock (so every fetch is done there), then
+ * seals it for the run under the lock.
+ */
+export interface FetchGate {
+  open(): void;
+  seal(): void;
 }
 
 /** An operation: re-run from scratch on every attempt, against the then-current head. */
-export type Edit<T = unknown> = (snapshot: Snapshot, repo: GitRepo) => Promise<EditPlan<T>>;
+export type Edit<T = unknown> = ((snapshot: Snapshot, repo: GitRepo) => Promise<EditPlan<T>>) & { readonly fetches?: FetchGate };
 
 export interface ApplyOptions {
   /** Branch to commit to; default: the branch the repository's HEAD names. */
@@ -63,7 +82,10 @@ export interface ApplyResult<T = unknown> {
   changedPaths: string[];
   attempts: number;
   info: T;
-  /** Non-fatal notes, e.g. a checked-out work tree that could not be updated. */
+  /**
+   * Non-fatal notes: the validator's warnings about the committed manifest
+   * (`svc.yaml:3:5 warning code: message`), a checked-out work tree that could not be updated.
+   */
   warnings: string[];
 }
 
@@ -73,32 +95,73 @@ export const DEFAULT_IDENTITY: Identity = { name: 'svc-manifest', email: 'svc-ma
 /** Applies `edit` to `repoPath`'s branch as one commit, or refuses with a {@link RefusedError}. */
 export async function applyEdit<T>(repoPath: string, edit: Edit<T>, options: ApplyOptions = {}): Promise<ApplyResult<T>> {
   const repo = await GitRepo.open(repoPath);
-  return withRepoLock(await realpath(repo.gitDir), () => applyLocked(repo, edit, options));
-}
-
-async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOptions): Promise<ApplyResult<T>> {
   const branch = options.branch ?? (await repo.headBranch().catch(() => null));
   if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${repo.gitDir} does not name a branch; pass a branch explicitly`);
-  const ref = `refs/heads/${branch}`;
+  await GitRepo.checkBranchName(branch);
+  const author = checkIdentity(options.author ?? (await repo.configuredIdentity()) ?? DEFAULT_IDENTITY, 'author');
+  const committer = checkIdentity(options.committer ?? author, 'committer');
+  const key = await realpath(repo.gitDir);
   const maxAttempts = options.maxAttempts ?? 40;
-  const author = options.author ?? (await repo.configuredIdentity()) ?? DEFAULT_IDENTITY;
-  const committer = options.committer ?? author;
+  for (let round = 1; ; round++) {
+    if (edit.fetches) {
+      // Every catalog read happens here, before the lock: a slow or hung catalog holds up no one else.
+      edit.fetches.open();
+      const head = await repo.resolve(`refs/heads/${branch}`);
+      if (head) await runEdit(edit, new Snapshot(repo, head), repo);
+      edit.fetches.seal();
+    }
+    try {
+      return await withRepoLock(key, () => applyLocked(repo, edit, { ...options, maxAttempts }, branch, author, committer));
+    } catch (error) {
+      // The branch moved to a state that needs a read the first run did not do: fetch it outside the lock, then try again.
+      if (error instanceof FetchNeeded && round < maxAttempts) continue;
+      if (error instanceof FetchNeeded) throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: '${branch}' kept changing while items were fetched`);
+      throw error;
+    }
+  }
+}
+
+/** Runs the edit; a manifest that cannot be decoded or parsed is a refusal, never a raw error. */
+async function runEdit<T>(edit: Edit<T>, snapshot: Snapshot, repo: GitRepo): Promise<EditPlan<T>> {
+  try {
+    return await edit(snapshot, repo);
+  } catch (error) {
+    if (error instanceof EditError) throw new RefusedError('manifest-unparsable', error.message);
+    throw error;
+  }
+}
+
+function checkIdentity(identity: Identity, what: string): Identity {
+  for (const [field, value] of [['name', identity.name], ['email', identity.email]] as const) {
+    const problem = nameProblem(value) ?? (/[<>]/.test(value) ? 'must not contain < or >' : undefined);
+    if (problem) throw new RefusedError('invalid-name', `${what} ${field} ${JSON.stringify(value)} ${problem}`);
+  }
+  return identity;
+}
+
+async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOptions & { maxAttempts: number }, branch: string, author: Identity, committer: Identity): Promise<ApplyResult<T>> {
+  const ref = `refs/heads/${branch}`;
+  const { maxAttempts } = options;
+  const staleLock = new StaleLockWatch();
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const head = await repo.resolve(ref);
     if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${repo.gitDir}`);
     // Both refs are read before the edit runs, so any move of either during the attempt fails the transaction.
     const pristineHead = await repo.resolve(PRISTINE_REF);
     const snapshot = new Snapshot(repo, head);
-    const plan = await edit(snapshot, repo);
+    const plan = await runEdit(edit, snapshot, repo);
+    checkMessageLine(plan.message, 'the commit message');
+    await checkWrites(snapshot, plan);
     const message = options.message ?? plan.message;
     const changes = await indexChanges(repo, snapshot, plan.writes);
     const base = { branch, parent: head, message, attempts: attempt, info: plan.info, warnings: [] as string[] };
     if (changes.length === 0) return { ...base, status: 'unchanged', commit: head, changedPaths: [] };
-    await validateManifest(plan.writes, options.validate ?? defaultValidate);
+    const warnings = await validateManifest(plan.writes, options.validate ?? defaultValidate);
 
     const baseTree = await repo.treeOf(head);
     const tree = await repo.buildTree(baseTree, changes);
     if (tree === baseTree) return { ...base, status: 'unchanged', commit: head, changedPaths: [] };
+    await verifyTree(repo, baseTree, tree, changes);
     const changedPaths = changes.map((change) => change.path);
     const worktree = await checkedOutWorktree(repo, branch);
     if (worktree) await refuseLocalChanges(repo, worktree, changedPaths);
@@ -107,13 +170,85 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
     const updates: RefUpdate[] = [{ ref, newOid: commit, oldOid: head }];
     const pristine = await pristineUpdate(repo, pristineHead, plan.pristine ?? [], author, committer);
     if (pristine) updates.push(pristine);
-    if (await repo.updateRefs(updates, `svc-manifest: ${firstLine(message)}`)) {
-      const warnings = worktree ? await syncWorktree(repo, worktree, head, commit) : [];
+    const outcome = await repo.updateRefs(updates, `svc-manifest: ${firstLine(message)}`);
+    if (outcome.ok) {
+      if (worktree) warnings.push(...(await syncWorktree(repo, worktree, head, commit)));
       return { ...base, status: 'committed', commit, changedPaths, warnings };
     }
+    if (outcome.lockFile) await staleLock.check(outcome.lockFile, branch);
     await backoff(attempt);
   }
   throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: other writers kept moving '${branch}'`);
+}
+
+/** How old a ref lock file must be, and seen unchanged twice, before it is called stale. */
+const STALE_LOCK_MS = 2000;
+
+/**
+ * Tells a stale ref lock (left by a crashed git process) from a live writer: git holds a
+ * ref's `.lock` file for milliseconds, so the same file (inode and mtime) blocking two
+ * attempts in a row, and older than {@link STALE_LOCK_MS}, is not another writer.
+ */
+class StaleLockWatch {
+  private readonly seen = new Map<string, string>();
+
+  async check(lockFile: string, branch: string): Promise<void> {
+    const info = await lstat(lockFile).catch(() => null);
+    if (!info) return;
+    const identity = `${info.ino}:${info.mtimeMs}`;
+    const before = this.seen.get(lockFile);
+    this.seen.set(lockFile, identity);
+    if (before === identity && Date.now() - info.mtimeMs >= STALE_LOCK_MS) {
+      throw new RefusedError(
+        'ref-locked',
+        `${lockFile} has existed since ${info.mtime.toISOString()} and blocks every update of '${branch}'; a git process probably crashed while holding it. If no git process is running on this repository, delete that file and try again.`,
+        { file: lockFile },
+      );
+    }
+  }
+}
+
+/**
+ * The one place the path policy is applied to a plan, before anything is written:
+ * every write other than the manifest and the lock file is an item file and must pass
+ * {@link checkItemWrites} against the head's tree; the manifest and the lock file
+ * themselves must be regular files.
+ */
+async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
+  const special = new Set([...MANIFEST_CANDIDATES.map((candidate) => candidate.path), LOCK_FILE_PATH]);
+  const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
+  const specialWrites = plan.writes.filter((write) => special.has(write.path));
+  // With trees listed too: a folder called svc.lock.json must not be replaced by the lock file (and lose its contents).
+  const entries = specialWrites.length > 0 ? await snapshot.repo.lsTree(snapshot.commit, specialWrites.map((write) => write.path), { trees: true }) : new Map();
+  for (const write of specialWrites) {
+    const entry = entries.get(write.path);
+    if (entry && !isRegularFile(entry)) {
+      throw new RefusedError('not-regular-file', `${write.path} is ${describeEntry(entry)} in the repository, not a regular file; it is never replaced`, { file: write.path });
+    }
+  }
+  if (itemWrites.length > 0) checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
+}
+
+/**
+ * The tree git built holds exactly what the plan asked for: every written path as a blob
+ * with the intended id and mode, every deleted path gone. (git's index silently skips
+ * paths it considers unsafe; the policy refuses those first, and this proves it.)
+ */
+export async function verifyTree(repo: GitRepo, baseTree: string, tree: string, changes: readonly IndexChange[]): Promise<void> {
+  const entries = await repo.lsTree(tree, changes.map((change) => change.path));
+  for (const change of changes) {
+    const entry = entries.get(change.path);
+    const ok = change.oid === null ? !entry : entry?.oid === change.oid && entry.mode === change.mode;
+    if (!ok) throw new RefusedError('unsafe-path', `git did not record ${JSON.stringify(change.path)} as ${change.oid === null ? 'deleted' : 'written'}; nothing was committed`, { file: change.path });
+  }
+  // Nothing else changed: a file replacing a folder (or a folder a file) would drop what was there without a word.
+  const planned = new Set(changes.map((change) => change.path));
+  const diff = await repo.git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', baseTree, tree]);
+  for (const path of diff.stdout.toString('utf8').split('\0')) {
+    if (path && !planned.has(path)) {
+      throw new RefusedError('path-conflict', `the change would also remove or replace ${JSON.stringify(path)}, which the operation does not own; nothing was committed`, { file: path });
+    }
+  }
 }
 
 /** The index lines for the writes that actually change something. */
@@ -127,15 +262,17 @@ async function indexChanges(repo: GitRepo, snapshot: Snapshot, writes: readonly 
       continue;
     }
     const oid = await repo.writeBlob(write.content);
-    if (existing?.oid === oid && existing.type === 'blob') continue;
-    const mode = existing?.type === 'blob' ? existing.mode : '100644';
+    if (existing?.oid === oid && isRegularFile(existing)) continue;
+    // Only a regular file's mode is kept (an executable stays executable); never a symlink's or submodule's.
+    const mode = isRegularFile(existing) ? existing!.mode : '100644';
     changes.push({ path: write.path, mode, oid });
   }
   return changes;
 }
 
-/** Refuses when a manifest the edit writes would not validate. */
-async function validateManifest(writes: readonly FileWrite[], validate: ValidateFn): Promise<void> {
+/** Refuses when a manifest the edit writes would not validate; returns the validator's warnings about it. */
+async function validateManifest(writes: readonly FileWrite[], validate: ValidateFn): Promise<string[]> {
+  const warnings: string[] = [];
   for (const write of writes) {
     const candidate = MANIFEST_CANDIDATES.find((c) => c.path === write.path);
     if (!candidate || write.content === null) continue;
@@ -149,7 +286,10 @@ async function validateManifest(writes: readonly FileWrite[], validate: Validate
         { diagnostics: errors, file: write.path },
       );
     }
+    const notes = outcome.diagnostics.filter((d) => d.severity === 'warning');
+    for (const note of notes) warnings.push(printable(formatDiagnostics(write.path, [note]).replace(/\n/g, ' ')));
   }
+  return warnings;
 }
 
 /**

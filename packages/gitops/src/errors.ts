@@ -45,7 +45,28 @@ export type RefusalCode =
   | 'remote-timeout'
   | 'push-rejected'
   | 'unknown-branch'
-  | 'too-many-retries';
+  | 'too-many-retries'
+  | 'unsafe-path'
+  | 'path-conflict'
+  | 'not-regular-file'
+  | 'too-large'
+  | 'invalid-name'
+  | 'invalid-lock'
+  | 'invalid-branch'
+  | 'not-a-repository'
+  | 'ref-locked'
+  | 'catalog-unreachable'
+  | 'catalog-timeout'
+  | 'catalog-error';
+
+/**
+ * `text` with every control character other than line feed and tab shown as `\u001b`
+ * (messages quote untrusted text — a catalog's JSON, a path, a manifest value — and must
+ * not drive a terminal: no escape sequences, no carriage return overwriting the line).
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /** The operation was refused: nothing was committed. `message` says why, in words a person can act on. */
 export class RefusedError extends Error {
@@ -55,7 +76,7 @@ export class RefusedError extends Error {
     message: string,
     readonly details: { diagnostics?: ManifestDiagnostic[]; files?: FileReport[]; file?: string } = {},
   ) {
-    super(message);
+    super(printable(message));
   }
 }
 

@@ -29,7 +29,7 @@ export { DEFAULT_IDENTITY } from './applier.js';
 export { DEFAULT_NETWORK_TIMEOUT_MS, type RemoteOptions } from './remote/apply-remote.js';
 export { defaultCacheRoot } from './remote/cache.js';
 export { redactUrl } from './remote/url.js';
-export type { ApplyOptions, ApplyResult, Edit, EditPlan, FileWrite, Identity } from './applier.js';
+export type { ApplyOptions, ApplyResult, Edit, EditPlan, FetchGate, FileWrite, Identity } from './applier.js';
 export { RefusedError, EditError, GitCommandError } from './errors.js';
 export type { FileReport, ManifestDiagnostic, RefusalCode } from './errors.js';
 export type { AgentScope, Allowlist, AgentChangeInfo } from './operations/agents.js';
@@ -38,7 +38,8 @@ export { applyChanges, type ManifestChange, type PathSegment } from './manifest/
 export { PRISTINE_REF } from './pristine.js';
 export type { ValidateFn, ValidationOutcome } from './validation.js';
 
-export { FolderCatalog, HttpCatalog, openCatalog, fetchItem, type Catalog, type ItemSummary } from './marketplace/catalog.js';
+export { FolderCatalog, HttpCatalog, openCatalog, fetchItem, DEFAULT_CATALOG_LIMITS, type Catalog, type CatalogLimits, type ItemSummary } from './marketplace/catalog.js';
+export { itemPathProblem, RESERVED_PATHS } from './policy/item-paths.js';
 export { compareVersions, computeIntegrity, parseItemDescriptor, type ItemDescriptor, type ManifestFragment } from './marketplace/item.js';
 export { LOCK_PATH, type LockFile, type LockedItem, type LockedManifestEntry } from './marketplace/lockfile.js';
 export type { InstallInfo } from './marketplace/install.js';

@@ -37,3 +37,21 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function cloneJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
+
+/** Deepest nesting of arrays and objects in a parsed JSON value (iterative: a hostile value cannot overflow the stack here). */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/** Deepest nesting accepted in an item descriptor or a lock file (a manifest entry is a few levels deep). */
+export const MAX_JSON_DEPTH = 64;

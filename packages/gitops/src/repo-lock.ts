@@ -19,3 +19,8 @@ export async function withRepoLock<T>(key: string, task: () => Promise<T>): Prom
     if (tails.get(key) === tail) tails.delete(key);
   }
 }
+
+/** Whether some task holds (or waits for) the lock of `key` (the repository's real git directory). */
+export function isRepoLocked(key: string): boolean {
+  return tails.has(key);
+}

@@ -16,10 +16,15 @@ async function cli(argv: string[], cwd = tempDir()): Promise<{ code: number; std
 
 const AUTHOR = ['--author', 'Cli User <cli@example.test>'];
 
+/** The validator's warnings about the fixture manifest (its reviewer lists connectors nobody declares), carried on every commit. */
+const FIXTURE_WARNINGS =
+  "warning: svc.yaml:25:9 warning agent-connector-declared: agent 'reviewer' connector 'github' is not a declared connector (no connectors are declared)\n" +
+  "warning: svc.yaml:26:9 warning agent-connector-declared: agent 'reviewer' connector 'slack' is not a declared connector (no connectors are declared)\n";
+
 test('set-default-agent: commit, then "no change", then a refusal with exit 1', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const first = await cli(['set-default-agent', 'helper', '--repo', repo, ...AUTHOR, '--committer', 'Platform <platform@example.test>']);
-  expect(first).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: svc: set default agent to helper\n`, stderr: '' });
+  expect(first).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: svc: set default agent to helper\n`, stderr: FIXTURE_WARNINGS });
   expect(git(repo, ['log', '-1', '--format=%an <%ae>|%cn <%ce>']).trim()).toBe('Cli User <cli@example.test>|Platform <platform@example.test>');
 
   const again = await cli(['git', 'set-default-agent', 'helper', `--repo=${repo}`]);
@@ -27,7 +32,7 @@ test('set-default-agent: commit, then "no change", then a refusal with exit 1', 
 
   const refused = await cli(['set-default-agent', 'reviewer', '--repo', repo]);
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toBe("refused: agent 'reviewer' is disabled (enabled: false); enable it before making it the default\n");
+  expect(refused.stderr).toBe("refused: agent-disabled: agent 'reviewer' is disabled (enabled: false); enable it before making it the default\n");
   expect(subjects(repo)).toEqual(['svc: set default agent to helper', 'initial']);
 });
 
@@ -55,7 +60,7 @@ test('install, updates, update, update-all and remove', async () => {
   expect((await cli(['update', 'pdf-tools', ...common])).stdout).toBe(`committed ${head(repo)} on main: marketplace: update pdf-tools 1.0.0 -> 1.1.0\n`);
   expect((await cli(['update-all', ...common])).stdout).toBe(`no change (main stays at ${head(repo)})\n`);
   const removed = await cli(['remove', 'pdf-tools', '--repo', repo, ...AUTHOR]);
-  expect(removed).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: marketplace: remove pdf-tools@1.1.0\n`, stderr: '' });
+  expect(removed).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: marketplace: remove pdf-tools@1.1.0\n`, stderr: FIXTURE_WARNINGS });
   expect(show(repo, 'main', 'svc.yaml').toString()).toBe(crlf(YAML_LINES));
 });
 
@@ -72,6 +77,6 @@ test('an unknown item is refused with exit 1 and no commit', async () => {
   const before = head(repo);
   const result = await cli(['install', 'nope', '--repo', repo, '--catalog', tempDir()]);
   expect(result.code).toBe(1);
-  expect(result.stderr).toMatch(/^refused: the marketplace at file:\/\/.+ has no item 'nope'\n$/);
+  expect(result.stderr).toMatch(/^refused: unknown-item: the marketplace at file:\/\/.+ has no item 'nope'\n$/);
   expect(head(repo)).toBe(before);
 });

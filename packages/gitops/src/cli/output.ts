@@ -29,7 +29,7 @@ export function printUpdateAll(result: ApplyResult<UpdateAllInfo>, out: CliOutpu
     printUpdate(info, out);
   }
   printApply(result, out);
-  for (const refused of result.info.refused) out.stderr(`refused: ${refused.message}\n`);
+  for (const refused of result.info.refused) out.stderr(`refused: conflict: ${refused.message}\n`);
 }
 
 /** A source recorded in the lock file, printable (a catalog URL may carry credentials). */

@@ -166,7 +166,7 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof RefusedError) {
       // Scripts reading JSON get the refusal as JSON too: its code, message and details.
       if (json) io.stdout(`${JSON.stringify({ refused: { code: error.code, message: error.message, ...error.details } }, null, 2)}\n`);
-      io.stderr(`refused: ${error.message}\n`);
+      io.stderr(`refused: ${error.code}: ${error.message}\n`);
       return 1;
     }
     io.stderr(`error: ${(error as Error).message}\n`);

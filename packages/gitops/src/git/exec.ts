@@ -13,6 +13,15 @@ export interface GitRunOptions {
   cwd?: string;
   /** Exit codes that are not failures (0 always is). */
   okCodes?: readonly number[];
+  /** Resolve with whatever exit code git gives (the caller reads git's verdict). */
+  anyExit?: boolean;
+  /**
+   * Time limit. Past it, git's whole process group (git, ssh, remote helpers) is killed and
+   * the call rejects with `timeoutError()`. Only calls that talk to a remote need one: local
+   * plumbing has nothing to wait for.
+   */
+  timeoutMs?: number;
+  timeoutError?: () => Error;
 }
 
 export interface GitResult {
@@ -43,26 +52,54 @@ function childEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv 
 
 export function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
+    const limited = options.timeoutMs !== undefined;
     const child = spawn('git', args as string[], {
       cwd: options.cwd,
       env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so a time limit can end the helpers git started too.
+      detached: limited,
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
+    let timedOut = false;
+    const timer = limited
+      ? setTimeout(() => {
+          timedOut = true;
+          killGroup(child.pid);
+        }, options.timeoutMs)
+      : undefined;
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.stdin.on('error', () => {
       /* git may exit before reading all input; its exit code tells what happened */
     });
     child.on('close', (code) => {
+      clearTimeout(timer);
+      if (limited) killGroup(child.pid); // helpers (ssh, git-remote-https) may still hold the group
+      if (timedOut) {
+        reject(options.timeoutError?.() ?? new GitCommandError(args, null, `timed out after ${options.timeoutMs} ms`));
+        return;
+      }
       const result = { stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 };
-      if (code === 0 || (code !== null && options.okCodes?.includes(code))) resolve(result);
+      if (code === 0 || options.anyExit || (code !== null && options.okCodes?.includes(code))) resolve(result);
       else reject(new GitCommandError(args, code, result.stderr));
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* the group is already gone */
+  }
 }
 
 /** Standard output as trimmed text. */

@@ -5,10 +5,10 @@
  * file/folder swaps), commits with `commit-tree`, and refs move only
  * through one `update-ref --stdin` transaction with expected old values.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitCommandError } from '../errors.js';
+import { GitCommandError, RefusedError } from '../errors.js';
 import { gitText, runGit, type GitRunOptions } from './exec.js';
 import { buildTreeFromChanges } from './tree-builder.js';
 
@@ -32,6 +32,8 @@ export interface RefUpdate {
   oldOid: string | null;
 }
 
+export type RefUpdateOutcome = { ok: true } | { ok: false; lockFile: string | null };
+
 export interface Identity {
   name: string;
   email: string;
@@ -47,12 +49,33 @@ export class GitRepo {
     readonly workTree: string | null,
   ) {}
 
-  /** Opens the repository at or above `path`. */
+  /**
+   * Opens the repository at or above `path`. Refuses (`not-a-repository`) a path that
+   * does not exist, is not in a repository, or is the inside of a work tree's `.git`.
+   */
   static async open(path: string): Promise<GitRepo> {
-    const gitDir = await gitText(['rev-parse', '--absolute-git-dir'], { cwd: path });
-    const bare = (await gitText(['rev-parse', '--is-bare-repository'], { cwd: path })) === 'true';
-    const workTree = bare ? null : await gitText(['rev-parse', '--show-toplevel'], { cwd: path });
-    return new GitRepo(gitDir, workTree || null);
+    const info = await stat(path).catch(() => null);
+    if (!info) throw new RefusedError('not-a-repository', `${path} does not exist`);
+    if (!info.isDirectory()) throw new RefusedError('not-a-repository', `${path} is not a folder`);
+    let lines: string[];
+    try {
+      lines = (await gitText(['rev-parse', '--absolute-git-dir', '--is-bare-repository', '--is-inside-git-dir'], { cwd: path })).split('\n');
+    } catch (error) {
+      const why = error instanceof GitCommandError ? error.stderr.trim().split('\n')[0] : (error as Error).message;
+      throw new RefusedError('not-a-repository', `${path} is not a git repository (${why})`);
+    }
+    const [gitDir, bare, insideGitDir] = lines;
+    if (bare !== 'true' && insideGitDir === 'true') {
+      throw new RefusedError('not-a-repository', `${path} is inside the git folder of a repository with a work tree (${gitDir}); pass the work tree instead`);
+    }
+    const workTree = bare === 'true' ? null : await gitText(['rev-parse', '--show-toplevel'], { cwd: path });
+    return new GitRepo(gitDir!, workTree || null);
+  }
+
+  /** Refuses (`invalid-branch`) a branch name git would not accept as `refs/heads/<name>`. */
+  static async checkBranchName(branch: string): Promise<void> {
+    const ok = !/[\u0000-\u001f\u007f]/.test(branch) && !branch.startsWith('-') && (await runGit(['check-ref-format', `refs/heads/${branch}`], { okCodes: [1] })).code === 0;
+    if (!ok) throw new RefusedError('invalid-branch', `${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
   }
 
   git(args: readonly string[], options?: GitRunOptions) {
@@ -80,8 +103,8 @@ export class GitRepo {
   }
 
   /** Entries of `commit` at or under `paths` (the whole tree when `paths` is empty). */
-  async lsTree(commit: string, paths: readonly string[] = []): Promise<Map<string, TreeEntry>> {
-    const result = await this.git(['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...paths]);
+  async lsTree(commit: string, paths: readonly string[] = [], options: { trees?: boolean } = {}): Promise<Map<string, TreeEntry>> {
+    const result = await this.git(['ls-tree', '-r', ...(options.trees ? ['-t'] : []), '-z', '--full-tree', commit, '--', ...paths]);
     const entries = new Map<string, TreeEntry>();
     for (const record of result.stdout.toString('utf8').split('\0')) {
       if (!record) continue;
@@ -152,9 +175,10 @@ export class GitRepo {
 
   /**
    * Moves all refs at once, each only if it still has its expected old value. Returns
-   * false when another writer got there first (a lost race: re-read and retry).
+   * `ok: false` when another writer got there first (a lost race: re-read and retry),
+   * with the lock file git could not create when that was the reason.
    */
-  async updateRefs(updates: readonly RefUpdate[], reflogMessage: string): Promise<boolean> {
+  async updateRefs(updates: readonly RefUpdate[], reflogMessage: string): Promise<RefUpdateOutcome> {
     const lines = ['start'];
     for (const update of updates) {
       const old = update.oldOid ?? '0'.repeat(update.newOid.length);
@@ -163,9 +187,11 @@ export class GitRepo {
     lines.push('prepare', 'commit', '');
     try {
       await this.git(['update-ref', '-m', reflogMessage, '--stdin'], { input: lines.join('\n') });
-      return true;
+      return { ok: true };
     } catch (error) {
-      if (error instanceof GitCommandError && isLostRace(error.stderr)) return false;
+      if (error instanceof GitCommandError && isLostRace(error.stderr)) {
+        return { ok: false, lockFile: /Unable to create '([^']+\.lock)': File exists/i.exec(error.stderr)?.[1] ?? null };
+      }
       throw error;
     }
   }

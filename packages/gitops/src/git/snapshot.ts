@@ -2,11 +2,13 @@
  * A read-only view of one commit: what an edit sees. Reads are cached, so an edit may
  * ask for the same file many times.
  */
+import { RefusedError } from '../errors.js';
 import type { GitRepo, TreeEntry } from './repo.js';
 
 export class Snapshot {
   private readonly entryCache = new Map<string, TreeEntry | null>();
   private readonly blobCache = new Map<string, Buffer>();
+  private treeCache: Promise<Map<string, TreeEntry>> | undefined;
 
   constructor(
     readonly repo: GitRepo,
@@ -28,11 +30,28 @@ export class Snapshot {
     return (await this.entries([path])).get(path) ?? null;
   }
 
-  /** The file's bytes, or null when it does not exist (or is not a regular file). */
-  async read(path: string): Promise<Buffer | null> {
+  /**
+   * The file's bytes, or null when it does not exist (or is a directory or submodule).
+   * A symlink is refused (`not-regular-file`): its target is never read as the file's text.
+   * With `maxBytes`, a larger file is refused (`too-large`) without being read.
+   */
+  async read(path: string, maxBytes?: number): Promise<Buffer | null> {
     const entry = await this.entry(path);
     if (!entry || entry.type !== 'blob') return null;
+    if (entry.mode === '120000') {
+      throw new RefusedError('not-regular-file', `${path} is a symlink in the repository; the applier only reads and edits regular files`, { file: path });
+    }
+    if (maxBytes !== undefined && !this.blobCache.has(entry.oid)) {
+      const size = Number((await this.repo.git(['cat-file', '-s', entry.oid])).stdout.toString('utf8').trim());
+      if (size > maxBytes) throw new RefusedError('too-large', `${path} is ${size} bytes, more than the limit of ${maxBytes}; it is not read`, { file: path });
+    }
     return this.readBlob(entry.oid);
+  }
+
+  /** Every path of the commit's tree, directories included. */
+  async tree(): Promise<Map<string, TreeEntry>> {
+    this.treeCache ??= this.repo.lsTree(this.commit, [], { trees: true });
+    return this.treeCache;
   }
 
   async readBlob(oid: string): Promise<Buffer> {

@@ -1,9 +1,11 @@
 /** `marketplace.install(id)` as an edit. */
-import type { Edit } from '../applier.js';
+import type { Edit, EditPlan } from '../applier.js';
 import { RefusedError, type FileReport } from '../errors.js';
 import { blobOid } from '../git/object-id.js';
+import type { Snapshot } from '../git/snapshot.js';
 import type { ItemCache } from './catalog.js';
 import { describeEntry, fragmentEntries } from './fragment.js';
+import { lockedItem } from './lockfile.js';
 import { entryLocation, finish, loadState, lockEntry } from './state.js';
 
 export interface InstallInfo {
@@ -15,10 +17,10 @@ export interface InstallInfo {
 
 /** `marketplace.install(id)`: places the item's files, merges its manifest fragment, records it in the lock file. */
 export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
-  return async (snapshot) => {
+  const edit = async (snapshot: Snapshot): Promise<EditPlan<InstallInfo>> => {
     const item = await items.get(id);
     const state = await loadState(snapshot);
-    const installed = state.lock.items[item.name];
+    const installed = lockedItem(state.lock, item.name);
     const info: InstallInfo = { name: item.name, version: item.version, action: 'installed' };
     if (installed) {
       if (installed.version === item.version && installed.integrity === item.integrity) {
@@ -31,8 +33,10 @@ export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
     for (const path of item.files) {
       const existing = entries.get(path);
       const content = item.contents.get(path)!;
-      if (existing && (existing.type !== 'blob' || existing.oid !== blobOid(content, state.oidLength))) {
-        reports.push({ path, status: 'exists', message: `${path} already exists in the repository with other content` });
+      // A tracked path is never adopted, not even with identical content: removing the item later would delete the user's file.
+      if (existing) {
+        const same = existing.type === 'blob' && existing.oid === blobOid(content, state.oidLength);
+        reports.push({ path, status: 'exists', message: `${path} already exists in the repository${same ? '' : ' with other content'} and is not the item's` });
       }
       state.files.set(path, content);
       state.pristine.push(content);
@@ -50,4 +54,5 @@ export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
     state.lock.items[item.name] = lockEntry(item, state.oidLength);
     return finish(state, `marketplace: install ${item.name}@${item.version}`, info);
   };
+  return Object.assign(edit, { fetches: items });
 }

@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { RefusedError } from '../errors.js';
-import { canonicalJson, isPlainObject, type Json } from '../json.js';
-import { MANIFEST_CANDIDATES } from '../manifest/manifest-file.js';
-import { LOCK_PATH } from './lockfile.js';
+import { canonicalJson, isPlainObject, jsonDepth, MAX_JSON_DEPTH, type Json } from '../json.js';
+import { itemPathProblem, foldPath } from '../policy/item-paths.js';
+import { nameProblem, SLUG } from '../policy/names.js';
 
-export const SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+export { SLUG };
 
 /** The manifest fragment: keyed like the manifest itself. */
 export interface ManifestFragment {
@@ -50,18 +50,23 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
     throw new RefusedError('invalid-item', `marketplace item '${id}' is invalid: ${why}`);
   };
   if (!isPlainObject(raw)) return fail('item.json is not an object');
+  if (jsonDepth(raw) > MAX_JSON_DEPTH) fail(`item.json is nested more than ${MAX_JSON_DEPTH} levels deep`);
   const { name, version, description, files, manifest, integrity } = raw;
   if (typeof name !== 'string' || !SLUG.test(name)) fail(`name must match ${SLUG.source}`);
-  if (typeof version !== 'string' || version.trim() === '') fail('version must be a non-empty string');
+  const versionProblem = nameProblem(version);
+  if (versionProblem) fail(`version ${JSON.stringify(version)} ${versionProblem}`);
   if (description !== undefined && typeof description !== 'string') fail('description must be a string');
   if (integrity !== undefined && (typeof integrity !== 'string' || !integrity.startsWith('sha256-'))) fail('integrity must be "sha256-…"');
   const fileList = files ?? [];
   if (!Array.isArray(fileList) || fileList.some((path) => typeof path !== 'string')) fail('files must be a list of paths');
+  const seen = new Map<string, string>();
   for (const path of fileList as string[]) {
-    const problem = unsafePath(path);
-    if (problem) fail(`file '${path}' ${problem}`);
+    const problem = itemPathProblem(path);
+    if (problem) throw new RefusedError('unsafe-path', `marketplace item '${id}' lists file ${JSON.stringify(path)}, which ${problem}`, { file: path });
+    const twin = seen.get(foldPath(path));
+    if (twin !== undefined) fail(twin === path ? `files lists '${path}' twice` : `files lists '${twin}' and '${path}', which differ only in case`);
+    seen.set(foldPath(path), path);
   }
-  if (new Set(fileList as string[]).size !== (fileList as string[]).length) fail('files lists a path twice');
   const fragment = manifest ?? {};
   if (!isPlainObject(fragment)) return fail('manifest must be an object');
   for (const key of Object.keys(fragment)) {
@@ -94,16 +99,6 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
     manifest: fragment as ManifestFragment,
     ...(integrity !== undefined ? { integrity: integrity as string } : {}),
   };
-}
-
-/** Why a repository path is not acceptable for an item file, or undefined when it is. */
-export function unsafePath(path: string): string | undefined {
-  if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return 'must be a relative path';
-  const segments = path.split('/');
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return 'must not contain empty, . or .. segments';
-  if (segments.some((segment) => segment.toLowerCase() === '.git')) return 'must not be inside .git';
-  if (MANIFEST_CANDIDATES.some((candidate) => candidate.path === path) || path === LOCK_PATH) return 'must not replace the manifest or the lock file';
-  return undefined;
 }
 
 /** `sha256-<base64>` of the item: its descriptor (without integrity) and every file's sha256. */

@@ -3,8 +3,9 @@ import type { Edit } from '../applier.js';
 import { RefusedError, type FileReport } from '../errors.js';
 import { deepEqual } from '../json.js';
 import { describeEntry } from './fragment.js';
-import { LOCK_PATH } from './lockfile.js';
-import { entryLocation, finish, loadState } from './state.js';
+import { checkName, SLUG } from '../policy/names.js';
+import { LOCK_PATH, lockedItem } from './lockfile.js';
+import { claimOwned, entryLocation, finish, loadState } from './state.js';
 
 export interface RemoveInfo {
   name: string;
@@ -15,9 +16,11 @@ export interface RemoveInfo {
 /** `marketplace.remove(name)`: deletes the item's files and manifest entries; locally edited ones only with `force`. */
 export function removeEdit(name: string, options: { force?: boolean } = {}): Edit<RemoveInfo> {
   return async (snapshot) => {
+    checkName(name, 'item name', SLUG);
     const state = await loadState(snapshot);
-    const installed = state.lock.items[name];
+    const installed = lockedItem(state.lock, name);
     if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
+    claimOwned(state, name);
     const reports: FileReport[] = [];
     const removedFiles: string[] = [];
     const entries = await snapshot.entries(Object.keys(installed.files));

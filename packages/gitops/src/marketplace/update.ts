@@ -3,7 +3,7 @@
  * entry a three-way decision against the installed (pristine) copy; any conflict refuses
  * the whole item.
  */
-import type { Edit } from '../applier.js';
+import type { Edit, EditPlan } from '../applier.js';
 import { RefusedError, type FileReport } from '../errors.js';
 import { blobOid } from '../git/object-id.js';
 import type { Snapshot } from '../git/snapshot.js';
@@ -11,9 +11,11 @@ import { deepEqual } from '../json.js';
 import type { ItemCache } from './catalog.js';
 import { describeEntry, fragmentEntries } from './fragment.js';
 import { compareVersions, type FetchedItem } from './item.js';
-import { LOCK_PATH, parseLock, type LockedItem } from './lockfile.js';
+import { checkName, SLUG } from '../policy/names.js';
+import { LOCK_PATH, lockedItem, MAX_LOCK_BYTES, parseLock, type LockedItem } from './lockfile.js';
 import { mergeFile } from './merge.js';
-import { entryLocation, finish, loadState, lockEntry, type State } from './state.js';
+import { describeEntry as describeTreeEntry, isRegularFile } from '../policy/item-paths.js';
+import { claimOwned, entryLocation, finish, loadState, lockEntry, type State } from './state.js';
 
 export interface UpdateInfo {
   name: string;
@@ -53,6 +55,10 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
     const theirs = item.contents.get(path);
     const theirsOid = theirs ? blobOid(theirs, oidLength) : undefined;
     const current = entries.get(path);
+    if (current && !isRegularFile(current)) {
+      reports.push({ path, status: 'conflict', message: `${path} is now ${describeTreeEntry(current)} in the repository; an item only replaces regular files` });
+      continue;
+    }
     const oursOid = current?.type === 'blob' ? current.oid : undefined;
     if (baseOid && theirs) {
       if (oursOid === undefined) {
@@ -62,7 +68,9 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
       } else if (theirsOid === baseOid || theirsOid === oursOid) {
         kept.push(path);
       } else {
-        if (!(await state.snapshot.repo.hasObject(baseOid))) throw new Error(`the installed copy of ${path} (${baseOid}) is missing from the repository`);
+        if (!(await state.snapshot.repo.hasObject(baseOid))) {
+          throw new RefusedError('invalid-lock', `${LOCK_PATH}: items[${JSON.stringify(installed.id)}].files[${JSON.stringify(path)}] names ${baseOid}, which is not in the repository; nothing was written`, { file: LOCK_PATH });
+        }
         const outcome = await mergeFile(await snapshot.readBlob(oursOid), await snapshot.readBlob(baseOid), theirs, path);
         if (outcome.clean) {
           writes.set(path, outcome.content);
@@ -72,8 +80,9 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
         }
       }
     } else if (theirs) {
-      if (oursOid !== undefined && oursOid !== theirsOid) reports.push({ path, status: 'exists', message: `${path} is new upstream but already exists locally with other content` });
-      else if (oursOid === undefined) writes.set(path, theirs);
+      // Never adopted, not even with identical content (a later remove would delete the user's file).
+      if (current) reports.push({ path, status: 'exists', message: `${path} is new upstream but already exists locally${oursOid === theirsOid ? '' : ' with other content'}` });
+      else writes.set(path, theirs);
     } else if (oursOid !== undefined) {
       if (oursOid === baseOid) writes.set(path, null);
       else reports.push({ path, status: 'removed-upstream-modified', message: `${path} was removed upstream but edited locally` });
@@ -125,10 +134,12 @@ function conflictMessage(name: string, reports: readonly FileReport[]): string {
 
 /** `marketplace.update(name)`: moves one item to the catalog's version, keeping and merging local edits. */
 export function updateEdit(items: ItemCache, name: string): Edit<UpdateInfo> {
-  return async (snapshot) => {
+  const edit = async (snapshot: Snapshot): Promise<EditPlan<UpdateInfo>> => {
+    checkName(name, 'item name', SLUG);
     const state = await loadState(snapshot);
-    const installed = state.lock.items[name];
+    const installed = lockedItem(state.lock, name);
     if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
+    claimOwned(state, name);
     const item = await items.get(installed.id);
     if (item.name !== name) throw new RefusedError('invalid-item', `catalog item '${installed.id}' is now named '${item.name}', not '${name}'`);
     if (item.integrity === installed.integrity) {
@@ -139,11 +150,12 @@ export function updateEdit(items: ItemCache, name: string): Edit<UpdateInfo> {
     apply();
     return finish(state, `marketplace: update ${name} ${installed.version} -> ${item.version}`, info);
   };
+  return Object.assign(edit, { fetches: items });
 }
 
 /** `marketplace.updateAll()`: every item with a newer catalog version, in one commit; conflicting items are left out and reported. */
 export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
-  return async (snapshot) => {
+  const edit = async (snapshot: Snapshot): Promise<EditPlan<UpdateAllInfo>> => {
     const state = await loadState(snapshot);
     const result: UpdateAllInfo = { updated: [], refused: [] };
     for (const [name, installed] of Object.entries(state.lock.items).sort(([a], [b]) => a.localeCompare(b))) {
@@ -156,6 +168,7 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
         result.refused.push({ name, message: conflictMessage(name, reports), files: reports });
         continue;
       }
+      claimOwned(state, name);
       apply();
       result.updated.push(info);
     }
@@ -165,11 +178,12 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
     const summary = result.updated.map((u) => `${u.name} ${u.from} -> ${u.to}`).join(', ');
     return finish(state, `marketplace: update ${summary || 'nothing'}`, result);
   };
+  return Object.assign(edit, { fetches: items });
 }
 
 /** `marketplace.updates()`: installed items whose catalog version is newer. */
 export async function availableUpdates(snapshot: Snapshot, items: ItemCache): Promise<AvailableUpdate[]> {
-  const lock = parseLock(await snapshot.read(LOCK_PATH));
+  const lock = parseLock(await snapshot.read(LOCK_PATH, MAX_LOCK_BYTES));
   const updates: AvailableUpdate[] = [];
   // One `item(id)` read per installed item: no need to page through the whole marketplace.
   for (const [name, installed] of Object.entries(lock.items).sort(([a], [b]) => a.localeCompare(b))) {

@@ -4,6 +4,8 @@ import { RefusedError } from '../errors.js';
 import type { AgentDeclaration } from '@svc-manifest/validator';
 import type { PathSegment } from '../manifest/changes.js';
 import type { ManifestFile } from '../manifest/manifest-file.js';
+import { checkScopeNames } from '../policy/scope-names.js';
+import { checkName, SLUG } from '../policy/names.js';
 import { editManifest, readManifest } from './manifest-access.js';
 
 /** An allowlist: names, or everything, or nothing. */
@@ -39,6 +41,7 @@ function locateAgent(manifest: ManifestFile, name: string): { path: PathSegment[
 /** Sets `default_agent`, after checking the agent is declared and enabled (svc_version 2 only). */
 export function setDefaultAgentEdit(name: string): Edit<AgentChangeInfo> {
   return async (snapshot) => {
+    checkName(name, 'agent name', SLUG);
     const manifest = await readManifest(snapshot);
     const version = manifest.version;
     if (version !== 2) {
@@ -69,6 +72,7 @@ export function setAgentScopeEdit(name: string, scope: AgentScope): Edit<AgentCh
   if (fields.length === 0) throw new TypeError('setAgentScope needs secrets and/or connectors');
   for (const field of fields) checkAllowlist(field, scope[field]!);
   return async (snapshot) => {
+    checkScopeNames(name, scope);
     const manifest = await readManifest(snapshot);
     const { path } = locateAgent(manifest, name);
     const changes = fields.map((field) => ({ op: 'set' as const, path: [...path, field], value: scope[field]! }));

@@ -4,8 +4,8 @@
  * the operation is refused. Arguments and messages are redacted before they reach an
  * error, since the URL may carry credentials.
  */
-import { spawn } from 'node:child_process';
 import { RefusedError } from '../errors.js';
+import { runGit } from '../git/exec.js';
 import { redactText, type RemoteUrl } from './url.js';
 
 export interface NetworkResult {
@@ -14,60 +14,26 @@ export interface NetworkResult {
   code: number;
 }
 
-/** Variables that would point git at another repository than the cache (e.g. inside a hook). */
-const REPOSITORY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX'];
-
-function networkEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of REPOSITORY_ENV) delete env[name];
-  // No prompts: credentials come from helpers, GIT_ASKPASS or the ssh agent, never a terminal.
-  return { ...env, LC_ALL: 'C', LANG: 'C', GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
-}
-
 /**
  * Runs `git --git-dir <gitDir> <args>` against `remote`. Resolves with the exit code
  * (callers read git's verdict); refuses with `remote-timeout` when it runs past
- * `timeoutMs`.
+ * `timeoutMs`. No prompts: credentials come from helpers, GIT_ASKPASS or the ssh agent,
+ * never a terminal (git/exec.ts turns terminal prompts off; this turns off the credential
+ * manager's own).
  */
-export function networkGit(gitDir: string, args: readonly string[], remote: RemoteUrl, timeoutMs: number, what: string): Promise<NetworkResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', gitDir, ...args], { env: networkEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(redactText(`cannot run git to ${what}: ${error.message}`, remote)));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      // Helpers (ssh, git-remote-https) may still hold the group; they go with it.
-      killGroup(child.pid);
-      if (timedOut) {
-        reject(new RefusedError('remote-timeout', `could not ${what} ${remote.display}: no answer within ${formatSeconds(timeoutMs)} (the remote is unreachable or too slow; raise the timeout with --timeout)`));
-        return;
-      }
-      resolve({
-        stdout: redactText(Buffer.concat(out).toString('utf8'), remote),
-        stderr: redactText(Buffer.concat(err).toString('utf8'), remote),
-        code: code ?? -1,
-      });
-    });
-  });
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+export async function networkGit(gitDir: string, args: readonly string[], remote: RemoteUrl, timeoutMs: number, what: string): Promise<NetworkResult> {
   try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    /* the group is already gone */
+    const result = await runGit(['--git-dir', gitDir, ...args], {
+      env: { GCM_INTERACTIVE: 'never' },
+      anyExit: true,
+      timeoutMs,
+      timeoutError: () =>
+        new RefusedError('remote-timeout', `could not ${what} ${remote.display}: no answer within ${formatSeconds(timeoutMs)} (the remote is unreachable or too slow; raise the timeout with --timeout)`),
+    });
+    return { stdout: redactText(result.stdout.toString('utf8'), remote), stderr: redactText(result.stderr, remote), code: result.code };
+  } catch (error) {
+    if (error instanceof RefusedError) throw error;
+    throw new Error(redactText(`cannot run git to ${what}: ${(error as Error).message}`, remote));
   }
 }
 

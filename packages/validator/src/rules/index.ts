@@ -22,6 +22,7 @@ import { missingKey } from './missing-key.js';
 import { outOfRange } from './out-of-range.js';
 import { possibleTypo } from './possible-typo.js';
 import { sandboxTemplateDeclared } from './sandbox-template-declared.js';
+import { secretNameCharacters } from './secret-name-characters.js';
 import { svcVersionFormat } from './svc-version-format.js';
 import { templateImageOrDockerfile } from './template-image-or-dockerfile.js';
 import { triggerAgentDeclared } from './trigger-agent-declared.js';
@@ -56,6 +57,7 @@ const LISTED = [
   outOfRange,
   possibleTypo,
   sandboxTemplateDeclared,
+  secretNameCharacters,
   svcVersionFormat,
   templateImageOrDockerfile,
   triggerAgentDeclared,
