@@ -67,6 +67,6 @@ test("a command refuses another command's options; --format json prints the resu
   expect(refused).toEqual({
     code: 1,
     stdout: `${JSON.stringify({ refused: { code: 'agent-disabled', message, file: 'svc.yaml' } }, null, 2)}\n`,
-    stderr: `refused: ${message}\n`,
+    stderr: `refused: agent-disabled: ${message}\n`,
   });
 });

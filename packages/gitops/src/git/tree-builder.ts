@@ -28,10 +28,22 @@ function newDir(): DirNode {
   return { files: new Map(), dirs: new Map() };
 }
 
+/**
+ * Names git's index may refuse or treat specially (`.git` in any case or spelling that
+ * Windows or macOS would read as `.git`: trailing dots or spaces, the 8.3 name `GIT~1`,
+ * ignorable Unicode; backslashes). Such a change goes through the index, which silently
+ * leaves the path out, so the applier's tree check sees it missing and refuses: a tree
+ * built here must never hold a path git itself would not write.
+ */
+function gitMayRefuse(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.startsWith('.git') || lower.startsWith('git~') || name.includes('\\') || /[^\x20-\x7e]/.test(name);
+}
+
 /** A path as latin1 bytes, split into names; null when an index would read it differently. */
 function splitPath(path: string): string[] | null {
   const names = Buffer.from(path, 'utf8').toString('latin1').split('/');
-  return names.every((name) => name !== '' && name !== '.' && name !== '..' && !name.includes('\0')) ? names : null;
+  return names.every((name) => name !== '' && name !== '.' && name !== '..' && !name.includes('\0') && !gitMayRefuse(name)) ? names : null;
 }
 
 /** Builds the tree, or returns null when the change is one only an index handles faithfully. */
