@@ -19,3 +19,4 @@ export { codeActions } from './features/code-actions.js';
 export { computeDiagnostics } from './features/diagnostics.js';
 export { findSchemaPin, schemaPinDiagnostics, effectiveVersion, type SchemaPin } from './features/schema-pinning.js';
 export { DEFAULT_SETTINGS, readSettings, isManifestName, globMatches, type Settings } from './features/settings.js';
+export { runLanguageServer } from './command.js';
