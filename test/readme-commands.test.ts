@@ -75,8 +75,13 @@ let env: NodeJS.ProcessEnv;
 let quickStart: SpawnSyncReturns<string>;
 let blocks: Block[];
 
+/**
+ * Runs a shell script. npm's own warnings about the machine's npm configuration (e.g. an unknown
+ * key in a global npmrc) are taken out of stderr: they are not the command's output.
+ */
 function sh(script: string, cwd: string, extraEnv: Record<string, string> = {}): SpawnSyncReturns<string> {
-  return spawnSync('bash', ['-e', '-c', script], { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('bash', ['-e', '-c', script], { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  return { ...result, stderr: result.stderr.replace(/^npm warn (Unknown (user|env|project|global|builtin) config|config) .*\n/gm, '') };
 }
 
 function readClone(path: string): string {

@@ -39,7 +39,7 @@ commands:
   schema [--version 1|2]  print the published JSON Schema (combined, or one version's)
   git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as
                         git commits (runs svc-manifest-git from @svc-manifest/gitops;
-                        see 'svc-manifest git --help')
+                        see 'svc-manifest git help')
   --help, --version
 `;
 
