@@ -270,16 +270,26 @@ describe('the package READMEs', () => {
 });
 
 describe('every README command', () => {
-  it('never names one of our commands through plain npx or npm exec (which would look it up in a registry)', () => {
-    for (const b of blocks) {
-      for (const line of b.lines) {
-        for (const match of line.matchAll(/\b(npx|npm exec)((?:\s+-[-\w=]+)*)\s+(?:--\s+)?([@\w][\w@/.-]*)/g)) {
-          if (match[3]!.includes('svc-manifest') || match[3] === 'lint-staged' || match[3] === 'husky') {
-            expect(match[2]!.split(/\s+/), `${b.file}: ${line}`).toEqual(expect.arrayContaining([match[1] === 'npx' ? '--no-install' : '--no']));
-          }
-        }
+  it('never names one of our commands through plain npx or npm exec (which would look it up in a registry), in any doc', () => {
+    const docs: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(join(clone, folder), { withFileTypes: true })) {
+        const path = folder ? `${folder}/${entry.name}` : entry.name;
+        if (entry.isDirectory() && !['node_modules', '.git', 'dist'].includes(entry.name)) walk(path);
+        else if (entry.isFile() && (/\.md$/.test(entry.name) || path.startsWith('examples/') || entry.name === '.pre-commit-hooks.yaml')) docs.push(path);
+      }
+    };
+    walk('');
+    expect(docs).toEqual(expect.arrayContaining([...READMES, 'examples/svc.yaml', 'docs/decisions.md']));
+    const offending: string[] = [];
+    for (const doc of docs) {
+      for (const match of readClone(doc).matchAll(/\b(npx|npm exec)((?:\s+-[-\w=]+)*)\s+(?:--\s+)?([@\w][\w@/.-]*)/g)) {
+        const ours = match[3]!.includes('svc-manifest');
+        const guarded = match[2]!.split(/\s+/).includes(match[1] === 'npx' ? '--no-install' : '--no');
+        if (ours && !guarded) offending.push(`${doc}: ${match[0]}`);
       }
     }
+    expect(offending).toEqual([]);
   });
 
   it('fails here if it falls back to a registry lookup: a plain npx of our name, outside the repository, errors', () => {
