@@ -10,12 +10,15 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from './support/fixtures.js';
 import { cloneRepository, initializeOverStdio } from './support/fresh-clone.js';
 import { offlineEnv, packedManifest, packWorkspaces, PUBLISHED, run, writeLockedProject, type PackageJson, type PackedPackage } from './support/packed.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
+
+// tsc, npm and attw on a shared machine: generous time per test.
+vi.setConfig({ testTimeout: 300_000 });
 
 let work: string;
 let clone: string;

@@ -14,12 +14,15 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cloneRepository, initializeOverStdio } from './support/fresh-clone.js';
 import { offlineEnv } from './support/packed.js';
 
 const LIBRARY_LINE =
   "node --input-type=module -e \"import { validateManifest } from '@svc-manifest/validator'; import { readFileSync } from 'node:fs'; console.log(validateManifest(readFileSync('examples/svc.yaml', 'utf8'), { filename: 'svc.yaml' }).ok)\"";
+
+// Builds, packaging and npm runs on a shared machine: generous time per command.
+vi.setConfig({ testTimeout: 300_000 });
 
 const READMES = ['README.md', 'packages/schema/README.md', 'packages/validator/README.md', 'packages/lsp/README.md', 'packages/gitops/README.md', 'packages/vscode-extension/README.md'];
 
