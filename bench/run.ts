@@ -343,7 +343,7 @@ CLI and applier pairs interleaved run by run, the servers one after the other on
 
 ![Latency by manifest size](performance.svg)
 
-## Targets (issue #7)
+## Targets (the goals we set against yaml-language-server and a bare Node start)
 
 | | target | measured | |
 |---|---|---|---|

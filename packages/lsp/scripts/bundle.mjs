@@ -1,22 +1,34 @@
-// Bundles the language server: dist/svc-manifest-lsp-main.cjs holds the server with every
-// dependency inlined; dist/svc-manifest-lsp.cjs (the bin) runs it through V8's code cache
-// (dist/code-cache.cjs, shared with the validator's CLI), so it answers `initialize` sooner.
-// The three files need nothing else at run time.
+// Builds what the package ships besides its type declarations:
+//   dist/svc-manifest-lsp-main.cjs  the whole library (src/index.ts, `runLanguageServer` included)
+//                                   with every dependency inlined, CommonJS, minified: the one copy
+//   dist/index.mjs                  the package's ES module entry, re-exporting the bundle
+//   dist/code-cache.cjs             V8 code cache loader (the validator's launcher/code-cache.cjs;
+//                                   Node 20 has no module compile cache)
+//   dist/THIRD_PARTY_LICENSES.txt   the licences of the inlined dependencies
+// and, for the repository's tests and benchmarks, a copy of the bin (launcher/svc-manifest-lsp.cjs)
+// in dist/. Everything is written beside its target and renamed into place, so concurrent builds
+// (parallel test files) never expose a half-written file.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { thirdPartyNotices } from '../../../scripts/third-party-notices.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = join(root, 'dist', 'svc-manifest-lsp-main.cjs');
-const launcher = join(root, 'dist', 'svc-manifest-lsp.cjs');
+const dist = join(root, 'dist');
+mkdirSync(dist, { recursive: true });
 
-// Written beside the target and renamed into place, so concurrent builds (parallel test
-// files) never expose a half-written bundle.
-const temporary = `${outfile}.${process.pid}.tmp`;
-await build({
-  entryPoints: [join(root, 'src', 'main.ts')],
-  outfile: temporary,
+function writeAtomically(file, write) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  write(temporary);
+  renameSync(temporary, file);
+}
+
+const outfile = join(dist, 'svc-manifest-lsp-main.cjs');
+const result = await build({
+  entryPoints: [join(root, 'src', 'index.ts')],
+  outfile: `${outfile}.${process.pid}.tmp`,
+  absWorkingDir: root,
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -27,26 +39,18 @@ await build({
   sourcemap: false,
   minify: true,
   legalComments: 'none',
+  metafile: true,
   logLevel: 'warning',
 });
-renameSync(temporary, outfile);
+renameSync(`${outfile}.${process.pid}.tmp`, outfile);
 
-const cacheModule = join(root, 'dist', 'code-cache.cjs');
-copyFileSync(join(root, '..', 'validator', 'launcher', 'code-cache.cjs'), `${cacheModule}.${process.pid}.tmp`);
-renameSync(`${cacheModule}.${process.pid}.tmp`, cacheModule);
-const launcherTemporary = `${launcher}.${process.pid}.tmp`;
-writeFileSync(
-  launcherTemporary,
-  [
-    '#!/usr/bin/env node',
-    '// svc-manifest-lsp: the language server (svc-manifest-lsp-main.cjs) run through V8\'s code cache.',
-    "'use strict';",
-    "const path = require('node:path');",
-    "const { runWithCodeCache } = require('./code-cache.cjs');",
-    "// The cache is written right after start-up, so even a short session leaves one for the next.",
-    "runWithCodeCache(path.join(__dirname, 'svc-manifest-lsp-main.cjs'), 'lsp', { writeAfterStart: true });",
-    '',
-  ].join('\n'),
+// Node reads the bundle's export names from esbuild's `0 && (module.exports = {…})` annotation.
+writeAtomically(join(dist, 'index.mjs'), (file) =>
+  writeFileSync(file, "// The ES module entry of @svc-manifest/lsp: the bundle's exports.\nexport * from './svc-manifest-lsp-main.cjs';\n"),
 );
-chmodSync(launcherTemporary, 0o755);
-renameSync(launcherTemporary, launcher);
+writeAtomically(join(dist, 'THIRD_PARTY_LICENSES.txt'), (file) => writeFileSync(file, thirdPartyNotices(result.metafile, root)));
+writeAtomically(join(dist, 'code-cache.cjs'), (file) => copyFileSync(join(root, '..', 'validator', 'launcher', 'code-cache.cjs'), file));
+writeAtomically(join(dist, 'svc-manifest-lsp.cjs'), (file) => {
+  copyFileSync(join(root, 'launcher', 'svc-manifest-lsp.cjs'), file);
+  chmodSync(file, 0o755);
+});

@@ -22,3 +22,4 @@ export { codeActions } from './features/code-actions.js';
 export { computeDiagnostics } from './features/diagnostics.js';
 export { findSchemaPin, schemaPinDiagnostics, effectiveVersion, type SchemaPin } from './schema-pinning.js';
 export { DEFAULT_SETTINGS, readSettings, isManifestName, globMatches, type Settings } from './settings.js';
+export { runLanguageServer } from './command.js';

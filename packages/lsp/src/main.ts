@@ -1,23 +1,7 @@
 /**
- * `svc-manifest-lsp`: the language server for svc.yaml / svc.toml.
- * The transport comes from the command line: `--stdio`, `--node-ipc` or `--socket=<port>`.
+ * `svc-manifest-lsp` as a program: the VS Code extension bundles this file as its server. The
+ * package's own bin (launcher/svc-manifest-lsp.cjs) calls {@link runLanguageServer} from the bundled library.
  */
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { startServer } from './server.js';
+import { runLanguageServer } from './command.js';
 
-const args = process.argv.slice(2);
-if (args.includes('--version')) {
-  process.stdout.write('svc-manifest-lsp 0.1.0\n');
-  process.exit(0);
-}
-if (args.includes('--help') || !args.some((arg) => arg === '--stdio' || arg === '--node-ipc' || arg.startsWith('--socket') || arg.startsWith('--pipe'))) {
-  process.stderr.write('usage: svc-manifest-lsp --stdio | --node-ipc | --socket=<port>\n');
-  process.exit(args.includes('--help') ? 0 : 2);
-}
-
-const connection = createConnection(ProposedFeatures.all);
-// The server never dies of one bad input: log and keep serving.
-process.on('uncaughtException', (error) => connection.console.error(`uncaught: ${error.stack ?? error.message}`));
-process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${String(reason)}`));
-startServer(connection);
-connection.listen();
+runLanguageServer(process.argv.slice(2));

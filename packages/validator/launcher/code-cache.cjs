@@ -34,11 +34,14 @@ function writeCache(file, name, script) {
 }
 
 /**
- * Runs `bundle` (a CommonJS file) as the main program. The cache is written at exit, or with
- * `writeAfterStart` (for a long-running process) right after the bundle's start-up code ran.
+ * Runs `bundle` (a CommonJS file) as the main program and returns its exports. `start`, when
+ * given, is called with the exports right after the bundle loaded. The cache is written at exit,
+ * or with `writeAfterStart` (for a long-running process) right after the start-up code (the
+ * bundle's, then `start`) ran.
  */
 function runWithCodeCache(bundle, name, options = {}) {
-  if (process.env.SVC_MANIFEST_NO_CACHE) return require(bundle);
+  const start = options.start ?? (() => {});
+  if (process.env.SVC_MANIFEST_NO_CACHE) return plainRequire(bundle, start);
   let file;
   let cachedData;
   try {
@@ -55,16 +58,23 @@ function runWithCodeCache(bundle, name, options = {}) {
     script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
     compiled = script.runInThisContext();
   } catch {
-    return require(bundle);
+    return plainRequire(bundle, start);
   }
   const stale = file && (cachedData === undefined || script.cachedDataRejected);
   if (stale && !options.writeAfterStart) process.once('exit', () => writeCache(file, name, script));
   const module = { exports: {}, filename: bundle, id: '.', loaded: false, children: [], paths: [] };
   compiled.call(module.exports, module.exports, require, module, bundle, path.dirname(bundle));
+  start(module.exports);
   // A long-running program (a language server) writes its cache as soon as its start-up code
   // has run: that is the part whose compile time the next start saves.
   if (stale && options.writeAfterStart) writeCache(file, name, script);
   return module.exports;
+}
+
+function plainRequire(bundle, start) {
+  const exports = require(bundle);
+  start(exports);
+  return exports;
 }
 
 module.exports = { runWithCodeCache };

@@ -1,11 +1,28 @@
 #!/usr/bin/env node
-// The svc-manifest command: the bundled CLI (svc-manifest-main.cjs), loaded through V8's code
-// cache so it starts within a small factor of a bare `node -e 0`.
+// The svc-manifest command (the package's `bin`). It runs `runCli` from the bundled library
+// (dist/svc-manifest-main.cjs), loaded through V8's code cache so the command starts within a
+// small factor of a bare `node -e 0`. The repository's build also puts a copy of this file in
+// dist/, beside the bundle.
 'use strict';
+const fs = require('node:fs');
 const path = require('node:path');
-const { runWithCodeCache } = require('./code-cache.cjs');
 
-const bundle = path.join(__dirname, 'svc-manifest-main.cjs');
-// `git` loads an ES module with import(), which a vm.Script cannot do on Node 20: plain require then.
-if (process.argv[2] === 'git') require(bundle);
-else runWithCodeCache(bundle, 'cli');
+const bundle = [path.join(__dirname, 'svc-manifest-main.cjs'), path.join(__dirname, '..', 'dist', 'svc-manifest-main.cjs')].find((file) => fs.existsSync(file));
+if (bundle === undefined) {
+  process.stderr.write(
+    'svc-manifest: the CLI is not built: dist/svc-manifest-main.cjs is missing.\n' +
+      'In a clone of the repository, run `npm run build` at its root (or `npm run example`).\n',
+  );
+  process.exit(2);
+}
+const { runWithCodeCache } = require('./code-cache.cjs');
+const { runCli } = runWithCodeCache(bundle, 'cli');
+runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+  env: process.env,
+  isTty: Boolean(process.stdout.isTTY),
+}).then((code) => {
+  process.exitCode = code;
+});

@@ -1,11 +1,13 @@
 /**
  * `svc-manifest`: validate manifests from the command line, pre-commit and CI; print the
- * published schemas; and (through @svc-manifest/gitops) apply manifest operations to git.
+ * published schemas; and (through the `svc-manifest-git` command of @svc-manifest/gitops) apply
+ * manifest operations to git.
  *
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { MANIFEST_FILE_NAMES } from './model/files.js';
 import { ManifestDocument } from './document/manifest-document.js';
@@ -37,7 +39,8 @@ commands:
       --no-warnings     report errors only
   schema [--version 1|2]  print the published JSON Schema (combined, or one version's)
   git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as
-                        git commits (see 'svc-manifest git --help')
+                        git commits (runs svc-manifest-git from @svc-manifest/gitops;
+                        see 'svc-manifest git help')
   --help, --version
 `;
 
@@ -184,19 +187,79 @@ function schemaCommand(args: readonly string[], io: CliIo): number {
   return 0;
 }
 
+/**
+ * `svc-manifest git …` runs the `svc-manifest-git` command of @svc-manifest/gitops, the way
+ * `git foo` runs `git-foo`: the applier depends on the validator, never the other way round, so
+ * this package does not load it. The command is looked up in the `node_modules/.bin` folders
+ * above this program (where npm links it when both packages are installed in one project), then
+ * on PATH.
+ */
 async function gitCommand(args: readonly string[], io: CliIo): Promise<number> {
-  // The applier depends on the validator, so the validator loads it only when asked (no cycle at build time).
-  const specifier = '@svc-manifest/gitops';
-  let gitops: { runGitCli?: (argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }) => Promise<number> };
+  const command = findGitCommand(io.env);
+  if (command === undefined) {
+    io.stderr(
+      `svc-manifest: 'svc-manifest git' needs the ${GIT_COMMAND} command of @svc-manifest/gitops, which is not installed.\n` +
+        `Install it beside @svc-manifest/validator: npm install @svc-manifest/gitops\n`,
+    );
+    return 2;
+  }
+  // Node scripts found in node_modules/.bin run with this Node, whatever PATH's `node` is.
+  const env = { ...io.env, PATH: [dirname(process.execPath), io.env.PATH].filter(Boolean).join(delimiter) };
+  return new Promise<number>((resolvePromise) => {
+    const child = spawn(command, [...args], { cwd: io.cwd, env, stdio: ['inherit', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    child.stdout.setEncoding('utf8').on('data', (text: string) => io.stdout(text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => io.stderr(text));
+    child.on('error', (error) => {
+      io.stderr(`svc-manifest: cannot run ${command}: ${error.message}\n`);
+      resolvePromise(2);
+    });
+    child.on('close', (code, signal) => {
+      if (signal) io.stderr(`svc-manifest: ${GIT_COMMAND} was stopped by ${signal}\n`);
+      resolvePromise(code ?? 1);
+    });
+  });
+}
+
+const GIT_COMMAND = 'svc-manifest-git';
+
+/** Where `svc-manifest-git` is: a `node_modules/.bin` above this program, else a PATH folder. */
+function findGitCommand(env: Record<string, string | undefined>): string | undefined {
+  const names = process.platform === 'win32' ? [`${GIT_COMMAND}.cmd`, `${GIT_COMMAND}.exe`] : [GIT_COMMAND];
+  const folders: string[] = [];
+  const program = process.argv[1];
+  if (program) {
+    // Both the path the program was started by (e.g. node_modules/.bin/svc-manifest) and the
+    // file it is (node_modules/@svc-manifest/validator/launcher/…).
+    const starts = [dirname(resolve(program))];
+    try {
+      starts.push(dirname(realpathSync(program)));
+    } catch {
+      // A program path that does not resolve only loses that start.
+    }
+    for (const start of starts) {
+      for (let folder = start; ; folder = dirname(folder)) {
+        if (basename(folder) === '.bin') folders.push(folder);
+        folders.push(join(folder, 'node_modules', '.bin'));
+        if (dirname(folder) === folder) break;
+      }
+    }
+  }
+  folders.push(...(env.PATH ?? '').split(delimiter).filter((folder) => isAbsolute(folder)));
+  for (const folder of folders) {
+    for (const name of names) {
+      const candidate = join(folder, name);
+      if (isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+function isExecutableFile(path: string): boolean {
   try {
-    gitops = (await import(specifier)) as typeof gitops;
-  } catch (error) {
-    io.stderr(`svc-manifest: the git commands need @svc-manifest/gitops, which could not be loaded (${(error as Error).message})\n`);
-    return 2;
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  if (typeof gitops.runGitCli !== 'function') {
-    io.stderr('svc-manifest: @svc-manifest/gitops does not provide runGitCli\n');
-    return 2;
-  }
-  return gitops.runGitCli([...args], { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd });
 }

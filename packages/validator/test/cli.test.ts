@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES, runCli, validateManifest, type CliIo } from '@svc-manifest/validator';
 import { ensureBundle, REPO_ROOT, runBundle } from './support/child.js';
+import { toEslintFix } from '../src/formatters/json.js';
 
 const VALID = join(REPO_ROOT, 'fixtures/realistic/valid/v2-commerce-platform.yaml');
 const VALID_TOML = join(REPO_ROOT, 'fixtures/realistic/valid/v1-support-desk.toml');
@@ -161,6 +162,19 @@ describe('--format json', () => {
     expect(result.stdout.endsWith('\n')).toBe(true);
     const reports = JSON.parse(result.stdout) as unknown[];
     const expected = validateManifest(INVALID_YAML).diagnostics.filter((d) => d.severity !== 'info');
+    // ESLint's fix objects: one fix is `fix` (and counts as fixable), several are `suggestions`.
+    const conectors = INVALID_YAML.indexOf('conectors');
+    // The new key goes after the trigger's last key.
+    const secretAt = INVALID_YAML.indexOf('prompt: A deployment finished.') + 'prompt: A deployment finished.'.length;
+    const fixesByCode: Record<string, object> = {
+      'unknown-key': {
+        suggestions: [
+          { desc: "Change 'conectors' to 'connectors'", fix: { range: [conectors, conectors + 'conectors'.length], text: 'connectors' } },
+          { desc: "Remove 'conectors'", fix: { range: [INVALID_YAML.indexOf('  triage:\n') + '  triage:\n'.length, INVALID_YAML.indexOf('triggers:')], text: '' } },
+        ],
+      },
+      'trigger-webhook-secret': { fix: { range: [secretAt, secretAt], text: '\n    secret_env: WEBHOOK_SECRET' } },
+    };
     expect(reports).toEqual([
       {
         filePath: join(dir, 'svc.yaml'),
@@ -172,17 +186,38 @@ describe('--format json', () => {
           column: d.range.start.column,
           endLine: d.range.end.line,
           endColumn: d.range.end.column,
+          ...fixesByCode[d.code],
         })),
-        errorCount: expected.filter((d) => d.severity === 'error').length,
+        errorCount: 2,
         fatalErrorCount: 0,
-        warningCount: expected.filter((d) => d.severity === 'warning').length,
-        fixableErrorCount: expected.filter((d) => d.severity === 'error' && d.fixes?.length).length,
-        fixableWarningCount: expected.filter((d) => d.severity === 'warning' && d.fixes?.length).length,
+        warningCount: 2,
+        fixableErrorCount: 1,
+        fixableWarningCount: 0,
       },
     ]);
+    // Applying the one `fix` gives a file without that problem.
+    const fix = (reports[0] as { messages: { fix?: { range: [number, number]; text: string } }[] }).messages.find((m) => m.fix)!.fix!;
+    const fixed = INVALID_YAML.slice(0, fix.range[0]) + fix.text + INVALID_YAML.slice(fix.range[1]);
+    expect(validateManifest(fixed).diagnostics.map((d) => d.code)).not.toContain('trigger-webhook-secret');
     const messages = (reports[0] as { messages: { ruleId: string; severity: number }[] }).messages;
     expect(messages.map((m) => m.ruleId)).toEqual(expect.arrayContaining(['unknown-key', 'trigger-webhook-secret', 'duplicate-slug', 'trigger-agent-declared']));
     expect(new Set(messages.map((m) => m.severity))).toEqual(new Set([1, 2]));
+  });
+
+  it('counts fix ranges without the byte-order mark, as ESLint does, and merges a fix of several edits into one', async () => {
+    const text = '\uFEFFsvc_version: 2\ntriggers:\n  - slug: hook\n    type: webhook\n    prompt: Go.\n';
+    const dir = folder('json-bom', { 'svc.yaml': text });
+    const report = (JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { messages: { ruleId: string; fix?: { range: [number, number]; text: string } }[] }[])[0]!;
+    const fix = report.messages.find((m) => m.ruleId === 'trigger-webhook-secret')!.fix!;
+    const withoutBom = text.slice(1);
+    const at = withoutBom.indexOf('prompt: Go.') + 'prompt: Go.'.length;
+    expect(fix).toEqual({ range: [at, at], text: '\n    secret_env: WEBHOOK_SECRET' });
+
+    const position = (offset: number) => ({ offset, line: 1, column: offset + 1 });
+    const edit = (start: number, end: number, newText: string) => ({ range: { start: position(start), end: position(end) }, newText });
+    expect(toEslintFix({ title: 'two edits', edits: [edit(8, 9, 'Z'), edit(2, 4, 'xy')] }, 'abcdefghij')).toEqual({ range: [2, 9], text: 'xyefghZ' });
+    expect(toEslintFix({ title: 'overlapping', edits: [edit(2, 6, 'a'), edit(4, 8, 'b')] }, 'abcdefghij')).toBeUndefined();
+    expect(toEslintFix({ title: 'with a BOM', edits: [edit(3, 3, '!')] }, '\uFEFFabcdef')).toEqual({ range: [2, 2], text: '!' });
   });
 
   it('leaves info diagnostics out (ESLint has no info level) and honours --no-warnings', async () => {

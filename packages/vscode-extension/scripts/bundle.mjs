@@ -1,6 +1,6 @@
 // Bundles the extension for the .vsix, so it needs no node_modules at run time:
 //   src/extension.ts          -> dist/extension.js  (the client; `vscode` stays external)
-//   @svc-manifest/lsp/main    -> dist/server.js     (the language server, a dependency of this
+//   @svc-manifest/lsp         -> dist/server.js     (its runLanguageServer: the language server, a dependency of this
 //                                                    package, with the validator and schemas inlined)
 // Both are CommonJS for Node >= 20 (VS Code's extension host loads `main` with require).
 //
@@ -54,7 +54,12 @@ await esbuild.build({
 if (!serverEntry) {
   await esbuild.build({
     ...common,
-    stdin: { contents: "import '@svc-manifest/lsp/main';", resolveDir: pkgDir, sourcefile: 'server-entry.js', loader: 'js' },
+    stdin: {
+      contents: "import { runLanguageServer } from '@svc-manifest/lsp'; runLanguageServer(process.argv.slice(2));",
+      resolveDir: pkgDir,
+      sourcefile: 'server-entry.js',
+      loader: 'js',
+    },
     outfile: join(dist, 'server.js'),
   });
 } else if (existsSync(serverEntry)) {

@@ -1,36 +1,88 @@
+import type { Diagnostic, SuggestedFix } from '../diagnostic.js';
 import type { FileReport } from './types.js';
+
+/** ESLint's fix: replace the characters in `range` (start inclusive, end exclusive) with `text`. */
+export interface EslintFix {
+  range: [number, number];
+  text: string;
+}
+
+export interface EslintMessage {
+  ruleId: string;
+  severity: 1 | 2;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** The fix `eslint --fix` would apply: present when the diagnostic has exactly one fix. */
+  fix?: EslintFix;
+  /** Alternatives for a person to choose from (several fixes, e.g. "did you mean" candidates). */
+  suggestions?: { desc: string; fix: EslintFix }[];
+}
 
 /**
  * The shape of ESLint's `json` formatter, so tools that read ESLint reports read ours.
  * ESLint has no "info" level: info diagnostics are left out.
+ *
+ * Fixes: a diagnostic with one suggested fix gets ESLint's `fix`, one with several gets them as
+ * `suggestions` (ESLint never applies those on its own). A fix of several edits becomes one
+ * replacement of the span they cover, the way ESLint merges a rule's fixes. Ranges are UTF-16
+ * offsets into the text without its byte-order mark, as ESLint counts them. The fixable counts
+ * count the messages that have a `fix`, so they always agree with the messages.
  */
 export function formatJson(reports: readonly FileReport[]): string {
   return (
     JSON.stringify(
       reports.map((report) => {
-        const messages = report.diagnostics
-          .filter((d) => d.severity !== 'info')
-          .map((d) => ({
-            ruleId: d.code,
-            severity: d.severity === 'error' ? 2 : 1,
-            message: d.message,
-            line: d.range.start.line,
-            column: d.range.start.column,
-            endLine: d.range.end.line,
-            endColumn: d.range.end.column,
-          }));
+        const messages = report.diagnostics.filter((d) => d.severity !== 'info').map((d) => toMessage(d, report.text));
         const errorCount = messages.filter((m) => m.severity === 2).length;
-        const fixable = (severity: string) => report.diagnostics.filter((d) => d.severity === severity && d.fixes?.length).length;
+        const fixable = (severity: 1 | 2) => messages.filter((m) => m.severity === severity && m.fix !== undefined).length;
         return {
           filePath: report.absolutePath,
           messages,
           errorCount,
           fatalErrorCount: 0,
           warningCount: messages.length - errorCount,
-          fixableErrorCount: fixable('error'),
-          fixableWarningCount: fixable('warning'),
+          fixableErrorCount: fixable(2),
+          fixableWarningCount: fixable(1),
         };
       }),
     ) + '\n'
   );
+}
+
+function toMessage(d: Diagnostic, text: string): EslintMessage {
+  const message: EslintMessage = {
+    ruleId: d.code,
+    severity: d.severity === 'error' ? 2 : 1,
+    message: d.message,
+    line: d.range.start.line,
+    column: d.range.start.column,
+    endLine: d.range.end.line,
+    endColumn: d.range.end.column,
+  };
+  const fixes = (d.fixes ?? []).map((fix) => ({ title: fix.title, fix: toEslintFix(fix, text) })).filter((f) => f.fix !== undefined);
+  if (fixes.length === 1) message.fix = fixes[0]!.fix;
+  else if (fixes.length > 1) message.suggestions = fixes.map((f) => ({ desc: f.title, fix: f.fix! }));
+  return message;
+}
+
+/** One replacement covering all of the fix's edits, or undefined when its edits overlap or are out of the text. */
+export function toEslintFix(fix: SuggestedFix, text: string): EslintFix | undefined {
+  const edits = [...fix.edits].sort((a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset);
+  if (edits.length === 0) return undefined;
+  let cursor = edits[0]!.range.start.offset;
+  const start = cursor;
+  let replacement = '';
+  for (const edit of edits) {
+    const { offset: from } = edit.range.start;
+    const { offset: to } = edit.range.end;
+    if (from < cursor || to < from || to > text.length) return undefined;
+    replacement += text.slice(cursor, from) + edit.newText;
+    cursor = to;
+  }
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (start < bom) return undefined;
+  return { range: [start - bom, cursor - bom], text: replacement };
 }
