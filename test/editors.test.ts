@@ -43,6 +43,7 @@ beforeAll(() => {
   const installed = join(project, 'node_modules', '@svc-manifest', 'lsp');
   mkdirSync(installed, { recursive: true });
   cpSync(join(LSP_ROOT, 'dist'), join(installed, 'dist'), { recursive: true });
+  cpSync(join(LSP_ROOT, 'launcher'), join(installed, 'launcher'), { recursive: true });
   cpSync(join(LSP_ROOT, 'package.json'), join(installed, 'package.json'));
   const bin = join(project, 'node_modules', '.bin');
   mkdirSync(bin, { recursive: true });
