@@ -10,8 +10,12 @@ import { cloneJson, isPlainObject, type Json } from './json.js';
 export type PathSegment = string | number;
 
 export type ManifestChange =
-  /** Set the value at `path`: replaces an existing value, or adds the key (a new map entry) when absent. */
-  | { op: 'set'; path: PathSegment[]; value: Json }
+  /**
+   * Set the value at `path`: replaces an existing value, or adds the key (a new map entry)
+   * when absent, after its last sibling or, with `after`, right after that sibling key when
+   * the text allows (the value's meaning is the same either way: map keys have no order).
+   */
+  | { op: 'set'; path: PathSegment[]; value: Json; after?: string }
   /** Delete a map key or a list item. */
   | { op: 'delete'; path: PathSegment[] }
   /** Append an item to the list at `path`, creating the list when the key is absent. */

@@ -228,7 +228,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange): Of
   const found = edit.locate(change.path);
   switch (change.op) {
     case 'set':
-      if (found.node === undefined) return addKey(edit, found.parent, change.path, change.value);
+      if (found.node === undefined) return addKey(edit, found.parent, change.path, change.value, change.after);
       return replaceValue(edit, found as Located, change.value);
     case 'append': {
       if (found.node === undefined) return addKey(edit, found.parent, change.path, [change.value]);
@@ -369,7 +369,7 @@ function headerOf(path: readonly PathSegment[]): string {
 }
 
 /** A key absent from its table. */
-function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json): OffsetEdit | ManifestChange[] {
+function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json, after?: string): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const container = parent.node;
   if (container.kind !== 'map' || typeof key !== 'string') throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
@@ -387,6 +387,12 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
     return appendSections(edit, value.map((item) => sectionLines(`[[${header}]]`, item, spaced)));
   }
   if (shape === 'root' || shape === 'table') {
+    const sibling = after === undefined ? undefined : edit.plainEntries(container).find((e) => e.key === after && !e.ignored);
+    if (sibling && sibling.keyStart === edit.lines.lineStartOf(sibling.keyStart) + /^[ \t]*/.exec(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart)))![0].length) {
+      // `after = …` written as one key (not dotted, not inline): the new line goes right below it.
+      const at = edit.lines.lineEndOf(sibling.end);
+      return edit.lines.splice(at, at, edit.lines.eol + line);
+    }
     const end = edit.tableContentEnd(container, shape);
     if (end === undefined) return edit.lines.splice(container.start, container.start, line + edit.lines.eol);
     const at = edit.lines.lineEndOf(end);

@@ -167,7 +167,7 @@ export function planYaml(document: ManifestDocument, change: ManifestChange): Of
   switch (change.op) {
     case 'set':
       if (found.node !== undefined) return replaceValue(edit, found as Located, change.value);
-      return addToParent(edit, found.parent, path, change.value);
+      return addToParent(edit, found.parent, path, change.value, change.after);
     case 'append': {
       if (found.node === undefined) return addToParent(edit, found.parent, path, [change.value]);
       const node = found.node;
@@ -319,7 +319,7 @@ function renameText(oldKey: string, to: string): string {
 }
 
 /** A key that is absent from its map. */
-function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json): OffsetEdit | ManifestChange[] {
+function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json, after?: string): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const parentPath = path.slice(0, -1);
   const container = parent.node;
@@ -348,7 +348,9 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
   const last = container.entries[container.entries.length - 1];
   if (!first || !last) throw unsupported(`cannot add ${formatPath(path)} to an empty block map`);
   const indent = lines.column(first.keyStart);
-  return lines.insertLinesAfter(slotEnd(last), renderEntryLines(renderKey(key), value, indent, style));
+  const sibling = after === undefined ? undefined : ownEntry(container, after);
+  const anchor = sibling && lines.lineStartOf(sibling.keyStart) + indent === sibling.keyStart ? sibling : last;
+  return lines.insertLinesAfter(slotEnd(anchor), renderEntryLines(renderKey(key), value, indent, style));
 }
 
 /** Appends to an existing sequence after its last item, in the sequence's own style. */
