@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3-jsonschema neovim pre-commit git)
+APT_PACKAGES=(python3-jsonschema python3-yaml neovim pre-commit git)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 missing=()
