@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the tools the test suite drives, on a fresh Debian machine (idempotent):
 #   python3-jsonschema  an independent JSON Schema validator (schema conformance test)
+#   python3-yaml        PyYAML, a YAML 1.1 reader (convert test: svc.yaml means the same to 1.1 tools)
 #   neovim              a real LSP client (language server end-to-end test)
 #   pre-commit          the pre-commit framework (hook test)
 #   chromium, code-server on Node 24   a real VS Code workbench (extension end-to-end test)
