@@ -31,6 +31,9 @@ import { references } from './features/references.js';
 import { prepareRename, rename, RenameRefused } from './features/rename.js';
 import { pinsOurSchema } from './features/schema-pinning.js';
 import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, readSettings, type Settings } from './features/settings.js';
+// Fix all, migrate, convert, and inlay hints (#15).
+import { FIX_ALL_KIND, transformActions } from './features/transform-actions.js';
+import { inlayHints } from './features/inlay-hints.js';
 
 export interface ServerOptions {
   /** Quiet time after an edit before diagnostics run (default 15 ms). */
@@ -68,6 +71,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let settings: Settings = { ...DEFAULT_SETTINGS };
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
+  let canCreateAndDeleteFiles = false;
 
   const log = (message: string, error?: unknown): void => {
     const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
@@ -174,6 +178,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
+    const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
+    canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
     const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
     const initial = init?.svc ?? init?.settings?.svc;
@@ -189,7 +195,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.RefactorRewrite] },
+        inlayHintProvider: true,
       },
       serverInfo: { name: SERVER_NAME, version: '0.1.0' },
     };
@@ -250,7 +257,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onRenameRequest(request('rename', null, rename));
   connection.onDocumentSymbol(request('documentSymbol', [], documentSymbols));
   connection.onFoldingRanges(request('foldingRange', [], foldingRanges));
-  connection.onCodeAction(request('codeAction', [], codeActions));
+  connection.onCodeAction(
+    request('codeAction', [], (state, params, context) => [
+      ...codeActions(state, params, context),
+      ...transformActions(state, params, context, { resourceOperations: canCreateAndDeleteFiles }),
+    ]),
+  );
+  connection.languages.inlayHint.on(request('inlayHint', [], (state, params, context) => (settings.inlayHints ? inlayHints(state, params, context) : [])));
   connection.onShutdown(() => scheduler.dispose());
 
   documents.listen(connection);
