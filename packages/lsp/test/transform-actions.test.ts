@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CodeActionTriggerKind, type CodeAction, type CreateFile, type DeleteFile, type TextDocumentEdit } from 'vscode-languageserver';
+import { CodeActionTriggerKind, type CodeAction, type CreateFile, type DeleteFile, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
 import { inlayHints } from '../src/features/inlay-hints.js';
 import { readSettings } from '../src/features/settings.js';
 import { FIX_ALL_KIND, transformActions } from '../src/features/transform-actions.js';
@@ -66,7 +66,7 @@ describe('Convert to svc.yaml', () => {
     const [create, edit, remove] = actions[0]!.edit!.documentChanges! as [CreateFile, TextDocumentEdit, DeleteFile];
     expect(create).toEqual({ kind: 'create', uri: 'file:///work/svc.yaml', options: { overwrite: false, ignoreIfExists: false } });
     expect(edit.textDocument.uri).toBe('file:///work/svc.yaml');
-    expect(edit.edits[0]!.newText).toBe('# top\nsvc_version: 2\ndefault_agent: a  # the agent\n\nagents:\n  a:\n    connectors: all\n');
+    expect((edit.edits[0] as TextEdit).newText).toBe('# top\nsvc_version: 2\ndefault_agent: a  # the agent\n\nagents:\n  a:\n    connectors: all\n');
     expect(remove).toEqual({ kind: 'delete', uri: tomlUri });
   });
 
