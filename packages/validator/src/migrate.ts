@@ -85,15 +85,17 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
 
   const agents = Array.isArray(value.agents) ? (value.agents as unknown[]) : [];
   const names: string[] = [];
+  const seen = new Set<string>();
   agents.forEach((agent, index) => {
     if (!isPlainObject(agent)) return;
     const pointer = `/agents/${index}`;
     const checked = (check.agents as Record<string, unknown>[])[index]!;
     const name = agent.name as string;
-    if (names.includes(name)) {
+    if (seen.has(name)) {
       refuse('migrate-agent-name', `${pointer}/name`, at.valueRange(`${pointer}/name`), `agent name '${name}' is used twice; svc_version 2 keys agents by name`);
     }
     names.push(name);
+    seen.add(name);
     if ('env' in agent) {
       refuse('migrate-agent-env', `${pointer}/env`, at.keyRange(`${pointer}/env`), `agent '${name}': svc_version 2 agents have no 'env'; declare the names in the top-level 'env' (or the agent's 'secrets'), then remove it`);
       delete checked.env;

@@ -208,15 +208,17 @@ export interface Splice {
  * offset where a replacement starts lands before the replacement's text.
  */
 export function applySplices(text: string, splices: readonly Splice[]): string {
-  const ordered = [...splices].sort((a, b) => b.start - a.start || (b.end - b.start) - (a.end - a.start));
-  let out = text;
-  let floor = Number.POSITIVE_INFINITY;
+  // Ascending by start; at one offset, insertions before the replacement that starts there.
+  const ordered = [...splices].sort((a, b) => a.start - b.start || (a.end - a.start) - (b.end - b.start));
+  const parts: string[] = [];
+  let at = 0;
   for (const splice of ordered) {
-    if (splice.end > floor) throw unsupported('overlapping edits');
-    out = out.slice(0, splice.start) + splice.text + out.slice(splice.end);
-    floor = splice.start;
+    if (splice.start < at || splice.end < splice.start) throw unsupported('overlapping edits');
+    parts.push(text.slice(at, splice.start), splice.text);
+    at = splice.end;
   }
-  return out;
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 /**
