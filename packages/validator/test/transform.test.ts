@@ -174,6 +174,7 @@ describe('engine operations used by fix and migrate (byte-exact)', () => {
   it('keyBy refuses a repeated name, an alias item and a multi-line TOML array', () => {
     expect(() => edit('a:\n  - name: x\n  - name: x\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(/used twice/);
     expect(() => edit('b: &b {name: x}\na:\n  - *b\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(/not a map written in place/);
+    expect(() => edit('l: &l\n  - name: x\na: *l\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(/alias \*l/);
     expect(() => edit('a = [\n  { name = "x" },\n]\n', [{ op: 'keyBy', path: ['a'], key: 'name' }], 'svc.toml')).toThrow(/several lines/);
   });
 

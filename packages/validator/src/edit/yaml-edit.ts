@@ -229,6 +229,7 @@ export function applySplices(text: string, splices: readonly Splice[]): string {
 function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
   const { text, lines, style } = edit;
   const { node, path } = located;
+  if (node?.kind === 'alias') throw unsupported(`${formatPath(path)} is the alias *${node.name}; rewriting it would change every use of &${node.name}`);
   if (node?.kind !== 'seq') throw new ManifestEditError('invalid-change', `${formatPath(path)} is not a list`);
   const splices: Splice[] = [];
   const seen = new Set<string>();
