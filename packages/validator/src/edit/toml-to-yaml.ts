@@ -74,6 +74,10 @@ class Converter {
   readonly lines: TextLines;
   readonly attached = new Map<Anchor, Attached>();
   readonly endComments: { text: string; blank: boolean }[] = [];
+  /** Own-line comments after the last item of a multi-line array, before its `]`: written after that item. */
+  readonly after = new Map<ValueNode, { text: string; blank: boolean }[]>();
+  /** Multi-line arrays, for placing the comments before their closing bracket. */
+  private readonly arrays: SeqNode[] = [];
   private readonly out: string[] = [];
 
   constructor(
@@ -104,6 +108,7 @@ class Converter {
           visitValue(entry.value, depth + 1);
         }
       } else if (node.kind === 'seq' && this.isBlockSeq(node)) {
+        if (node.flow) this.arrays.push(node);
         for (const item of node.items) {
           anchors.push(item);
           visitValue(item, depth + 1);
@@ -179,6 +184,19 @@ class Converter {
       this.attached.get(list[list.length - 1]!)!.trailing.push(comment.text);
     }
     for (const comment of pending) {
+      // Inside a multi-line array, after its last item: the innermost such array keeps it.
+      let closing: SeqNode | undefined;
+      for (const array of this.arrays) {
+        const last = array.items[array.items.length - 1]!;
+        if (array.start < comment.start && comment.start < array.end && last.end <= comment.start && (!closing || array.start > closing.start)) closing = array;
+      }
+      if (closing) {
+        const last = closing.items[closing.items.length - 1]!;
+        let list = this.after.get(last);
+        if (!list) this.after.set(last, (list = []));
+        list.push({ text: comment.text, blank: comment.blank });
+        continue;
+      }
       const line = firstLineAfter(comment.start);
       if (line === undefined) this.endComments.push({ text: comment.text, blank: comment.blank });
       else this.attached.get(byLine.get(line)![0]!)!.leading.push({ text: comment.text, blank: comment.blank });
@@ -259,6 +277,10 @@ class Converter {
       const info = this.before(item, indent);
       if (this.inline(item) || item.kind !== 'map') {
         this.push(indent, `- ${this.flow(item)}`, info.trailing);
+        for (const comment of this.after.get(item) ?? []) {
+          if (comment.blank) this.out.push('');
+          this.push(indent, comment.text);
+        }
         continue;
       }
       const entries = item.entries.filter((e) => !e.ignored);
