@@ -49,6 +49,14 @@ describe('Migrate to svc_version 2', () => {
     expect(action!.disabled!.reason).toMatch(/^line 2: .*--default-agent.*\(and 1 more/);
   });
 
+  it('offers one migration per agent when only the default agent is missing', () => {
+    const text = 'svc_version: 1\nagents:\n  - name: a\n  - name: b\n';
+    const state = doc(text);
+    const actions = transformActions(state, { context: { diagnostics: [], only: ['refactor'] } });
+    expect(actions.map((a) => a.title)).toEqual(["Migrate to svc_version 2 (default agent 'a')", "Migrate to svc_version 2 (default agent 'b')"]);
+    expect(apply(text, actions[1]!, state.uri)).toBe('svc_version: 2\ndefault_agent: b\nagents:\n  a: {}\n  b: {}\n');
+  });
+
   it('is not offered on a version 2 manifest', () => {
     expect(transformActions(doc('svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n'), { context: { diagnostics: [], only: ['refactor'] } })).toEqual([]);
   });

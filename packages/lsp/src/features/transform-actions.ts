@@ -57,8 +57,17 @@ export function transformActions(state: DocumentState, params: Pick<CodeActionPa
     throwIfCancelled(context);
     const migrated = migrateManifest(document, { to: 2 });
     const title = 'Migrate to svc_version 2';
+    const agents = (document.value as { agents?: unknown }).agents;
+    const names = Array.isArray(agents) ? agents.map((agent) => (agent as { name?: unknown })?.name).filter((name): name is string => typeof name === 'string') : [];
     if (migrated.ok && migrated.changed) actions.push({ title, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, migrated.text) });
-    else if (!migrated.ok) {
+    else if (!migrated.ok && migrated.diagnostics.every((d) => d.code === 'migrate-default-agent') && names.length > 1) {
+      // Only the default agent is missing: one action per agent (what --default-agent chooses on the command line).
+      for (const name of names.slice(0, 20)) {
+        throwIfCancelled(context);
+        const chosen = migrateManifest(document, { to: 2, defaultAgent: name });
+        if (chosen.ok && chosen.changed) actions.push({ title: `${title} (default agent '${name}')`, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, chosen.text) });
+      }
+    } else if (!migrated.ok) {
       const first = migrated.diagnostics[0];
       const more = migrated.diagnostics.length > 1 ? ` (and ${migrated.diagnostics.length - 1} more; run svc-manifest migrate --to 2 to see them all)` : '';
       actions.push({ title, kind: CodeActionKind.RefactorRewrite, disabled: { reason: `${first ? `line ${first.range.start.line}: ${first.message}` : 'the manifest cannot be migrated'}${more}` } });
