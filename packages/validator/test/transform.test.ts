@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Lexer, parse as parseYaml } from 'yaml';
 import { parseTOML } from 'toml-eslint-parser';
@@ -333,5 +334,71 @@ describe('the fixtures/ corpus', () => {
       expect(errorsOf(yaml, 'yaml'), d.path).toEqual([]);
       expect(commentsOf(yaml, 'yaml'), d.path).toEqual(commentsOf(toml.text, 'toml'));
     });
+  });
+});
+
+describe('keyBy on generated lists (property)', () => {
+  const NAMES = ['a', 'b', 'main', 'ops-bot', 'x_1', 'writer'];
+  const agent = fc.record({
+    before: fc.boolean(),
+    connectors: fc.option(fc.oneof(fc.constant('all'), fc.array(fc.constantFrom('gh', 'kb'), { maxLength: 2 })), { nil: undefined }),
+    svcCli: fc.option(fc.constant(['project.read']), { nil: undefined }),
+    comment: fc.option(fc.constantFrom('# note', '# another note'), { nil: undefined }),
+    trailing: fc.option(fc.constant('# trailing'), { nil: undefined }),
+  });
+  const list = fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 }).chain((names) =>
+    fc.tuple(fc.constant(names), fc.array(agent, { minLength: names.length, maxLength: names.length }), fc.constantFrom(0, 2, 4), fc.boolean(), fc.boolean()),
+  );
+
+  it('YAML block lists: always rewritten, same data as the reference, every comment kept', () => {
+    fc.assert(
+      fc.property(list, ([names, agents, seqIndent, crlf]) => {
+        const lines = ['svc_version: 1', 'agents:'];
+        const pad = ' '.repeat(seqIndent);
+        names.forEach((name, i) => {
+          const a = agents[i]!;
+          if (a.comment) lines.push(`${pad}${a.comment}`);
+          const body: string[] = [];
+          if (a.connectors !== undefined) body.push(`connectors: ${Array.isArray(a.connectors) ? `[${a.connectors.join(', ')}]` : a.connectors}`);
+          if (a.svcCli) body.push(`svc_cli:\n${pad}    - project.read`);
+          const nameLine = `name: ${name}${a.trailing ? `  ${a.trailing}` : ''}`;
+          const entries = a.before ? [nameLine, ...body] : [...body, nameLine];
+          lines.push(`${pad}- ${entries[0]}`, ...entries.slice(1).map((entry) => `${pad}  ${entry}`));
+        });
+        lines.push('other: 1', '');
+        const text = lines.join('\n').replace(/\n/g, crlf ? '\r\n' : '\n');
+        const result = editManifest(text, [{ op: 'keyBy', path: ['agents'], key: 'name' }], { filename: 'svc.yaml' });
+        const reference = referenceMigration(parse(text, 'yaml').value as Record<string, unknown>, names[0]).agents;
+        expect(canonicalJson((result.value as { agents: unknown }).agents)).toBe(canonicalJson(reference));
+        expect(commentsOf(result.text, 'yaml')).toEqual(commentsOf(text, 'yaml'));
+        expect(result.text.includes('\r\n')).toBe(crlf);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('TOML arrays of tables: always rewritten, same data as the reference, every comment kept', () => {
+    fc.assert(
+      fc.property(list, ([names, agents, , , blank]) => {
+        const lines = ['svc_version = 1'];
+        names.forEach((name, i) => {
+          const a = agents[i]!;
+          if (blank) lines.push('');
+          if (a.comment) lines.push(a.comment);
+          lines.push('[[agents]]');
+          const body: string[] = [];
+          if (a.connectors !== undefined) body.push(`connectors = ${Array.isArray(a.connectors) ? `[${a.connectors.map((c) => `"${c}"`).join(', ')}]` : `"${a.connectors}"`}`);
+          if (a.svcCli) body.push('svc_cli = ["project.read"]');
+          const nameLine = `name = "${name}"${a.trailing ? ` ${a.trailing}` : ''}`;
+          lines.push(...(a.before ? [nameLine, ...body] : [...body, nameLine]));
+        });
+        const text = lines.join('\n') + '\n';
+        const result = editManifest(text, [{ op: 'keyBy', path: ['agents'], key: 'name' }], { filename: 'svc.toml' });
+        const reference = referenceMigration(parse(text, 'toml').value as Record<string, unknown>, names[0]).agents;
+        expect(canonicalJson((result.value as { agents: unknown }).agents)).toBe(canonicalJson(reference));
+        expect(commentsOf(result.text, 'toml')).toEqual(commentsOf(text, 'toml'));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
