@@ -14,6 +14,7 @@ import { tomlToYaml } from './edit/toml-to-yaml.js';
 import { fixManifest } from './fix.js';
 import type { FileReport } from './formatters/types.js';
 import { migrateManifest } from './migrate.js';
+import { MANIFEST_FILE_NAMES } from './model/files.js';
 import type { CliIo } from './cli.js';
 
 export interface CliTools {
@@ -52,7 +53,7 @@ export function fixFile(document: ManifestDocument, file: string, absolutePath: 
   return { text: result.text, diagnostics: result.diagnostics };
 }
 
-const MANIFESTS = ['svc.yaml', 'svc.yml', 'svc.toml'];
+const MANIFESTS = MANIFEST_FILE_NAMES;
 
 export function migrateCommand(args: readonly string[], io: CliIo, tools: CliTools): number {
   const { flags, positional } = tools.parseFlags(args, ['--to', '--default-agent', '--format'], ['--write']);
