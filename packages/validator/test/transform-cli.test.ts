@@ -228,3 +228,27 @@ describe('the built CLI', () => {
     expect(existsSync(join(dir, 'svc.toml'))).toBe(false);
   });
 });
+
+describe('hostile input', () => {
+  const bomb = readFileSync(join(REPO_ROOT, 'fixtures/alias-expansion/invalid/v1-billion-laughs.yaml'));
+  const deepToml = readFileSync(join(REPO_ROOT, 'fixtures/too-deep/invalid/v1-array-depth-80.toml'));
+
+  it('a billion-laughs manifest is reported, never expanded, fixed or migrated', async () => {
+    const dir = folder({ 'svc.yaml': bomb });
+    for (const argv of [['validate', '--fix'], ['migrate', '--to', '2', '--write']]) {
+      const result = await cli([...argv, '--format', 'json'], dir);
+      expect(result.code, argv.join(' ')).toBe(1);
+      expect((JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toContain('alias-expansion');
+      expect(readFileSync(join(dir, 'svc.yaml')).equals(bomb)).toBe(true);
+    }
+  });
+
+  it('a TOML file nested past the limit is refused by convert, nothing written', async () => {
+    const dir = folder({ 'svc.toml': deepToml });
+    const result = await cli(['convert', '--write', '--format', 'json'], dir);
+    expect(result.code).toBe(1);
+    expect((JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toContain('too-deep');
+    expect(existsSync(join(dir, 'svc.yaml'))).toBe(false);
+    expect(readFileSync(join(dir, 'svc.toml')).equals(deepToml)).toBe(true);
+  });
+});
