@@ -265,6 +265,14 @@ describe('convert (fixtures-transform/convert)', () => {
     });
   });
 
+  it('escapes characters YAML may not hold raw, or that YAML 1.1 reads as line breaks', () => {
+    const toml = parse('svc_version = 2\nx = "a\\u007fb\\u0085c\\u2028d\\uFFFEe"\n', 'toml');
+    const yaml = tomlToYaml(toml).text;
+    expect(yaml).toBe('svc_version: 2\nx: "a\\u007fb\\u0085c\\u2028d\\ufffee"\n');
+    expect(canonicalJson(parseYaml(yaml, { version: '1.1' }))).toBe(canonicalJson(toml.value));
+    expect(canonicalJson(readWithPyYaml([yaml])[0])).toBe(canonicalJson(toml.value));
+  });
+
   it('keeps a TOML date-time as the string the validator reads, quoted for every reader', () => {
     const yaml = tomlToYaml(parse('svc_version = 2\nwhen = 1979-05-27T07:32:00Z\nday = 2024-01-01\n', 'toml')).text;
     expect(yaml).toBe('svc_version: 2\nwhen: "1979-05-27T07:32:00Z"\nday: "2024-01-01"\n');

@@ -45,7 +45,9 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_./@+-]*$/;
 /** A string as a YAML scalar both YAML 1.1 and 1.2 read as that string. */
 export function yamlString(text: string, key = false): string {
   if ((key ? PLAIN_KEY : PLAIN).test(text) && !RESERVED.test(text)) return text;
-  return JSON.stringify(text);
+  // JSON's escapes are YAML's; characters YAML does not allow unescaped (DEL, C1 controls,
+  // U+FFFE/U+FFFF, lone surrogates) are escaped too.
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A number as YAML both versions read as that number (floats keep their `.`). */
