@@ -329,6 +329,35 @@ describe('the fixtures/ corpus', () => {
     expect(refused).toBeGreaterThan(5);
   });
 
+  it('--fix never adds an error, only applies what it lists, and leaves files without findings alone (every fixture, valid and invalid)', () => {
+    const all: string[] = [];
+    const walkAll = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walkAll(path);
+        else if (/\.(ya?ml|toml)$/.test(path)) all.push(path);
+      }
+    };
+    walkAll(join(REPO_ROOT, 'fixtures'));
+    let fixed = 0;
+    for (const path of all.sort()) {
+      const ext = path.endsWith('.toml') ? 'toml' : 'yaml';
+      const bytes = readFileSync(path);
+      const before = validateManifest(bytes, { filename: `svc.${ext}` }).diagnostics;
+      const result = fixManifest(parse(bytes, ext));
+      const name = relative(REPO_ROOT, path);
+      if (before.length === 0) expect(result.changed, name).toBe(false);
+      expect(result.changed, name).toBe(result.fixes.length > 0);
+      const errorsBefore = before.filter((d) => d.severity === 'error').length;
+      expect(result.diagnostics.filter((d) => d.severity === 'error').length, name).toBeLessThanOrEqual(errorsBefore);
+      if (result.changed) {
+        fixed++;
+        expect(errorsOf(result.text, ext), name).toEqual(result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.path}`));
+      }
+    }
+    expect(fixed).toBeGreaterThan(5);
+  });
+
   it('every valid TOML manifest converts to YAML with equal data under YAML 1.1 and 1.2 readers, valid, every comment kept', () => {
     const yamls = tomls.map((d) => tomlToYaml(parse(d.bytes, 'toml')).text);
     const pyyaml = readWithPyYaml(yamls);
