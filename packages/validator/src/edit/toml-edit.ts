@@ -316,7 +316,8 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
       if (!/^[ \t]*$/.test(text.slice(header.end, lineEnd))) throw unsupported('unexpected text after a table header');
       splices.push({ start: header.end, end: lineEnd, text: '' });
     } else {
-      splices.push({ start: item.start, end: header.end, text: headerText + (comment ? '' : '') });
+      splices.push({ start: item.start, end: header.end, text: headerText });
+      // The header keeps its own comment; the key line's joins it.
       if (comment) splices.push({ start: lines.lineEndOf(item.start), end: lines.lineEndOf(item.start), text: ` ${comment}` });
     }
     // Sub-tables of the item (`[path.x]`, `[[path.x]]`) now live under the item's name.
