@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the tools the test suite drives, on a fresh Debian machine (idempotent):
 #   python3-jsonschema  an independent JSON Schema validator (schema conformance test)
+#   python3-yaml        PyYAML, a YAML 1.1 reader (convert test: svc.yaml means the same to 1.1 tools)
 #   neovim              a real LSP client (language server end-to-end test)
 #   pre-commit          the pre-commit framework (hook test)
 #   emacs-nox, elpa-eglot, elpa-yaml-mode   Emacs with eglot (the README's Emacs set-up, test/editors.test.ts);
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3-jsonschema neovim pre-commit git emacs-nox elpa-eglot elpa-yaml-mode)
+APT_PACKAGES=(python3-jsonschema python3-yaml neovim pre-commit git emacs-nox elpa-eglot elpa-yaml-mode)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 missing=()

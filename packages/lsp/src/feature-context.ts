@@ -1,7 +1,16 @@
+import type { Settings } from './settings.js';
+
 /** What every feature function gets besides the document and the request's parameters. */
 export interface FeatureContext {
   /** The request's cancellation, checked in long loops. */
   token?: { readonly isCancellationRequested: boolean };
+  /** The settings in effect (absent in unit tests that don't care: defaults apply). */
+  settings?: Settings;
+  /** What the client can do, from its `initialize` capabilities. */
+  client?: {
+    /** It applies `create` and `delete` resource operations in workspace edits. */
+    resourceOperations: boolean;
+  };
 }
 
 /** Thrown by a feature when its request was cancelled; the server answers `RequestCancelled`. */

@@ -51,6 +51,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
+  let canCreateAndDeleteFiles = false;
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
@@ -85,7 +86,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const uri = params.textDocument.uri;
         const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
         if (!state) return handler.fallback;
-        const result = handler.run(state, params, { token });
+        const result = handler.run(state, params, { token, settings: store.settings, client: { resourceOperations: canCreateAndDeleteFiles } });
         if (token?.isCancellationRequested) return cancelled();
         return result;
       } catch (error) {
@@ -127,6 +128,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
+    const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
+    canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
     const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
     const initial = init?.svc ?? init?.settings?.svc;

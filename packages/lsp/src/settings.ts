@@ -12,12 +12,15 @@ export interface Settings {
   extraPatterns: string[];
   /** `svc.validation.maxFileSizeBytes`: larger files are not parsed past this size. */
   maxFileSizeBytes: number;
+  /** `svc.inlayHints.enable`: hints where a value is read differently from how it looks. */
+  inlayHints: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   enable: true,
   extraPatterns: [],
   maxFileSizeBytes: 1024 * 1024,
+  inlayHints: true,
 });
 
 /**
@@ -42,6 +45,8 @@ export function readSettings(raw: unknown): Settings {
   if (typeof enable === 'boolean') settings.enable = enable;
   const patterns = pick('files.extraPatterns');
   if (Array.isArray(patterns)) settings.extraPatterns = patterns.filter((p): p is string => typeof p === 'string' && p.length > 0);
+  const hints = pick('inlayHints.enable');
+  if (typeof hints === 'boolean') settings.inlayHints = hints;
   const size = pick('validation.maxFileSizeBytes');
   if (typeof size === 'number' && Number.isFinite(size) && size > 0) settings.maxFileSizeBytes = Math.floor(size);
   return settings;

@@ -6,7 +6,7 @@ import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../
 
 describe('settings', () => {
   it('has documented defaults', () => {
-    expect(DEFAULT_SETTINGS).toEqual({ enable: true, extraPatterns: [], maxFileSizeBytes: 1048576 });
+    expect(DEFAULT_SETTINGS).toEqual({ enable: true, extraPatterns: [], maxFileSizeBytes: 1048576, inlayHints: true });
     expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
     expect(readSettings({ enable: 'yes', files: { extraPatterns: 'x' }, validation: { maxFileSizeBytes: -1 } })).toEqual(DEFAULT_SETTINGS);
   });
@@ -16,6 +16,7 @@ describe('settings', () => {
       enable: false,
       extraPatterns: ['**/*.svc.yaml'],
       maxFileSizeBytes: 2048,
+      inlayHints: true,
     });
     expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10 })).toMatchObject({ extraPatterns: ['a.yaml'], maxFileSizeBytes: 10 });
   });
@@ -47,6 +48,7 @@ describe('README', () => {
       enable: DEFAULT_SETTINGS.enable,
       'files.extraPatterns': DEFAULT_SETTINGS.extraPatterns,
       'validation.maxFileSizeBytes': DEFAULT_SETTINGS.maxFileSizeBytes,
+      'inlayHints.enable': DEFAULT_SETTINGS.inlayHints,
     });
   });
 });

@@ -18,6 +18,7 @@ import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
+import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -37,6 +38,12 @@ commands:
       --format <name>   stylish (default), json (ESLint's shape), sarif (2.1.0), github (annotations)
       --max-bytes <n>   largest file to read (default ${DEFAULT_LIMITS.maxBytes})
       --no-warnings     report errors only
+      --fix             apply the safe fixes in place, report what is left
+      --fix-dry-run     print the safe fixes as a unified diff (the report goes to stderr)
+  migrate [file] --to 2 [--default-agent NAME] [--write] [--format <name>]
+                        turn a svc_version 1 manifest into version 2 (stdout, or in place)
+  convert [svc.toml] [--write]
+                        turn svc.toml into svc.yaml (stdout, or write svc.yaml and remove svc.toml)
   schema [--version 1|2]  print the published JSON Schema (combined, or one version's)
   git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as
                         git commits (runs svc-manifest-git from @svc-manifest/gitops;
@@ -54,6 +61,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return validateCommand(rest, io);
       case 'schema':
         return schemaCommand(rest, io);
+      case 'migrate':
+        return migrateCommand(rest, io, CLI_TOOLS);
+      case 'convert':
+        return convertCommand(rest, io, CLI_TOOLS);
       case 'git':
         return await gitCommand(rest, io);
       case '--version':
@@ -111,9 +122,11 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
 const DEFAULT_FILES = MANIFEST_FILE_NAMES;
 
 function validateCommand(args: readonly string[], io: CliIo): number {
-  const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings']);
+  const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings', '--fix', '--fix-dry-run']);
   const format = flags.get('--format') ?? 'stylish';
-  if (!['stylish', 'json', 'sarif', 'github'].includes(format)) throw new UsageError(`unknown format '${format}' (stylish, json, sarif or github)`);
+  checkFormat(format);
+  if (flags.has('--fix') && flags.has('--fix-dry-run')) throw new UsageError('use --fix or --fix-dry-run, not both');
+  const diffs: string[] = [];
   const maxBytes = flags.has('--max-bytes') ? Number(flags.get('--max-bytes')) : DEFAULT_LIMITS.maxBytes;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-bytes takes a positive whole number');
   let files = positional;
@@ -136,21 +149,52 @@ function validateCommand(args: readonly string[], io: CliIo): number {
       continue;
     }
     const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
-    let diagnostics = validateDocument(document).diagnostics;
+    const checked =
+      flags.has('--fix') || flags.has('--fix-dry-run') ? fixFile(document, file, absolutePath, flags.has('--fix'), diffs) : { text: document.text, diagnostics: validateDocument(document).diagnostics };
+    let diagnostics = checked.diagnostics;
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
-    reports.push({ filePath: file, absolutePath, text: document.text, diagnostics });
+    reports.push({ filePath: file, absolutePath, text: checked.text, diagnostics });
   }
+  if (flags.has('--fix-dry-run')) io.stdout(diffs.join(''));
+  printReports(reports, format, io, flags.has('--fix-dry-run'));
+  if (unreadable) return 2;
+  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+function checkFormat(format: string): void {
+  if (!['stylish', 'json', 'sarif', 'github'].includes(format)) throw new UsageError(`unknown format '${format}' (stylish, json, sarif or github)`);
+}
+
+function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false): void {
   const options: FormatOptions = {
-    color: io.isTty && !io.env.NO_COLOR && format === 'stylish',
+    color: io.isTty && !io.env.NO_COLOR && format === 'stylish' && !toStderr,
     repositoryRoot: findRepositoryRoot(io.cwd),
     toolVersion: VERSION,
   };
   const output =
     format === 'json' ? formatJson(reports) : format === 'sarif' ? formatSarif(reports, options) : format === 'github' ? formatGithub(reports, options) : formatStylish(reports, options);
-  io.stdout(output);
-  if (unreadable) return 2;
-  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  (toStderr ? io.stderr : io.stdout)(output);
 }
+
+/** What the commands in cli-transform.ts use of this file. */
+const CLI_TOOLS: CliTools = {
+  parseFlags,
+  usage(message: string): never {
+    throw new UsageError(message);
+  },
+  read(file: string, io: CliIo): Uint8Array | undefined {
+    try {
+      const path = resolve(io.cwd, file);
+      if (statSync(path).isDirectory()) throw new Error('is a directory');
+      return readCapped(path, DEFAULT_LIMITS.maxBytes + 1);
+    } catch (error) {
+      io.stderr(`svc-manifest: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      return undefined;
+    }
+  },
+  report: printReports,
+  checkFormat,
+};
 
 function readCapped(path: string, limit: number): Uint8Array {
   if (statSync(path).size <= limit) return readFileSync(path);

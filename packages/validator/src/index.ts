@@ -55,3 +55,7 @@ export {
 } from './edit/changes.js';
 export type { Json } from './edit/json.js';
 export type { OffsetEdit } from './diagnostic.js';
+export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';
+export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
+export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
+export { unifiedDiff } from './cli-transform.js';

@@ -43,7 +43,7 @@ describe('package.json contributions', () => {
   it('contributes the settings the server reads, each with a description and a default', () => {
     const props = contributes.configuration.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(props).sort()).toEqual(
-      ['svc.enable', 'svc.files.extraPatterns', 'svc.trace.server', 'svc.validation.maxFileSizeBytes'].sort(),
+      ['svc.enable', 'svc.files.extraPatterns', 'svc.inlayHints.enable', 'svc.trace.server', 'svc.validation.maxFileSizeBytes'].sort(),
     );
     for (const [key, p] of Object.entries(props)) {
       expect(p.description ?? p.markdownDescription, key).toBeTruthy();
@@ -60,6 +60,7 @@ describe('package.json contributions', () => {
     expect(props['svc.enable']!.default).toBe(DEFAULT_SETTINGS.enable);
     expect(props['svc.files.extraPatterns']!.default).toEqual(DEFAULT_SETTINGS.extraPatterns);
     expect(props['svc.validation.maxFileSizeBytes']!.default).toBe(DEFAULT_SETTINGS.maxFileSizeBytes);
+    expect(props['svc.inlayHints.enable']!.default).toBe(DEFAULT_SETTINGS.inlayHints);
   });
 
   it('contributes "svc: Restart language server" and "svc: Show output", and registers both', () => {

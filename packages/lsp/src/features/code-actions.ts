@@ -1,6 +1,7 @@
 /**
  * Quick fixes: the validator's suggested fixes ("did you mean", insert a missing key, remove a
- * forbidden key) for the diagnostics in the requested range, each as one workspace edit.
+ * forbidden key) for the diagnostics in the requested range, each as one workspace edit; and the
+ * whole-file actions beside them (fix all, migrate, convert: ../transform-actions.ts).
  */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from 'vscode-languageserver';
 import type { DocumentState } from '../document-state.js';
@@ -9,6 +10,7 @@ import { offsetAt } from '../positions.js';
 import { manifestDiagnostics, toLspDiagnostic, toLspRange } from './diagnostics.js';
 import { CodeActionRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
+import { FIX_ALL_KIND, transformActions } from '../transform-actions.js';
 
 export function codeActions(state: DocumentState, params: Pick<CodeActionParams, 'range' | 'context'>, context?: FeatureContext): CodeAction[] {
   if (params.context?.only && !params.context.only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
@@ -38,8 +40,11 @@ export function codeActions(state: DocumentState, params: Pick<CodeActionParams,
 }
 
 export const codeActionsFeature: Feature = {
-  capabilities: { codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] } },
+  capabilities: { codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.RefactorRewrite] } },
   handlers: [
-    handle(CodeActionRequest.type, [], codeActions),
+    handle(CodeActionRequest.type, [], (state, params, context) => [
+      ...codeActions(state, params, context),
+      ...transformActions(state, params, context, { resourceOperations: context.client?.resourceOperations ?? false }),
+    ]),
   ],
 };

@@ -12,6 +12,7 @@ import { documentHighlightFeature } from './document-highlight.js';
 import { documentSymbolsFeature } from './document-symbols.js';
 import { foldingFeature } from './folding.js';
 import { hoverFeature } from './hover.js';
+import { inlayHintsFeature } from './inlay-hints.js';
 import { referencesFeature } from './references.js';
 import { renameFeature } from './rename.js';
 
@@ -25,4 +26,5 @@ export const FEATURES: readonly Feature[] = [
   documentSymbolsFeature,
   foldingFeature,
   codeActionsFeature,
+  inlayHintsFeature,
 ];

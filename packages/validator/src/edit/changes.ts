@@ -10,8 +10,12 @@ import { cloneJson, isPlainObject, type Json } from './json.js';
 export type PathSegment = string | number;
 
 export type ManifestChange =
-  /** Set the value at `path`: replaces an existing value, or adds the key (a new map entry) when absent. */
-  | { op: 'set'; path: PathSegment[]; value: Json }
+  /**
+   * Set the value at `path`: replaces an existing value, or adds the key (a new map entry)
+   * when absent, after its last sibling or, with `after`, right after that sibling key when
+   * the text allows (the value's meaning is the same either way: map keys have no order).
+   */
+  | { op: 'set'; path: PathSegment[]; value: Json; after?: string }
   /** Delete a map key or a list item. */
   | { op: 'delete'; path: PathSegment[] }
   /** Append an item to the list at `path`, creating the list when the key is absent. */
@@ -19,7 +23,19 @@ export type ManifestChange =
   /** Insert an item into a list before the index that ends `path` (an index equal to the length appends). */
   | { op: 'insert'; path: PathSegment[]; value: Json }
   /** Rename the map key at `path` to `to`, keeping its value, its place and its comments. */
-  | { op: 'rename'; path: PathSegment[]; to: string };
+  | { op: 'rename'; path: PathSegment[]; to: string }
+  /**
+   * Write the scalar at `path` anew in its plain canonical form without changing what it
+   * means (`2.0` → `2`, `+1` → `1`): for values that are right but written unusually.
+   */
+  | { op: 'rewrite'; path: PathSegment[] }
+  /**
+   * Turn the list of maps at `path` into a map keyed by each item's `key` field (a string),
+   * that field taken out of the item and its other keys kept in order with their comments:
+   * `[{name: a, x: 1}]` → `{a: {x: 1}}`. Refused when an item is not a map, lacks the field,
+   * or repeats a name.
+   */
+  | { op: 'keyBy'; path: PathSegment[]; key: string };
 
 /** Why an edit was not made. `unreadable`: the input does not parse within the validator's limits (see `diagnostics`). */
 export type EditErrorReason = 'unreadable' | 'invalid-change' | 'unsupported' | 'mismatch';
@@ -91,6 +107,18 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
       for (const [key, child] of entries) defineOwn(parent, key === last ? change.to : key, child);
       return root;
     }
+    case 'rewrite': {
+      const current = childOf(parent, last);
+      if (current === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
+      if (current !== null && typeof current === 'object') throw invalid(`${formatPath(change.path)} is not a scalar`);
+      return root;
+    }
+    case 'keyBy': {
+      const list = childOf(parent, last);
+      if (!Array.isArray(list)) throw invalid(`${formatPath(change.path)} is not a list`);
+      setChild(parent, last, keyItems(list, change.key, change.path), change.path);
+      return root;
+    }
     case 'delete':
       if (Array.isArray(parent) && typeof last === 'number') {
         if (last >= parent.length) throw invalid(`${formatPath(change.path)} does not exist`);
@@ -103,6 +131,22 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
       }
       return root;
   }
+}
+
+/** The map a `keyBy` change makes of `list`. Throws {@link ManifestEditError} (`invalid-change`) on a list it cannot key. */
+export function keyItems(list: readonly unknown[], key: string, path: readonly PathSegment[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  list.forEach((item, index) => {
+    const where = formatPath([...path, index]);
+    if (!isPlainObject(item)) throw invalid(`${where} is not a map`);
+    const name = Object.prototype.hasOwnProperty.call(item, key) ? item[key] : undefined;
+    if (typeof name !== 'string') throw invalid(`${where} has no string '${key}'`);
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw invalid(`${where}: '${key}' ${JSON.stringify(name)} is used twice`);
+    const body: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) if (k !== key) defineOwn(body, k, v);
+    defineOwn(out, name, body);
+  });
+  return out;
 }
 
 /** The value at `path` in a plain value; undefined when it is not there. */

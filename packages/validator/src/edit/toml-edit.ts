@@ -16,6 +16,7 @@ import { deepEqual, isPlainObject, type Json } from './json.js';
 import { ownEntry } from './own-entries.js';
 import { applyEdit, TextLines, textEdits } from './text-lines.js';
 import { mapDiff, seqDiff } from './diff.js';
+import { applySplices, type Splice } from './yaml-edit.js';
 
 /** How a collection is written. */
 type Shape =
@@ -150,8 +151,8 @@ function spacedArraysOf(document: ManifestDocument): boolean {
   return spaced;
 }
 
-/** The keys of the `[a."b c"]` / `[[a]]` header starting at `offset`. */
-function headerAt(text: string, offset: number): { keys: string[]; array: boolean } | undefined {
+/** The keys of the `[a."b c"]` / `[[a]]` header starting at `offset`, and the offset just past its closing bracket(s). */
+function headerAt(text: string, offset: number): { keys: string[]; array: boolean; end: number } | undefined {
   const array = text.startsWith('[[', offset);
   let i = offset + (array ? 2 : 1);
   const keys: string[] = [];
@@ -181,7 +182,8 @@ function headerAt(text: string, offset: number): { keys: string[]; array: boolea
       i++;
       continue;
     }
-    return text[i] === ']' ? { keys, array } : undefined;
+    if (text[i] !== ']' || (array && text[i + 1] !== ']')) return undefined;
+    return { keys, array, end: i + (array ? 2 : 1) };
   }
 }
 
@@ -245,7 +247,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
   const found = edit.locate(change.path);
   switch (change.op) {
     case 'set':
-      if (found.node === undefined) return addKey(edit, found.parent, change.path, change.value);
+      if (found.node === undefined) return addKey(edit, found.parent, change.path, change.value, change.after);
       return replaceValue(edit, found as Located, change.value);
     case 'append': {
       if (found.node === undefined) return addKey(edit, found.parent, change.path, [change.value]);
@@ -276,7 +278,100 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
     case 'delete':
       if (found.node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
       return deleteValue(edit, found as Located);
+    case 'rewrite': {
+      const node = found.node;
+      if (node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
+      if (node.kind !== 'scalar' || typeof node.value !== 'number') {
+        // TOML strings, booleans and dates have one reading per spelling worth keeping.
+        if (node.kind === 'scalar') return [];
+        throw invalid(`${formatPath(change.path)} is not a scalar`);
+      }
+      const written = edit.text.slice(node.start, node.end);
+      const rendered = renderTomlValue(node.value, edit.spacedArrays);
+      return rendered === written ? [] : edit.lines.splice(node.start, node.end, rendered);
+    }
+    case 'keyBy':
+      if (found.node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
+      return keyByToml(edit, found as Located, change.key);
   }
+}
+
+/**
+ * `keyBy` on TOML. An array of tables becomes one table per item: each `[[path]]` header
+ * turns into `[path.NAME]` (sub-table headers of the item follow), the key's line goes and
+ * its trailing comment moves to the header. A one-line array of inline tables becomes an
+ * inline table of inline tables.
+ */
+function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
+  const { text, lines } = edit;
+  const { node, path } = located;
+  if (node.kind !== 'seq') throw invalid(`${formatPath(path)} is not a list`);
+  const shape = edit.shape(node, path);
+  const seen = new Set<string>();
+  const items = node.items.map((item, index) => {
+    const where = formatPath([...path, index]);
+    if (item.kind !== 'map') throw invalid(`${where} is not a table`);
+    const entry = item.entries.find((e) => e.key === key && !e.ignored);
+    if (!entry || entry.value.kind !== 'scalar' || typeof entry.value.value !== 'string') throw invalid(`${where} has no string '${key}'`);
+    const name = entry.value.value;
+    if (seen.has(name)) throw invalid(`${where}: '${key}' ${JSON.stringify(name)} is used twice`);
+    seen.add(name);
+    return { item, entry, name };
+  });
+  const splices: Splice[] = [];
+  if (shape === 'array') {
+    if (lines.lineStartOf(node.start) !== lines.lineStartOf(node.end)) throw unsupported(`${formatPath(path)} spans several lines; an inline table cannot`);
+    splices.push({ start: node.start, end: node.start + 1, text: '{' }, { start: node.end - 1, end: node.end, text: '}' });
+    for (const { item, entry, name } of items) {
+      if (!item.flow) throw unsupported(`${formatPath(path)} holds an item that is not an inline table`);
+      splices.push({ start: item.start, end: item.start, text: `${renderTomlKey(name)} = ` });
+      const entries = item.entries;
+      const index = entries.indexOf(entry);
+      if (entries.length === 1) splices.push({ start: item.start, end: item.end, text: '{}' });
+      else if (entries[index + 1]) splices.push({ start: entry.keyStart, end: entries[index + 1]!.keyStart, text: '' });
+      else splices.push({ start: entries[index - 1]!.end, end: entry.end, text: '' });
+    }
+    return spliced(text, splices);
+  }
+  if (shape !== 'aot' || path.some((segment) => typeof segment !== 'string')) throw unsupported(`cannot key ${formatPath(path)} by '${key}' in place`);
+  const prefix = path as readonly string[];
+  for (const { item, entry, name } of items) {
+    const header = headerAt(text, item.start);
+    if (!header?.array) throw unsupported(`cannot find the [[${headerOf(path)}]] header of an item`);
+    if (edit.isHeaderLine(entry.keyStart) || lines.lineStartOf(entry.keyStart) !== lines.lineStartOf(entry.end)) {
+      throw unsupported(`'${key}' of an item of ${formatPath(path)} is not a plain key line`);
+    }
+    const comment = lines.trailingComment(entry.keyStart, entry.end);
+    const lineStart = lines.lineStartOf(entry.keyStart);
+    splices.push({ start: lineStart, end: lines.nextLineStart(entry.keyStart), text: '' });
+    const headerComment = lines.trailingComment(item.start, header.end);
+    const headerText = `[${headerOf([...prefix, name])}]`;
+    if (comment && !headerComment) {
+      splices.push({ start: item.start, end: header.end, text: `${headerText}  ${comment}` });
+      const lineEnd = lines.lineEndOf(item.start);
+      if (!/^[ \t]*$/.test(text.slice(header.end, lineEnd))) throw unsupported('unexpected text after a table header');
+      splices.push({ start: header.end, end: lineEnd, text: '' });
+    } else {
+      splices.push({ start: item.start, end: header.end, text: headerText });
+      // The header keeps its own comment; the key line's joins it.
+      if (comment) splices.push({ start: lines.lineEndOf(item.start), end: lines.lineEndOf(item.start), text: ` ${comment}` });
+    }
+    // Sub-tables of the item (`[path.x]`, `[[path.x]]`) now live under the item's name.
+    for (let at = lines.nextLineStart(item.start); at < item.end; at = lines.nextLineStart(at)) {
+      const start = at + /^[ \t]*/.exec(text.slice(at, at + 256))![0].length;
+      if (text[start] !== '[') continue;
+      const sub = headerAt(text, start);
+      if (!sub || sub.keys.length <= prefix.length || !prefix.every((k, i) => sub.keys[i] === k)) continue;
+      const keys = [...prefix, name, ...sub.keys.slice(prefix.length)];
+      splices.push({ start, end: sub.end, text: sub.array ? `[[${headerOf(keys)}]]` : `[${headerOf(keys)}]` });
+    }
+  }
+  return spliced(text, splices);
+}
+
+function spliced(text: string, splices: readonly Splice[]): OffsetEdit {
+  const after = applySplices(text, splices);
+  return textEdits(text, after)[0] ?? { start: 0, end: 0, newText: '' };
 }
 
 /** Whether `[path]` / `[[path]]` appended at the end of the file names exactly `path`: every step is a key of a plain table. */
@@ -325,7 +420,7 @@ function headerOf(path: readonly PathSegment[]): string {
 }
 
 /** A key absent from its table. */
-function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json): OffsetEdit | ManifestChange[] {
+function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json, after?: string): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const container = parent.node;
   if (container.kind !== 'map' || typeof key !== 'string') throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
@@ -346,6 +441,12 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
   // A table first named by a sub-table's header and given its own `[header]` later has its own key lines.
   const ownLines = shape === 'implicit' && edit.plainEntries(container).length > 0;
   if (shape === 'root' || shape === 'table' || ownLines) {
+    const sibling = after === undefined ? undefined : edit.plainEntries(container).find((e) => e.key === after && !e.ignored);
+    if (sibling && sibling.keyStart === edit.lines.lineStartOf(sibling.keyStart) + /^[ \t]*/.exec(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart)))![0].length) {
+      // `after = …` written as one key (not dotted, not inline): the new line goes right below it.
+      const at = edit.lines.lineEndOf(sibling.end);
+      return edit.lines.splice(at, at, edit.lines.eol + line);
+    }
     const end = edit.tableContentEnd(container, shape as Shape);
     if (end === undefined) return edit.lines.splice(container.start, container.start, line + edit.lines.eol);
     const at = edit.lines.lineEndOf(end);

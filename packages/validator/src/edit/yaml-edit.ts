@@ -14,7 +14,7 @@ import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type P
 import { deepEqual, isPlainObject, type Json } from './json.js';
 import { mapDiff, seqDiff } from './diff.js';
 import { ownEntry } from './own-entries.js';
-import { TextLines } from './text-lines.js';
+import { TextLines, textEdits } from './text-lines.js';
 import { isInline, renderEntryLines, renderFlow, renderKey, renderScalar, renderSeqItemLines, type QuoteStyle, type YamlStyle } from './yaml-render.js';
 
 /** Where a node sits: the document root, the value of a map entry, or an item of a sequence. */
@@ -169,7 +169,7 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
   switch (change.op) {
     case 'set':
       if (found.node !== undefined) return replaceValue(edit, found as Located, change.value);
-      return addToParent(edit, found.parent, path, change.value);
+      return addToParent(edit, found.parent, path, change.value, change.after);
     case 'append': {
       if (found.node === undefined) return addToParent(edit, found.parent, path, [change.value]);
       const node = found.node;
@@ -195,7 +195,135 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
     case 'delete':
       if (found.node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
       return deleteSlot(edit, found as Located, path);
+    case 'rewrite': {
+      const node = found.node;
+      if (node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
+      if (node?.kind !== 'scalar' || node.style === 'block' || node.start === node.end) throw unsupported(`${formatPath(path)} is not a scalar written on one line`);
+      const rendered = renderScalar(node.value, quoteOf(edit.text, node));
+      return rendered === edit.text.slice(node.start, node.end) ? [] : edit.lines.splice(node.start, node.end, rendered);
+    }
+    case 'keyBy':
+      if (found.node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
+      return keyByYaml(edit, found as Located, change.key);
   }
+}
+
+/** A splice of the original text; several are applied together by {@link applySplices}. */
+export interface Splice {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Applies non-overlapping splices of `text` at once. An insertion (empty range) at the
+ * offset where a replacement starts lands before the replacement's text.
+ */
+export function applySplices(text: string, splices: readonly Splice[]): string {
+  // Ascending by start; at one offset, insertions before the replacement that starts there.
+  const ordered = [...splices].sort((a, b) => a.start - b.start || (a.end - a.start) - (b.end - b.start));
+  const parts: string[] = [];
+  let at = 0;
+  for (const splice of ordered) {
+    if (splice.start < at || splice.end < splice.start) throw unsupported('overlapping edits');
+    parts.push(text.slice(at, splice.start), splice.text);
+    at = splice.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/**
+ * `keyBy` on YAML: each item of a list of maps becomes `NAME:` (or `NAME: {…}` in flow
+ * style) in the item's place, the key field taken out; a block list keeps its items' lines
+ * and is shifted right only when it sits at its parent key's column (`agents:\n- name: a`).
+ */
+function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
+  const { text, lines, style } = edit;
+  const { node, path } = located;
+  if (node?.kind === 'alias') throw unsupported(`${formatPath(path)} is the alias *${node.name}; rewriting it would change every use of &${node.name}`);
+  if (node?.kind !== 'seq') throw new ManifestEditError('invalid-change', `${formatPath(path)} is not a list`);
+  const splices: Splice[] = [];
+  const seen = new Set<string>();
+  const itemParts = node.items.map((item, index) => {
+    const where = formatPath([...path, index]);
+    if (item.kind !== 'map') throw unsupported(`${where} is not a map written in place`);
+    const entry = ownEntry(item, key)?.entry;
+    if (!entry || entry.value.kind !== 'scalar' || typeof entry.value.value !== 'string') {
+      throw new ManifestEditError('invalid-change', `${where} has no string '${key}'`);
+    }
+    const name = entry.value.value;
+    if (seen.has(name)) throw new ManifestEditError('invalid-change', `${where}: '${key}' ${JSON.stringify(name)} is used twice`);
+    seen.add(name);
+    return { item, entry, name };
+  });
+  if (node.flow) {
+    if (text[node.start] !== '[' || text[node.end - 1] !== ']') throw unsupported(`cannot find the brackets of ${formatPath(path)}`);
+    splices.push({ start: node.start, end: node.start + 1, text: '{' }, { start: node.end - 1, end: node.end, text: '}' });
+    for (const { item, entry, name } of itemParts) {
+      if (!item.flow || text[item.start] !== '{') throw unsupported(`${formatPath(path)} holds an item that is not a {…} map`);
+      splices.push({ start: item.start, end: item.start, text: `${renderKey(name)}: ` }, ...removeFlowEntry(item, entry));
+    }
+    return spliced(text, splices);
+  }
+  // Block list: which column the new keys go to, and how far everything must move right.
+  const parentColumn = located.slot.kind === 'pair' && !located.slot.container.flow ? lines.column(located.slot.entry.keyStart) : -1;
+  const firstDash = node.items[0] ? dashBefore(text, node.items[0].start) : undefined;
+  const shift = firstDash !== undefined && lines.column(firstDash) <= parentColumn ? parentColumn + style.indent - lines.column(firstDash) : 0;
+  const removedLines = new Set<number>();
+  for (const { item, entry, name } of itemParts) {
+    const dash = dashBefore(text, item.start);
+    const keyText = renderKey(name);
+    if (item.flow) {
+      if (!/^-[ \t]+$/.test(text.slice(dash, item.start))) throw unsupported(`an item of ${formatPath(path)} has an anchor or tag`);
+      splices.push({ start: dash, end: item.start, text: `${keyText}: ` }, ...removeFlowEntry(item, entry));
+      continue;
+    }
+    const first = item.entries[0]!;
+    const between = text.slice(dash + 1, first.keyStart);
+    if (!/^[ \t]*(?:\r?\n[ \t]*)?$/.test(between)) throw unsupported(`an item of ${formatPath(path)} has an anchor, a tag or a comment before its first key`);
+    const ownEntries = item.entries.filter((e) => !e.ignored);
+    if (entry === first) {
+      const rest = ownEntries.length > 1 ? '' : ' {}';
+      splices.push({ start: dash, end: slotEnd(entry), text: `${keyText}:${rest}` });
+      continue;
+    }
+    if (lines.lineStartOf(entry.keyStart) === lines.lineStartOf(slotEnd(entry)) && /^[ \t]*$/.test(text.slice(lines.lineStartOf(entry.keyStart), entry.keyStart))) {
+      const comment = lines.trailingComment(entry.keyStart, slotEnd(entry));
+      const lineStart = lines.lineStartOf(entry.keyStart);
+      removedLines.add(lineStart);
+      splices.push({ start: lineStart, end: lines.nextLineStart(entry.keyStart), text: '' });
+      const column = lines.column(first.keyStart) + shift;
+      splices.push({ start: dash, end: first.keyStart, text: `${keyText}:${comment ? `  ${comment}` : ''}${style.eol}${' '.repeat(column)}` });
+    } else {
+      throw unsupported(`'${key}' of an item of ${formatPath(path)} does not stand on its own line`);
+    }
+  }
+  if (shift > 0 && firstDash !== undefined) {
+    const pad = ' '.repeat(shift);
+    const last = lines.lastLineEnd(node.end);
+    for (let at = lines.lineStartOf(firstDash); at <= last && at < text.length; at = lines.nextLineStart(at)) {
+      if (removedLines.has(at) || /^[ \t]*\r?$/.test(text.slice(at, lines.lineEndOf(at)))) continue;
+      splices.push({ start: at, end: at, text: pad });
+    }
+  }
+  return spliced(text, splices);
+}
+
+/** Removes one entry of a `{…}` map; the last one leaves `{}`. */
+function removeFlowEntry(map: MapNode, entry: MapEntry): Splice[] {
+  const entries = map.entries;
+  const index = entries.indexOf(entry);
+  if (entries.length === 1) return [{ start: map.start, end: map.end, text: '{}' }];
+  const next = entries[index + 1];
+  if (next) return [{ start: flowStart(entry), end: flowStart(next), text: '' }];
+  return [{ start: slotEnd(entries[index - 1]!), end: slotEnd(entry), text: '' }];
+}
+
+/** The splices as one offset edit of `text`. */
+function spliced(text: string, splices: readonly Splice[]): OffsetEdit {
+  const after = applySplices(text, splices);
+  return textEdits(text, after)[0] ?? { start: 0, end: 0, newText: '' };
 }
 
 /** A key's new text, in the old key's quoting when it had one. */
@@ -206,7 +334,7 @@ function renameText(oldKey: string, to: string): string {
 }
 
 /** A key that is absent from its map. */
-function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json): OffsetEdit | ManifestChange[] {
+function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json, after?: string): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const parentPath = path.slice(0, -1);
   const container = parent.node;
@@ -236,7 +364,9 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
   const last = container.entries[container.entries.length - 1];
   if (!first || !last) throw unsupported(`cannot add ${formatPath(path)} to an empty block map`);
   const indent = lines.column(first.keyStart);
-  return lines.insertLinesAfter(slotEnd(last), renderEntryLines(renderKey(key), value, indent, style));
+  const sibling = after === undefined ? undefined : ownEntry(container, after)?.entry;
+  const anchor = sibling && lines.lineStartOf(sibling.keyStart) + indent === sibling.keyStart ? sibling : last;
+  return lines.insertLinesAfter(slotEnd(anchor), renderEntryLines(renderKey(key), value, indent, style));
 }
 
 /** Appends to an existing sequence after its last item, in the sequence's own style. */

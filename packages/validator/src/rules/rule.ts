@@ -15,7 +15,7 @@ export interface RuleMeta<Id extends string = string> {
    * editor: reported by the language server only, about how the file is opened there;
    * internal: a bug of ours, reported instead of throwing.
    */
-  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal';
+  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate';
   /** The spec sentence the rule enforces, when there is one. */
   spec?: string;
 }
@@ -81,7 +81,7 @@ export interface CodeRule<Id extends string = string> extends RuleMeta<Id> {
  * text is read; the rule entry only names it, and `reportedBy` says which module reports it.
  */
 export interface ReportedElsewhereRule<Id extends string = string> extends RuleMeta<Id> {
-  kind: 'parse' | 'editor' | 'internal';
+  kind: 'parse' | 'editor' | 'internal' | 'migrate';
   /** The module that reports the code, relative to packages/ (a test checks it does). */
   reportedBy: string;
 }
