@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CodeActionTriggerKind, type CodeAction, type CreateFile, type DeleteFile, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
 import { inlayHints } from '../src/features/inlay-hints.js';
-import { readSettings } from '../src/features/settings.js';
+import { readSettings } from '../src/settings.js';
 import { FIX_ALL_KIND, transformActions } from '../src/transform-actions.js';
 import { startStdioClient, type StdioClient } from './built-server.js';
 import { applyEdits, doc, tomlUri } from './helpers.js';

@@ -53,7 +53,7 @@ export {
   type PathSegment,
   type EditErrorReason,
 } from './edit/changes.js';
-export type { Json } from './edit/json.js';
+export { canonicalJson, deepEqual, type Json } from './edit/json.js';
 export type { OffsetEdit } from './diagnostic.js';
 export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';
 export { fixManifest, type FixResult, type AppliedFix } from './fix.js';

@@ -27,6 +27,7 @@ import {
   migrateManifest,
   MIGRATE_CODES,
   tomlToYaml,
+  TomlDateTime,
   validateManifest,
   type ManifestChange,
 } from '@svc-manifest/validator';
@@ -139,6 +140,8 @@ function readWithPyYaml(texts: string[]): unknown[] {
 /** The plain value with NaN and infinities tagged like the PyYAML reading. */
 function tagged(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tagged);
+  // A TOML date-time is read as its text by YAML readers (the converter writes it quoted).
+  if (value instanceof TomlDateTime) return value.text;
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tagged(v)]));
   if (typeof value === 'number' && Number.isNaN(value)) return '<nan>';
   if (value === Number.POSITIVE_INFINITY) return '<inf>';

@@ -3,7 +3,11 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // Maps come from the parsers with a null prototype; a class instance such as a TOML
+  // date-time is a value of its own (written and compared as its text), not a map.
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === null || prototype === Object.prototype;
 }
 
 /** Canonical JSON: object keys sorted. Two values mean the same document exactly when their canonical forms are equal. */
