@@ -24,6 +24,7 @@ import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
+import { QuietWatch } from './quiet.js';
 import { readSettings, type Settings } from './settings.js';
 
 export interface ServerOptions {
@@ -32,6 +33,12 @@ export interface ServerOptions {
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
+
+/**
+ * Our own request (no parameters): how many validations and publications the server made so
+ * far, as `SchedulerStats`. Tests and benchmarks use it to count work; editors have no use for it.
+ */
+export const STATS_REQUEST = 'svc/stats';
 
 /** Documents whose validation takes longer than this wait for a pause in typing. */
 const SLOW_VALIDATION_MS = 50;
@@ -54,7 +61,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
+  // Every handled message is noted, so validation waits until the messages already received
+  // (the rest of a burst of edits, requests) are handled: see quiet.ts.
+  const quiet = new QuietWatch();
   const scheduler = new DiagnosticScheduler({
+    whenQuiet: (callback) => quiet.wait(callback),
     // A document that validates quickly is answered at once; one whose last validation took
     // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
     delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
@@ -80,6 +91,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const guarded =
     (handler: RequestHandler) =>
     (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
+      quiet.note();
       try {
         if (token?.isCancellationRequested) return cancelled();
         const uri = params.textDocument.uri;
@@ -100,6 +112,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** A notification handler guarded: a throw is logged, never raised. */
   function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
     return (...args) => {
+      quiet.note();
       try {
         handler(...args);
       } catch (error) {
@@ -168,6 +181,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
+  connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => scheduler.dispose());
 
   documents.listen(connection);

@@ -8,6 +8,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver';
 import { createState } from '../src/document-state.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { documentSymbols } from '../src/features/document-symbols.js';
+import { FEATURES } from '../src/features/index.js';
 import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
 
 /** mulberry32: a small seeded generator, so a failure can be replayed from its seed. */
@@ -95,13 +96,25 @@ const REQUESTS = [
   'textDocument/prepareRename',
 ] as const;
 
+/** What the server should answer a request on `state`: the feature's handler run directly, as JSON. */
+function expectedAnswer(method: string, state: ReturnType<typeof createState>, params: unknown): unknown {
+  const handler = FEATURES.flatMap((feature) => feature.handlers).find((h) => h.method === method);
+  if (!handler) throw new Error(`no handler for ${method}`);
+  try {
+    return JSON.parse(JSON.stringify(handler.run(state, params, {}) ?? null));
+  } catch {
+    // The server logs a throw and answers the fallback (the test then fails on the log).
+    return JSON.parse(JSON.stringify(handler.fallback ?? null));
+  }
+}
+
 async function fuzz(client: StdioClient, uri: string, languageId: string, start: string, edits: number, seed: number): Promise<void> {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   let text = start;
   let version = 1;
   await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-  const pending: Promise<{ method: string; error?: unknown }>[] = [];
+  const pending: Promise<{ method: string; error?: unknown; answer?: unknown; expected?: unknown }>[] = [];
   for (let i = 0; i < edits; i++) {
     const roll = next();
     let from = Math.floor(next() * (text.length + 1));
@@ -144,9 +157,13 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
         params.range = { start: position, end: position };
         params.context = { diagnostics: [] };
       }
+      // Every answer is computed from the text as it was when the request was sent: the same
+      // feature run on a fresh parse of that text must give the same answer. (Completion is left
+      // out: while the text does not parse, it reads names from the last tree that did.)
+      const expected = method === 'textDocument/completion' ? undefined : expectedAnswer(method, createState(uri, version, text), params);
       pending.push(
         client.connection.sendRequest(method, params).then(
-          () => ({ method }),
+          (answer: unknown) => ({ method, answer: expected === undefined ? undefined : JSON.parse(JSON.stringify(answer ?? null)), expected }),
           (error: unknown) => ({ method, error }),
         ),
       );
@@ -157,6 +174,9 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   // No handler threw (a throw would be answered with an empty result, and logged).
   expect(client.notifications.filter((n) => n.method === 'window/logMessage' && /failed/.test(n.params.message)).map((n) => n.params.message)).toEqual([]);
   expect(answers.length).toBe(Math.ceil(edits / 5));
+  const checked = answers.filter((a) => a.expected !== undefined);
+  expect(checked.length).toBeGreaterThan(answers.length / 2);
+  expect(checked.filter((a) => JSON.stringify(a.answer) !== JSON.stringify(a.expected))).toEqual([]);
 
   // The server's view of the text is ours: its outline and diagnostics equal a fresh parse's.
   const fresh = createState(uri, version, text);
