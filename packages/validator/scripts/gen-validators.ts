@@ -53,6 +53,18 @@ let code = standalone(ajv, { validateV1: 'v1', validateV2: 'v2' });
 // ajv emits a CommonJS require for its unicode length helper even in ESM mode.
 code = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'ucs2length');
 if (/require\(/.test(code)) throw new Error('standalone code still contains require(): extend the rewrite above');
+// ajv keeps each schema as an object literal, read only to report an enum's allowed values on a
+// failure. Built at module load, it cost every run (the CLI's start-up above all) time and young
+// heap: each becomes a function that parses the schema's JSON the first time a failure asks.
+code = code.replace(/const (schema\d+) = (\{.*?\});(?=const |function |export )/g, (_match, name: string, literal: string) => {
+  JSON.parse(literal); // the literal is JSON (ajv writes it with JSON.stringify); fail the generation if not
+  return `let ${name}Value;const ${name} = () => (${name}Value ??= JSON.parse(${JSON.stringify(literal)}));`;
+});
+code = code.replace(/\b(schema\d+)\.(?=properties|items|additionalProperties|allOf|anyOf|not|then|if|enum|propertyNames|definitions)/g, '$1().');
+for (const [, name] of code.matchAll(/const (schema\d+) = /g)) {
+  const uses = [...code.matchAll(new RegExp(`\\b${name}\\b(?!\\(\\)|Value| = )`, 'g'))];
+  if (uses.length) throw new Error(`${name} is still used as an object (${uses.length} times): extend the rewrite above`);
+}
 const header = [
   '// @ts-nocheck',
   '/* eslint-disable */',
@@ -74,8 +86,11 @@ writeFileSync(
   [
     `// ${GENERATED_NOTE}`,
     '// The published per-version schemas with every $ref inlined and the prose left out: what the validators were compiled from.',
-    `export const dereferencedV1: Record<string, unknown> = ${literal(compiledV1)};`,
-    `export const dereferencedV2: Record<string, unknown> = ${literal(compiledV2)};`,
+    '// Parsed on first use: only a manifest with schema errors needs them.',
+    'let v1: Record<string, unknown> | undefined;',
+    'let v2: Record<string, unknown> | undefined;',
+    `export const dereferencedV1 = (): Record<string, unknown> => (v1 ??= ${literal(compiledV1)});`,
+    `export const dereferencedV2 = (): Record<string, unknown> => (v2 ??= ${literal(compiledV2)});`,
     '',
   ].join('\n'),
 );

@@ -1,12 +1,46 @@
 #!/usr/bin/env node
+import { fstatSync, writeSync } from 'node:fs';
 import { runCli } from './cli.js';
 
+/**
+ * Whether stdout is a terminal. Only a character device can be one, so a pipe or a file (CI,
+ * pre-commit, the usual case) is answered by one fstat, without loading node:tty and its
+ * dependencies (as `process.stdout.isTTY` does), which costs a one-shot run a few milliseconds.
+ */
+function stdoutIsTty(): boolean {
+  try {
+    return fstatSync(1).isCharacterDevice() && Boolean(process.stdout.isTTY);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes to stdout with write(2) directly: creating `process.stdout` (a stream over a pipe, tty or
+ * file) costs more than a one-shot run's whole report. When the descriptor is non-blocking and
+ * full (EAGAIN), the rest goes through the stream, which waits for the reader.
+ */
+function writeStdout(text: string): void {
+  let rest = Buffer.from(text, 'utf8');
+  while (rest.length > 0) {
+    let written: number;
+    try {
+      written = writeSync(1, rest);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      process.stdout.write(rest);
+      return;
+    }
+    rest = rest.subarray(written);
+  }
+}
+
 void runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+  stdout: writeStdout,
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   env: process.env,
-  isTty: Boolean(process.stdout.isTTY),
+  isTty: stdoutIsTty(),
 }).then((code) => {
   process.exitCode = code;
 });

@@ -10,9 +10,6 @@ import { publishedSchemas } from '@svc-manifest/schema';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
-import { formatGithub } from './formatters/github.js';
-import { formatJson } from './formatters/json.js';
-import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 
@@ -47,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const [command, ...rest] = argv;
     switch (command) {
       case 'validate':
-        return validateCommand(rest, io);
+        return await validateCommand(rest, io);
       case 'schema':
         return schemaCommand(rest, io);
       case 'git':
@@ -106,7 +103,7 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
 
 const DEFAULT_FILES = ['svc.yaml', 'svc.yml', 'svc.toml'];
 
-function validateCommand(args: readonly string[], io: CliIo): number {
+async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings']);
   const format = flags.get('--format') ?? 'stylish';
   if (!['stylish', 'json', 'sarif', 'github'].includes(format)) throw new UsageError(`unknown format '${format}' (stylish, json, sarif or github)`);
@@ -141,11 +138,23 @@ function validateCommand(args: readonly string[], io: CliIo): number {
     repositoryRoot: findRepositoryRoot(io.cwd),
     toolVersion: VERSION,
   };
-  const output =
-    format === 'json' ? formatJson(reports) : format === 'sarif' ? formatSarif(reports, options) : format === 'github' ? formatGithub(reports, options) : formatStylish(reports, options);
-  io.stdout(output);
+  io.stdout(await formatReports(format, reports, options));
   if (unreadable) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+/** The report in a format; all but the default load only when asked for (the CLI bundle runs their module code then). */
+async function formatReports(format: string, reports: FileReport[], options: FormatOptions): Promise<string> {
+  switch (format) {
+    case 'json':
+      return (await import('./formatters/json.js')).formatJson(reports);
+    case 'sarif':
+      return (await import('./formatters/sarif.js')).formatSarif(reports, options);
+    case 'github':
+      return (await import('./formatters/github.js')).formatGithub(reports, options);
+    default:
+      return formatStylish(reports, options);
+  }
 }
 
 function readCapped(path: string, limit: number): Uint8Array {

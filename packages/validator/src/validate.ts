@@ -30,7 +30,7 @@ const VALIDATORS: Record<1 | 2, StandaloneValidator> = {
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
 function schemaFor(version: 1 | 2): Record<string, unknown> {
-  return version === 1 ? dereferencedV1 : dereferencedV2;
+  return version === 1 ? dereferencedV1() : dereferencedV2();
 }
 
 const results = new WeakMap<ManifestDocument, ValidationResult>();

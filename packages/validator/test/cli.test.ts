@@ -439,6 +439,29 @@ describe('the built bundle (node dist/svc-manifest.cjs)', () => {
     expect(JSON.parse(schema.stdout)).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, 'packages/schema/generated/svc.v2.schema.json'), 'utf8')));
   });
 
+  // The bundle loads the TOML parser and the non-default formats on first use, and writes
+  // stdout with write(2): every format, both languages and a report larger than a pipe holds.
+  it('prints every format exactly like the in-process CLI, for YAML and TOML and a report of hundreds of KB', async () => {
+    const refs = Array.from({ length: 1500 }, (_, i) => `c${i}`).join(', ');
+    const dir = folder('bundle-formats', {
+      'svc.yaml': `svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    connectors: [${refs}]\n`,
+      'svc.toml': 'svc_version = 2\ndefault_agent = "nobody"\n[agents.a]\nsandbox = "missing"\n',
+    });
+    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+      const child = runBundle(['validate', '--format', format, 'svc.yaml', 'svc.toml'], { cwd: dir });
+      const inProcess = await cli(['validate', '--format', format, 'svc.yaml', 'svc.toml'], { cwd: dir });
+      expect(child.stderr).toBe('');
+      expect(child.status).toBe(inProcess.code);
+      expect(child.stdout).toBe(inProcess.stdout);
+      if (format === 'json') {
+        expect(child.stdout.length).toBeGreaterThan(256 * 1024);
+        const reports = JSON.parse(child.stdout) as { filePath: string; messages: { ruleId: string }[] }[];
+        expect(reports.map((r) => r.messages.length)).toEqual([1500, 2]);
+        expect(reports[1]!.messages.map((m) => m.ruleId).sort()).toEqual(['default-agent-declared', 'sandbox-template-declared']);
+      }
+    }
+  });
+
   it('does not colour a pipe, and prints --version and --help', () => {
     const dir = folder('bundle-pipe', { 'svc.yaml': INVALID_YAML });
     expect(runBundle(['validate'], { cwd: dir }).stdout).not.toMatch(/\u001b\[/);
