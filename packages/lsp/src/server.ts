@@ -25,6 +25,7 @@ import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
 import { QuietWatch } from './quiet.js';
+import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
 
 export interface ServerOptions {
@@ -64,8 +65,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // Every handled message is noted, so validation waits until the messages already received
   // (the rest of a burst of edits, requests) are handled: see quiet.ts.
   const quiet = new QuietWatch();
+  // Requests that read the parsed document wait for the same quiet, and go before validation.
+  const requests = new RequestBatch(quiet);
   const scheduler = new DiagnosticScheduler({
-    whenQuiet: (callback) => quiet.wait(callback),
+    whenQuiet: (callback) =>
+      quiet.wait(() => {
+        requests.flush();
+        callback();
+      }),
     // A document that validates quickly is answered at once; one whose last validation took
     // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
     delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
@@ -88,10 +95,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
   /** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
-  const guarded =
+  const answer =
     (handler: RequestHandler) =>
     (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
-      quiet.note();
       try {
         if (token?.isCancellationRequested) return cancelled();
         const uri = params.textDocument.uri;
@@ -108,6 +114,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         return handler.fallback;
       }
     };
+
+  /**
+   * A request handler guarded, and timed: completion (which reads the newest text over the last
+   * parse, without parsing) answers at once; every other request waits in the batch (see
+   * request-batch.ts) and is answered from the newest text.
+   */
+  const guarded = (handler: RequestHandler) => {
+    const run = answer(handler);
+    return (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
+      quiet.note();
+      return handler.state === 'typing' ? run(params, token) : requests.defer(() => run(params, token));
+    };
+  };
 
   /** A notification handler guarded: a throw is logged, never raised. */
   function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
@@ -182,7 +201,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
-  connection.onShutdown(() => scheduler.dispose());
+  connection.onShutdown(() => {
+    requests.dispose();
+    scheduler.dispose();
+  });
 
   documents.listen(connection);
 }

@@ -1,8 +1,9 @@
 /** QuietWatch: background work waits until turns of the event loop pass with no message handled. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createState, type DocumentState } from '../src/document-state.js';
 import { DiagnosticScheduler } from '../src/diagnostic-scheduler.js';
 import { QuietWatch } from '../src/quiet.js';
+import { MAX_WAIT_MS, RequestBatch } from '../src/request-batch.js';
 
 /** Turns of a fake event loop, run one at a time by the test. */
 function fakeLoop() {
@@ -130,5 +131,60 @@ describe('DiagnosticScheduler with whenQuiet', () => {
     await Promise.resolve();
     expect(published).toEqual([2]);
     expect(scheduler.stats).toEqual({ validations: 1, publications: 1, dropped: 0 });
+  });
+});
+
+describe('RequestBatch', () => {
+  it('answers waiting requests together, in arrival order, once the queue is quiet', async () => {
+    const loop = fakeLoop();
+    const watch = new QuietWatch(loop.nextTurn);
+    const batch = new RequestBatch(watch);
+    const order: string[] = [];
+    let text = 'v1';
+    const answers = [batch.defer(() => (order.push('a'), `a@${text}`)), batch.defer(() => (order.push('b'), `b@${text}`))];
+    // Edits keep arriving: nothing is answered yet.
+    for (let i = 2; i <= 5; i++) {
+      loop.turn();
+      text = `v${i}`;
+      watch.note();
+    }
+    expect(order).toEqual([]);
+    expect(batch.size).toBe(2);
+    // The turn that sees the last edit, then three quiet ones.
+    loop.turn();
+    loop.turn();
+    loop.turn();
+    expect(order).toEqual([]);
+    loop.turn();
+    expect(order).toEqual(['a', 'b']);
+    // Both were answered from the newest text.
+    expect(await Promise.all(answers)).toEqual(['a@v5', 'b@v5']);
+    expect(batch.size).toBe(0);
+  });
+
+  it('answers anyway when the queue never goes quiet', async () => {
+    vi.useFakeTimers();
+    try {
+      const loop = fakeLoop();
+      const watch = new QuietWatch(loop.nextTurn);
+      const batch = new RequestBatch(watch);
+      const answer = batch.defer(() => 'late');
+      vi.advanceTimersByTime(MAX_WAIT_MS - 1);
+      expect(batch.size).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(batch.size).toBe(0);
+      expect(await answer).toBe('late');
+      // The quiet wait was cancelled with it.
+      expect(loop.pending()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('flush answers at once (the server flushes before a validation)', async () => {
+    const batch = new RequestBatch(new QuietWatch(fakeLoop().nextTurn));
+    const answer = batch.defer(() => 42);
+    batch.flush();
+    expect(await answer).toBe(42);
   });
 });
