@@ -1,7 +1,8 @@
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
-import { validateV1, validateV2 } from './generated/validators.js';
+import { validateV2 } from './generated/validators-v2.js';
+import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
@@ -23,10 +24,10 @@ export interface ValidateOptions extends DocumentOptions {}
 
 type StandaloneValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 
-const VALIDATORS: Record<1 | 2, StandaloneValidator> = {
-  1: validateV1 as StandaloneValidator,
-  2: validateV2 as StandaloneValidator,
-};
+/** The compiled validator of a version (version 1's is loaded on first use, see lazy-parts.ts). */
+function validatorFor(version: 1 | 2): StandaloneValidator {
+  return (version === 1 ? v1Validator().validateV1 : validateV2) as StandaloneValidator;
+}
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
 function schemaFor(version: 1 | 2): Record<string, unknown> {
@@ -94,7 +95,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
       }
       version = checkVersion(document, mapRoot, raw);
       if (version) {
-        const validate = VALIDATORS[version];
+        const validate = validatorFor(version);
         if (!validate(value)) {
           raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));
         }
