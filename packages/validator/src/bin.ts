@@ -1,15 +1,24 @@
 #!/usr/bin/env node
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
+import { devNull } from 'node:os';
 import { runCli } from './cli.js';
 
 /**
  * Whether stdout is a terminal. Only a character device can be one, so a pipe or a file (CI,
- * pre-commit, the usual case) is answered by one fstat, without loading node:tty and its
+ * pre-commit, the usual case) is answered by one fstat, and /dev/null (where benchmarks and
+ * scripts send output) by comparing device numbers, without loading node:tty and its
  * dependencies (as `process.stdout.isTTY` does), which costs a one-shot run a few milliseconds.
  */
 function stdoutIsTty(): boolean {
   try {
-    return fstatSync(1).isCharacterDevice() && Boolean(process.stdout.isTTY);
+    const stdout = fstatSync(1);
+    if (!stdout.isCharacterDevice()) return false;
+    if (stdout.rdev === statSync(devNull).rdev) return false;
+  } catch {
+    // No /dev/null to compare with: ask the stream.
+  }
+  try {
+    return Boolean(process.stdout.isTTY);
   } catch {
     return false;
   }
