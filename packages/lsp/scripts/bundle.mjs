@@ -6,6 +6,8 @@ import { build } from 'esbuild';
 import { chmodSync, copyFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The validator's parts a session may not need (the TOML parser, the v1 validator) load on first use.
+import { lazyParts } from '../../validator/scripts/lazy-parts-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist', 'svc-manifest-lsp-main.cjs');
@@ -27,6 +29,7 @@ await build({
   sourcemap: false,
   minify: true,
   legalComments: 'none',
+  plugins: [lazyParts],
   logLevel: 'warning',
 });
 renameSync(temporary, outfile);
