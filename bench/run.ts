@@ -67,7 +67,8 @@ function ourServerRuns(): boolean {
 }
 
 const fmtMs = (s: Stat | undefined) => (!s || !Number.isFinite(s.median) ? 'n/a' : s.median >= 100 ? `${Math.round(s.median)}` : s.median.toFixed(1));
-const fmtRange = (s: Stat | undefined) => (!s || !Number.isFinite(s.median) ? 'n/a' : `${fmtMs(s)} (${fmtMs({ ...s, median: s.min })}–${fmtMs({ ...s, median: s.max })})`);
+const fmtRange = (s: Stat | undefined) =>
+  !s || !Number.isFinite(s.median) ? 'n/a' : `${fmtMs(s)} (${fmtMs({ ...s, median: s.min })}–${fmtMs({ ...s, median: s.max })})`;
 /** "6.5× faster", or "1.4× slower" when below 1. */
 const faster = (r: number) => (Number.isFinite(r) && r < 1 ? `${fmtRatio(1 / r)}× slower` : `${fmtRatio(r)}× faster`);
 const fmtRatio = (r: number) => (Number.isFinite(r) ? (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(2)) : 'n/a');
@@ -171,7 +172,9 @@ async function main(): Promise<void> {
         try {
           const result = await runServer(spec, manifest, { ...r, workDir: DOCS_DIR, timeoutMs: 120_000, log });
           lsp.push(result);
-          log(`  edit→diag ${fmtRange(result.editToDiagnosticsMs)} ms, completion ${fmtMs(result.completionKeyMs)} ms, hover ${fmtMs(result.hoverMs)} ms, rss ${fmtMs(result.peakRssMb)} MB, diagnostics ${result.openDiagnostics}`);
+          log(
+            `  edit→diag ${fmtRange(result.editToDiagnosticsMs)} ms, completion ${fmtMs(result.completionKeyMs)} ms, hover ${fmtMs(result.hoverMs)} ms, rss ${fmtMs(result.peakRssMb)} MB, diagnostics ${result.openDiagnostics}`,
+          );
         } catch (error) {
           skipped.push(`${spec.name} ${manifest.name}: ${(error as Error).message}`);
           log(`  FAILED: ${(error as Error).message}`);
@@ -188,7 +191,9 @@ async function main(): Promise<void> {
       log(`validator ${manifest.name}`);
       validator.push(benchValidator(manifest, join(DOCS_DIR, `${manifest.name}.yaml`), { cold: QUICK ? 2 : big ? 4 : 6, warm: QUICK ? 3 : big ? 5 : 9 }));
       const v = validator[validator.length - 1]!;
-      log(`  cold ours ${fmtMs(v.cold.ours)} floor ${fmtMs(v.cold.floor)} ratio ${fmtRatio(v.cold.ratio.median)}; fresh-doc ours ${fmtMs(v.freshDocument.ours)} floor ${fmtMs(v.freshDocument.floor)}`);
+      log(
+        `  cold ours ${fmtMs(v.cold.ours)} floor ${fmtMs(v.cold.floor)} ratio ${fmtRatio(v.cold.ratio.median)}; fresh-doc ours ${fmtMs(v.freshDocument.ours)} floor ${fmtMs(v.freshDocument.floor)}`,
+      );
     }
   }
 
@@ -224,7 +229,9 @@ async function main(): Promise<void> {
     if (ourServerRuns()) {
       log('burst: 200 edits then a hover, 13 KB manifest with 1,000 diagnostics; then a 5,000-edit storm');
       burst = await benchBurst({ repetitions: QUICK ? 3 : 7 });
-      log(`  hover after the burst ${fmtRange(burst.hoverAfterBurstMs)} ms, ${fmtMs(burst.validationsPerBurst)} validation(s) per burst; storm: max wait ${fmtMs({ ...burst.storm.waitMs, median: burst.storm.waitMs.max })} ms, ${burst.storm.overOneSecond} over 1 s`);
+      log(
+        `  hover after the burst ${fmtRange(burst.hoverAfterBurstMs)} ms, ${fmtMs(burst.validationsPerBurst)} validation(s) per burst; storm: max wait ${fmtMs({ ...burst.storm.waitMs, median: burst.storm.waitMs.max })} ms, ${burst.storm.overOneSecond} over 1 s`,
+      );
     } else skipped.push(`burst: ${OUR_SERVER} missing or not starting (build packages/lsp first)`);
   }
 
@@ -248,7 +255,12 @@ async function main(): Promise<void> {
   writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   log(`wrote ${resultsFile.slice(ROOT.length + 1)}`);
   const table = ratioTable(lsp, validator, cli, applier, burst);
-  process.stdout.write(table + '\n\nTargets:\n' + targets.map((t) => `  ${t.met === null ? '?' : t.met ? 'MET   ' : 'MISSED'}  ${t.name}: ${t.measured} (target ${t.target})`).join('\n') + '\n');
+  process.stdout.write(
+    table +
+      '\n\nTargets:\n' +
+      targets.map((t) => `  ${t.met === null ? '?' : t.met ? 'MET   ' : 'MISSED'}  ${t.name}: ${t.measured} (target ${t.target})`).join('\n') +
+      '\n',
+  );
   if (skipped.length) process.stdout.write(`\nSkipped: \n  ${skipped.join('\n  ')}\n`);
 
   if (env.BENCH_NO_DOCS !== '1' && !PARTIAL && lsp.length) writeDocs(results);
@@ -267,28 +279,70 @@ function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliRes
     const yls = get(lsp, 'yls-patched', name);
     if (!ours || !yls) continue;
     const edit = yls.editToDiagnosticsMs.median / ours.editToDiagnosticsMs.median;
-    targets.push({ name: `edit→diagnostics ${name}`, measured: `${faster(edit)} (${fmtMs(ours.editToDiagnosticsMs)} vs ${fmtMs(yls.editToDiagnosticsMs)} ms)`, target: '≥ 5×', met: edit >= 5 });
+    targets.push({
+      name: `edit→diagnostics ${name}`,
+      measured: `${faster(edit)} (${fmtMs(ours.editToDiagnosticsMs)} vs ${fmtMs(yls.editToDiagnosticsMs)} ms)`,
+      target: '≥ 5×',
+      met: edit >= 5,
+    });
     if (name.startsWith('10k')) {
       const completion = yls.completionKeyMs.median / ours.completionKeyMs.median;
       const hover = yls.hoverMs.median / ours.hoverMs.median;
-      targets.push({ name: `completion ${name}`, measured: `${faster(completion)} (${fmtMs(ours.completionKeyMs)} vs ${fmtMs(yls.completionKeyMs)} ms)`, target: '≥ 20×', met: completion >= 20 });
-      targets.push({ name: `hover ${name}`, measured: `${faster(hover)} (${fmtMs(ours.hoverMs)} vs ${fmtMs(yls.hoverMs)} ms)`, target: '≥ 20×', met: hover >= 20 });
+      targets.push({
+        name: `completion ${name}`,
+        measured: `${faster(completion)} (${fmtMs(ours.completionKeyMs)} vs ${fmtMs(yls.completionKeyMs)} ms)`,
+        target: '≥ 20×',
+        met: completion >= 20,
+      });
+      targets.push({
+        name: `hover ${name}`,
+        measured: `${faster(hover)} (${fmtMs(ours.hoverMs)} vs ${fmtMs(yls.hoverMs)} ms)`,
+        target: '≥ 20×',
+        met: hover >= 20,
+      });
     }
     const rss = ours.peakRssMb.median / yls.peakRssMb.median;
-    targets.push({ name: `peak RSS ${name}`, measured: `${fmtRatio(rss)} of YLS (${fmtMs(ours.peakRssMb)} vs ${fmtMs(yls.peakRssMb)} MB)`, target: '≤ 0.5', met: rss <= 0.5 });
+    targets.push({
+      name: `peak RSS ${name}`,
+      measured: `${fmtRatio(rss)} of YLS (${fmtMs(ours.peakRssMb)} vs ${fmtMs(yls.peakRssMb)} MB)`,
+      target: '≤ 0.5',
+      met: rss <= 0.5,
+    });
   }
   const startOurs = lsp.filter((r) => r.server === 'ours').flatMap((r) => [r.startupMs.median]);
   const startYls = lsp.filter((r) => r.server === 'yls-patched').flatMap((r) => [r.startupMs.median]);
   if (startOurs.length && startYls.length) {
     const a = median(startOurs);
     const b = median(startYls);
-    targets.push({ name: 'server startup (spawn → initialize result)', measured: `${fmtRatio(a / b)} of YLS (${a.toFixed(0)} vs ${b.toFixed(0)} ms)`, target: '≤ 0.33', met: a / b <= 1 / 3 });
+    targets.push({
+      name: 'server startup (spawn → initialize result)',
+      measured: `${fmtRatio(a / b)} of YLS (${a.toFixed(0)} vs ${b.toFixed(0)} ms)`,
+      target: '≤ 0.33',
+      met: a / b <= 1 / 3,
+    });
   }
   for (const v of validator) {
-    targets.push({ name: `validator cold ${v.manifest}`, measured: `${fmtRatio(v.cold.ratio.median)}× the floor (${fmtMs(v.cold.ours)} vs ${fmtMs(v.cold.floor)} ms)`, target: '≤ 1.5×', met: v.cold.ratio.median <= 1.5 });
+    targets.push({
+      name: `validator cold ${v.manifest}`,
+      measured: `${fmtRatio(v.cold.ratio.median)}× the floor (${fmtMs(v.cold.ours)} vs ${fmtMs(v.cold.floor)} ms)`,
+      target: '≤ 1.5×',
+      met: v.cold.ratio.median <= 1.5,
+    });
   }
-  if (cli) targets.push({ name: 'CLI on the example', measured: `${fmtRatio(cli.ratio.median)}× node -e 0 (${fmtMs(cli.cli)} vs ${fmtMs(cli.bareNode)} ms)`, target: '≤ 1.25× (issue #17)', met: cli.ratio.median <= 1.25 });
-  if (cli?.cpuRatio) targets.push({ name: 'CLI on the example, CPU time', measured: `${fmtRatio(cli.cpuRatio.median)}× node -e 0`, target: '≤ 1.25× (issue #17)', met: cli.cpuRatio.median <= 1.25 });
+  if (cli)
+    targets.push({
+      name: 'CLI on the example',
+      measured: `${fmtRatio(cli.ratio.median)}× node -e 0 (${fmtMs(cli.cli)} vs ${fmtMs(cli.bareNode)} ms)`,
+      target: '≤ 1.25× (issue #17)',
+      met: cli.ratio.median <= 1.25,
+    });
+  if (cli?.cpuRatio)
+    targets.push({
+      name: 'CLI on the example, CPU time',
+      measured: `${fmtRatio(cli.cpuRatio.median)}× node -e 0`,
+      target: '≤ 1.25× (issue #17)',
+      met: cli.cpuRatio.median <= 1.25,
+    });
   if (burst) {
     targets.push({
       name: `request after a burst of ${burst.edits} edits (${(burst.manifestBytes / 1024).toFixed(0)} KB, ${burst.diagnostics} diagnostics)`,
@@ -312,7 +366,13 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-function ratioTable(lsp: ServerResult[], validator: ValidatorResult[], cli: CliResult | undefined, applier: ApplierResult | undefined, burst?: BurstResult): string {
+function ratioTable(
+  lsp: ServerResult[],
+  validator: ValidatorResult[],
+  cli: CliResult | undefined,
+  applier: ApplierResult | undefined,
+  burst?: BurstResult,
+): string {
   const rows: string[] = [];
   rows.push('| manifest | measure | ours | YLS (delay removed) | ours vs YLS | YLS stock |');
   rows.push('|---|---|---|---|---|---|');
@@ -341,17 +401,31 @@ function ratioTable(lsp: ServerResult[], validator: ValidatorResult[], cli: CliR
   }
   const out = [rows.join('\n')];
   if (validator.length) {
-    const v: string[] = ['| manifest | validator cold (fresh process) ms: ours | floor | ratio | fresh document (warm process) ms: ours | floor | ratio |', '|---|---|---|---|---|---|---|'];
+    const v: string[] = [
+      '| manifest | validator cold (fresh process) ms: ours | floor | ratio | fresh document (warm process) ms: ours | floor | ratio |',
+      '|---|---|---|---|---|---|---|',
+    ];
     for (const r of validator) {
-      v.push(`| ${r.manifest} (${r.lines} lines, ${(r.bytes / 1024).toFixed(0)} KiB) | ${fmtRange(r.cold.ours)} | ${fmtRange(r.cold.floor)} | ${fmtRatio(r.cold.ratio.median)}× | ${fmtRange(r.freshDocument.ours)} | ${fmtRange(r.freshDocument.floor)} | ${fmtRatio(r.freshDocument.ratio.median)}× |`);
+      v.push(
+        `| ${r.manifest} (${r.lines} lines, ${(r.bytes / 1024).toFixed(0)} KiB) | ${fmtRange(r.cold.ours)} | ${fmtRange(r.cold.floor)} | ${fmtRatio(r.cold.ratio.median)}× | ${fmtRange(r.freshDocument.ours)} | ${fmtRange(r.freshDocument.floor)} | ${fmtRatio(r.freshDocument.ratio.median)}× |`,
+      );
     }
     out.push(v.join('\n'));
   }
   if (cli || applier) {
     const c: string[] = ['| measure | ours ms | reference ms | ratio (median of pairs) |', '|---|---|---|---|'];
-    if (cli) c.push(`| CLI \`validate ${cli.manifest}\` vs \`node -e 0\` (${cli.runs} pairs) | ${fmtRange(cli.cli)} | ${fmtRange(cli.bareNode)} | ${fmtRatio(cli.ratio.median)}× (+${fmtMs(cli.overheadMs)} ms) |`);
-    if (cli?.cliCpu && cli.bareNodeCpu && cli.cpuRatio) c.push(`| the same, CPU time (user+sys, /usr/bin/time, 10 ms resolution) | ${fmtRange(cli.cliCpu)} | ${fmtRange(cli.bareNodeCpu)} | ${fmtRatio(cli.cpuRatio.median)}× |`);
-    if (applier) c.push(`| setAgentScope vs hash-object+mktree+commit-tree+update-ref (${applier.commits} commits, ${applier.files} files, ${applier.runs} pairs) | ${fmtRange(applier.ours)} | ${fmtRange(applier.bareGit)} | ${fmtRatio(applier.ratio.median)}× |`);
+    if (cli)
+      c.push(
+        `| CLI \`validate ${cli.manifest}\` vs \`node -e 0\` (${cli.runs} pairs) | ${fmtRange(cli.cli)} | ${fmtRange(cli.bareNode)} | ${fmtRatio(cli.ratio.median)}× (+${fmtMs(cli.overheadMs)} ms) |`,
+      );
+    if (cli?.cliCpu && cli.bareNodeCpu && cli.cpuRatio)
+      c.push(
+        `| the same, CPU time (user+sys, /usr/bin/time, 10 ms resolution) | ${fmtRange(cli.cliCpu)} | ${fmtRange(cli.bareNodeCpu)} | ${fmtRatio(cli.cpuRatio.median)}× |`,
+      );
+    if (applier)
+      c.push(
+        `| setAgentScope vs hash-object+mktree+commit-tree+update-ref (${applier.commits} commits, ${applier.files} files, ${applier.runs} pairs) | ${fmtRange(applier.ours)} | ${fmtRange(applier.bareGit)} | ${fmtRatio(applier.ratio.median)}× |`,
+      );
     out.push(c.join('\n'));
   }
   if (burst) out.push(burstTable(burst));
@@ -371,7 +445,11 @@ export function burstTable(burst: BurstResult): string {
   ].join('\n');
 }
 
-function markdown(results: { machine: Record<string, unknown>; started: string; finished: string; skipped: string[]; manifests: unknown[] }, table: string, targets: Target[]): string {
+function markdown(
+  results: { machine: Record<string, unknown>; started: string; finished: string; skipped: string[]; manifests: unknown[] },
+  table: string,
+  targets: Target[],
+): string {
   const findingsFile = join(ROOT, 'bench', 'findings.md');
   const findings = existsSync(findingsFile) ? readFileSync(findingsFile, 'utf8') : '';
   const m = results.machine;

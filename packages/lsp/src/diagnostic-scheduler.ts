@@ -51,8 +51,7 @@ export class DiagnosticScheduler {
 
   constructor(private readonly options: SchedulerOptions) {
     // No delay: run right after the messages already read (setImmediate), not a timer's ≥ 1 ms later.
-    this.setTimer =
-      options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
+    this.setTimer = options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
     this.clearTimer =
       options.clearTimer ??
       ((handle) => {
@@ -67,21 +66,24 @@ export class DiagnosticScheduler {
     this.cancel(uri);
     this.timers.set(
       uri,
-      this.setTimer(() => {
-        this.timers.delete(uri);
-        const whenQuiet = this.options.whenQuiet;
-        if (!whenQuiet) {
-          void this.run(uri);
-          return;
-        }
-        this.waiting.set(
-          uri,
-          whenQuiet(() => {
-            this.waiting.delete(uri);
+      this.setTimer(
+        () => {
+          this.timers.delete(uri);
+          const whenQuiet = this.options.whenQuiet;
+          if (!whenQuiet) {
             void this.run(uri);
-          }),
-        );
-      }, typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(this.lastRunMs.get(uri))),
+            return;
+          }
+          this.waiting.set(
+            uri,
+            whenQuiet(() => {
+              this.waiting.delete(uri);
+              void this.run(uri);
+            }),
+          );
+        },
+        typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(this.lastRunMs.get(uri)),
+      ),
     );
   }
 

@@ -55,8 +55,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
   };
   const store = new DocumentStore(log);
-  const openFiles = (): OpenFile[] =>
-    documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
+  const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
 

@@ -50,7 +50,10 @@ describe('a burst of edits over stdio', () => {
     for (let i = 0; i < 200; i++) {
       const line = 6 + (i % 1000);
       const character = `      cx${i}`.length;
-      text = text.split('\n').map((l, n) => (n === line ? l.slice(0, character) + 'z' + l.slice(character) : l)).join('\n');
+      text = text
+        .split('\n')
+        .map((l, n) => (n === line ? l.slice(0, character) + 'z' + l.slice(character) : l))
+        .join('\n');
       version += 1;
       sends.push(
         client.connection.sendNotification('textDocument/didChange', {

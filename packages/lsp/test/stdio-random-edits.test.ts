@@ -66,9 +66,57 @@ app = "gh"
 `;
 
 const FRAGMENTS = [
-  '\n', '\n  ', '\n    - ', ': ', ' = ', '- ', '  ', '\t', '#', '"', "'", '[', ']', '{', '}', ',', '&a ', '*a', '|', '>', '!!str ', '---\n', '...\n',
-  'agents', 'slug: x', 'type: monitor', 'provider', 'svc_version: 1', 'svc_version = 1', '[[triggers]]\n', '[agents.x]\n', 'connectors = ["', 'mode: poll',
-  '😀', '名前', '🎉x', '\r\n', '\u00a0', 'é', '\\', '%', '@', '`', '<<: *a\n', '~', 'null', '0x1F', '1e99', '-', '?', '__proto__: 1\n',
+  '\n',
+  '\n  ',
+  '\n    - ',
+  ': ',
+  ' = ',
+  '- ',
+  '  ',
+  '\t',
+  '#',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '&a ',
+  '*a',
+  '|',
+  '>',
+  '!!str ',
+  '---\n',
+  '...\n',
+  'agents',
+  'slug: x',
+  'type: monitor',
+  'provider',
+  'svc_version: 1',
+  'svc_version = 1',
+  '[[triggers]]\n',
+  '[agents.x]\n',
+  'connectors = ["',
+  'mode: poll',
+  '😀',
+  '名前',
+  '🎉x',
+  '\r\n',
+  '\u00a0',
+  'é',
+  '\\',
+  '%',
+  '@',
+  '`',
+  '<<: *a\n',
+  '~',
+  'null',
+  '0x1F',
+  '1e99',
+  '-',
+  '?',
+  '__proto__: 1\n',
 ];
 
 /** An LSP position: `\n`, `\r\n` and a lone `\r` each end a line. */
@@ -202,7 +250,9 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   expect(published.params.diagnostics).toEqual(expected);
 
   // Never stale: published versions only go up, and diagnostics were published along the way.
-  const versions = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).map((n) => n.params.version as number);
+  const versions = client.notifications
+    .filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri)
+    .map((n) => n.params.version as number);
   expect(versions).toEqual([...versions].sort((a, b) => a - b));
   expect(versions.length).toBeGreaterThan(3);
   expect(client.process.exitCode).toBeNull();

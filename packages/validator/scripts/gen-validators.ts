@@ -38,9 +38,10 @@ function withoutDocs(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (['description', 'markdownDescription', 'title', '$comment', 'default'].includes(key)) continue;
-    out[key] = key === 'properties' || key === 'definitions'
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, withoutDocs(member)]))
-      : withoutDocs(value);
+    out[key] =
+      key === 'properties' || key === 'definitions'
+        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, withoutDocs(member)]))
+        : withoutDocs(value);
   }
   return out;
 }
@@ -79,7 +80,10 @@ function versionModule(schema: Record<string, unknown>, key: string, exportName:
 
 // One module per version: a run that only meets svc_version 2 never loads the v1 code (see src/lazy-parts.ts).
 const generatedDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated');
-for (const [version, schema] of [[1, compiledV1], [2, compiledV2]] as const) {
+for (const [version, schema] of [
+  [1, compiledV1],
+  [2, compiledV2],
+] as const) {
   const out = join(generatedDir, `validators-v${version}.ts`);
   const code = versionModule(schema, `v${version}`, `validateV${version}`);
   writeFileSync(out, code);

@@ -56,13 +56,16 @@ export function validateDocument(document: ManifestDocument): ValidationResult {
         ok: false,
         version: null,
         diagnostics: [
-          document.lines.locate({
-            code: 'internal-error',
-            message: `the validator failed on this input (${(error as Error)?.message ?? String(error)}); please report this`,
-            path: '',
-            start: 0,
-            end: 0,
-          }, severityOf('internal-error')),
+          document.lines.locate(
+            {
+              code: 'internal-error',
+              message: `the validator failed on this input (${(error as Error)?.message ?? String(error)}); please report this`,
+              path: '',
+              start: 0,
+              end: 0,
+            },
+            severityOf('internal-error'),
+          ),
         ],
       };
     }
@@ -97,7 +100,9 @@ function runValidation(document: ManifestDocument): ValidationResult {
       if (version) {
         const validate = validatorFor(version);
         if (!validate(value)) {
-          raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));
+          raw.push(
+            ...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }),
+          );
         }
         const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {
           version,

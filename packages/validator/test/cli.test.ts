@@ -97,7 +97,16 @@ describe('exit codes', () => {
   });
 
   it('2 for an unknown option, an unknown command, a missing option value, an unknown format', async () => {
-    for (const argv of [['validate', '--frmat', 'json', VALID], ['lint', VALID], ['validate', '--format'], ['validate', '--format', 'xml', VALID], ['validate', '--max-bytes', 'lots', VALID], ['validate', '--max-bytes=0', VALID], ['schema', '--version', '3'], []]) {
+    for (const argv of [
+      ['validate', '--frmat', 'json', VALID],
+      ['lint', VALID],
+      ['validate', '--format'],
+      ['validate', '--format', 'xml', VALID],
+      ['validate', '--max-bytes', 'lots', VALID],
+      ['validate', '--max-bytes=0', VALID],
+      ['schema', '--version', '3'],
+      [],
+    ]) {
       const result = await cli(argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stdout, argv.join(' ')).toBe('');
@@ -181,7 +190,9 @@ describe('--format json', () => {
       },
     ]);
     const messages = (reports[0] as { messages: { ruleId: string; severity: number }[] }).messages;
-    expect(messages.map((m) => m.ruleId)).toEqual(expect.arrayContaining(['unknown-key', 'trigger-webhook-secret', 'duplicate-slug', 'trigger-agent-declared']));
+    expect(messages.map((m) => m.ruleId)).toEqual(
+      expect.arrayContaining(['unknown-key', 'trigger-webhook-secret', 'duplicate-slug', 'trigger-agent-declared']),
+    );
     expect(new Set(messages.map((m) => m.severity))).toEqual(new Set([1, 2]));
   });
 
@@ -189,7 +200,10 @@ describe('--format json', () => {
     const dir = folder('json-info', { 'svc.yaml': '\uFEFFsvc_version: 1\ntrigers: []\n' });
     const all = JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { messages: { ruleId: string }[] }[];
     expect(all[0]!.messages.map((m) => m.ruleId)).toEqual(['possible-typo']);
-    const errorsOnly = JSON.parse((await cli(['validate', '--format=json', '--no-warnings'], { cwd: dir })).stdout) as { messages: unknown[]; warningCount: number }[];
+    const errorsOnly = JSON.parse((await cli(['validate', '--format=json', '--no-warnings'], { cwd: dir })).stdout) as {
+      messages: unknown[];
+      warningCount: number;
+    }[];
     expect(errorsOnly[0]).toMatchObject({ messages: [], warningCount: 0 });
   });
 });
@@ -205,14 +219,25 @@ describe('--format sarif', () => {
     version: string;
     $schema: string;
     runs: {
-      tool: { driver: { name: string; version: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string } }[] } };
+      tool: {
+        driver: {
+          name: string;
+          version: string;
+          rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string } }[];
+        };
+      };
       originalUriBaseIds: Record<string, { uri: string }>;
       results: {
         ruleId: string;
         ruleIndex: number;
         level: string;
         message: { text: string };
-        locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
+        locations: {
+          physicalLocation: {
+            artifactLocation: { uri: string; uriBaseId: string };
+            region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+          };
+        }[];
       }[];
     }[];
   }
@@ -243,7 +268,12 @@ describe('--format sarif', () => {
       const location = r.locations[0]!.physicalLocation;
       // Relative to the repository root (the folder holding .git), not to the working directory.
       expect(location.artifactLocation).toEqual({ uri: 'deploy/svc.yaml', uriBaseId: '%SRCROOT%' });
-      expect(location.region).toEqual({ startLine: d.range.start.line, startColumn: d.range.start.column, endLine: d.range.end.line, endColumn: d.range.end.column });
+      expect(location.region).toEqual({
+        startLine: d.range.start.line,
+        startColumn: d.range.start.column,
+        endLine: d.range.end.line,
+        endColumn: d.range.end.column,
+      });
     }
   });
 
