@@ -29,3 +29,4 @@ export { validateManifest, validateDocument, type ValidationResult, type Validat
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
 export { runCli, type CliIo } from './cli.js';
+export { processIo } from './process-io.js';
