@@ -28,14 +28,8 @@ export async function buildHookBundle(): Promise<{ code: string; licenses: strin
     // (the package's own bin, launcher/svc-manifest.cjs, does the same from its bundle).
     stdin: {
       contents: [
-        "import { runCli } from './index.ts';",
-        'void runCli(process.argv.slice(2), {',
-        '  stdout: (text) => process.stdout.write(text),',
-        '  stderr: (text) => process.stderr.write(text),',
-        '  cwd: process.cwd(),',
-        '  env: process.env,',
-        '  isTty: Boolean(process.stdout.isTTY),',
-        '}).then((code) => {',
+        "import { processIo, runCli } from './index.ts';",
+        'void runCli(process.argv.slice(2), processIo()).then((code) => {',
         '  process.exitCode = code;',
         '});',
       ].join('\n'),

@@ -13,6 +13,8 @@ import { chmodSync, copyFileSync, mkdirSync, renameSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from '../../../scripts/third-party-notices.mjs';
+// The validator's parts a session may not need (the TOML parser, the v1 validator) load on first use.
+import { lazyParts } from '../../validator/scripts/lazy-parts-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -40,6 +42,7 @@ const result = await build({
   minify: true,
   legalComments: 'none',
   metafile: true,
+  plugins: [lazyParts],
   logLevel: 'warning',
 });
 renameSync(`${outfile}.${process.pid}.tmp`, outfile);

@@ -1,9 +1,13 @@
 /**
- * Runs diagnostics a short while after the last edit of a document, and never publishes a
- * result for a version that is no longer the current one.
+ * Runs diagnostics after the last edit of a document, and never publishes a result for a
+ * version that is no longer the current one. With `whenQuiet` (the server passes
+ * {@link QuietWatch.wait}), a validation also waits until every message already received has
+ * been handled: a burst of edits costs one validation of its last version, and requests sent
+ * after the burst are answered first.
  */
 import type { Diagnostic } from 'vscode-languageserver';
 import type { DocumentState } from './document-state.js';
+import type { QuietWatch } from './quiet.js';
 
 export interface SchedulerOptions {
   /**
@@ -19,18 +23,35 @@ export interface SchedulerOptions {
   onError(error: unknown, uri: string): void;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /**
+   * Calls back once the messages already received are handled (see {@link QuietWatch.wait});
+   * answers a cancel function. Without it, a validation runs as soon as its delay is over.
+   */
+  whenQuiet?: (callback: () => void) => () => void;
+}
+
+/** What the scheduler did: read by tests and benchmarks through the server's `svc/stats` request. */
+export interface SchedulerStats {
+  /** Diagnostics computed (each one validation of one version). */
+  validations: number;
+  /** Diagnostics sent to the client. */
+  publications: number;
+  /** Results dropped because the document changed while they were computed. */
+  dropped: number;
 }
 
 export class DiagnosticScheduler {
   private readonly timers = new Map<string, unknown>();
+  /** Validations whose delay is over, waiting for the message queue to drain: their cancel functions. */
+  private readonly waiting = new Map<string, () => void>();
+  readonly stats: SchedulerStats = { validations: 0, publications: 0, dropped: 0 };
   private readonly lastRunMs = new Map<string, number>();
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
 
   constructor(private readonly options: SchedulerOptions) {
     // No delay: run right after the messages already read (setImmediate), not a timer's ≥ 1 ms later.
-    this.setTimer =
-      options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
+    this.setTimer = options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
     this.clearTimer =
       options.clearTimer ??
       ((handle) => {
@@ -45,10 +66,24 @@ export class DiagnosticScheduler {
     this.cancel(uri);
     this.timers.set(
       uri,
-      this.setTimer(() => {
-        this.timers.delete(uri);
-        void this.run(uri);
-      }, typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(this.lastRunMs.get(uri))),
+      this.setTimer(
+        () => {
+          this.timers.delete(uri);
+          const whenQuiet = this.options.whenQuiet;
+          if (!whenQuiet) {
+            void this.run(uri);
+            return;
+          }
+          this.waiting.set(
+            uri,
+            whenQuiet(() => {
+              this.waiting.delete(uri);
+              void this.run(uri);
+            }),
+          );
+        },
+        typeof this.options.delayMs === 'number' ? this.options.delayMs : this.options.delayMs(this.lastRunMs.get(uri)),
+      ),
     );
   }
 
@@ -62,6 +97,8 @@ export class DiagnosticScheduler {
     const handle = this.timers.get(uri);
     if (handle !== undefined) this.clearTimer(handle);
     this.timers.delete(uri);
+    this.waiting.get(uri)?.();
+    this.waiting.delete(uri);
   }
 
   /** Validates the current version now; drops the result if the document changed meanwhile. */
@@ -70,10 +107,15 @@ export class DiagnosticScheduler {
     if (!state) return false;
     try {
       const started = performance.now();
+      this.stats.validations += 1;
       const diagnostics = await this.options.compute(state);
       this.lastRunMs.set(uri, performance.now() - started);
       const now = this.options.current(uri);
-      if (!now || now.version !== state.version || now.doc !== state.doc) return false;
+      if (!now || now.version !== state.version || now.doc !== state.doc) {
+        this.stats.dropped += 1;
+        return false;
+      }
+      this.stats.publications += 1;
       this.options.publish(uri, state.version, diagnostics);
       return true;
     } catch (error) {
@@ -83,6 +125,6 @@ export class DiagnosticScheduler {
   }
 
   dispose(): void {
-    for (const uri of [...this.timers.keys()]) this.cancel(uri);
+    for (const uri of new Set([...this.timers.keys(), ...this.waiting.keys()])) this.cancel(uri);
   }
 }

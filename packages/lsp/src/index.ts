@@ -3,9 +3,10 @@
  * binary (src/main.ts) is the usual way in; this module exposes the server and its features
  * for embedding and tests.
  */
-export { startServer, SERVER_NAME, type ServerOptions } from './server.js';
+export { startServer, SERVER_NAME, STATS_REQUEST, type ServerOptions } from './server.js';
 export { createState, updateState, type DocumentState, type StateOptions } from './document-state.js';
-export { DiagnosticScheduler, type SchedulerOptions } from './diagnostic-scheduler.js';
+export { DiagnosticScheduler, type SchedulerOptions, type SchedulerStats } from './diagnostic-scheduler.js';
+export { QuietWatch } from './quiet.js';
 export { DocumentStore, type OpenFile } from './document-store.js';
 export { FEATURES } from './features/index.js';
 export type { Feature, RequestHandler } from './feature.js';

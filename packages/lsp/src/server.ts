@@ -24,6 +24,8 @@ import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
+import { QuietWatch } from './quiet.js';
+import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
 
 export interface ServerOptions {
@@ -32,6 +34,12 @@ export interface ServerOptions {
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
+
+/**
+ * Our own request (no parameters): how many validations and publications the server made so
+ * far, as `SchedulerStats`. Tests and benchmarks use it to count work; editors have no use for it.
+ */
+export const STATS_REQUEST = 'svc/stats';
 
 /** Documents whose validation takes longer than this wait for a pause in typing. */
 const SLOW_VALIDATION_MS = 50;
@@ -47,15 +55,24 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
   };
   const store = new DocumentStore(log);
-  const openFiles = (): OpenFile[] =>
-    documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
+  const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
   let canCreateAndDeleteFiles = false;
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
+  // Every handled message is noted, so validation waits until the messages already received
+  // (the rest of a burst of edits, requests) are handled: see quiet.ts.
+  const quiet = new QuietWatch();
+  // Requests that read the parsed document wait for the same quiet, and go before validation.
+  const requests = new RequestBatch(quiet);
   const scheduler = new DiagnosticScheduler({
+    whenQuiet: (callback) =>
+      quiet.wait(() => {
+        requests.flush();
+        callback();
+      }),
     // A document that validates quickly is answered at once; one whose last validation took
     // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
     delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
@@ -78,7 +95,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
   /** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
-  const guarded =
+  const answer =
     (handler: RequestHandler) =>
     (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
       try {
@@ -98,9 +115,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       }
     };
 
+  /**
+   * A request handler guarded, and timed: completion (which reads the newest text over the last
+   * parse, without parsing) answers at once; every other request waits in the batch (see
+   * request-batch.ts) and is answered from the newest text.
+   */
+  const guarded = (handler: RequestHandler) => {
+    const run = answer(handler);
+    return (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
+      quiet.note();
+      return handler.state === 'typing' ? run(params, token) : requests.defer(() => run(params, token));
+    };
+  };
+
   /** A notification handler guarded: a throw is logged, never raised. */
   function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
     return (...args) => {
+      quiet.note();
       try {
         handler(...args);
       } catch (error) {
@@ -171,7 +202,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
-  connection.onShutdown(() => scheduler.dispose());
+  connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
+  connection.onShutdown(() => {
+    requests.dispose();
+    scheduler.dispose();
+  });
 
   documents.listen(connection);
 }

@@ -8,6 +8,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver';
 import { createState } from '../src/document-state.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { documentSymbols } from '../src/features/document-symbols.js';
+import { FEATURES } from '../src/features/index.js';
 import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
 
 /** mulberry32: a small seeded generator, so a failure can be replayed from its seed. */
@@ -65,9 +66,57 @@ app = "gh"
 `;
 
 const FRAGMENTS = [
-  '\n', '\n  ', '\n    - ', ': ', ' = ', '- ', '  ', '\t', '#', '"', "'", '[', ']', '{', '}', ',', '&a ', '*a', '|', '>', '!!str ', '---\n', '...\n',
-  'agents', 'slug: x', 'type: monitor', 'provider', 'svc_version: 1', 'svc_version = 1', '[[triggers]]\n', '[agents.x]\n', 'connectors = ["', 'mode: poll',
-  '😀', '名前', '🎉x', '\r\n', '\u00a0', 'é', '\\', '%', '@', '`', '<<: *a\n', '~', 'null', '0x1F', '1e99', '-', '?', '__proto__: 1\n',
+  '\n',
+  '\n  ',
+  '\n    - ',
+  ': ',
+  ' = ',
+  '- ',
+  '  ',
+  '\t',
+  '#',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '&a ',
+  '*a',
+  '|',
+  '>',
+  '!!str ',
+  '---\n',
+  '...\n',
+  'agents',
+  'slug: x',
+  'type: monitor',
+  'provider',
+  'svc_version: 1',
+  'svc_version = 1',
+  '[[triggers]]\n',
+  '[agents.x]\n',
+  'connectors = ["',
+  'mode: poll',
+  '😀',
+  '名前',
+  '🎉x',
+  '\r\n',
+  '\u00a0',
+  'é',
+  '\\',
+  '%',
+  '@',
+  '`',
+  '<<: *a\n',
+  '~',
+  'null',
+  '0x1F',
+  '1e99',
+  '-',
+  '?',
+  '__proto__: 1\n',
 ];
 
 /** An LSP position: `\n`, `\r\n` and a lone `\r` each end a line. */
@@ -95,13 +144,27 @@ const REQUESTS = [
   'textDocument/prepareRename',
 ] as const;
 
+/** What the server should answer a request on `state`: the feature's handler run directly, as JSON. */
+function expectedAnswer(method: string, state: ReturnType<typeof createState>, params: unknown): unknown {
+  const handler = FEATURES.flatMap((feature) => feature.handlers).find((h) => h.method === method);
+  if (!handler) throw new Error(`no handler for ${method}`);
+  try {
+    return JSON.parse(JSON.stringify(handler.run(state, params, {}) ?? null));
+  } catch {
+    // The server logs a throw and answers the fallback (the test then fails on the log).
+    return JSON.parse(JSON.stringify(handler.fallback ?? null));
+  }
+}
+
 async function fuzz(client: StdioClient, uri: string, languageId: string, start: string, edits: number, seed: number): Promise<void> {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   let text = start;
   let version = 1;
   await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-  const pending: Promise<{ method: string; error?: unknown }>[] = [];
+  const pending: Promise<{ method: string; error?: unknown; answer?: unknown; sentAt?: number; params?: unknown }>[] = [];
+  /** The text of every version, to check answers against. */
+  const texts = [start];
   for (let i = 0; i < edits; i++) {
     const roll = next();
     let from = Math.floor(next() * (text.length + 1));
@@ -128,6 +191,7 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
     const range: Range = { start: positionAt(text, from), end: positionAt(text, to) };
     text = text.slice(0, from) + insert + text.slice(to);
     version += 1;
+    texts[version - 1] = text;
     await client.connection.sendNotification('textDocument/didChange', {
       textDocument: { uri, version },
       contentChanges: [{ range, text: insert }],
@@ -144,9 +208,10 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
         params.range = { start: position, end: position };
         params.context = { diagnostics: [] };
       }
+      const sentAt = version;
       pending.push(
         client.connection.sendRequest(method, params).then(
-          () => ({ method }),
+          (answer: unknown) => ({ method, answer: JSON.parse(JSON.stringify(answer ?? null)), sentAt, params }),
           (error: unknown) => ({ method, error }),
         ),
       );
@@ -157,6 +222,20 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   // No handler threw (a throw would be answered with an empty result, and logged).
   expect(client.notifications.filter((n) => n.method === 'window/logMessage' && /failed/.test(n.params.message)).map((n) => n.params.message)).toEqual([]);
   expect(answers.length).toBe(Math.ceil(edits / 5));
+  // Every answer is computed from the newest text the server had when it answered: the text the
+  // request was sent after, or a later one (requests wait until the edits already received are
+  // applied). So it equals the same feature run on a fresh parse of one of those versions.
+  // (Completion is left out: while the text does not parse, it reads names from the last tree that did.)
+  const parsed = new Map<number, ReturnType<typeof createState>>();
+  const stateAt = (v: number) => parsed.get(v) ?? parsed.set(v, createState(uri, v, texts[v - 1]!)).get(v)!;
+  const checked = answers.filter((a) => a.method !== 'textDocument/completion');
+  expect(checked.length).toBeGreaterThan(answers.length / 2);
+  const unmatched = checked.filter((a) => {
+    const got = JSON.stringify(a.answer);
+    for (let v = a.sentAt!; v <= version; v++) if (JSON.stringify(expectedAnswer(a.method, stateAt(v), a.params)) === got) return false;
+    return true;
+  });
+  expect(unmatched.map((a) => ({ method: a.method, sentAt: a.sentAt }))).toEqual([]);
 
   // The server's view of the text is ours: its outline and diagnostics equal a fresh parse's.
   const fresh = createState(uri, version, text);
@@ -171,7 +250,9 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   expect(published.params.diagnostics).toEqual(expected);
 
   // Never stale: published versions only go up, and diagnostics were published along the way.
-  const versions = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).map((n) => n.params.version as number);
+  const versions = client.notifications
+    .filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri)
+    .map((n) => n.params.version as number);
   expect(versions).toEqual([...versions].sort((a, b) => a - b));
   expect(versions.length).toBeGreaterThan(3);
   expect(client.process.exitCode).toBeNull();

@@ -16,13 +16,8 @@ if (bundle === undefined) {
   process.exit(2);
 }
 const { runWithCodeCache } = require('./code-cache.cjs');
-const { runCli } = runWithCodeCache(bundle, 'cli');
-runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  cwd: process.cwd(),
-  env: process.env,
-  isTty: Boolean(process.stdout.isTTY),
-}).then((code) => {
+const { runCli, processIo } = runWithCodeCache(bundle, 'cli');
+// processIo writes stdout without creating process.stdout (a stream costs start-up time).
+runCli(process.argv.slice(2), processIo()).then((code) => {
   process.exitCode = code;
 });

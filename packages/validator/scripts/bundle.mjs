@@ -5,12 +5,14 @@
 //   dist/THIRD_PARTY_LICENSES.txt  the licences of the inlined dependencies
 // and, for the repository's own tests and benchmarks, copies of the launcher (launcher/, the
 // package's `bin`) in dist/. Files are written beside their target and renamed into place, so
-// parallel test files never read half a bundle.
+// parallel test files never read half a bundle. Parts a run may not need (the TOML parser, the v1
+// validator) load on first use (scripts/lazy-parts-plugin.mjs).
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from '../../../scripts/third-party-notices.mjs';
+import { lazyParts } from './lazy-parts-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -36,6 +38,7 @@ const result = await build({
   legalComments: 'none',
   sourcemap: false,
   metafile: true,
+  plugins: [lazyParts],
   logLevel: 'warning',
 });
 renameSync(join(dist, `svc-manifest-main.cjs.${process.pid}.tmp`), join(dist, 'svc-manifest-main.cjs'));

@@ -24,7 +24,7 @@ export interface CliTools {
   /** Reads a file within the size limit; undefined (and a message on stderr) when it cannot. */
   read(file: string, io: CliIo): Uint8Array | undefined;
   /** Prints reports in the chosen format on stdout (or stderr). */
-  report(reports: FileReport[], format: string, io: CliIo, toStderr?: boolean): void;
+  report(reports: FileReport[], format: string, io: CliIo, toStderr?: boolean): Promise<void>;
   checkFormat(format: string): void;
 }
 
@@ -55,7 +55,7 @@ export function fixFile(document: ManifestDocument, file: string, absolutePath: 
 
 const MANIFESTS = MANIFEST_FILE_NAMES;
 
-export function migrateCommand(args: readonly string[], io: CliIo, tools: CliTools): number {
+export async function migrateCommand(args: readonly string[], io: CliIo, tools: CliTools): Promise<number> {
   const { flags, positional } = tools.parseFlags(args, ['--to', '--default-agent', '--format'], ['--write']);
   const format = flags.get('--format') ?? 'stylish';
   tools.checkFormat(format);
@@ -78,7 +78,7 @@ export function migrateCommand(args: readonly string[], io: CliIo, tools: CliToo
   const document = ManifestDocument.parse(bytes, { filename: file });
   const result = migrateManifest(document, { to: 2, defaultAgent });
   if (!result.ok) {
-    tools.report([{ filePath: file, absolutePath, text: document.text, diagnostics: result.diagnostics }], format, io);
+    await tools.report([{ filePath: file, absolutePath, text: document.text, diagnostics: result.diagnostics }], format, io);
     return 1;
   }
   if (flags.has('--write')) {
@@ -91,7 +91,7 @@ export function migrateCommand(args: readonly string[], io: CliIo, tools: CliToo
   return 0;
 }
 
-export function convertCommand(args: readonly string[], io: CliIo, tools: CliTools): number {
+export async function convertCommand(args: readonly string[], io: CliIo, tools: CliTools): Promise<number> {
   const { flags, positional } = tools.parseFlags(args, ['--format'], ['--write']);
   const format = flags.get('--format') ?? 'stylish';
   tools.checkFormat(format);
@@ -108,7 +108,7 @@ export function convertCommand(args: readonly string[], io: CliIo, tools: CliToo
   } catch (error) {
     if (!(error instanceof ManifestEditError)) throw error;
     if (error.reason === 'unreadable') {
-      tools.report([{ filePath: file, absolutePath, text: document.text, diagnostics: [...error.diagnostics] }], format, io);
+      await tools.report([{ filePath: file, absolutePath, text: document.text, diagnostics: [...error.diagnostics] }], format, io);
       return 1;
     }
     io.stderr(`svc-manifest: cannot convert ${file}: ${error.message}\n`);

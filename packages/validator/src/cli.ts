@@ -13,9 +13,6 @@ import { MANIFEST_FILE_NAMES } from './model/files.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
-import { formatGithub } from './formatters/github.js';
-import { formatJson } from './formatters/json.js';
-import { formatSarif } from './formatters/sarif.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
@@ -58,13 +55,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const [command, ...rest] = argv;
     switch (command) {
       case 'validate':
-        return validateCommand(rest, io);
+        return await validateCommand(rest, io);
       case 'schema':
         return schemaCommand(rest, io);
       case 'migrate':
-        return migrateCommand(rest, io, CLI_TOOLS);
+        return await migrateCommand(rest, io, CLI_TOOLS);
       case 'convert':
-        return convertCommand(rest, io, CLI_TOOLS);
+        return await convertCommand(rest, io, CLI_TOOLS);
       case 'git':
         return await gitCommand(rest, io);
       case '--version':
@@ -121,7 +118,7 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
 
 const DEFAULT_FILES = MANIFEST_FILE_NAMES;
 
-function validateCommand(args: readonly string[], io: CliIo): number {
+async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings', '--fix', '--fix-dry-run']);
   const format = flags.get('--format') ?? 'stylish';
   checkFormat(format);
@@ -156,7 +153,7 @@ function validateCommand(args: readonly string[], io: CliIo): number {
     reports.push({ filePath: file, absolutePath, text: checked.text, diagnostics });
   }
   if (flags.has('--fix-dry-run')) io.stdout(diffs.join(''));
-  printReports(reports, format, io, flags.has('--fix-dry-run'));
+  await printReports(reports, format, io, flags.has('--fix-dry-run'));
   if (unreadable) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
@@ -165,15 +162,27 @@ function checkFormat(format: string): void {
   if (!['stylish', 'json', 'sarif', 'github'].includes(format)) throw new UsageError(`unknown format '${format}' (stylish, json, sarif or github)`);
 }
 
-function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false): void {
+async function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false): Promise<void> {
   const options: FormatOptions = {
     color: io.isTty && !io.env.NO_COLOR && format === 'stylish' && !toStderr,
     repositoryRoot: findRepositoryRoot(io.cwd),
     toolVersion: VERSION,
   };
-  const output =
-    format === 'json' ? formatJson(reports) : format === 'sarif' ? formatSarif(reports, options) : format === 'github' ? formatGithub(reports, options) : formatStylish(reports, options);
-  (toStderr ? io.stderr : io.stdout)(output);
+  (toStderr ? io.stderr : io.stdout)(await formatReports(format, reports, options));
+}
+
+/** The report in a format; all but the default load only when asked for (the CLI bundle runs their module code then). */
+async function formatReports(format: string, reports: FileReport[], options: FormatOptions): Promise<string> {
+  switch (format) {
+    case 'json':
+      return (await import('./formatters/json.js')).formatJson(reports);
+    case 'sarif':
+      return (await import('./formatters/sarif.js')).formatSarif(reports, options);
+    case 'github':
+      return (await import('./formatters/github.js')).formatGithub(reports, options);
+    default:
+      return formatStylish(reports, options);
+  }
 }
 
 /** What the commands in cli-transform.ts use of this file. */

@@ -137,7 +137,7 @@ export function pointerToPath(value: unknown, pointer: string): PathSegment[] | 
 /** The fixes judged safe for these diagnostics, in text order. */
 export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostics: readonly Diagnostic[]): Candidate[] {
   const value = document.value;
-  const schema = version === 1 ? dereferencedV1 : dereferencedV2;
+  const schema = version === 1 ? dereferencedV1() : dereferencedV2();
   const out: Candidate[] = [];
   for (const diagnostic of diagnostics) {
     const path = pointerToPath(value, diagnostic.path);

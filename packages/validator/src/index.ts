@@ -59,3 +59,4 @@ export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-y
 export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
 export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
 export { unifiedDiff } from './cli-transform.js';
+export { processIo } from './process-io.js';

@@ -1,7 +1,8 @@
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
-import { validateV1, validateV2 } from './generated/validators.js';
+import { validateV2 } from './generated/validators-v2.js';
+import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
@@ -24,14 +25,14 @@ export interface ValidateOptions extends DocumentOptions {}
 
 type StandaloneValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 
-const VALIDATORS: Record<SvcVersion, StandaloneValidator> = {
-  1: validateV1 as StandaloneValidator,
-  2: validateV2 as StandaloneValidator,
-};
+/** The compiled validator of a version (version 1's is loaded on first use, see lazy-parts.ts). */
+function validatorFor(version: SvcVersion): StandaloneValidator {
+  return (version === 1 ? v1Validator().validateV1 : validateV2) as StandaloneValidator;
+}
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
 function schemaFor(version: SvcVersion): Record<string, unknown> {
-  return version === 1 ? dereferencedV1 : dereferencedV2;
+  return version === 1 ? dereferencedV1() : dereferencedV2();
 }
 
 const results = new WeakMap<ManifestDocument, ValidationResult>();
@@ -56,13 +57,16 @@ export function validateDocument(document: ManifestDocument): ValidationResult {
         ok: false,
         version: null,
         diagnostics: [
-          document.lines.locate({
-            code: 'internal-error',
-            message: `the validator failed on this input (${(error as Error)?.message ?? String(error)}); please report this`,
-            path: '',
-            start: 0,
-            end: 0,
-          }, severityOf('internal-error')),
+          document.lines.locate(
+            {
+              code: 'internal-error',
+              message: `the validator failed on this input (${(error as Error)?.message ?? String(error)}); please report this`,
+              path: '',
+              start: 0,
+              end: 0,
+            },
+            severityOf('internal-error'),
+          ),
         ],
       };
     }
@@ -95,7 +99,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
       const unparsed = raw.some((d) => d.code === 'yaml-syntax');
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
-        const validate = VALIDATORS[version];
+        const validate = validatorFor(version);
         // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
         if (!validate(document.schemaValue)) {
           raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));

@@ -98,7 +98,16 @@ describe('exit codes', () => {
   });
 
   it('2 for an unknown option, an unknown command, a missing option value, an unknown format', async () => {
-    for (const argv of [['validate', '--frmat', 'json', VALID], ['lint', VALID], ['validate', '--format'], ['validate', '--format', 'xml', VALID], ['validate', '--max-bytes', 'lots', VALID], ['validate', '--max-bytes=0', VALID], ['schema', '--version', '3'], []]) {
+    for (const argv of [
+      ['validate', '--frmat', 'json', VALID],
+      ['lint', VALID],
+      ['validate', '--format'],
+      ['validate', '--format', 'xml', VALID],
+      ['validate', '--max-bytes', 'lots', VALID],
+      ['validate', '--max-bytes=0', VALID],
+      ['schema', '--version', '3'],
+      [],
+    ]) {
       const result = await cli(argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stdout, argv.join(' ')).toBe('');
@@ -200,7 +209,9 @@ describe('--format json', () => {
     const fixed = INVALID_YAML.slice(0, fix.range[0]) + fix.text + INVALID_YAML.slice(fix.range[1]);
     expect(validateManifest(fixed).diagnostics.map((d) => d.code)).not.toContain('trigger-webhook-secret');
     const messages = (reports[0] as { messages: { ruleId: string; severity: number }[] }).messages;
-    expect(messages.map((m) => m.ruleId)).toEqual(expect.arrayContaining(['unknown-key', 'trigger-webhook-secret', 'duplicate-slug', 'trigger-agent-declared']));
+    expect(messages.map((m) => m.ruleId)).toEqual(
+      expect.arrayContaining(['unknown-key', 'trigger-webhook-secret', 'duplicate-slug', 'trigger-agent-declared']),
+    );
     expect(new Set(messages.map((m) => m.severity))).toEqual(new Set([1, 2]));
   });
 
@@ -224,7 +235,10 @@ describe('--format json', () => {
     const dir = folder('json-info', { 'svc.yaml': '\uFEFFsvc_version: 1\ntrigers: []\n' });
     const all = JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { messages: { ruleId: string }[] }[];
     expect(all[0]!.messages.map((m) => m.ruleId)).toEqual(['possible-typo']);
-    const errorsOnly = JSON.parse((await cli(['validate', '--format=json', '--no-warnings'], { cwd: dir })).stdout) as { messages: unknown[]; warningCount: number }[];
+    const errorsOnly = JSON.parse((await cli(['validate', '--format=json', '--no-warnings'], { cwd: dir })).stdout) as {
+      messages: unknown[];
+      warningCount: number;
+    }[];
     expect(errorsOnly[0]).toMatchObject({ messages: [], warningCount: 0 });
   });
 });
@@ -240,14 +254,25 @@ describe('--format sarif', () => {
     version: string;
     $schema: string;
     runs: {
-      tool: { driver: { name: string; version: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string } }[] } };
+      tool: {
+        driver: {
+          name: string;
+          version: string;
+          rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string } }[];
+        };
+      };
       originalUriBaseIds: Record<string, { uri: string }>;
       results: {
         ruleId: string;
         ruleIndex: number;
         level: string;
         message: { text: string };
-        locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
+        locations: {
+          physicalLocation: {
+            artifactLocation: { uri: string; uriBaseId: string };
+            region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+          };
+        }[];
       }[];
     }[];
   }
@@ -278,7 +303,12 @@ describe('--format sarif', () => {
       const location = r.locations[0]!.physicalLocation;
       // Relative to the repository root (the folder holding .git), not to the working directory.
       expect(location.artifactLocation).toEqual({ uri: 'deploy/svc.yaml', uriBaseId: '%SRCROOT%' });
-      expect(location.region).toEqual({ startLine: d.range.start.line, startColumn: d.range.start.column, endLine: d.range.end.line, endColumn: d.range.end.column });
+      expect(location.region).toEqual({
+        startLine: d.range.start.line,
+        startColumn: d.range.start.column,
+        endLine: d.range.end.line,
+        endColumn: d.range.end.column,
+      });
     }
   });
 
@@ -472,6 +502,29 @@ describe('the built bundle (node dist/svc-manifest.cjs)', () => {
     const schema = runBundle(['schema', '--version', '2']);
     expect(schema.status).toBe(0);
     expect(JSON.parse(schema.stdout)).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, 'packages/schema/generated/svc.v2.schema.json'), 'utf8')));
+  });
+
+  // The bundle loads the TOML parser and the non-default formats on first use, and writes
+  // stdout with write(2): every format, both languages and a report larger than a pipe holds.
+  it('prints every format exactly like the in-process CLI, for YAML and TOML and a report of hundreds of KB', async () => {
+    const refs = Array.from({ length: 1500 }, (_, i) => `c${i}`).join(', ');
+    const dir = folder('bundle-formats', {
+      'svc.yaml': `svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    connectors: [${refs}]\n`,
+      'svc.toml': 'svc_version = 2\ndefault_agent = "nobody"\n[agents.a]\nsandbox = "missing"\n',
+    });
+    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+      const child = runBundle(['validate', '--format', format, 'svc.yaml', 'svc.toml'], { cwd: dir });
+      const inProcess = await cli(['validate', '--format', format, 'svc.yaml', 'svc.toml'], { cwd: dir });
+      expect(child.stderr).toBe('');
+      expect(child.status).toBe(inProcess.code);
+      expect(child.stdout).toBe(inProcess.stdout);
+      if (format === 'json') {
+        expect(child.stdout.length).toBeGreaterThan(256 * 1024);
+        const reports = JSON.parse(child.stdout) as { filePath: string; messages: { ruleId: string }[] }[];
+        expect(reports.map((r) => r.messages.length)).toEqual([1500, 2]);
+        expect(reports[1]!.messages.map((m) => m.ruleId).sort()).toEqual(['default-agent-declared', 'sandbox-template-declared']);
+      }
+    }
   });
 
   it('does not colour a pipe, and prints --version and --help', () => {

@@ -2,7 +2,7 @@ import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
 import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
-import { parseTomlFragment } from './parse-toml.js';
+import { tomlParser } from '../lazy-parts.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -201,7 +201,7 @@ export class ManifestDocument {
     }
     let fragment: ParsedFragment;
     if (this.format === 'toml') {
-      fragment = parseTomlFragment(body, bom);
+      fragment = tomlParser().parseTomlFragment(body, bom);
     } else {
       const plan = planYamlChunks(body, yamlScan!);
       fragment = plan ? this.parseChunked(body, bom, plan, previous ?? new Map()) : parseYamlFragment(body, bom);

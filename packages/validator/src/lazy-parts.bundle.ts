@@ -1,0 +1,24 @@
+/**
+ * The bundle's `lazy-parts.ts` (see there): the same getters, each loading its part on first
+ * use. esbuild turns a `require()` of a bundled ES module into a call that runs the module's
+ * top-level code once, when first reached, instead of at start-up.
+ */
+import type * as toml from './document/parse-toml.js';
+import type * as v1 from './generated/validators-v1.js';
+import type * as eager from './lazy-parts.js';
+
+declare const require: (id: string) => unknown;
+
+let tomlModule: typeof toml | undefined;
+let v1Module: typeof v1 | undefined;
+
+export function tomlParser(): typeof toml {
+  return (tomlModule ??= require('./document/parse-toml.js') as typeof toml);
+}
+
+export function v1Validator(): typeof v1 {
+  return (v1Module ??= require('./generated/validators-v1.js') as typeof v1);
+}
+
+// Both files offer the same getters with the same types (checked by tsc, gone from the bundle).
+void ({ tomlParser, v1Validator } satisfies typeof eager);
