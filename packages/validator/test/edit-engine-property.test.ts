@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { applyChanges, editManifest, ManifestDocument, ManifestEditError, type Json, type ManifestChange, type PathSegment } from '../src/index.js';
+import { applyChanges, editManifest, ManifestDocument, ManifestEditError, severityOf, type Json, type ManifestChange, type PathSegment } from '../src/index.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 const manifests: { name: string; text: string; format: 'yaml' | 'toml'; value: unknown; paths: PathSegment[][] }[] = [];
@@ -18,7 +18,7 @@ for (const folder of readdirSync(root).filter((f) => statSync(join(root, f)).isD
     const text = readFileSync(join(dir, name), 'utf8');
     const format = name.endsWith('.toml') ? 'toml' : 'yaml';
     const document = ManifestDocument.parse(text, { format });
-    if (document.diagnostics.some((d) => d.severity === 'error')) continue;
+    if (document.diagnostics.some((d) => severityOf(d.code) === 'error')) continue;
     const paths: PathSegment[][] = [];
     const walk = (value: unknown, path: PathSegment[]): void => {
       if (path.length > 0) paths.push(path);
