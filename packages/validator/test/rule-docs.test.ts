@@ -1,6 +1,7 @@
 /**
  * docs/rules/ is the rule reference: one page per rule in RULES, a README table of all of them,
- * and examples whose output blocks are what the validator reports today.
+ * and examples whose output blocks are what the validator reports today (for the rules of kind
+ * `migrate`, what `migrateManifest` reports: `svc-manifest migrate --to 2`).
  * `UPDATE_DOCS=1 npx vitest run packages/validator/test/rule-docs.test.ts` rewrites the output
  * blocks, each page's description, severity, kind and spec quote (from RULES) and the README table
  * rows; review the diff before committing. The prose (why, how to fix) stays yours to update.
@@ -9,8 +10,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
-import { RULES, RULES_BY_ID, severityOf, type RuleCode } from '@svc-manifest/validator';
-import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample } from './support/rule-docs.js';
+import { MIGRATE_CODES, RULES, RULES_BY_ID, severityOf, type RuleCode } from '@svc-manifest/validator';
+import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample, type ExampleRunner } from './support/rule-docs.js';
 
 const update = process.env.UPDATE_DOCS === '1';
 const RULES_SRC = join(REPO_ROOT, 'packages', 'validator', 'src', 'rules');
@@ -18,6 +19,8 @@ const RULES_SRC = join(REPO_ROOT, 'packages', 'validator', 'src', 'rules');
 const NOT_RULE_FILES = ['rule.ts', 'index.ts', 'reported-elsewhere.ts', 'declarations.ts', 'reference-helpers.ts'];
 /** Rules whose examples the language server's test runs (packages/lsp/test/rule-docs.test.ts). */
 const EDITOR_KIND = 'editor';
+/** Rules whose examples are run through `migrateManifest` (the refusals of `migrate --to 2`). */
+const MIGRATE_KIND = 'migrate';
 
 const ruleIds = RULES.map((rule) => rule.id).sort();
 const pages = loadRulePages();
@@ -48,6 +51,11 @@ describe('rule ids', () => {
       expect(existsSync(file), `${rule.id}: ${file}`).toBe(true);
       expect(readFileSync(file, 'utf8'), `${rule.id} in ${file}`).toContain(`'${rule.id}'`);
     }
+  });
+
+  it('of kind migrate are exactly the codes migrateManifest reports', () => {
+    const migrate = RULES.filter((rule) => rule.kind === MIGRATE_KIND).map((rule) => rule.id);
+    expect(migrate.sort()).toEqual([...MIGRATE_CODES].sort());
   });
 
   it('give each code its severity', () => {
@@ -123,20 +131,22 @@ describe('rule pages', () => {
         });
         return;
       }
-      it('have an example whose output block is exactly what the validator reports', () => {
+      const runner: ExampleRunner = rule.kind === MIGRATE_KIND ? 'migrate' : 'validate';
+      const reporter = runner === 'migrate' ? 'migrate --to 2' : 'the validator';
+      it(`have an example whose output block is exactly what ${reporter} reports`, () => {
         if (update) {
-          const refreshed = refreshPage(page.text);
+          const refreshed = refreshPage(page.text, runner);
           if (refreshed !== page.text) writeFileSync(page.file, refreshed);
           page.examples = parseExamples(refreshed);
         }
         expect(page.examples.length).toBeGreaterThan(0);
         for (const example of page.examples) {
-          const actual = runExample(example);
+          const actual = runExample(example, runner);
           // Codes, severities and ranges, and the messages too: the docs must not go stale.
           expect(actual).toEqual(example.output);
         }
         // The example shows this rule.
-        const codes = page.examples.flatMap((example) => runExample(example).map((line) => line.split(' ')[2]));
+        const codes = page.examples.flatMap((example) => runExample(example, runner).map((line) => line.split(' ')[2]));
         expect(codes).toContain(rule.id);
       });
     });

@@ -1,8 +1,8 @@
 /**
- * Rules whose diagnostics are reported outside rules/, where the text is read: by the document
- * layer while parsing and checking limits, by the validator's safety net, and by the language
- * server. Each entry names the module that reports its code (a test checks it does); the code,
- * severity and doc page come from here like every other rule's.
+ * Rules whose diagnostics are reported outside rules/: where the text is read, by the document
+ * layer while parsing and checking limits; by the validator's safety net; by the language
+ * server; and by `migrate` (its refusals). Each entry names the module that reports its code (a
+ * test checks it does); the code, severity and doc page come from here like every other rule's.
  */
 import type { ReportedElsewhereRule } from './rule.js';
 

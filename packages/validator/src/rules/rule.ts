@@ -13,7 +13,8 @@ export interface RuleMeta<Id extends string = string> {
    * schema: a cross-field rule that the published schema expresses (`x-svc-rule`);
    * reference: a cross-reference check in code; style: advice in code;
    * editor: reported by the language server only, about how the file is opened there;
-   * internal: a bug of ours, reported instead of throwing.
+   * internal: a bug of ours, reported instead of throwing;
+   * migrate: a refusal of `migrateManifest` (`svc-manifest migrate --to 2`), located in the version 1 file.
    */
   kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate';
   /** The spec sentence the rule enforces, when there is one. */
@@ -77,7 +78,7 @@ export interface CodeRule<Id extends string = string> extends RuleMeta<Id> {
 
 /**
  * Rules whose diagnostics are produced outside rules/: by the document layer (parsing and
- * limits), by the language server, or by the validator's own safety net. Their logic is where the
+ * limits), by the language server, by `migrateManifest`, or by the validator's own safety net. Their logic is where the
  * text is read; the rule entry only names it, and `reportedBy` says which module reports it.
  */
 export interface ReportedElsewhereRule<Id extends string = string> extends RuleMeta<Id> {

@@ -7,12 +7,18 @@
  * the input block's info string:
  *   - `escapes`: the text is turned into bytes first, with `\xNN` a raw byte and `\uNNNN` a
  *     character (for byte-order marks, control characters and invalid UTF-8);
- *   - `maxBytes=N`, `maxDepth=N`, `maxExpandedNodes=N`: validator limits.
+ *   - `maxBytes=N`, `maxDepth=N`, `maxExpandedNodes=N`: validator limits;
+ *   - `--default-agent=NAME` (migrate examples only): the `migrate` command's flag.
+ *
+ * The examples of the rules of kind `migrate` are run through `migrateManifest` (what
+ * `svc-manifest migrate --to 2` reports, with `--default-agent` when the input block says so);
+ * every other example through `validateManifest`. Info strings are not shown by Markdown
+ * renderers, so a page whose example takes `--default-agent` says so in its prose too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateManifest, type Diagnostic, type Limits } from '@svc-manifest/validator';
+import { ManifestDocument, migrateManifest, validateManifest, type Diagnostic, type Limits } from '@svc-manifest/validator';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
 export const RULE_DOCS_DIR = join(REPO_ROOT, 'docs', 'rules');
@@ -97,13 +103,26 @@ export function decodeEscapes(text: string): Uint8Array {
   return Uint8Array.from(bytes);
 }
 
-/** What the validator reports for an example, as page lines. */
-export function runExample(example: DocExample): string[] {
+/**
+ * What runs an example: `validate` is `validateManifest` (every rule page but those below),
+ * `migrate` is `migrateManifest` to version 2 (the pages of the rules of kind `migrate`).
+ */
+export type ExampleRunner = 'validate' | 'migrate';
+
+/** What the validator (or `migrate`) reports for an example, as page lines. */
+export function runExample(example: DocExample, runner: ExampleRunner = 'validate'): string[] {
   const limits: Partial<Limits> = {};
   let escapes = false;
+  let defaultAgent: string | undefined;
   for (const flag of example.flags) {
     if (flag === 'escapes') {
       escapes = true;
+      continue;
+    }
+    const agent = /^--default-agent=(.+)$/.exec(flag);
+    if (agent) {
+      if (runner !== 'migrate') throw new Error(`'${flag}' is a flag of migrate examples only`);
+      defaultAgent = agent[1]!;
       continue;
     }
     const option = /^(maxBytes|maxDepth|maxExpandedNodes)=(\d+)$/.exec(flag);
@@ -111,6 +130,10 @@ export function runExample(example: DocExample): string[] {
     limits[option[1] as keyof Limits] = Number(option[2]);
   }
   const input = escapes ? decodeEscapes(example.input) : example.input;
+  if (runner === 'migrate') {
+    const document = ManifestDocument.parse(input, { format: example.format, limits });
+    return migrateManifest(document, { to: 2, defaultAgent }).diagnostics.map(diagnosticLine);
+  }
   return validateManifest(input, { format: example.format, limits }).diagnostics.map(diagnosticLine);
 }
 
@@ -126,12 +149,12 @@ export function loadRulePages(): RulePage[] {
     });
 }
 
-/** The page with every output block replaced by what the validator reports now. */
-export function refreshPage(page: string): string {
+/** The page with every output block replaced by what the validator (or `migrate`) reports now. */
+export function refreshPage(page: string, runner: ExampleRunner = 'validate'): string {
   const examples = parseExamples(page);
   let out = page;
   for (const example of [...examples].reverse()) {
-    const lines = runExample(example);
+    const lines = runExample(example, runner);
     out = out.slice(0, example.outputStart) + (lines.length ? lines.join('\n') + '\n' : '') + out.slice(example.outputEnd);
   }
   return out;
