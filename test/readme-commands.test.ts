@@ -21,6 +21,30 @@ import { offlineEnv } from './support/packed.js';
 const LIBRARY_LINE =
   "node --input-type=module -e \"import { validateManifest } from '@svc-manifest/validator'; import { readFileSync } from 'node:fs'; console.log(validateManifest(readFileSync('examples/svc.yaml', 'utf8'), { filename: 'svc.yaml' }).ok)\"";
 
+const FIX_LINE = 'npx --no-install svc-manifest validate --fix-dry-run fixable/svc.yaml  # the safe fixes as a unified diff; nothing is written';
+
+/**
+ * The fix, migrate and convert examples (the same three commands in the root and the validator
+ * README), run in examples/: the diff, the located refusal and the YAML, with nothing written.
+ */
+function checkFixMigrateConvert(file: string): void {
+  const b = block(file, FIX_LINE);
+  expect(b.lines).toHaveLength(3);
+  const before = ['fixable/svc.yaml', 'legacy/svc.toml'].map((path) => readFileSync(join(examples, path), 'utf8'));
+  const [fix, migrate, convert] = runLines(b, examples);
+  expect(fix).toMatchObject({ status: 0, stderr: '✔ fixable/svc.yaml: no problems\n' });
+  expect(fix!.stdout).toContain('\n-svc_version: 2.0            # a whole number, written as a decimal\n+svc_version: 2            # a whole number, written as a decimal\n');
+  expect(fix!.stdout).toContain('\n+    connectors: [docs]       # misspelt: `connectors`\n+    connectors_required:    # the old name of `connectors_required`\n');
+  expect(migrate!.status).toBe(1);
+  expect(migrate!.stdout).toMatch(/^legacy\/svc\.toml\n  11:28 +error +agent 'triage': svc_cli permission 'channel\.read' exists only in svc_version 1 +migrate-svc-cli\n/);
+  expect(convert).toMatchObject({ status: 0, stderr: '' });
+  expect(convert!.stdout).toContain('\nagents:\n  - name: triage\n');
+  expect(convert!.stdout.startsWith('# A legacy manifest')).toBe(true);
+  // Nothing was written.
+  expect(['fixable/svc.yaml', 'legacy/svc.toml'].map((path) => readFileSync(join(examples, path), 'utf8'))).toEqual(before);
+  expect(existsSync(join(examples, 'legacy', 'svc.yaml'))).toBe(false);
+}
+
 // Builds, packaging and npm runs on a shared machine: generous time per command.
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -116,11 +140,13 @@ const PLANNED: [string, string][] = [
   ['README.md', 'npm ci && npm run example'],
   ['README.md', 'npx --no-install svc-manifest validate                       # svc.yaml / svc.yml / svc.toml in this folder'],
   ['README.md', 'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml'],
+  ['README.md', FIX_LINE],
   ['README.md', LIBRARY_LINE],
   ['README.md', 'npm run build      # tsc -b, then the esbuild bundles (CLI, language server, extension)'],
   ['packages/validator/README.md', 'npm ci && npm run example        # build, then validate examples/svc.yaml'],
   ['packages/validator/README.md', 'npx --no-install svc-manifest validate                        # svc.yaml, svc.yml and svc.toml in this folder'],
   ['packages/validator/README.md', 'npm install --save-dev husky lint-staged @svc-manifest/validator'],
+  ['packages/validator/README.md', FIX_LINE],
   ['packages/lsp/README.md', 'npx --no-install svc-manifest-lsp --stdio        # or --node-ipc, --socket=<port>'],
   ['packages/lsp/README.md', 'npx vitest run packages/lsp     # from the repository root'],
   ['packages/vscode-extension/README.md', 'npm run package -w svc-manifest-vscode        # dist/svc-manifest-vscode.vsix'],
@@ -197,6 +223,10 @@ describe('the root README', () => {
     expect(readFileSync(join(demo, 'svc.yaml'), 'utf8')).toBe(expected);
   });
 
+  it('Fix, migrate, convert: the three examples, in examples/', () => {
+    checkFixMigrateConvert('README.md');
+  });
+
   it('Library: the one-line check from the root', () => {
     const b = block('README.md', LIBRARY_LINE);
     expect(b.lines).toHaveLength(1);
@@ -243,6 +273,10 @@ describe('the package READMEs', () => {
     expect(JSON.parse(results[6]!.stdout)).toEqual(JSON.parse(readClone('packages/schema/generated/svc.schema.json')));
     expect(JSON.parse(results[7]!.stdout)).toEqual(JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')));
     expect(results[8]!.stdout).toMatch(/^usage: svc-manifest git <command> \[options\]\n/);
+  });
+
+  it('validator: fix, migrate and convert, in examples/', () => {
+    checkFixMigrateConvert('packages/validator/README.md');
   });
 
   it("validator: the husky recipe installs into the reader's own project (tested from the tarballs in test/packages.test.ts)", () => {

@@ -560,7 +560,8 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(syntaxEntries, { timeout: 60_000 }).toBe(0);
     await activeEditor().locator('.view-lines').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.press('Control+Shift+K');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.press('Backspace');
     await problemFor('svc.yaml', 'runtime_z');
     expect(await syntaxEntries()).toBe(0);
     await shot('15-yaml-syntax-error-left-to-redhat');
