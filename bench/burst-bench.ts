@@ -67,7 +67,7 @@ interface Session {
 
 async function startOurs(): Promise<Session> {
   const child = spawn(process.execPath, [OUR_SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const publications: Session['publications'] = [];
   connection.onNotification('textDocument/publishDiagnostics', (params: { version: number; diagnostics: unknown[] }) => {
     publications.push({ version: params.version, diagnostics: params.diagnostics, at: performance.now() });

@@ -210,7 +210,7 @@ async function main(): Promise<void> {
   if (PARTS.has('applier')) {
     log('applier: building a repository with thousands of commits and files');
     const manifest = manifests.find((m) => m.targetLines === SIZES[0] && m.errorRate === 0) ?? generateManifest({ targetLines: 1000 });
-    const agent = /^agents:\n(?: {2}#.*\n)*  ([a-z0-9-]+):/m.exec(manifest.text)![1]!;
+    const agent = /^agents:\n(?: {2}#.*\n)* {2}([a-z0-9-]+):/m.exec(manifest.text)![1]!;
     applier = await benchApplier({
       dir: join(WORK, 'applier-repo.git'),
       manifest: manifest.text,

@@ -175,7 +175,7 @@ describe('pre-commit in a temporary repository, offline after the first install'
     expect(result.output).toMatch(/svc manifest\.+Failed/);
     expect(result.output).toContain('- exit code: 1');
     expect(result.output).toContain('deploy/svc.yaml');
-    expect(result.output).toMatch(/5:5 +error +unknown key 'conectors' in agent 'triage'; did you mean 'connectors'\?  unknown-key/);
+    expect(result.output).toMatch(/5:5 +error +unknown key 'conectors' in agent 'triage'; did you mean 'connectors'\? {2}unknown-key/);
     expect(result.output).toContain('> 5 |     conectors: none');
   });
 

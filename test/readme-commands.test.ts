@@ -36,7 +36,7 @@ function checkFixMigrateConvert(file: string): void {
   expect(fix!.stdout).toContain('\n-svc_version: 2.0            # a whole number, written as a decimal\n+svc_version: 2            # a whole number, written as a decimal\n');
   expect(fix!.stdout).toContain('\n+    connectors: [docs]       # misspelt: `connectors`\n+    connectors_required:    # the old name of `connectors_required`\n');
   expect(migrate!.status).toBe(1);
-  expect(migrate!.stdout).toMatch(/^legacy\/svc\.toml\n  11:28 +error +agent 'triage': svc_cli permission 'channel\.read' exists only in svc_version 1 +migrate-svc-cli\n/);
+  expect(migrate!.stdout).toMatch(/^legacy\/svc\.toml\n {2}11:28 +error +agent 'triage': svc_cli permission 'channel\.read' exists only in svc_version 1 +migrate-svc-cli\n/);
   expect(convert).toMatchObject({ status: 0, stderr: '' });
   expect(convert!.stdout).toContain('\nagents:\n  - name: triage\n');
   expect(convert!.stdout.startsWith('# A legacy manifest')).toBe(true);

@@ -41,7 +41,7 @@ await build({
 async function startup(command: string, args: string[]): Promise<number> {
   const t = performance.now();
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   connection.listen();
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
   const ms = performance.now() - t;

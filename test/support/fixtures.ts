@@ -191,10 +191,10 @@ function tomlToValue(program: AST.TOMLProgram): Table {
     if (item.kind === 'array') {
       const list = Array.isArray(parent[last]) ? (parent[last] as unknown[]) : (parent[last] = []);
       table = newTable();
-      (list as unknown[]).push(table);
+      (list).push(table);
     } else {
       const existing = parent[last];
-      table = isTable(existing) ? existing : (parent[last] = newTable()) as Table;
+      table = isTable(existing) ? existing : (parent[last] = newTable());
     }
     for (const pair of item.body) assign(table, pair);
   }

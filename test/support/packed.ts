@@ -142,7 +142,7 @@ export function writeLockedProject(dir: string, packs: readonly PackedPackage[],
     let found: string | undefined;
     for (let parent = from; ; ) {
       const candidate = parent === '' ? `node_modules/${name}` : `${parent}/node_modules/${name}`;
-      if (source.packages[candidate] && !source.packages[candidate]!.link) {
+      if (source.packages[candidate] && !source.packages[candidate].link) {
         found = candidate;
         break;
       }
@@ -154,7 +154,7 @@ export function writeLockedProject(dir: string, packs: readonly PackedPackage[],
     const entry = source.packages[found]!;
     const hoisted = found === `node_modules/${name}`;
     const top = `node_modules/${name}`;
-    const target = hoisted && (!packages[top] || packages[top]!.version === entry.version) ? top : `${into}/node_modules/${name}`;
+    const target = hoisted && (!packages[top] || packages[top].version === entry.version) ? top : `${into}/node_modules/${name}`;
     if (packages[target]) continue;
     const copy: LockEntry = { ...entry };
     for (const flag of ['dev', 'devOptional', 'peer', 'optional']) delete copy[flag];

@@ -164,7 +164,7 @@ test('random lock files: a forced remove deletes only regular files the lock giv
       }
       if (outcome instanceof Error) throw outcome;
       seen.committed++;
-      const owned = new Set(Object.keys((value.items.evil?.files ?? {}) as object));
+      const owned = new Set(Object.keys((value.items.evil?.files ?? {})));
       const after = tree(branch);
       for (const [path, entry] of beforeTree) {
         if (entry.type === 'tree' || path === 'svc.lock.json') continue;

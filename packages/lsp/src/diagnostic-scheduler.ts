@@ -1,13 +1,12 @@
 /**
  * Runs diagnostics after the last edit of a document, and never publishes a result for a
  * version that is no longer the current one. With `whenQuiet` (the server passes
- * {@link QuietWatch.wait}), a validation also waits until every message already received has
+ * `QuietWatch.wait` (quiet.ts)), a validation also waits until every message already received has
  * been handled: a burst of edits costs one validation of its last version, and requests sent
  * after the burst are answered first.
  */
 import type { Diagnostic } from 'vscode-languageserver';
 import type { DocumentState } from './document-state.js';
-import type { QuietWatch } from './quiet.js';
 
 export interface SchedulerOptions {
   /**
@@ -24,7 +23,7 @@ export interface SchedulerOptions {
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
   /**
-   * Calls back once the messages already received are handled (see {@link QuietWatch.wait});
+   * Calls back once the messages already received are handled (see `QuietWatch.wait` (quiet.ts));
    * answers a cancel function. Without it, a validation runs as soon as its delay is over.
    */
   whenQuiet?: (callback: () => void) => () => void;

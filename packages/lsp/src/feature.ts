@@ -32,5 +32,5 @@ export function handle<P, R>(
   run: (state: DocumentState, params: P, context: FeatureContext) => R,
   options: { state?: RequestHandler['state'] } = {},
 ): RequestHandler {
-  return { method: type.method, fallback, state: options.state, run: run as RequestHandler['run'] };
+  return { method: type.method, fallback, state: options.state, run: run };
 }

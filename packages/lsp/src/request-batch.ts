@@ -25,7 +25,7 @@ export class RequestBatch {
         try {
           resolve(answer());
         } catch (error) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
       if (!this.cancelWait) {

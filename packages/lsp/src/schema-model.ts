@@ -26,7 +26,7 @@ export function rootSchema(version: SvcVersion): Schema {
   let root = roots.get(version);
   if (!root) {
     const published = publishedSchemas();
-    root = dereference(version === 1 ? published.v1 : published.v2) as Schema;
+    root = dereference(version === 1 ? published.v1 : published.v2);
     roots.set(version, root);
   }
   return root;
@@ -59,8 +59,8 @@ function childSchemas(schema: Schema, segment: PathSegment): Schema[] {
       continue;
     }
     const properties = branch.properties;
-    if (isSchema(properties) && isSchema(properties[segment]) && !isForbidden(properties[segment] as Schema)) {
-      out.push(properties[segment] as Schema);
+    if (isSchema(properties) && isSchema(properties[segment]) && !isForbidden(properties[segment])) {
+      out.push(properties[segment]);
     } else if (isSchema(branch.additionalProperties)) {
       out.push(branch.additionalProperties);
     }

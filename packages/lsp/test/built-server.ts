@@ -51,8 +51,8 @@ export interface StdioClient {
 export async function startStdioClient(settings: unknown | (() => unknown) = null, bin = ensureBuiltServer()): Promise<StdioClient> {
   const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const notifications: StdioClient['notifications'] = [];
   // Every notification (the star handler of vscode-jsonrpc, not in the protocol typings).
   (connection as unknown as { onNotification(handler: (method: string, params: unknown) => void): void }).onNotification((method, params) =>

@@ -41,7 +41,7 @@ describe('quick fixes from the validator', () => {
     const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\ntriggers:\n  - slug: mon\n    type: monitor\n    prompt: go\n    run: ./check\n    mode: poll\n';
     const fixes = fixesAt(text, 'poll');
     expect(fixes.map((f) => f.code)).toContain('trigger-monitor-interval');
-    expect(fixes.find((f) => f.code === 'trigger-monitor-interval')!.result).toMatch(/\n    interval: \S+/);
+    expect(fixes.find((f) => f.code === 'trigger-monitor-interval')!.result).toMatch(/\n {4}interval: \S+/);
   });
 
   it('removes a forbidden key', () => {

@@ -152,12 +152,12 @@ describe('through the built server (stdio)', () => {
     const text = 'svc_version: 1\nagents:\n  - name: solo\nchannels:\n  - platform: chat_a\n    enabled: "on"\n';
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
     const request = (only: string[]) =>
-      client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only } }) as Promise<CodeAction[]>;
+      client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only } });
     // Version 1 with channels: nothing to fix, the migration is refused (disabled, with the reason).
     expect(await request(['source.fixAll'])).toEqual([]);
     const [migrate] = await request(['refactor']);
     expect(migrate!.disabled!.reason).toMatch(/channels/);
-    const hints = (await client.connection.sendRequest('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })) as { label: string; position: { line: number } }[];
+    const hints = await client.connection.sendRequest<{ label: string; position: { line: number } }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE });
     expect(hints.map((h) => [h.position.line, h.label])).toEqual([[5, '→ true']]);
 
     const fixable = 'svc_version: 2.0\ndefault_agent: a\nagents:\n  a:\n    workspace: reed\n';
@@ -166,13 +166,13 @@ describe('through the built server (stdio)', () => {
     expect(fixAll!.kind).toBe(FIX_ALL_KIND);
     expect(apply(fixable, fixAll!, uri)).toBe('svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    workspace: read\n');
 
-    expect(((await client.connection.sendRequest('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })) as { label: string }[]).map((h) => h.label)).toEqual(['→ 2']);
+    expect((await client.connection.sendRequest<{ label: string }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).map((h) => h.label)).toEqual(['→ 2']);
     hintsOn = false;
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
     // The server re-reads the settings asynchronously: ask until it answers with no hints.
     let left = -1;
     for (let attempt = 0; attempt < 200 && left !== 0; attempt++) {
-      left = ((await client.connection.sendRequest('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })) as unknown[]).length;
+      left = (await client.connection.sendRequest<unknown[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).length;
       if (left !== 0) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(left).toBe(0);

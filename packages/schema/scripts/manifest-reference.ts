@@ -319,7 +319,7 @@ class Reference {
       return 'map';
     }
     if (format === 'non-empty string') return format;
-    if (typeof schema.type === 'string') return format && format !== 'flag' ? `${schema.type} (${format})` : (schema.type as string);
+    if (typeof schema.type === 'string') return format && format !== 'flag' ? `${schema.type} (${format})` : (schema.type);
     if (Object.keys(schema).every((key) => ['description', 'markdownDescription', 'default'].includes(key))) return 'any value';
     throw new Error(`cannot name the type of ${JSON.stringify(schema)}`);
   }
@@ -351,7 +351,7 @@ class Reference {
 
   private bounds(version: SvcVersion, schema: Schema): string[] {
     const out: string[] = [];
-    const n = (key: string) => (typeof schema[key] === 'number' ? (schema[key] as number) : undefined);
+    const n = (key: string) => (typeof schema[key] === 'number' ? (schema[key]) : undefined);
     const [min, max] = [n('minimum'), n('maximum')];
     if (min !== undefined && max !== undefined) out.push(`From ${min} to ${max}.`);
     else if (min !== undefined) out.push(`At least ${min}.`);

@@ -197,9 +197,9 @@ function schemasAt(root: SchemaObject, path: readonly PathSegment[]): SchemaObje
     const next: SchemaObject[] = [];
     for (const schema of current) {
       const properties = schema.properties as Record<string, unknown> | undefined;
-      if (typeof segment === 'string' && properties && isPlainObject(properties[segment])) next.push(properties[segment] as SchemaObject);
-      else if (typeof segment === 'string' && isPlainObject(schema.additionalProperties)) next.push(schema.additionalProperties as SchemaObject);
-      if (typeof segment === 'number' && isPlainObject(schema.items)) next.push(schema.items as SchemaObject);
+      if (typeof segment === 'string' && properties && isPlainObject(properties[segment])) next.push(properties[segment]);
+      else if (typeof segment === 'string' && isPlainObject(schema.additionalProperties)) next.push(schema.additionalProperties);
+      if (typeof segment === 'number' && isPlainObject(schema.items)) next.push(schema.items);
     }
     current = next.flatMap((schema) => expand(schema, 0));
     if (current.length === 0) break;

@@ -77,7 +77,7 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
     problems.push({ code, message, path: pointer, start: range[0], end: range[1] });
   };
   // What the version 2 check sees: the value with every refused part taken out, so each problem is reported once.
-  const check = cloneJson(value) as Record<string, unknown>;
+  const check = cloneJson<Record<string, unknown>>(value);
 
   if ('channels' in value) {
     refuse('migrate-channels', '/channels', at.keyRange('/channels'), "svc_version 2 has no 'channels'; set each channel up as a connector with provider 'channel', then remove 'channels'");

@@ -63,7 +63,7 @@ export function placeholderFor(key: string, propertySchema: SchemaObject | undef
     name: 'name',
     platform: 'chat_a',
   };
-  if (known[key]) return known[key]!;
+  if (known[key]) return known[key];
   const values = propertySchema?.enum as unknown[] | undefined;
   if (values?.length) return values[0] as string;
   if (propertySchema && 'const' in propertySchema) return propertySchema.const as string;

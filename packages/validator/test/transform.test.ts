@@ -292,7 +292,10 @@ describe('the fixtures/ corpus', () => {
     }
   };
   walk(join(REPO_ROOT, 'fixtures'));
-  const documents = files.sort().map((path) => ({ path: relative(REPO_ROOT, path), ext: (path.endsWith('.toml') ? 'toml' : 'yaml') as 'yaml' | 'toml', bytes: readFileSync(path) }));
+  const documents = files.sort().map((path) => {
+    const ext: 'yaml' | 'toml' = path.endsWith('.toml') ? 'toml' : 'yaml';
+    return { path: relative(REPO_ROOT, path), ext, bytes: readFileSync(path) };
+  });
   const v1 = documents.filter((d) => manifestVersion(parse(d.bytes, d.ext).value) === 1 && errorsOf(d.bytes, d.ext).length === 0);
   const tomls = documents.filter((d) => d.ext === 'toml' && errorsOf(d.bytes, d.ext).length === 0);
 

@@ -518,6 +518,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.keyboard.press('Enter');
     await page.keyboard.type('runtime: runtime_z');
     await problemFor('svc.yaml', 'runtime_z');
+    // problemFor looked at the Problems panel: back to the end of the editor.
+    await activeEditor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('project: a: b');
     const syntaxEntries = async () => (await problemEntries()).filter((e) => e.file === 'svc.yaml' && /yaml-syntax/.test(e.text)).length;
@@ -557,6 +560,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // left to Red Hat's extension; once the line is gone, the content error
     // is still ours.
     await page.locator('.tabs-container .tab', { hasText: 'svc.yaml' }).click();
+    // (The editor renders spaces as no-break spaces.)
+    const editorText = async () => (await activeEditor().locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(editorText, { timeout: 60_000 }).toContain('project: a: b');
     await expect.poll(syntaxEntries, { timeout: 60_000 }).toBe(0);
     await activeEditor().locator('.view-lines').click();
     await page.keyboard.press('Control+End');

@@ -132,8 +132,8 @@ describe('bundles', () => {
     cpSync(join(out, 'server.js'), serverJs);
     const child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: alone, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_PATH: '' } });
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     try {
       connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
       connection.onRequest('client/registerCapability', () => null);

@@ -30,7 +30,7 @@ const COMMON: Readonly<Record<string, 'value' | 'flag'>> = {
   help: 'flag',
 };
 
-const ROWS: readonly Operation[] = Object.values(OPERATIONS) as unknown as Operation[];
+const ROWS: readonly Operation[] = Object.values(OPERATIONS);
 
 function usageText(): string {
   const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');

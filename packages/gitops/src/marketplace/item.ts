@@ -96,7 +96,7 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
     version: version as string,
     ...(description !== undefined ? { description: description as string } : {}),
     files: fileList as string[],
-    manifest: fragment as ManifestFragment,
+    manifest: fragment,
     ...(integrity !== undefined ? { integrity: integrity as string } : {}),
   };
 }

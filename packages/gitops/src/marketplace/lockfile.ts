@@ -143,6 +143,8 @@ export function checkLock(raw: unknown): asserts raw is LockFile {
               : (error.message ?? 'is invalid');
     invalidLock(where, detail);
   }
+  // Checked against the lock's schema just above (the compiler cannot see ajv's verdict).
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const lock = raw as LockFile;
   const claimed = new Map<string, string>();
   for (const [name, item] of Object.entries(lock.items)) {

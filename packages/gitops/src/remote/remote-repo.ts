@@ -130,7 +130,7 @@ export function checkBranchName(branch: string, where: string): string {
     branch === '@' ||
     branch.length > 255 ||
     /^[-+.]|[.]$|\.\.|@\{|\/\/|\/\.|\.lock$|\.lock\/|^\/|\/$/.test(branch) ||
-    // eslint-disable-next-line no-control-regex
+     
     /[\u0000-\u0020\u007f~^:?*[\\]/.test(branch);
   if (bad) throw new RefusedError('unknown-branch', `${JSON.stringify(branch)} is not a valid branch name (for ${where})`);
   return branch;

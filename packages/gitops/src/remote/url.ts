@@ -32,7 +32,7 @@ export function parseRemote(spec: string): RemoteUrl | null {
   if (transportHelper || (scheme && !SCHEMES.has(scheme))) {
     throw new RefusedError('unsupported-url', `'${display}' uses a transport the applier does not support (use file://, ssh://, git://, http(s):// or host:path)`);
   }
-  // eslint-disable-next-line no-control-regex
+   
   if (/[\u0000-\u001f\u007f]/.test(spec) || spec.startsWith('-')) {
     throw new RefusedError('unsupported-url', `'${JSON.stringify(display).slice(1, -1)}' is not a usable repository URL`);
   }

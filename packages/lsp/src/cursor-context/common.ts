@@ -33,7 +33,7 @@ export interface CursorContext {
 
 export function lineText(text: string, starts: readonly number[], line: number): string {
   const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
-  return text.slice(starts[line]!, end).replace(/\r$/, '');
+  return text.slice(starts[line], end).replace(/\r$/, '');
 }
 
 /** A YAML key without its quotes. */

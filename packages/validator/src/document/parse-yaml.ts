@@ -37,7 +37,7 @@ export function parseYamlFragment(
   const diagnostics: RawDiagnostic[] = [];
   let documents: Document.Parsed[];
   try {
-    documents = parseAllDocuments(text, PARSE_OPTIONS) as unknown as Document.Parsed[];
+    documents = parseAllDocuments(text, PARSE_OPTIONS);
   } catch (error) {
     diagnostics.push({
       code: 'yaml-syntax',
@@ -176,7 +176,7 @@ class YamlTreeBuilder {
       this.aliases.push({ node: alias, target: this.aliasTarget(node) });
       return alias;
     }
-    const [start, end] = this.range(node as { range?: [number, number, number] });
+    const [start, end] = this.range(node);
     return { kind: 'scalar', value: null, style: 'plain', start, end };
   }
 
@@ -211,7 +211,7 @@ class YamlTreeBuilder {
 
   private map(node: import('yaml').YAMLMap, pointer: string): MapNode {
     const [start, end] = this.range(node);
-    const entries = this.entries(node.items as import('yaml').Pair[], pointer);
+    const entries = this.entries(node.items, pointer);
     return { kind: 'map', entries, flow: Boolean(node.flow), start, end };
   }
 
@@ -242,11 +242,11 @@ class YamlTreeBuilder {
           if (target) this.invalidKey(keyStart, keyEnd, pointer, `a mapping key must be a string; '*${keyNode.source}' refers to ${isScalar(target) ? 'an empty value' : 'a collection'}`);
         }
       } else if (keyNode) {
-        [keyStart, keyEnd] = this.range(keyNode as { range?: [number, number, number] });
+        [keyStart, keyEnd] = this.range(keyNode);
         key = '';
         this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
-        const valueRange = pair.value ? this.range(pair.value as { range?: [number, number, number] }) : [this.base, this.base];
+        const valueRange = pair.value ? this.range(pair.value) : [this.base, this.base];
         keyStart = keyEnd = valueRange[0]!;
         key = '';
         this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');

@@ -10,7 +10,7 @@ import { ownEntry } from './own-entries.js';
 
 /** Changes to a map, key by key: keys to set first (so the map never becomes empty midway), then deletions. */
 export function mapDiff(map: MapNode, current: unknown, value: Record<string, Json>, path: readonly PathSegment[]): ManifestChange[] {
-  const effective = (isPlainObject(current) ? current : {}) as Record<string, unknown>;
+  const effective = (isPlainObject(current) ? current : {});
   const changes: ManifestChange[] = [];
   for (const [key, child] of Object.entries(value)) {
     const has = ownEntry(map, key)?.entry !== undefined || Object.prototype.hasOwnProperty.call(effective, key);

@@ -248,13 +248,13 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
   switch (change.op) {
     case 'set':
       if (found.node === undefined) return addKey(edit, found.parent, change.path, change.value, change.after);
-      return replaceValue(edit, found as Located, change.value);
+      return replaceValue(edit, found, change.value);
     case 'append': {
       if (found.node === undefined) return addKey(edit, found.parent, change.path, [change.value]);
-      return appendItem(edit, found as Located, change.value);
+      return appendItem(edit, found, change.value);
     }
     case 'insert': {
-      const parent = found.node === undefined ? found.parent : (found as Located).parent && { node: (found as Located).parent!.node, path: (found as Located).parent!.path };
+      const parent = found.node === undefined ? found.parent : (found).parent && { node: (found).parent.node, path: (found).parent.path };
       const index = change.path[change.path.length - 1];
       const seq = parent?.node;
       if (seq?.kind !== 'seq' || typeof index !== 'number') throw invalid(`cannot insert at ${formatPath(change.path)}`);
@@ -263,7 +263,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
       if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderTomlValue(change.value, edit.spacedArrays)}, `);
       // An array of tables: the new element's section goes before the element's (and its comments), a blank line between.
       const holder = edit.locate(parent!.path.slice(0, -1));
-      if (!isPlainObject(change.value) || holder.node === undefined || !sectionPathable(edit, holder as Located) || parent!.path.some((segment) => typeof segment !== 'string')) {
+      if (!isPlainObject(change.value) || holder.node === undefined || !sectionPathable(edit, holder) || parent!.path.some((segment) => typeof segment !== 'string')) {
         throw unsupported(`cannot insert this item into the array of tables ${formatPath(change.path.slice(0, -1))}`);
       }
       const sections = tableSections(parent!.path as string[], change.value, edit.spacedArrays, true);
@@ -277,7 +277,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
     }
     case 'delete':
       if (found.node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
-      return deleteValue(edit, found as Located);
+      return deleteValue(edit, found);
     case 'rewrite': {
       const node = found.node;
       if (node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
@@ -292,7 +292,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
     }
     case 'keyBy':
       if (found.node === undefined) throw invalid(`${formatPath(change.path)} does not exist`);
-      return keyByToml(edit, found as Located, change.key);
+      return keyByToml(edit, found, change.key);
   }
 }
 
@@ -383,7 +383,7 @@ function sectionPathable(edit: TomlEdit, parent: Located): boolean {
     if (shape !== 'root' && shape !== 'table' && shape !== 'implicit') return false;
     const next = edit.locate([...current.path, segment]);
     if (next.node === undefined) return false;
-    current = next as Located;
+    current = next;
   }
   const shape = edit.shape(current.node, current.path);
   return shape === 'root' || shape === 'table' || shape === 'implicit';
@@ -447,7 +447,7 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
       const at = edit.lines.lineEndOf(sibling.end);
       return edit.lines.splice(at, at, edit.lines.eol + line);
     }
-    const end = edit.tableContentEnd(container, shape as Shape);
+    const end = edit.tableContentEnd(container, shape);
     if (end === undefined) return edit.lines.splice(container.start, container.start, line + edit.lines.eol);
     const at = edit.lines.lineEndOf(end);
     return edit.lines.splice(at, at, edit.lines.eol + line);

@@ -168,17 +168,17 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
   const found = edit.locate(path);
   switch (change.op) {
     case 'set':
-      if (found.node !== undefined) return replaceValue(edit, found as Located, change.value);
+      if (found.node !== undefined) return replaceValue(edit, found, change.value);
       return addToParent(edit, found.parent, path, change.value, change.after);
     case 'append': {
       if (found.node === undefined) return addToParent(edit, found.parent, path, [change.value]);
       const node = found.node;
       if (isNullish(node)) return [{ op: 'set', path, value: [change.value] }];
       if (node?.kind !== 'seq') throw new ManifestEditError('invalid-change', `${formatPath(path)} is not a list`);
-      return appendItem(edit, found as Located, node, change.value, path);
+      return appendItem(edit, found, node, change.value, path);
     }
     case 'insert': {
-      const seq = found.node === undefined ? found.parent.node : (found as Located).slot.kind === 'item' ? ((found as Located).slot as { container: SeqNode }).container : undefined;
+      const seq = found.node === undefined ? found.parent.node : (found).slot.kind === 'item' ? ((found).slot as { container: SeqNode }).container : undefined;
       const index = path[path.length - 1];
       if (seq?.kind !== 'seq' || typeof index !== 'number') throw new ManifestEditError('invalid-change', `cannot insert at ${formatPath(path)}`);
       if (index >= seq.items.length) return [{ op: 'append', path: path.slice(0, -1), value: change.value }];
@@ -188,13 +188,13 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       return edit.lines.insertLinesBefore(dash, renderSeqItemLines(change.value, edit.lines.column(dash), edit.style));
     }
     case 'rename': {
-      if (found.node === undefined || (found as Located).slot.kind !== 'pair') throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
-      const entry = ((found as Located).slot as { entry: MapEntry }).entry;
+      if (found.node === undefined || (found).slot.kind !== 'pair') throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
+      const entry = ((found).slot as { entry: MapEntry }).entry;
       return edit.lines.splice(entry.keyStart, entry.keyEnd, renameText(edit.text.slice(entry.keyStart, entry.keyEnd), change.to));
     }
     case 'delete':
       if (found.node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
-      return deleteSlot(edit, found as Located, path);
+      return deleteSlot(edit, found, path);
     case 'rewrite': {
       const node = found.node;
       if (node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
@@ -204,7 +204,7 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
     }
     case 'keyBy':
       if (found.node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
-      return keyByYaml(edit, found as Located, change.key);
+      return keyByYaml(edit, found, change.key);
   }
 }
 

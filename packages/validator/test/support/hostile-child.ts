@@ -118,7 +118,7 @@ function main(): void {
       polluted: 'polluted' in probe || 'polluted' in Object.prototype,
       manifestPrototypes:
         result.manifest && typeof result.manifest === 'object'
-          ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest as object)]
+          ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest)]
           : null,
       diagnostics: result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
     }) + '\n',

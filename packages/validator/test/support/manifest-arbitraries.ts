@@ -109,7 +109,7 @@ export const manifestArb = fc.record({
 /** Inserts `insert` at the start of the n-th value (after a `: `). */
 export function valueEdit(n: number, insert: string): Mutation {
   return (t: string) => {
-    const colons = [...t.matchAll(/: /g)].map((m) => m.index! + 2);
+    const colons = [...t.matchAll(/: /g)].map((m) => m.index + 2);
     if (colons.length === 0) return t;
     const i = colons[n % colons.length]!;
     return t.slice(0, i) + insert + t.slice(i);
