@@ -19,6 +19,7 @@ import { readSettings } from '../packages/lsp/src/settings.js';
 import { applyEdits, positionOf, rangeOf } from '../packages/lsp/test/helpers.js';
 import {
   expectPrototypesUnchanged,
+  ownValueAt,
   PROTOTYPE_KEY_MANIFESTS,
   snapshotPrototypes,
   type PrototypeKeyManifest,
@@ -262,6 +263,73 @@ describe('answers about the names are right', () => {
     expect(yaml.ok).toBe(true);
     expect(yaml.manifest).toEqual(validateManifest(v2Yaml.text).manifest);
     expect(created).toContain('    headers: {__proto__: a, constructor: b, prototype: c}\n');
+    expectPrototypesUnchanged(before);
+  });
+});
+
+/** A version 1 manifest that migrates: agents `constructor` and `prototype`, a connector's headers and open `project` keys named like prototypes. */
+const V1_MIGRATABLE = `svc_version: 1
+agents:
+  - name: constructor   # the builder
+    connectors: [prototype]
+  - name: prototype
+connectors:
+  - slug: prototype
+    provider: http
+    base_url: https://api.example.com
+    headers:
+      __proto__: a
+      constructor: b
+project:
+  constructor:
+    prototype:
+      polluted: true
+`;
+
+describe('fix, migrate and convert on the names', () => {
+  const [v2Yaml, v2Toml] = PROTOTYPE_KEY_MANIFESTS as [PrototypeKeyManifest, PrototypeKeyManifest, PrototypeKeyManifest];
+
+  it('fixManifest rewrites what it fixes and keeps every key named like a prototype', () => {
+    const before = snapshotPrototypes();
+    const withScope = (workspace: string) => v2Yaml.text.replace('    connectors: [prototype]\n', `    connectors: [prototype]\n    workspace: ${workspace}\n`);
+    const fixed = fixManifest(ManifestDocument.parse(withScope('reed').replace('svc_version: 2', 'svc_version: 2.0')));
+    expect(fixed.fixes.map((f) => [f.code, f.path])).toEqual([
+      ['svc-version-format', '/svc_version'],
+      ['invalid-value', '/agents/constructor/workspace'],
+    ]);
+    expect(fixed.text).toBe(withScope('read'));
+    expect(fixed.diagnostics).toEqual([]);
+    for (const path of v2Yaml.paths) expect(ownValueAt(fixed.document.value, path).found, path.join('/')).toBe(true);
+    expectPrototypesUnchanged(before);
+  });
+
+  it('migrateManifest keys the agents by name, `constructor` included', () => {
+    const before = snapshotPrototypes();
+    const migrated = migrateManifest(ManifestDocument.parse(V1_MIGRATABLE), { to: 2, defaultAgent: 'constructor' });
+    const expected =
+      'svc_version: 2\ndefault_agent: constructor\nagents:\n  constructor:   # the builder\n    connectors: [prototype]\n  prototype: {}\n' +
+      V1_MIGRATABLE.slice(V1_MIGRATABLE.indexOf('connectors:\n  - slug'));
+    expect(migrated).toEqual({ ok: true, changed: true, text: expected, diagnostics: [] });
+    expect(validateManifest(expected).ok).toBe(true);
+    // The editor's action, one per agent that could be the default.
+    const state = createState('file:///work/proto/svc.yaml', 1, V1_MIGRATABLE);
+    const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = request(state, 'textDocument/codeAction', { textDocument: { uri: state.uri }, range: whole, context: { diagnostics: [], only: ['refactor'] } }) as CodeAction[];
+    expect(actions.map((a) => a.title)).toEqual(["Migrate to svc_version 2 (default agent 'constructor')", "Migrate to svc_version 2 (default agent 'prototype')"]);
+    expect(applyEdits(V1_MIGRATABLE, editsOf(actions[0]!.edit, state.uri))).toBe(expected);
+    expectPrototypesUnchanged(before);
+  });
+
+  it('tomlToYaml converts the TOML manifest to YAML meaning the same', () => {
+    const before = snapshotPrototypes();
+    const converted = tomlToYaml(v2Toml.text);
+    expect(converted.text).toContain('\n__proto__:\n  polluted: true\n');
+    expect(converted.text).toContain('\n    headers: {__proto__: a, constructor: b, prototype: c}\n');
+    expect(converted.text).toContain('\n    filter:\n      __proto__: x\n      constructor: "y"\n');
+    const yaml = validateManifest(converted.text);
+    expect(yaml.diagnostics).toEqual([]);
+    expect(yaml.manifest).toEqual(validateManifest(v2Yaml.text).manifest);
+    for (const path of v2Toml.paths) expect(ownValueAt(yaml.manifest, path).found, path.join('/')).toBe(true);
     expectPrototypesUnchanged(before);
   });
 });
