@@ -17,6 +17,9 @@ import { RenameRefused } from '../packages/lsp/src/features/rename.js';
 import { lspLines } from '../packages/lsp/src/positions.js';
 import { readSettings } from '../packages/lsp/src/settings.js';
 import { applyEdits, positionOf, rangeOf } from '../packages/lsp/test/helpers.js';
+import { install, list, LOCK_PATH, RefusedError, remove, setAgentScope, setDefaultAgent, update, updateAll, updates, type LockFile } from '../packages/gitops/src/index.js';
+import { writeCatalogItem, type ItemVersion } from '../packages/gitops/test/support/fixtures.js';
+import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from '../packages/gitops/test/support/repos.js';
 import {
   expectPrototypesUnchanged,
   ownValueAt,
@@ -330,6 +333,57 @@ describe('fix, migrate and convert on the names', () => {
     expect(yaml.diagnostics).toEqual([]);
     expect(yaml.manifest).toEqual(validateManifest(v2Yaml.text).manifest);
     for (const path of v2Toml.paths) expect(ownValueAt(yaml.manifest, path).found, path.join('/')).toBe(true);
+    expectPrototypesUnchanged(before);
+  });
+});
+
+describe('applier operations on the names (real repositories and a folder catalog)', () => {
+  afterAll(cleanupTempDirs);
+  const [v2Yaml, v2Toml, v1Yaml] = PROTOTYPE_KEY_MANIFESTS as [PrototypeKeyManifest, PrototypeKeyManifest, PrototypeKeyManifest];
+  const manifestAt = (repo: string, path: string) => show(repo, 'main', path).toString('utf8');
+  const refusal = async (promise: Promise<unknown>): Promise<RefusedError> => {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RefusedError);
+    return error as RefusedError;
+  };
+
+  it('setDefaultAgent and setAgentScope on agents `constructor` and `prototype` (YAML, TOML, version 1)', async () => {
+    const before = snapshotPrototypes();
+    const options = await applyOptions();
+    const yaml = makeRepo({ 'svc.yaml': v2Yaml.text }, { bare: true });
+    const toDefault = await setDefaultAgent(yaml, 'prototype', options);
+    expect(toDefault).toMatchObject({ status: 'committed', info: { agent: 'prototype', manifest: 'svc.yaml' } });
+    expect(manifestAt(yaml, 'svc.yaml')).toBe(v2Yaml.text.replace('default_agent: constructor', 'default_agent: prototype'));
+    await setDefaultAgent(yaml, 'constructor', options);
+    expect(manifestAt(yaml, 'svc.yaml')).toBe(v2Yaml.text);
+    expect(subjects(yaml)).toHaveLength(3);
+    const scoped = await setAgentScope(yaml, 'constructor', { secrets: ['API_KEY'], connectors: 'none' }, options);
+    expect(scoped.status).toBe('committed');
+    expect(manifestAt(yaml, 'svc.yaml')).toBe(v2Yaml.text.replace('  constructor:\n    connectors: [prototype]\n', '  constructor:\n    connectors: none\n    secrets: [API_KEY]\n'));
+
+    const toml = makeRepo({ 'svc.toml': v2Toml.text }, { bare: true });
+    await setDefaultAgent(toml, 'prototype', options);
+    expect(manifestAt(toml, 'svc.toml')).toBe(v2Toml.text.replace('default_agent = "constructor"', 'default_agent = "prototype"'));
+    await setAgentScope(toml, 'constructor', { secrets: 'all' }, options);
+    expect(manifestAt(toml, 'svc.toml')).toBe(
+      v2Toml.text.replace('default_agent = "constructor"', 'default_agent = "prototype"').replace('connectors = ["prototype"]\n', 'connectors = ["prototype"]\nsecrets = "all"\n'),
+    );
+
+    const v1 = makeRepo({ 'svc.yaml': v1Yaml.text }, { bare: true });
+    await setAgentScope(v1, 'constructor', { connectors: ['github'] }, options);
+    expect(manifestAt(v1, 'svc.yaml')).toBe(v1Yaml.text.replace('      prototype: c\n', '      prototype: c\n    connectors: [github]\n'));
+    expect(validateManifest(manifestAt(v1, 'svc.yaml')).ok).toBe(true);
+
+    // `constructor` is found only when declared; `__proto__` is not an agent name at all.
+    const plain = makeRepo({ 'svc.yaml': 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n' }, { bare: true });
+    const start = head(plain);
+    expect(await refusal(setDefaultAgent(plain, 'constructor', options))).toMatchObject({ code: 'unknown-agent', message: "agent 'constructor' is not declared in svc.yaml (declared: main)" });
+    expect(await refusal(setAgentScope(plain, 'constructor', { secrets: 'none' }, options))).toMatchObject({ code: 'unknown-agent' });
+    expect((await refusal(setDefaultAgent(yaml, '__proto__', options))).code).toBe('invalid-name');
+    expect(head(plain)).toBe(start);
     expectPrototypesUnchanged(before);
   });
 });
