@@ -386,4 +386,94 @@ describe('applier operations on the names (real repositories and a folder catalo
     expect(head(plain)).toBe(start);
     expectPrototypesUnchanged(before);
   });
+
+  /**
+   * An item named `constructor`: files named like prototypes (version 1.1.0 adds one called
+   * `constructor`), and manifest entries using the names (parsed from JSON, so `__proto__` is
+   * an own key, as a catalog's item.json gives it).
+   */
+  const item = (version: string, header: string, extra: Record<string, string> = {}): ItemVersion => ({
+    version,
+    files: Object.fromEntries([['__proto__', 'not a prototype\n'], ['prototype/constructor.md', `# constructor ${version}\n`], ...Object.entries(extra)]) as Record<string, string>,
+    manifest: JSON.parse(
+      `{"agents":{"constructor":{"connectors":["prototype"]}},` +
+        `"connectors":[{"slug":"prototype","provider":"http","base_url":"https://api.example.com","headers":{"__proto__":"${header}","constructor":"b","prototype":"c"}}],` +
+        `"triggers":[{"slug":"constructor","type":"cron","cron":"0 * * * *","prompt":"Run the report.","agent":"constructor","filter":{"__proto__":"x","constructor":"y"}}]}`,
+    ) as Record<string, unknown>,
+  });
+  const MANIFEST = 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n';
+  const installedManifest = (header: string) =>
+    `${MANIFEST}  constructor:\n    connectors: [prototype]\nconnectors:\n  - slug: prototype\n    provider: http\n    base_url: "https://api.example.com"\n` +
+    `    headers:\n      __proto__: ${header}\n      constructor: b\n      prototype: c\ntriggers:\n  - slug: constructor\n    type: cron\n    cron: "0 * * * *"\n` +
+    `    prompt: "Run the report."\n    agent: constructor\n    filter:\n      __proto__: x\n      constructor: "y"\n`;
+  const lockAt = (repo: string) => JSON.parse(manifestAt(repo, LOCK_PATH)) as LockFile;
+  const blob = (repo: string, path: string) => git(repo, ['rev-parse', `main:${path}`]).trim();
+  const tree = (repo: string) => git(repo, ['ls-tree', '-r', '--name-only', 'main']).trim().split('\n');
+
+  it('list, install, updates, update, updateAll and remove of an item named `constructor`', async () => {
+    const before = snapshotPrototypes();
+    const repo = makeRepo({ 'svc.yaml': MANIFEST }, { bare: true });
+    const catalog = tempDir();
+    writeCatalogItem(catalog, 'constructor', item('1.0.0', 'a'));
+    const options = { ...(await applyOptions()), catalog };
+    const start = head(repo);
+
+    // Nothing installed: no inherited `constructor` or `prototype` is found in the (absent) lock.
+    expect(await list(repo)).toEqual([]);
+    expect(await updates(repo, { catalog })).toEqual([]);
+    for (const name of ['constructor', 'prototype']) {
+      expect((await refusal(update(repo, name, options))).code).toBe('not-installed');
+      expect((await refusal(remove(repo, name, options))).code).toBe('not-installed');
+    }
+    expect(head(repo)).toBe(start);
+
+    // install: the file `__proto__` is placed and owned like any other; the entries keep their keys.
+    expect(await install(repo, 'constructor', options)).toMatchObject({ status: 'committed', info: { name: 'constructor', version: '1.0.0', action: 'installed' } });
+    expect(manifestAt(repo, 'svc.yaml')).toBe(installedManifest('a'));
+    expect(validateManifest(manifestAt(repo, 'svc.yaml')).ok).toBe(true);
+    expect(tree(repo)).toEqual(['__proto__', 'prototype/constructor.md', LOCK_PATH, 'svc.yaml'].sort());
+    expect(manifestAt(repo, '__proto__')).toBe('not a prototype\n');
+    const lock = lockAt(repo).items['constructor']!;
+    expect(Object.entries(lock.files)).toEqual([
+      ['__proto__', blob(repo, '__proto__')],
+      ['prototype/constructor.md', blob(repo, 'prototype/constructor.md')],
+    ]);
+    expect(lock.manifest.map((e) => [e.section, e.name])).toEqual([['agents', 'constructor'], ['connectors', 'prototype'], ['triggers', 'constructor']]);
+    expect(Object.entries((lock.manifest[1]!.value as { headers: object }).headers)).toEqual([['__proto__', 'a'], ['constructor', 'b'], ['prototype', 'c']]);
+    expect(await list(repo)).toEqual([{ name: 'constructor', version: '1.0.0', id: 'constructor', source: lock.source, files: ['__proto__', 'prototype/constructor.md'] }]);
+
+    // update: upstream changes the `__proto__` header and adds a file called `constructor` (no base: new, not inherited).
+    writeCatalogItem(catalog, 'constructor', item('1.1.0', 'changed', { constructor: 'a new file\n' }));
+    expect(await updates(repo, { catalog })).toEqual([{ name: 'constructor', id: 'constructor', installed: '1.0.0', available: '1.1.0' }]);
+    expect(await update(repo, 'constructor', options)).toMatchObject({ status: 'committed', info: { from: '1.0.0', to: '1.1.0', action: 'updated', kept: [], merged: [] } });
+    expect(manifestAt(repo, 'svc.yaml')).toBe(installedManifest('changed'));
+    expect(manifestAt(repo, 'constructor')).toBe('a new file\n');
+    expect(manifestAt(repo, 'prototype/constructor.md')).toBe('# constructor 1.1.0\n');
+    expect(Object.keys(lockAt(repo).items['constructor']!.files)).toEqual(['__proto__', 'constructor', 'prototype/constructor.md']);
+    const updatedHead = head(repo);
+    expect(await updateAll(repo, options)).toMatchObject({ status: 'unchanged', info: { updated: [], refused: [] } });
+    expect(head(repo)).toBe(updatedHead);
+
+    // A local edit of the `__proto__` header counts as one: remove refuses it unless forced.
+    const clone = `${tempDir()}/clone`;
+    git(tempDir(), ['clone', '-q', repo, clone]);
+    writeFiles(clone, { 'svc.yaml': installedManifest('local') });
+    git(clone, ['commit', '-q', '-am', 'local: header']);
+    git(clone, ['push', '-q', 'origin', 'main']);
+    const edited = head(repo);
+    const refused = await refusal(remove(repo, 'constructor', options));
+    expect(refused.code).toBe('locally-modified');
+    expect(refused.message).toContain("connector 'prototype'");
+    expect(head(repo)).toBe(edited);
+
+    // remove --force: every file it placed goes, `__proto__` and `constructor` included, and the entries and the lock with them.
+    expect(await remove(repo, 'constructor', { ...options, force: true })).toMatchObject({
+      status: 'committed',
+      info: { name: 'constructor', version: '1.1.0', removedFiles: ['__proto__', 'constructor', 'prototype/constructor.md'] },
+    });
+    expect(tree(repo)).toEqual(['svc.yaml']);
+    expect(manifestAt(repo, 'svc.yaml')).toBe(MANIFEST);
+    expect(await list(repo)).toEqual([]);
+    expectPrototypesUnchanged(before);
+  });
 });
