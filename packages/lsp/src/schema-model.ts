@@ -59,7 +59,8 @@ function childSchemas(schema: Schema, segment: PathSegment): Schema[] {
       continue;
     }
     const properties = branch.properties;
-    if (isSchema(properties) && isSchema(properties[segment]) && !isForbidden(properties[segment] as Schema)) {
+    // Own keys only: a key named `__proto__` or `constructor` is not a declared property.
+    if (isSchema(properties) && Object.hasOwn(properties, segment) && isSchema(properties[segment]) && !isForbidden(properties[segment] as Schema)) {
       out.push(properties[segment] as Schema);
     } else if (isSchema(branch.additionalProperties)) {
       out.push(branch.additionalProperties);
