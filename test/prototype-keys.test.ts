@@ -159,6 +159,25 @@ describe('language-server features on keys named __proto__, constructor and prot
       expectPrototypesUnchanged(before);
     });
   }
+
+  // Where a name is not allowed (`__proto__` is not a slug), the diagnostic and its quick fixes go through the same handlers.
+  for (const [name, format, text, line] of [
+    ['YAML', 'yaml', 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n  __proto__:\n    connectors: [constructor]\nconnectors:\n  - slug: constructor\n    provider: mcp\n    url: https://x.example/mcp\n', 4],
+    ['TOML', 'toml', 'svc_version = 2\ndefault_agent = "main"\n[agents.main]\n[agents.__proto__]\nconnectors = ["prototype"]\n[[connectors]]\nslug = "prototype"\nprovider = "mcp"\nurl = "https://x.example/mcp"\n', 3],
+  ] as const) {
+    it(`every request on a manifest that declares an agent \`__proto__\` (${name}): refused at the key, nothing polluted`, () => {
+      const before = snapshotPrototypes();
+      const state = createState(uriOf({ format }), 1, text);
+      const diagnostics = computeDiagnostics(state, {}, CONTEXT);
+      expect(diagnostics.filter((d) => d.severity === 1).map((d) => [d.code, d.range.start.line])).toEqual([['invalid-key-name', line]]);
+      for (const handler of HANDLERS) {
+        for (const offset of offsetsAround(text)) {
+          for (const params of paramsFor(handler.method, state, offset)) checkResult(state, handler.method, request(state, handler.method, params));
+        }
+      }
+      expectPrototypesUnchanged(before);
+    });
+  }
 });
 
 describe('answers about the names are right', () => {
