@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { ManifestDocument, RULES, validateDocument } from '@svc-manifest/validator';
 import { computeDiagnostics, createState, updateState, type DocumentState } from '@svc-manifest/lsp';
-import { validateV2 } from '../packages/validator/dist/generated/validators.js';
+import { validateV2 } from '../packages/validator/dist/generated/validators-v2.js';
 import { generateManifest } from './generate.ts';
 import { stat } from './lsp-harness.ts';
 

@@ -172,3 +172,34 @@ export function ownValueAt(value: unknown, path: readonly string[]): { found: bo
   }
   return { found: true, value: current };
 }
+
+/** The prototypes a polluting write could reach: `Object.prototype` and the built-ins' own. */
+const PROTOTYPES: readonly [string, object][] = [
+  ['Object.prototype', Object.prototype],
+  ['Array.prototype', Array.prototype],
+  ['Function.prototype', Function.prototype],
+  ['String.prototype', String.prototype],
+  ['Map.prototype', Map.prototype],
+];
+
+export type PrototypesSnapshot = [string, object, Map<string | symbol, PropertyDescriptor>][];
+
+/** Records the own properties of `Object.prototype`, `Array.prototype` and the other built-in prototypes in {@link PROTOTYPES}. */
+export function snapshotPrototypes(): PrototypesSnapshot {
+  return PROTOTYPES.map(([name, target]) => [name, target, new Map(Reflect.ownKeys(target).map((key) => [key, Object.getOwnPropertyDescriptor(target, key)!]))]);
+}
+
+/** Fails unless every prototype of {@link snapshotPrototypes} has exactly the properties it had, with the same values. */
+export function expectPrototypesUnchanged(before: PrototypesSnapshot): void {
+  for (const [name, target, descriptors] of before) {
+    expect(Reflect.ownKeys(target).map(String), name).toEqual([...descriptors.keys()].map(String));
+    for (const [key, was] of descriptors) {
+      const is = Object.getOwnPropertyDescriptor(target, key)!;
+      expect(Object.is(is.value, was.value) && Object.is(is.get, was.get) && Object.is(is.set, was.set), `${name}.${String(key)} changed`).toBe(true);
+    }
+  }
+  expect(Object.getPrototypeOf([])).toBe(Array.prototype);
+  const probe: Record<string, unknown> = {};
+  expect(probe.polluted).toBeUndefined();
+  expect(([] as unknown as Record<string, unknown>).polluted).toBeUndefined();
+}

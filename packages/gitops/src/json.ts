@@ -20,7 +20,8 @@ function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
   if (value instanceof Map) return normalize(Object.fromEntries(value));
   if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
+    // Null prototype: a key named `__proto__` is an entry like any other, not a prototype.
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value).sort()) {
       if (value[key] !== undefined) out[key] = normalize(value[key]);
     }

@@ -59,7 +59,8 @@ function childSchemas(schema: Schema, segment: PathSegment): Schema[] {
       continue;
     }
     const properties = branch.properties;
-    if (isSchema(properties) && isSchema(properties[segment]) && !isForbidden(properties[segment])) {
+    // Own keys only: a key named `__proto__` or `constructor` is not a declared property.
+    if (isSchema(properties) && Object.hasOwn(properties, segment) && isSchema(properties[segment]) && !isForbidden(properties[segment])) {
       out.push(properties[segment]);
     } else if (isSchema(branch.additionalProperties)) {
       out.push(branch.additionalProperties);

@@ -197,7 +197,7 @@ function schemasAt(root: SchemaObject, path: readonly PathSegment[]): SchemaObje
     const next: SchemaObject[] = [];
     for (const schema of current) {
       const properties = schema.properties as Record<string, unknown> | undefined;
-      if (typeof segment === 'string' && properties && isPlainObject(properties[segment])) next.push(properties[segment]);
+      if (typeof segment === 'string' && properties && Object.hasOwn(properties, segment) && isPlainObject(properties[segment])) next.push(properties[segment]);
       else if (typeof segment === 'string' && isPlainObject(schema.additionalProperties)) next.push(schema.additionalProperties);
       if (typeof segment === 'number' && isPlainObject(schema.items)) next.push(schema.items);
     }

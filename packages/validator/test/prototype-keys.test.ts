@@ -6,7 +6,7 @@
  * language-server and applier tests of the same property.
  */
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, validateManifest } from '@svc-manifest/validator';
+import { canonicalJson, deepEqual, ManifestDocument, validateManifest } from '@svc-manifest/validator';
 import {
   expectObjectPrototypeUnchanged,
   ownValueAt,
@@ -68,6 +68,16 @@ describe('keys named __proto__, constructor and prototype', () => {
     const value = document.value as Record<string, Record<string, unknown>>;
     expect(Object.keys(value.project!).sort()).toEqual(['__proto__', 'constructor', 'prototype']);
     expect(Object.getPrototypeOf(value.project!.__proto__)).toBeNull();
+    expectObjectPrototypeUnchanged(before);
+  });
+
+  it('canonical JSON keeps a `__proto__` key: values differing only there are not equal', () => {
+    const before = snapshotObjectPrototype();
+    const value = JSON.parse('{"headers":{"constructor":"b","__proto__":"a"},"filter":{"__proto__":{"x":1}}}') as unknown;
+    expect(canonicalJson(value)).toBe('{"filter":{"__proto__":{"x":1}},"headers":{"__proto__":"a","constructor":"b"}}');
+    expect(deepEqual(value, JSON.parse('{"headers":{"constructor":"b","__proto__":"changed"},"filter":{"__proto__":{"x":1}}}'))).toBe(false);
+    expect(deepEqual(value, JSON.parse('{"headers":{"constructor":"b"},"filter":{}}'))).toBe(false);
+    expect(deepEqual(value, JSON.parse('{"filter":{"__proto__":{"x":1}},"headers":{"__proto__":"a","constructor":"b"}}'))).toBe(true);
     expectObjectPrototypeUnchanged(before);
   });
 });

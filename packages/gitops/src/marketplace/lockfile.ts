@@ -40,7 +40,7 @@ export interface LockFile {
 }
 
 export function emptyLock(): LockFile {
-  return { lockfileVersion: 1, items: {} };
+  return { lockfileVersion: 1, items: Object.create(null) as Record<string, LockedItem> };
 }
 
 /**
@@ -183,10 +183,11 @@ function describeValue(root: unknown, pointer: string): unknown {
 
 /** Stable text: items and file paths sorted, two-space indent, final newline (small, reviewable diffs). */
 export function serializeLock(lock: LockFile): Uint8Array {
-  const items: Record<string, LockedItem> = {};
+  // Null prototypes: file paths such as `__proto__` are written as keys like any other.
+  const items: Record<string, LockedItem> = Object.create(null) as Record<string, LockedItem>;
   for (const name of Object.keys(lock.items).sort()) {
     const item = lock.items[name]!;
-    const files: Record<string, string> = {};
+    const files: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const path of Object.keys(item.files).sort()) files[path] = item.files[path]!;
     items[name] = { id: item.id, version: item.version, source: item.source, integrity: item.integrity, files, manifest: item.manifest };
   }

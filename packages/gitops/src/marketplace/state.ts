@@ -82,7 +82,8 @@ export function finish<T>(state: State, message: string, info: T): EditPlan<T> {
 
 /** The lock file record of a fetched item: upstream blob ids and manifest entries. */
 export function lockEntry(item: FetchedItem, oidLength: number): LockedItem {
-  const files: Record<string, string> = {};
+  // Null prototype: a file may be called `__proto__` (or `constructor`); it is an entry like any other.
+  const files: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const path of item.files) files[path] = blobOid(item.contents.get(path)!, oidLength);
   return { id: item.id, version: item.version, source: item.source, integrity: item.integrity, files, manifest: fragmentEntries(item.manifest) };
 }

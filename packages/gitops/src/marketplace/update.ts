@@ -51,7 +51,8 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
   const paths = [...new Set([...Object.keys(installed.files), ...item.files])];
   const entries = await snapshot.entries(paths);
   for (const path of paths) {
-    const baseOid = installed.files[path];
+    // Own keys only: a new upstream file called `constructor` has no base, not an inherited one.
+    const baseOid = Object.hasOwn(installed.files, path) ? installed.files[path] : undefined;
     const theirs = item.contents.get(path);
     const theirsOid = theirs ? blobOid(theirs, oidLength) : undefined;
     const current = entries.get(path);

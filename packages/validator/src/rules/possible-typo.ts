@@ -36,7 +36,8 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
   for (const entry of resolved.entries) {
     if (entry.ignored || entry.merge) continue;
     const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
-    const property = properties[entry.key];
+    // Own keys only: `constructor` or `__proto__` in the manifest is not a declared property.
+    const property = Object.hasOwn(properties, entry.key) ? properties[entry.key] : undefined;
     if (property) {
       visit(context, entry.value, property, childPointer, depth + 1);
       continue;
