@@ -114,7 +114,7 @@ test('a repository left open does not keep Node running', () => {
   expect(result.status).toBe(0);
 });
 
-test('set-default-agent on a bare repository runs seven git processes, one of them the reader', async () => {
+test('set-default-agent on a bare repository runs six git processes, one of them the reader', async () => {
   const repo = makeRepo({ 'svc.yaml': lf(YAML_LINES) }, { bare: true });
   const trace = join(tempDir(), 'trace.txt');
   process.env.GIT_TRACE = trace;
@@ -128,5 +128,24 @@ test('set-default-agent on a bare repository runs seven git processes, one of th
     .split('\n')
     .filter((line) => line.includes('trace: built-in: git '))
     .map((line) => line.replace(/.*trace: built-in: git /, '').replace(/--git-dir \S+ /, '').split(' ')[0]);
-  expect(commands).toEqual(['rev-parse', 'check-ref-format', 'cat-file', 'hash-object', 'mktree', 'commit-tree', 'update-ref']);
+  expect(commands).toEqual(['rev-parse', 'cat-file', 'hash-object', 'mktree', 'commit-tree', 'update-ref']);
+});
+
+test('branch names: the check without git agrees with git check-ref-format', async () => {
+  const part = fc.stringMatching(/^[A-Za-z0-9._@~^:-]{1,6}$/);
+  const name = fc.oneof(fc.array(part, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')), fc.stringMatching(/^[A-Za-z0-9./_-]{1,12}$/));
+  await fc.assert(
+    fc.asyncProperty(name, async (branch) => {
+      const gitSays = spawnSync('git', ['check-ref-format', `refs/heads/${branch}`]).status === 0 && !branch.startsWith('-');
+      const ours = await GitRepo.checkBranchName(branch).then(
+        () => true,
+        (error: unknown) => {
+          expect(error).toMatchObject({ code: 'invalid-branch' });
+          return false;
+        },
+      );
+      expect(ours, branch).toBe(gitSays);
+    }),
+    { numRuns: 300, examples: [['main'], ['release/1.2'], ['a..b'], ['x.lock'], ['x/.y'], ['x.'], ['-x'], ['x/-y'], ['a//b'], ['@'], ['a@{b']] },
+  );
 });

@@ -77,6 +77,7 @@ export class GitRepo {
 
   /** Refuses (`invalid-branch`) a branch name git would not accept as `refs/heads/<name>`. */
   static async checkBranchName(branch: string): Promise<void> {
+    if (plainBranchName(branch)) return;
     const ok = !/[\u0000-\u001f\u007f]/.test(branch) && !branch.startsWith('-') && (await runGit(['check-ref-format', `refs/heads/${branch}`], { okCodes: [1] })).code === 0;
     if (!ok) throw new RefusedError('invalid-branch', `${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
   }
@@ -305,6 +306,20 @@ export class GitRepo {
 }
 
 const TREE_MODE = '40000';
+
+/**
+ * A branch name of the everyday kind (`main`, `release/1.2`, `feature/x-y_z`): letters, digits,
+ * `.`, `_`, `-` in `/`-separated parts, none empty, starting with `.` or `-`, or ending with
+ * `.lock` or `.`, and no `..`. Every such name passes `git check-ref-format`, so it needs no git
+ * process; any other name is left to git.
+ */
+function plainBranchName(branch: string): boolean {
+  return (
+    /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(branch) &&
+    !branch.includes('..') &&
+    branch.split('/').every((part) => !part.startsWith('.') && !part.startsWith('-') && !part.endsWith('.lock') && !part.endsWith('.'))
+  );
+}
 
 /** A raw tree entry as `ls-tree` shows it: the mode in six digits and the object's type. */
 function treeEntry(entry: Entry): TreeEntry {
