@@ -7,11 +7,12 @@
 //                                   Node 20 has no module compile cache)
 //   dist/THIRD_PARTY_LICENSES.txt   the licences of the inlined dependencies
 // and, for the repository's tests and benchmarks, a copy of the bin (launcher/svc-manifest-git.cjs)
-// in dist/. Modules the code imports with import() (the validator, proper-lockfile for remote
-// repositories) stay in the bundle but run only on first use. Everything is written beside its
+// in dist/. Modules the code imports with import() (proper-lockfile for remote repositories, the
+// HTTP stack for HTTP catalogs) and ajv (src/marketplace/lazy-ajv.ts) stay in the bundle but run
+// only on first use. Everything is written beside its
 // target and renamed into place, so parallel test files never read half a bundle.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from '../../../scripts/third-party-notices.mjs';
@@ -28,6 +29,17 @@ function writeAtomically(file, write) {
   renameSync(temporary, file);
 }
 
+/** `src/marketplace/lazy-ajv.ts` becomes `lazy-ajv.bundle.ts`: ajv's module code runs only when a lock file is checked. */
+const lazyAjv = {
+  name: 'svc-manifest-lazy-ajv',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)lazy-ajv(\.js|\.ts)?$/ }, (args) => {
+      const target = join(args.resolveDir, args.path.replace(/(\.js|\.ts)?$/, '.bundle.ts'));
+      return existsSync(target) && dirname(target) === join(root, 'src', 'marketplace') ? { path: target } : undefined;
+    });
+  },
+};
+
 const outfile = join(dist, 'svc-manifest-git-main.cjs');
 const result = await build({
   entryPoints: [join(root, 'src', 'index.ts')],
@@ -43,7 +55,7 @@ const result = await build({
   legalComments: 'none',
   sourcemap: false,
   metafile: true,
-  plugins: [lazyParts],
+  plugins: [lazyParts, lazyAjv],
   logLevel: 'warning',
 });
 renameSync(`${outfile}.${process.pid}.tmp`, outfile);

@@ -7,8 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RefusedError } from '../errors.js';
@@ -277,7 +276,9 @@ export class HttpCatalog implements Catalog {
 }
 
 /** One GET with the bounds enforced: connect timeout, total timeout, body size. */
-function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBounds, what: string): Promise<{ status: number; location?: string; body: Buffer }> {
+async function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBounds, what: string): Promise<{ status: number; location?: string; body: Buffer }> {
+  // Loaded on first use: an operation without an HTTP catalog never pays for the HTTP and TLS stacks.
+  const { request: send } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolvePromise, reject) => {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
@@ -290,7 +291,6 @@ function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBound
         reject(error);
       } else resolvePromise(value!);
     };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       reject(new RefusedError('catalog-error', `${url.href} is not an http(s) URL`));
       return;

@@ -2,7 +2,8 @@
  * The committed record of installed items (`svc.lock.json`, format in README.md).
  * It is what makes re-installs no-ops, local edits detectable and updates mergeable.
  */
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
+import { ajvClass } from './lazy-ajv.js';
 import { RefusedError } from '../errors.js';
 import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, type Json } from '../json.js';
 import { foldPath, itemPathProblem, LOCK_FILE_PATH } from '../policy/item-paths.js';
@@ -91,7 +92,7 @@ let compiledShape: ShapeCheck | undefined;
 
 /** The schema check, compiled on first use: operations that never read a lock file do not pay for it. */
 function shapeCheck(): ShapeCheck {
-  compiledShape ??= new Ajv({ allErrors: false, strict: true }).compile(LOCK_SCHEMA);
+  compiledShape ??= new (ajvClass())({ allErrors: false, strict: true }).compile(LOCK_SCHEMA);
   return compiledShape;
 }
 
