@@ -60,7 +60,7 @@ async function libraryRow(dir: string, files: number, runs: number): Promise<Git
   const repo = repository(dir, files);
   // Warm-up: the modules, the JIT (the first size measured must not pay for it) and git's files;
   // also the floor's content (svc.yaml with the other agent).
-  for (let i = 0; i < 10; i++) await setDefaultAgent(repo, AGENTS[i % 2]!, { author: IDENTITY });
+  for (let i = 0; i < 30; i++) await setDefaultAgent(repo, AGENTS[i % 2]!, { author: IDENTITY });
   // The head now has the second agent: its svc.yaml is what the floor writes.
   const other = git(repo, ['cat-file', 'blob', 'refs/heads/main:svc.yaml']);
   for (let i = 0; i < 3; i++) {

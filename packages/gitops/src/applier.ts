@@ -160,10 +160,20 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
     checkMessageLine(plan.message, 'the commit message');
     await checkWrites(snapshot, plan);
     const message = options.message ?? plan.message;
-    const changes = await indexChanges(repo, snapshot, plan.writes);
+    // git writes the blobs while the manifest is validated here (its verdict counts only when something changes).
+    const pending = indexChanges(repo, snapshot, plan.writes);
+    pending.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+    await new Promise((resolve) => setImmediate(resolve));
+    const validation = validateManifest(plan.writes, options.validate ?? defaultValidate).then(
+      (warnings) => ({ warnings }),
+      (error: unknown) => ({ error }),
+    );
+    const changes = await pending;
     const base = { branch, parent: head, message, attempts: attempt, info: plan.info, warnings: [] as string[] };
     if (changes.length === 0) return { ...base, status: 'unchanged', commit: head, changedPaths: [] };
-    const warnings = await validateManifest(plan.writes, options.validate ?? defaultValidate);
+    const verdict = await validation;
+    if ('error' in verdict) throw verdict.error;
+    const { warnings } = verdict;
 
     const baseTree = await repo.treeOf(head);
     const tree = await repo.buildTree(baseTree, changes);
