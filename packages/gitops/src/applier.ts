@@ -6,7 +6,8 @@
  * writer moved the branch in between, it reads the new head and runs the edit again,
  * so every precondition is checked against what it will actually commit on top of.
  */
-import { lstat, realpath } from 'node:fs/promises';
+// Synchronous metadata calls, and fs.promises read at each call: a one-shot operation never loads Node's promise-based fs.
+import { promises as fsp, realpathSync } from 'node:fs';
 import { EditError, printable, RefusedError } from './errors.js';
 import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
@@ -108,7 +109,7 @@ async function applyOpened<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
   await GitRepo.checkBranchName(branch);
   const author = checkIdentity(options.author ?? (await repo.configuredIdentity()) ?? DEFAULT_IDENTITY, 'author');
   const committer = checkIdentity(options.committer ?? author, 'committer');
-  const key = await realpath(repo.gitDir);
+  const key = realpathSync(repo.gitDir);
   const maxAttempts = options.maxAttempts ?? 40;
   for (let round = 1; ; round++) {
     if (edit.fetches) {
@@ -210,7 +211,7 @@ class StaleLockWatch {
   private readonly seen = new Map<string, string>();
 
   async check(lockFile: string, branch: string): Promise<void> {
-    const info = await lstat(lockFile).catch(() => null);
+    const info = await fsp.lstat(lockFile).catch(() => null);
     if (!info) return;
     const identity = `${info.ino}:${info.mtimeMs}`;
     const before = this.seen.get(lockFile);

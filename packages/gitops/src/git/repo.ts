@@ -7,7 +7,8 @@
  * commits with `commit-tree`, and refs move only through one `update-ref --stdin`
  * transaction with expected old values.
  */
-import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
+// Synchronous metadata reads, and fs.promises read at each call: a one-shot operation never loads Node's promise-based fs.
+import { promises as fsp, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitCommandError, RefusedError } from '../errors.js';
@@ -56,7 +57,7 @@ export class GitRepo {
    * does not exist, is not in a repository, or is the inside of a work tree's `.git`.
    */
   static async open(path: string): Promise<GitRepo> {
-    const info = await stat(path).catch(() => null);
+    const info = fileInfo(path);
     if (!info) throw new RefusedError('not-a-repository', `${path} does not exist`);
     if (!info.isDirectory()) throw new RefusedError('not-a-repository', `${path} is not a folder`);
     // One process for everything: in a bare repository (or inside a git folder) git prints the
@@ -109,7 +110,7 @@ export class GitRepo {
   /** The branch HEAD points at (also in a bare repository). */
   async headBranch(): Promise<string> {
     // HEAD's file names a branch as `ref: refs/heads/<name>`; anything else is git's to interpret.
-    const text = await readFile(join(this.gitDir, 'HEAD'), 'utf8').catch(() => '');
+    const text = readText(join(this.gitDir, 'HEAD'));
     const branch = /^ref: refs\/heads\/([^\n]+)\n?$/.exec(text)?.[1];
     if (branch && branch !== '.invalid') return branch;
     return this.text(['symbolic-ref', '--short', 'HEAD']);
@@ -237,7 +238,7 @@ export class GitRepo {
   }
 
   private async buildTreeInIndex(baseTree: string | null, changes: readonly IndexChange[]): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'svc-gitops-index-'));
+    const dir = await fsp.mkdtemp(join(tmpdir(), 'svc-gitops-index-'));
     try {
       const env = { GIT_INDEX_FILE: join(dir, 'index') };
       await this.git(baseTree ? ['read-tree', baseTree] : ['read-tree', '--empty'], { env });
@@ -250,7 +251,7 @@ export class GitRepo {
       }
       return await this.text(['write-tree'], { env });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await fsp.rm(dir, { recursive: true, force: true });
     }
   }
 
@@ -306,6 +307,22 @@ export class GitRepo {
 }
 
 const TREE_MODE = '40000';
+
+function fileInfo(path: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /**
  * A branch name of the everyday kind (`main`, `release/1.2`, `feature/x-y_z`): letters, digits,
