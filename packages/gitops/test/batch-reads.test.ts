@@ -51,7 +51,23 @@ function indexTree(repo: string, base: string, changes: readonly IndexChange[]):
   return execFileSync('git', ['--git-dir', repo, 'write-tree'], { env }).toString().trim();
 }
 
-const PATHS = ['svc.yaml', 'README.md', 'a', 'a/deep', 'a/deep/three.txt', 'a/one.txt/x', 'a.b', 'link', 'vendor/sub', 'vendor/sub/x', 'skills/ünïcödé/é.md', 'skills/pdf tools/SKILL "quoted".md', 'nope', 'a/nope', ''];
+const PATHS = [
+  'svc.yaml',
+  'README.md',
+  'a',
+  'a/deep',
+  'a/deep/three.txt',
+  'a/one.txt/x',
+  'a.b',
+  'link',
+  'vendor/sub',
+  'vendor/sub/x',
+  'skills/ünïcödé/é.md',
+  'skills/pdf tools/SKILL "quoted".md',
+  'nope',
+  'a/nope',
+  '',
+];
 
 test('entries at paths are the ones ls-tree -r -t lists, directories included, null when absent', async () => {
   const { repo, commit } = repository();
@@ -76,7 +92,10 @@ test('the paths two trees differ in are the ones diff-tree -r lists, for random 
   await fc.assert(
     fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 5 }), async (changes: IndexChange[]) => {
       const tree = indexTree(repo, base, changes);
-      const expected = execFileSync('git', ['--git-dir', repo, 'diff-tree', '-r', '-z', '--name-only', '--no-renames', base, tree]).toString('utf8').split('\0').filter(Boolean);
+      const expected = execFileSync('git', ['--git-dir', repo, 'diff-tree', '-r', '-z', '--name-only', '--no-renames', base, tree])
+        .toString('utf8')
+        .split('\0')
+        .filter(Boolean);
       expect((await gitRepo.changedPaths(base, tree)).sort()).toEqual(expected.sort());
     }),
     { numRuns: 40 },
@@ -127,13 +146,22 @@ test('set-default-agent on a bare repository runs six git processes, one of them
   const commands = readFileSync(trace, 'utf8')
     .split('\n')
     .filter((line) => line.includes('trace: built-in: git '))
-    .map((line) => line.replace(/.*trace: built-in: git /, '').replace(/--git-dir \S+ /, '').split(' ')[0]);
+    .map(
+      (line) =>
+        line
+          .replace(/.*trace: built-in: git /, '')
+          .replace(/--git-dir \S+ /, '')
+          .split(' ')[0],
+    );
   expect(commands).toEqual(['rev-parse', 'cat-file', 'hash-object', 'mktree', 'commit-tree', 'update-ref']);
 });
 
 test('branch names: the check without git agrees with git check-ref-format', async () => {
   const part = fc.stringMatching(/^[A-Za-z0-9._@~^:-]{1,6}$/);
-  const name = fc.oneof(fc.array(part, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')), fc.stringMatching(/^[A-Za-z0-9./_-]{1,12}$/));
+  const name = fc.oneof(
+    fc.array(part, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')),
+    fc.stringMatching(/^[A-Za-z0-9./_-]{1,12}$/),
+  );
   await fc.assert(
     fc.asyncProperty(name, async (branch) => {
       const gitSays = spawnSync('git', ['check-ref-format', `refs/heads/${branch}`]).status === 0 && !branch.startsWith('-');
