@@ -33,7 +33,7 @@ const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: '1',
 };
 
-function git(repo: string, args: string[], input?: string | Buffer): string {
+export function git(repo: string, args: string[], input?: string | Buffer): string {
   return execFileSync('git', ['--git-dir', repo, ...args], { input, env: GIT_ENV, maxBuffer: 256 * 1024 * 1024 }).toString();
 }
 
@@ -73,7 +73,7 @@ export function buildRepository(dir: string, manifest: string, commits: number, 
 }
 
 /** The floor: write `content` as svc.yaml on main with plain git plumbing. */
-function bareCommit(repo: string, content: string, message: string): void {
+export function bareCommit(repo: string, content: string, message: string): void {
   const head = git(repo, ['rev-parse', 'refs/heads/main']).trim();
   const blob = git(repo, ['hash-object', '-w', '--stdin'], content).trim();
   const listing = git(repo, ['ls-tree', head]);

@@ -8,11 +8,14 @@
  *  4. The applier: one setAgentScope commit vs bare git plumbing, on a big generated repository.
  *  5. Bursts (ours only): a request sent right after 200 edits of a 13 KB manifest with 1,000
  *     diagnostics, and a 5,000-edit random storm with requests (bench/burst-bench.ts).
+ *  6. The applier's fixed cost: setDefaultAgent vs the plumbing floor at 1, 1,000 and 20,000
+ *     files, and `svc-manifest-git set-default-agent` vs `node -e 0` at 1 and 20,000 files
+ *     (bench/gitops-bench.ts).
  *
  * Writes bench/results.json, docs/performance.svg and docs/performance.md (figures from this
  * run + the hand-written analysis in bench/findings.md), and prints the ratio table.
  *
- * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier,burst
+ * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier,burst,gitops
  * BENCH_SERVERS=ours,yls-patched,yls-stock  BENCH_QUICK=1 (fewer repetitions)
  * BENCH_NO_DOCS=1 (do not rewrite docs/). Any of the first four makes a partial run: its results go to
  * .bench-work/results-partial.json, and bench/results.json and docs/ are left as they are.
@@ -29,6 +32,7 @@ import { latencyPanels, renderChart } from './chart.ts';
 import { benchBurst, type BurstResult } from './burst-bench.ts';
 import { benchCli, type CliResult } from './cli-bench.ts';
 import { generateManifest, type GeneratedManifest } from './generate.ts';
+import { benchGitops, type GitopsResult } from './gitops-bench.ts';
 import { runOnce, runServer, type ServerResult, type ServerSpec, type Stat } from './lsp-harness.ts';
 import { OUR_SERVER, OUR_SETTINGS, ourSpec, ROOT, WORK, ylsSpec, ylsVersion } from './servers.ts';
 import { benchValidator, type ValidatorResult } from './validator-bench.ts';
@@ -36,7 +40,7 @@ import { benchValidator, type ValidatorResult } from './validator-bench.ts';
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
-const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst').split(','));
+const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops').split(','));
 const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,yls-patched,yls-stock').split(','));
 const DOCS_DIR = '/tmp/svc-manifest-bench';
 /** A run restricted by a knob writes .bench-work/results-partial.json and leaves bench/results.json and docs/ alone. */
@@ -110,6 +114,7 @@ interface Results {
   cli?: CliResult;
   applier?: ApplierResult;
   burst?: BurstResult;
+  gitops?: GitopsResult;
   targets: Target[];
 }
 
@@ -117,7 +122,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--docs-only')) {
     const file = join(ROOT, 'bench', 'results.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    results.targets = evaluate(results.lsp, results.validator, results.cli, results.burst);
+    results.targets = [...evaluate(results.lsp, results.validator, results.cli, results.burst), ...gitopsTargets(results.gitops)];
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
     writeDocs(results);
     return;
@@ -235,8 +240,17 @@ async function main(): Promise<void> {
     } else skipped.push(`burst: ${OUR_SERVER} missing or not starting (build packages/lsp first)`);
   }
 
+  // 6. The applier's fixed cost.
+  let gitops: GitopsResult | undefined;
+  if (PARTS.has('gitops')) {
+    log('gitops: setDefaultAgent vs the plumbing floor at 1, 1,000 and 20,000 files; svc-manifest-git vs node -e 0');
+    gitops = await benchGitops({ dir: join(WORK, 'gitops'), librarySizes: [1, 1000, 20000], cliSizes: [1, 20000], runs: QUICK ? 5 : 15 });
+    for (const row of gitops.library) log(`  library ${row.files} files: ours ${fmtMs(row.ours)} floor ${fmtMs(row.floor)} ratio ${fmtRatio(row.ratio.median)}`);
+    for (const row of gitops.cli) log(`  cli ${row.files} files: ${fmtMs(row.cli)} vs node ${fmtMs(row.bareNode)} ratio ${fmtRatio(row.ratio.median)} (cpu ${fmtRatio(row.cpuRatio?.median ?? NaN)})`);
+  }
+
   const finished = new Date();
-  const targets = evaluate(lsp, validator, cli, burst);
+  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops)];
   const results: Results = {
     started: started.toISOString(),
     finished: finished.toISOString(),
@@ -248,13 +262,14 @@ async function main(): Promise<void> {
     cli,
     applier,
     burst,
+    gitops,
     targets,
     skipped,
   };
   const resultsFile = PARTIAL ? join(WORK, 'results-partial.json') : join(ROOT, 'bench', 'results.json');
   writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   log(`wrote ${resultsFile.slice(ROOT.length + 1)}`);
-  const table = ratioTable(lsp, validator, cli, applier, burst);
+  const table = ratioTable(lsp, validator, cli, applier, burst) + (gitops ? `\n\n${gitopsTable(gitops)}` : '');
   process.stdout.write(
     table +
       '\n\nTargets:\n' +
@@ -265,6 +280,32 @@ async function main(): Promise<void> {
 
   if (env.BENCH_NO_DOCS !== '1' && !PARTIAL && lsp.length) writeDocs(results);
   log(`done in ${((finished.getTime() - started.getTime()) / 1000).toFixed(0)} s`);
+}
+
+/** Issue #13's targets: the CLI within 2× `node -e 0` at one file and 1.3× that at 20,000; the library within 1.5× the floor. */
+function gitopsTargets(gitops: GitopsResult | undefined): Target[] {
+  if (!gitops) return [];
+  const targets: Target[] = [];
+  for (const row of gitops.library) {
+    if (row.files !== 1 && row.files !== 20000) continue;
+    targets.push({ name: `setDefaultAgent vs plumbing floor, ${row.files} files`, measured: `${fmtRatio(row.ratio.median)}×`, target: '≤ 1.5×', met: row.ratio.median <= 1.5 });
+  }
+  const one = gitops.cli.find((row) => row.files === 1);
+  if (one) targets.push({ name: 'svc-manifest-git set-default-agent vs node -e 0, 1 file', measured: `${fmtRatio(one.ratio.median)}×`, target: '≤ 2×', met: one.ratio.median <= 2 });
+  if (gitops.cli.length > 1)
+    targets.push({ name: 'the same at 20,000 files over 1 file', measured: `${fmtRatio(gitops.cliGrowth)}×`, target: '≤ 1.3×', met: gitops.cliGrowth <= 1.3 });
+  return targets;
+}
+
+export function gitopsTable(gitops: GitopsResult): string {
+  const rows = ['| applier (examples/svc.yaml, bare repository) | ours ms | reference ms | ratio (median of pairs) |', '|---|---|---|---|'];
+  for (const row of gitops.library)
+    rows.push(`| setDefaultAgent vs plumbing floor, ${row.files} files (${row.runs} pairs) | ${fmtRange(row.ours)} | ${fmtRange(row.floor)} | ${fmtRatio(row.ratio.median)}× |`);
+  for (const row of gitops.cli)
+    rows.push(
+      `| \`svc-manifest-git set-default-agent\` vs \`node -e 0\`, ${row.files} files (${row.runs} pairs) | ${fmtRange(row.cli)} | ${fmtRange(row.bareNode)} | ${fmtRatio(row.ratio.median)}× wall, ${fmtRatio(row.cpuRatio?.median ?? NaN)}× CPU |`,
+    );
+  return rows.join('\n');
 }
 
 function get(lsp: ServerResult[], server: string, manifest: string): ServerResult | undefined {

@@ -151,22 +151,24 @@ describe('the tarballs', () => {
     }
   });
 
-  it('ships the CLI and the language server once each, as the bundle their bins run', () => {
+  it('ships the CLI, the language server and the applier once each, as the bundle their bins run', () => {
     const holding = (name: string, text: string) => packs.get(name)!.files.filter((path) => !path.endsWith('.d.ts') && !path.endsWith('.md') && file(name, path).includes(text));
     expect(holding('@svc-manifest/validator', 'usage: svc-manifest <command>')).toEqual(['dist/svc-manifest-main.cjs']);
     expect(holding('@svc-manifest/lsp', 'usage: svc-manifest-lsp --stdio')).toEqual(['dist/svc-manifest-lsp-main.cjs']);
+    expect(holding('@svc-manifest/gitops', 'usage: svc-manifest git <command>')).toEqual(['dist/svc-manifest-git-main.cjs']);
     // No tsc output besides declarations in the bundled packages.
-    for (const name of ['@svc-manifest/validator', '@svc-manifest/lsp']) {
+    for (const name of ['@svc-manifest/validator', '@svc-manifest/lsp', '@svc-manifest/gitops']) {
       const code = packs.get(name)!.files.filter((path) => /\.(c|m)?js$/.test(path));
-      expect(code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|svc-manifest(-lsp)?-main\.cjs|code-cache\.cjs)$/.test(path)), code.join(', ')).toBe(true);
+      expect(code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path)), code.join(', ')).toBe(true);
     }
     // The inlined dependencies' licences travel with the bundles.
     expect(file('@svc-manifest/validator', 'dist/THIRD_PARTY_LICENSES.txt')).toMatch(/^ajv@\S+ \(MIT\)$/m);
     expect(file('@svc-manifest/lsp', 'dist/THIRD_PARTY_LICENSES.txt')).toMatch(/^vscode-languageserver@\S+ \(MIT\)$/m);
+    expect(file('@svc-manifest/gitops', 'dist/THIRD_PARTY_LICENSES.txt')).toMatch(/^proper-lockfile@\S+ \(MIT\)$/m);
   });
 
   it('gitops declares the bin svc-manifest-git, and the validator does not depend on gitops', () => {
-    expect(packedManifest(packs.get('@svc-manifest/gitops')!).bin).toEqual({ 'svc-manifest-git': 'bin/svc-manifest-git.js' });
+    expect(packedManifest(packs.get('@svc-manifest/gitops')!).bin).toEqual({ 'svc-manifest-git': 'launcher/svc-manifest-git.cjs' });
     const validator = packedManifest(packs.get('@svc-manifest/validator')!);
     expect(JSON.stringify(validator)).not.toContain('gitops');
     expect(file('@svc-manifest/validator', 'dist/svc-manifest-main.cjs')).not.toContain('@svc-manifest/gitops"');

@@ -6,7 +6,8 @@
  * writer moved the branch in between, it reads the new head and runs the edit again,
  * so every precondition is checked against what it will actually commit on top of.
  */
-import { lstat, realpath } from 'node:fs/promises';
+// Synchronous metadata calls, and fs.promises read at each call: a one-shot operation never loads Node's promise-based fs.
+import { promises as fsp, realpathSync } from 'node:fs';
 import { EditError, printable, RefusedError } from './errors.js';
 import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
@@ -95,12 +96,20 @@ export const DEFAULT_IDENTITY: Identity = { name: 'svc-manifest', email: 'svc-ma
 /** Applies `edit` to `repoPath`'s branch as one commit, or refuses with a {@link RefusedError}. */
 export async function applyEdit<T>(repoPath: string, edit: Edit<T>, options: ApplyOptions = {}): Promise<ApplyResult<T>> {
   const repo = await GitRepo.open(repoPath);
+  try {
+    return await applyOpened(repo, edit, options);
+  } finally {
+    repo.close();
+  }
+}
+
+async function applyOpened<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOptions): Promise<ApplyResult<T>> {
   const branch = options.branch ?? (await repo.headBranch().catch(() => null));
   if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${repo.gitDir} does not name a branch; pass a branch explicitly`);
   await GitRepo.checkBranchName(branch);
   const author = checkIdentity(options.author ?? (await repo.configuredIdentity()) ?? DEFAULT_IDENTITY, 'author');
   const committer = checkIdentity(options.committer ?? author, 'committer');
-  const key = await realpath(repo.gitDir);
+  const key = realpathSync(repo.gitDir);
   const maxAttempts = options.maxAttempts ?? 40;
   for (let round = 1; ; round++) {
     if (edit.fetches) {
@@ -144,19 +153,28 @@ async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
   const { maxAttempts } = options;
   const staleLock = new StaleLockWatch();
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const head = await repo.resolve(ref);
-    if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${repo.gitDir}`);
     // Both refs are read before the edit runs, so any move of either during the attempt fails the transaction.
-    const pristineHead = await repo.resolve(PRISTINE_REF);
+    const [head, pristineHead] = await Promise.all([repo.resolve(ref), repo.resolve(PRISTINE_REF)]);
+    if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${repo.gitDir}`);
     const snapshot = new Snapshot(repo, head);
     const plan = await runEdit(edit, snapshot, repo);
     checkMessageLine(plan.message, 'the commit message');
     await checkWrites(snapshot, plan);
     const message = options.message ?? plan.message;
-    const changes = await indexChanges(repo, snapshot, plan.writes);
+    // git writes the blobs while the manifest is validated here (its verdict counts only when something changes).
+    const pending = indexChanges(repo, snapshot, plan.writes);
+    pending.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+    await new Promise((resolve) => setImmediate(resolve));
+    const validation = validateManifest(plan.writes, options.validate ?? defaultValidate).then(
+      (warnings) => ({ warnings }),
+      (error: unknown) => ({ error }),
+    );
+    const changes = await pending;
     const base = { branch, parent: head, message, attempts: attempt, info: plan.info, warnings: [] as string[] };
     if (changes.length === 0) return { ...base, status: 'unchanged', commit: head, changedPaths: [] };
-    const warnings = await validateManifest(plan.writes, options.validate ?? defaultValidate);
+    const verdict = await validation;
+    if ('error' in verdict) throw verdict.error;
+    const { warnings } = verdict;
 
     const baseTree = await repo.treeOf(head);
     const tree = await repo.buildTree(baseTree, changes);
@@ -193,7 +211,7 @@ class StaleLockWatch {
   private readonly seen = new Map<string, string>();
 
   async check(lockFile: string, branch: string): Promise<void> {
-    const info = await lstat(lockFile).catch(() => null);
+    const info = await fsp.lstat(lockFile).catch(() => null);
     if (!info) return;
     const identity = `${info.ino}:${info.mtimeMs}`;
     const before = this.seen.get(lockFile);
@@ -219,7 +237,7 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
   const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
   const specialWrites = plan.writes.filter((write) => special.has(write.path));
   // With trees listed too: a folder called svc.lock.json must not be replaced by the lock file (and lose its contents).
-  const entries = specialWrites.length > 0 ? await snapshot.repo.lsTree(snapshot.commit, specialWrites.map((write) => write.path), { trees: true }) : new Map();
+  const entries = specialWrites.length > 0 ? await snapshot.repo.entriesAt(snapshot.commit, specialWrites.map((write) => write.path)) : new Map();
   for (const write of specialWrites) {
     const entry = entries.get(write.path);
     if (entry && !isRegularFile(entry)) {
@@ -235,16 +253,16 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
  * paths it considers unsafe; the policy refuses those first, and this proves it.)
  */
 export async function verifyTree(repo: GitRepo, baseTree: string, tree: string, changes: readonly IndexChange[]): Promise<void> {
-  const entries = await repo.lsTree(tree, changes.map((change) => change.path));
+  const entries = await repo.entriesAt(tree, changes.map((change) => change.path));
   for (const change of changes) {
-    const entry = entries.get(change.path);
+    const found = entries.get(change.path);
+    const entry = found?.type === 'tree' ? undefined : found;
     const ok = change.oid === null ? !entry : entry?.oid === change.oid && entry.mode === change.mode;
     if (!ok) throw new RefusedError('unsafe-path', `git did not record ${JSON.stringify(change.path)} as ${change.oid === null ? 'deleted' : 'written'}; nothing was committed`, { file: change.path });
   }
   // Nothing else changed: a file replacing a folder (or a folder a file) would drop what was there without a word.
   const planned = new Set(changes.map((change) => change.path));
-  const diff = await repo.git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', baseTree, tree]);
-  for (const path of diff.stdout.toString('utf8').split('\0')) {
+  for (const path of await repo.changedPaths(baseTree, tree)) {
     if (path && !planned.has(path)) {
       throw new RefusedError('path-conflict', `the change would also remove or replace ${JSON.stringify(path)}, which the operation does not own; nothing was committed`, { file: path });
     }

@@ -1,6 +1,7 @@
 /**
- * A read-only view of one commit: what an edit sees. Reads are cached, so an edit may
- * ask for the same file many times.
+ * A read-only view of one commit: what an edit sees. Reads go through the repository's
+ * long-lived `cat-file --batch` (only the directories on a path are read) and are cached,
+ * so an edit may ask for the same file many times.
  */
 import { RefusedError } from '../errors.js';
 import type { GitRepo, TreeEntry } from './repo.js';
@@ -16,12 +17,15 @@ export class Snapshot {
     readonly commit: string,
   ) {}
 
-  /** The tree entry at `path`, or null when the path is absent. Loads all `paths` in one git call. */
+  /** The file (or submodule) entry at each path, or null when the path is absent or a directory. */
   async entries(paths: readonly string[]): Promise<Map<string, TreeEntry | null>> {
     const missing = paths.filter((path) => !this.entryCache.has(path));
     if (missing.length > 0) {
-      const found = await this.repo.lsTree(this.commit, missing);
-      for (const path of missing) this.entryCache.set(path, found.get(path) ?? null);
+      const found = await this.repo.entriesAt(this.commit, missing);
+      for (const path of missing) {
+        const entry = found.get(path) ?? null;
+        this.entryCache.set(path, entry?.type === 'tree' ? null : entry);
+      }
     }
     return new Map(paths.map((path) => [path, this.entryCache.get(path) ?? null]));
   }
@@ -42,8 +46,11 @@ export class Snapshot {
       throw new RefusedError('not-regular-file', `${path} is a symlink in the repository; the applier only reads and edits regular files`, { file: path });
     }
     if (maxBytes !== undefined && !this.blobCache.has(entry.oid)) {
-      const size = Number((await this.repo.git(['cat-file', '-s', entry.oid])).stdout.toString('utf8').trim());
-      if (size > maxBytes) throw new RefusedError('too-large', `${path} is ${size} bytes, more than the limit of ${maxBytes}; it is not read`, { file: path });
+      // A larger blob's bytes are skipped as git sends them, never held.
+      const object = await this.repo.readObject(entry.oid, maxBytes);
+      if (object && !object.content)
+        throw new RefusedError('too-large', `${path} is ${object.size} bytes, more than the limit of ${maxBytes}; it is not read`, { file: path });
+      if (object?.type === 'blob' && object.content) this.blobCache.set(entry.oid, object.content);
     }
     return this.readBlob(entry.oid);
   }

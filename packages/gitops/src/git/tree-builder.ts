@@ -12,7 +12,7 @@ import { runGit } from './exec.js';
 import type { IndexChange } from './repo.js';
 
 /** A tree entry; `name` is its bytes as a latin1 string (tree names need not be UTF-8). */
-interface Entry {
+export interface Entry {
   mode: string;
   oid: string;
 }
@@ -46,8 +46,19 @@ function splitPath(path: string): string[] | null {
   return names.every((name) => name !== '' && name !== '.' && name !== '..' && !name.includes('\0') && !gitMayRefuse(name)) ? names : null;
 }
 
-/** Builds the tree, or returns null when the change is one only an index handles faithfully. */
-export async function buildTreeFromChanges(gitDir: string, baseTree: string | null, changes: readonly IndexChange[]): Promise<string | null> {
+/** Reads a tree object's entries by id (the repository's long-lived reader). */
+export type TreeReader = (oid: string) => Promise<Map<string, Entry>>;
+
+/**
+ * Builds the tree, or returns null when the change is one only an index handles faithfully.
+ * With `readTree`, the directories are read through it; without, through one `cat-file --batch`.
+ */
+export async function buildTreeFromChanges(
+  gitDir: string,
+  baseTree: string | null,
+  changes: readonly IndexChange[],
+  readTree?: TreeReader,
+): Promise<string | null> {
   const oidLength = baseTree?.length ?? changes.find((change) => change.oid)?.oid?.length ?? 40;
   const root = newDir();
   for (const change of changes) {
@@ -66,7 +77,11 @@ export async function buildTreeFromChanges(gitDir: string, baseTree: string | nu
     dir.files.set(last, change);
   }
 
-  const listings = baseTree ? await readTrees(gitDir, baseTree, root, oidLength / 2) : new Map<string, Map<string, Entry> | null>();
+  const listings = !baseTree
+    ? new Map<string, Map<string, Entry> | null>()
+    : readTree
+      ? await readTreesWith(readTree, baseTree, root)
+      : await readTrees(gitDir, baseTree, root, oidLength / 2);
   const written: { path: string; entries: Map<string, Entry>; oid: string }[] = [];
 
   /** The new oid of the directory at `path` (null: it ends up empty), or undefined to decline. */
@@ -131,6 +146,21 @@ async function readTrees(gitDir: string, baseTree: string, root: DirNode, oidByt
   return listings;
 }
 
+/** The same listings as {@link readTrees}, each directory read by id through `readTree`, from the root down. */
+async function readTreesWith(readTree: TreeReader, baseTree: string, root: DirNode): Promise<Map<string, Map<string, Entry> | null>> {
+  const listings = new Map<string, Map<string, Entry> | null>();
+  const walk = async (node: DirNode, path: string, oid: string | null) => {
+    const listing = oid === null ? null : await readTree(oid);
+    listings.set(path, listing);
+    for (const [name, child] of node.dirs) {
+      const entry = listing?.get(name);
+      await walk(child, path === '' ? name : `${path}/${name}`, entry?.mode === TREE_MODE ? entry.oid : null);
+    }
+  };
+  await walk(root, '', baseTree);
+  return listings;
+}
+
 async function readTreeAlone(gitDir: string, baseTree: string, path: string, oidBytes: number): Promise<Map<string, Entry> | null> {
   const spec = path === '' ? baseTree : `${baseTree}:${Buffer.from(path, 'latin1').toString('utf8')}`;
   const type = await runGit(['--git-dir', gitDir, 'cat-file', '-t', spec], { okCodes: [1, 128] });
@@ -139,7 +169,7 @@ async function readTreeAlone(gitDir: string, baseTree: string, path: string, oid
 }
 
 /** A tree object's entries: `<mode> <name>\0<raw oid>` repeated. */
-function parseTree(bytes: Buffer, oidBytes: number): Map<string, Entry> {
+export function parseTree(bytes: Buffer, oidBytes: number): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   let offset = 0;
   while (offset < bytes.length) {

@@ -5,10 +5,9 @@
  * (over HTTP) in time, a folder catalog never follows a symlink, and every fetch happens
  * before the applier takes the repository's lock (see {@link ItemCache}).
  */
-import { constants } from 'node:fs';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// fs.promises is read at each call: Node loads it on first use, not when this module loads.
+import { constants, promises as fsp } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RefusedError } from '../errors.js';
@@ -107,7 +106,7 @@ export class FolderCatalog implements Catalog {
     const summaries: ItemSummary[] = [];
     let entries;
     try {
-      entries = await readdir(this.root, { withFileTypes: true });
+      entries = await fsp.readdir(this.root, { withFileTypes: true });
     } catch (error) {
       throw new RefusedError('catalog-unreachable', `cannot read the catalog folder ${this.root}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
@@ -122,7 +121,7 @@ export class FolderCatalog implements Catalog {
 
   async item(id: string): Promise<unknown | null> {
     checkId(id);
-    const root = await stat(this.root).catch(() => null);
+    const root = await fsp.stat(this.root).catch(() => null);
     if (!root) throw new RefusedError('catalog-unreachable', `the catalog folder ${this.root} does not exist`);
     if (!root.isDirectory()) throw new RefusedError('catalog-unreachable', `the catalog ${this.root} is not a folder`);
     const bytes = await this.readRegular(id, ['item.json'], this.limits.maxDescriptorBytes, `item.json of marketplace item '${id}'`);
@@ -151,7 +150,7 @@ export class FolderCatalog implements Catalog {
     const components = [id, ...parts];
     for (const [index, component] of components.entries()) {
       current = join(current, component);
-      const info = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+      const info = await fsp.lstat(current).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
         throw new RefusedError('catalog-unreachable', `cannot read ${current}: ${error.code ?? error.message}`);
       });
@@ -163,7 +162,7 @@ export class FolderCatalog implements Catalog {
       if (last && info.size > maxBytes) tooLarge(what, maxBytes);
     }
     // O_NOFOLLOW: a symlink swapped in after the check above is still not followed.
-    const handle = await open(current, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    const handle = await fsp.open(current, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
       throw new RefusedError('not-regular-file', `${what}: cannot open ${current} as a regular file (${error.code ?? error.message})`);
     });
     try {
@@ -277,7 +276,9 @@ export class HttpCatalog implements Catalog {
 }
 
 /** One GET with the bounds enforced: connect timeout, total timeout, body size. */
-function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBounds, what: string): Promise<{ status: number; location?: string; body: Buffer }> {
+async function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBounds, what: string): Promise<{ status: number; location?: string; body: Buffer }> {
+  // Loaded on first use: an operation without an HTTP catalog never pays for the HTTP and TLS stacks.
+  const { request: send } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolvePromise, reject) => {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
@@ -290,7 +291,6 @@ function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBound
         reject(error);
       } else resolvePromise(value!);
     };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       reject(new RefusedError('catalog-error', `${url.href} is not an http(s) URL`));
       return;

@@ -2,7 +2,8 @@
  * The committed record of installed items (`svc.lock.json`, format in README.md).
  * It is what makes re-installs no-ops, local edits detectable and updates mergeable.
  */
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
+import { ajvClass } from './lazy-ajv.js';
 import { RefusedError } from '../errors.js';
 import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, type Json } from '../json.js';
 import { foldPath, itemPathProblem, LOCK_FILE_PATH } from '../policy/item-paths.js';
@@ -86,8 +87,14 @@ export const LOCK_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: false, strict: true });
-const validateShape = ajv.compile(LOCK_SCHEMA);
+type ShapeCheck = ReturnType<Ajv['compile']>;
+let compiledShape: ShapeCheck | undefined;
+
+/** The schema check, compiled on first use: operations that never read a lock file do not pay for it. */
+function shapeCheck(): ShapeCheck {
+  compiledShape ??= new (ajvClass())({ allErrors: false, strict: true }).compile(LOCK_SCHEMA);
+  return compiledShape;
+}
 
 /** `items["pdf-tools"].files["../x"]` for the JSON pointer `/items/pdf-tools/files/..~1x`. */
 function describePointer(pointer: string): string {
@@ -127,6 +134,7 @@ export function parseLock(bytes: Uint8Array | null): LockFile {
 /** The checks of {@link parseLock} on an already-parsed value. */
 export function checkLock(raw: unknown): asserts raw is LockFile {
   if (jsonDepth(raw) > MAX_JSON_DEPTH) invalidLock('(the whole file)', `is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  const validateShape = shapeCheck();
   if (!validateShape(raw)) {
     const error = validateShape.errors![0]!;
     const where = describePointer(error.instancePath);

@@ -67,7 +67,12 @@ export async function readRemote<T>(remote: RemoteUrl, options: RemoteOptions & 
       const repo = new RemoteRepo(remote, gitDir, timeoutMs);
       const branch = options.branch ?? (await repo.defaultBranch());
       const { head } = await repo.fetch(branch);
-      return read(new Snapshot(await GitRepo.open(gitDir), head));
+      const git = await GitRepo.open(gitDir);
+      try {
+        return await read(new Snapshot(git, head));
+      } finally {
+        git.close();
+      }
     }),
   );
 }

@@ -5,7 +5,7 @@
  * queue on an in-process lock, other processes on a lock directory next to the cache
  * (proper-lockfile: mkdir is atomic, a crashed holder's lock goes stale).
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { runGit } from '../git/exec.js';
@@ -30,7 +30,7 @@ export function cachePath(remote: RemoteUrl, root?: string): string {
  */
 export async function withCache<T>(gitDir: string, task: (compromised: () => Error | null) => Promise<T>): Promise<T> {
   return withRepoLock(`remote-cache:${gitDir}`, async () => {
-    await mkdir(join(gitDir, '..'), { recursive: true });
+    await fsp.mkdir(join(gitDir, '..'), { recursive: true });
     let lost: Error | null = null;
     // Loaded here, not at start-up: operations on local paths never pay for it (it patches fs through graceful-fs).
     const { lock } = (await import('proper-lockfile')).default;
@@ -55,7 +55,7 @@ export async function withCache<T>(gitDir: string, task: (compromised: () => Err
 }
 
 async function ensureBare(gitDir: string): Promise<void> {
-  if ((await stat(join(gitDir, 'HEAD')).catch(() => null))?.isFile()) return;
+  if ((await fsp.stat(join(gitDir, 'HEAD')).catch(() => null))?.isFile()) return;
   await runGit(['init', '--bare', '--quiet', gitDir]);
   // Housekeeping runs in the foreground, inside our lock, never as a detached process.
   for (const [key, value] of [

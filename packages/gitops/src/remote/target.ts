@@ -32,10 +32,14 @@ export async function readBranch<T>(repo: string, options: ReadOptions, read: (s
   const remote = parseRemote(repo);
   if (remote) return readRemote(remote, options, read);
   const git = await GitRepo.open(repo);
-  const branch = options.branch ?? (await git.headBranch().catch(() => null));
-  if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${git.gitDir} does not name a branch; pass a branch explicitly`);
-  await GitRepo.checkBranchName(branch);
-  const head = await git.resolve(`refs/heads/${branch}`);
-  if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${git.gitDir}`);
-  return read(new Snapshot(git, head));
+  try {
+    const branch = options.branch ?? (await git.headBranch().catch(() => null));
+    if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${git.gitDir} does not name a branch; pass a branch explicitly`);
+    await GitRepo.checkBranchName(branch);
+    const head = await git.resolve(`refs/heads/${branch}`);
+    if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${git.gitDir}`);
+    return await read(new Snapshot(git, head));
+  } finally {
+    git.close();
+  }
 }
