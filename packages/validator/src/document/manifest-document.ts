@@ -3,6 +3,7 @@ import { LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
 import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
+import type { TomlBlock, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -38,6 +39,13 @@ interface CachedFragment {
 
 type FragmentCache = Map<string, CachedFragment>;
 
+/** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
+interface CachedTomlPart {
+  part: TomlPart;
+  base: number;
+  owner: ManifestDocument;
+}
+
 /**
  * One manifest text, parsed into the located tree, with the problems found on the way.
  * Immutable: an edit makes a new document with {@link ManifestDocument.update}, which
@@ -50,6 +58,14 @@ export class ManifestDocument {
   private cachedValue?: { value: unknown; schemaValue: unknown };
   private readonly valueDiagnostics: RawDiagnostic[] = [];
   private fragments: FragmentCache = new Map();
+  /** TOML: the parsed blocks by text, and their signatures when the text parsed without a problem. */
+  private tomlParts: Map<string, CachedTomlPart> = new Map();
+  private tomlSignatures?: string[];
+  /**
+   * How many characters of text the parser read to make this document: all of it for a fresh
+   * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
+   */
+  reparsedBytes = 0;
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
@@ -106,7 +122,7 @@ export class ManifestDocument {
    */
   update(text: string): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
-    next.load(this.fragments);
+    next.load(this);
     return next;
   }
 
@@ -165,7 +181,8 @@ export class ManifestDocument {
     });
   }
 
-  private load(previous: FragmentCache | undefined): void {
+  private load(previousDocument: ManifestDocument | undefined): void {
+    const previous = previousDocument?.fragments;
     const limits = this.limits;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
@@ -201,10 +218,15 @@ export class ManifestDocument {
     }
     let fragment: ParsedFragment;
     if (this.format === 'toml') {
-      fragment = tomlParser().parseTomlFragment(body, bom);
+      fragment = this.parseToml(body, bom, previousDocument);
     } else {
       const plan = planYamlChunks(body, yamlScan!);
-      fragment = plan ? this.parseChunked(body, bom, plan, previous ?? new Map()) : parseYamlFragment(body, bom);
+      if (plan) {
+        fragment = this.parseChunked(body, bom, plan, previous ?? new Map());
+      } else {
+        this.reparsedBytes = body.length;
+        fragment = parseYamlFragment(body, bom);
+      }
     }
     this.root = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
@@ -239,6 +261,7 @@ export class ManifestDocument {
       }
       cached.owner = this;
     } else {
+      this.reparsedBytes += text.length;
       cached = { fragment: parseYamlFragment(text, base, '', { skipRootKeyCheck: true }), base, owner: this };
     }
     this.fragments.set(text, cached);
@@ -254,7 +277,7 @@ export class ManifestDocument {
         const part = this.fragment(body.slice(chunk.start, chunk.end), base + chunk.start, previous);
         diagnostics.push(...part.diagnostics);
         if (!part.root) continue;
-        if (part.root.kind !== 'map') return parseYamlFragment(body, base);
+        if (part.root.kind !== 'map') return this.parseWholeYaml(body, base);
         const rootMap = part.root;
         for (const entry of part.root.entries) {
           // Root keys are checked below, across chunks; clear what an earlier document decided.
@@ -269,7 +292,7 @@ export class ManifestDocument {
       const header = this.fragment(body.slice(chunk.start, items.itemsStart), base + chunk.start, previous);
       diagnostics.push(...header.diagnostics);
       const headerEntry = header.root?.kind === 'map' && header.root.entries.length === 1 ? header.root.entries[0] : undefined;
-      if (!headerEntry) return parseYamlFragment(body, base);
+      if (!headerEntry) return this.parseWholeYaml(body, base);
       const pointer = `/${escapePointerSegment(headerEntry.key)}`;
       const parts = items.itemStarts.map((itemStart, index) => {
         const itemEnd = items.itemStarts[index + 1] ?? chunk.end;
@@ -280,7 +303,7 @@ export class ManifestDocument {
       if (items.kind === 'seq') {
         const seqItems: ValueNode[] = [];
         for (const part of parts) {
-          if (part.root?.kind !== 'seq') return parseYamlFragment(body, base);
+          if (part.root?.kind !== 'seq') return this.parseWholeYaml(body, base);
           const offset = seqItems.length;
           diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: rebaseSeqPath(d.path, pointer, offset) })));
           seqItems.push(...part.root.items);
@@ -293,7 +316,7 @@ export class ManifestDocument {
       } else {
         const mapEntries: MapEntry[] = [];
         for (const part of parts) {
-          if (part.root?.kind !== 'map') return parseYamlFragment(body, base);
+          if (part.root?.kind !== 'map') return this.parseWholeYaml(body, base);
           diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: d.path ? pointer + d.path : d.path })));
           for (const entry of part.root.entries) {
             entry.ignored = undefined;
@@ -328,6 +351,77 @@ export class ManifestDocument {
 
   private entryValues?: Map<MapEntry, () => unknown>;
 
+  private parseWholeYaml(body: string, base: number): ParsedFragment {
+    this.reparsedBytes += body.length;
+    return parseYamlFragment(body, base);
+  }
+
+  /**
+   * TOML: re-parses only the blocks whose text changed when every block's signature is that
+   * of the previous text and the previous text parsed without a problem (then no block can
+   * change how the others combine; see toml-blocks.ts). Otherwise parses the whole text.
+   */
+  private parseToml(body: string, base: number, previous: ManifestDocument | undefined): ParsedFragment {
+    const toml = tomlParser();
+    const blocks = toml.planTomlBlocks(body);
+    const signatures = previous?.tomlSignatures;
+    if (blocks && signatures && blocks.length === signatures.length && blocks.every((block, i) => block.signature === signatures[i])) {
+      const parts = this.tomlBlockParts(body, base, blocks, previous!.tomlParts);
+      if (parts) {
+        this.tomlSignatures = signatures;
+        return { root: toml.mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+      }
+    }
+    this.tomlParts = new Map();
+    this.reparsedBytes = body.length;
+    const whole = toml.parseTomlDocument(body, base, blocks);
+    if (whole.parts && blocks) {
+      whole.parts.forEach((part, i) => {
+        const text = body.slice(blocks[i]!.start, blocks[i]!.end);
+        if (!this.tomlParts.has(text)) this.tomlParts.set(text, { part, base: base + blocks[i]!.start, owner: this });
+      });
+      this.tomlSignatures = blocks.map((block) => block.signature);
+    }
+    return whole;
+  }
+
+  /** Every block's tree: moved from the previous document when its text is unchanged, else parsed. Null on any problem. */
+  private tomlBlockParts(body: string, base: number, blocks: TomlBlock[], previous: Map<string, CachedTomlPart>): TomlPart[] | null {
+    const parts: TomlPart[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i]!;
+      const text = body.slice(block.start, block.end);
+      const at = base + block.start;
+      let cached = this.tomlParts.get(text);
+      if (cached) {
+        // The same text twice in this document: the second copy needs its own tree.
+        parts.push(shiftTomlPart(cached.part, at - cached.base));
+        continue;
+      }
+      cached = previous.get(text);
+      if (cached && cached.owner !== this) {
+        const delta = at - cached.base;
+        if (delta !== 0) {
+          shiftInPlace(cached.part.table, delta);
+          for (const key of cached.part.header?.keys ?? []) {
+            key.keyStart += delta;
+            key.keyEnd += delta;
+          }
+          cached.base = at;
+        }
+        cached.owner = this;
+      } else {
+        this.reparsedBytes += text.length;
+        const part = tomlParser().parseTomlBlock(text, at, i === 0);
+        if (!part) return null;
+        cached = { part, base: at, owner: this };
+      }
+      this.tomlParts.set(text, cached);
+      parts.push(cached.part);
+    }
+    return parts;
+  }
+
   private chunkEntryValue(cached: CachedFragment, chunkRoot: MapNode, key: string): unknown {
     const value = (cached.value ??= buildPlainValue(chunkRoot)) as Record<string, unknown>;
     return value[key];
@@ -342,6 +436,16 @@ export class ManifestDocument {
     }
     return object;
   }
+}
+
+/** A copy of a TOML block's tree moved by `delta`. */
+function shiftTomlPart(part: TomlPart, delta: number): TomlPart {
+  const header = part.header && {
+    array: part.header.array,
+    keys: part.header.keys.map((key) => ({ ...key, keyStart: key.keyStart + delta, keyEnd: key.keyEnd + delta })),
+  };
+  const table = delta === 0 ? part.table : (shiftTree(part.table, delta) as MapNode);
+  return header ? { header, table, hasDateTimes: part.hasDateTimes } : { table, hasDateTimes: part.hasDateTimes };
 }
 
 /** The value of an alias-free tree (chunks never contain aliases). */
