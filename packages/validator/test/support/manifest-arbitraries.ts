@@ -215,7 +215,26 @@ export const TOML_LINES = [
   'enabled = true', 'svc_version = 2', 'x = 1', 'x.y = 2', '"x" = 3', "'x' . y = 4", 'limits = { cpu = 1 }', 'limits.cpu = 2', 'connectors = [', ']', '"a",', '"""', "'''", '[', ']]', '#', '# [x]',
   'a = """', 'b"""', '  [agents.agent-2]', 'when = 2024-01-01T00:00:00Z', 't = 07:30:00', '[a.b]', '[a]', '[[a]]', 'a.b = 1',
 ];
+/** Typing that keeps the TOML valid: a value replaced by a string, a comment added at a line end. */
+export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 .]{0,8}$/)).map(([n, s]) => (t: string) => {
+    const values = [...t.matchAll(/ = "([^"\\\n]*)"/g)];
+    if (values.length === 0) return t;
+    const m = values[n % values.length]!;
+    const at = m.index! + 4;
+    return t.slice(0, at) + s + t.slice(at + m[1]!.length);
+  }),
+  fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 \[\]"'=]{0,8}$/)).map(([n, s]) => (t: string) => {
+    const ends = [...t.matchAll(/ = (true|false|\d+|"[^"\\\n]*")\r?\n/g)];
+    if (ends.length === 0) return t;
+    const m = ends[n % ends.length]!;
+    const at = m.index! + 3 + m[1]!.length;
+    return `${t.slice(0, at)} # ${s}${t.slice(at)}`;
+  }),
+);
+
 export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 4, arbitrary: validTomlEdit },
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
     const lines = t.split('\n');
     lines.splice(n % (lines.length + 1), 0, line);
