@@ -43,7 +43,7 @@ describe('the generated TOML manifests', () => {
     const text = largeTomlManifest(40, 20, 3);
     const document = toml(text);
     expect(shown(validateDocument(document).diagnostics).filter(([code]) => code === 'toml-syntax' || code === 'duplicate-key')).toEqual([]);
-    expect(planTomlBlocks(text)!.length).toBe(1 + 3 + 20 + 2 + 40 + 4 + 6 + 1 + 3);
+    expect(planTomlBlocks(text)!.length).toBe(1 + 4 + 20 + 2 + 40 + 4 + 6 + 1 + 3);
     expect(treeJson(document.root)).toBe(wholeTree(text));
     expect(document.reparsedBytes).toBe(text.length);
   });

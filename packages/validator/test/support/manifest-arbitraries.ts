@@ -167,7 +167,7 @@ export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
  */
 export function largeTomlManifest(triggers: number, agents: number, seed: number): string {
   const lines: string[] = [`# generated manifest ${seed}`, 'svc_version = 2', `default_agent = "agent-0"`, `created = 2024-0${1 + (seed % 9)}-01`, ''];
-  lines.push('[project.settings]', `retries = ${seed % 5}`, '', '[project]', `name = "Project ${seed}"`, 'description = """', 'A large generated manifest', '[not.a.header]', 'for incremental parsing tests."""', `owner.name = "team-${seed % 7}"`, '');
+  lines.push('[project.settings]', `retries = ${seed % 5}`, '', '[project.links.docs]', 'url = "https://example.com/docs"', '', '[project]', `name = "Project ${seed}"`, 'description = """', 'A large generated manifest', '[not.a.header]', 'for incremental parsing tests."""', `owner.name = "team-${seed % 7}"`, 'links.home = "https://example.com"', `links.issues.tracker = "jira-${seed % 3}"`, '');
   lines.push('[project.owner.contact]', 'email = "team@example.com"', '');
   for (let a = 0; a < agents; a++) {
     lines.push(`[agents.agent-${a}]`, `enabled = ${a % 7 !== 3}`);
