@@ -53,6 +53,7 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
   it('after random edits', () => {
     let total = 0;
     let blockwise = 0;
+    let errorsBlockwise = 0;
     fc.assert(
       fc.property(tomlManifestArb, tomlEdits, (t1, list) => {
         const t2 = applyAll(t1, list);
@@ -60,6 +61,7 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
         expect(updated.text).toBe(t2);
         total += 1;
         if (updated.reparsedBytes < t2.length) blockwise += 1;
+        if (updated.reparsedBytes < t2.length && updated.root === null) errorsBlockwise += 1;
         const problem = differenceFromFresh(updated);
         if (problem) throw new Error(problem);
       }),
@@ -67,6 +69,8 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
     );
     // Most edits keep every block's signature: the property is not checked on whole parses only.
     expect(blockwise).toBeGreaterThan(total / 5);
+    // And many texts with a syntax error got it from the one block that has it.
+    expect(errorsBlockwise).toBeGreaterThan(total / 10);
   });
 
   it('after edits that keep the text valid, nearly always block by block', () => {
@@ -157,13 +161,32 @@ describe('what an edit re-parses', () => {
     // At the second header's last key.
     expect(duplicate[0]!.range.start.offset).toBe(renamed.indexOf('[agents.agent-3]', renamed.indexOf('[agents.agent-3]') + 1) + '[agents.'.length);
     expect(differenceFromFresh(document)).toBeNull();
-    // Back to a valid text: whole again (the previous text had a problem), then block by block.
+    // Back to the valid text: its blocks are those of the last text without a problem, so only the
+    // renamed block is parsed again.
     const fixed = document.update(text);
-    expect(fixed.reparsedBytes).toBe(text.length);
+    expect(fixed.reparsedBytes).toBe(blockAround(text, text.indexOf('[agents.agent-4]')).length);
+    expect(differenceFromFresh(fixed)).toBeNull();
     const edited = text.replace('"conn-5"', '"conn-55"');
     const next = fixed.update(edited);
     expect(next.reparsedBytes).toBe(blockAround(edited, edited.indexOf('conn-55')).length);
     expect(differenceFromFresh(next)).toBeNull();
+  });
+
+  it('a syntax error typed in one block of a large file re-parses only that block, and is the error a fresh parse gives', () => {
+    const text = largeTomlManifest(2000, 20, 4);
+    let document = toml(text);
+    const at = text.indexOf('slug = "trigger-1000"') + 'slug = '.length;
+    // Typing a new value: `"`, then `"a`, then `"ab"` (the old value after it is the error until it is removed).
+    const steps = ['"', '"a', '"ab', '"ab"'];
+    for (const typed of steps) {
+      const edited = text.slice(0, at) + typed + text.slice(at + '"trigger-1000"'.length);
+      document = document.update(edited);
+      expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+      const syntax = validateDocument(document).diagnostics.filter((d) => d.code === 'toml-syntax');
+      expect(syntax.map((d) => d.range.start.offset >= at && d.range.start.offset <= at + typed.length + 1)).toEqual(typed === '"ab"' ? [] : [true]);
+    }
   });
 
   it('a key that a later header extends, added in another block, is the error a fresh parse gives', () => {

@@ -39,6 +39,11 @@ interface CachedFragment {
 
 type FragmentCache = Map<string, CachedFragment>;
 
+/** The block signatures of the last TOML text of this file that parsed without a problem. */
+interface TomlClean {
+  signatures: string[];
+}
+
 /** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
 interface CachedTomlPart {
   part: TomlPart;
@@ -60,7 +65,7 @@ export class ManifestDocument {
   private fragments: FragmentCache = new Map();
   /** TOML: the parsed blocks by text, and their signatures when the text parsed without a problem. */
   private tomlParts: Map<string, CachedTomlPart> = new Map();
-  private tomlSignatures?: string[];
+  private tomlClean?: TomlClean;
   /**
    * How many characters of text the parser read to make this document: all of it for a fresh
    * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
@@ -357,21 +362,23 @@ export class ManifestDocument {
   }
 
   /**
-   * TOML: re-parses only the blocks whose text changed when every block's signature is that
-   * of the previous text and the previous text parsed without a problem (then no block can
-   * change how the others combine; see toml-blocks.ts). Otherwise parses the whole text.
+   * TOML: re-parses only the blocks whose text changed, when that cannot change the result.
+   * The blocks' trees are joined when every block's signature is that of the last text that
+   * parsed without a problem (then no block can change how the others combine; see
+   * toml-blocks.ts). A block that does not parse on its own is the whole text's error when
+   * the blocks before it parse and the headers up to it are those of that text (the parser
+   * reports the first syntax error, and before it only redefined headers). Otherwise the whole
+   * text is parsed.
    */
   private parseToml(body: string, base: number, previous: ManifestDocument | undefined): ParsedFragment {
     const toml = tomlParser();
     const blocks = toml.planTomlBlocks(body);
-    const signatures = previous?.tomlSignatures;
-    if (blocks && signatures && blocks.length === signatures.length && blocks.every((block, i) => block.signature === signatures[i])) {
-      const parts = this.tomlBlockParts(body, base, blocks, previous!.tomlParts);
-      if (parts) {
-        this.tomlSignatures = signatures;
-        return { root: toml.mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
-      }
+    const clean = previous?.tomlClean;
+    if (blocks && clean && previous) {
+      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous.tomlParts);
+      if (result) return result;
     }
+    const moved = this.tomlParts;
     this.tomlParts = new Map();
     this.reparsedBytes = body.length;
     const whole = toml.parseTomlDocument(body, base, blocks);
@@ -380,13 +387,16 @@ export class ManifestDocument {
         const text = body.slice(blocks[i]!.start, blocks[i]!.end);
         if (!this.tomlParts.has(text)) this.tomlParts.set(text, { part, base: base + blocks[i]!.start, owner: this });
       });
-      this.tomlSignatures = blocks.map((block) => block.signature);
+      this.tomlClean = { signatures: blocks.map((block) => block.signature) };
+    } else {
+      // Keep what the last clean text allows for the edits that will fix this one.
+      this.tomlClean = clean;
+      if (blocks && previous) this.keepTomlParts(body, blocks, 0, moved, previous.tomlParts);
     }
     return whole;
   }
 
-  /** Every block's tree: moved from the previous document when its text is unchanged, else parsed. Null on any problem. */
-  private tomlBlockParts(body: string, base: number, blocks: TomlBlock[], previous: Map<string, CachedTomlPart>): TomlPart[] | null {
+  private parseTomlBlockwise(body: string, base: number, blocks: TomlBlock[], clean: TomlClean, previous: Map<string, CachedTomlPart>): ParsedFragment | null {
     const parts: TomlPart[] = [];
     for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i]!;
@@ -412,14 +422,41 @@ export class ManifestDocument {
         cached.owner = this;
       } else {
         this.reparsedBytes += text.length;
-        const part = tomlParser().parseTomlBlock(text, at, i === 0);
-        if (!part) return null;
-        cached = { part, base: at, owner: this };
+        const parsed = tomlParser().parseTomlBlock(text, at, i === 0);
+        if (!parsed) return null;
+        if ('error' in parsed) {
+          // The error stands for the whole text's only when nothing before it can differ.
+          if (!parsed.syntax || (parsed.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
+          for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
+          this.tomlClean = clean;
+          this.keepTomlParts(body, blocks, i + 1, this.tomlParts, previous);
+          return parsed.error;
+        }
+        cached = { part: parsed.part, base: at, owner: this };
       }
       this.tomlParts.set(text, cached);
       parts.push(cached.part);
     }
-    return parts;
+    if (blocks.length !== clean.signatures.length || !blocks.every((block, i) => block.signature === clean.signatures[i])) return null;
+    this.tomlClean = clean;
+    return { root: tomlParser().mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+  }
+
+  /** Keeps, for the blocks from `from` on, the parsed trees of earlier documents (where they are now). */
+  private keepTomlParts(body: string, blocks: TomlBlock[], from: number, ...sources: Map<string, CachedTomlPart>[]): void {
+    const kept = from === 0 ? new Map<string, CachedTomlPart>() : this.tomlParts;
+    for (let i = from; i < blocks.length; i++) {
+      const text = body.slice(blocks[i]!.start, blocks[i]!.end);
+      if (kept.has(text)) continue;
+      for (const source of sources) {
+        const cached = source.get(text);
+        if (cached) {
+          kept.set(text, cached);
+          break;
+        }
+      }
+    }
+    this.tomlParts = kept;
   }
 
   private chunkEntryValue(cached: CachedFragment, chunkRoot: MapNode, key: string): unknown {
@@ -436,6 +473,12 @@ export class ManifestDocument {
     }
     return object;
   }
+}
+
+/** The header line of a block's signature (block 0 has none). */
+function headerLine(signature: string): string {
+  const end = signature.indexOf('\n');
+  return end === -1 ? signature : signature.slice(0, end);
 }
 
 /** A copy of a TOML block's tree moved by `delta`. */

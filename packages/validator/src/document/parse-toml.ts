@@ -110,12 +110,16 @@ function partsOfProgram(program: AST.TOMLProgram, blocks: TomlBlock[], base: num
 }
 
 /**
- * Parses one block's text on its own (`first`: block 0, before any header). Null when the
- * parser or the key check finds a problem, or the text is not one block: parse the whole text.
+ * Parses one block's text on its own (`first`: block 0, before any header): its tree, or the
+ * parser's error (`syntax` unless it is a redefinition, which may depend on other blocks).
+ * Null when the text is not one block or the key check finds a problem: parse the whole text.
  */
-export function parseTomlBlock(text: string, base: number, first: boolean): TomlPart | null {
+export function parseTomlBlock(text: string, base: number, first: boolean): { part: TomlPart } | { error: ParsedFragment; syntax: boolean; index: number } | null {
   const parsed = parseProgram(text, base);
-  if ('root' in parsed) return null;
+  if ('root' in parsed) {
+    const diagnostic = parsed.diagnostics[0]!;
+    return { error: parsed, syntax: diagnostic.code === 'toml-syntax', index: diagnostic.start - base };
+  }
   const items = parsed.body[0]?.body ?? [];
   const builder = new TomlTreeBuilder(base);
   let part: TomlPart;
@@ -130,7 +134,7 @@ export function parseTomlBlock(text: string, base: number, first: boolean): Toml
   part.hasDateTimes = builder.hasDateTimes;
   const diagnostics: RawDiagnostic[] = [];
   builder.checkKeys(part.table, '', diagnostics);
-  return diagnostics.length === 0 ? part : null;
+  return diagnostics.length === 0 ? { part } : null;
 }
 
 /**
