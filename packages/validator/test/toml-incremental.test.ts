@@ -189,6 +189,26 @@ describe('what an edit re-parses', () => {
     }
   });
 
+  it('a new key line typed into a large file re-parses only its block, unless a header names the key', () => {
+    const text = largeTomlManifest(2000, 20, 5);
+    const at = text.indexOf('slug = "trigger-1000"');
+    let document = toml(text);
+    for (const typed of ['n', 'note', 'note =', 'note = "', 'note = "later"', 'note = "later"\n']) {
+      const edited = text.slice(0, at) + typed + text.slice(at);
+      document = document.update(edited);
+      expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+    }
+    expect((document.value as { triggers: { note?: string }[] }).triggers[1000]!.note).toBe('later');
+    // `sandbox` is a header's key (`[sandbox]`): a root key of that name may conflict, so the whole text is parsed.
+    const rootKey = `sandbox = 1\n${text}`;
+    const updated = toml(text).update(rootKey);
+    expect(updated.reparsedBytes).toBe(rootKey.length);
+    expect(validateDocument(updated).diagnostics.map((d) => d.code)).toEqual(['duplicate-key']);
+    expect(differenceFromFresh(updated)).toBeNull();
+  });
+
   it('a key that a later header extends, added in another block, is the error a fresh parse gives', () => {
     const text = '[a]\nx = 1\n\n[b]\ny = 2\n\n[a.z]\nw = 3\n';
     const document = toml(text);

@@ -42,6 +42,50 @@ type FragmentCache = Map<string, CachedFragment>;
 /** The block signatures of the last TOML text of this file that parsed without a problem. */
 interface TomlClean {
   signatures: string[];
+  /** Every key named in a header (`a`, `b` of `[a.b]`); null when a header quotes one. Computed when needed. */
+  headerKeys?: Set<string> | null;
+}
+
+/**
+ * Whether a block whose signature changed from `before` to `after` can still be joined with the
+ * others: its header is the same and every statement it gained starts with a bare key that no
+ * header names. Such a key lives only in this block's table (a table takes keys from its own
+ * block and from headers below it), so it cannot meet a key of another block; a statement
+ * removed cannot make two blocks conflict.
+ */
+function onlyNewKeysAdded(after: string, before: string, hasHeader: boolean, clean: TomlClean): boolean {
+  const added = after.split('\n');
+  const removed = before.split('\n');
+  if (hasHeader && added[0] !== removed[0]) return false;
+  const counts = new Map<string, number>();
+  for (const piece of removed) counts.set(piece, (counts.get(piece) ?? 0) + 1);
+  for (const piece of added) {
+    const count = counts.get(piece) ?? 0;
+    if (count > 0) {
+      counts.set(piece, count - 1);
+      continue;
+    }
+    if (piece === '') continue;
+    const equals = piece.lastIndexOf('=');
+    const first = equals < 0 ? '' : piece.slice(0, equals).split('.')[0]!.trim();
+    if (piece.startsWith('?') || !/^[A-Za-z0-9_-]+$/.test(first)) return false;
+    const headerKeys = (clean.headerKeys ??= keysOfHeaders(clean.signatures));
+    if (!headerKeys || headerKeys.has(first)) return false;
+  }
+  return true;
+}
+
+/** The keys the header lines of a text's blocks name; null if one is quoted. */
+function keysOfHeaders(signatures: string[]): Set<string> | null {
+  const keys = new Set<string>();
+  for (let i = 1; i < signatures.length; i++) {
+    const line = headerLine(signatures[i]!);
+    if (/["']/.test(line)) return null;
+    const inner = line.replace(/^\[\[?/, '');
+    const close = inner.indexOf(']');
+    for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) keys.add(key.trim());
+  }
+  return keys;
 }
 
 /** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
@@ -437,8 +481,14 @@ export class ManifestDocument {
       this.tomlParts.set(text, cached);
       parts.push(cached.part);
     }
-    if (blocks.length !== clean.signatures.length || !blocks.every((block, i) => block.signature === clean.signatures[i])) return null;
-    this.tomlClean = clean;
+    if (blocks.length !== clean.signatures.length) return null;
+    let same = true;
+    for (let i = 0; i < blocks.length; i++) {
+      if (blocks[i]!.signature === clean.signatures[i]) continue;
+      if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
+      same = false;
+    }
+    this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return { root: tomlParser().mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
   }
 
