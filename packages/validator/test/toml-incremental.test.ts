@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManifestDocument, validateDocument, type Diagnostic } from '../src/index.js';
+import { checkCharacters } from '../src/document/limits.js';
 import { parseTomlFragment, planTomlBlocks } from '../src/document/parse-toml.js';
 import { applyAll, largeTomlManifest, tomlEdits, tomlManifestArb, validTomlEdit } from './support/manifest-arbitraries.js';
 
@@ -18,10 +19,11 @@ const toml = (text: string) => ManifestDocument.parse(text, { format: 'toml' });
 const treeJson = (root: ManifestDocument['root']) => JSON.stringify(root);
 const shown = (list: readonly Diagnostic[]) => list.map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
 
-/** The tree of a whole-text build (no blocks), for the text after any byte-order mark. */
+/** The tree of a whole-text build (no blocks) of what the document parses: the text after any byte-order mark, forbidden characters blanked. */
 function wholeTree(text: string): string {
-  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  return treeJson(parseTomlFragment(text.slice(bom), bom).root);
+  const checked = checkCharacters(text).text;
+  const bom = checked.charCodeAt(0) === 0xfeff ? 1 : 0;
+  return treeJson(parseTomlFragment(checked.slice(bom), bom).root);
 }
 
 /** How `document` differs from a fresh parse of its text and from the whole-text tree; null when it does not. */
