@@ -211,6 +211,39 @@ describe('what an edit re-parses', () => {
     expect(differenceFromFresh(updated)).toBeNull();
   });
 
+  it('the last document with a tree, kept while the text has an error, is not changed by the updates after it', () => {
+    // The language server keeps it for completion and hover while the file does not parse.
+    fc.assert(
+      fc.property(tomlManifestArb, fc.array(tomlEdits, { minLength: 2, maxLength: 5 }), (t1, steps) => {
+        let document = toml(t1);
+        let text = t1;
+        let lastGood = document;
+        let lastGoodTree = treeJson(document.root);
+        for (const step of steps) {
+          text = applyAll(text, step);
+          document = document.update(text);
+          if (document.root) {
+            lastGood = document;
+            lastGoodTree = treeJson(document.root);
+          } else {
+            expect(treeJson(lastGood.root)).toBe(lastGoodTree);
+          }
+        }
+        expect(treeJson(lastGood.root)).toBe(lastGoodTree);
+      }),
+      { numRuns: runs(60) },
+    );
+    const text = largeTomlManifest(30, 10, 6);
+    const good = toml(text);
+    const tree = treeJson(good.root);
+    const broken = good.update(text.replace('slug = "trigger-20"', 'slug = "trigger-20'));
+    expect(broken.root).toBeNull();
+    const fixed = broken.update(`# a longer first line moves every block\n${text}`);
+    expect(fixed.reparsedBytes).toBeLessThan(text.length / 10);
+    expect(differenceFromFresh(fixed)).toBeNull();
+    expect(treeJson(good.root)).toBe(tree);
+  });
+
   it('a key that a later header extends, added in another block, is the error a fresh parse gives', () => {
     const text = '[a]\nx = 1\n\n[b]\ny = 2\n\n[a.z]\nw = 3\n';
     const document = toml(text);

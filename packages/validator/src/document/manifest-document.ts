@@ -419,10 +419,9 @@ export class ManifestDocument {
     const blocks = toml.planTomlBlocks(body);
     const clean = previous?.tomlClean;
     if (blocks && clean && previous) {
-      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous.tomlParts);
+      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous);
       if (result) return result;
     }
-    const moved = this.tomlParts;
     this.tomlParts = new Map();
     this.reparsedBytes = body.length;
     const whole = toml.parseTomlDocument(body, base, blocks);
@@ -435,51 +434,39 @@ export class ManifestDocument {
     } else {
       // Keep what the last clean text allows for the edits that will fix this one.
       this.tomlClean = clean;
-      if (blocks && previous) this.keepTomlParts(body, blocks, 0, moved, previous.tomlParts);
+      if (blocks && previous) this.keepTomlParts(body, blocks, 0, previous.tomlParts);
     }
     return whole;
   }
 
-  private parseTomlBlockwise(body: string, base: number, blocks: TomlBlock[], clean: TomlClean, previous: Map<string, CachedTomlPart>): ParsedFragment | null {
-    const parts: TomlPart[] = [];
+  /**
+   * The blockwise parse, or null for a whole one. Nothing of an earlier document changes unless
+   * the result has a tree: a caller may keep the last document with a tree while the text has an
+   * error (the language server does), so only then are the previous document's block trees moved;
+   * trees that came through a document with an error (owned by an older one) are copied.
+   */
+  private parseTomlBlockwise(body: string, base: number, blocks: TomlBlock[], clean: TomlClean, previousDocument: ManifestDocument): ParsedFragment | null {
+    const previous = previousDocument.tomlParts;
+    const parsed = new Map<string, CachedTomlPart>();
+    const texts: string[] = [];
     for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
+      texts.push(text);
+      if (previous.has(text) || parsed.has(text)) continue;
       const at = base + block.start;
-      let cached = this.tomlParts.get(text);
-      if (cached) {
-        // The same text twice in this document: the second copy needs its own tree.
-        parts.push(shiftTomlPart(cached.part, at - cached.base));
-        continue;
+      this.reparsedBytes += text.length;
+      const result = tomlParser().parseTomlBlock(text, at, i === 0);
+      if (!result) return null;
+      if ('error' in result) {
+        // The error stands for the whole text's only when nothing before it can differ.
+        if (!result.syntax || (result.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
+        for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
+        this.tomlClean = clean;
+        this.keepTomlParts(body, blocks, 0, parsed, previous);
+        return result.error;
       }
-      cached = previous.get(text);
-      if (cached && cached.owner !== this) {
-        const delta = at - cached.base;
-        if (delta !== 0) {
-          shiftInPlace(cached.part.table, delta);
-          for (const key of cached.part.header?.keys ?? []) {
-            key.keyStart += delta;
-            key.keyEnd += delta;
-          }
-          cached.base = at;
-        }
-        cached.owner = this;
-      } else {
-        this.reparsedBytes += text.length;
-        const parsed = tomlParser().parseTomlBlock(text, at, i === 0);
-        if (!parsed) return null;
-        if ('error' in parsed) {
-          // The error stands for the whole text's only when nothing before it can differ.
-          if (!parsed.syntax || (parsed.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
-          for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
-          this.tomlClean = clean;
-          this.keepTomlParts(body, blocks, i + 1, this.tomlParts, previous);
-          return parsed.error;
-        }
-        cached = { part: parsed.part, base: at, owner: this };
-      }
-      this.tomlParts.set(text, cached);
-      parts.push(cached.part);
+      parsed.set(text, { part: result.part, base: at, owner: this });
     }
     if (blocks.length !== clean.signatures.length) return null;
     let same = true;
@@ -487,6 +474,38 @@ export class ManifestDocument {
       if (blocks[i]!.signature === clean.signatures[i]) continue;
       if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
       same = false;
+    }
+    // The result has a tree: take the block trees over.
+    const parts: TomlPart[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const text = texts[i]!;
+      const at = base + blocks[i]!.start;
+      let cached = this.tomlParts.get(text);
+      if (cached) {
+        // The same text twice in this document: the second copy needs its own tree.
+        parts.push(copyTomlPart(cached.part, at - cached.base));
+        continue;
+      }
+      cached = parsed.get(text);
+      if (!cached) {
+        cached = previous.get(text)!;
+        const delta = at - cached.base;
+        if (cached.owner === previousDocument) {
+          if (delta !== 0) {
+            shiftInPlace(cached.part.table, delta);
+            for (const key of cached.part.header?.keys ?? []) {
+              key.keyStart += delta;
+              key.keyEnd += delta;
+            }
+            cached.base = at;
+          }
+          cached.owner = this;
+        } else {
+          cached = { part: copyTomlPart(cached.part, delta), base: at, owner: this };
+        }
+      }
+      this.tomlParts.set(text, cached);
+      parts.push(cached.part);
     }
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return { root: tomlParser().mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
@@ -531,14 +550,38 @@ function headerLine(signature: string): string {
   return end === -1 ? signature : signature.slice(0, end);
 }
 
-/** A copy of a TOML block's tree moved by `delta`. */
-function shiftTomlPart(part: TomlPart, delta: number): TomlPart {
+/** A copy of a TOML block's tree (new nodes even when it does not move) moved by `delta`. */
+function copyTomlPart(part: TomlPart, delta: number): TomlPart {
   const header = part.header && {
     array: part.header.array,
     keys: part.header.keys.map((key) => ({ ...key, keyStart: key.keyStart + delta, keyEnd: key.keyEnd + delta })),
   };
-  const table = delta === 0 ? part.table : (shiftTree(part.table, delta) as MapNode);
+  const table = copyTree(part.table, delta) as MapNode;
   return header ? { header, table, hasDateTimes: part.hasDateTimes } : { table, hasDateTimes: part.hasDateTimes };
+}
+
+/** A copy of an alias-free tree with every offset moved by `delta` (a copy even for 0). */
+function copyTree(node: ValueNode, delta: number): ValueNode {
+  switch (node.kind) {
+    case 'seq':
+      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => copyTree(item, delta)) };
+    case 'map':
+      return {
+        ...node,
+        start: node.start + delta,
+        end: node.end + delta,
+        entries: node.entries.map((entry) => ({
+          ...entry,
+          keyStart: entry.keyStart + delta,
+          keyEnd: entry.keyEnd + delta,
+          start: entry.start + delta,
+          end: entry.end + delta,
+          value: copyTree(entry.value, delta),
+        })),
+      };
+    default:
+      return { ...node, start: node.start + delta, end: node.end + delta };
+  }
 }
 
 /** The value of an alias-free tree (chunks never contain aliases). */
