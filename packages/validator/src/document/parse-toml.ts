@@ -110,6 +110,58 @@ function partsOfProgram(program: AST.TOMLProgram, blocks: TomlBlock[], base: num
 }
 
 /**
+ * Parses a text block by block, for a file opened afresh: the parser's tree of the whole text
+ * would take several times the memory of all block trees together. Each block must parse alone
+ * without a problem, and how the blocks combine is checked by parsing their skeleton: the header
+ * lines and each statement's key with an empty value of the same kind (`0`, `[]`, `{}`), which
+ * has the signatures of the text (see toml-blocks.ts), so it conflicts exactly where the text
+ * would. Null on any problem: parse the whole text for its exact diagnostics.
+ */
+export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[]): { root: MapNode; parts: TomlPart[]; hasDateTimes: boolean } | null {
+  // Keys a header names; a statement whose first key is a bare key no header names meets no
+  // other block (see toml-blocks.ts), so the skeleton leaves it out.
+  const named = new Set<string>();
+  for (let i = 1; i < blocks.length; i++) {
+    const signature = blocks[i]!.signature;
+    const end = signature.indexOf('\n');
+    const line = end === -1 ? signature : signature.slice(0, end);
+    if (/["']/.test(line)) return null;
+    const inner = line.replace(/^\[\[?/, '');
+    const close = inner.indexOf(']');
+    for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) named.add(key.trim());
+  }
+  const skeleton: string[] = [];
+  for (const block of blocks) {
+    for (const piece of block.signature.split('\n')) {
+      if (piece === '') continue;
+      if (piece.startsWith('[')) {
+        skeleton.push(piece);
+        continue;
+      }
+      const equals = piece.lastIndexOf('=');
+      if (piece.startsWith('?') || equals < 0) return null;
+      const first = piece.slice(0, equals).split('.')[0]!.trim();
+      if (/^[A-Za-z0-9_-]+$/.test(first) && !named.has(first)) continue;
+      const kind = piece.slice(equals + 1);
+      skeleton.push(`${piece.slice(0, equals)} = ${kind === '{' ? '{}' : kind === '[' ? '[]' : '0'}`);
+    }
+  }
+  if ('root' in parseProgram(skeleton.join('\n'), 0)) return null;
+  const parts: TomlPart[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    const parsed = parseTomlBlock(text.slice(block.start, block.end), base + block.start, i === 0);
+    if (!parsed || 'error' in parsed) return null;
+    parts.push(parsed.part);
+  }
+  const root = mergeTomlParts(parts, base, text.length);
+  const diagnostics: RawDiagnostic[] = [];
+  new TomlTreeBuilder(base).checkKeys(root, '', diagnostics);
+  if (diagnostics.length > 0) return null;
+  return { root, parts, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+}
+
+/**
  * Parses one block's text on its own (`first`: block 0, before any header): its tree, or the
  * parser's error (`syntax` unless it is a redefinition, which may depend on other blocks).
  * Null when the text is not one block or the key check finds a problem: parse the whole text.
