@@ -51,6 +51,31 @@ describe('the generated TOML manifests', () => {
   });
 });
 
+describe('opening a TOML file block by block', () => {
+  // Each text parses block by block without a problem; only how the blocks combine decides.
+  const cases = [
+    '[a]\nx = 1\n\n[a.x]\nw = 3\n',
+    '[a]\nx.y = 1\n\n[a.x.z]\nw = 3\n',
+    '[a]\nx = { y = 1 }\n\n[a.x.z]\nw = 3\n',
+    '[[a]]\nb = 1\n\n[a]\nc = 2\n',
+    '[a]\nb = 1\n\n[[a]]\nc = 2\n',
+    '[a.b]\nc = 1\n\n[a]\nb = 2\n',
+    '[a.b]\nc = 1\n\n[a]\nb.d = 2\n',
+    '[a.b.c]\nd = 1\n\n[a]\nb.e = 2\n',
+    'a = 1\n\n[a]\nb = 2\n',
+    'a.b = 1\n\n[a.c]\nd = 2\n',
+    'x = [1]\n\n[[x]]\ny = 2\n',
+    '[t]\nk = 1\n\n[u]\nk = 2\n\n[t]\nj = 3\n',
+    '[[p]]\nq = 1\n\n[p.r]\ns = 1\n\n[[p]]\nq = 2\n\n[p.r]\ns = 2\n',
+  ];
+  it.each(cases)('%j gives what the whole text gives', (text) => {
+    const document = toml(text);
+    const whole = parseTomlFragment(text, 0);
+    expect(treeJson(document.root)).toBe(treeJson(whole.root));
+    expect(document.diagnostics).toEqual(whole.diagnostics);
+  });
+});
+
 describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
   it('after random edits', () => {
     let total = 0;
