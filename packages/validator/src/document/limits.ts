@@ -90,43 +90,60 @@ export function checkCharacters(text: string): { text: string; diagnostics: RawD
  *
  * Returns the offset where the nesting first exceeds `maxDepth`, or -1.
  */
+const SPACE = 0x20;
+const TAB = 0x09;
+const HASH = 0x23;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const EQUALS = 0x3d;
+const DOT = 0x2e;
+
 export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxDepth: number): number {
   if (format === 'yaml') return scanYaml(text, maxDepth).tooDeepAt;
+  // Character codes, not one-character strings: this runs on every edit of a large file.
   let flowDepth = 0;
-  let quote = '';
+  /** The open string's quote (`"` or `'`), 0 when none; `triple` for `"""` and `'''`. */
+  let quote = 0;
+  let triple = false;
   let lineStart = 0;
   const length = text.length;
   while (lineStart <= length) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = length;
     let i = lineStart;
-    while (i < lineEnd && (text[i] === ' ' || text[i] === '\t')) i++;
+    while (i < lineEnd && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
     let keyDepth = 0;
     let seenEquals = false;
-    const header = flowDepth === 0 && !quote && text[i] === '[';
+    const header = flowDepth === 0 && quote === 0 && text.charCodeAt(i) === OPEN_BRACKET;
     for (; i < lineEnd; i++) {
-      const ch = text[i]!;
-      if (quote) {
-        if ((quote === '"' || quote === '"""') && ch === '\\') {
+      const ch = text.charCodeAt(i);
+      if (quote !== 0) {
+        if (quote === DQUOTE && ch === BACKSLASH) {
           i++;
-        } else if (quote.length === 3 ? text.startsWith(quote, i) : ch === quote) {
-          i += quote.length - 1;
-          quote = '';
+        } else if (triple ? ch === quote && text.charCodeAt(i + 1) === quote && text.charCodeAt(i + 2) === quote : ch === quote) {
+          if (triple) i += 2;
+          quote = 0;
         }
         continue;
       }
-      if (ch === '#') break;
-      if (ch === '"' || ch === "'") {
-        quote = text.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
-        i += quote.length - 1;
-      } else if (ch === '[' || ch === '{') {
+      if (ch === HASH) break;
+      if (ch === DQUOTE || ch === SQUOTE) {
+        quote = ch;
+        triple = text.charCodeAt(i + 1) === ch && text.charCodeAt(i + 2) === ch;
+        if (triple) i += 2;
+      } else if (ch === OPEN_BRACKET || ch === OPEN_BRACE) {
         flowDepth += 1;
         if (keyDepth + flowDepth > maxDepth) return i;
-      } else if (ch === ']' || ch === '}') {
+      } else if (ch === CLOSE_BRACKET || ch === CLOSE_BRACE) {
         flowDepth = Math.max(0, flowDepth - 1);
-      } else if (ch === '=') {
+      } else if (ch === EQUALS) {
         seenEquals = true;
-      } else if (ch === '.' && ((flowDepth === 0 && !seenEquals) || header)) {
+      } else if (ch === DOT && ((flowDepth === 0 && !seenEquals) || header)) {
         keyDepth += 1;
         if (keyDepth + flowDepth > maxDepth) return i;
       }

@@ -3,6 +3,7 @@ import { LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
 import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
+import type { TomlBlock, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -38,6 +39,62 @@ interface CachedFragment {
 
 type FragmentCache = Map<string, CachedFragment>;
 
+/** The block signatures of the last TOML text of this file that parsed without a problem. */
+interface TomlClean {
+  signatures: string[];
+  /** Every key named in a header (`a`, `b` of `[a.b]`); null when a header quotes one. Computed when needed. */
+  headerKeys?: Set<string> | null;
+}
+
+/**
+ * Whether a block whose signature changed from `before` to `after` can still be joined with the
+ * others: its header is the same and every statement it gained starts with a bare key that no
+ * header names. Such a key lives only in this block's table (a table takes keys from its own
+ * block and from headers below it), so it cannot meet a key of another block; a statement
+ * removed cannot make two blocks conflict.
+ */
+function onlyNewKeysAdded(after: string, before: string, hasHeader: boolean, clean: TomlClean): boolean {
+  const added = after.split('\n');
+  const removed = before.split('\n');
+  if (hasHeader && added[0] !== removed[0]) return false;
+  const counts = new Map<string, number>();
+  for (const piece of removed) counts.set(piece, (counts.get(piece) ?? 0) + 1);
+  for (const piece of added) {
+    const count = counts.get(piece) ?? 0;
+    if (count > 0) {
+      counts.set(piece, count - 1);
+      continue;
+    }
+    if (piece === '') continue;
+    const equals = piece.lastIndexOf('=');
+    const first = equals < 0 ? '' : piece.slice(0, equals).split('.')[0]!.trim();
+    if (piece.startsWith('?') || !/^[A-Za-z0-9_-]+$/.test(first)) return false;
+    const headerKeys = (clean.headerKeys ??= keysOfHeaders(clean.signatures));
+    if (!headerKeys || headerKeys.has(first)) return false;
+  }
+  return true;
+}
+
+/** The keys the header lines of a text's blocks name; null if one is quoted. */
+function keysOfHeaders(signatures: string[]): Set<string> | null {
+  const keys = new Set<string>();
+  for (let i = 1; i < signatures.length; i++) {
+    const line = headerLine(signatures[i]!);
+    if (/["']/.test(line)) return null;
+    const inner = line.replace(/^\[\[?/, '');
+    const close = inner.indexOf(']');
+    for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) keys.add(key.trim());
+  }
+  return keys;
+}
+
+/** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
+interface CachedTomlPart {
+  part: TomlPart;
+  base: number;
+  owner: ManifestDocument;
+}
+
 /**
  * One manifest text, parsed into the located tree, with the problems found on the way.
  * Immutable: an edit makes a new document with {@link ManifestDocument.update}, which
@@ -50,6 +107,14 @@ export class ManifestDocument {
   private cachedValue?: { value: unknown; schemaValue: unknown };
   private readonly valueDiagnostics: RawDiagnostic[] = [];
   private fragments: FragmentCache = new Map();
+  /** TOML: the parsed blocks by text, and their signatures when the text parsed without a problem. */
+  private tomlParts: Map<string, CachedTomlPart> = new Map();
+  private tomlClean?: TomlClean;
+  /**
+   * How many characters of text the parser read to make this document: all of it for a fresh
+   * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
+   */
+  reparsedBytes = 0;
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
@@ -106,7 +171,7 @@ export class ManifestDocument {
    */
   update(text: string): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
-    next.load(this.fragments);
+    next.load(this);
     return next;
   }
 
@@ -165,7 +230,8 @@ export class ManifestDocument {
     });
   }
 
-  private load(previous: FragmentCache | undefined): void {
+  private load(previousDocument: ManifestDocument | undefined): void {
+    const previous = previousDocument?.fragments;
     const limits = this.limits;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
@@ -201,10 +267,15 @@ export class ManifestDocument {
     }
     let fragment: ParsedFragment;
     if (this.format === 'toml') {
-      fragment = tomlParser().parseTomlFragment(body, bom);
+      fragment = this.parseToml(body, bom, previousDocument);
     } else {
       const plan = planYamlChunks(body, yamlScan!);
-      fragment = plan ? this.parseChunked(body, bom, plan, previous ?? new Map()) : parseYamlFragment(body, bom);
+      if (plan) {
+        fragment = this.parseChunked(body, bom, plan, previous ?? new Map());
+      } else {
+        this.reparsedBytes = body.length;
+        fragment = parseYamlFragment(body, bom);
+      }
     }
     this.root = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
@@ -239,6 +310,7 @@ export class ManifestDocument {
       }
       cached.owner = this;
     } else {
+      this.reparsedBytes += text.length;
       cached = { fragment: parseYamlFragment(text, base, '', { skipRootKeyCheck: true }), base, owner: this };
     }
     this.fragments.set(text, cached);
@@ -254,7 +326,7 @@ export class ManifestDocument {
         const part = this.fragment(body.slice(chunk.start, chunk.end), base + chunk.start, previous);
         diagnostics.push(...part.diagnostics);
         if (!part.root) continue;
-        if (part.root.kind !== 'map') return parseYamlFragment(body, base);
+        if (part.root.kind !== 'map') return this.parseWholeYaml(body, base);
         const rootMap = part.root;
         for (const entry of part.root.entries) {
           // Root keys are checked below, across chunks; clear what an earlier document decided.
@@ -269,7 +341,7 @@ export class ManifestDocument {
       const header = this.fragment(body.slice(chunk.start, items.itemsStart), base + chunk.start, previous);
       diagnostics.push(...header.diagnostics);
       const headerEntry = header.root?.kind === 'map' && header.root.entries.length === 1 ? header.root.entries[0] : undefined;
-      if (!headerEntry) return parseYamlFragment(body, base);
+      if (!headerEntry) return this.parseWholeYaml(body, base);
       const pointer = `/${escapePointerSegment(headerEntry.key)}`;
       const parts = items.itemStarts.map((itemStart, index) => {
         const itemEnd = items.itemStarts[index + 1] ?? chunk.end;
@@ -280,7 +352,7 @@ export class ManifestDocument {
       if (items.kind === 'seq') {
         const seqItems: ValueNode[] = [];
         for (const part of parts) {
-          if (part.root?.kind !== 'seq') return parseYamlFragment(body, base);
+          if (part.root?.kind !== 'seq') return this.parseWholeYaml(body, base);
           const offset = seqItems.length;
           diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: rebaseSeqPath(d.path, pointer, offset) })));
           seqItems.push(...part.root.items);
@@ -293,7 +365,7 @@ export class ManifestDocument {
       } else {
         const mapEntries: MapEntry[] = [];
         for (const part of parts) {
-          if (part.root?.kind !== 'map') return parseYamlFragment(body, base);
+          if (part.root?.kind !== 'map') return this.parseWholeYaml(body, base);
           diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: d.path ? pointer + d.path : d.path })));
           for (const entry of part.root.entries) {
             entry.ignored = undefined;
@@ -328,6 +400,136 @@ export class ManifestDocument {
 
   private entryValues?: Map<MapEntry, () => unknown>;
 
+  private parseWholeYaml(body: string, base: number): ParsedFragment {
+    this.reparsedBytes += body.length;
+    return parseYamlFragment(body, base);
+  }
+
+  /**
+   * TOML: re-parses only the blocks whose text changed, when that cannot change the result.
+   * The blocks' trees are joined when every block's signature is that of the last text that
+   * parsed without a problem (then no block can change how the others combine; see
+   * toml-blocks.ts). A block that does not parse on its own is the whole text's error when
+   * the blocks before it parse and the headers up to it are those of that text (the parser
+   * reports the first syntax error, and before it only redefined headers). Otherwise the whole
+   * text is parsed.
+   */
+  private parseToml(body: string, base: number, previous: ManifestDocument | undefined): ParsedFragment {
+    const toml = tomlParser();
+    const blocks = toml.planTomlBlocks(body);
+    const clean = previous?.tomlClean;
+    if (blocks && clean && previous) {
+      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous);
+      if (result) return result;
+    }
+    this.tomlParts = new Map();
+    this.reparsedBytes = body.length;
+    // A file opened afresh: block by block when that gives the whole text's result (less memory).
+    const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(body, base, blocks) : null;
+    const whole: ParsedFragment & { parts?: TomlPart[] } = byBlocks ? { ...byBlocks, diagnostics: [], aliasCount: 0 } : toml.parseTomlDocument(body, base, blocks);
+    if (whole.parts && blocks) {
+      whole.parts.forEach((part, i) => {
+        const text = body.slice(blocks[i]!.start, blocks[i]!.end);
+        if (!this.tomlParts.has(text)) this.tomlParts.set(text, { part, base: base + blocks[i]!.start, owner: this });
+      });
+      this.tomlClean = { signatures: blocks.map((block) => block.signature) };
+    } else {
+      // Keep what the last clean text allows for the edits that will fix this one.
+      this.tomlClean = clean;
+      if (blocks && previous) this.keepTomlParts(body, blocks, 0, previous.tomlParts);
+    }
+    return whole;
+  }
+
+  /**
+   * The blockwise parse, or null for a whole one. Nothing of an earlier document changes unless
+   * the result has a tree: a caller may keep the last document with a tree while the text has an
+   * error (the language server does), so only then are the previous document's block trees moved;
+   * trees that came through a document with an error (owned by an older one) are copied.
+   */
+  private parseTomlBlockwise(body: string, base: number, blocks: TomlBlock[], clean: TomlClean, previousDocument: ManifestDocument): ParsedFragment | null {
+    const previous = previousDocument.tomlParts;
+    const parsed = new Map<string, CachedTomlPart>();
+    const texts: string[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i]!;
+      const text = body.slice(block.start, block.end);
+      texts.push(text);
+      if (previous.has(text) || parsed.has(text)) continue;
+      const at = base + block.start;
+      this.reparsedBytes += text.length;
+      const result = tomlParser().parseTomlBlock(text, at, i === 0);
+      if (!result) return null;
+      if ('error' in result) {
+        // The error stands for the whole text's only when nothing before it can differ.
+        if (!result.syntax || (result.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
+        for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
+        this.tomlClean = clean;
+        this.keepTomlParts(body, blocks, 0, parsed, previous);
+        return result.error;
+      }
+      parsed.set(text, { part: result.part, base: at, owner: this });
+    }
+    if (blocks.length !== clean.signatures.length) return null;
+    let same = true;
+    for (let i = 0; i < blocks.length; i++) {
+      if (blocks[i]!.signature === clean.signatures[i]) continue;
+      if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
+      same = false;
+    }
+    // The result has a tree: take the block trees over.
+    const parts: TomlPart[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const text = texts[i]!;
+      const at = base + blocks[i]!.start;
+      let cached = this.tomlParts.get(text);
+      if (cached) {
+        // The same text twice in this document: the second copy needs its own tree.
+        parts.push(copyTomlPart(cached.part, at - cached.base));
+        continue;
+      }
+      cached = parsed.get(text);
+      if (!cached) {
+        cached = previous.get(text)!;
+        const delta = at - cached.base;
+        if (cached.owner === previousDocument) {
+          if (delta !== 0) {
+            shiftInPlace(cached.part.table, delta);
+            for (const key of cached.part.header?.keys ?? []) {
+              key.keyStart += delta;
+              key.keyEnd += delta;
+            }
+            cached.base = at;
+          }
+          cached.owner = this;
+        } else {
+          cached = { part: copyTomlPart(cached.part, delta), base: at, owner: this };
+        }
+      }
+      this.tomlParts.set(text, cached);
+      parts.push(cached.part);
+    }
+    this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
+    return { root: tomlParser().mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+  }
+
+  /** Keeps, for the blocks from `from` on, the parsed trees of earlier documents (where they are now). */
+  private keepTomlParts(body: string, blocks: TomlBlock[], from: number, ...sources: Map<string, CachedTomlPart>[]): void {
+    const kept = from === 0 ? new Map<string, CachedTomlPart>() : this.tomlParts;
+    for (let i = from; i < blocks.length; i++) {
+      const text = body.slice(blocks[i]!.start, blocks[i]!.end);
+      if (kept.has(text)) continue;
+      for (const source of sources) {
+        const cached = source.get(text);
+        if (cached) {
+          kept.set(text, cached);
+          break;
+        }
+      }
+    }
+    this.tomlParts = kept;
+  }
+
   private chunkEntryValue(cached: CachedFragment, chunkRoot: MapNode, key: string): unknown {
     const value = (cached.value ??= buildPlainValue(chunkRoot)) as Record<string, unknown>;
     return value[key];
@@ -341,6 +543,46 @@ export class ManifestDocument {
       object[entry.key] = get ? get() : undefined;
     }
     return object;
+  }
+}
+
+/** The header line of a block's signature (block 0 has none). */
+function headerLine(signature: string): string {
+  const end = signature.indexOf('\n');
+  return end === -1 ? signature : signature.slice(0, end);
+}
+
+/** A copy of a TOML block's tree (new nodes even when it does not move) moved by `delta`. */
+function copyTomlPart(part: TomlPart, delta: number): TomlPart {
+  const header = part.header && {
+    array: part.header.array,
+    keys: part.header.keys.map((key) => ({ ...key, keyStart: key.keyStart + delta, keyEnd: key.keyEnd + delta })),
+  };
+  const table = copyTree(part.table, delta) as MapNode;
+  return header ? { header, table, hasDateTimes: part.hasDateTimes } : { table, hasDateTimes: part.hasDateTimes };
+}
+
+/** A copy of an alias-free tree with every offset moved by `delta` (a copy even for 0). */
+function copyTree(node: ValueNode, delta: number): ValueNode {
+  switch (node.kind) {
+    case 'seq':
+      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => copyTree(item, delta)) };
+    case 'map':
+      return {
+        ...node,
+        start: node.start + delta,
+        end: node.end + delta,
+        entries: node.entries.map((entry) => ({
+          ...entry,
+          keyStart: entry.keyStart + delta,
+          keyEnd: entry.keyEnd + delta,
+          start: entry.start + delta,
+          end: entry.end + delta,
+          value: copyTree(entry.value, delta),
+        })),
+      };
+    default:
+      return { ...node, start: node.start + delta, end: node.end + delta };
   }
 }
 

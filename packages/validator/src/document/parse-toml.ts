@@ -3,6 +3,9 @@ import type { RawDiagnostic } from '../diagnostic.js';
 import { escapePointerSegment, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type TomlDateTimeType, type ValueNode } from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
 import type { ParsedFragment } from './parse-yaml.js';
+import type { TomlBlock } from './toml-blocks.js';
+
+export { planTomlBlocks, type TomlBlock } from './toml-blocks.js';
 
 /**
  * Parses TOML into the same located tree as YAML. Tables (`[a.b]`), arrays of tables
@@ -10,9 +13,23 @@ import type { ParsedFragment } from './parse-yaml.js';
  * at the key text in the file. TOML has no error recovery: a syntax error gives no tree.
  */
 export function parseTomlFragment(text: string, base = 0): ParsedFragment {
-  let program: AST.TOMLProgram;
+  const parsed = parseProgram(text, base);
+  if ('root' in parsed) return parsed;
+  return buildWhole(parsed, text, base);
+}
+
+function buildWhole(program: AST.TOMLProgram, text: string, base: number): ParsedFragment {
+  const builder = new TomlTreeBuilder(base);
+  const root = builder.build(program, text.length);
+  const diagnostics: RawDiagnostic[] = [];
+  builder.checkKeys(root, '', diagnostics);
+  return { root, diagnostics, aliasCount: 0, hasDateTimes: builder.hasDateTimes };
+}
+
+/** The parser's tree, or the fragment reporting why there is none. */
+function parseProgram(text: string, base: number): AST.TOMLProgram | ParsedFragment {
   try {
-    program = parseTOML(text);
+    return parseTOML(text);
   } catch (error) {
     const problem = error as { message?: string; index?: number };
     const index = typeof problem.index === 'number' ? problem.index : 0;
@@ -35,11 +52,294 @@ export function parseTomlFragment(text: string, base = 0): ParsedFragment {
       ],
     };
   }
-  const builder = new TomlTreeBuilder(base);
-  const root = builder.build(program, text.length);
+}
+
+/** One header of a table block: its keys, located, and whether it opens an array of tables. */
+export interface TomlHeader {
+  keys: { name: string; keyStart: number; keyEnd: number }[];
+  array: boolean;
+}
+
+/**
+ * The tree of one block (see toml-blocks.ts) on its own: for a table block, the table's map
+ * with the entries of its body, ranged like the table; for block 0, a map of the root keys.
+ * {@link mergeTomlParts} joins the blocks of a text into the tree a whole parse gives.
+ */
+export interface TomlPart {
+  header?: TomlHeader;
+  table: MapNode;
+  hasDateTimes: boolean;
+}
+
+/**
+ * Parses a whole text; when `blocks` (its plan) is given and the text is free of problems,
+ * also returns the tree of each block, so later edits can re-parse block by block. The tree
+ * is then the merge of those blocks (sharing their nodes); otherwise the whole-text build.
+ */
+export function parseTomlDocument(text: string, base: number, blocks: TomlBlock[] | null): ParsedFragment & { parts?: TomlPart[] } {
+  const parsed = parseProgram(text, base);
+  if ('root' in parsed) return parsed;
+  const parts = blocks ? partsOfProgram(parsed, blocks, base) : null;
+  if (parts) {
+    const root = mergeTomlParts(parts, base, text.length);
+    const diagnostics: RawDiagnostic[] = [];
+    new TomlTreeBuilder(base).checkKeys(root, '', diagnostics);
+    if (diagnostics.length === 0) return { root, diagnostics, aliasCount: 0, hasDateTimes: parts.some((p) => p.hasDateTimes), parts };
+  }
+  return buildWhole(parsed, text, base);
+}
+
+/** The block trees of a parsed text, or null if its tables do not line up with the blocks. */
+function partsOfProgram(program: AST.TOMLProgram, blocks: TomlBlock[], base: number): TomlPart[] | null {
+  const items = program.body[0]?.body ?? [];
+  const firstTable = items.findIndex((item) => item.type === 'TOMLTable');
+  const kvs = firstTable === -1 ? items : items.slice(0, firstTable);
+  const tables = firstTable === -1 ? [] : items.slice(firstTable);
+  if (tables.length !== blocks.length - 1) return null;
+  const parts: TomlPart[] = [];
+  const first = new TomlTreeBuilder(base);
+  parts.push({ table: first.rootPart(kvs as AST.TOMLKeyValue[], blocks[0]!), hasDateTimes: first.hasDateTimes });
+  for (let i = 0; i < tables.length; i++) {
+    const table = tables[i]!;
+    const block = blocks[i + 1]!;
+    if (table.type !== 'TOMLTable' || table.range[0] < block.start || table.range[1] > block.end) return null;
+    const builder = new TomlTreeBuilder(base);
+    parts.push({ ...builder.tablePart(table), hasDateTimes: builder.hasDateTimes });
+  }
+  return parts;
+}
+
+/**
+ * Parses a text block by block, for a file opened afresh: the parser's tree of the whole text
+ * would take several times the memory of all block trees together. Each block must parse alone
+ * without a problem, and how the blocks combine is checked by parsing their skeleton: the header
+ * lines and each statement's key with an empty value of the same kind (`0`, `[]`, `{}`), which
+ * has the signatures of the text (see toml-blocks.ts), so it conflicts exactly where the text
+ * would. Null on any problem: parse the whole text for its exact diagnostics.
+ */
+export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[]): { root: MapNode; parts: TomlPart[]; hasDateTimes: boolean } | null {
+  // Keys a header names; a statement whose first key is a bare key no header names meets no
+  // other block (see toml-blocks.ts), so the skeleton leaves it out.
+  const named = new Set<string>();
+  for (let i = 1; i < blocks.length; i++) {
+    const signature = blocks[i]!.signature;
+    const end = signature.indexOf('\n');
+    const line = end === -1 ? signature : signature.slice(0, end);
+    if (/["']/.test(line)) return null;
+    const inner = line.replace(/^\[\[?/, '');
+    const close = inner.indexOf(']');
+    for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) named.add(key.trim());
+  }
+  const skeleton: string[] = [];
+  for (const block of blocks) {
+    for (const piece of block.signature.split('\n')) {
+      if (piece === '') continue;
+      if (piece.startsWith('[')) {
+        skeleton.push(piece);
+        continue;
+      }
+      const equals = piece.lastIndexOf('=');
+      if (piece.startsWith('?') || equals < 0) return null;
+      const first = piece.slice(0, equals).split('.')[0]!.trim();
+      if (/^[A-Za-z0-9_-]+$/.test(first) && !named.has(first)) continue;
+      const kind = piece.slice(equals + 1);
+      skeleton.push(`${piece.slice(0, equals)} = ${kind === '{' ? '{}' : kind === '[' ? '[]' : '0'}`);
+    }
+  }
+  if ('root' in parseProgram(skeleton.join('\n'), 0)) return null;
+  const parts: TomlPart[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    const parsed = parseTomlBlock(text.slice(block.start, block.end), base + block.start, i === 0);
+    if (!parsed || 'error' in parsed) return null;
+    parts.push(parsed.part);
+  }
+  const root = mergeTomlParts(parts, base, text.length);
   const diagnostics: RawDiagnostic[] = [];
-  builder.checkKeys(root, '', diagnostics);
-  return { root, diagnostics, aliasCount: 0, hasDateTimes: builder.hasDateTimes };
+  new TomlTreeBuilder(base).checkKeys(root, '', diagnostics);
+  if (diagnostics.length > 0) return null;
+  return { root, parts, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+}
+
+/**
+ * Parses one block's text on its own (`first`: block 0, before any header): its tree, or the
+ * parser's error (`syntax` unless it is a redefinition, which may depend on other blocks).
+ * Null when the text is not one block or the key check finds a problem: parse the whole text.
+ */
+export function parseTomlBlock(text: string, base: number, first: boolean): { part: TomlPart } | { error: ParsedFragment; syntax: boolean; index: number } | null {
+  const parsed = parseProgram(text, base);
+  if ('root' in parsed) {
+    const diagnostic = parsed.diagnostics[0]!;
+    return { error: parsed, syntax: diagnostic.code === 'toml-syntax', index: diagnostic.start - base };
+  }
+  const items = parsed.body[0]?.body ?? [];
+  const builder = new TomlTreeBuilder(base);
+  let part: TomlPart;
+  if (first) {
+    if (items.some((item) => item.type !== 'TOMLKeyValue')) return null;
+    part = { table: builder.rootPart(items as AST.TOMLKeyValue[], { start: 0, end: text.length }), hasDateTimes: false };
+  } else {
+    const table = items[0];
+    if (items.length !== 1 || table?.type !== 'TOMLTable') return null;
+    part = { ...builder.tablePart(table), hasDateTimes: false };
+  }
+  part.hasDateTimes = builder.hasDateTimes;
+  const diagnostics: RawDiagnostic[] = [];
+  builder.checkKeys(part.table, '', diagnostics);
+  return diagnostics.length === 0 ? { part } : null;
+}
+
+/**
+ * Joins block trees into the tree of the whole text, exactly as TomlTreeBuilder builds it from
+ * a whole parse: the same nodes, entries, order and ranges. The blocks' nodes are shared, never
+ * changed: a node that must change (a table a later header adds to, a range that grows) is
+ * copied first, so the parts can be reused by the next edit's merge.
+ */
+export function mergeTomlParts(parts: TomlPart[], base: number, length: number): MapNode {
+  return new TomlMerger().merge(parts, base, length);
+}
+
+class TomlMerger {
+  /** Nodes and entries created by this merge (the others belong to parts). */
+  private readonly owned = new Set<object>();
+  /** Index of the first entry of each key, per map. */
+  private readonly index = new Map<MapNode, Map<string, number>>();
+
+  merge(parts: TomlPart[], base: number, length: number): MapNode {
+    const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
+    this.owned.add(root);
+    for (const part of parts) {
+      if (!part.header) this.mergeEntries(root, part.table.entries);
+      else this.table(root, part.header, part.table);
+    }
+    return root;
+  }
+
+  private keyIndex(map: MapNode): Map<string, number> {
+    let byKey = this.index.get(map);
+    if (!byKey) {
+      byKey = new Map();
+      for (let i = 0; i < map.entries.length; i++) if (!byKey.has(map.entries[i]!.key)) byKey.set(map.entries[i]!.key, i);
+      this.index.set(map, byKey);
+    }
+    return byKey;
+  }
+
+  private add(map: MapNode, entry: MapEntry): void {
+    const byKey = this.keyIndex(map);
+    if (!byKey.has(entry.key)) byKey.set(entry.key, map.entries.length);
+    map.entries.push(entry);
+  }
+
+  /** Entry `i` of an owned map, copied into it first if it belongs to a part. */
+  private ownEntry(map: MapNode, i: number): MapEntry {
+    let entry = map.entries[i]!;
+    if (!this.owned.has(entry)) {
+      entry = { ...entry };
+      this.owned.add(entry);
+      map.entries[i] = entry;
+    }
+    return entry;
+  }
+
+  private own<T extends ValueNode>(node: T): T {
+    if (this.owned.has(node)) return node;
+    let copy: ValueNode;
+    if (node.kind === 'map') copy = { ...node, entries: [...node.entries] };
+    else if (node.kind === 'seq') copy = { ...node, items: [...node.items] };
+    else return node;
+    this.owned.add(copy);
+    return copy as T;
+  }
+
+  /** The value of an owned entry, owned; for an array of tables, its last table (as the builder descends). */
+  private ownedValue(entry: MapEntry): ValueNode {
+    const value = (entry.value = this.own(entry.value));
+    if (value.kind !== 'seq') return value;
+    const last = value.items.length - 1;
+    if (last < 0) return value;
+    return (value.items[last] = this.own(value.items[last]!));
+  }
+
+  private descend(map: MapNode, keys: TomlHeader['keys'], around: [number, number]): MapNode {
+    let current = map;
+    for (const key of keys) {
+      const i = this.keyIndex(current).get(key.name);
+      let entry: MapEntry;
+      if (i === undefined) {
+        const child: MapNode = { kind: 'map', flow: false, entries: [], start: around[0], end: around[1] };
+        entry = { key: key.name, keyStart: key.keyStart, keyEnd: key.keyEnd, value: child, start: key.keyStart, end: around[1] };
+        this.owned.add(child);
+        this.owned.add(entry);
+        this.add(current, entry);
+      } else {
+        entry = this.ownEntry(current, i);
+      }
+      const value = this.ownedValue(entry);
+      if (value.kind !== 'map') return current;
+      extend(value, around);
+      entry.end = Math.max(entry.end, around[1]);
+      current = value;
+    }
+    return current;
+  }
+
+  private table(root: MapNode, header: TomlHeader, node: MapNode): void {
+    const range: [number, number] = [node.start, node.end];
+    const parent = this.descend(root, header.keys.slice(0, -1), range);
+    const last = header.keys[header.keys.length - 1]!;
+    const i = this.keyIndex(parent).get(last.name);
+    const existing = i === undefined ? undefined : parent.entries[i]!;
+    if (header.array) {
+      if (i !== undefined && existing!.value.kind === 'seq') {
+        const entry = this.ownEntry(parent, i);
+        const seq = (entry.value = this.own(entry.value as SeqNode));
+        seq.items.push(node);
+        seq.end = Math.max(seq.end, range[1]);
+        entry.end = Math.max(entry.end, range[1]);
+      } else {
+        const seq: SeqNode = { kind: 'seq', flow: false, items: [node], start: range[0], end: range[1] };
+        const entry: MapEntry = { key: last.name, keyStart: last.keyStart, keyEnd: last.keyEnd, value: seq, start: last.keyStart, end: range[1] };
+        this.owned.add(seq);
+        this.owned.add(entry);
+        this.add(parent, entry);
+      }
+    } else if (i !== undefined && existing!.value.kind === 'map') {
+      // A table first created implicitly by a sub-table header (`[a.b]` before `[a]`).
+      const entry = this.ownEntry(parent, i);
+      const target = (entry.value = this.own(entry.value as MapNode));
+      extend(target, range);
+      this.mergeEntries(target, node.entries);
+    } else {
+      const entry: MapEntry = { key: last.name, keyStart: last.keyStart, keyEnd: last.keyEnd, value: node, start: last.keyStart, end: range[1] };
+      this.owned.add(entry);
+      this.add(parent, entry);
+    }
+  }
+
+  /**
+   * Adds a block's entries to an owned map, as assigning its key/values one by one would: a
+   * table made by dotted keys (a block map that is not inline) continues a table of that name.
+   */
+  private mergeEntries(target: MapNode, entries: MapEntry[]): void {
+    for (const entry of entries) {
+      const value = entry.value;
+      const i = value.kind === 'map' && !value.flow ? this.keyIndex(target).get(entry.key) : undefined;
+      if (i === undefined) {
+        this.add(target, entry);
+        continue;
+      }
+      const existing = this.ownEntry(target, i);
+      const into = this.ownedValue(existing);
+      if (into.kind !== 'map') {
+        this.add(target, entry);
+        continue;
+      }
+      extend(into, [value.start, value.end]);
+      existing.end = Math.max(existing.end, entry.end);
+      this.mergeEntries(into, (value as MapNode).entries);
+    }
+  }
 }
 
 const TOML_DATE_TIME_TYPES: Record<'offset-date-time' | 'local-date-time' | 'local-date' | 'local-time', TomlDateTimeType> = {
@@ -78,6 +378,25 @@ class TomlTreeBuilder {
       else this.table(root, item);
     }
     return root;
+  }
+
+  /** Block 0's tree: the root keys, in a map ranged like the block. */
+  rootPart(kvs: AST.TOMLKeyValue[], block: { start: number; end: number }): MapNode {
+    const map: MapNode = { kind: 'map', flow: false, entries: [], start: this.base + block.start, end: this.base + block.end };
+    for (const kv of kvs) this.assign(map, kv);
+    return map;
+  }
+
+  /** A table block's tree: its header and the table's map with its body. */
+  tablePart(table: AST.TOMLTable): { header: TomlHeader; table: MapNode } {
+    const [start, end] = this.at(table);
+    const keys = table.key.keys.map((key) => {
+      const [keyStart, keyEnd] = this.at(key);
+      return { name: this.keyName(key), keyStart, keyEnd };
+    });
+    const node: MapNode = { kind: 'map', flow: false, entries: [], start, end };
+    for (const kv of table.body) this.assign(node, kv);
+    return { header: { keys, array: table.kind === 'array' }, table: node };
   }
 
   /** Reports repeated keys everywhere in the tree (TOML rejects most duplicates itself). */

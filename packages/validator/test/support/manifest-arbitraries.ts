@@ -158,3 +158,105 @@ export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: mutation },
 );
 export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
+
+/**
+ * A large TOML manifest whose tables combine across blocks in every way TOML allows: arrays of
+ * tables with sub-tables, a table created by a sub-table header before its own, dotted keys
+ * continued by a later header, inline tables, multi-line strings and arrays holding lines that
+ * look like headers, dates.
+ */
+export function largeTomlManifest(triggers: number, agents: number, seed: number): string {
+  const lines: string[] = [`# generated manifest ${seed}`, 'svc_version = 2', `default_agent = "agent-0"`, `created = 2024-0${1 + (seed % 9)}-01`, ''];
+  lines.push('[project.settings]', `retries = ${seed % 5}`, '', '[project.links.docs]', 'url = "https://example.com/docs"', '', '[project]', `name = "Project ${seed}"`, 'description = """', 'A large generated manifest', '[not.a.header]', 'for incremental parsing tests."""', `owner.name = "team-${seed % 7}"`, 'links.home = "https://example.com"', `links.issues.tracker = "jira-${seed % 3}"`, '');
+  lines.push('[project.owner.contact]', 'email = "team@example.com"', '');
+  for (let a = 0; a < agents; a++) {
+    lines.push(`[agents.agent-${a}]`, `enabled = ${a % 7 !== 3}`);
+    if (a % 3 === 0) lines.push('connectors = [', `  "conn-${a % 10}",`, `  "conn-${(a * 3) % 13}", # trailing`, ']');
+    else lines.push(`connectors = ["conn-${a % 10}"]`);
+    if (a % 5 === 0) lines.push(`limits = { cpu = ${a % 4}, memory = "${a}Mi" }`);
+    if (a % 11 === 0) lines.push('', `[agents.agent-${a}.sandbox]`, `template = "tpl-${a % 3}"`);
+    lines.push('');
+  }
+  for (let t = 0; t < triggers; t++) {
+    const type = ['cron', 'webhook', 'monitor'][(t + seed) % 3]!;
+    lines.push('[[triggers]]', `slug = "trigger-${t}"`, `type = "${type}"`, `agent = 'agent-${(t * 7) % (agents + 2)}'`);
+    if (type === 'cron') lines.push(`cron = "${t % 60} ${t % 24} * * *"`);
+    if (type === 'monitor') lines.push(`run = "check --id ${t} | grep -v ok"`, `interval = ${t % 2 ? '"5m"' : '07:30:00'}`);
+    if (t % 9 === 0) lines.push(`filter.branch = "main"`, `filter.path = "src/${t}/**"`);
+    if (t % 9 === 4) lines.push('', '[triggers.filter]', 'branch = "release"');
+    lines.push(t % 13 === 0 ? `prompt = '''\nEvent for trigger ${t}:\n[[triggers]]\n'''` : `prompt = "Handle trigger ${t}: it's due."`, '');
+  }
+  for (let c = 0; c < 6; c++) lines.push('[[connectors]]', `slug = "conn-${c}"`, 'provider = "mcp"', `url = "https://mcp.example.com/${c}"`, '');
+  lines.push('[sandbox]', 'default = "tpl-0"', '');
+  for (let s = 0; s < 3; s++) lines.push('[[sandbox.templates]]', `slug = "tpl-${s}"`, `image = "registry.example.com/tpl:${s}"`, '');
+  return lines.join('\n');
+}
+
+export const tomlManifestArb = fc
+  .record({ triggers: fc.integer({ min: 20, max: 60 }), agents: fc.integer({ min: 10, max: 30 }), seed: fc.nat({ max: 1000 }), crlf: fc.boolean(), bom: fc.boolean() })
+  .map(({ triggers, agents, seed, crlf, bom }) => {
+    const text = largeTomlManifest(triggers, agents, seed);
+    return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
+  });
+
+/** Inserts `insert` at the start of the n-th TOML value (after a ` = `). */
+export function tomlValueEdit(n: number, insert: string): Mutation {
+  return (t: string) => {
+    const equals = [...t.matchAll(/ = /g)].map((m) => m.index! + 3);
+    if (equals.length === 0) return t;
+    const i = equals[n % equals.length]!;
+    return t.slice(0, i) + insert + t.slice(i);
+  };
+}
+
+export const TOML_LINES = [
+  '[[triggers]]', '[triggers.filter]', 'branch = "dev"', '[agents.agent-0]', '[agents.agent-1.sandbox]', '[agents]', '[project]', '[project.owner]', '[project.settings]', '[sandbox]',
+  '[[sandbox.templates]]', '[[connectors]]', '[connectors]', 'slug = "x"', 'filter.branch = "main"', 'filter = { branch = "main" }', 'owner.name = "x"', 'settings.retries = 1', 'sandbox = 1',
+  'enabled = true', 'svc_version = 2', 'x = 1', 'x.y = 2', '"x" = 3', "'x' . y = 4", 'limits = { cpu = 1 }', 'limits.cpu = 2', 'connectors = [', ']', '"a",', '"""', "'''", '[', ']]', '#', '# [x]',
+  'a = """', 'b"""', '  [agents.agent-2]', 'when = 2024-01-01T00:00:00Z', 't = 07:30:00', '[a.b]', '[a]', '[[a]]', 'a.b = 1',
+];
+/** Typing that keeps the TOML valid: a value replaced by a string, a comment added at a line end. */
+export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 .]{0,8}$/)).map(([n, s]) => (t: string) => {
+    const values = [...t.matchAll(/ = "([^"\\\n]*)"/g)];
+    if (values.length === 0) return t;
+    const m = values[n % values.length]!;
+    const at = m.index! + 4;
+    return t.slice(0, at) + s + t.slice(at + m[1]!.length);
+  }),
+  fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 \[\]"'=]{0,8}$/)).map(([n, s]) => (t: string) => {
+    const ends = [...t.matchAll(/ = (true|false|\d+|"[^"\\\n]*")\r?\n/g)];
+    if (ends.length === 0) return t;
+    const m = ends[n % ends.length]!;
+    const at = m.index! + 3 + m[1]!.length;
+    return `${t.slice(0, at)} # ${s}${t.slice(at)}`;
+  }),
+);
+
+export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 4, arbitrary: validTomlEdit },
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
+    const lines = t.split('\n');
+    lines.splice(n % (lines.length + 1), 0, line);
+    return lines.join('\n');
+  }) },
+  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
+    const lines = t.split('\n');
+    lines[n % lines.length] = line;
+    return lines.join('\n');
+  }) },
+  // Typing inside a value, mostly keeping the TOML valid.
+  { weight: 6, arbitrary: fc.tuple(fc.nat(), fc.oneof(fc.constantFrom('1', 'x', '"', "'", '[', ']', '{', '}', '#', ' # c', '"s", ', '\\', '\n'), fc.string({ maxLength: 4 }))).map(([n, s]) => tomlValueEdit(n, s)) },
+  // Change a quoted value in place: stays valid.
+  { weight: 4, arbitrary: fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 ]{0,6}$/)).map(([n, s]) => tomlValueEdit(n, `"${s}" # `)) },
+  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
+    const lines = t.split('\n');
+    const i = n % lines.length;
+    const block = lines.slice(i, i + k);
+    if (duplicate) lines.splice(i, 0, ...block);
+    else lines.splice(i, k);
+    return lines.join('\n');
+  }) },
+  { weight: 2, arbitrary: mutation },
+);
+export const tomlEdits = fc.array(tomlEdit, { minLength: 1, maxLength: 4 });

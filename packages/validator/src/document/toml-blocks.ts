@@ -1,0 +1,151 @@
+/**
+ * Splits a TOML text into blocks at its table headers, so an edit re-parses only the block it
+ * falls in. Block 0 holds the root keys before the first header (possibly nothing); every
+ * other block starts at the line of a header (`[a.b]` or `[[a]]`) and runs to the line of the
+ * next one. A header is a line whose first non-blank character is `[` while no string, array
+ * or inline table is open.
+ *
+ * Each block also gets a signature: its header line and, for each key/value statement, the
+ * key as written and what kind of value it has (table, array or other). Everything one block
+ * can do to another (a table defined twice, a key that a later header extends, an array of
+ * tables continued) depends only on these, so a text whose signatures equal those of a text
+ * that parsed without error can be parsed block by block (see ManifestDocument.update).
+ *
+ * Returns null when the scan ends inside an open string or collection: parse the whole text.
+ */
+export interface TomlBlock {
+  start: number;
+  end: number;
+  signature: string;
+}
+
+const NEWLINE = 10;
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+const HASH = 35;
+const DQUOTE = 34;
+const SQUOTE = 39;
+const BACKSLASH = 92;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const EQUALS = 61;
+
+export function planTomlBlocks(text: string): TomlBlock[] | null {
+  const length = text.length;
+  const blocks: TomlBlock[] = [];
+  let blockStart = 0;
+  let signature: string[] = [];
+  let i = 0;
+  /** Skips a string starting at `i` (a quote); returns the offset after it, or -1 if it never closes. */
+  const skipString = (at: number): number => {
+    const quote = text.charCodeAt(at);
+    const triple = text.charCodeAt(at + 1) === quote && text.charCodeAt(at + 2) === quote;
+    if (triple) {
+      let j = at + 3;
+      while (j < length) {
+        const c = text.charCodeAt(j);
+        if (quote === DQUOTE && c === BACKSLASH) {
+          j += 2;
+          continue;
+        }
+        if (c === quote && text.charCodeAt(j + 1) === quote && text.charCodeAt(j + 2) === quote) {
+          j += 3;
+          // Up to two more quotes belong to the content (`""""` ends a string holding `"`).
+          for (let extra = 0; extra < 2 && text.charCodeAt(j) === quote; extra++) j++;
+          return j;
+        }
+        j++;
+      }
+      return -1;
+    }
+    let j = at + 1;
+    while (j < length) {
+      const c = text.charCodeAt(j);
+      if (c === NEWLINE || c === CR) return j; // unterminated: the parser reports it
+      if (quote === DQUOTE && c === BACKSLASH) {
+        j += 2;
+        continue;
+      }
+      if (c === quote) return j + 1;
+      j++;
+    }
+    return j;
+  };
+  const lineEnd = (at: number): number => {
+    const n = text.indexOf('\n', at);
+    return n === -1 ? length : n;
+  };
+  while (i < length) {
+    // At the start of a line, outside any value.
+    const lineStart = i;
+    while (i < length && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
+    const first = text.charCodeAt(i);
+    if (i >= length) break;
+    if (first === NEWLINE || first === CR || first === HASH) {
+      i = lineEnd(i) + 1;
+      continue;
+    }
+    if (first === OPEN_BRACKET) {
+      blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
+      blockStart = lineStart;
+      const end = lineEnd(i);
+      signature = [text.slice(i, end).trimEnd()];
+      i = end + 1;
+      continue;
+    }
+    // A key/value statement: the key runs to `=`, quoted parts included.
+    let j = i;
+    while (j < length) {
+      const c = text.charCodeAt(j);
+      if (c === EQUALS || c === NEWLINE || c === HASH) break;
+      if (c === DQUOTE || c === SQUOTE) {
+        const after = skipString(j);
+        if (after < 0) return null;
+        j = after;
+        continue;
+      }
+      j++;
+    }
+    const key = text.slice(i, j).trim();
+    if (text.charCodeAt(j) !== EQUALS) {
+      // Not a statement the parser accepts; keep the text in the signature and go on.
+      signature.push(`?${text.slice(i, lineEnd(j))}`);
+      i = lineEnd(j) + 1;
+      continue;
+    }
+    j++;
+    while (j < length && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
+    const v = text.charCodeAt(j);
+    signature.push(`${key}=${v === OPEN_BRACE ? '{' : v === OPEN_BRACKET ? '[' : ''}`);
+    // The value runs to the end of the line where every collection it opened is closed.
+    let depth = 0;
+    while (j < length) {
+      const c = text.charCodeAt(j);
+      if (c === NEWLINE) {
+        j++;
+        if (depth === 0) break;
+        continue;
+      }
+      if (c === DQUOTE || c === SQUOTE) {
+        const after = skipString(j);
+        if (after < 0) return null;
+        j = after;
+        continue;
+      }
+      if (c === HASH) {
+        j = lineEnd(j);
+        continue;
+      }
+      if (c === OPEN_BRACKET || c === OPEN_BRACE) depth++;
+      else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth = Math.max(0, depth - 1);
+      j++;
+    }
+    if (depth > 0) return null;
+    i = j;
+  }
+  blocks.push({ start: blockStart, end: length, signature: signature.join('\n') });
+  return blocks;
+}

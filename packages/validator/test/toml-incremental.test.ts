@@ -1,0 +1,293 @@
+/**
+ * Incremental TOML parsing: `ManifestDocument.update` re-parses only the blocks (text from one
+ * table header to the next) whose text changed, and joins the blocks' trees. Whatever the edit,
+ * the result must be exactly what a fresh parse of the final text gives, and the joined tree
+ * exactly what the whole-text tree builder gives. `FC_RUNS=<n>` scales the number of runs.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ManifestDocument, validateDocument, type Diagnostic } from '../src/index.js';
+import { checkCharacters } from '../src/document/limits.js';
+import { parseTomlFragment, planTomlBlocks } from '../src/document/parse-toml.js';
+import { applyAll, largeTomlManifest, tomlEdits, tomlManifestArb, validTomlEdit } from './support/manifest-arbitraries.js';
+
+const SCALE = Number(process.env.FC_RUNS ?? 1);
+const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
+
+const toml = (text: string) => ManifestDocument.parse(text, { format: 'toml' });
+const treeJson = (root: ManifestDocument['root']) => JSON.stringify(root);
+const shown = (list: readonly Diagnostic[]) => list.map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
+
+/** The tree of a whole-text build (no blocks) of what the document parses: the text after any byte-order mark, forbidden characters blanked. */
+function wholeTree(text: string): string {
+  const checked = checkCharacters(text).text;
+  const bom = checked.charCodeAt(0) === 0xfeff ? 1 : 0;
+  return treeJson(parseTomlFragment(checked.slice(bom), bom).root);
+}
+
+/** How `document` differs from a fresh parse of its text and from the whole-text tree; null when it does not. */
+function differenceFromFresh(document: ManifestDocument): string | null {
+  const fresh = toml(document.text);
+  if (!isDeepStrictEqual(document.value, fresh.value)) return 'value differs';
+  const a = validateDocument(fresh).diagnostics;
+  const b = validateDocument(document).diagnostics;
+  if (!isDeepStrictEqual(b, a)) return `diagnostics differ:\nfresh:   ${JSON.stringify(shown(a))}\nupdated: ${JSON.stringify(shown(b))}`;
+  if (treeJson(document.root) !== treeJson(fresh.root)) return 'tree differs from a fresh parse';
+  if (document.fatal !== fresh.fatal) return 'fatal differs';
+  // Neither may differ from the tree built from one parse of the whole text.
+  if (!fresh.fatal && treeJson(fresh.root) !== wholeTree(document.text)) return 'tree differs from the whole-text build';
+  return null;
+}
+
+describe('the generated TOML manifests', () => {
+  it('parse without a problem, in many blocks, into the tree the whole-text build gives', () => {
+    const text = largeTomlManifest(40, 20, 3);
+    const document = toml(text);
+    expect(shown(validateDocument(document).diagnostics).filter(([code]) => code === 'toml-syntax' || code === 'duplicate-key')).toEqual([]);
+    expect(planTomlBlocks(text)!.length).toBe(1 + 4 + 20 + 2 + 40 + 4 + 6 + 1 + 3);
+    expect(treeJson(document.root)).toBe(wholeTree(text));
+    expect(document.reparsedBytes).toBe(text.length);
+  });
+});
+
+describe('opening a TOML file block by block', () => {
+  // Each text parses block by block without a problem; only how the blocks combine decides.
+  const cases = [
+    '[a]\nx = 1\n\n[a.x]\nw = 3\n',
+    '[a]\nx.y = 1\n\n[a.x.z]\nw = 3\n',
+    '[a]\nx = { y = 1 }\n\n[a.x.z]\nw = 3\n',
+    '[[a]]\nb = 1\n\n[a]\nc = 2\n',
+    '[a]\nb = 1\n\n[[a]]\nc = 2\n',
+    '[a.b]\nc = 1\n\n[a]\nb = 2\n',
+    '[a.b]\nc = 1\n\n[a]\nb.d = 2\n',
+    '[a.b.c]\nd = 1\n\n[a]\nb.e = 2\n',
+    'a = 1\n\n[a]\nb = 2\n',
+    'a.b = 1\n\n[a.c]\nd = 2\n',
+    'x = [1]\n\n[[x]]\ny = 2\n',
+    '[t]\nk = 1\n\n[u]\nk = 2\n\n[t]\nj = 3\n',
+    '[[p]]\nq = 1\n\n[p.r]\ns = 1\n\n[[p]]\nq = 2\n\n[p.r]\ns = 2\n',
+  ];
+  it.each(cases)('%j gives what the whole text gives', (text) => {
+    const document = toml(text);
+    const whole = parseTomlFragment(text, 0);
+    expect(treeJson(document.root)).toBe(treeJson(whole.root));
+    expect(document.diagnostics).toEqual(whole.diagnostics);
+  });
+});
+
+describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
+  it('after random edits', () => {
+    let total = 0;
+    let blockwise = 0;
+    let errorsBlockwise = 0;
+    fc.assert(
+      fc.property(tomlManifestArb, tomlEdits, (t1, list) => {
+        const t2 = applyAll(t1, list);
+        const updated = toml(t1).update(t2);
+        expect(updated.text).toBe(t2);
+        total += 1;
+        if (updated.reparsedBytes < t2.length) blockwise += 1;
+        if (updated.reparsedBytes < t2.length && updated.root === null) errorsBlockwise += 1;
+        const problem = differenceFromFresh(updated);
+        if (problem) throw new Error(problem);
+      }),
+      { numRuns: runs(150) },
+    );
+    // Most edits keep every block's signature: the property is not checked on whole parses only.
+    expect(blockwise).toBeGreaterThan(total / 5);
+    // And many texts with a syntax error got it from the one block that has it.
+    expect(errorsBlockwise).toBeGreaterThan(total / 10);
+  });
+
+  it('after edits that keep the text valid, nearly always block by block', () => {
+    let total = 0;
+    let blockwise = 0;
+    fc.assert(
+      fc.property(tomlManifestArb, fc.array(validTomlEdit, { minLength: 1, maxLength: 4 }), (t1, list) => {
+        const t2 = applyAll(t1, list);
+        const updated = toml(t1).update(t2);
+        total += 1;
+        if (updated.reparsedBytes < t2.length / 4) blockwise += 1;
+        const problem = differenceFromFresh(updated);
+        if (problem) throw new Error(problem);
+      }),
+      { numRuns: runs(100) },
+    );
+    expect(blockwise).toBeGreaterThan(total / 2);
+  });
+
+  it('after a chain of edits, each update starting from the previous document', () => {
+    fc.assert(
+      fc.property(tomlManifestArb, fc.array(tomlEdits, { minLength: 2, maxLength: 6 }), (t1, steps) => {
+        let document = toml(t1);
+        let text = t1;
+        for (const step of steps) {
+          text = applyAll(text, step);
+          document = document.update(text);
+          const problem = differenceFromFresh(document);
+          if (problem) throw new Error(problem);
+        }
+      }),
+      { numRuns: runs(60) },
+    );
+  });
+
+  it('edits that undo themselves (t1 → t2 → t1) give back the first document', () => {
+    fc.assert(
+      fc.property(tomlManifestArb, tomlEdits, (t1, list) => {
+        const first = toml(t1);
+        const expected = { value: first.value, diagnostics: validateDocument(first).diagnostics, tree: treeJson(first.root) };
+        const back = toml(t1).update(applyAll(t1, list)).update(t1);
+        expect(back.value).toEqual(expected.value);
+        expect(validateDocument(back).diagnostics).toEqual(expected.diagnostics);
+        expect(treeJson(back.root)).toBe(expected.tree);
+      }),
+      { numRuns: runs(40) },
+    );
+  });
+});
+
+describe('what an edit re-parses', () => {
+  /** The text of the block (header line to the next header line) holding `offset`. */
+  function blockAround(text: string, offset: number): string {
+    const starts = [...text.matchAll(/^\[/gm)].map((m) => m.index!);
+    const start = starts.filter((s) => s <= offset).pop() ?? 0;
+    const end = starts.find((s) => s > offset) ?? text.length;
+    return text.slice(start, end);
+  }
+
+  for (const [name, triggers] of [['1k lines', 120], ['50k lines', 7000]] as const) {
+    it(`a one-line value edit in a ${name} file re-parses only its block`, () => {
+      const text = largeTomlManifest(triggers, 20, 1);
+      const lineCount = text.split('\n').length;
+      expect(lineCount).toBeGreaterThan(name === '1k lines' ? 900 : 50_000);
+      let document = toml(text);
+      expect(document.reparsedBytes).toBe(text.length);
+      // Change the slug of the trigger in the middle of the file, then keep typing in it.
+      const at = text.indexOf(`slug = "trigger-${Math.floor(triggers / 2)}"`) + 'slug = "'.length;
+      let edited = text;
+      for (const typed of ['x', 'xy', 'xyz']) {
+        edited = text.slice(0, at) + typed + text.slice(at);
+        document = document.update(edited);
+        expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+        expect(document.reparsedBytes).toBeLessThan(200);
+      }
+      expect((document.value as { triggers: { slug: string }[] }).triggers[Math.floor(triggers / 2)]!.slug).toBe(`xyztrigger-${Math.floor(triggers / 2)}`);
+      expect(differenceFromFresh(document)).toBeNull();
+    });
+  }
+
+  it('a header added, renamed or removed makes the whole text parse again, with the error a fresh parse gives', () => {
+    const text = largeTomlManifest(30, 10, 2);
+    const renamed = text.replace('[agents.agent-4]', '[agents.agent-3]');
+    const document = toml(text).update(renamed);
+    expect(document.reparsedBytes).toBe(renamed.length);
+    const duplicate = validateDocument(document).diagnostics.filter((d) => d.code === 'duplicate-key');
+    expect(duplicate).toHaveLength(1);
+    // At the second header's last key.
+    expect(duplicate[0]!.range.start.offset).toBe(renamed.indexOf('[agents.agent-3]', renamed.indexOf('[agents.agent-3]') + 1) + '[agents.'.length);
+    expect(differenceFromFresh(document)).toBeNull();
+    // Back to the valid text: its blocks are those of the last text without a problem, so only the
+    // renamed block is parsed again.
+    const fixed = document.update(text);
+    expect(fixed.reparsedBytes).toBe(blockAround(text, text.indexOf('[agents.agent-4]')).length);
+    expect(differenceFromFresh(fixed)).toBeNull();
+    const edited = text.replace('"conn-5"', '"conn-55"');
+    const next = fixed.update(edited);
+    expect(next.reparsedBytes).toBe(blockAround(edited, edited.indexOf('conn-55')).length);
+    expect(differenceFromFresh(next)).toBeNull();
+  });
+
+  it('a syntax error typed in one block of a large file re-parses only that block, and is the error a fresh parse gives', () => {
+    const text = largeTomlManifest(2000, 20, 4);
+    let document = toml(text);
+    const at = text.indexOf('slug = "trigger-1000"') + 'slug = '.length;
+    // Typing a new value: `"`, then `"a`, then `"ab"` (the old value after it is the error until it is removed).
+    const steps = ['"', '"a', '"ab', '"ab"'];
+    for (const typed of steps) {
+      const edited = text.slice(0, at) + typed + text.slice(at + '"trigger-1000"'.length);
+      document = document.update(edited);
+      expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+      const syntax = validateDocument(document).diagnostics.filter((d) => d.code === 'toml-syntax');
+      expect(syntax.map((d) => d.range.start.offset >= at && d.range.start.offset <= at + typed.length + 1)).toEqual(typed === '"ab"' ? [] : [true]);
+    }
+  });
+
+  it('a new key line typed into a large file re-parses only its block, unless a header names the key', () => {
+    const text = largeTomlManifest(2000, 20, 5);
+    const at = text.indexOf('slug = "trigger-1000"');
+    let document = toml(text);
+    for (const typed of ['n', 'note', 'note =', 'note = "', 'note = "later"', 'note = "later"\n']) {
+      const edited = text.slice(0, at) + typed + text.slice(at);
+      document = document.update(edited);
+      expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+    }
+    expect((document.value as { triggers: { note?: string }[] }).triggers[1000]!.note).toBe('later');
+    // `sandbox` is a header's key (`[sandbox]`): a root key of that name may conflict, so the whole text is parsed.
+    const rootKey = `sandbox = 1\n${text}`;
+    const updated = toml(text).update(rootKey);
+    expect(updated.reparsedBytes).toBe(rootKey.length);
+    expect(validateDocument(updated).diagnostics.map((d) => d.code)).toEqual(['duplicate-key']);
+    expect(differenceFromFresh(updated)).toBeNull();
+  });
+
+  it('the last document with a tree, kept while the text has an error, is not changed by the updates after it', () => {
+    // The language server keeps it for completion and hover while the file does not parse.
+    fc.assert(
+      fc.property(tomlManifestArb, fc.array(tomlEdits, { minLength: 2, maxLength: 5 }), (t1, steps) => {
+        let document = toml(t1);
+        let text = t1;
+        let lastGood = document;
+        let lastGoodTree = treeJson(document.root);
+        for (const step of steps) {
+          text = applyAll(text, step);
+          document = document.update(text);
+          if (document.root) {
+            lastGood = document;
+            lastGoodTree = treeJson(document.root);
+          } else {
+            expect(treeJson(lastGood.root)).toBe(lastGoodTree);
+          }
+        }
+        expect(treeJson(lastGood.root)).toBe(lastGoodTree);
+      }),
+      { numRuns: runs(60) },
+    );
+    const text = largeTomlManifest(30, 10, 6);
+    const good = toml(text);
+    const tree = treeJson(good.root);
+    const broken = good.update(text.replace('slug = "trigger-20"', 'slug = "trigger-20'));
+    expect(broken.root).toBeNull();
+    const fixed = broken.update(`# a longer first line moves every block\n${text}`);
+    expect(fixed.reparsedBytes).toBeLessThan(text.length / 10);
+    expect(differenceFromFresh(fixed)).toBeNull();
+    expect(treeJson(good.root)).toBe(tree);
+  });
+
+  it('a key that a later header extends, added in another block, is the error a fresh parse gives', () => {
+    const text = '[a]\nx = 1\n\n[b]\ny = 2\n\n[a.z]\nw = 3\n';
+    const document = toml(text);
+    const edited = text.replace('x = 1', 'z = 1');
+    const updated = document.update(edited);
+    // The key of a statement changed: its block's signature differs, so the whole text is parsed.
+    expect(updated.reparsedBytes).toBe(edited.length);
+    expect(validateDocument(updated).diagnostics.map((d) => d.code)).toContain('duplicate-key');
+    expect(differenceFromFresh(updated)).toBeNull();
+  });
+
+  it('two blocks with the same text get trees of their own', () => {
+    const item = '[[triggers]]\nslug = "same"\ntype = "cron"\n\n';
+    const text = `svc_version = 2\n${item}${item}${item}`;
+    const edited = text.replace('svc_version = 2', 'svc_version = 2 # v');
+    const updated = toml(text).update(edited);
+    expect(updated.reparsedBytes).toBe('svc_version = 2 # v\n'.length);
+    expect(differenceFromFresh(updated)).toBeNull();
+    const again = updated.update(`${edited}# end\n`);
+    expect(differenceFromFresh(again)).toBeNull();
+  });
+});
