@@ -82,7 +82,15 @@ export function bareCommit(repo: string, content: string, message: string): void
   git(repo, ['update-ref', 'refs/heads/main', commit, head]);
 }
 
-export async function benchApplier(options: { dir: string; manifest: string; agent: string; secrets: [string[], string[]]; commits: number; files: number; runs: number }): Promise<ApplierResult> {
+export async function benchApplier(options: {
+  dir: string;
+  manifest: string;
+  agent: string;
+  secrets: [string[], string[]];
+  commits: number;
+  files: number;
+  runs: number;
+}): Promise<ApplierResult> {
   const t0 = performance.now();
   const repo = buildRepository(options.dir, options.manifest, options.commits, options.files);
   const setupMs = performance.now() - t0;

@@ -19,7 +19,8 @@ export interface Panel {
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10000 ? 0 : 1)} s` : ms >= 10 ? `${Math.round(ms)}` : ms >= 1 ? ms.toFixed(1) : ms.toFixed(2));
+const fmt = (ms: number) =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10000 ? 0 : 1)} s` : ms >= 10 ? `${Math.round(ms)}` : ms >= 1 ? ms.toFixed(1) : ms.toFixed(2);
 
 export function renderChart(sizes: string[], panels: Panel[], caption: string): string {
   const pw = 300;
@@ -37,7 +38,9 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
   const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...values, 10))));
   const y = (ms: number) => top + ph - ((Math.log10(Math.max(ms, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * ph;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
   out.push(`<text x="${left}" y="22" font-size="15" font-weight="bold">${esc(caption)}</text>`);
   panels.forEach((panel, index) => {
@@ -62,11 +65,15 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
       );
       for (const { x: px, p } of pts) {
         out.push(`<line x1="${px}" x2="${px}" y1="${y(p.min).toFixed(1)}" y2="${y(p.max).toFixed(1)}" stroke="${series.color}" stroke-width="1"/>`);
-        out.push(`<circle cx="${px}" cy="${y(p.median).toFixed(1)}" r="3.5" fill="${series.color}"><title>${esc(series.label)}: median ${fmt(p.median)} ms (min ${fmt(p.min)}, max ${fmt(p.max)})</title></circle>`);
+        out.push(
+          `<circle cx="${px}" cy="${y(p.median).toFixed(1)}" r="3.5" fill="${series.color}"><title>${esc(series.label)}: median ${fmt(p.median)} ms (min ${fmt(p.min)}, max ${fmt(p.max)})</title></circle>`,
+        );
         // Labels: first series above right, second below right, third above left (fewer collisions).
         const dx = seriesIndex === 2 ? -6 : 6;
         const dy = seriesIndex === 1 ? 14 : -5;
-        out.push(`<text x="${px + dx}" y="${(y(p.median) + dy).toFixed(1)}" fill="${series.color}" font-size="10"${dx < 0 ? ' text-anchor="end"' : ''}>${fmt(p.median)}</text>`);
+        out.push(
+          `<text x="${px + dx}" y="${(y(p.median) + dy).toFixed(1)}" fill="${series.color}" font-size="10"${dx < 0 ? ' text-anchor="end"' : ''}>${fmt(p.median)}</text>`,
+        );
       }
     });
     out.push(`</g>`);
@@ -75,7 +82,9 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
   allSeries.forEach((series, i) => {
     const lx = left + (i % 3) * 260;
     const ly = legendY + Math.floor(i / 3) * 24;
-    out.push(`<line x1="${lx}" x2="${lx + 28}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2"${series.dashed ? ' stroke-dasharray="5 4"' : ''}/>`);
+    out.push(
+      `<line x1="${lx}" x2="${lx + 28}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2"${series.dashed ? ' stroke-dasharray="5 4"' : ''}/>`,
+    );
     out.push(`<text x="${lx + 34}" y="${ly + 4}">${esc(series.label)}</text>`);
   });
   out.push(`</svg>`);
@@ -86,14 +95,15 @@ export function latencyPanels(sizes: string[], results: ServerResult[], servers:
   const find = (server: string, size: string) => results.find((r) => r.server === server && r.manifest === size);
   const panel = (title: string, pick: (r: ServerResult) => Stat): Panel => ({
     title,
-    series: servers.map((s) => ({ label: s.label, color: s.color, dashed: s.dashed, points: sizes.map((size) => {
-      const r = find(s.name, size);
-      return r ? pick(r) : undefined;
-    }) })),
+    series: servers.map((s) => ({
+      label: s.label,
+      color: s.color,
+      dashed: s.dashed,
+      points: sizes.map((size) => {
+        const r = find(s.name, size);
+        return r ? pick(r) : undefined;
+      }),
+    })),
   });
-  return [
-    panel('edit → diagnostics', (r) => r.editToDiagnosticsMs),
-    panel('completion (key)', (r) => r.completionKeyMs),
-    panel('hover', (r) => r.hoverMs),
-  ];
+  return [panel('edit → diagnostics', (r) => r.editToDiagnosticsMs), panel('completion (key)', (r) => r.completionKeyMs), panel('hover', (r) => r.hoverMs)];
 }

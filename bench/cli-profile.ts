@@ -35,5 +35,7 @@ console.log('    wall ms (over node -e 0)     cpu ms (over node -e 0)');
 ladder.forEach(([name], i) => {
   const s = stat(times[i]!);
   const c = stat(cpu[i]!);
-  console.log(`${s.median.toFixed(1).padStart(8)} (+${(s.median - base).toFixed(1).padStart(6)})   ${c.median.toFixed(0).padStart(6)} (+${(c.median - baseCpu).toFixed(0).padStart(4)})   ${name}  [wall ${s.min.toFixed(0)}–${s.max.toFixed(0)}]`);
+  console.log(
+    `${s.median.toFixed(1).padStart(8)} (+${(s.median - base).toFixed(1).padStart(6)})   ${c.median.toFixed(0).padStart(6)} (+${(c.median - baseCpu).toFixed(0).padStart(4)})   ${name}  [wall ${s.min.toFixed(0)}–${s.max.toFixed(0)}]`,
+  );
 });

@@ -49,15 +49,58 @@ function rng(seed: number): () => number {
 }
 
 const WORDS = [
-  'docs', 'billing', 'search', 'deploy', 'review', 'triage', 'release', 'metrics', 'alerts', 'support',
-  'catalog', 'ingest', 'export', 'audit', 'payments', 'onboarding', 'infra', 'mobile', 'web', 'data',
-  'security', 'backup', 'index', 'reports', 'growth', 'sales', 'ops', 'qa', 'design', 'content',
+  'docs',
+  'billing',
+  'search',
+  'deploy',
+  'review',
+  'triage',
+  'release',
+  'metrics',
+  'alerts',
+  'support',
+  'catalog',
+  'ingest',
+  'export',
+  'audit',
+  'payments',
+  'onboarding',
+  'infra',
+  'mobile',
+  'web',
+  'data',
+  'security',
+  'backup',
+  'index',
+  'reports',
+  'growth',
+  'sales',
+  'ops',
+  'qa',
+  'design',
+  'content',
 ];
 const SVC_CLI = [
-  'project.read', 'project.write', 'project.session.read', 'project.session.start', 'project.trigger.read',
-  'project.trigger.fire', 'project.file.read', 'project.file.write', 'project.review.read', 'project.review.submit',
-  'project.cr.open', 'project.cr.merge', 'project.gitops.read', 'project.gitops.push', 'project.app.read',
-  'project.app.deploy', 'project.connector.read', 'project.secret.read', 'project.agent.read', 'project.skill.read',
+  'project.read',
+  'project.write',
+  'project.session.read',
+  'project.session.start',
+  'project.trigger.read',
+  'project.trigger.fire',
+  'project.file.read',
+  'project.file.write',
+  'project.review.read',
+  'project.review.submit',
+  'project.cr.open',
+  'project.cr.merge',
+  'project.gitops.read',
+  'project.gitops.push',
+  'project.app.read',
+  'project.app.deploy',
+  'project.connector.read',
+  'project.secret.read',
+  'project.agent.read',
+  'project.skill.read',
 ];
 const PROMPTS = [
   'Check every page for broken links and open one issue listing them.',
@@ -115,7 +158,7 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
   const agents = Array.from({ length: nAgents }, (_, i) => `${pick(WORDS)}-agent-${i}`);
 
   push('# svc.yaml: generated benchmark manifest (deterministic, seed ' + seed + ').');
-  push('# It mimics a large organisation\'s project: many agents, triggers and connectors.');
+  push("# It mimics a large organisation's project: many agents, triggers and connectors.");
   push('');
   push('svc_version: 2');
   push('');
@@ -189,7 +232,11 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
       push('    secrets:');
       for (const s of pickSome(envNames, 1, 2)) push(`      - ${s}`);
     } else push('    secrets: none');
-    push(`    skills: [${pickSome(WORDS, 1, 2).map((w) => `${w}-guide`).join(', ')}]`);
+    push(
+      `    skills: [${pickSome(WORDS, 1, 2)
+        .map((w) => `${w}-guide`)
+        .join(', ')}]`,
+    );
     push(`    svc_cli: [${pickSome(SVC_CLI, 2, 4).join(', ')}]`);
     push(`    workspace: ${pick(WORKSPACES)}`);
   }

@@ -92,7 +92,10 @@ class Session {
   private peak = 0;
   private poll?: NodeJS.Timeout;
 
-  constructor(readonly spec: ServerSpec, readonly documentUri: string) {
+  constructor(
+    readonly spec: ServerSpec,
+    readonly documentUri: string,
+  ) {
     this.child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (chunk: Buffer) => {
       if (this.stderr.length < 20000) this.stderr += chunk.toString();
@@ -117,9 +120,7 @@ class Session {
       if (method !== 'textDocument/publishDiagnostics') return;
       const p = params as { uri: string; version?: number; diagnostics: unknown[] };
       if (typeof p.version === 'number') this.versionedDiagnostics = true;
-      const index = this.waiters.findIndex(
-        (w) => w.uri === p.uri && (w.version === null || typeof p.version !== 'number' || p.version === w.version),
-      );
+      const index = this.waiters.findIndex((w) => w.uri === p.uri && (w.version === null || typeof p.version !== 'number' || p.version === w.version));
       if (index >= 0) {
         const [waiter] = this.waiters.splice(index, 1);
         waiter!.resolve(p.diagnostics);
@@ -266,8 +267,7 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
     let completionValueItems = 0;
     const hoverMs: number[] = [];
     let hoverFound = false;
-    const count = (result: unknown): number =>
-      Array.isArray(result) ? result.length : ((result as { items?: unknown[] } | null)?.items?.length ?? 0);
+    const count = (result: unknown): number => (Array.isArray(result) ? result.length : ((result as { items?: unknown[] } | null)?.items?.length ?? 0));
     for (let i = 0; i < options.inner + 1; i++) {
       let t = now();
       const key = await session.connection.sendRequest('textDocument/completion', {

@@ -153,7 +153,10 @@ const out: Record<string, unknown> = {
 const ruleTotal = [...ruleMs.values()].reduce((a, b) => a + b, 0);
 add('  (validateDocument) of which code rules, all', ruleTotal / edits);
 out.rulesPerEditMs = Object.fromEntries(
-  [...ruleMs.entries()].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms / edits >= 0.05).map(([id, ms]) => [id, Math.round((ms / edits) * 10) / 10]),
+  [...ruleMs.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([, ms]) => ms / edits >= 0.05)
+    .map(([id, ms]) => [id, Math.round((ms / edits) * 10) / 10]),
 );
 for (const [name, values] of Object.entries(spans)) {
   const s = stat(values);

@@ -60,7 +60,11 @@ function ours(text: string): number {
   return validateDocument(ManifestDocument.parse(text, { format: 'yaml', limits: { maxBytes: 64 * 1024 * 1024 } })).diagnostics.length;
 }
 
-export function benchValidator(manifest: { name: string; lines: number; bytes: number; text: string }, file: string, reps: { cold: number; warm: number }): ValidatorResult {
+export function benchValidator(
+  manifest: { name: string; lines: number; bytes: number; text: string },
+  file: string,
+  reps: { cold: number; warm: number },
+): ValidatorResult {
   const coldOurs: number[] = [];
   const coldFloor: number[] = [];
   for (let i = 0; i < reps.cold; i++) {

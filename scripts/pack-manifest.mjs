@@ -15,7 +15,11 @@ const backupFile = join(here, 'package.json.unpacked');
 
 function stripSource(value) {
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'source').map(([key, inner]) => [key, stripSource(inner)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'source')
+      .map(([key, inner]) => [key, stripSource(inner)]),
+  );
 }
 
 function targets(value) {

@@ -32,6 +32,6 @@ export function thirdPartyNotices(metafile, cwd, ourScope = '@svc-manifest/') {
     const text = licenceFile ? readFileSync(join(folder, licenceFile), 'utf8').trim() : `(no licence file; package.json says ${manifest.license ?? 'nothing'})`;
     sections.push(`${manifest.name}@${manifest.version} (${manifest.license ?? 'unknown'})\n\n${text}\n`);
   }
-  const header = 'Third-party software inlined in this package\'s bundle, with the licence of each.\n';
+  const header = "Third-party software inlined in this package's bundle, with the licence of each.\n";
   return [header, ...sections].join(`\n${'-'.repeat(72)}\n\n`);
 }

@@ -141,7 +141,9 @@ describe('running the action', () => {
     expect(result.outputs['sarif-file']).toBe(path);
     const log = JSON.parse(readFileSync(path, 'utf8')) as {
       version: string;
-      runs: { results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[] }[];
+      runs: {
+        results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[];
+      }[];
     };
     expect(log.version).toBe('2.1.0');
     expect(
@@ -165,7 +167,9 @@ describe('running the action', () => {
   it('fails loudly when there is nothing to check (a check that finds no manifest must not pass)', () => {
     const result = run({ 'README.md': '# x\n' });
     expect(result.status).toBe(2);
-    expect(annotations(result.stdout)).toEqual([`::error title=svc-manifest::no svc.yaml, svc.yml or svc.toml tracked by git under ${result.workspace}: name the manifests in the input 'files'`]);
+    expect(annotations(result.stdout)).toEqual([
+      `::error title=svc-manifest::no svc.yaml, svc.yml or svc.toml tracked by git under ${result.workspace}: name the manifests in the input 'files'`,
+    ]);
   });
 
   it('outside a git repository it needs the files input, and then works', () => {
@@ -192,7 +196,9 @@ describe('running the action', () => {
     const dirs = workspace({ 'svc.yaml': BROKEN });
     const result = runAction({ actionPath: REPO_ROOT, ...dirs, env: { ...env, PATH: bin } });
     expect(result.status).toBe(2);
-    expect(annotations(result.stdout)).toEqual(['::error title=svc-manifest::svc-manifest needs Node.js >= 20.19 on PATH: add actions/setup-node before this action']);
+    expect(annotations(result.stdout)).toEqual([
+      '::error title=svc-manifest::svc-manifest needs Node.js >= 20.19 on PATH: add actions/setup-node before this action',
+    ]);
   });
 
   it('treats file names as data: no shell expansion of the input', () => {

@@ -123,7 +123,12 @@ describe('README: Neovim', () => {
       timeout: 120_000,
     });
     expect(result.status, result.stderr).toBe(0);
-    return JSON.parse(readFileSync(out, 'utf8')) as { error?: string; filetype: string; clients: { name: string; cmd: string[] }[]; diagnostics: Record<string, unknown>[] };
+    return JSON.parse(readFileSync(out, 'utf8')) as {
+      error?: string;
+      filetype: string;
+      clients: { name: string; cmd: string[] }[];
+      diagnostics: Record<string, unknown>[];
+    };
   };
 
   it('has a configuration for 0.8+ and one for 0.7, both starting svc-manifest-lsp --stdio', () => {
@@ -160,7 +165,10 @@ describe('README: Helix and VS Code', () => {
     const script = 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))';
     const parsed = spawnSync('python3', ['-c', script], { input: readmeBlock('Editors', 'toml'), encoding: 'utf8' });
     expect(parsed.stderr).toBe('');
-    const config = JSON.parse(parsed.stdout) as { 'language-server': Record<string, { command: string; args: string[] }>; language: { name: string; 'language-servers': string[] }[] };
+    const config = JSON.parse(parsed.stdout) as {
+      'language-server': Record<string, { command: string; args: string[] }>;
+      language: { name: string; 'language-servers': string[] }[];
+    };
     expect(config['language-server']['svc-manifest-lsp']).toMatchObject({ command: 'svc-manifest-lsp', args: ['--stdio'] });
     expect(config.language.map((language) => [language.name, language['language-servers'].includes('svc-manifest-lsp')])).toEqual([
       ['yaml', true],
@@ -169,14 +177,16 @@ describe('README: Helix and VS Code', () => {
   });
 
   it('VS Code: the README builds and installs the .vsix at the path the package script writes', () => {
-    const commands = readmeBlock('Editors', 'sh').trim().split('\n').map((line) => line.replace(/\s+#.*$/, ''));
-    const extension = JSON.parse(readFileSync(join(ROOT, 'packages', 'vscode-extension', 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string> };
+    const commands = readmeBlock('Editors', 'sh')
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, ''));
+    const extension = JSON.parse(readFileSync(join(ROOT, 'packages', 'vscode-extension', 'package.json'), 'utf8')) as {
+      name: string;
+      scripts: Record<string, string>;
+    };
     const out = /--out (\S+)/.exec(extension.scripts.package!)![1]!;
-    expect(commands).toEqual([
-      'npm ci',
-      `npm run package -w ${extension.name}`,
-      `code --install-extension ${join('packages', 'vscode-extension', out)}`,
-    ]);
+    expect(commands).toEqual(['npm ci', `npm run package -w ${extension.name}`, `code --install-extension ${join('packages', 'vscode-extension', out)}`]);
     expect(readmeSection('Editors')).toContain('node_modules/.bin/svc-manifest-lsp');
   });
 });

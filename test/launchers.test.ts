@@ -30,15 +30,35 @@ function runUnbuilt(folder: string, files: string[], bin: string, args: string[]
 }
 
 it.each([
-  ['validator', ['package.json', 'launcher/svc-manifest.cjs', 'launcher/code-cache.cjs'], 'svc-manifest', ['validate'], 'svc-manifest: the CLI is not built: dist/svc-manifest-main.cjs is missing.\n'],
-  ['lsp', ['package.json', 'launcher/svc-manifest-lsp.cjs'], 'svc-manifest-lsp', ['--stdio'], 'svc-manifest-lsp: the language server is not built: dist/svc-manifest-lsp-main.cjs is missing.\n'],
-  ['gitops', ['package.json', 'launcher/svc-manifest-git.cjs'], 'svc-manifest-git', ['set-default-agent', 'a'], 'svc-manifest-git: the applier is not built: dist/svc-manifest-git-main.cjs is missing.\n'],
+  [
+    'validator',
+    ['package.json', 'launcher/svc-manifest.cjs', 'launcher/code-cache.cjs'],
+    'svc-manifest',
+    ['validate'],
+    'svc-manifest: the CLI is not built: dist/svc-manifest-main.cjs is missing.\n',
+  ],
+  [
+    'lsp',
+    ['package.json', 'launcher/svc-manifest-lsp.cjs'],
+    'svc-manifest-lsp',
+    ['--stdio'],
+    'svc-manifest-lsp: the language server is not built: dist/svc-manifest-lsp-main.cjs is missing.\n',
+  ],
+  [
+    'gitops',
+    ['package.json', 'launcher/svc-manifest-git.cjs'],
+    'svc-manifest-git',
+    ['set-default-agent', 'a'],
+    'svc-manifest-git: the applier is not built: dist/svc-manifest-git-main.cjs is missing.\n',
+  ],
 ])('%s: the bin in package.json, run before a build, says to build and exits 2', (folder, files, name, args, first) => {
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', folder, 'package.json'), 'utf8')) as { bin: Record<string, string> };
   const bin = manifest.bin[name]!;
   expect(files).toContain(bin);
   const result = runUnbuilt(folder, files, bin, args);
   expect(result.stdout).toBe('');
-  expect(result.stderr).toBe(`${first}In a clone of the repository, run \`npm run build\` at its root${folder === 'validator' ? ' (or `npm run example`)' : ''}.\n`);
+  expect(result.stderr).toBe(
+    `${first}In a clone of the repository, run \`npm run build\` at its root${folder === 'validator' ? ' (or `npm run example`)' : ''}.\n`,
+  );
   expect(result.status).toBe(2);
 });

@@ -96,7 +96,11 @@ describe('the tarballs', () => {
   });
 
   it.each(PUBLISHED)('%s is clean under are-the-types-wrong (esm-only profile)', (name) => {
-    const result = spawnSync(join(BIN, 'attw'), [packs.get(name)!.tarball, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8', env, timeout: 120_000 });
+    const result = spawnSync(join(BIN, 'attw'), [packs.get(name)!.tarball, '--profile', 'esm-only', '--format', 'json'], {
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    });
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const problems = (JSON.parse(result.stdout) as { problems?: Record<string, { resolutionKind?: string }[]> }).problems ?? {};
     // The esm-only profile leaves out the two CommonJS-only resolutions (node10, node16 from CJS).
@@ -131,8 +135,16 @@ describe('the tarballs', () => {
     const pack = packs.get(name)!;
     for (const entry of committed.files ?? []) {
       if (entry.startsWith('!')) continue;
-      const pattern = new RegExp(`^${entry.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(.*/)?').replace(/\*/g, '[^/]*')}(/.*)?$`);
-      expect(pack.files.some((path) => pattern.test(path)), `${entry} matches nothing in ${name}`).toBe(true);
+      const pattern = new RegExp(
+        `^${entry
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*\//g, '(.*/)?')
+          .replace(/\*/g, '[^/]*')}(/.*)?$`,
+      );
+      expect(
+        pack.files.some((path) => pattern.test(path)),
+        `${entry} matches nothing in ${name}`,
+      ).toBe(true);
     }
   });
 
@@ -142,7 +154,10 @@ describe('the tarballs', () => {
     for (const map of pack.files.filter((path) => path.endsWith('.map'))) {
       const parsed = JSON.parse(file(name, map)) as { sources: string[]; sourcesContent?: (string | null)[] };
       expect(parsed.sourcesContent?.length, map).toBe(parsed.sources.length);
-      expect(parsed.sourcesContent!.every((content) => typeof content === 'string' && content.length > 0), map).toBe(true);
+      expect(
+        parsed.sourcesContent!.every((content) => typeof content === 'string' && content.length > 0),
+        map,
+      ).toBe(true);
     }
     // A sourceMappingURL comment must name a file that is shipped.
     for (const path of pack.files.filter((p) => /\.(c|m)?js$|\.d\.ts$/.test(p))) {
@@ -152,14 +167,18 @@ describe('the tarballs', () => {
   });
 
   it('ships the CLI, the language server and the applier once each, as the bundle their bins run', () => {
-    const holding = (name: string, text: string) => packs.get(name)!.files.filter((path) => !path.endsWith('.d.ts') && !path.endsWith('.md') && file(name, path).includes(text));
+    const holding = (name: string, text: string) =>
+      packs.get(name)!.files.filter((path) => !path.endsWith('.d.ts') && !path.endsWith('.md') && file(name, path).includes(text));
     expect(holding('@svc-manifest/validator', 'usage: svc-manifest <command>')).toEqual(['dist/svc-manifest-main.cjs']);
     expect(holding('@svc-manifest/lsp', 'usage: svc-manifest-lsp --stdio')).toEqual(['dist/svc-manifest-lsp-main.cjs']);
     expect(holding('@svc-manifest/gitops', 'usage: svc-manifest git <command>')).toEqual(['dist/svc-manifest-git-main.cjs']);
     // No tsc output besides declarations in the bundled packages.
     for (const name of ['@svc-manifest/validator', '@svc-manifest/lsp', '@svc-manifest/gitops']) {
       const code = packs.get(name)!.files.filter((path) => /\.(c|m)?js$/.test(path));
-      expect(code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path)), code.join(', ')).toBe(true);
+      expect(
+        code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path)),
+        code.join(', '),
+      ).toBe(true);
     }
     // The inlined dependencies' licences travel with the bundles.
     expect(file('@svc-manifest/validator', 'dist/THIRD_PARTY_LICENSES.txt')).toMatch(/^ajv@\S+ \(MIT\)$/m);
@@ -195,7 +214,10 @@ describe('installed into a fresh project', () => {
       gitops: ['function', 'function'],
       schema: 'https://schemas.svc.example/manifest/svc.v2.schema.json',
     });
-    const required = inApp(process.execPath, ['-e', "const { validateManifest } = require('@svc-manifest/validator'); console.log(validateManifest('svc_version: 1\\n').ok)"]);
+    const required = inApp(process.execPath, [
+      '-e',
+      "const { validateManifest } = require('@svc-manifest/validator'); console.log(validateManifest('svc_version: 1\\n').ok)",
+    ]);
     expect(required.stdout).toBe('true\n');
   });
 
@@ -221,7 +243,22 @@ describe('installed into a fresh project', () => {
       new Promise<{ status: number | null; output: string }>((resolve) => {
         const child = spawn(
           process.execPath,
-          [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', module, '--moduleResolution', resolution, '--typeRoots', join(REPO_ROOT, 'node_modules', '@types'), '--types', 'node', ...inputs],
+          [
+            join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+            '--noEmit',
+            '--strict',
+            '--target',
+            'es2022',
+            '--module',
+            module,
+            '--moduleResolution',
+            resolution,
+            '--typeRoots',
+            join(REPO_ROOT, 'node_modules', '@types'),
+            '--types',
+            'node',
+            ...inputs,
+          ],
           { cwd: folder, env },
         );
         let output = '';
@@ -270,7 +307,9 @@ describe('installed into a fresh project', () => {
       ids: [generated('svc.schema.json').$id, generated('svc.v1.schema.json').$id, generated('svc.v2.schema.json').$id],
       paths: [join(schemaFolder, 'svc.schema.json'), join(schemaFolder, 'svc.v1.schema.json'), join(schemaFolder, 'svc.v2.schema.json')],
     });
-    expect(readFileSync(join(schemaFolder, 'svc.v2.schema.json'), 'utf8')).toBe(readFileSync(join(clone, 'packages', 'schema', 'generated', 'svc.v2.schema.json'), 'utf8'));
+    expect(readFileSync(join(schemaFolder, 'svc.v2.schema.json'), 'utf8')).toBe(
+      readFileSync(join(clone, 'packages', 'schema', 'generated', 'svc.v2.schema.json'), 'utf8'),
+    );
   });
 
   it('runs the CLI through npx --no-install, with no registry to fall back on', () => {
@@ -279,7 +318,12 @@ describe('installed into a fresh project', () => {
     const invalid = spawnSync('npx', ['--no-install', 'svc-manifest', 'validate'], { cwd: app, env: noRegistry, encoding: 'utf8', timeout: 120_000 });
     expect(invalid.status).toBe(1);
     expect(invalid.stdout).toContain("  8:11    error   trigger 'nightly' (type 'webhook') needs 'secret_env' or 'secretEnv'");
-    const schema = spawnSync('npx', ['--no-install', 'svc-manifest', 'schema', '--version', '1'], { cwd: app, env: noRegistry, encoding: 'utf8', timeout: 120_000 });
+    const schema = spawnSync('npx', ['--no-install', 'svc-manifest', 'schema', '--version', '1'], {
+      cwd: app,
+      env: noRegistry,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(schema.status).toBe(0);
     expect(JSON.parse(schema.stdout)).toEqual(JSON.parse(readFileSync(join(clone, 'packages', 'schema', 'generated', 'svc.v1.schema.json'), 'utf8')));
   });
@@ -329,7 +373,15 @@ describe('installed into a fresh project', () => {
     git(['clone', '--quiet', '--bare', seed, bare], work);
     const before = git(['rev-parse', 'main'], bare).trim();
 
-    const result = inApp(join(app, 'node_modules', '.bin', 'svc-manifest'), ['git', 'set-default-agent', 'reviewer', '--repo', bare, '--author', 'Ops <ops@example.com>']);
+    const result = inApp(join(app, 'node_modules', '.bin', 'svc-manifest'), [
+      'git',
+      'set-default-agent',
+      'reviewer',
+      '--repo',
+      bare,
+      '--author',
+      'Ops <ops@example.com>',
+    ]);
     expect(result.stderr).toBe('');
     const after = git(['rev-parse', 'main'], bare).trim();
     expect(result.stdout).toBe(`committed ${after} on main: svc: set default agent to reviewer\n`);

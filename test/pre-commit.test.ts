@@ -64,7 +64,8 @@ agents:
 
 beforeAll(() => {
   const preCommit = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
-  if (preCommit.status !== 0) throw new Error('pre-commit is not installed: run `npm run test:setup` (scripts/install-test-tools.sh) or `apt-get install -y pre-commit`');
+  if (preCommit.status !== 0)
+    throw new Error('pre-commit is not installed: run `npm run test:setup` (scripts/install-test-tools.sh) or `apt-get install -y pre-commit`');
   work = mkdtempSync(join(tmpdir(), 'svc-pre-commit-'));
 
   // PATH: `node` and the system's own programs (git, pre-commit), nothing from this repository

@@ -17,16 +17,22 @@ import { RenameRefused } from '../packages/lsp/src/features/rename.js';
 import { lspLines } from '../packages/lsp/src/positions.js';
 import { readSettings } from '../packages/lsp/src/settings.js';
 import { applyEdits, positionOf, rangeOf } from '../packages/lsp/test/helpers.js';
-import { install, list, LOCK_PATH, RefusedError, remove, setAgentScope, setDefaultAgent, update, updateAll, updates, type LockFile } from '../packages/gitops/src/index.js';
+import {
+  install,
+  list,
+  LOCK_PATH,
+  RefusedError,
+  remove,
+  setAgentScope,
+  setDefaultAgent,
+  update,
+  updateAll,
+  updates,
+  type LockFile,
+} from '../packages/gitops/src/index.js';
 import { writeCatalogItem, type ItemVersion } from '../packages/gitops/test/support/fixtures.js';
 import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from '../packages/gitops/test/support/repos.js';
-import {
-  expectPrototypesUnchanged,
-  ownValueAt,
-  PROTOTYPE_KEY_MANIFESTS,
-  snapshotPrototypes,
-  type PrototypeKeyManifest,
-} from './support/prototype-keys.js';
+import { expectPrototypesUnchanged, ownValueAt, PROTOTYPE_KEY_MANIFESTS, snapshotPrototypes, type PrototypeKeyManifest } from './support/prototype-keys.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype'] as const;
 const CONTEXT: FeatureContext = { settings: readSettings({}), client: { resourceOperations: true } };
@@ -83,9 +89,16 @@ function paramsFor(method: string, state: DocumentState, offset: number): unknow
     case 'textDocument/prepareRename':
       return [{ textDocument, position }];
     case 'textDocument/references':
-      return [{ textDocument, position, context: { includeDeclaration: true } }, { textDocument, position, context: { includeDeclaration: false } }];
+      return [
+        { textDocument, position, context: { includeDeclaration: true } },
+        { textDocument, position, context: { includeDeclaration: false } },
+      ];
     case 'textDocument/rename':
-      return [{ textDocument, position, newName: 'renamed' }, { textDocument, position, newName: 'constructor' }, { textDocument, position, newName: '__proto__' }];
+      return [
+        { textDocument, position, newName: 'renamed' },
+        { textDocument, position, newName: 'constructor' },
+        { textDocument, position, newName: '__proto__' },
+      ];
     case 'textDocument/documentSymbol':
     case 'textDocument/foldingRange':
       return [{ textDocument }];
@@ -96,7 +109,10 @@ function paramsFor(method: string, state: DocumentState, offset: number): unknow
         { textDocument, range: whole, context: { diagnostics, only: ['refactor'] } },
       ];
     case 'textDocument/inlayHint':
-      return [{ textDocument, range: whole }, { textDocument, range: { start: position, end: position } }];
+      return [
+        { textDocument, range: whole },
+        { textDocument, range: { start: position, end: position } },
+      ];
     default:
       throw new Error(`no parameters for ${method}: add the new feature's request here`);
   }
@@ -162,8 +178,18 @@ describe('language-server features on keys named __proto__, constructor and prot
 
   // Where a name is not allowed (`__proto__` is not a slug), the diagnostic and its quick fixes go through the same handlers.
   for (const [name, format, text, line] of [
-    ['YAML', 'yaml', 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n  __proto__:\n    connectors: [constructor]\nconnectors:\n  - slug: constructor\n    provider: mcp\n    url: https://x.example/mcp\n', 4],
-    ['TOML', 'toml', 'svc_version = 2\ndefault_agent = "main"\n[agents.main]\n[agents.__proto__]\nconnectors = ["prototype"]\n[[connectors]]\nslug = "prototype"\nprovider = "mcp"\nurl = "https://x.example/mcp"\n', 3],
+    [
+      'YAML',
+      'yaml',
+      'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n  __proto__:\n    connectors: [constructor]\nconnectors:\n  - slug: constructor\n    provider: mcp\n    url: https://x.example/mcp\n',
+      4,
+    ],
+    [
+      'TOML',
+      'toml',
+      'svc_version = 2\ndefault_agent = "main"\n[agents.main]\n[agents.__proto__]\nconnectors = ["prototype"]\n[[connectors]]\nslug = "prototype"\nprovider = "mcp"\nurl = "https://x.example/mcp"\n',
+      3,
+    ],
   ] as const) {
     it(`every request on a manifest that declares an agent \`__proto__\` (${name}): refused at the key, nothing polluted`, () => {
       const before = snapshotPrototypes();
@@ -203,9 +229,16 @@ describe('answers about the names are right', () => {
       contents: { kind: 'markdown', value: agentHover },
       range: rangeOf(text, 'constructor', 5),
     });
-    const headers = (name: string) => `**${name}**\n\nExtra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.`;
-    expect(request(state, 'textDocument/hover', { position: at('__proto__: a', 2) })).toEqual({ contents: { kind: 'markdown', value: headers('__proto__') }, range: rangeOf(text, '__proto__', 2) });
-    expect(request(state, 'textDocument/hover', { position: at('constructor: b', 2) })).toEqual({ contents: { kind: 'markdown', value: headers('constructor') }, range: rangeOf(text, 'constructor', 3) });
+    const headers = (name: string) =>
+      `**${name}**\n\nExtra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.`;
+    expect(request(state, 'textDocument/hover', { position: at('__proto__: a', 2) })).toEqual({
+      contents: { kind: 'markdown', value: headers('__proto__') },
+      range: rangeOf(text, '__proto__', 2),
+    });
+    expect(request(state, 'textDocument/hover', { position: at('constructor: b', 2) })).toEqual({
+      contents: { kind: 'markdown', value: headers('constructor') },
+      range: rangeOf(text, 'constructor', 3),
+    });
     expect(request(state, 'textDocument/hover', { position: at('constructor: y', 2) })).toEqual({
       contents: { kind: 'markdown', value: '**constructor**\n\nOnly events whose fields match: a map of string to string.' },
       range: rangeOf(text, 'constructor', 6),
@@ -233,19 +266,27 @@ describe('answers about the names are right', () => {
   it('rename: agent `constructor` and connector `prototype` with every reference; renaming to `constructor` is refused (exists), to `__proto__` refused (not a slug)', () => {
     const before = snapshotPrototypes();
     const state = createState(uri, 1, text);
-    expect(request(state, 'textDocument/prepareRename', { position: DEFAULT_AGENT })).toEqual({ range: rangeOf(text, 'constructor', 1), placeholder: 'constructor' });
+    expect(request(state, 'textDocument/prepareRename', { position: DEFAULT_AGENT })).toEqual({
+      range: rangeOf(text, 'constructor', 1),
+      placeholder: 'constructor',
+    });
     const renamed = applyEdits(text, editsOf(request(state, 'textDocument/rename', { position: DEFAULT_AGENT, newName: 'builder' }) as WorkspaceEdit, uri));
     expect(renamed).toBe(
-      text.replace('default_agent: constructor', 'default_agent: builder').replace('  constructor:\n    connectors', '  builder:\n    connectors').replace('agent: constructor\n    filter', 'agent: builder\n    filter'),
+      text
+        .replace('default_agent: constructor', 'default_agent: builder')
+        .replace('  constructor:\n    connectors', '  builder:\n    connectors')
+        .replace('agent: constructor\n    filter', 'agent: builder\n    filter'),
     );
     expect(validateManifest(renamed).ok).toBe(true);
     const connector = at('slug: prototype', 7);
     const connectorRenamed = applyEdits(text, editsOf(request(state, 'textDocument/rename', { position: connector, newName: 'api' }) as WorkspaceEdit, uri));
     expect(connectorRenamed).toBe(text.replace('connectors: [prototype]', 'connectors: [api]').replace('slug: prototype', 'slug: api'));
-    expect(() => HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(state, { position: at('  prototype:\n    enabled', 4), newName: 'constructor' }, CONTEXT)).toThrow(
-      new RenameRefused("a agent named 'constructor' already exists"),
+    expect(() =>
+      HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(state, { position: at('  prototype:\n    enabled', 4), newName: 'constructor' }, CONTEXT),
+    ).toThrow(new RenameRefused("a agent named 'constructor' already exists"));
+    expect(() => HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(state, { position: DEFAULT_AGENT, newName: '__proto__' }, CONTEXT)).toThrow(
+      RenameRefused,
     );
-    expect(() => HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(state, { position: DEFAULT_AGENT, newName: '__proto__' }, CONTEXT)).toThrow(RenameRefused);
     expectPrototypesUnchanged(before);
   });
 
@@ -267,18 +308,31 @@ describe('answers about the names are right', () => {
 
   it('fix-all, convert and inlay hints through the code-action and inlay-hint handlers', () => {
     const before = snapshotPrototypes();
-    const unusual = text.replace('svc_version: 2', 'svc_version: 2.0').replace('    prompt: Run the report.\n', '    prompt: Run the report.\n    enabled: "Yes"\n');
+    const unusual = text
+      .replace('svc_version: 2', 'svc_version: 2.0')
+      .replace('    prompt: Run the report.\n', '    prompt: Run the report.\n    enabled: "Yes"\n');
     const state = createState(uri, 1, unusual);
-    const [fixAll] = request(state, 'textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] } }) as CodeAction[];
+    const [fixAll] = request(state, 'textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll'] },
+    }) as CodeAction[];
     expect(applyEdits(unusual, editsOf(fixAll!.edit, uri))).toBe(unusual.replace('svc_version: 2.0', 'svc_version: 2'));
-    const hints = request(state, 'textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } }) as { position: { line: number }; label: string }[];
+    const hints = request(state, 'textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
+    }) as { position: { line: number }; label: string }[];
     expect(hints.map((h) => [h.position.line, h.label])).toEqual([
       [1, '→ 2'],
       [rangeOf(unusual, 'enabled: "Yes"').start.line, '→ true'],
     ]);
 
     const toml = createState(uriOf(v2Toml), 1, v2Toml.text);
-    const [convert] = request(toml, 'textDocument/codeAction', { textDocument: { uri: toml.uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['refactor'] } }) as CodeAction[];
+    const [convert] = request(toml, 'textDocument/codeAction', {
+      textDocument: { uri: toml.uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['refactor'] },
+    }) as CodeAction[];
     expect(convert!.title).toBe('Convert to svc.yaml');
     const created = (convert!.edit!.documentChanges![1] as { edits: TextEdit[] }).edits[0]!.newText;
     const yaml = validateManifest(created);
@@ -336,8 +390,15 @@ describe('fix, migrate and convert on the names', () => {
     // The editor's action, one per agent that could be the default.
     const state = createState('file:///work/proto/svc.yaml', 1, V1_MIGRATABLE);
     const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    const actions = request(state, 'textDocument/codeAction', { textDocument: { uri: state.uri }, range: whole, context: { diagnostics: [], only: ['refactor'] } }) as CodeAction[];
-    expect(actions.map((a) => a.title)).toEqual(["Migrate to svc_version 2 (default agent 'constructor')", "Migrate to svc_version 2 (default agent 'prototype')"]);
+    const actions = request(state, 'textDocument/codeAction', {
+      textDocument: { uri: state.uri },
+      range: whole,
+      context: { diagnostics: [], only: ['refactor'] },
+    }) as CodeAction[];
+    expect(actions.map((a) => a.title)).toEqual([
+      "Migrate to svc_version 2 (default agent 'constructor')",
+      "Migrate to svc_version 2 (default agent 'prototype')",
+    ]);
     expect(applyEdits(V1_MIGRATABLE, editsOf(actions[0]!.edit, state.uri))).toBe(expected);
     expectPrototypesUnchanged(before);
   });
@@ -381,14 +442,18 @@ describe('applier operations on the names (real repositories and a folder catalo
     expect(subjects(yaml)).toHaveLength(3);
     const scoped = await setAgentScope(yaml, 'constructor', { secrets: ['API_KEY'], connectors: 'none' }, options);
     expect(scoped.status).toBe('committed');
-    expect(manifestAt(yaml, 'svc.yaml')).toBe(v2Yaml.text.replace('  constructor:\n    connectors: [prototype]\n', '  constructor:\n    connectors: none\n    secrets: [API_KEY]\n'));
+    expect(manifestAt(yaml, 'svc.yaml')).toBe(
+      v2Yaml.text.replace('  constructor:\n    connectors: [prototype]\n', '  constructor:\n    connectors: none\n    secrets: [API_KEY]\n'),
+    );
 
     const toml = makeRepo({ 'svc.toml': v2Toml.text }, { bare: true });
     await setDefaultAgent(toml, 'prototype', options);
     expect(manifestAt(toml, 'svc.toml')).toBe(v2Toml.text.replace('default_agent = "constructor"', 'default_agent = "prototype"'));
     await setAgentScope(toml, 'constructor', { secrets: 'all' }, options);
     expect(manifestAt(toml, 'svc.toml')).toBe(
-      v2Toml.text.replace('default_agent = "constructor"', 'default_agent = "prototype"').replace('connectors = ["prototype"]\n', 'connectors = ["prototype"]\nsecrets = "all"\n'),
+      v2Toml.text
+        .replace('default_agent = "constructor"', 'default_agent = "prototype"')
+        .replace('connectors = ["prototype"]\n', 'connectors = ["prototype"]\nsecrets = "all"\n'),
     );
 
     const v1 = makeRepo({ 'svc.yaml': v1Yaml.text }, { bare: true });
@@ -399,7 +464,10 @@ describe('applier operations on the names (real repositories and a folder catalo
     // `constructor` is found only when declared; `__proto__` is not an agent name at all.
     const plain = makeRepo({ 'svc.yaml': 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n' }, { bare: true });
     const start = head(plain);
-    expect(await refusal(setDefaultAgent(plain, 'constructor', options))).toMatchObject({ code: 'unknown-agent', message: "agent 'constructor' is not declared in svc.yaml (declared: main)" });
+    expect(await refusal(setDefaultAgent(plain, 'constructor', options))).toMatchObject({
+      code: 'unknown-agent',
+      message: "agent 'constructor' is not declared in svc.yaml (declared: main)",
+    });
     expect(await refusal(setAgentScope(plain, 'constructor', { secrets: 'none' }, options))).toMatchObject({ code: 'unknown-agent' });
     expect((await refusal(setDefaultAgent(yaml, '__proto__', options))).code).toBe('invalid-name');
     expect(head(plain)).toBe(start);
@@ -413,7 +481,7 @@ describe('applier operations on the names (real repositories and a folder catalo
    */
   const item = (version: string, header: string, extra: Record<string, string> = {}): ItemVersion => ({
     version,
-    files: Object.fromEntries([['__proto__', 'not a prototype\n'], ['prototype/constructor.md', `# constructor ${version}\n`], ...Object.entries(extra)]) as Record<string, string>,
+    files: Object.fromEntries([['__proto__', 'not a prototype\n'], ['prototype/constructor.md', `# constructor ${version}\n`], ...Object.entries(extra)]),
     manifest: JSON.parse(
       `{"agents":{"constructor":{"connectors":["prototype"]}},` +
         `"connectors":[{"slug":"prototype","provider":"http","base_url":"https://api.example.com","headers":{"__proto__":"${header}","constructor":"b","prototype":"c"}}],` +
@@ -447,7 +515,10 @@ describe('applier operations on the names (real repositories and a folder catalo
     expect(head(repo)).toBe(start);
 
     // install: the file `__proto__` is placed and owned like any other; the entries keep their keys.
-    expect(await install(repo, 'constructor', options)).toMatchObject({ status: 'committed', info: { name: 'constructor', version: '1.0.0', action: 'installed' } });
+    expect(await install(repo, 'constructor', options)).toMatchObject({
+      status: 'committed',
+      info: { name: 'constructor', version: '1.0.0', action: 'installed' },
+    });
     expect(manifestAt(repo, 'svc.yaml')).toBe(installedManifest('a'));
     expect(validateManifest(manifestAt(repo, 'svc.yaml')).ok).toBe(true);
     expect(tree(repo)).toEqual(['__proto__', 'prototype/constructor.md', LOCK_PATH, 'svc.yaml'].sort());
@@ -457,14 +528,27 @@ describe('applier operations on the names (real repositories and a folder catalo
       ['__proto__', blob(repo, '__proto__')],
       ['prototype/constructor.md', blob(repo, 'prototype/constructor.md')],
     ]);
-    expect(lock.manifest.map((e) => [e.section, e.name])).toEqual([['agents', 'constructor'], ['connectors', 'prototype'], ['triggers', 'constructor']]);
-    expect(Object.entries((lock.manifest[1]!.value as { headers: object }).headers)).toEqual([['__proto__', 'a'], ['constructor', 'b'], ['prototype', 'c']]);
-    expect(await list(repo)).toEqual([{ name: 'constructor', version: '1.0.0', id: 'constructor', source: lock.source, files: ['__proto__', 'prototype/constructor.md'] }]);
+    expect(lock.manifest.map((e) => [e.section, e.name])).toEqual([
+      ['agents', 'constructor'],
+      ['connectors', 'prototype'],
+      ['triggers', 'constructor'],
+    ]);
+    expect(Object.entries((lock.manifest[1]!.value as { headers: object }).headers)).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+      ['prototype', 'c'],
+    ]);
+    expect(await list(repo)).toEqual([
+      { name: 'constructor', version: '1.0.0', id: 'constructor', source: lock.source, files: ['__proto__', 'prototype/constructor.md'] },
+    ]);
 
     // update: upstream changes the `__proto__` header and adds a file called `constructor` (no base: new, not inherited).
     writeCatalogItem(catalog, 'constructor', item('1.1.0', 'changed', { constructor: 'a new file\n' }));
     expect(await updates(repo, { catalog })).toEqual([{ name: 'constructor', id: 'constructor', installed: '1.0.0', available: '1.1.0' }]);
-    expect(await update(repo, 'constructor', options)).toMatchObject({ status: 'committed', info: { from: '1.0.0', to: '1.1.0', action: 'updated', kept: [], merged: [] } });
+    expect(await update(repo, 'constructor', options)).toMatchObject({
+      status: 'committed',
+      info: { from: '1.0.0', to: '1.1.0', action: 'updated', kept: [], merged: [] },
+    });
     expect(manifestAt(repo, 'svc.yaml')).toBe(installedManifest('changed'));
     expect(manifestAt(repo, 'constructor')).toBe('a new file\n');
     expect(manifestAt(repo, 'prototype/constructor.md')).toBe('# constructor 1.1.0\n');

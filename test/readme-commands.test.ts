@@ -33,10 +33,16 @@ function checkFixMigrateConvert(file: string): void {
   const before = ['fixable/svc.yaml', 'legacy/svc.toml'].map((path) => readFileSync(join(examples, path), 'utf8'));
   const [fix, migrate, convert] = runLines(b, examples);
   expect(fix).toMatchObject({ status: 0, stderr: '✔ fixable/svc.yaml: no problems\n' });
-  expect(fix!.stdout).toContain('\n-svc_version: 2.0            # a whole number, written as a decimal\n+svc_version: 2            # a whole number, written as a decimal\n');
-  expect(fix!.stdout).toContain('\n+    connectors: [docs]       # misspelt: `connectors`\n+    connectors_required:    # the old name of `connectors_required`\n');
+  expect(fix!.stdout).toContain(
+    '\n-svc_version: 2.0            # a whole number, written as a decimal\n+svc_version: 2            # a whole number, written as a decimal\n',
+  );
+  expect(fix!.stdout).toContain(
+    '\n+    connectors: [docs]       # misspelt: `connectors`\n+    connectors_required:    # the old name of `connectors_required`\n',
+  );
   expect(migrate!.status).toBe(1);
-  expect(migrate!.stdout).toMatch(/^legacy\/svc\.toml\n {2}11:28 +error +agent 'triage': svc_cli permission 'channel\.read' exists only in svc_version 1 +migrate-svc-cli\n/);
+  expect(migrate!.stdout).toMatch(
+    /^legacy\/svc\.toml\n {2}11:28 +error +agent 'triage': svc_cli permission 'channel\.read' exists only in svc_version 1 +migrate-svc-cli\n/,
+  );
   expect(convert).toMatchObject({ status: 0, stderr: '' });
   expect(convert!.stdout).toContain('\nagents:\n  - name: triage\n');
   expect(convert!.stdout.startsWith('# A legacy manifest')).toBe(true);
@@ -48,7 +54,14 @@ function checkFixMigrateConvert(file: string): void {
 // Builds, packaging and npm runs on a shared machine: generous time per command.
 vi.setConfig({ testTimeout: 300_000 });
 
-const READMES = ['README.md', 'packages/schema/README.md', 'packages/validator/README.md', 'packages/lsp/README.md', 'packages/gitops/README.md', 'packages/vscode-extension/README.md'];
+const READMES = [
+  'README.md',
+  'packages/schema/README.md',
+  'packages/validator/README.md',
+  'packages/lsp/README.md',
+  'packages/gitops/README.md',
+  'packages/vscode-extension/README.md',
+];
 
 /** Sections whose commands another suite runs (pre-commit, the GitHub Action, editor set-ups). */
 const TESTED_ELSEWHERE = /^(pre-commit|CI|Editors)\b/i;
@@ -107,7 +120,13 @@ let blocks: Block[];
  * key in a global npmrc) are taken out of stderr: they are not the command's output.
  */
 function sh(script: string, cwd: string, extraEnv: Record<string, string> = {}): SpawnSyncReturns<string> {
-  const result = spawnSync('bash', ['-e', '-c', script], { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('bash', ['-e', '-c', script], {
+    cwd,
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { ...result, stderr: result.stderr.replace(/^npm warn (Unknown (user|env|project|global|builtin) config|config) .*\n/gm, '') };
 }
 
@@ -188,17 +207,24 @@ describe('the root README', () => {
     const [plain, json, sarif, github, schema, broken] = runLines(b, examples);
     expect(plain).toMatchObject({ status: 0, stdout: '✔ svc.yaml: no problems\n' });
     expect(json!.status).toBe(0);
-    expect((JSON.parse(json!.stdout) as { filePath: string; errorCount: number; messages: unknown[] }[]).map((r) => [r.filePath, r.errorCount, r.messages.length])).toEqual([
+    expect(
+      (JSON.parse(json!.stdout) as { filePath: string; errorCount: number; messages: unknown[] }[]).map((r) => [r.filePath, r.errorCount, r.messages.length]),
+    ).toEqual([
       [join(examples, 'svc.yaml'), 0, 0],
       [join(examples, 'legacy', 'svc.toml'), 0, 0],
     ]);
     expect(sarif).toMatchObject({ status: 0, stdout: '' });
-    const log = JSON.parse(readFileSync(join(examples, 'svc.sarif'), 'utf8')) as { version: string; runs: { tool: { driver: { name: string } }; results: unknown[] }[] };
+    const log = JSON.parse(readFileSync(join(examples, 'svc.sarif'), 'utf8')) as {
+      version: string;
+      runs: { tool: { driver: { name: string } }; results: unknown[] }[];
+    };
     expect(log.version).toBe('2.1.0');
     expect(log.runs.map((run) => [run.tool.driver.name, run.results.length])).toEqual([['svc-manifest', 0]]);
     expect(github).toMatchObject({ status: 0, stdout: '' });
     expect(schema).toMatchObject({ status: 0, stdout: '' });
-    expect(JSON.parse(readFileSync(join(examples, 'svc.v2.schema.json'), 'utf8'))).toEqual(JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')));
+    expect(JSON.parse(readFileSync(join(examples, 'svc.v2.schema.json'), 'utf8'))).toEqual(
+      JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')),
+    );
     // The output the README shows is the output.
     expect(broken!.status).toBe(1);
     expect(broken!.stdout).toBe(outputBlockAfter(readClone('README.md'), 'The last command prints'));
@@ -216,7 +242,9 @@ describe('the root README', () => {
     const demo = join(work, 'tmp', created[0]!);
     const git = (...args: string[]) => spawnSync('git', ['-C', demo, ...args], { encoding: 'utf8', env }).stdout;
     const branch = git('rev-parse', '--abbrev-ref', 'HEAD').trim();
-    expect(result.stdout).toBe(`committed ${git('rev-parse', 'HEAD').trim()} on ${branch}: svc: set default agent to reviewer\nsvc: set default agent to reviewer\nadd manifest\n`);
+    expect(result.stdout).toBe(
+      `committed ${git('rev-parse', 'HEAD').trim()} on ${branch}: svc: set default agent to reviewer\nsvc: set default agent to reviewer\nadd manifest\n`,
+    );
     const committed = spawnSync('git', ['-C', demo, 'show', 'HEAD:svc.yaml'], { encoding: 'utf8', env }).stdout;
     const expected = readClone('examples/svc.yaml').replace(/^default_agent: writer$/m, 'default_agent: reviewer');
     expect(committed).toBe(expected);
@@ -257,7 +285,10 @@ describe('the package READMEs', () => {
   it('validator: the quick start line and every CLI example, in examples/', () => {
     const start = block('packages/validator/README.md', 'npm ci && npm run example        # build, then validate examples/svc.yaml');
     expect(start.lines[0]!.split('#')[0]!.trim()).toBe('npm ci && npm run example'); // run first, above
-    const b = block('packages/validator/README.md', 'npx --no-install svc-manifest validate                        # svc.yaml, svc.yml and svc.toml in this folder');
+    const b = block(
+      'packages/validator/README.md',
+      'npx --no-install svc-manifest validate                        # svc.yaml, svc.yml and svc.toml in this folder',
+    );
     expect(b.lines).toHaveLength(9);
     const results = runLines(b, examples);
     expect(results.map((r) => r!.status)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -281,7 +312,10 @@ describe('the package READMEs', () => {
 
   it("validator: the husky recipe installs into the reader's own project (tested from the tarballs in test/packages.test.ts)", () => {
     const b = block('packages/validator/README.md', 'npm install --save-dev husky lint-staged @svc-manifest/validator');
-    expect(b.lines).toEqual(['npm install --save-dev husky lint-staged @svc-manifest/validator', 'npx --no-install husky init && echo "npx --no-install lint-staged" > .husky/pre-commit']);
+    expect(b.lines).toEqual([
+      'npm install --save-dev husky lint-staged @svc-manifest/validator',
+      'npx --no-install husky init && echo "npx --no-install lint-staged" > .husky/pre-commit',
+    ]);
   });
 
   it('lsp: the server command answers initialize over stdio', async () => {

@@ -86,7 +86,11 @@ const results = new Map<Fixture, PythonResult>();
 
 beforeAll(() => {
   const withInput = entries.filter((entry) => entry.input !== undefined);
-  const out = runPython<PythonResult[]>(VERDICTS_SCRIPT, withInput.map((entry) => entry.input), [SCHEMAS.combined, SCHEMAS.v1, SCHEMAS.v2]);
+  const out = runPython<PythonResult[]>(
+    VERDICTS_SCRIPT,
+    withInput.map((entry) => entry.input),
+    [SCHEMAS.combined, SCHEMAS.v1, SCHEMAS.v2],
+  );
   expect(out).toHaveLength(withInput.length);
   withInput.forEach((entry, index) => results.set(entry.fixture, out[index]!));
 });
@@ -143,7 +147,9 @@ describe('python3-jsonschema (Draft7Validator) verdicts on generated/svc.schema.
 });
 
 describe('a single-fault fixture gets exactly one error from the schema, as from our validator', () => {
-  const singleFault = entries.filter((entry) => entry.fixture.folder === 'invalid' && entry.fixture.verdict === 'invalid' && expectedErrors(entry.fixture) === 1);
+  const singleFault = entries.filter(
+    (entry) => entry.fixture.folder === 'invalid' && entry.fixture.verdict === 'invalid' && expectedErrors(entry.fixture) === 1,
+  );
   it('covers most invalid fixtures', () => {
     expect(singleFault.length).toBeGreaterThan(150);
   });
@@ -188,10 +194,31 @@ function patternsIn(node: unknown, path = '#', out = new Map<string, string>()):
 describe('published patterns mean the same under ECMA-262 and Python re', () => {
   const patterns = new Map<string, string>();
   for (const file of Object.values(SCHEMAS)) for (const [pattern, at] of patternsIn(JSON.parse(readFileSync(file, 'utf8')))) patterns.set(pattern, at);
-  const bases = ['a', 'main', 'api-1', 'A_1', 'GITHUB_SECRET', 'X-Api-Key', "!#$%&'*+.^_`|~", '5m', '30s', 'yes', 'TRUE', 'off', '/health', 'dir/file', 'a/..', '../x', '..\\x', 'x\\..', '..', '', 'a b', '1a'];
-  const probes = [
-    ...new Set(bases.flatMap((s) => [s, `${s}\n`, `${s}\r\n`, `${s}\r`, `${s}\u2028`, `\n${s}`, `${s}\n${s}`, `a\r/${s}`, `a\u2028/${s}`])),
+  const bases = [
+    'a',
+    'main',
+    'api-1',
+    'A_1',
+    'GITHUB_SECRET',
+    'X-Api-Key',
+    "!#$%&'*+.^_`|~",
+    '5m',
+    '30s',
+    'yes',
+    'TRUE',
+    'off',
+    '/health',
+    'dir/file',
+    'a/..',
+    '../x',
+    '..\\x',
+    'x\\..',
+    '..',
+    '',
+    'a b',
+    '1a',
   ];
+  const probes = [...new Set(bases.flatMap((s) => [s, `${s}\n`, `${s}\r\n`, `${s}\r`, `${s}\u2028`, `\n${s}`, `${s}\n${s}`, `a\r/${s}`, `a\u2028/${s}`]))];
 
   it('the schemas have the spec patterns', () => {
     expect(patterns.size).toBeGreaterThanOrEqual(8);
@@ -205,7 +232,8 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
       // ajv compiles patterns with the `u` flag.
       const regex = new RegExp(pattern, 'u');
       probes.forEach((probe, j) => {
-        if (regex.test(probe) !== python[i]![j]) differences.push(`${patterns.get(pattern)}: ${JSON.stringify(probe)} (ECMA-262 ${regex.test(probe)}, Python ${python[i]![j]})`);
+        if (regex.test(probe) !== python[i]![j])
+          differences.push(`${patterns.get(pattern)}: ${JSON.stringify(probe)} (ECMA-262 ${regex.test(probe)}, Python ${python[i]![j]})`);
       });
     });
     expect(differences).toEqual([]);
@@ -225,7 +253,11 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
       ['app name', { ...base, apps: { 'web\n': { port: 3000 } } }],
       ['sandbox slug', { ...base, agents: { main: { sandbox: 'box\n' } } }],
     ];
-    const python = runPython<PythonResult[]>(VERDICTS_SCRIPT, cases.map(([, json]) => ({ json })), [SCHEMAS.combined, SCHEMAS.v2]);
+    const python = runPython<PythonResult[]>(
+      VERDICTS_SCRIPT,
+      cases.map(([, json]) => ({ json })),
+      [SCHEMAS.combined, SCHEMAS.v2],
+    );
     const verdicts = cases.map(([what, json], i) => ({
       what,
       python: python[i]!.verdicts[SCHEMAS.combined]!.count,
@@ -250,18 +282,39 @@ describe('a TOML date at any string-typed key is one schema error (Python reads 
       const own = result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!;
       return { key: `v${c.version} ${c.pointer}`, parseError: result.parseError, combined: result.verdicts[SCHEMAS.combined]?.errors, own: own?.count };
     });
-    expect(outcome).toEqual(cases.map((c) => ({ key: `v${c.version} ${c.pointer}`, parseError: null, combined: [expect.stringMatching(new RegExp(`^${escapeRegExp(c.pointer)}: `))], own: 1 })));
+    expect(outcome).toEqual(
+      cases.map((c) => ({
+        key: `v${c.version} ${c.pointer}`,
+        parseError: null,
+        combined: [expect.stringMatching(new RegExp(`^${escapeRegExp(c.pointer)}: `))],
+        own: 1,
+      })),
+    );
   });
 });
 
 describe('a string where an object or a list belongs is one schema error (no cascade from conditional clauses)', () => {
   const cases = wrongShapeCases();
   it('every such manifest gets exactly one error, at the value', () => {
-    const python = runPython<PythonResult[]>(VERDICTS_SCRIPT, cases.map((c) => ({ json: JSON.parse(c.json) as unknown })), [SCHEMAS.combined, SCHEMAS.v1, SCHEMAS.v2]);
+    const python = runPython<PythonResult[]>(
+      VERDICTS_SCRIPT,
+      cases.map((c) => ({ json: JSON.parse(c.json) as unknown })),
+      [SCHEMAS.combined, SCHEMAS.v1, SCHEMAS.v2],
+    );
     const outcome = cases.map((c, i) => {
       const result = python[i]!;
-      return { key: `v${c.version} ${c.pointer}`, combined: result.verdicts[SCHEMAS.combined]!.errors, own: result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!.count };
+      return {
+        key: `v${c.version} ${c.pointer}`,
+        combined: result.verdicts[SCHEMAS.combined]!.errors,
+        own: result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!.count,
+      };
     });
-    expect(outcome).toEqual(cases.map((c) => ({ key: `v${c.version} ${c.pointer}`, combined: [expect.stringMatching(new RegExp(`^${escapeRegExp(c.pointer)}: 'text' is not of type`))], own: 1 })));
+    expect(outcome).toEqual(
+      cases.map((c) => ({
+        key: `v${c.version} ${c.pointer}`,
+        combined: [expect.stringMatching(new RegExp(`^${escapeRegExp(c.pointer)}: 'text' is not of type`))],
+        own: 1,
+      })),
+    );
   });
 });

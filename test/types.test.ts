@@ -94,7 +94,11 @@ const WRONG_SHAPES: { fixture: string; code: number; message: RegExp }[] = [
   // v2 `agents` as an array instead of a map.
   { fixture: 'fixtures/wrong-type/invalid/v2-agents-array.yaml', code: 2322, message: /is not assignable to type '\{ \[k: string\]: AgentV2; \}'/ },
   // svc_version 3: neither shape.
-  { fixture: 'fixtures/svc-version/invalid/three.yaml', code: 2322, message: /Type '3' is not assignable to type '1 \| 2'|Type '3' is not assignable to type '2'/ },
+  {
+    fixture: 'fixtures/svc-version/invalid/three.yaml',
+    code: 2322,
+    message: /Type '3' is not assignable to type '1 \| 2'|Type '3' is not assignable to type '2'/,
+  },
   // An unknown key in a (closed) v2 agent.
   { fixture: 'fixtures/unknown-key/invalid/v2-agent-extra-key.yaml', code: 2322, message: /'"model"' does not exist in type 'AgentV2'/ },
   // v2 `credential` other than `shared`.
@@ -102,7 +106,11 @@ const WRONG_SHAPES: { fixture: string; code: number; message: RegExp }[] = [
   // v2 without `default_agent`.
   { fixture: 'fixtures/missing-key/invalid/v2-no-default-agent.yaml', code: 2322, message: /Property 'default_agent' is missing/ },
   // A trigger type outside the enum.
-  { fixture: 'fixtures/invalid-value/invalid/v2-trigger-type.toml', code: 2322, message: /Type '"interval"' is not assignable to type '"cron" \| "webhook" \| "monitor"'/ },
+  {
+    fixture: 'fixtures/invalid-value/invalid/v2-trigger-type.toml',
+    code: 2322,
+    message: /Type '"interval"' is not assignable to type '"cron" \| "webhook" \| "monitor"'/,
+  },
   // `apps` in version 1 is `never`.
   { fixture: 'fixtures/forbidden-key/invalid/v1-apps.yaml', code: 2322, message: /is not assignable to type 'undefined'|is not assignable to type 'never'/ },
 ];
@@ -141,7 +149,10 @@ describe('generated types reject wrong shapes', () => {
       const diagnostics = results.get(`wrong:${wrong.fixture}`)!;
       const text = format(diagnostics);
       expect(diagnostics.length, 'expected a compile error').toBeGreaterThan(0);
-      expect(diagnostics.map((d) => d.code), text).toContain(wrong.code);
+      expect(
+        diagnostics.map((d) => d.code),
+        text,
+      ).toContain(wrong.code);
       expect(text).toMatch(wrong.message);
     });
   }

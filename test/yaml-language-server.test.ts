@@ -120,7 +120,10 @@ beforeAll(async () => {
   });
   // client/registerCapability, window/workDoneProgress/create, …: accept and ignore.
   // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
-  const anyMethod = connection as unknown as { onRequest(handler: (method: string) => null): void; onNotification(handler: (method: string) => undefined): void };
+  const anyMethod = connection as unknown as {
+    onRequest(handler: (method: string) => null): void;
+    onNotification(handler: (method: string) => undefined): void;
+  };
   anyMethod.onRequest((_method: string) => null);
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
     const list = published.get(params.uri) ?? [];
@@ -177,7 +180,9 @@ const VALID_CASES = [
   ...loadFixtures()
     .filter((fixture) => fixture.format === 'yaml' && fixture.verdict === 'valid' && fixture.folder === 'valid')
     .map((fixture) => fixture.name),
-  ...loadExamples().filter((example) => example.format === 'yaml').map((example) => example.name),
+  ...loadExamples()
+    .filter((example) => example.format === 'yaml')
+    .map((example) => example.name),
 ];
 
 // Sequential on purpose: the invalid cases prove the schema is loaded before a valid

@@ -85,7 +85,10 @@ for (const errorRate of [0, 0.01]) {
   const times: Record<string, number[]> = { original: [], patched: [] };
   let same = true;
   for (let i = 0; i < 5; i++) {
-    for (const [name, v] of [['original', before], ['patched', after]] as const) {
+    for (const [name, v] of [
+      ['original', before],
+      ['patched', after],
+    ] as const) {
       const doc = v.ManifestDocument.parse(manifest.text, options);
       void doc.value;
       const t = performance.now();

@@ -191,7 +191,7 @@ function tomlToValue(program: AST.TOMLProgram): Table {
     if (item.kind === 'array') {
       const list = Array.isArray(parent[last]) ? (parent[last] as unknown[]) : (parent[last] = []);
       table = newTable();
-      (list).push(table);
+      list.push(table);
     } else {
       const existing = parent[last];
       table = isTable(existing) ? existing : (parent[last] = newTable());

@@ -140,7 +140,7 @@ export function writeLockedProject(dir: string, packs: readonly PackedPackage[],
     const { name, from, into } = queue.shift()!;
     if (ours.has(name)) continue;
     let found: string | undefined;
-    for (let parent = from; ; ) {
+    for (let parent = from; ;) {
       const candidate = parent === '' ? `node_modules/${name}` : `${parent}/node_modules/${name}`;
       if (source.packages[candidate] && !source.packages[candidate].link) {
         found = candidate;

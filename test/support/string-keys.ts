@@ -22,7 +22,9 @@ const BASES: Record<1 | 2, Record<string, Json>> = {
     agents: [{ name: 'main', env: { API_KEY: 'x' } }],
     channels: [{ platform: 'chat_a', events: ['message'] }],
     triggers: [{ slug: 'nightly', type: 'cron', cron: '0 2 * * *', prompt: 'Report.', filter: { branch: 'main' } }],
-    connectors: [{ slug: 'api', provider: 'http', base_url: 'https://api.example.com', headers: { 'X-Team': 'billing' }, policies: [{ match: 'api.*', action: 'block' }] }],
+    connectors: [
+      { slug: 'api', provider: 'http', base_url: 'https://api.example.com', headers: { 'X-Team': 'billing' }, policies: [{ match: 'api.*', action: 'block' }] },
+    ],
   },
   2: {
     svc_version: 2,
@@ -34,7 +36,9 @@ const BASES: Record<1 | 2, Record<string, Json>> = {
     agents: { main: { sandbox: 'py', connectors_required: ['api'] } },
     apps: { web: { port: 3000 } },
     triggers: [{ slug: 'nightly', type: 'cron', cron: '0 2 * * *', prompt: 'Report.', filter: { branch: 'main' } }],
-    connectors: [{ slug: 'api', provider: 'http', base_url: 'https://api.example.com', headers: { 'X-Team': 'billing' }, policies: [{ match: 'api.*', action: 'block' }] }],
+    connectors: [
+      { slug: 'api', provider: 'http', base_url: 'https://api.example.com', headers: { 'X-Team': 'billing' }, policies: [{ match: 'api.*', action: 'block' }] },
+    ],
   },
 };
 
@@ -91,7 +95,9 @@ function tomlValue(value: Json): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map(tomlValue).join(', ')}]`;
   if (value === null) throw new Error('TOML has no null');
-  return `{ ${Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`).join(', ')} }`;
+  return `{ ${Object.entries(value)
+    .map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`)
+    .join(', ')} }`;
 }
 
 function withMark(base: Record<string, Json>, path: string[]): Record<string, Json> {
@@ -116,7 +122,10 @@ export function stringKeyCases(): StringKeyCase[] {
     stringPaths(schema, widen(BASES[version], schema), [], paths);
     for (const path of paths) {
       const manifest = withMark(BASES[version], path);
-      const toml = Object.entries(manifest).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`).join('\n') + '\n';
+      const toml =
+        Object.entries(manifest)
+          .map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`)
+          .join('\n') + '\n';
       cases.push({ version, pointer: '/' + path.join('/'), toml });
     }
   }

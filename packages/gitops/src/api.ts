@@ -110,8 +110,7 @@ export const OPERATIONS = {
     command: 'set-default-agent',
     synopsis: 'NAME',
     summary: 'make a declared, enabled agent the default (svc_version 2)',
-    call: (repo: string, name: string, options?: WriteOptions): Promise<ApplyResult<AgentChangeInfo>> =>
-      applyEdit(repo, setDefaultAgentEdit(name), options),
+    call: (repo: string, name: string, options?: WriteOptions): Promise<ApplyResult<AgentChangeInfo>> => applyEdit(repo, setDefaultAgentEdit(name), options),
     cli: (input, call) => call(input.one('agent name'), input.write),
     print: printApply,
   }),
@@ -139,7 +138,8 @@ export const OPERATIONS = {
     command: 'list',
     synopsis: '',
     summary: 'installed items: name, version, catalog id and source, files',
-    call: (repo: string, options: ReadOptions = {}): Promise<InstalledItem[]> => readBranch(repo, options, async (snapshot) => installedItems(await snapshot.read(LOCK_PATH))),
+    call: (repo: string, options: ReadOptions = {}): Promise<InstalledItem[]> =>
+      readBranch(repo, options, async (snapshot) => installedItems(await snapshot.read(LOCK_PATH))),
     cli: (input, call) => {
       input.none();
       return call(input.read);

@@ -124,7 +124,8 @@ async function applyOpened<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
     } catch (error) {
       // The branch moved to a state that needs a read the first run did not do: fetch it outside the lock, then try again.
       if (error instanceof FetchNeeded && round < maxAttempts) continue;
-      if (error instanceof FetchNeeded) throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: '${branch}' kept changing while items were fetched`);
+      if (error instanceof FetchNeeded)
+        throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: '${branch}' kept changing while items were fetched`);
       throw error;
     }
   }
@@ -141,14 +142,24 @@ async function runEdit<T>(edit: Edit<T>, snapshot: Snapshot, repo: GitRepo): Pro
 }
 
 function checkIdentity(identity: Identity, what: string): Identity {
-  for (const [field, value] of [['name', identity.name], ['email', identity.email]] as const) {
+  for (const [field, value] of [
+    ['name', identity.name],
+    ['email', identity.email],
+  ] as const) {
     const problem = nameProblem(value) ?? (/[<>]/.test(value) ? 'must not contain < or >' : undefined);
     if (problem) throw new RefusedError('invalid-name', `${what} ${field} ${JSON.stringify(value)} ${problem}`);
   }
   return identity;
 }
 
-async function applyLocked<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOptions & { maxAttempts: number }, branch: string, author: Identity, committer: Identity): Promise<ApplyResult<T>> {
+async function applyLocked<T>(
+  repo: GitRepo,
+  edit: Edit<T>,
+  options: ApplyOptions & { maxAttempts: number },
+  branch: string,
+  author: Identity,
+  committer: Identity,
+): Promise<ApplyResult<T>> {
   const ref = `refs/heads/${branch}`;
   const { maxAttempts } = options;
   const staleLock = new StaleLockWatch();
@@ -237,11 +248,19 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
   const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
   const specialWrites = plan.writes.filter((write) => special.has(write.path));
   // With trees listed too: a folder called svc.lock.json must not be replaced by the lock file (and lose its contents).
-  const entries = specialWrites.length > 0 ? await snapshot.repo.entriesAt(snapshot.commit, specialWrites.map((write) => write.path)) : new Map();
+  const entries =
+    specialWrites.length > 0
+      ? await snapshot.repo.entriesAt(
+          snapshot.commit,
+          specialWrites.map((write) => write.path),
+        )
+      : new Map();
   for (const write of specialWrites) {
     const entry = entries.get(write.path);
     if (entry && !isRegularFile(entry)) {
-      throw new RefusedError('not-regular-file', `${write.path} is ${describeEntry(entry)} in the repository, not a regular file; it is never replaced`, { file: write.path });
+      throw new RefusedError('not-regular-file', `${write.path} is ${describeEntry(entry)} in the repository, not a regular file; it is never replaced`, {
+        file: write.path,
+      });
     }
   }
   if (itemWrites.length > 0) checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
@@ -253,18 +272,30 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
  * paths it considers unsafe; the policy refuses those first, and this proves it.)
  */
 export async function verifyTree(repo: GitRepo, baseTree: string, tree: string, changes: readonly IndexChange[]): Promise<void> {
-  const entries = await repo.entriesAt(tree, changes.map((change) => change.path));
+  const entries = await repo.entriesAt(
+    tree,
+    changes.map((change) => change.path),
+  );
   for (const change of changes) {
     const found = entries.get(change.path);
     const entry = found?.type === 'tree' ? undefined : found;
     const ok = change.oid === null ? !entry : entry?.oid === change.oid && entry.mode === change.mode;
-    if (!ok) throw new RefusedError('unsafe-path', `git did not record ${JSON.stringify(change.path)} as ${change.oid === null ? 'deleted' : 'written'}; nothing was committed`, { file: change.path });
+    if (!ok)
+      throw new RefusedError(
+        'unsafe-path',
+        `git did not record ${JSON.stringify(change.path)} as ${change.oid === null ? 'deleted' : 'written'}; nothing was committed`,
+        { file: change.path },
+      );
   }
   // Nothing else changed: a file replacing a folder (or a folder a file) would drop what was there without a word.
   const planned = new Set(changes.map((change) => change.path));
   for (const path of await repo.changedPaths(baseTree, tree)) {
     if (path && !planned.has(path)) {
-      throw new RefusedError('path-conflict', `the change would also remove or replace ${JSON.stringify(path)}, which the operation does not own; nothing was committed`, { file: path });
+      throw new RefusedError(
+        'path-conflict',
+        `the change would also remove or replace ${JSON.stringify(path)}, which the operation does not own; nothing was committed`,
+        { file: path },
+      );
     }
   }
 }
@@ -298,11 +329,10 @@ async function validateManifest(writes: readonly FileWrite[], validate: Validate
     const outcome = await validate(text, { filename: write.path, format: candidate.format });
     const errors = outcome.diagnostics.filter((d) => d.severity === 'error');
     if (!outcome.ok || errors.length > 0) {
-      throw new RefusedError(
-        'invalid-result',
-        `the change would leave ${write.path} invalid:\n${formatDiagnostics(write.path, errors)}`,
-        { diagnostics: errors, file: write.path },
-      );
+      throw new RefusedError('invalid-result', `the change would leave ${write.path} invalid:\n${formatDiagnostics(write.path, errors)}`, {
+        diagnostics: errors,
+        file: write.path,
+      });
     }
     const notes = outcome.diagnostics.filter((d) => d.severity === 'warning');
     for (const note of notes) warnings.push(printable(formatDiagnostics(write.path, [note]).replace(/\n/g, ' ')));

@@ -38,11 +38,19 @@ export { applyChanges, type ManifestChange, type PathSegment } from './manifest/
 export { PRISTINE_REF } from './pristine.js';
 export type { ValidateFn, ValidationOutcome } from './validation.js';
 
-export { FolderCatalog, HttpCatalog, openCatalog, fetchItem, DEFAULT_CATALOG_LIMITS, type Catalog, type CatalogLimits, type ItemSummary } from './marketplace/catalog.js';
+export {
+  FolderCatalog,
+  HttpCatalog,
+  openCatalog,
+  fetchItem,
+  DEFAULT_CATALOG_LIMITS,
+  type Catalog,
+  type CatalogLimits,
+  type ItemSummary,
+} from './marketplace/catalog.js';
 export { itemPathProblem, RESERVED_PATHS } from './policy/item-paths.js';
 export { compareVersions, computeIntegrity, parseItemDescriptor, type ItemDescriptor, type ManifestFragment } from './marketplace/item.js';
 export { LOCK_PATH, type LockFile, type LockedItem, type LockedManifestEntry } from './marketplace/lockfile.js';
 export type { InstallInfo } from './marketplace/install.js';
 export type { AvailableUpdate, UpdateAllInfo, UpdateInfo } from './marketplace/update.js';
 export type { RemoveInfo } from './marketplace/remove.js';
-

@@ -11,10 +11,7 @@ export interface ValidationOutcome {
 }
 
 /** Validates manifest text; `ok` is false when any diagnostic is an error. */
-export type ValidateFn = (
-  text: string,
-  options: { filename: string; format: ManifestFormat },
-) => ValidationOutcome | Promise<ValidationOutcome>;
+export type ValidateFn = (text: string, options: { filename: string; format: ManifestFormat }) => ValidationOutcome | Promise<ValidationOutcome>;
 
 interface ValidatorModule {
   validateManifest(text: string, options?: { filename?: string; format?: ManifestFormat }): ValidationOutcome;
@@ -31,7 +28,5 @@ export const defaultValidate: ValidateFn = async (text, options) => {
 
 /** One line per diagnostic: `svc.yaml:3:5 error code: message`. */
 export function formatDiagnostics(filename: string, diagnostics: readonly ManifestDiagnostic[]): string {
-  return diagnostics
-    .map((d) => `${filename}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.code}: ${d.message}`)
-    .join('\n');
+  return diagnostics.map((d) => `${filename}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.code}: ${d.message}`).join('\n');
 }

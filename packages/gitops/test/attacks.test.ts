@@ -7,7 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { install, remove, RefusedError, runGitCli, setAgentScope, setDefaultAgent, update, type ApplyOptions, type CatalogLimits, type RefusalCode } from '../src/index.js';
+import {
+  install,
+  remove,
+  RefusedError,
+  runGitCli,
+  setAgentScope,
+  setDefaultAgent,
+  update,
+  type ApplyOptions,
+  type CatalogLimits,
+  type RefusalCode,
+} from '../src/index.js';
 import { lf, PDF_V1, PDF_V2, writeCatalogItem } from './support/fixtures.js';
 import { verifyTree } from '../src/applier.js';
 import { GitRepo } from '../src/git/repo.js';
@@ -125,7 +136,11 @@ describe('item paths', () => {
 
   test('a tracked file is never adopted, not even with identical content (a later remove would delete it)', async () => {
     const repo = victim();
-    for (const [path, content] of [['README.md', README], ['README.md', 'other\n'], ['link', 'docs']] as const) {
+    for (const [path, content] of [
+      ['README.md', README],
+      ['README.md', 'other\n'],
+      ['link', 'docs'],
+    ] as const) {
       const error = await expectRefused(repo, 'conflict', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: content }) }));
       expect(error.details.files).toEqual([expect.objectContaining({ path, status: 'exists' })]);
     }
@@ -133,9 +148,13 @@ describe('item paths', () => {
 
   test('two item paths that are one file on a case-insensitive disk, or one inside the other', async () => {
     const repo = victim();
-    const twins = await expectRefused(repo, 'invalid-item', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'x.md': 'a', 'X.md': 'b' }) }));
+    const twins = await expectRefused(repo, 'invalid-item', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil({ 'x.md': 'a', 'X.md': 'b' }) }),
+    );
     expect(twins.message).toBe("marketplace item 'evil' is invalid: files lists 'x.md' and 'X.md', which differ only in case");
-    const nested = await expectRefused(repo, 'path-conflict', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ new: 'a', 'new/inner': 'b' }) }));
+    const nested = await expectRefused(repo, 'path-conflict', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil({ new: 'a', 'new/inner': 'b' }) }),
+    );
     expect(nested.message).toBe("item file 'new/inner' is inside 'new', also an item file; nothing was written");
   });
 
@@ -151,7 +170,11 @@ describe('item paths', () => {
     writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
     const updated = await expectRefused(repo, 'conflict', async () => update(repo, 'pdf-tools', { ...(await options()), catalog }));
     expect(updated.details.files).toEqual([
-      { path: 'skills/pdf-tools/SKILL.md', status: 'conflict', message: 'skills/pdf-tools/SKILL.md is now a tracked symlink in the repository; an item only replaces regular files' },
+      {
+        path: 'skills/pdf-tools/SKILL.md',
+        status: 'conflict',
+        message: 'skills/pdf-tools/SKILL.md is now a tracked symlink in the repository; an item only replaces regular files',
+      },
     ]);
     const removed = await expectRefused(repo, 'path-conflict', async () => remove(repo, 'pdf-tools', { ...(await options()), force: true }));
     expect(removed.message).toBe("item file 'skills/pdf-tools/SKILL.md' is a tracked symlink; nothing was written");
@@ -174,7 +197,9 @@ describe('folder catalogs never follow a symlink', () => {
       symlinkSync('/etc/hostname', join(dir, 'files/notes/readme.txt'));
     });
     const error = await expectRefused(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
-    expect(error.message).toBe(`file 'notes/readme.txt' of marketplace item 'evil': ${join(catalog, 'evil/files/notes/readme.txt')} is a symlink; a catalog may only hold regular files and folders`);
+    expect(error.message).toBe(
+      `file 'notes/readme.txt' of marketplace item 'evil': ${join(catalog, 'evil/files/notes/readme.txt')} is a symlink; a catalog may only hold regular files and folders`,
+    );
     // The host file's bytes never reached the object database.
     const oid = execFileSync('git', ['hash-object', '--stdin'], { input: hostname }).toString().trim();
     expect(() => git(repo, ['cat-file', '-e', oid])).toThrow();
@@ -204,9 +229,24 @@ describe('folder catalogs never follow a symlink', () => {
 
 describe('sizes are bounded', () => {
   const cases: [string, Partial<CatalogLimits>, Record<string, string>, string][] = [
-    ['per file', { maxFileBytes: 1000 }, { 'big.bin': 'x'.repeat(1001) }, "file 'big.bin' of marketplace item 'evil' is larger than the file limit of 1000 bytes; nothing was written"],
-    ['per item', { maxItemBytes: 1000 }, { a: 'x'.repeat(600), b: 'x'.repeat(600) }, "marketplace item 'evil' is larger than the item limit of 1000 bytes; nothing was written"],
-    ['in total', { maxTotalBytes: 500 }, { a: 'x'.repeat(501) }, 'the items this operation fetches is larger than the total limit of 500 bytes; nothing was written'],
+    [
+      'per file',
+      { maxFileBytes: 1000 },
+      { 'big.bin': 'x'.repeat(1001) },
+      "file 'big.bin' of marketplace item 'evil' is larger than the file limit of 1000 bytes; nothing was written",
+    ],
+    [
+      'per item',
+      { maxItemBytes: 1000 },
+      { a: 'x'.repeat(600), b: 'x'.repeat(600) },
+      "marketplace item 'evil' is larger than the item limit of 1000 bytes; nothing was written",
+    ],
+    [
+      'in total',
+      { maxTotalBytes: 500 },
+      { a: 'x'.repeat(501) },
+      'the items this operation fetches is larger than the total limit of 500 bytes; nothing was written',
+    ],
     ['file count', { maxFiles: 2 }, { a: '1', b: '2', c: '3' }, "marketplace item 'evil' lists 3 files, more than the limit of 2"],
   ];
   test.each(cases)('%s (a custom catalog that ignores the bound)', async (_name, limits, files, message) => {
@@ -229,7 +269,9 @@ describe('names that reach a commit message', () => {
     const repo = victim();
     const secret = 'TOKEN\nSigned-off-by: Mallory <mallory@example.test>';
     const error = await expectRefused(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { secrets: ['OK', secret] }, await options()));
-    expect(error.message).toBe(`secret name ${JSON.stringify(secret)} contains control character U+000A (line breaks and control characters are never allowed in names)`);
+    expect(error.message).toBe(
+      `secret name ${JSON.stringify(secret)} contains control character U+000A (line breaks and control characters are never allowed in names)`,
+    );
   });
 
   test('agent and connector names must match the slug pattern', async () => {
@@ -245,7 +287,9 @@ describe('names that reach a commit message', () => {
   test('an item version with a newline, an author with a newline', async () => {
     const repo = victim();
     const version = '1.0.0\nSigned-off-by: Mallory <m@example.test>';
-    const error = await expectRefused(repo, 'invalid-item', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'a.md': 'a' }, { version }) }));
+    const error = await expectRefused(repo, 'invalid-item', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil({ 'a.md': 'a' }, { version }) }),
+    );
     expect(error.message).toContain('contains control character U+000A');
     await expectRefused(repo, 'invalid-name', async () => setDefaultAgent(repo, 'helper', { author: { name: 'Mallory\nX', email: 'm@example.test' } }));
   });
@@ -254,9 +298,13 @@ describe('names that reach a commit message', () => {
 describe('item names that are also names of object properties', () => {
   test('constructor, toString and __proto__ find nothing inherited', async () => {
     const repo = victim();
-    expect((await expectRefused(repo, 'not-installed', async () => remove(repo, 'constructor', await options()))).message).toBe("'constructor' is not installed (see svc.lock.json)");
+    expect((await expectRefused(repo, 'not-installed', async () => remove(repo, 'constructor', await options()))).message).toBe(
+      "'constructor' is not installed (see svc.lock.json)",
+    );
     await expectRefused(repo, 'not-installed', async () => update(repo, 'tostring', { ...(await options()), catalog: evil({}) }));
-    expect((await expectRefused(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message).toBe('item name "__proto__" must match [a-z0-9][a-z0-9_-]{0,127}');
+    expect((await expectRefused(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message).toBe(
+      'item name "__proto__" must match [a-z0-9][a-z0-9_-]{0,127}',
+    );
     const catalog = new MemoryCatalog({ constructor: { files: { 'skills/constructor/SKILL.md': 'builds things\n' } } });
     expect((await install(repo, 'constructor', { ...(await options()), catalog })).status).toBe('committed');
     expect((await remove(repo, 'constructor', await options())).info.removedFiles).toEqual(['skills/constructor/SKILL.md']);
@@ -267,15 +315,43 @@ describe('lock files are checked against their schema, never trusted to delete',
   const oid = 'e69de29bb2d1d6434b8b29ae775a6cb5e5a0a2a5';
   const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://catalog', integrity: 'sha256-AAAA', files, manifest: [] });
   const locks: [string, unknown, string][] = [
-    ['the manifest', { lockfileVersion: 1, items: { evil: item({ 'svc.yaml': oid }) } }, 'items["evil"].files["svc.yaml"] is not a file an item may own: the path is the manifest (svc.yaml)'],
-    ['a path outside the repository', { lockfileVersion: 1, items: { evil: item({ '../x': oid }) } }, 'items["evil"].files["../x"] is not a file an item may own: the path must be normalised (no empty, . or .. segments)'],
-    ['the lock file itself', { lockfileVersion: 1, items: { evil: item({ 'svc.lock.json': oid }) } }, 'items["evil"].files["svc.lock.json"] is not a file an item may own: the path is the lock file (svc.lock.json)'],
-    ['a path in .git', { lockfileVersion: 1, items: { evil: item({ '.git/config': oid }) } }, 'items["evil"].files[".git/config"] is not a file an item may own: the path has a component \'.git\' that git treats as .git'],
+    [
+      'the manifest',
+      { lockfileVersion: 1, items: { evil: item({ 'svc.yaml': oid }) } },
+      'items["evil"].files["svc.yaml"] is not a file an item may own: the path is the manifest (svc.yaml)',
+    ],
+    [
+      'a path outside the repository',
+      { lockfileVersion: 1, items: { evil: item({ '../x': oid }) } },
+      'items["evil"].files["../x"] is not a file an item may own: the path must be normalised (no empty, . or .. segments)',
+    ],
+    [
+      'the lock file itself',
+      { lockfileVersion: 1, items: { evil: item({ 'svc.lock.json': oid }) } },
+      'items["evil"].files["svc.lock.json"] is not a file an item may own: the path is the lock file (svc.lock.json)',
+    ],
+    [
+      'a path in .git',
+      { lockfileVersion: 1, items: { evil: item({ '.git/config': oid }) } },
+      'items["evil"].files[".git/config"] is not a file an item may own: the path has a component \'.git\' that git treats as .git',
+    ],
     ['files: null', { lockfileVersion: 1, items: { evil: item(null) } }, 'items["evil"].files must be object'],
-    ['a file id that is not an object id', { lockfileVersion: 1, items: { evil: item({ 'a.md': 'HEAD' }) } }, 'items["evil"].files["a.md"] "HEAD" does not match ^([0-9a-f]{40}|[0-9a-f]{64})$'],
-    ['a path claimed twice', { lockfileVersion: 1, items: { evil: item({ 'README.md': oid }), other: { ...item({ 'README.md': oid }), id: 'other' } } }, 'items["other"].files["README.md"] is also claimed by item \'evil\''],
+    [
+      'a file id that is not an object id',
+      { lockfileVersion: 1, items: { evil: item({ 'a.md': 'HEAD' }) } },
+      'items["evil"].files["a.md"] "HEAD" does not match ^([0-9a-f]{40}|[0-9a-f]{64})$',
+    ],
+    [
+      'a path claimed twice',
+      { lockfileVersion: 1, items: { evil: item({ 'README.md': oid }), other: { ...item({ 'README.md': oid }), id: 'other' } } },
+      'items["other"].files["README.md"] is also claimed by item \'evil\'',
+    ],
     ['another version', { lockfileVersion: 2, items: {} }, 'lockfileVersion must be equal to constant'],
-    ['an item name that is not a slug', { lockfileVersion: 1, items: { 'Evil\n': item({}) } }, 'items has an item name "Evil\\n" that does not match [a-z0-9][a-z0-9_-]{0,127}'],
+    [
+      'an item name that is not a slug',
+      { lockfileVersion: 1, items: { 'Evil\n': item({}) } },
+      'items has an item name "Evil\\n" that does not match [a-z0-9][a-z0-9_-]{0,127}',
+    ],
     ['an unknown key', { lockfileVersion: 1, items: {}, hooks: 'rm -rf /' }, '(the whole file) has an unknown key "hooks"'],
   ];
   test.each(locks)('a lock listing %s', async (_name, lock, where) => {
@@ -317,11 +393,16 @@ describe('raw errors become refusals', () => {
   test('a repository path that does not exist, is not a repository, or is the inside of .git', async () => {
     const repo = victim({ bare: false });
     const missing = join(tempDir(), 'nope');
-    expect((await setDefaultAgent(missing, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).toMatchObject({ code: 'not-a-repository', message: `${missing} does not exist` });
+    expect((await setDefaultAgent(missing, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).toMatchObject({
+      code: 'not-a-repository',
+      message: `${missing} does not exist`,
+    });
     const plain = tempDir();
     expect(((await setDefaultAgent(plain, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).code).toBe('not-a-repository');
     const error = await expectRefused(repo, 'not-a-repository', async () => setDefaultAgent(join(repo, '.git'), 'helper', await options()));
-    expect(error.message).toBe(`${join(repo, '.git')} is inside the git folder of a repository with a work tree (${join(repo, '.git')}); pass the work tree instead`);
+    expect(error.message).toBe(
+      `${join(repo, '.git')} is inside the git folder of a repository with a work tree (${join(repo, '.git')}); pass the work tree instead`,
+    );
   });
 
   test.each(['trunk~1', 'main^', 'a..b', '-x', 'x\ny', 'HEAD:x', 'x.lock'])('branch name %j is checked with git check-ref-format', async (branch) => {
@@ -397,7 +478,11 @@ describe('warnings about the result are carried', () => {
     expect(show(repo, 'main', 'svc.yaml').toString()).toContain('agent: ghost');
 
     let stderr = '';
-    const code = await runGitCli(['set-default-agent', 'helper', '--repo', repo, '--author', 'A <a@example.test>'], { stdout: () => {}, stderr: (s) => (stderr += s), cwd: repo });
+    const code = await runGitCli(['set-default-agent', 'helper', '--repo', repo, '--author', 'A <a@example.test>'], {
+      stdout: () => {},
+      stderr: (s) => (stderr += s),
+      cwd: repo,
+    });
     expect(code).toBe(0);
     expect(stderr.split('\n').filter(Boolean)).toEqual(result.warnings.map((warning) => `warning: ${warning}`));
   });
@@ -415,7 +500,9 @@ describe('defence in depth', () => {
     expect(tree).toBe(base);
     const error = await verifyTree(git_, base, tree, changes).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unsafe-path', message: 'git did not record ".git/hooks/post-checkout" as written; nothing was committed' });
-    await expect(verifyTree(git_, base, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [{ path: 'fine.md', mode: '100644', oid }])).resolves.toBeUndefined();
+    await expect(
+      verifyTree(git_, base, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [{ path: 'fine.md', mode: '100644', oid }]),
+    ).resolves.toBeUndefined();
   });
 
   test('a file written where git has a folder of that name would drop the folder: caught by comparing the trees', async () => {
@@ -426,7 +513,10 @@ describe('defence in depth', () => {
     const changes = [{ path: 'docs', mode: '100644', oid }];
     const tree = await git_.buildTree(base, changes);
     const error = await verifyTree(git_, base, tree, changes).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'path-conflict', message: 'the change would also remove or replace "docs/guide.md", which the operation does not own; nothing was committed' });
+    expect(error).toMatchObject({
+      code: 'path-conflict',
+      message: 'the change would also remove or replace "docs/guide.md", which the operation does not own; nothing was committed',
+    });
   });
 
   test('a folder named like the lock file is never replaced by the lock file', async () => {

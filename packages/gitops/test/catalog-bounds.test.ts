@@ -99,7 +99,9 @@ test('a response that streams forever is cut at the size limit, and the connecti
   });
   const error = await run({ maxFileBytes: 200_000 }, url);
   expect(error.code).toBe('too-large');
-  expect(error.message).toBe(`file 'big.bin' of marketplace item 'evil' at ${url}/items/evil/files/big.bin is larger than the limit of 200000 bytes; nothing was written`);
+  expect(error.message).toBe(
+    `file 'big.bin' of marketplace item 'evil' at ${url}/items/evil/files/big.bin is larger than the limit of 200000 bytes; nothing was written`,
+  );
   // The client hung up: the server's stream ends instead of running forever.
   expect(await closed).toBeGreaterThan(0);
 });
@@ -119,7 +121,9 @@ test('a declared Content-Length over the limit is refused before the body is rea
   });
   const error = await run({}, url);
   expect(error.code).toBe('too-large');
-  expect(error.message).toBe(`file 'big.bin' of marketplace item 'evil' at ${url}/items/evil/files/big.bin is 10485760 bytes, more than the limit of ${4 * 1024 * 1024}; nothing was written`);
+  expect(error.message).toBe(
+    `file 'big.bin' of marketplace item 'evil' at ${url}/items/evil/files/big.bin is 10485760 bytes, more than the limit of ${4 * 1024 * 1024}; nothing was written`,
+  );
 });
 
 test('a catalog that is not there', async () => {

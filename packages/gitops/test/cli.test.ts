@@ -39,10 +39,15 @@ test('set-default-agent: commit, then "no change", then a refusal with exit 1', 
 test('set-agent-scope with lists, all and none; --repo relative to cwd; --branch', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   git(repo, ['branch', 'staging', 'main']);
-  const result = await cli(['set-agent-scope', 'main', '--secrets', 'A,B', '--connectors', 'none', '--repo', '.', '--branch', 'staging', '--message', 'scope main'], repo);
+  const result = await cli(
+    ['set-agent-scope', 'main', '--secrets', 'A,B', '--connectors', 'none', '--repo', '.', '--branch', 'staging', '--message', 'scope main'],
+    repo,
+  );
   expect(result.code).toBe(0);
   expect(result.stdout).toBe(`committed ${head(repo, 'staging')} on staging: scope main\n`);
-  expect(show(repo, 'staging', 'svc.yaml').toString()).toContain('    secrets: [ A, B ]   # flow list, odd spacing\r\n    connectors: none       # everything\r\n');
+  expect(show(repo, 'staging', 'svc.yaml').toString()).toContain(
+    '    secrets: [ A, B ]   # flow list, odd spacing\r\n    connectors: none       # everything\r\n',
+  );
   expect(head(repo, 'main')).toBe(git(repo, ['rev-list', '--max-parents=0', 'main']).trim());
 });
 

@@ -12,7 +12,16 @@ afterAll(cleanupTempDirs);
 
 /** Nine levels of nine aliases each: about 10^9 values once expanded (the "billion laughs"). */
 function billionLaughs(): string {
-  const lines = ['svc_version: 2', 'default_agent: main', 'agents:', '  main:', '    enabled: true', '  helper:', '    enabled: true', 'x-lol0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+  const lines = [
+    'svc_version: 2',
+    'default_agent: main',
+    'agents:',
+    '  main:',
+    '    enabled: true',
+    '  helper:',
+    '    enabled: true',
+    'x-lol0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+  ];
   for (let level = 1; level <= 9; level++) {
     const previous = `*a${level - 1}`;
     lines.push(`x-lol${level}: &a${level} [${Array(9).fill(previous).join(', ')}]`);

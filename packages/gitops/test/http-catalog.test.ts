@@ -22,7 +22,10 @@ beforeAll(async () => {
   server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
     requests.push(url.pathname);
-    const parts = url.pathname.replace(/^\/api\/marketplace\//, '').split('/').map(decodeURIComponent);
+    const parts = url.pathname
+      .replace(/^\/api\/marketplace\//, '')
+      .split('/')
+      .map(decodeURIComponent);
     try {
       if (parts[0] === 'items' && parts.length === 1) {
         const ids = ['pdf-tools'];

@@ -44,7 +44,11 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
   test('setAgentScope edits a flow list and a scalar in place, leaving the anchor and merge key alone', async () => {
     const bare = repo();
     const result = await setAgentScope(bare, 'main', { secrets: ['OPENAI_KEY'], connectors: 'none' }, await applyOptions());
-    let expected = replaced(YAML_LINES, '    secrets: [ OPENAI_KEY , GITHUB_TOKEN ]   # flow list, odd spacing', '    secrets: [ OPENAI_KEY ]   # flow list, odd spacing');
+    let expected = replaced(
+      YAML_LINES,
+      '    secrets: [ OPENAI_KEY , GITHUB_TOKEN ]   # flow list, odd spacing',
+      '    secrets: [ OPENAI_KEY ]   # flow list, odd spacing',
+    );
     expected = replaced(expected, '    connectors: all       # everything', '    connectors: none       # everything');
     expectCommitted(result, bare, file, expected, [
       '-    secrets: [ OPENAI_KEY , GITHUB_TOKEN ]   # flow list, odd spacing\r',
@@ -67,7 +71,12 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
     let expected = replaced(YAML_LINES, '    connectors:', '    connectors: all');
     expected = replaced(expected, '      - github            # block list');
     expected = replaced(expected, '      - slack');
-    expectCommitted(result, bare, file, expected, ['-    connectors:\r', '-      - github            # block list\r', '-      - slack\r', '+    connectors: all\r']);
+    expectCommitted(result, bare, file, expected, [
+      '-    connectors:\r',
+      '-      - github            # block list\r',
+      '-      - slack\r',
+      '+    connectors: all\r',
+    ]);
   });
 
   test('setAgentScope inside a flow map stays in the flow map', async () => {
@@ -90,7 +99,13 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
     const connectors = ['connectors:', '  - slug: pdf-store', '    provider: http', '    base_url: "https://pdf.example.com"'];
     let expected = insertedAfter(YAML_LINES, '      - slack', ...agent);
     expected = insertedAfter(expected, '    prompt: Write the nightly report', ...trigger, ...connectors);
-    expectCommitted(installed, bare, file, expected, [...agent, ...trigger, ...connectors].map((line) => `+${line}\r`));
+    expectCommitted(
+      installed,
+      bare,
+      file,
+      expected,
+      [...agent, ...trigger, ...connectors].map((line) => `+${line}\r`),
+    );
 
     writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
     const updated = await update(bare, 'pdf-tools', options);
@@ -100,7 +115,12 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
     const removed = await remove(bare, 'pdf-tools', await applyOptions());
     expect(removed.status).toBe('committed');
     expect(show(bare, 'main', file).toString('utf8')).toBe(crlf(YAML_LINES));
-    expect(subjects(bare)).toEqual(['marketplace: remove pdf-tools@1.1.0', 'marketplace: update pdf-tools 1.0.0 -> 1.1.0', 'marketplace: install pdf-tools@1.0.0', 'initial']);
+    expect(subjects(bare)).toEqual([
+      'marketplace: remove pdf-tools@1.1.0',
+      'marketplace: update pdf-tools 1.0.0 -> 1.1.0',
+      'marketplace: install pdf-tools@1.0.0',
+      'initial',
+    ]);
   });
 });
 
@@ -162,7 +182,13 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
       'agent = "pdf"',
     ];
     let expected = [...TOML_LINES, ...appended];
-    expectCommitted(installed, bare, file, expected, appended.map((line) => `+${line}\r`));
+    expectCommitted(
+      installed,
+      bare,
+      file,
+      expected,
+      appended.map((line) => `+${line}\r`),
+    );
 
     writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
     const updated = await updateAll(bare, options);
@@ -180,13 +206,23 @@ describe('svc_version 1 manifests list agents as { name, … }', () => {
 
   test.each([
     ['svc.yaml', ['svc_version: 1   # legacy shape', 'agents:', '  - name: main   # the only agent'], ['  - name: notes', '    connectors: [github]']],
-    ['svc.toml', ['svc_version = 1 # legacy shape', '', '[[agents]] # the only agent', 'name = "main"'], ['', '[[agents]]', 'name = "notes"', 'connectors = [ "github" ]']],
+    [
+      'svc.toml',
+      ['svc_version = 1 # legacy shape', '', '[[agents]] # the only agent', 'name = "main"'],
+      ['', '[[agents]]', 'name = "notes"', 'connectors = [ "github" ]'],
+    ],
   ])('%s: install appends an agent item, remove takes it away again', async (file, lines, added) => {
     const bare = makeRepo({ [file]: crlf(lines) }, { bare: true });
     const catalog = tempDir();
     writeCatalogItem(catalog, 'notes', item);
     const result = await install(bare, 'notes', { ...(await applyOptions()), catalog });
-    expectCommitted(result, bare, file, [...lines, ...added], added.map((line) => `+${line}\r`));
+    expectCommitted(
+      result,
+      bare,
+      file,
+      [...lines, ...added],
+      added.map((line) => `+${line}\r`),
+    );
     await remove(bare, 'notes', await applyOptions());
     expect(show(bare, 'main', file).toString('utf8')).toBe(crlf(lines));
   });

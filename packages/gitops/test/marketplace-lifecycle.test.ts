@@ -55,7 +55,11 @@ test('the whole lifecycle of an installed item', async () => {
   expect(entry.manifest.map((e) => `${e.section}/${e.name}`)).toEqual(['agents/pdf', 'connectors/pdf-store', 'triggers/pdf-digest']);
   const pristineTree = git(repo, ['ls-tree', '-r', '--name-only', PRISTINE_REF]);
   for (const oid of Object.values(entry.files)) expect(pristineTree).toContain(`objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
-  expect(git(repo, ['show-ref']).split('\n').filter((line) => line.includes('refs/heads/'))).toHaveLength(1);
+  expect(
+    git(repo, ['show-ref'])
+      .split('\n')
+      .filter((line) => line.includes('refs/heads/')),
+  ).toHaveLength(1);
 
   // re-install of the same version: no commit.
   const again = await install(repo, 'pdf-tools', options);
@@ -86,13 +90,20 @@ test('the whole lifecycle of an installed item', async () => {
 
   // conflicting update: upstream rewrites the line the user edited → the whole item is refused (extract.py
   // would merge cleanly, but is not committed either), no commit, per-file report.
-  pushLocalEdit(repo, { [SKILL]: `<!-- local note: we only read scanned PDFs -->\n${SKILL_V2.replace('4. cite page numbers', '4. cite page numbers (local wording)')}` }, 'local: wording');
+  pushLocalEdit(
+    repo,
+    { [SKILL]: `<!-- local note: we only read scanned PDFs -->\n${SKILL_V2.replace('4. cite page numbers', '4. cite page numbers (local wording)')}` },
+    'local: wording',
+  );
   const beforeConflict = head(repo);
   const historyBefore = subjects(repo);
   writeCatalogItem(catalog, 'pdf-tools', {
     ...PDF_V2,
     version: '1.2.0',
-    files: { [SKILL]: SKILL_V2.replace('4. cite page numbers', '4. cite page and line numbers'), [EXTRACT]: EXTRACT_PY.replace('import sys', 'import os, sys') },
+    files: {
+      [SKILL]: SKILL_V2.replace('4. cite page numbers', '4. cite page and line numbers'),
+      [EXTRACT]: EXTRACT_PY.replace('import sys', 'import os, sys'),
+    },
   });
   const conflict = await refusal(update(repo, 'pdf-tools', options));
   expect(conflict.code).toBe('conflict');
@@ -151,7 +162,9 @@ test('updateAll commits the clean updates and reports the conflicting item', asy
   const result = await updateAll(repo, options);
   expect(result.status).toBe('committed');
   expect(result.info.updated.map((u) => u.name)).toEqual(['pdf-tools']);
-  expect(result.info.refused).toEqual([expect.objectContaining({ name: 'notes', files: [expect.objectContaining({ path: 'skills/notes/NOTES.md', status: 'conflict' })] })]);
+  expect(result.info.refused).toEqual([
+    expect.objectContaining({ name: 'notes', files: [expect.objectContaining({ path: 'skills/notes/NOTES.md', status: 'conflict' })] }),
+  ]);
   expect(show(repo, 'main', SKILL).toString()).toBe(SKILL_V2);
   expect(show(repo, 'main', 'skills/notes/NOTES.md').toString()).toBe(lf(['# notes', 'mine']));
   const lock = lockAt(repo);

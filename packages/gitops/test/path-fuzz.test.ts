@@ -70,7 +70,14 @@ function branchAt(commit: string): string {
 function commitLock(text: string): string {
   const index = mkdtempSync(join(tmpdir(), 'svc-fuzz-index-'));
   try {
-    const env = { ...process.env, GIT_INDEX_FILE: join(index, 'index'), GIT_AUTHOR_NAME: 'F', GIT_AUTHOR_EMAIL: 'f@example.test', GIT_COMMITTER_NAME: 'F', GIT_COMMITTER_EMAIL: 'f@example.test' };
+    const env = {
+      ...process.env,
+      GIT_INDEX_FILE: join(index, 'index'),
+      GIT_AUTHOR_NAME: 'F',
+      GIT_AUTHOR_EMAIL: 'f@example.test',
+      GIT_COMMITTER_NAME: 'F',
+      GIT_COMMITTER_EMAIL: 'f@example.test',
+    };
     const run = (args: string[], input?: string) => execFileSync('git', args, { cwd: repo, env, input }).toString('utf8').trim();
     const blob = run(['hash-object', '-w', '--stdin'], text);
     run(['read-tree', base]);
@@ -82,9 +89,44 @@ function commitLock(text: string): string {
 }
 
 const COMPONENTS = [
-  'docs', 'Docs', 'DOCS', 'README.md', 'readme.md', 'Readme.md', 'link', 'LINK', 'bin', 'tool', 'guide.md', 'sub', 'deep.md',
-  'svc.yaml', 'SVC.yaml', 'svc.yml', 'svc.lock.json', '.git', '.GIT', '.git.', '.git ', 'GIT~1', 'git~2', '.gitmodules',
-  '..', '.', '', 'a', 'b.md', 'new', 'x\ny', 'c\\d', 'e:f', 'tab\there', 'con', 'z.', '\u200c.git', 'e\u0301',
+  'docs',
+  'Docs',
+  'DOCS',
+  'README.md',
+  'readme.md',
+  'Readme.md',
+  'link',
+  'LINK',
+  'bin',
+  'tool',
+  'guide.md',
+  'sub',
+  'deep.md',
+  'svc.yaml',
+  'SVC.yaml',
+  'svc.yml',
+  'svc.lock.json',
+  '.git',
+  '.GIT',
+  '.git.',
+  '.git ',
+  'GIT~1',
+  'git~2',
+  '.gitmodules',
+  '..',
+  '.',
+  '',
+  'a',
+  'b.md',
+  'new',
+  'x\ny',
+  'c\\d',
+  'e:f',
+  'tab\there',
+  'con',
+  'z.',
+  '\u200c.git',
+  'e\u0301',
 ];
 const component = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...COMPONENTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
 const itemPath = fc.array(component, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
@@ -121,7 +163,14 @@ test('random item paths: refused with the branch unmoved, or committed without t
         expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(files[path]);
       }
     }),
-    { numRuns: 80, examples: [[['new/a.md', 'docs/new.md'], 'x'], [['docs'], 'x'], [['README.md/x'], 'x']] },
+    {
+      numRuns: 80,
+      examples: [
+        [['new/a.md', 'docs/new.md'], 'x'],
+        [['docs'], 'x'],
+        [['README.md/x'], 'x'],
+      ],
+    },
   );
   // Both outcomes were exercised (the examples guarantee at least one of each).
   expect(seen.committed).toBeGreaterThan(0);
@@ -145,8 +194,18 @@ test('random lock files: a forced remove deletes only regular files the lock giv
     { weight: 6, arbitrary: fc.dictionary(fc.oneof(itemPath, fc.constantFrom(...blobs.map((blob) => blob.path))), anyOid, { maxKeys: 4 }) },
     { weight: 1, arbitrary: fc.constantFrom(null, [], 'README.md', 7) },
   );
-  const lockedItem = fc.record({ id: fc.constantFrom('evil', 'x y'), version: fc.constantFrom('1.0.0', '1\n2'), source: fc.constant('memory://'), integrity: fc.constantFrom('sha256-AAAA', 'nope'), files, manifest: fc.constant([]) });
-  const lock: fc.Arbitrary<LockValue> = fc.record({ lockfileVersion: fc.constantFrom(1, 1, 1, 2), items: fc.dictionary(fc.constantFrom('evil', 'other', 'Evil'), lockedItem, { minKeys: 1, maxKeys: 2 }) });
+  const lockedItem = fc.record({
+    id: fc.constantFrom('evil', 'x y'),
+    version: fc.constantFrom('1.0.0', '1\n2'),
+    source: fc.constant('memory://'),
+    integrity: fc.constantFrom('sha256-AAAA', 'nope'),
+    files,
+    manifest: fc.constant([]),
+  });
+  const lock: fc.Arbitrary<LockValue> = fc.record({
+    lockfileVersion: fc.constantFrom(1, 1, 1, 2),
+    items: fc.dictionary(fc.constantFrom('evil', 'other', 'Evil'), lockedItem, { minKeys: 1, maxKeys: 2 }),
+  });
 
   const seen = { committed: 0, refused: 0 };
   const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://', integrity: 'sha256-AAAA', files, manifest: [] });
@@ -164,7 +223,7 @@ test('random lock files: a forced remove deletes only regular files the lock giv
       }
       if (outcome instanceof Error) throw outcome;
       seen.committed++;
-      const owned = new Set(Object.keys((value.items.evil?.files ?? {})));
+      const owned = new Set(Object.keys(value.items.evil?.files ?? {}));
       const after = tree(branch);
       for (const [path, entry] of beforeTree) {
         if (entry.type === 'tree' || path === 'svc.lock.json') continue;
@@ -223,7 +282,14 @@ test('random upstream paths on update: only the item’s own files and new paths
       for (const path of paths) expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(files[path]);
       for (const path of Object.keys(v1)) if (!paths.includes(path)) expect(after.has(path), `${path} was removed upstream`).toBe(false);
     }),
-    { numRuns: 40, examples: [[['skills/fuzz/SKILL.md', 'skills/fuzz/new.md'], 'x'], [['README.md'], 'x'], [['docs'], 'x']] },
+    {
+      numRuns: 40,
+      examples: [
+        [['skills/fuzz/SKILL.md', 'skills/fuzz/new.md'], 'x'],
+        [['README.md'], 'x'],
+        [['docs'], 'x'],
+      ],
+    },
   );
   expect(seen.committed).toBeGreaterThan(0);
   expect(seen.refused).toBeGreaterThan(0);

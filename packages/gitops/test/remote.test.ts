@@ -108,7 +108,12 @@ test('install through one cache, update through a fresh one: a three-way update 
   expect(updated).toMatchObject({ status: 'committed', info: { action: 'updated', from: '1.0.0', to: '1.1.0', merged: [SKILL], kept: [] } });
   // Ours (the heading) and upstream's (the new last step) are both in the result.
   expect(show(remote.path, 'main', SKILL).toString('utf8')).toBe(edited.replace('3. write a summary\n', '3. write a summary\n4. cite page numbers\n'));
-  expect(subjects(remote.path)).toEqual(['marketplace: update pdf-tools 1.0.0 -> 1.1.0', 'local edit of the skill', 'marketplace: install pdf-tools@1.0.0', 'initial']);
+  expect(subjects(remote.path)).toEqual([
+    'marketplace: update pdf-tools 1.0.0 -> 1.1.0',
+    'local edit of the skill',
+    'marketplace: install pdf-tools@1.0.0',
+    'initial',
+  ]);
   expectLinear(remote.path, 4);
   // The pristine ref grew by the new upstream copy, on top of the old one.
   const pristineAfter = refValue(remote.path, PRISTINE_REF)!;
@@ -152,7 +157,11 @@ test('list, marketplace.* and registry.* (the same functions) on a remote and a 
     stdout: `pdf-tools 1.0.0 (pdf-tools from ${pathToFileURL(catalog).href})\n  skills/pdf-tools/SKILL.md\n  skills/pdf-tools/extract.py\n`,
     stderr: '',
   });
-  expect(await cli(['list', '--repo', makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true })])).toEqual({ code: 0, stdout: 'no items installed\n', stderr: '' });
+  expect(await cli(['list', '--repo', makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true })])).toEqual({
+    code: 0,
+    stdout: 'no items installed\n',
+    stderr: '',
+  });
 });
 
 const CHILD = fileURLToPath(new URL('./support/remote-child.ts', import.meta.url));
@@ -228,7 +237,6 @@ test('a concurrent move of only the pristine ref also fails the lease; the retry
   expect(git(remote.path, ['ls-tree', '-r', '--name-only', PRISTINE_REF]).trim().split('\n')).toHaveLength(3);
 });
 
-
 test('smart HTTP with Basic auth: credentials in the URL work, and never appear in output, errors or the cache', async () => {
   const root = tempDir();
   const remote = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
@@ -249,11 +257,17 @@ test('smart HTTP with Basic auth: credentials in the URL work, and never appear 
 
     const wrong = await cli(['set-default-agent', 'main', '--repo', `http://alice:wr0ng-passw0rd@127.0.0.1:${server.port}/demo.git`, '--cache', cache]);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/^refused: remote-unreachable: could not read the default branch of http:\/\/\*\*\*@127\.0\.0\.1:\d+\/demo\.git: .*Authentication failed/);
+    expect(wrong.stderr).toMatch(
+      /^refused: remote-unreachable: could not read the default branch of http:\/\/\*\*\*@127\.0\.0\.1:\d+\/demo\.git: .*Authentication failed/,
+    );
     expect(wrong.stderr).not.toContain('wr0ng-passw0rd');
 
     const missing = await cli(['set-default-agent', 'main', '--repo', url, '--branch', 'nope', '--cache', cache]);
-    expect(missing).toEqual({ code: 1, stdout: '', stderr: `refused: unknown-branch: branch 'nope' does not exist in http://***@127.0.0.1:${server.port}/demo.git\n` });
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `refused: unknown-branch: branch 'nope' does not exist in http://***@127.0.0.1:${server.port}/demo.git\n`,
+    });
 
     const down = `https://alice:${secret}@127.0.0.1:${await closedPort()}/demo.git`;
     const error = await setDefaultAgent(down, 'main', { cache, timeoutMs: 30_000 }).then(
@@ -269,15 +283,26 @@ test('smart HTTP with Basic auth: credentials in the URL work, and never appear 
     const plain = `http://127.0.0.1:${server.port}/demo.git`;
     const noCredentials = await cli(['list', '--repo', plain, '--cache', cache]);
     expect(noCredentials.code).toBe(1);
-    expect(noCredentials.stderr).toMatch(/^refused: remote-unreachable: could not read the default branch of http:\/\/127\.0\.0\.1:\d+\/demo\.git: .*(terminal prompts disabled|could not read Username)/);
+    expect(noCredentials.stderr).toMatch(
+      /^refused: remote-unreachable: could not read the default branch of http:\/\/127\.0\.0\.1:\d+\/demo\.git: .*(terminal prompts disabled|could not read Username)/,
+    );
     // Credentials from git's own mechanisms (here a credential helper from the environment's config) are used as they are.
     const saved = { ...process.env };
-    Object.assign(process.env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'credential.helper', GIT_CONFIG_VALUE_0: `!f() { echo username=alice; echo password=${secret}; }; f` });
+    Object.assign(process.env, {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'credential.helper',
+      GIT_CONFIG_VALUE_0: `!f() { echo username=alice; echo password=${secret}; }; f`,
+    });
     try {
       const helped = await cli(['set-default-agent', 'main', '--repo', plain, '--cache', cache, '--author', 'Cli User <cli@example.test>']);
       expect(helped.code).toBe(0);
       // Only the validator's warnings about the manifest (its agents name undeclared connectors).
-      expect(helped.stderr.split('\n').filter(Boolean).every((line) => line.startsWith('warning: svc.yaml:'))).toBe(true);
+      expect(
+        helped.stderr
+          .split('\n')
+          .filter(Boolean)
+          .every((line) => line.startsWith('warning: svc.yaml:')),
+      ).toBe(true);
     } finally {
       for (const key of ['GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0']) {
         if (saved[key] === undefined) delete process.env[key];
@@ -325,9 +350,23 @@ test('a remote that never answers is refused when the time limit passes; a close
       );
       expect(error).toBeInstanceOf(RefusedError);
       expect(error).toMatchObject({ code: 'remote-timeout' });
-      expect((error as Error).message).toBe(`could not read the default branch of ${url}: no answer within 1 s (the remote is unreachable or too slow; raise the timeout with --timeout)`);
+      expect((error as Error).message).toBe(
+        `could not read the default branch of ${url}: no answer within 1 s (the remote is unreachable or too slow; raise the timeout with --timeout)`,
+      );
     }
-    const cliResult = await cli(['updates', '--repo', `git://127.0.0.1:${silent.port}/demo.git`, '--branch', 'main', '--catalog', tempDir(), '--timeout', '0.5', '--cache', tempDir()]);
+    const cliResult = await cli([
+      'updates',
+      '--repo',
+      `git://127.0.0.1:${silent.port}/demo.git`,
+      '--branch',
+      'main',
+      '--catalog',
+      tempDir(),
+      '--timeout',
+      '0.5',
+      '--cache',
+      tempDir(),
+    ]);
     expect(cliResult).toEqual({
       code: 1,
       stdout: '',
@@ -348,7 +387,9 @@ test('transports the applier does not use are refused before git runs', async ()
   for (const url of ['ext::sh -c touch% /tmp/pwned', 'fd::3', 'ftp://example.test/repo.git', '-oProxyCommand=x:repo', 'ssh://-oProxyCommand=x/repo']) {
     const result = await cli(['set-default-agent', 'main', '--repo', url, '--cache', tempDir()]);
     expect(result.code, url).toBe(1);
-    expect(result.stderr, url).toMatch(/^refused: unsupported-url: '.*' (uses a transport the applier does not support|is not a usable repository URL|names a host that starts with '-')/);
+    expect(result.stderr, url).toMatch(
+      /^refused: unsupported-url: '.*' (uses a transport the applier does not support|is not a usable repository URL|names a host that starts with '-')/,
+    );
   }
 });
 
@@ -367,7 +408,9 @@ test('a push the remote refuses for another reason (a hook) is refused, not retr
     (e: unknown) => e,
   );
   expect(error).toMatchObject({ code: 'push-rejected' });
-  expect((error as Error).message).toBe(`${remote.url} refused the push: refs/heads/main (pre-receive hook declined); remote: main is protected; error: failed to push some refs to '${remote.url}'`);
+  expect((error as Error).message).toBe(
+    `${remote.url} refused the push: refs/heads/main (pre-receive hook declined); remote: main is protected; error: failed to push some refs to '${remote.url}'`,
+  );
   expect(runs).toBe(1);
   expect(refValue(remote.path, 'refs/heads/main')).toBe(before);
 });
@@ -401,9 +444,9 @@ test('URLs and paths are told apart as git does; credentials are redacted', () =
   ];
   for (const [spec, display] of cases) expect(parseRemote(spec)?.display ?? null, spec).toBe(display);
   const remote = parseRemote('https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git')!;
-  expect(redactText("fatal: unable to access 'https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git/': 403, token ghp_abcdef123456", remote)).toBe(
-    "fatal: unable to access 'https://***@forge.example/team/demo.git/': 403, token ***",
-  );
+  expect(
+    redactText("fatal: unable to access 'https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git/': 403, token ghp_abcdef123456", remote),
+  ).toBe("fatal: unable to access 'https://***@forge.example/team/demo.git/': 403, token ***");
   expect(redactUrl('https://tok@forge.example/x')).toBe('https://***@forge.example/x');
   // The ssh user is not a secret: it is not blanked elsewhere in a message.
   expect(redactText('git said: git is fine', parseRemote('git@forge.example:demo.git')!)).toBe('git said: git is fine');

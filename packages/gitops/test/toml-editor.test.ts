@@ -53,7 +53,10 @@ test('property: only the changed values’ characters change; comments keep thei
       const expected = [...lines];
       const [first, last] = body[agent]!;
       let end = last;
-      for (const [field, value] of [['secrets', secrets], ['connectors', connectors]] as const) {
+      for (const [field, value] of [
+        ['secrets', secrets],
+        ['connectors', connectors],
+      ] as const) {
         const index = expected.findIndex((line, i) => i >= first && i <= end && line.startsWith(`${field} = `));
         if (index < 0) {
           expected.splice(end + 1, 0, `${field} = ${render(value, true)}`);

@@ -89,7 +89,9 @@ test('every file of a folder deleted: the folder goes; everything deleted: the e
   const same = git(repo, ['rev-parse', `${base}:svc.yaml`]).trim();
   expect(await gitRepo.buildTree(base, [{ path: 'svc.yaml', mode: '100644', oid: same }])).toBe(base);
   const blob = await gitRepo.writeBlob(Buffer.from('x\n'));
-  expect(await gitRepo.buildTree(null, [{ path: 'objects/ab/cdef', mode: '100644', oid: blob }])).toBe(indexTree(repo, '4b825dc642cb6eb9a060e54bf8d69288fbee4904', [{ path: 'objects/ab/cdef', mode: '100644', oid: blob }]));
+  expect(await gitRepo.buildTree(null, [{ path: 'objects/ab/cdef', mode: '100644', oid: blob }])).toBe(
+    indexTree(repo, '4b825dc642cb6eb9a060e54bf8d69288fbee4904', [{ path: 'objects/ab/cdef', mode: '100644', oid: blob }]),
+  );
 });
 
 test('a file where a folder is (or the reverse) is left to the index', async () => {
@@ -98,5 +100,7 @@ test('a file where a folder is (or the reverse) is left to the index', async () 
   expect(await buildTreeFromChanges(repo, base, [{ path: 'a', mode: '100644', oid: blob }])).toBeNull();
   expect(await buildTreeFromChanges(repo, base, [{ path: 'svc.yaml/inner', mode: '100644', oid: blob }])).toBeNull();
   expect(await buildTreeFromChanges(repo, base, [{ path: 'a/../svc.yaml', mode: '100644', oid: blob }])).toBeNull();
-  expect(await buildTreeFromChanges(repo, base, [{ path: 'a/one.txt', mode: '100644', oid: blob }])).toBe(indexTree(repo, base, [{ path: 'a/one.txt', mode: '100644', oid: blob }]));
+  expect(await buildTreeFromChanges(repo, base, [{ path: 'a/one.txt', mode: '100644', oid: blob }])).toBe(
+    indexTree(repo, base, [{ path: 'a/one.txt', mode: '100644', oid: blob }]),
+  );
 });

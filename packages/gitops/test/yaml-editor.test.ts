@@ -25,7 +25,17 @@ describe('merge keys and anchors', () => {
 
 describe('deleting keeps neighbours and takes its own comments', () => {
   test('comment lines directly above go, a separate comment of the next entry stays', () => {
-    const text = lf(['agents:', '  a: {}', '  # b does reviews', '  # (second line)', '  b:', '    enabled: true', '    # inner trailing', '  # c comment', '  c: {}']);
+    const text = lf([
+      'agents:',
+      '  a: {}',
+      '  # b does reviews',
+      '  # (second line)',
+      '  b:',
+      '    enabled: true',
+      '    # inner trailing',
+      '  # c comment',
+      '  c: {}',
+    ]);
     expect(edit(text, { op: 'delete', path: ['agents', 'b'] })).toBe(lf(['agents:', '  a: {}', '  # c comment', '  c: {}']));
   });
 
@@ -54,7 +64,9 @@ describe('adding', () => {
   });
 
   test('under a null key', () => {
-    expect(edit(lf(['agents:', 'z: 1']), { op: 'set', path: ['agents', 'a'], value: { enabled: true } })).toBe(lf(['agents:', '  a:', '    enabled: true', 'z: 1']));
+    expect(edit(lf(['agents:', 'z: 1']), { op: 'set', path: ['agents', 'a'], value: { enabled: true } })).toBe(
+      lf(['agents:', '  a:', '    enabled: true', 'z: 1']),
+    );
   });
 
   test('with the document’s own indentation and list style', () => {
@@ -64,7 +76,21 @@ describe('adding', () => {
       { op: 'set', path: ['agents', 'b'], value: { enabled: false, secrets: ['S'] } },
       { op: 'append', path: ['triggers'], value: { slug: 'two', type: 'cron' } },
     );
-    expect(result).toBe(lf(['agents:', '    a:', '        enabled: true', '    b:', '        enabled: false', '        secrets: [S]', 'triggers:', '- slug: one', '  type: cron', '- slug: two', '  type: cron']));
+    expect(result).toBe(
+      lf([
+        'agents:',
+        '    a:',
+        '        enabled: true',
+        '    b:',
+        '        enabled: false',
+        '        secrets: [S]',
+        'triggers:',
+        '- slug: one',
+        '  type: cron',
+        '- slug: two',
+        '  type: cron',
+      ]),
+    );
   });
 
   test('at the end of a file without a final line break', () => {
@@ -100,7 +126,11 @@ describe('property: a scope change only touches its agent’s lines', () => {
   test('lines outside the agent block are byte-identical; CRLF everywhere', () => {
     fc.assert(
       fc.property(fc.constantFrom('main', 'helper', 'reviewer'), allowlist, allowlist, (agent, secrets, connectors) => {
-        const result = edit(original, { op: 'set', path: ['agents', agent, 'secrets'], value: secrets }, { op: 'set', path: ['agents', agent, 'connectors'], value: connectors });
+        const result = edit(
+          original,
+          { op: 'set', path: ['agents', agent, 'secrets'], value: secrets },
+          { op: 'set', path: ['agents', agent, 'connectors'], value: connectors },
+        );
         expect(result.replace(/\r\n/g, '')).not.toContain('\n');
         const after = result.split('\r\n');
         const [first, last] = block[agent]!;

@@ -71,7 +71,13 @@ function buildIndex(doc: ManifestDocument): NameIndex {
   for (const template of declarations.templates) define('template', template);
   const refer = (reference: Reference): void => {
     if (!reference.kind || !reference.written || reference.name === '') return;
-    sites.push({ kind: reference.kind, name: reference.name, role: 'reference', start: reference.nameStart ?? reference.start, end: reference.nameEnd ?? reference.end });
+    sites.push({
+      kind: reference.kind,
+      name: reference.name,
+      role: 'reference',
+      start: reference.nameStart ?? reference.start,
+      end: reference.nameEnd ?? reference.end,
+    });
   };
   for (const reference of declarations.references) refer(reference);
   sites.sort((a, b) => a.start - b.start);

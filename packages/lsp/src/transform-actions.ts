@@ -42,7 +42,12 @@ function editTo(state: DocumentState, after: string): WorkspaceEdit {
   return { changes: { [state.uri]: edits } };
 }
 
-export function transformActions(state: DocumentState, params: Pick<CodeActionParams, 'context'>, context?: FeatureContext, options: TransformOptions = {}): CodeAction[] {
+export function transformActions(
+  state: DocumentState,
+  params: Pick<CodeActionParams, 'context'>,
+  context?: FeatureContext,
+  options: TransformOptions = {},
+): CodeAction[] {
   const actions: CodeAction[] = [];
   // Each tool refuses a text it cannot read (syntax, limits) by itself: no action comes of it.
   const document = state.doc;
@@ -58,19 +63,26 @@ export function transformActions(state: DocumentState, params: Pick<CodeActionPa
     const migrated = migrateManifest(document, { to: 2 });
     const title = 'Migrate to svc_version 2';
     const agents = (document.value as { agents?: unknown }).agents;
-    const names = Array.isArray(agents) ? agents.map((agent) => (agent as { name?: unknown })?.name).filter((name): name is string => typeof name === 'string') : [];
+    const names = Array.isArray(agents)
+      ? agents.map((agent) => (agent as { name?: unknown })?.name).filter((name): name is string => typeof name === 'string')
+      : [];
     if (migrated.ok && migrated.changed) actions.push({ title, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, migrated.text) });
     else if (!migrated.ok && migrated.diagnostics.every((d) => d.code === 'migrate-default-agent') && names.length > 1) {
       // Only the default agent is missing: one action per agent (what --default-agent chooses on the command line).
       for (const name of names.slice(0, 20)) {
         throwIfCancelled(context);
         const chosen = migrateManifest(document, { to: 2, defaultAgent: name });
-        if (chosen.ok && chosen.changed) actions.push({ title: `${title} (default agent '${name}')`, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, chosen.text) });
+        if (chosen.ok && chosen.changed)
+          actions.push({ title: `${title} (default agent '${name}')`, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, chosen.text) });
       }
     } else if (!migrated.ok) {
       const first = migrated.diagnostics[0];
       const more = migrated.diagnostics.length > 1 ? ` (and ${migrated.diagnostics.length - 1} more; run svc-manifest migrate --to 2 to see them all)` : '';
-      actions.push({ title, kind: CodeActionKind.RefactorRewrite, disabled: { reason: `${first ? `line ${first.range.start.line}: ${first.message}` : 'the manifest cannot be migrated'}${more}` } });
+      actions.push({
+        title,
+        kind: CodeActionKind.RefactorRewrite,
+        disabled: { reason: `${first ? `line ${first.range.start.line}: ${first.message}` : 'the manifest cannot be migrated'}${more}` },
+      });
     }
   }
 
@@ -87,7 +99,11 @@ export function transformActions(state: DocumentState, params: Pick<CodeActionPa
       actions.push({ title, kind: CodeActionKind.RefactorRewrite, disabled: { reason: error.message } });
     }
     if (yaml !== undefined && taken) {
-      actions.push({ title, kind: CodeActionKind.RefactorRewrite, disabled: { reason: `${decodeURIComponent(taken.slice(taken.lastIndexOf('/') + 1))} already exists` } });
+      actions.push({
+        title,
+        kind: CodeActionKind.RefactorRewrite,
+        disabled: { reason: `${decodeURIComponent(taken.slice(taken.lastIndexOf('/') + 1))} already exists` },
+      });
     } else if (yaml !== undefined) {
       actions.push({
         title,
@@ -95,7 +111,10 @@ export function transformActions(state: DocumentState, params: Pick<CodeActionPa
         edit: {
           documentChanges: [
             { kind: 'create', uri: target, options: { overwrite: false, ignoreIfExists: false } },
-            { textDocument: { uri: target, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: yaml }] },
+            {
+              textDocument: { uri: target, version: null },
+              edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: yaml }],
+            },
             { kind: 'delete', uri: state.uri },
           ],
         },

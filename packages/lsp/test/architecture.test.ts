@@ -33,7 +33,11 @@ describe('architecture', () => {
     }
     const methods = FEATURES.flatMap((feature) => feature.handlers.map((handler) => handler.method));
     expect(new Set(methods).size).toBe(methods.length);
-    expect(imports(read('server.ts')).filter((m) => m.startsWith('./features/')).sort()).toEqual(['./features/diagnostics.js', './features/index.js']);
+    expect(
+      imports(read('server.ts'))
+        .filter((m) => m.startsWith('./features/'))
+        .sort(),
+    ).toEqual(['./features/diagnostics.js', './features/index.js']);
   });
 
   it('features/ holds features only: every file but the table is a feature or the pushed diagnostics', () => {

@@ -38,7 +38,8 @@ describe('quick fixes from the validator', () => {
   });
 
   it('inserts interval on a polling monitor', () => {
-    const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\ntriggers:\n  - slug: mon\n    type: monitor\n    prompt: go\n    run: ./check\n    mode: poll\n';
+    const text =
+      'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\ntriggers:\n  - slug: mon\n    type: monitor\n    prompt: go\n    run: ./check\n    mode: poll\n';
     const fixes = fixesAt(text, 'poll');
     expect(fixes.map((f) => f.code)).toContain('trigger-monitor-interval');
     expect(fixes.find((f) => f.code === 'trigger-monitor-interval')!.result).toMatch(/\n {4}interval: \S+/);

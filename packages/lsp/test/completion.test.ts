@@ -176,7 +176,10 @@ describe('completion in TOML', () => {
     const items = completion(fixture.state, { position: fixture.position }).items;
     expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['triggers', 'connectors', 'project', 'agents']));
     expect(items.map((i) => i.label)).not.toContain('default_agent');
-    expect(items.find((i) => i.label === 'triggers')!.textEdit).toEqual({ range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } }, newText: 'triggers' });
+    expect(items.find((i) => i.label === 'triggers')!.textEdit).toEqual({
+      range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } },
+      newText: 'triggers',
+    });
   });
 
   it('offers keys of an inline table, and no snippets there or after a dotted key', () => {

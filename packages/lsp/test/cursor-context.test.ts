@@ -27,7 +27,7 @@ connectors: []
     expect(contextAt(text)).toEqual({ kind: 'key', path: ['triggers', 2], prefix: 'mo', present: ['run', 'slug', 'type'], freshItem: false });
   });
 
-  it('understands compact sequences (items at the key\'s column)', () => {
+  it("understands compact sequences (items at the key's column)", () => {
     const text = `svc_version: 2\nconnectors:\n- slug: a\n  provider: mcp\ntriggers:\n- slug: a\n- slug: b\n  ‸\n`;
     expect(contextAt(text)).toEqual({ kind: 'key', path: ['triggers', 1], prefix: '', present: ['slug'], freshItem: false });
     expect(contextAt(`triggers:\n- slug: a\n- ‸`)).toMatchObject({ kind: 'key', path: ['triggers', 1], freshItem: true });
@@ -68,6 +68,9 @@ describe('cursor context (TOML)', () => {
   });
 
   it('lists keys of the table and of its sub-tables', () => {
-    expect(contextAt(`svc_version = 2\n‸\n[project]\nname = "x"\n[agents.a]\n`, 'toml')).toMatchObject({ path: [], present: ['agents', 'project', 'svc_version'] });
+    expect(contextAt(`svc_version = 2\n‸\n[project]\nname = "x"\n[agents.a]\n`, 'toml')).toMatchObject({
+      path: [],
+      present: ['agents', 'project', 'svc_version'],
+    });
   });
 });

@@ -9,7 +9,8 @@ const summary = (diagnostics: Diagnostic[]) => diagnostics.map((d) => ({ code: d
 
 describe('diagnostics', () => {
   it('puts each validator diagnostic on the right line and UTF-16 columns (emoji and CJK)', () => {
-    const text = 'svc_version: 2\ndefault_agent: coder\nagents:\n  coder: {}\nproject: { name: "😀 名前の説明", descripton: "絵文字 🎉" }\nruntime: runtime_c\n';
+    const text =
+      'svc_version: 2\ndefault_agent: coder\nagents:\n  coder: {}\nproject: { name: "😀 名前の説明", descripton: "絵文字 🎉" }\nruntime: runtime_c\n';
     const got = summary(computeDiagnostics(doc(text)));
     expect(got).toEqual([
       // Columns count UTF-16 code units: 😀 is two, each CJK character one.
@@ -20,7 +21,8 @@ describe('diagnostics', () => {
   });
 
   it('reports TOML problems in TOML coordinates', () => {
-    const text = 'svc_version = 2\ndefault_agent = "coder"\n\n[agents.coder]\nworkspace = "reed"\n\n[[triggers]]\nslug = "hook"\ntype = "webhook"\nprompt = "x"\n';
+    const text =
+      'svc_version = 2\ndefault_agent = "coder"\n\n[agents.coder]\nworkspace = "reed"\n\n[[triggers]]\nslug = "hook"\ntype = "webhook"\nprompt = "x"\n';
     const got = summary(computeDiagnostics(doc(text, tomlUri)));
     expect(got.map((d) => d.code)).toEqual(['invalid-value', 'trigger-webhook-secret']);
     expect(got[0]!.range).toEqual(rangeOf(text, '"reed"'));
@@ -32,7 +34,9 @@ describe('diagnostics', () => {
     const [duplicate] = computeDiagnostics(doc(text));
     expect(duplicate!.code).toBe('duplicate-key');
     expect(duplicate!.range).toEqual(rangeOf(text, 'bob', 2));
-    expect(duplicate!.relatedInformation).toEqual([{ location: { uri: 'file:///work/svc.yaml', range: rangeOf(text, 'bob', 1) }, message: expect.any(String) }]);
+    expect(duplicate!.relatedInformation).toEqual([
+      { location: { uri: 'file:///work/svc.yaml', range: rangeOf(text, 'bob', 1) }, message: expect.any(String) },
+    ]);
   });
 
   it('a syntax error in TOML is one located diagnostic', () => {

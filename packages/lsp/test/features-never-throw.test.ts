@@ -19,11 +19,52 @@ import { prepareRename, rename, RenameRefused } from '../src/features/rename.js'
 import { lspLines } from '../src/positions.js';
 
 const FRAGMENTS = [
-  'svc_version: 2\n', 'svc_version = 1\n', 'agents:\n', '  coder:\n', '    sandbox: base\n', '    connectors: [gh, "x"]\n', '  - name: a\n',
-  'triggers:\n', '  - slug: t\n', '    type: monitor\n', '    agent: coder\n', 'connectors:\n', '  - slug: gh\n', '    provider: mcp\n',
-  'sandbox:\n', '  default: base\n', '  templates:\n', '    - slug: base\n', '[agents.coder]\n', '[[triggers]]\n', 'agent = "coder"\n',
-  'slug = "gh"\n', 'default_agent: coder\n', '# yaml-language-server: $schema=https://x/svc.v1.schema.json\n', '#:schema https://x/svc.v2.schema.json\n',
-  '$schema: https://x/other.json\n', '{', '}', '[', ']', ': ', ' = ', '- ', '"', "'", '&a ', '*a', '<<: *a\n', '|\n', '😀', '名前', '\r\n', '\r', '\t', '\u0000', '\ud800',
+  'svc_version: 2\n',
+  'svc_version = 1\n',
+  'agents:\n',
+  '  coder:\n',
+  '    sandbox: base\n',
+  '    connectors: [gh, "x"]\n',
+  '  - name: a\n',
+  'triggers:\n',
+  '  - slug: t\n',
+  '    type: monitor\n',
+  '    agent: coder\n',
+  'connectors:\n',
+  '  - slug: gh\n',
+  '    provider: mcp\n',
+  'sandbox:\n',
+  '  default: base\n',
+  '  templates:\n',
+  '    - slug: base\n',
+  '[agents.coder]\n',
+  '[[triggers]]\n',
+  'agent = "coder"\n',
+  'slug = "gh"\n',
+  'default_agent: coder\n',
+  '# yaml-language-server: $schema=https://x/svc.v1.schema.json\n',
+  '#:schema https://x/svc.v2.schema.json\n',
+  '$schema: https://x/other.json\n',
+  '{',
+  '}',
+  '[',
+  ']',
+  ': ',
+  ' = ',
+  '- ',
+  '"',
+  "'",
+  '&a ',
+  '*a',
+  '<<: *a\n',
+  '|\n',
+  '😀',
+  '名前',
+  '\r\n',
+  '\r',
+  '\t',
+  '\u0000',
+  '\ud800',
 ];
 
 const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), { maxLength: 40 }).map((parts) => parts.join(''));
@@ -64,11 +105,17 @@ function exercise(state: DocumentState): void {
 
 describe('features on arbitrary text', () => {
   it('never throw and keep ranges inside the document (YAML)', () => {
-    fc.assert(fc.property(text, (t) => exercise(createState('file:///w/svc.yaml', 1, t))), { numRuns: 150, seed: 42 });
+    fc.assert(
+      fc.property(text, (t) => exercise(createState('file:///w/svc.yaml', 1, t))),
+      { numRuns: 150, seed: 42 },
+    );
   });
 
   it('never throw and keep ranges inside the document (TOML)', () => {
-    fc.assert(fc.property(text, (t) => exercise(createState('file:///w/svc.toml', 1, t))), { numRuns: 150, seed: 43 });
+    fc.assert(
+      fc.property(text, (t) => exercise(createState('file:///w/svc.toml', 1, t))),
+      { numRuns: 150, seed: 43 },
+    );
   });
 
   it('completion never throws on a text newer than its tree', () => {

@@ -129,7 +129,12 @@ describe('rename', () => {
     const { state } = atText(YAML);
     const edit = rename(state, { position: rangeOf(YAML, 'base', 0).start, newName: 'node' })!;
     const result = applyEdits(YAML, edit.changes![state.uri]!);
-    expect(result).toBe(YAML.replaceAll('sandbox: base', 'sandbox: node').replace('sandbox: "base"', 'sandbox: "node"').replace('default: base', 'default: node').replace('slug: base', 'slug: node'));
+    expect(result).toBe(
+      YAML.replaceAll('sandbox: base', 'sandbox: node')
+        .replace('sandbox: "base"', 'sandbox: "node"')
+        .replace('default: base', 'default: node')
+        .replace('slug: base', 'slug: node'),
+    );
   });
 
   it('renames a connector in TOML', () => {
@@ -163,7 +168,6 @@ describe('rename', () => {
     expect(() => rename(state, { position: rangeOf(YAML, 'base', 0).start, newName: 'default' })).toThrow(RenameRefused);
   });
 });
-
 
 describe('document highlights', () => {
   it('marks the declaration as write and references as read (YAML and TOML)', () => {

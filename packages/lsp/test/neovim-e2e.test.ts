@@ -129,11 +129,14 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
   });
 
   it('shows diagnostics on the right lines and columns', () => {
-    const got = seen.diagnostics
-      .map((d) => ({ code: d.code, lnum: d.lnum, col: d.col, end_col: d.end_col }))
-      .sort((a, b) => a.lnum - b.lnum);
+    const got = seen.diagnostics.map((d) => ({ code: d.code, lnum: d.lnum, col: d.col, end_col: d.end_col })).sort((a, b) => a.lnum - b.lnum);
     expect(got).toEqual(
-      testCase.diagnostics.map(([code, line, needle]) => ({ code, lnum: line, col: byteCol(line, needle), end_col: byteCol(line, needle) + Buffer.byteLength(needle) })),
+      testCase.diagnostics.map(([code, line, needle]) => ({
+        code,
+        lnum: line,
+        col: byteCol(line, needle),
+        end_col: byteCol(line, needle) + Buffer.byteLength(needle),
+      })),
     );
     // After an emoji (4 bytes, 2 UTF-16 units) and CJK text (3 bytes, 1 unit each) the byte
     // column is 6 more than the UTF-16 one: Neovim converted our UTF-16 column correctly.

@@ -40,7 +40,13 @@ describe('document symbols', () => {
     expect(outline(documentSymbols(doc(toml, tomlUri)))).toEqual([
       'svc_version',
       ['agents', [['coder', ['sandbox']]]],
-      ['triggers', [['a', ['slug']], ['b', ['slug']]]],
+      [
+        'triggers',
+        [
+          ['a', ['slug']],
+          ['b', ['slug']],
+        ],
+      ],
     ]);
   });
 });

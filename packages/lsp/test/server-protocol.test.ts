@@ -75,7 +75,9 @@ describe('server wiring (built server over stdio)', () => {
     settings = { enable: false };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
     await until(() => published('file:///w/svc.yaml').at(-1)!.params.diagnostics.length === 0, 'cleared diagnostics');
-    expect(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: 'file:///w/svc.yaml' }, position: { line: 0, character: 2 } })).toBeNull();
+    expect(
+      await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: 'file:///w/svc.yaml' }, position: { line: 0, character: 2 } }),
+    ).toBeNull();
     settings = {};
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
     await until(() => lastCodes('file:///w/svc.yaml').includes('forbidden-key'), 'diagnostics again');
@@ -93,9 +95,10 @@ describe('server wiring (built server over stdio)', () => {
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => {
         const source = new CancellationTokenSource();
-        const answer = client.connection
-          .sendRequest('textDocument/documentSymbol', { textDocument: { uri } }, source.token)
-          .then(() => 'answered', (error: { code?: number }) => (error.code === -32800 ? 'cancelled' : `error ${error.code}`));
+        const answer = client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } }, source.token).then(
+          () => 'answered',
+          (error: { code?: number }) => (error.code === -32800 ? 'cancelled' : `error ${error.code}`),
+        );
         source.cancel();
         return answer;
       }),
@@ -113,7 +116,10 @@ describe('node-ipc transport', () => {
     connection.listen();
     try {
       const result = await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
-      expect(result).toMatchObject({ serverInfo: { name: 'svc-manifest-lsp' }, capabilities: { hoverProvider: true, renameProvider: { prepareProvider: true } } });
+      expect(result).toMatchObject({
+        serverInfo: { name: 'svc-manifest-lsp' },
+        capabilities: { hoverProvider: true, renameProvider: { prepareProvider: true } },
+      });
       await connection.sendNotification('initialized', {});
       const uri = 'file:///ipc/svc.yaml';
       await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' } });
@@ -136,8 +142,13 @@ describe('the bundle is self-contained', () => {
     const alone = await startStdioClient(null, bin);
     try {
       const uri = 'file:///alone/svc.toml';
-      await alone.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'toml', version: 1, text: 'svc_version = 2\nsandboxes = 1\n' } });
-      const diagnostics = await until(() => alone.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri), 'diagnostics');
+      await alone.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'toml', version: 1, text: 'svc_version = 2\nsandboxes = 1\n' },
+      });
+      const diagnostics = await until(
+        () => alone.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri),
+        'diagnostics',
+      );
       expect(diagnostics.params.diagnostics.map((d: { code: string }) => d.code)).toEqual(expect.arrayContaining(['forbidden-key']));
     } finally {
       await alone.close();

@@ -18,7 +18,10 @@ describe('settings', () => {
       maxFileSizeBytes: 2048,
       inlayHints: true,
     });
-    expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10 })).toMatchObject({ extraPatterns: ['a.yaml'], maxFileSizeBytes: 10 });
+    expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10 })).toMatchObject({
+      extraPatterns: ['a.yaml'],
+      maxFileSizeBytes: 10,
+    });
   });
 
   it('knows manifests by name and by extra pattern', () => {

@@ -27,7 +27,10 @@ function expectValid(text: string, format: 'yaml' | 'toml', version: 1 | 2): voi
   expect(validate.errors ?? [], text).toEqual([]);
   expect(ok).toBe(true);
   // And the validator, with its cross-field rules, finds nothing to say.
-  expect(validateManifest(text, { format }).diagnostics.map((d) => `${d.code}: ${d.message}`), text).toEqual([]);
+  expect(
+    validateManifest(text, { format }).diagnostics.map((d) => `${d.code}: ${d.message}`),
+    text,
+  ).toEqual([]);
 }
 
 const TRIGGER_LABELS = ['trigger: cron', 'trigger: webhook', 'trigger: monitor (poll)', 'trigger: monitor (stream)'];

@@ -24,7 +24,9 @@ describe('source.fixAll.svc-manifest', () => {
     const state = doc(text);
     const [action] = transformActions(state, { context: { diagnostics: [], only: ['source.fixAll'] } });
     expect(action!.kind).toBe(FIX_ALL_KIND);
-    expect(apply(text, action!, state.uri)).toBe('svc_version: 2  # old\ndefault_agent: a\nagents:\n  a:\n    workspace: read   # typo\n    connectors_required: []\n');
+    expect(apply(text, action!, state.uri)).toBe(
+      'svc_version: 2  # old\ndefault_agent: a\nagents:\n  a:\n    workspace: read   # typo\n    connectors_required: []\n',
+    );
   });
 
   it('offers nothing for a file without findings, nor on automatic lightbulb requests, nor for other kinds', () => {
@@ -121,7 +123,29 @@ describe('inlay hints', () => {
 });
 
 describe('on arbitrary text', () => {
-  const FRAGMENTS = ['svc_version: 1\n', 'svc_version = 1\n', 'svc_version: 2.0\n', 'agents:\n', '  - name: a\n', '  a:\n', '    connectors_personal: [x]\n', 'triggers:\n', '  - slug: t\n', '    enabled: "Yes"\n', '[[agents]]\n', 'name = "a"\n', 'channels:\n', '{', '[', ': ', '"', '&a ', '*a', '\r\n', '#c\n'];
+  const FRAGMENTS = [
+    'svc_version: 1\n',
+    'svc_version = 1\n',
+    'svc_version: 2.0\n',
+    'agents:\n',
+    '  - name: a\n',
+    '  a:\n',
+    '    connectors_personal: [x]\n',
+    'triggers:\n',
+    '  - slug: t\n',
+    '    enabled: "Yes"\n',
+    '[[agents]]\n',
+    'name = "a"\n',
+    'channels:\n',
+    '{',
+    '[',
+    ': ',
+    '"',
+    '&a ',
+    '*a',
+    '\r\n',
+    '#c\n',
+  ];
   const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 30 }).map((parts) => parts.join(''));
 
   it('never throws, and every edit applies to the text it was made for', () => {
@@ -152,12 +176,19 @@ describe('through the built server (stdio)', () => {
     const text = 'svc_version: 1\nagents:\n  - name: solo\nchannels:\n  - platform: chat_a\n    enabled: "on"\n';
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
     const request = (only: string[]) =>
-      client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only } });
+      client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        context: { diagnostics: [], only },
+      });
     // Version 1 with channels: nothing to fix, the migration is refused (disabled, with the reason).
     expect(await request(['source.fixAll'])).toEqual([]);
     const [migrate] = await request(['refactor']);
     expect(migrate!.disabled!.reason).toMatch(/channels/);
-    const hints = await client.connection.sendRequest<{ label: string; position: { line: number } }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE });
+    const hints = await client.connection.sendRequest<{ label: string; position: { line: number } }[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: WHOLE,
+    });
     expect(hints.map((h) => [h.position.line, h.label])).toEqual([[5, '→ true']]);
 
     const fixable = 'svc_version: 2.0\ndefault_agent: a\nagents:\n  a:\n    workspace: reed\n';
@@ -166,7 +197,9 @@ describe('through the built server (stdio)', () => {
     expect(fixAll!.kind).toBe(FIX_ALL_KIND);
     expect(apply(fixable, fixAll!, uri)).toBe('svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    workspace: read\n');
 
-    expect((await client.connection.sendRequest<{ label: string }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).map((h) => h.label)).toEqual(['→ 2']);
+    expect(
+      (await client.connection.sendRequest<{ label: string }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).map((h) => h.label),
+    ).toEqual(['→ 2']);
     hintsOn = false;
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
     // The server re-reads the settings asynchronously: ask until it answers with no hints.

@@ -87,7 +87,7 @@ const SAMPLES: Record<string, unknown> = {
   'sandbox.templates[].disk': 20,
   'sandbox.templates[].image': 'python:3.12-slim',
   'sandbox.templates[].dockerfile': 'sandbox/Dockerfile',
-  triggers: [{ slug: 'nightly-digest', type: 'cron', cron: '0 6 * * *', timezone: 'Europe/Berlin', prompt: 'Summarise yesterday\'s new issues.' }],
+  triggers: [{ slug: 'nightly-digest', type: 'cron', cron: '0 6 * * *', timezone: 'Europe/Berlin', prompt: "Summarise yesterday's new issues." }],
   'triggers[].slug': 'nightly-digest',
   'triggers[].name': 'Nightly digest',
   'triggers[].agent': 'triage',
@@ -99,7 +99,7 @@ const SAMPLES: Record<string, unknown> = {
   'triggers[].session_id': 'sess_0123',
   'triggers[].sessionId': 'sess_0123',
   'triggers[].filter': { action: 'opened', repository: 'acme/api' },
-  'triggers[].prompt': 'Summarise yesterday\'s new issues.',
+  'triggers[].prompt': "Summarise yesterday's new issues.",
   'triggers[].prompt_template': 'Triage issue {{issue.number}}: {{issue.title}}',
   'triggers[].cron': '0 6 * * 1-5',
   'triggers[].schedule': 'every weekday at 06:00',
@@ -319,7 +319,7 @@ class Reference {
       return 'map';
     }
     if (format === 'non-empty string') return format;
-    if (typeof schema.type === 'string') return format && format !== 'flag' ? `${schema.type} (${format})` : (schema.type);
+    if (typeof schema.type === 'string') return format && format !== 'flag' ? `${schema.type} (${format})` : schema.type;
     if (Object.keys(schema).every((key) => ['description', 'markdownDescription', 'default'].includes(key))) return 'any value';
     throw new Error(`cannot name the type of ${JSON.stringify(schema)}`);
   }
@@ -331,7 +331,8 @@ class Reference {
     const required = (entry.parent.required as string[] | undefined) ?? [];
     if (required.includes(entry.key)) rules.push('Required.');
     if (typeof schema['x-svc-forbidden'] === 'string') rules.push(`Not allowed: ${schema['x-svc-forbidden']}.`);
-    if (typeof schema['x-svc-deprecated'] === 'string') rules.push(`Deprecated: use ${code(schema['x-svc-deprecated'])} instead (a warning, [deprecated-key](rules/deprecated-key.md)).`);
+    if (typeof schema['x-svc-deprecated'] === 'string')
+      rules.push(`Deprecated: use ${code(schema['x-svc-deprecated'])} instead (a warning, [deprecated-key](rules/deprecated-key.md)).`);
     // A named definition's own rule (a slug's pattern, a path's shape), when the key's description is not it.
     const description = this.description(entry.property);
     for (const name of entry.property.refs) {
@@ -345,13 +346,14 @@ class Reference {
     const names = longEnum(schema);
     if (names) rules.push(`The ${names.length} names: ${list(names)}.`);
     if ('default' in schema) rules.push(`Default: ${code(schema.default)}.`);
-    for (const other of this.spellingPartners(entry)) rules.push(`Not together with ${code(other)} (the same setting; [alias-conflict](rules/alias-conflict.md)).`);
+    for (const other of this.spellingPartners(entry))
+      rules.push(`Not together with ${code(other)} (the same setting; [alias-conflict](rules/alias-conflict.md)).`);
     return rules;
   }
 
   private bounds(version: SvcVersion, schema: Schema): string[] {
     const out: string[] = [];
-    const n = (key: string) => (typeof schema[key] === 'number' ? (schema[key]) : undefined);
+    const n = (key: string) => (typeof schema[key] === 'number' ? schema[key] : undefined);
     const [min, max] = [n('minimum'), n('maximum')];
     if (min !== undefined && max !== undefined) out.push(`From ${min} to ${max}.`);
     else if (min !== undefined) out.push(`At least ${min}.`);
@@ -376,7 +378,9 @@ class Reference {
   }
 
   private patternExplained(version: SvcVersion, schema: Schema): boolean {
-    return Object.entries(this.definitions(version)).some(([name, definition]) => FORMAT_NAMES[name] && definition.pattern === schema.pattern && !!definition.markdownDescription);
+    return Object.entries(this.definitions(version)).some(
+      ([name, definition]) => FORMAT_NAMES[name] && definition.pattern === schema.pattern && !!definition.markdownDescription,
+    );
   }
 
   private keyRules(version: SvcVersion, propertyNames: Schema): string[] {
@@ -385,7 +389,8 @@ class Reference {
     for (const part of parts) {
       const resolved = this.resolve(version, part);
       if (resolved.refs.includes('safeKey')) continue; // said once, for every map, in the introduction
-      if (resolved.refs.includes('slug')) out.push('Each name is a slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.');
+      if (resolved.refs.includes('slug'))
+        out.push('Each name is a slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.');
       else if (typeof resolved.schema['x-svc-message'] === 'string') out.push(`Names: ${resolved.schema['x-svc-message']}.`);
       else if (typeof resolved.schema.pattern === 'string') out.push(`Each name matches ${code(resolved.schema.pattern)}.`);
       else throw new Error(`cannot describe the key rule ${JSON.stringify(part)}`);
@@ -490,7 +495,14 @@ class Reference {
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum)) return schema.enum[0];
     for (const name of value.refs) if (name in DEFINITION_SAMPLES) return DEFINITION_SAMPLES[name];
-    if (Array.isArray(schema.allOf) && !schema.type) return this.derive(version, this.resolve(version, (schema.allOf as Schema[]).find((part) => '$ref' in part || 'type' in part)!));
+    if (Array.isArray(schema.allOf) && !schema.type)
+      return this.derive(
+        version,
+        this.resolve(
+          version,
+          (schema.allOf as Schema[]).find((part) => '$ref' in part || 'type' in part)!,
+        ),
+      );
     if (schema.type === 'boolean') return true;
     if (schema.type === 'integer' || schema.type === 'number') return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
     if (schema.type === 'array') return [this.derive(version, this.resolve(version, schema.items as Schema))];
@@ -599,14 +611,17 @@ export function renderManifestReference(): string {
       lines.push('| key | type | |', '|---|---|---|');
       for (const entry of reference.keys.filter((key) => key.version === object.version && key.parentPath === path)) {
         const keyPath = displayPath(entry.segments);
-        lines.push(`| [\`${entry.key}\`](#${anchor(keyPath)}) | ${reference.typeOf(object.version, entry.property, keyPath)} | ${required.has(entry.key) ? 'required' : ''} |`);
+        lines.push(
+          `| [\`${entry.key}\`](#${anchor(keyPath)}) | ${reference.typeOf(object.version, entry.property, keyPath)} | ${required.has(entry.key) ? 'required' : ''} |`,
+        );
       }
       lines.push('');
       const body = lines.join('\n');
       byBody.set(body, [...(byBody.get(body) ?? []), object.version]);
     }
     for (const [body, versions] of byBody) {
-      if (byBody.size > 1 || versions.length < SVC_VERSIONS.length) push(`**svc_version ${[...versions].sort().join(' and ')}${objects.length === 1 ? ' only' : ''}**`, '');
+      if (byBody.size > 1 || versions.length < SVC_VERSIONS.length)
+        push(`**svc_version ${[...versions].sort().join(' and ')}${objects.length === 1 ? ' only' : ''}**`, '');
       push(body);
     }
 
@@ -635,7 +650,12 @@ export function renderManifestReference(): string {
       }
     }
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 /** Every key path of both versions, for tests: `{ path, versions }`. */

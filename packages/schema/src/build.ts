@@ -79,7 +79,7 @@ export function buildSchemas(baseUrl: string = DEFAULT_SCHEMA_URL): PublishedSch
     required: ['svc_version'],
     properties: {
       svc_version: {
-        description: "The manifest shape: 1 or 2. It decides which keys the rest of the file may use.",
+        description: 'The manifest shape: 1 or 2. It decides which keys the rest of the file may use.',
         markdownDescription: 'The manifest shape: `1` or `2`. It decides which keys the rest of the file may use.',
         enum: [...SVC_VERSIONS],
       },
@@ -91,7 +91,11 @@ export function buildSchemas(baseUrl: string = DEFAULT_SCHEMA_URL): PublishedSch
       if: { type: 'object', properties: { svc_version: { const: version } }, required: ['svc_version'] },
       then: { $ref: `#/definitions/manifestV${version}` },
     })),
-    definitions: Object.fromEntries(Object.keys(pool).sort().map((name) => [name, pool[name]!])),
+    definitions: Object.fromEntries(
+      Object.keys(pool)
+        .sort()
+        .map((name) => [name, pool[name]!]),
+    ),
   };
   return { combined, v1, v2, urls };
 }

@@ -33,8 +33,7 @@ export const RELATIVE_PATH_PATTERN = `^(?![/\\\\])(?!(?:[\\s\\S]*[/\\\\])?\\.\\.
 export const DURATION_PATTERN = `^[1-9][0-9]*[smhd]${END}`;
 
 /** `enabled` as a string: "true/false/1/0/yes/no/on/off in any letter case". */
-export const ENABLED_STRING_PATTERN =
-  `^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff])${END}`;
+export const ENABLED_STRING_PATTERN = `^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff])${END}`;
 
 /** Header names: 1 to 128 characters "from the HTTP token character set" (RFC 9110 tchar). */
 export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}" + END;
@@ -66,26 +65,67 @@ export const MONITOR_FORBIDDEN_KEYS = ['cron', 'schedule', 'run_at', 'runAt', 't
 
 /** `svc_cli` permission names accepted by both versions. */
 export const SVC_CLI_PERMISSIONS = [
-  'project.read', 'project.write', 'project.delete',
-  'project.session.read', 'project.session.start', 'project.session.stop', 'project.session.bindings.write',
-  'project.members.read', 'project.members.manage',
-  'project.trigger.read', 'project.trigger.create', 'project.trigger.update', 'project.trigger.delete', 'project.trigger.fire',
-  'project.gateway.logs.read', 'project.gateway.spend.read', 'project.gateway.budget.set', 'project.gateway.keys.manage',
-  'project.agent.read', 'project.agent.write', 'project.skill.read', 'project.skill.write',
-  'project.command.read', 'project.command.write', 'project.file.read', 'project.file.write',
-  'project.customize.read', 'project.customize.write',
-  'project.gitops.read', 'project.gitops.push', 'project.gitops.merge', 'project.gitops.ref.any', 'project.gitops.ref.delete',
-  'project.secret.read', 'project.secret.write',
-  'project.connector.read', 'project.connector.connections.manage', 'project.connector.write',
-  'project.app.read', 'project.app.write', 'project.app.deploy',
-  'project.review.read', 'project.review.submit', 'project.review.act',
-  'project.credentials.issue', 'project.cr.open', 'project.cr.merge',
+  'project.read',
+  'project.write',
+  'project.delete',
+  'project.session.read',
+  'project.session.start',
+  'project.session.stop',
+  'project.session.bindings.write',
+  'project.members.read',
+  'project.members.manage',
+  'project.trigger.read',
+  'project.trigger.create',
+  'project.trigger.update',
+  'project.trigger.delete',
+  'project.trigger.fire',
+  'project.gateway.logs.read',
+  'project.gateway.spend.read',
+  'project.gateway.budget.set',
+  'project.gateway.keys.manage',
+  'project.agent.read',
+  'project.agent.write',
+  'project.skill.read',
+  'project.skill.write',
+  'project.command.read',
+  'project.command.write',
+  'project.file.read',
+  'project.file.write',
+  'project.customize.read',
+  'project.customize.write',
+  'project.gitops.read',
+  'project.gitops.push',
+  'project.gitops.merge',
+  'project.gitops.ref.any',
+  'project.gitops.ref.delete',
+  'project.secret.read',
+  'project.secret.write',
+  'project.connector.read',
+  'project.connector.connections.manage',
+  'project.connector.write',
+  'project.app.read',
+  'project.app.write',
+  'project.app.deploy',
+  'project.review.read',
+  'project.review.submit',
+  'project.review.act',
+  'project.credentials.issue',
+  'project.cr.open',
+  'project.cr.merge',
 ] as const;
 
 /** Names that "Version 1 additionally accepts". */
 export const SVC_CLI_PERMISSIONS_V1_ONLY = [
-  'project.session.exec', 'project.gateway.routing.edit', 'project.schedule.read', 'project.schedule.write',
-  'project.webhook.read', 'project.webhook.write', 'channel.read', 'channel.connect', 'channel.send', 'channel.disconnect',
+  'project.session.exec',
+  'project.gateway.routing.edit',
+  'project.schedule.read',
+  'project.schedule.write',
+  'project.webhook.read',
+  'project.webhook.write',
+  'channel.read',
+  'channel.connect',
+  'channel.send',
+  'channel.disconnect',
 ] as const;
 
 export type SvcVersion = 1 | 2;

@@ -133,15 +133,16 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       pattern: DURATION_PATTERN,
     }),
     enabledFlag: {
-      ...doc(
-        'Whether this is on: a boolean, a number, or one of the strings `true`, `false`, `1`, `0`, `yes`, `no`, `on`, `off` (any letter case).',
-      ),
+      ...doc('Whether this is on: a boolean, a number, or one of the strings `true`, `false`, `1`, `0`, `yes`, `no`, `on`, `off` (any letter case).'),
       'x-svc-message': 'expected true or false, a number, or one of the strings true, false, 1, 0, yes, no, on, off',
       anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string', pattern: ENABLED_STRING_PATTERN }],
     },
-    sessionMode: described('How a run picks its session: `fresh` (a new session every run), `reuse`, `pinned` (the session in `session_id`) or `keyed` (one session per `session_key`).', {
-      enum: [...SESSION_MODES],
-    }),
+    sessionMode: described(
+      'How a run picks its session: `fresh` (a new session every run), `reuse`, `pinned` (the session in `session_id`) or `keyed` (one session per `session_key`).',
+      {
+        enum: [...SESSION_MODES],
+      },
+    ),
     allowlist: {
       ...doc('An allowlist: an array of names, or `all`, or `none`.'),
       'x-svc-message': "expected an array of names, 'all' or 'none'",
@@ -156,21 +157,18 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
         ),
       ),
       'x-svc-message': "expected an array of svc_cli permission names, '*', 'all' or 'none'",
-      anyOf: [
-        { type: 'array', items: { enum: [...svcCliPermissions(v), '*'] } },
-        { enum: ['all', 'none', '*'] },
-      ],
+      anyOf: [{ type: 'array', items: { enum: [...svcCliPermissions(v), '*'] } }, { enum: ['all', 'none', '*'] }],
     },
     project: openObject({
       ...doc('The project: its `name` and `description`.'),
       title: 'Project',
       properties: {
-        name: described('The project\'s name.', { type: 'string' }),
+        name: described("The project's name.", { type: 'string' }),
         description: described('What the project is for.', { type: 'string' }),
       },
     }),
     env: openObject({
-      ...doc('Environment variables the project\'s sessions use: the names that must be set (`required`) and those that may be (`optional`).'),
+      ...doc("Environment variables the project's sessions use: the names that must be set (`required`) and those that may be (`optional`)."),
       title: 'Env',
       properties: {
         required: described('Variables that must be set before a session starts.', { type: 'array', items: ref('envName') }),
@@ -181,15 +179,18 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       ...doc('Settings of the agent runtime.'),
       title: 'AgentRuntime',
       properties: {
-        config_dir: described('Where the agent runtime\'s configuration lives: a non-empty relative path, not starting with `/`, with no `..` segment.', ref('relativePath')),
+        config_dir: described(
+          "Where the agent runtime's configuration lives: a non-empty relative path, not starting with `/`, with no `..` segment.",
+          ref('relativePath'),
+        ),
       },
     }),
     template: closedObject({
-      ...doc('A sandbox template: how a session\'s sandbox is built. It has exactly one of `image` or `dockerfile`.'),
+      ...doc("A sandbox template: how a session's sandbox is built. It has exactly one of `image` or `dockerfile`."),
       title: 'Template',
       required: ['slug'],
       properties: {
-        slug: described('The template\'s slug (not `default`); agents and `sandbox.default` name templates by it.', {
+        slug: described("The template's slug (not `default`); agents and `sandbox.default` name templates by it.", {
           allOf: [ref('slug'), { 'x-svc-message': "'default' is reserved and cannot be a template slug", not: { const: 'default' } }],
         }),
         name: described('A display name.', { type: 'string' }),
@@ -222,7 +223,9 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
     trigger: trigger(),
     [`connectorV${v}`]: connector(v),
     connectorAuth: openObject({
-      ...doc('How the connector authenticates. `type` is required; the key `secret` is not allowed (reference secrets by name instead of inlining them); other keys are allowed.'),
+      ...doc(
+        'How the connector authenticates. `type` is required; the key `secret` is not allowed (reference secrets by name instead of inlining them); other keys are allowed.',
+      ),
       title: 'ConnectorAuth',
       required: ['type'],
       properties: {
@@ -234,8 +237,13 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       ...doc('Extra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.'),
       type: 'object',
       maxProperties: 32,
-      propertyNames: { pattern: HEADER_NAME_PATTERN, 'x-svc-message': 'a header name is 1 to 128 HTTP token characters (letters, digits and !#$%&\'*+-.^_`|~)' },
-      additionalProperties: { type: 'string', maxLength: 2048, pattern: HEADER_VALUE_PATTERN, 'x-svc-message': 'a header value is a string of at most 2048 characters with no carriage return or line feed' },
+      propertyNames: { pattern: HEADER_NAME_PATTERN, 'x-svc-message': "a header name is 1 to 128 HTTP token characters (letters, digits and !#$%&'*+-.^_`|~)" },
+      additionalProperties: {
+        type: 'string',
+        maxLength: 2048,
+        pattern: HEADER_VALUE_PATTERN,
+        'x-svc-message': 'a header value is a string of at most 2048 characters with no carriage return or line feed',
+      },
     },
     connectorPolicy: closedObject({
       ...doc('A tool-call policy: tools whose name matches `match` get `action`.'),
@@ -254,7 +262,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
           title: 'AgentV1',
           required: ['name'],
           properties: {
-            name: described('The agent\'s name (a slug).', ref('slug')),
+            name: described("The agent's name (a slug).", ref('slug')),
             connectors: described('Connectors the agent may use: an array of connector slugs, `all` or `none`.', ref('allowlist')),
             env: {
               ...doc('Environment variables the agent gets: an array of variable names, or a map of names to values.'),
@@ -284,12 +292,12 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
           title: 'AgentV2',
           properties: {
             enabled: described('Whether the agent can run. `default_agent` must name an enabled agent.', { type: 'boolean' }),
-            sandbox: described('The slug of the sandbox template the agent\'s sessions use.', ref('slug')),
+            sandbox: described("The slug of the sandbox template the agent's sessions use.", ref('slug')),
             connectors: described('Connectors the agent may use: an array of connector slugs, `all` or `none`.', ref('allowlist')),
             secrets: described('Secrets the agent may read: an array of secret names, `all` or `none`.', ref('allowlist')),
             skills: described('Skills the agent may use: an array of skill names, `all` or `none`.', ref('allowlist')),
             svc_cli: ref('svcCliV2'),
-            connectors_required: described('Connector slugs that must resolve (be connected) before the agent\'s session starts.', {
+            connectors_required: described("Connector slugs that must resolve (be connected) before the agent's session starts.", {
               type: 'array',
               items: ref('nonEmptyString'),
             }),
@@ -298,7 +306,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               items: ref('nonEmptyString'),
               'x-svc-deprecated': 'connectors_required',
             }),
-            workspace: described('What the agent\'s session works on: `runtime`, `read` or `branch`.', { enum: [...WORKSPACES] }),
+            workspace: described("What the agent's session works on: `runtime`, `read` or `branch`.", { enum: [...WORKSPACES] }),
           },
           allOf: [aliasConflict('connectors_required', 'connectors_personal')],
         }),
@@ -306,8 +314,8 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
           ...doc('An app the project deploys. Keys beyond the ones listed are allowed: the spec does not show every app field.'),
           title: 'App',
           properties: {
-            path: described('The app\'s folder: a non-empty relative path.', ref('relativePath')),
-            root: described('The app\'s root folder: a non-empty relative path.', ref('relativePath')),
+            path: described("The app's folder: a non-empty relative path.", ref('relativePath')),
+            root: described("The app's root folder: a non-empty relative path.", ref('relativePath')),
             output_dir: described('Where the build writes its output: a non-empty relative path.', ref('relativePath')),
             type: described('How the app is built and served: `static`, `bundle`, `dockerfile` or `oci_image`.', { enum: [...APP_TYPES] }),
             image: described('A container image (non-empty).', ref('nonEmptyString')),
@@ -323,7 +331,9 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               type: 'integer',
               minimum: 1,
               maximum: 65535,
-              allOf: [{ 'x-svc-code': 'out-of-range', 'x-svc-message': 'ports 7331 and 8080 are reserved by the platform', not: { enum: [...RESERVED_APP_PORTS] } }],
+              allOf: [
+                { 'x-svc-code': 'out-of-range', 'x-svc-message': 'ports 7331 and 8080 are reserved by the platform', not: { enum: [...RESERVED_APP_PORTS] } },
+              ],
             }),
             spa: described('Serve `index.html` for unknown paths (a single-page app).', { type: 'boolean' }),
             readiness_path: described('The HTTP path polled until the app is ready; starts with `/`.', {
@@ -358,11 +368,13 @@ function trigger(): SchemaObject {
     required: ['type', ...((extra.required as string[]) ?? [])],
   });
   return openObject({
-    ...doc('A trigger: starts an agent run on a schedule (`cron`), on a signed inbound webhook (`webhook`), or from a `monitor` command. Keys beyond the ones listed are allowed.'),
+    ...doc(
+      'A trigger: starts an agent run on a schedule (`cron`), on a signed inbound webhook (`webhook`), or from a `monitor` command. Keys beyond the ones listed are allowed.',
+    ),
     title: 'Trigger',
     required: ['slug', 'type'],
     properties: {
-      slug: described('The trigger\'s slug.', ref('slug')),
+      slug: described("The trigger's slug.", ref('slug')),
       type: described('`cron` (a schedule), `webhook` (an HMAC-signed inbound request) or `monitor` (a command that is polled or streamed).', {
         enum: [...TRIGGER_TYPES],
       }),
@@ -387,8 +399,11 @@ function trigger(): SchemaObject {
       run_at: nonEmpty('A single run time. Also spelled `runAt`.'),
       runAt: nonEmpty('A single run time. Also spelled `run_at`.'),
       timezone: described('The time zone of `cron`/`schedule`/`run_at`.', { type: 'string' }),
-      secret_env: described('The environment variable holding the webhook\'s HMAC secret (uppercase). A `webhook` trigger needs it. Also spelled `secretEnv`.', ref('secretEnvName')),
-      secretEnv: described('The environment variable holding the webhook\'s HMAC secret (uppercase). Also spelled `secret_env`.', ref('secretEnvName')),
+      secret_env: described(
+        "The environment variable holding the webhook's HMAC secret (uppercase). A `webhook` trigger needs it. Also spelled `secretEnv`.",
+        ref('secretEnvName'),
+      ),
+      secretEnv: described("The environment variable holding the webhook's HMAC secret (uppercase). Also spelled `secret_env`.", ref('secretEnvName')),
       run: described('The command a `monitor` runs: non-empty, at most 1024 characters.', { type: 'string', minLength: 1, maxLength: 1024 }),
       mode: described('How a `monitor` runs its command: `poll` (every `interval`) or `stream` (continuously).', { enum: [...MONITOR_MODES] }),
       interval: described('How often a polling monitor runs, e.g. `5m`.', ref('duration')),
@@ -411,7 +426,11 @@ function trigger(): SchemaObject {
         },
       },
       // Rule 5: "A monitor with `mode` `poll` requires `interval`; with `mode` `stream` it forbids `interval`."
-      { 'x-svc-rule': 'trigger-monitor-interval', if: ifType('monitor', { properties: { mode: { const: 'poll' } }, required: ['mode'] }), then: { required: ['interval'] } },
+      {
+        'x-svc-rule': 'trigger-monitor-interval',
+        if: ifType('monitor', { properties: { mode: { const: 'poll' } }, required: ['mode'] }),
+        then: { required: ['interval'] },
+      },
       {
         'x-svc-rule': 'trigger-monitor-interval',
         if: ifType('monitor', { properties: { mode: { const: 'stream' } }, required: ['mode'] }),
@@ -429,11 +448,14 @@ function trigger(): SchemaObject {
 function connector(version: SvcVersion): SchemaObject {
   const ifProvider = (provider: string) => ({ properties: { provider: { const: provider } }, required: ['provider'] });
   return openObject({
-    ...doc('A connector: gives agents tools (`<connector>.<action>`) through the platform\'s gateway. Keys beyond the ones listed are allowed.'),
+    ...doc("A connector: gives agents tools (`<connector>.<action>`) through the platform's gateway. Keys beyond the ones listed are allowed."),
     title: `ConnectorV${version}`,
     required: ['slug', 'provider'],
     properties: {
-      slug: described('The connector\'s slug; tools are named `<slug>.<action>`. `svc_slack`, `svc_teams` and `svc_email` are channel connectors; `computer` is reserved.', ref('slug')),
+      slug: described(
+        "The connector's slug; tools are named `<slug>.<action>`. `svc_slack`, `svc_teams` and `svc_email` are channel connectors; `computer` is reserved.",
+        ref('slug'),
+      ),
       provider: described(
         'Where the tools come from: `managed_a`, `managed_b`, `mcp`, `openapi`, `collection`, `graphql`, `http` or `channel`. (`computer` is reserved for the connector with slug `computer`.)',
         { enum: [...CONNECTOR_PROVIDERS, ...RESERVED_PROVIDERS] },
@@ -449,13 +471,16 @@ function connector(version: SvcVersion): SchemaObject {
       platform: described('The channel platform: `chat_a`, `chat_b` or `email` (required by provider `channel`).', { enum: [...CHANNEL_PLATFORMS] }),
       credential: byVersion<SchemaObject>(
         version,
-        described('The connector\'s credential (any value in version 1).', {}),
+        described("The connector's credential (any value in version 1).", {}),
         described('The credential mode; in version 2 it may only be `shared`.', { const: 'shared' }),
       ),
-      authorization_strategy: described('Whose account the tools act as: `project` (one shared connection, the default) or `user` (each user connects their own).', {
-        enum: [...AUTHORIZATION_STRATEGIES],
-        default: 'project',
-      }),
+      authorization_strategy: described(
+        'Whose account the tools act as: `project` (one shared connection, the default) or `user` (each user connects their own).',
+        {
+          enum: [...AUTHORIZATION_STRATEGIES],
+          default: 'project',
+        },
+      ),
       agent_scope: byVersion<SchemaObject>(
         version,
         described('Which agents may use the connector (any value in version 1).', {}),

@@ -58,7 +58,9 @@ describe('docs/manifest.md', () => {
     expect(paths.length).toBeGreaterThan(80);
     const missing = paths.filter((path) => !sections.has(path));
     expect(missing).toEqual([]);
-    const unmarked = paths.filter((path) => !new RegExp(`^\\*svc_version (${version}( and \\d)?|\\d and ${version})( only)?\\*$`, 'm').test(sections.get(path)!));
+    const unmarked = paths.filter(
+      (path) => !new RegExp(`^\\*svc_version (${version}( and \\d)?|\\d and ${version})( only)?\\*$`, 'm').test(sections.get(path)!),
+    );
     expect(unmarked).toEqual([]);
     for (const path of paths) expect(sections.get(path), path).toMatch(/^- Type: .+$/m);
   });
@@ -95,9 +97,7 @@ describe('docs/manifest.md', () => {
   });
 
   it('states the conditional rules with links to their rule pages', () => {
-    expect(committed).toContain(
-      '- When `type` is `webhook`: needs `secret_env` or `secretEnv` ([trigger-webhook-secret](rules/trigger-webhook-secret.md)).',
-    );
+    expect(committed).toContain('- When `type` is `webhook`: needs `secret_env` or `secretEnv` ([trigger-webhook-secret](rules/trigger-webhook-secret.md)).');
     expect(committed).toContain('- When `provider` is `mcp`: needs `url` ([connector-provider-fields](rules/connector-provider-fields.md)).');
     expect(sections.get('triggers[].session_mode')).toContain('- Not together with `sessionMode`');
     expect(sections.get('apps.<name>.port')).toContain('- From 1 to 65535.');

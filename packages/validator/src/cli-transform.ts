@@ -44,7 +44,13 @@ export function unifiedDiff(file: string, before: string, after: string): string
  * `validate --fix` / `--fix-dry-run` for one parsed file: the diagnostics that are left.
  * With `write`, the fixed text replaces the file; otherwise the diff goes to `diffs`.
  */
-export function fixFile(document: ManifestDocument, file: string, absolutePath: string, write: boolean, diffs: string[]): { text: string; diagnostics: Diagnostic[] } {
+export function fixFile(
+  document: ManifestDocument,
+  file: string,
+  absolutePath: string,
+  write: boolean,
+  diffs: string[],
+): { text: string; diagnostics: Diagnostic[] } {
   const result = fixManifest(document);
   if (result.changed) {
     if (write) writeText(absolutePath, result.text);

@@ -147,7 +147,9 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
     }
     const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
     const checked =
-      flags.has('--fix') || flags.has('--fix-dry-run') ? fixFile(document, file, absolutePath, flags.has('--fix'), diffs) : { text: document.text, diagnostics: validateDocument(document).diagnostics };
+      flags.has('--fix') || flags.has('--fix-dry-run')
+        ? fixFile(document, file, absolutePath, flags.has('--fix'), diffs)
+        : { text: document.text, diagnostics: validateDocument(document).diagnostics };
     let diagnostics = checked.diagnostics;
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
     reports.push({ filePath: file, absolutePath, text: checked.text, diagnostics });

@@ -170,14 +170,25 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
       case 'deprecated-key': {
         const parent = valueAtPath(value, parentPath);
         if (last !== 'connectors_personal' || !isPlainObject(parent) || 'connectors_required' in parent) break;
-        out.push({ code: diagnostic.code, path: pointer, title: "rename 'connectors_personal' to 'connectors_required'", change: { op: 'rename', path, to: 'connectors_required' } });
+        out.push({
+          code: diagnostic.code,
+          path: pointer,
+          title: "rename 'connectors_personal' to 'connectors_required'",
+          change: { op: 'rename', path, to: 'connectors_required' },
+        });
         break;
       }
       case 'svc-version-format':
         out.push({ code: diagnostic.code, path: pointer, title: `write svc_version as ${String(valueAtPath(value, path))}`, change: { op: 'rewrite', path } });
         break;
       case 'version-specific-key':
-        if (path.length === 1) out.push({ code: diagnostic.code, path: pointer, title: `remove '${String(last)}', which has no effect in svc_version ${version}`, change: { op: 'delete', path } });
+        if (path.length === 1)
+          out.push({
+            code: diagnostic.code,
+            path: pointer,
+            title: `remove '${String(last)}', which has no effect in svc_version ${version}`,
+            change: { op: 'delete', path },
+          });
         break;
     }
   }

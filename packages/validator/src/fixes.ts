@@ -11,8 +11,7 @@ export function formatScalar(value: string | number | boolean, format: 'yaml' | 
   if (typeof value !== 'string') return String(value);
   if (format === 'toml') return JSON.stringify(value);
   // Plain YAML when it cannot be read as anything but this string.
-  const plainSafe =
-    /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|yes|no|on|off|null|~)$/i.test(value);
+  const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|yes|no|on|off|null|~)$/i.test(value);
   return plainSafe ? value : `'${value.replace(/'/g, "''")}'`;
 }
 
@@ -75,12 +74,7 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
  * Adds `key: value` (YAML) or `key = value` (TOML) to a map, after its last entry and with
  * the indentation of its first. Returns undefined where no clean place exists.
  */
-export function insertEntry(
-  document: ManifestDocument,
-  map: MapNode,
-  key: string,
-  valueText: string,
-): OffsetEdit | undefined {
+export function insertEntry(document: ManifestDocument, map: MapNode, key: string, valueText: string): OffsetEdit | undefined {
   const text = document.text;
   const format = document.format;
   const separator = format === 'toml' ? ' = ' : ': ';

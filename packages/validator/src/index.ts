@@ -44,15 +44,7 @@ export {
   type ReferenceKind,
 } from './model/declarations.js';
 export { editManifest, openForEdit, planChange, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
-export {
-  applyChanges,
-  valueAtPath,
-  formatPath,
-  ManifestEditError,
-  type ManifestChange,
-  type PathSegment,
-  type EditErrorReason,
-} from './edit/changes.js';
+export { applyChanges, valueAtPath, formatPath, ManifestEditError, type ManifestChange, type PathSegment, type EditErrorReason } from './edit/changes.js';
 export { canonicalJson, deepEqual, type Json } from './edit/json.js';
 export type { OffsetEdit } from './diagnostic.js';
 export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';

@@ -1,5 +1,15 @@
 /** Wording shared by many rules: how to name a place and a value in a message. */
-import { ENV_NAME_PATTERN, SECRET_ENV_PATTERN, SLUG_PATTERN, RELATIVE_PATH_PATTERN, DURATION_PATTERN, HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN, ABSOLUTE_URL_PATH_PATTERN, ENABLED_STRING_PATTERN } from '@svc-manifest/schema';
+import {
+  ENV_NAME_PATTERN,
+  SECRET_ENV_PATTERN,
+  SLUG_PATTERN,
+  RELATIVE_PATH_PATTERN,
+  DURATION_PATTERN,
+  HEADER_NAME_PATTERN,
+  HEADER_VALUE_PATTERN,
+  ABSOLUTE_URL_PATH_PATTERN,
+  ENABLED_STRING_PATTERN,
+} from '@svc-manifest/schema';
 import { pointerSegments } from './document/nodes.js';
 import { TomlDateTime } from './document/value.js';
 import type { ManifestLocator } from './locator.js';
@@ -38,7 +48,14 @@ export function objectLabel(pointer: string, locator?: ManifestLocator): string 
     return typeof name === 'string' && name ? `${kind} '${name}'` : `${kind} ${Number(last) + 1}`;
   }
   if (kind && (parent === 'agents' || parent === 'apps')) return `${kind} '${last}'`;
-  if (last === 'auth' || last === 'headers' || last === 'resources') return `'${last}' of ${objectLabel(segments.slice(0, -1).map((s) => '/' + s).join(''), locator)}`;
+  if (last === 'auth' || last === 'headers' || last === 'resources')
+    return `'${last}' of ${objectLabel(
+      segments
+        .slice(0, -1)
+        .map((s) => '/' + s)
+        .join(''),
+      locator,
+    )}`;
   return `'${last}'`;
 }
 

@@ -80,7 +80,12 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
   const check = cloneJson<Record<string, unknown>>(value);
 
   if ('channels' in value) {
-    refuse('migrate-channels', '/channels', at.keyRange('/channels'), "svc_version 2 has no 'channels'; set each channel up as a connector with provider 'channel', then remove 'channels'");
+    refuse(
+      'migrate-channels',
+      '/channels',
+      at.keyRange('/channels'),
+      "svc_version 2 has no 'channels'; set each channel up as a connector with provider 'channel', then remove 'channels'",
+    );
     delete check.channels;
   }
 
@@ -93,18 +98,33 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
     const checked = (check.agents as Record<string, unknown>[])[index]!;
     const name = agent.name as string;
     if (seen.has(name)) {
-      refuse('migrate-agent-name', `${pointer}/name`, at.valueRange(`${pointer}/name`), `agent name '${name}' is used twice; svc_version 2 keys agents by name`);
+      refuse(
+        'migrate-agent-name',
+        `${pointer}/name`,
+        at.valueRange(`${pointer}/name`),
+        `agent name '${name}' is used twice; svc_version 2 keys agents by name`,
+      );
     }
     names.push(name);
     seen.add(name);
     if ('env' in agent) {
-      refuse('migrate-agent-env', `${pointer}/env`, at.keyRange(`${pointer}/env`), `agent '${name}': svc_version 2 agents have no 'env'; declare the names in the top-level 'env' (or the agent's 'secrets'), then remove it`);
+      refuse(
+        'migrate-agent-env',
+        `${pointer}/env`,
+        at.keyRange(`${pointer}/env`),
+        `agent '${name}': svc_version 2 agents have no 'env'; declare the names in the top-level 'env' (or the agent's 'secrets'), then remove it`,
+      );
       delete checked.env;
     }
     if (Array.isArray(agent.svc_cli)) {
       agent.svc_cli.forEach((permission, j) => {
         if (typeof permission !== 'string' || !V1_ONLY.has(permission)) return;
-        refuse('migrate-svc-cli', `${pointer}/svc_cli/${j}`, at.valueRange(`${pointer}/svc_cli/${j}`), `agent '${name}': svc_cli permission '${permission}' exists only in svc_version 1`);
+        refuse(
+          'migrate-svc-cli',
+          `${pointer}/svc_cli/${j}`,
+          at.valueRange(`${pointer}/svc_cli/${j}`),
+          `agent '${name}': svc_cli permission '${permission}' exists only in svc_version 1`,
+        );
       });
       checked.svc_cli = (checked.svc_cli as unknown[]).filter((permission) => typeof permission !== 'string' || !V1_ONLY.has(permission));
     }
@@ -117,11 +137,21 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
     const checked = (check.connectors as Record<string, unknown>[])[index]!;
     const slug = typeof connector.slug === 'string' ? connector.slug : String(index);
     if ('credential' in connector && connector.credential !== 'shared') {
-      refuse('migrate-connector-credential', `${pointer}/credential`, at.valueRange(`${pointer}/credential`), `connector '${slug}': svc_version 2 accepts only credential 'shared', not ${JSON.stringify(connector.credential)}`);
+      refuse(
+        'migrate-connector-credential',
+        `${pointer}/credential`,
+        at.valueRange(`${pointer}/credential`),
+        `connector '${slug}': svc_version 2 accepts only credential 'shared', not ${JSON.stringify(connector.credential)}`,
+      );
       delete checked.credential;
     }
     if ('agent_scope' in connector) {
-      refuse('migrate-connector-agent-scope', `${pointer}/agent_scope`, at.keyRange(`${pointer}/agent_scope`), `connector '${slug}': svc_version 2 has no 'agent_scope'; list the connector in each agent's 'connectors' instead`);
+      refuse(
+        'migrate-connector-agent-scope',
+        `${pointer}/agent_scope`,
+        at.keyRange(`${pointer}/agent_scope`),
+        `connector '${slug}': svc_version 2 has no 'agent_scope'; list the connector in each agent's 'connectors' instead`,
+      );
       delete checked.agent_scope;
     }
   });
@@ -145,7 +175,12 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
   } else if (typeof existing === 'string' && names.includes(existing)) {
     defaultAgent = existing;
   } else if (existing !== undefined) {
-    refuse('migrate-default-agent', '/default_agent', at.valueRange('/default_agent'), `default_agent ${JSON.stringify(existing)} is not a declared agent (${declared}); fix it or pass --default-agent`);
+    refuse(
+      'migrate-default-agent',
+      '/default_agent',
+      at.valueRange('/default_agent'),
+      `default_agent ${JSON.stringify(existing)} is not a declared agent (${declared}); fix it or pass --default-agent`,
+    );
   } else if (names.length === 1) {
     defaultAgent = names[0];
   } else {
@@ -178,7 +213,18 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
     edited = editManifest(source, changes);
   } catch (error) {
     if (!(error instanceof ManifestEditError)) throw error;
-    return unchanged(false, locateAll(source, [{ code: 'migrate-unsupported', message: `cannot migrate this text in place: ${error.message}`, path: '/agents', start: agentsRange[0], end: agentsRange[1] }]));
+    return unchanged(
+      false,
+      locateAll(source, [
+        {
+          code: 'migrate-unsupported',
+          message: `cannot migrate this text in place: ${error.message}`,
+          path: '/agents',
+          start: agentsRange[0],
+          end: agentsRange[1],
+        },
+      ]),
+    );
   }
   const after = validateDocument(edited.document);
   const left = after.diagnostics.filter((d) => d.severity === 'error');
@@ -202,7 +248,8 @@ function applyForCheck(check: Record<string, unknown>, changes: readonly Manifes
       const map: Record<string, unknown> = {};
       for (const agent of out.agents as Record<string, unknown>[]) {
         const { name, ...body } = agent;
-        if (typeof name === 'string' && !Object.prototype.hasOwnProperty.call(map, name)) Object.defineProperty(map, name, { value: body, enumerable: true, writable: true, configurable: true });
+        if (typeof name === 'string' && !Object.prototype.hasOwnProperty.call(map, name))
+          Object.defineProperty(map, name, { value: body, enumerable: true, writable: true, configurable: true });
       }
       out.agents = map;
     } else if (change.op === 'set' && change.path.length === 1) {
@@ -228,4 +275,3 @@ function mapBack(pointer: string, names: readonly string[], original: Record<str
 function locateAll(document: ManifestDocument, raw: RawDiagnostic[]): Diagnostic[] {
   return raw.sort((a, b) => a.start - b.start || a.end - b.end).map((d) => document.lines.locate(d, severityOf(d.code)));
 }
-

@@ -68,12 +68,7 @@ function truncatePointer(pointer: string, depth: number): string {
     .join('/');
 }
 
-export function explainSchemaErrors(
-  errors: readonly SchemaError[],
-  root: SchemaObject,
-  locator: ManifestLocator,
-  rules: SchemaErrorRules,
-): RawDiagnostic[] {
+export function explainSchemaErrors(errors: readonly SchemaError[], root: SchemaObject, locator: ManifestLocator, rules: SchemaErrorRules): RawDiagnostic[] {
   const failures: KeywordFailure[] = errors
     .filter((error) => error.keyword !== 'if')
     .map((error) => {

@@ -26,11 +26,7 @@ export function allowsExtraKeysBelow(schema: SchemaObject): boolean {
   openBelowCache.set(schema, false); // guards against cycles; the schemas have none
   const isObject = schema.type === 'object' || 'properties' in schema;
   let open = isObject && (schema.additionalProperties === undefined || schema.additionalProperties === true) && 'properties' in schema;
-  const children: unknown[] = [
-    ...Object.values((schema.properties ?? {}) as Record<string, unknown>),
-    schema.items,
-    schema.additionalProperties,
-  ];
+  const children: unknown[] = [...Object.values((schema.properties ?? {}) as Record<string, unknown>), schema.items, schema.additionalProperties];
   for (const child of children) {
     if (open) break;
     if (child && typeof child === 'object' && !Array.isArray(child)) open = allowsExtraKeysBelow(child as SchemaObject);

@@ -102,7 +102,9 @@ function runValidation(document: ManifestDocument): ValidationResult {
         const validate = validatorFor(version);
         // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
         if (!validate(document.schemaValue)) {
-          raw.push(...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }));
+          raw.push(
+            ...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }),
+          );
         }
         const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {
           version,
@@ -129,7 +131,9 @@ function runValidation(document: ManifestDocument): ValidationResult {
             {
               start: document.text.length,
               end: document.text.length,
-              newText: (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') + (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
+              newText:
+                (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') +
+                (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
             },
           ],
         },

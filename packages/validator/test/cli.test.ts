@@ -179,7 +179,10 @@ describe('--format json', () => {
       'unknown-key': {
         suggestions: [
           { desc: "Change 'conectors' to 'connectors'", fix: { range: [conectors, conectors + 'conectors'.length], text: 'connectors' } },
-          { desc: "Remove 'conectors'", fix: { range: [INVALID_YAML.indexOf('  triage:\n') + '  triage:\n'.length, INVALID_YAML.indexOf('triggers:')], text: '' } },
+          {
+            desc: "Remove 'conectors'",
+            fix: { range: [INVALID_YAML.indexOf('  triage:\n') + '  triage:\n'.length, INVALID_YAML.indexOf('triggers:')], text: '' },
+          },
         ],
       },
       'trigger-webhook-secret': { fix: { range: [secretAt, secretAt], text: '\n    secret_env: WEBHOOK_SECRET' } },
@@ -218,7 +221,11 @@ describe('--format json', () => {
   it('counts fix ranges without the byte-order mark, as ESLint does, and merges a fix of several edits into one', async () => {
     const text = '\uFEFFsvc_version: 2\ntriggers:\n  - slug: hook\n    type: webhook\n    prompt: Go.\n';
     const dir = folder('json-bom', { 'svc.yaml': text });
-    const report = (JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { messages: { ruleId: string; fix?: { range: [number, number]; text: string } }[] }[])[0]!;
+    const report = (
+      JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as {
+        messages: { ruleId: string; fix?: { range: [number, number]; text: string } }[];
+      }[]
+    )[0]!;
     const fix = report.messages.find((m) => m.ruleId === 'trigger-webhook-secret')!.fix!;
     const withoutBom = text.slice(1);
     const at = withoutBom.indexOf('prompt: Go.') + 'prompt: Go.'.length;

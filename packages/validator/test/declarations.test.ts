@@ -33,7 +33,9 @@ describe('version 2 (agents by name)', () => {
       ['main', '/agents/main', ['agents', 'main'], 'main', 'main', true],
       ['off', '/agents/off', ['agents', 'off'], '"off"', 'off', false],
     ]);
-    expect(text.slice(index.agents[1]!.spanStart, index.agents[1]!.spanEnd)).toBe('"off":\n    enabled: false\n    sandbox: big\n    connectors: [gh, *shared]\n');
+    expect(text.slice(index.agents[1]!.spanStart, index.agents[1]!.spanEnd)).toBe(
+      '"off":\n    enabled: false\n    sandbox: big\n    connectors: [gh, *shared]\n',
+    );
   });
 
   test('"declared and enabled", as setDefaultAgent and default-agent-declared ask it', () => {

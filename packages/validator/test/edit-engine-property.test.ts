@@ -7,7 +7,17 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { applyChanges, editManifest, ManifestDocument, ManifestEditError, severityOf, TomlDateTime, type Json, type ManifestChange, type PathSegment } from '../src/index.js';
+import {
+  applyChanges,
+  editManifest,
+  ManifestDocument,
+  ManifestEditError,
+  severityOf,
+  TomlDateTime,
+  type Json,
+  type ManifestChange,
+  type PathSegment,
+} from '../src/index.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 const manifests: { name: string; text: string; format: 'yaml' | 'toml'; value: unknown; paths: PathSegment[][] }[] = [];
@@ -57,7 +67,12 @@ test('property: a refusal, or exactly the intended value with the rest of the by
       fc.tuple(
         fc.constant(manifest),
         fc.array(
-          fc.tuple(fc.constantFrom(...manifest.paths), fc.constantFrom('set', 'delete', 'append', 'insert', 'rename', 'add'), json, fc.stringMatching(/^[a-z_]{1,8}$/)),
+          fc.tuple(
+            fc.constantFrom(...manifest.paths),
+            fc.constantFrom('set', 'delete', 'append', 'insert', 'rename', 'add'),
+            json,
+            fc.stringMatching(/^[a-z_]{1,8}$/),
+          ),
           { minLength: 1, maxLength: 3 },
         ),
       ),

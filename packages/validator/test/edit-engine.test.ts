@@ -47,9 +47,9 @@ describe('YAML', () => {
 
   test('rename keeps the value, the comment and the key’s quoting', () => {
     const text = lf(['agents:', '  old:   # keep me', '    enabled: true', "  'x y': {}"]);
-    expect(
-      yaml(text, { op: 'rename', path: ['agents', 'old'], to: 'new' }, { op: 'rename', path: ['agents', 'x y'], to: "it's" }),
-    ).toBe(lf(['agents:', '  new:   # keep me', '    enabled: true', "  'it''s': {}"]));
+    expect(yaml(text, { op: 'rename', path: ['agents', 'old'], to: 'new' }, { op: 'rename', path: ['agents', 'x y'], to: "it's" })).toBe(
+      lf(['agents:', '  new:   # keep me', '    enabled: true', "  'it''s': {}"]),
+    );
   });
 
   test('a block list item goes with its comment; the flow list beside it keeps its spacing', () => {
@@ -100,10 +100,14 @@ describe('TOML', () => {
 
   test('each line is written once: two changes on one table touch two lines', () => {
     const text = lf(['[agents.main] # main', 'secrets = "all"  # s', 'connectors = "all"  # c', 'enabled = true']);
-    const result = editManifest(text, [
-      { op: 'set', path: ['agents', 'main', 'secrets'], value: 'none' },
-      { op: 'set', path: ['agents', 'main', 'connectors'], value: ['gh'] },
-    ], { format: 'toml' });
+    const result = editManifest(
+      text,
+      [
+        { op: 'set', path: ['agents', 'main', 'secrets'], value: 'none' },
+        { op: 'set', path: ['agents', 'main', 'connectors'], value: ['gh'] },
+      ],
+      { format: 'toml' },
+    );
     expect(result.text).toBe(lf(['[agents.main] # main', 'secrets = "none"  # s', 'connectors = [ "gh" ]  # c', 'enabled = true']));
     expect(result.edits).toEqual([{ start: 32, end: 60, newText: 'none"  # s\nconnectors = [ "gh" ]' }]);
   });
@@ -118,7 +122,11 @@ describe('TOML', () => {
   test('quoted keys: found in a header, written for a new table', () => {
     const text = lf(['svc_version = 2', '', '[agents."my agent"]', 'enabled = true']);
     expect(
-      toml(text, { op: 'set', path: ['agents', 'my agent', 'enabled'], value: false }, { op: 'set', path: ['agents', 'the "other"'], value: { enabled: true } }),
+      toml(
+        text,
+        { op: 'set', path: ['agents', 'my agent', 'enabled'], value: false },
+        { op: 'set', path: ['agents', 'the "other"'], value: { enabled: true } },
+      ),
     ).toBe(lf(['svc_version = 2', '', '[agents."my agent"]', 'enabled = false', '', '[agents."the \\"other\\""]', 'enabled = true']));
   });
 
@@ -248,7 +256,12 @@ describe('a manifest written from nothing (how `convert` writes the other format
 describe('refusals', () => {
   test('an alias bomb is refused by the validator’s limits before any edit', () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= 9; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 9; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const error = refusal(() => yaml(lf(lines), { op: 'set', path: ['b'], value: 1 }));
     expect(error.reason).toBe('unreadable');
     expect(error.diagnostics.map((d) => d.code)).toEqual(['alias-expansion']);

@@ -28,7 +28,11 @@ export function expectedLine(d: Diagnostic): string {
 
 const comparable = (line: string) => line.split(' | ')[0]!.trim();
 
-const ruleFolders = existsSync(root) ? readdirSync(root).filter((name) => statSync(join(root, name)).isDirectory()).sort() : [];
+const ruleFolders = existsSync(root)
+  ? readdirSync(root)
+      .filter((name) => statSync(join(root, name)).isDirectory())
+      .sort()
+  : [];
 
 describe('fixtures', () => {
   it('exist', () => {
@@ -54,7 +58,9 @@ describe('fixtures', () => {
             if (!update) throw new Error(`${relative(root, expectedFile)} is missing: run with UPDATE_FIXTURES=1 and review it`);
             writeFileSync(expectedFile, actual.join('\n') + '\n');
           }
-          const expected = readFileSync(expectedFile, 'utf8').split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+          const expected = readFileSync(expectedFile, 'utf8')
+            .split('\n')
+            .filter((line) => line.trim() && !line.startsWith('#'));
           expect(actual.map(comparable)).toEqual(expected.map(comparable));
           // An invalid case must show the problem its folder is about.
           if (folder !== 'realistic') expect(result.diagnostics.some((d) => d.code === folder)).toBe(true);

@@ -25,7 +25,10 @@ beforeAll(() => {
   copyFileSync(join(VALIDATOR_DIR, 'dist', 'svc-manifest-main.cjs'), join(installed, 'dist', 'svc-manifest-main.cjs'));
   cli = join(installed, 'launcher', 'svc-manifest.cjs');
   // The system folders only: no node_modules/.bin, so no svc-manifest-git.
-  basePath = (process.env.PATH ?? '').split(':').filter((folder) => folder && !folder.includes('node_modules')).join(':');
+  basePath = (process.env.PATH ?? '')
+    .split(':')
+    .filter((folder) => folder && !folder.includes('node_modules'))
+    .join(':');
 });
 
 afterAll(() => {
@@ -55,7 +58,10 @@ it('runs the svc-manifest-git found on PATH with the same arguments, cwd and std
   const bin = join(work, 'bin');
   mkdirSync(bin, { recursive: true });
   const fake = join(bin, 'svc-manifest-git');
-  writeFileSync(fake, '#!/bin/sh\nprintf "args:"; for a in "$@"; do printf " [%s]" "$a"; done; printf "\\ncwd: %s\\n" "$PWD"; read line; echo "stdin: $line"; echo "to stderr" >&2; exit 3\n');
+  writeFileSync(
+    fake,
+    '#!/bin/sh\nprintf "args:"; for a in "$@"; do printf " [%s]" "$a"; done; printf "\\ncwd: %s\\n" "$PWD"; read line; echo "stdin: $line"; echo "to stderr" >&2; exit 3\n',
+  );
   chmodSync(fake, 0o755);
   const cwd = join(work, 'project');
   mkdirSync(cwd, { recursive: true });

@@ -50,7 +50,10 @@ const HEAP_MB: Record<string, number> = { 'billion-laughs': 96, 'billion-laughs-
 function runChild(name: string): Promise<ChildOutcome> {
   return new Promise((resolve) => {
     const heap = HEAP_MB[name] ? [`--max-old-space-size=${HEAP_MB[name]}`] : [];
-    const child = spawn(process.execPath, [...heap, '--conditions=source', '--import', 'tsx', CHILD, name], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...heap, '--conditions=source', '--import', 'tsx', CHILD, name], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -102,7 +105,10 @@ function located(name: string, code: string): Pick<Diagnostic, 'code' | 'severit
   for (const d of result.diagnostics) expectSaneRange(d.range, result.length);
   expect(result.ok).toBe(false);
   const found = result.diagnostics.filter((d) => d.code === code);
-  expect(found.map((d) => d.code), JSON.stringify(result.diagnostics.map((d) => d.code))).toEqual([code]);
+  expect(
+    found.map((d) => d.code),
+    JSON.stringify(result.diagnostics.map((d) => d.code)),
+  ).toEqual([code]);
   return found[0]!;
 }
 
@@ -142,7 +148,7 @@ describe('deep nesting is refused before parsing (too-deep), in its own process'
   const bypasses: [string, string][] = [
     ['yaml-explicit-value-dashes', '`? x` then `: - - - …` 5000 deep'],
     ['yaml-explicit-keys', '`? ? ? …` 5000 deep'],
-    ['yaml-quote-in-plain-continuation', 'a plain scalar continued on a line starting with `\'`, then `[[[[…`'],
+    ['yaml-quote-in-plain-continuation', "a plain scalar continued on a line starting with `'`, then `[[[[…`"],
   ];
   for (const [name, what] of bypasses) {
     it(`${what}: the process survives (${name})`, () => {
@@ -158,7 +164,10 @@ describe('deep nesting is refused before parsing (too-deep), in its own process'
   // The scan once counted `{` / `[` inside plain scalars as flow openers that never close, so a
   // valid manifest with many of them was refused (fixed in 6bdd370).
   it('70 monitor triggers whose `run` holds an unbalanced `{` are not too-deep', () => {
-    const triggers = Array.from({ length: 70 }, (_, i) => `  - slug: watch-${i}\n    type: monitor\n    run: sed -n 's/{/(/p' app-${i}.log\n    mode: stream\n    prompt: Check it.`);
+    const triggers = Array.from(
+      { length: 70 },
+      (_, i) => `  - slug: watch-${i}\n    type: monitor\n    run: sed -n 's/{/(/p' app-${i}.log\n    mode: stream\n    prompt: Check it.`,
+    );
     const result = validateManifest(`svc_version: 1\ntriggers:\n${triggers.join('\n')}\n`);
     expect(result.diagnostics).toEqual([]);
   });
@@ -341,7 +350,10 @@ describe('byte-order mark', () => {
 
 describe('CRLF line ends', () => {
   it('keep the ranges of multiple-documents and toml-syntax off the CR (fixed in cfd4830)', () => {
-    const range = (text: string, format: 'yaml' | 'toml') => validateManifest(text, { format }).diagnostics.map((d) => `${d.code} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`);
+    const range = (text: string, format: 'yaml' | 'toml') =>
+      validateManifest(text, { format }).diagnostics.map(
+        (d) => `${d.code} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`,
+      );
     expect(range('svc_version: 1\r\n---\r\nsvc_version: 1\r\n', 'yaml')).toEqual(range('svc_version: 1\n---\nsvc_version: 1\n', 'yaml'));
     expect(range('svc_version = 1\r\nx = "abc\r\n', 'toml')).toEqual(range('svc_version = 1\nx = "abc\n', 'toml'));
   });

@@ -54,7 +54,11 @@ describe(`node ${FLAG}`, () => {
       expect(JSON.parse(child.stdout), run).toEqual(JSON.parse(expected.stdout));
       // After the cold run the launcher has written its V8 code cache, so the warm run loads it.
       const cacheDir = join(cache, 'svc-manifest');
-      if (existsSync(join(REPO_ROOT, 'packages/validator/launcher'))) expect(readdirSync(cacheDir).some((name) => name.endsWith('.v8cache')), run).toBe(true);
+      if (existsSync(join(REPO_ROOT, 'packages/validator/launcher')))
+        expect(
+          readdirSync(cacheDir).some((name) => name.endsWith('.v8cache')),
+          run,
+        ).toBe(true);
     }
   });
 

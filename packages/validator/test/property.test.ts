@@ -41,7 +41,8 @@ function expectedPosition(text: string, offset: number): Omit<Position, 'offset'
 function rangeProblem(text: string, range: Range, what: string): string | null {
   const { start, end } = range;
   if (!(Number.isInteger(start.offset) && Number.isInteger(end.offset))) return `${what}: offsets are not integers`;
-  if (!(start.offset >= 0 && start.offset <= end.offset && end.offset <= text.length)) return `${what}: offsets ${start.offset}..${end.offset} outside 0..${text.length}`;
+  if (!(start.offset >= 0 && start.offset <= end.offset && end.offset <= text.length))
+    return `${what}: offsets ${start.offset}..${end.offset} outside 0..${text.length}`;
   for (const position of [start, end]) {
     const expected = expectedPosition(text, position.offset);
     if (position.line !== expected.line || position.column !== expected.column) {
@@ -71,7 +72,11 @@ function resultProblem(text: string, diagnostics: readonly Diagnostic[], ok: boo
       }
     }
     const previous = diagnostics[i - 1];
-    if (previous && (previous.range.start.offset > d.range.start.offset || (previous.range.start.offset === d.range.start.offset && previous.range.end.offset > d.range.end.offset))) {
+    if (
+      previous &&
+      (previous.range.start.offset > d.range.start.offset ||
+        (previous.range.start.offset === d.range.start.offset && previous.range.end.offset > d.range.end.offset))
+    ) {
       return `not sorted: ${previous.code} at ${previous.range.start.offset} before ${d.code} at ${d.range.start.offset}`;
     }
   }
@@ -103,9 +108,17 @@ const TOML_SEEDS = SEEDS.filter((f) => f.format === 'toml');
 describe('validateManifest never throws and locates everything', () => {
   it('random strings (YAML and TOML)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }), fc.array(garbage, { maxLength: 30 }).map((p) => p.join(''))), fc.constantFrom('yaml' as const, 'toml' as const), (text, format) => {
-        check(text, format);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.array(garbage, { maxLength: 30 }).map((p) => p.join('')),
+        ),
+        fc.constantFrom('yaml' as const, 'toml' as const),
+        (text, format) => {
+          check(text, format);
+        },
+      ),
       { numRuns: runs(1500) },
     );
   });
@@ -266,7 +279,9 @@ function chunkingProblem(text: string): string | null {
   const wholeValue = whole.value as Record<string, unknown> | undefined;
   if (wholeValue && typeof wholeValue === 'object') delete wholeValue.zz_unchunked;
   const shown = (list: readonly Diagnostic[]) =>
-    list.filter((d) => d.range.start.offset < text.length && !d.message.includes('zz_unchunked')).map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
+    list
+      .filter((d) => d.range.start.offset < text.length && !d.message.includes('zz_unchunked'))
+      .map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
   const a = shown(validateDocument(chunked).diagnostics);
   const b = shown(wholeDiagnostics);
   if (!isDeepStrictEqual(a, b)) return `diagnostics differ:\nchunked: ${JSON.stringify(a.slice(0, 5))}\nwhole:   ${JSON.stringify(b.slice(0, 5))}`;

@@ -7,12 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, deepEqual, ManifestDocument, validateManifest } from '@svc-manifest/validator';
-import {
-  expectObjectPrototypeUnchanged,
-  ownValueAt,
-  PROTOTYPE_KEY_MANIFESTS,
-  snapshotObjectPrototype,
-} from '../../../test/support/prototype-keys.js';
+import { expectObjectPrototypeUnchanged, ownValueAt, PROTOTYPE_KEY_MANIFESTS, snapshotObjectPrototype } from '../../../test/support/prototype-keys.js';
 
 /** Every object in a value, depth first. */
 function objectsIn(value: unknown, out: object[] = []): object[] {
@@ -57,7 +52,8 @@ describe('keys named __proto__, constructor and prototype', () => {
   });
 
   it('a header name outside the HTTP token characters is still refused next to the three names', () => {
-    const text = 'svc_version: 1\nconnectors:\n  - slug: api\n    provider: http\n    base_url: https://x.example\n    headers:\n      constructor: a\n      "bad name": b\n';
+    const text =
+      'svc_version: 1\nconnectors:\n  - slug: api\n    provider: http\n    base_url: https://x.example\n    headers:\n      constructor: a\n      "bad name": b\n';
     const result = validateManifest(text);
     expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([['invalid-key-name', 8, 7]]);
   });

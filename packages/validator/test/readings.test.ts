@@ -18,7 +18,15 @@ describe('a TOML date where a string belongs', () => {
   it('covers the string-typed keys of both versions', () => {
     const pointers = cases.map((c) => `v${c.version} ${c.pointer}`);
     expect(pointers.length).toBeGreaterThan(60);
-    for (const expected of ['v1 /project/description', 'v2 /sandbox/templates/0/name', 'v1 /triggers/0/prompt', 'v2 /connectors/0/headers/X-Team', 'v2 /agents/main/sandbox', 'v1 /channels/0/events/0', 'v2 /default_agent']) {
+    for (const expected of [
+      'v1 /project/description',
+      'v2 /sandbox/templates/0/name',
+      'v1 /triggers/0/prompt',
+      'v2 /connectors/0/headers/X-Team',
+      'v2 /agents/main/sandbox',
+      'v1 /channels/0/events/0',
+      'v2 /default_agent',
+    ]) {
       expect(pointers).toContain(expected);
     }
   });
@@ -54,7 +62,8 @@ describe('the four TOML date and time types', () => {
   }
 
   it('are accepted where any value is (v1 credential, connector spec, extra keys)', () => {
-    const toml = 'svc_version = 1\nbuilt = 2024-01-31T09:30:00Z\n[[connectors]]\nslug = "api"\nprovider = "openapi"\ncredential = 07:32:00\nspec = 2024-01-31\n';
+    const toml =
+      'svc_version = 1\nbuilt = 2024-01-31T09:30:00Z\n[[connectors]]\nslug = "api"\nprovider = "openapi"\ncredential = 07:32:00\nspec = 2024-01-31\n';
     expect(validateManifest(toml, { format: 'toml' }).diagnostics).toEqual([]);
   });
 
@@ -98,7 +107,11 @@ describe('YAML aliases as keys', () => {
     const document = ManifestDocument.parse(text);
     const agents = document.root?.kind === 'map' ? document.root.entries.find((e) => e.key === 'agents')?.value : undefined;
     const entry = agents?.kind === 'map' ? agents.entries[0] : undefined;
-    expect(entry && { key: entry.key, keyAlias: entry.keyAlias, text: text.slice(entry.keyStart, entry.keyEnd) }).toEqual({ key: 'reviewer', keyAlias: 'main', text: '*main' });
+    expect(entry && { key: entry.key, keyAlias: entry.keyAlias, text: text.slice(entry.keyStart, entry.keyEnd) }).toEqual({
+      key: 'reviewer',
+      keyAlias: 'main',
+      text: '*main',
+    });
   });
 
   it('an alias refers to the nearest anchor of its name before it', () => {
@@ -112,7 +125,14 @@ describe('a string where an object or a list belongs', () => {
   it('covers the object and list positions of both versions', () => {
     const pointers = shapes.map((c) => `v${c.version} ${c.pointer}`);
     expect(pointers.length).toBeGreaterThan(25);
-    for (const expected of ['v1 /triggers/0', 'v2 /agents/main', 'v2 /connectors/0/auth', 'v2 /apps/web/resources', 'v1 /sandbox/templates/0', 'v2 /connectors/0/headers']) {
+    for (const expected of [
+      'v1 /triggers/0',
+      'v2 /agents/main',
+      'v2 /connectors/0/auth',
+      'v2 /apps/web/resources',
+      'v1 /sandbox/templates/0',
+      'v2 /connectors/0/headers',
+    ]) {
       expect(pointers).toContain(expected);
     }
   });

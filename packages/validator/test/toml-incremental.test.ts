@@ -151,13 +151,16 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
 describe('what an edit re-parses', () => {
   /** The text of the block (header line to the next header line) holding `offset`. */
   function blockAround(text: string, offset: number): string {
-    const starts = [...text.matchAll(/^\[/gm)].map((m) => m.index!);
+    const starts = [...text.matchAll(/^\[/gm)].map((m) => m.index);
     const start = starts.filter((s) => s <= offset).pop() ?? 0;
     const end = starts.find((s) => s > offset) ?? text.length;
     return text.slice(start, end);
   }
 
-  for (const [name, triggers] of [['1k lines', 120], ['50k lines', 7000]] as const) {
+  for (const [name, triggers] of [
+    ['1k lines', 120],
+    ['50k lines', 7000],
+  ] as const) {
     it(`a one-line value edit in a ${name} file re-parses only its block`, () => {
       const text = largeTomlManifest(triggers, 20, 1);
       const lineCount = text.split('\n').length;

@@ -130,7 +130,9 @@ describe('migrate', () => {
 
     const sarif = await cli(['migrate', '--to', '2', '--write', '--format', 'sarif'], dir);
     expect(sarif.code).toBe(1);
-    const results = (JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] }).runs[0]!.results;
+    const results = (
+      JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] }
+    ).runs[0]!.results;
     expect(results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.region.startLine])).toEqual(expected.map(([code, line]) => [code, line]));
 
     const github = await cli(['migrate', '--to', '2', '--write', '--format', 'github'], dir);
@@ -224,7 +226,9 @@ describe('the built CLI', () => {
     expect(readFileSync(join(dir, 'svc.toml')).equals(fixture('migrate/inline.out.toml'))).toBe(true);
     const converted = runBundle(['convert', '--write'], { cwd: dir });
     expect(converted.status).toBe(0);
-    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe('svc_version: 2\ndefault_agent: solo\nagents: {solo: {connectors: all}}  # one agent: the default\n');
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(
+      'svc_version: 2\ndefault_agent: solo\nagents: {solo: {connectors: all}}  # one agent: the default\n',
+    );
     expect(existsSync(join(dir, 'svc.toml'))).toBe(false);
   });
 });
@@ -235,7 +239,10 @@ describe('hostile input', () => {
 
   it('a billion-laughs manifest is reported, never expanded, fixed or migrated', async () => {
     const dir = folder({ 'svc.yaml': bomb });
-    for (const argv of [['validate', '--fix'], ['migrate', '--to', '2', '--write']]) {
+    for (const argv of [
+      ['validate', '--fix'],
+      ['migrate', '--to', '2', '--write'],
+    ]) {
       const result = await cli([...argv, '--format', 'json'], dir);
       expect(result.code, argv.join(' ')).toBe(1);
       expect((JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toContain('alias-expansion');

@@ -102,7 +102,8 @@ function referenceMigration(v1: Record<string, unknown>, defaultAgent?: string):
 
 /** Whether version 2 has a counterpart for everything in this version 1 value (the spec's list). */
 function hasCounterpart(v1: Record<string, unknown>, defaultAgent?: string): boolean {
-  const V1_ONLY = /^(project\.session\.exec|project\.gateway\.routing\.edit|project\.schedule\.(read|write)|project\.webhook\.(read|write)|channel\.(read|connect|send|disconnect))$/;
+  const V1_ONLY =
+    /^(project\.session\.exec|project\.gateway\.routing\.edit|project\.schedule\.(read|write)|project\.webhook\.(read|write)|channel\.(read|connect|send|disconnect))$/;
   if ('channels' in v1) return false;
   const agents = Array.isArray(v1.agents) ? (v1.agents as Record<string, unknown>[]) : [];
   for (const agent of agents) {
@@ -158,8 +159,10 @@ describe('engine operations used by fix and migrate (byte-exact)', () => {
     );
   });
 
-  it('keyBy shifts a list written at its key\'s column', () => {
-    expect(edit('agents:\n- name: a\n  # c\n  x: 1\ny: 2\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }])).toBe('agents:\n  a:\n    # c\n    x: 1\ny: 2\n');
+  it("keyBy shifts a list written at its key's column", () => {
+    expect(edit('agents:\n- name: a\n  # c\n  x: 1\ny: 2\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }])).toBe(
+      'agents:\n  a:\n    # c\n    x: 1\ny: 2\n',
+    );
   });
 
   it('keyBy turns a flow list into a flow map', () => {
@@ -216,7 +219,12 @@ describe('validate --fix (fixtures-transform/fix)', () => {
   });
 
   it('leaves a misspelling with two close candidates reported', () => {
-    const result = fixManifest(parse('svc_version: 2\ndefault_agent: m\nagents:\n  m: {}\ntriggers:\n  - slug: t\n    type: webhook\n    secret_env: S\n    prompt: p\n    session_kee: k\n', 'yaml'));
+    const result = fixManifest(
+      parse(
+        'svc_version: 2\ndefault_agent: m\nagents:\n  m: {}\ntriggers:\n  - slug: t\n    type: webhook\n    secret_env: S\n    prompt: p\n    session_kee: k\n',
+        'yaml',
+      ),
+    );
     expect(result.changed).toBe(false);
     expect(result.diagnostics.map((d) => d.code)).toContain('possible-typo');
   });
@@ -389,9 +397,11 @@ describe('keyBy on generated lists (property)', () => {
     comment: fc.option(fc.constantFrom('# note', '# another note'), { nil: undefined }),
     trailing: fc.option(fc.constant('# trailing'), { nil: undefined }),
   });
-  const list = fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 }).chain((names) =>
-    fc.tuple(fc.constant(names), fc.array(agent, { minLength: names.length, maxLength: names.length }), fc.constantFrom(0, 2, 4), fc.boolean(), fc.boolean()),
-  );
+  const list = fc
+    .uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 })
+    .chain((names) =>
+      fc.tuple(fc.constant(names), fc.array(agent, { minLength: names.length, maxLength: names.length }), fc.constantFrom(0, 2, 4), fc.boolean(), fc.boolean()),
+    );
 
   it('YAML block lists: always rewritten, same data as the reference, every comment kept', () => {
     fc.assert(
@@ -430,7 +440,8 @@ describe('keyBy on generated lists (property)', () => {
           if (a.comment) lines.push(a.comment);
           lines.push('[[agents]]');
           const body: string[] = [];
-          if (a.connectors !== undefined) body.push(`connectors = ${Array.isArray(a.connectors) ? `[${a.connectors.map((c) => `"${c}"`).join(', ')}]` : `"${a.connectors}"`}`);
+          if (a.connectors !== undefined)
+            body.push(`connectors = ${Array.isArray(a.connectors) ? `[${a.connectors.map((c) => `"${c}"`).join(', ')}]` : `"${a.connectors}"`}`);
           if (a.svcCli) body.push('svc_cli = ["project.read"]');
           const nameLine = `name = "${name}"${a.trailing ? ` ${a.trailing}` : ''}`;
           lines.push(...(a.before ? [nameLine, ...body] : [...body, nameLine]));

@@ -156,8 +156,7 @@ class Controller implements vscode.Disposable {
           // A client that is being replaced (new file patterns) or stopped
           // would fail to send the notification; its successor reads the
           // settings at start anyway.
-          didChangeConfiguration: (sections, next) =>
-            this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections),
+          didChangeConfiguration: (sections, next) => (this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections)),
         },
         handleDiagnostics: (uri, diagnostics, next) => {
           const redhat = redhatValidatesYaml(uri);
@@ -193,9 +192,7 @@ class Controller implements vscode.Disposable {
     const decision = this.restarts.onCrash();
     const minutes = this.restarts.windowMs / 60_000;
     if (decision.restart) {
-      this.log(
-        `server ${reason}; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${minutes} minutes)`,
-      );
+      this.log(`server ${reason}; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${minutes} minutes)`);
       // After the client has finished handling the close.
       setTimeout(() => void this.replace(client), 0);
       return;

@@ -344,7 +344,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await shot(`04-${stem}-fixed`);
 
     // Hover on `default_agent` (line 2, which starts with the key): the schema's description.
-    const line2 = activeEditor().locator('.view-line').filter({ hasText: /^default_agent\b/ }).first();
+    const line2 = activeEditor()
+      .locator('.view-line')
+      .filter({ hasText: /^default_agent\b/ })
+      .first();
     const lineBox = await line2.boundingBox();
     if (!lineBox) throw new Error('line 2 is not on screen');
     await page.mouse.move(lineBox.x + 30, lineBox.y + lineBox.height / 2);
@@ -401,11 +404,14 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
 
   /** Text of the Output panel (the channel it shows). */
   async function outputText(): Promise<string> {
-    return page.locator('.part.panel .monaco-editor').first().evaluate((el) => {
-      const lines = [...el.querySelectorAll<HTMLElement>('.view-lines .view-line')];
-      lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
-      return lines.map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')).join('\n');
-    });
+    return page
+      .locator('.part.panel .monaco-editor')
+      .first()
+      .evaluate((el) => {
+        const lines = [...el.querySelectorAll<HTMLElement>('.view-lines .view-line')];
+        lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+        return lines.map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')).join('\n');
+      });
   }
 
   it('installed the .vsix into code-server', () => {
@@ -449,9 +455,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const before = findProcesses(dirs.extensionsDir, 'server.js');
     expect(before).toHaveLength(1);
     process.kill(before[0]!, 'SIGKILL');
-    await expect
-      .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => p !== before[0]), { timeout: 60_000 })
-      .toHaveLength(1);
+    await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => p !== before[0]), { timeout: 60_000 }).toHaveLength(1);
     await expect.poll(outputText, { timeout: 30_000 }).toMatch(/restarting/);
     await shot('08-output-after-crash');
 
@@ -466,9 +470,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // And "svc: Restart language server" restarts it on request.
     const running = findProcesses(dirs.extensionsDir, 'server.js');
     await runCommand('svc: Restart language server');
-    await expect
-      .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => !running.includes(p)), { timeout: 60_000 })
-      .toHaveLength(1);
+    await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => !running.includes(p)), { timeout: 60_000 }).toHaveLength(1);
     await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js'), { timeout: 30_000 }).toHaveLength(1);
     await runCommand('svc: Show output');
     await expect.poll(outputText, { timeout: 30_000 }).toContain('restart requested');
@@ -532,11 +534,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // other has the id of Red Hat's YAML extension.
     for (const name of ['toml-language-extension', 'redhat-yaml-stand-in']) {
       const out = join(tmp, `${name}.vsix`);
-      const vsce = spawnSync(
-        process.execPath,
-        [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
-        { cwd: join(pkgDir, 'test', 'fixtures', name), encoding: 'utf8' },
-      );
+      const vsce = spawnSync(process.execPath, [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
+        cwd: join(pkgDir, 'test', 'fixtures', name),
+        encoding: 'utf8',
+      });
       expect(vsce.status, `${vsce.stdout}${vsce.stderr}`).toBe(0);
       installExtension(tools!, dirs, out);
     }

@@ -25,12 +25,7 @@ describe('document selection', () => {
   });
 
   it('does not repeat a pattern', () => {
-    expect(selectorPatterns(['svc.yaml', '**/svc.toml', 'a.yaml', 'a.yaml'])).toEqual([
-      '**/svc.yaml',
-      '**/svc.yml',
-      '**/svc.toml',
-      '**/a.yaml',
-    ]);
+    expect(selectorPatterns(['svc.yaml', '**/svc.toml', 'a.yaml', 'a.yaml'])).toEqual(['**/svc.yaml', '**/svc.yml', '**/svc.toml', '**/a.yaml']);
   });
 
   it('ignores settings values that are not string arrays', () => {

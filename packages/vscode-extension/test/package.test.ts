@@ -9,12 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type Diagnostic,
-} from 'vscode-languageserver-protocol/node';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type Diagnostic } from 'vscode-languageserver-protocol/node';
 import { DEFAULT_SETTINGS } from '@svc-manifest/lsp';
 import { MANIFEST_FILE_NAMES } from '../src/files';
 
@@ -86,7 +81,11 @@ describe('the .vsix', () => {
     const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
     const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: pkgDir, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const files = r.stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+    const files = r.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .sort();
     const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'images/icon.png', 'images/screenshot.png', 'package.json'];
     // The bundles are listed once built (npm run bundle).
     for (const bundle of ['dist/extension.js', 'dist/server.js']) if (existsSync(join(pkgDir, bundle))) expected.push(bundle);
@@ -95,7 +94,6 @@ describe('the .vsix', () => {
 });
 
 describe('bundles', () => {
-
   /** Modules a bundle still loads at run time. */
   function runtimeRequires(file: string): string[] {
     const text = readFileSync(file, 'utf8');

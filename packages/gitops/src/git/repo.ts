@@ -79,7 +79,10 @@ export class GitRepo {
   /** Refuses (`invalid-branch`) a branch name git would not accept as `refs/heads/<name>`. */
   static async checkBranchName(branch: string): Promise<void> {
     if (plainBranchName(branch)) return;
-    const ok = !/[\u0000-\u001f\u007f]/.test(branch) && !branch.startsWith('-') && (await runGit(['check-ref-format', `refs/heads/${branch}`], { okCodes: [1] })).code === 0;
+    const ok =
+      !/[\u0000-\u001f\u007f]/.test(branch) &&
+      !branch.startsWith('-') &&
+      (await runGit(['check-ref-format', `refs/heads/${branch}`], { okCodes: [1] })).code === 0;
     if (!ok) throw new RefusedError('invalid-branch', `${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
   }
 
@@ -244,9 +247,7 @@ export class GitRepo {
       await this.git(baseTree ? ['read-tree', baseTree] : ['read-tree', '--empty'], { env });
       if (changes.length > 0) {
         const zero = '0'.repeat(baseTree?.length ?? 40);
-        const records = changes.map((change) =>
-          change.oid === null ? `0 ${zero}\t${change.path}\0` : `${change.mode} ${change.oid}\t${change.path}\0`,
-        );
+        const records = changes.map((change) => (change.oid === null ? `0 ${zero}\t${change.path}\0` : `${change.mode} ${change.oid}\t${change.path}\0`));
         await this.git(['update-index', '-z', '--index-info'], { env, input: records.join('') });
       }
       return await this.text(['write-tree'], { env });

@@ -104,7 +104,10 @@ export async function buildTreeFromChanges(
     }
     if (entries.size === 0 && path !== '') return null;
     const oid = treeOid(entries, oidLength);
-    const unchanged = listing && listing.size === entries.size && [...entries].every(([name, entry]) => listing.get(name)?.oid === entry.oid && listing.get(name)?.mode === entry.mode);
+    const unchanged =
+      listing &&
+      listing.size === entries.size &&
+      [...entries].every(([name, entry]) => listing.get(name)?.oid === entry.oid && listing.get(name)?.mode === entry.mode);
     if (!unchanged) written.push({ path, entries, oid });
     return oid;
   };
@@ -192,7 +195,9 @@ function sortedEntries(entries: Map<string, Entry>): [string, Entry][] {
 }
 
 function treeOid(entries: Map<string, Entry>, oidLength: number): string {
-  const body = Buffer.concat(sortedEntries(entries).map(([name, entry]) => Buffer.concat([Buffer.from(`${entry.mode} ${name}\0`, 'latin1'), Buffer.from(entry.oid, 'hex')])));
+  const body = Buffer.concat(
+    sortedEntries(entries).map(([name, entry]) => Buffer.concat([Buffer.from(`${entry.mode} ${name}\0`, 'latin1'), Buffer.from(entry.oid, 'hex')])),
+  );
   const hash = createHash(oidLength === 64 ? 'sha256' : 'sha1');
   hash.update(`tree ${body.length}\0`);
   hash.update(body);
@@ -219,7 +224,12 @@ function typeOf(mode: string): string {
 /** Writes the trees (children before parents) with one `mktree --batch`, checking git computed the same ids. */
 async function writeTrees(gitDir: string, trees: readonly { path: string; entries: Map<string, Entry>; oid: string }[]): Promise<void> {
   const input = trees
-    .map(({ entries }) => sortedEntries(entries).map(([name, entry]) => `${entry.mode.padStart(6, '0')} ${typeOf(entry.mode)} ${entry.oid}\t${quoteName(name)}\n`).join('') + '\n')
+    .map(
+      ({ entries }) =>
+        sortedEntries(entries)
+          .map(([name, entry]) => `${entry.mode.padStart(6, '0')} ${typeOf(entry.mode)} ${entry.oid}\t${quoteName(name)}\n`)
+          .join('') + '\n',
+    )
     .join('');
   const out = (await runGit(['--git-dir', gitDir, 'mktree', '--batch'], { input: Buffer.from(input, 'latin1') })).stdout.toString('latin1').trim().split('\n');
   trees.forEach((tree, i) => {

@@ -23,7 +23,10 @@ import type { ManifestChange } from './changes.js';
 export type { ManifestFormat };
 
 /** Where a manifest may live, in order of preference (the validator's list of manifest file names). */
-export const MANIFEST_CANDIDATES: readonly { path: string; format: ManifestFormat }[] = MANIFEST_FILES.map((file) => ({ path: file.name, format: file.format }));
+export const MANIFEST_CANDIDATES: readonly { path: string; format: ManifestFormat }[] = MANIFEST_FILES.map((file) => ({
+  path: file.name,
+  format: file.format,
+}));
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

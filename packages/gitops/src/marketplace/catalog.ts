@@ -108,13 +108,21 @@ export class FolderCatalog implements Catalog {
     try {
       entries = await fsp.readdir(this.root, { withFileTypes: true });
     } catch (error) {
-      throw new RefusedError('catalog-unreachable', `cannot read the catalog folder ${this.root}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new RefusedError(
+        'catalog-unreachable',
+        `cannot read the catalog folder ${this.root}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (!entry.isDirectory() || !ID.test(entry.name)) continue;
       const raw = await this.item(entry.name);
       if (!isPlainObject(raw)) continue;
-      summaries.push({ id: entry.name, name: String(raw.name), version: String(raw.version), ...(typeof raw.description === 'string' ? { description: raw.description } : {}) });
+      summaries.push({
+        id: entry.name,
+        name: String(raw.name),
+        version: String(raw.version),
+        ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+      });
     }
     return summaries;
   }
@@ -136,7 +144,12 @@ export class FolderCatalog implements Catalog {
   async itemFile(id: string, path: string, maxBytes = this.limits.maxFileBytes): Promise<Uint8Array> {
     checkId(id);
     checkItemPath(path, `marketplace item '${id}' file`);
-    const bytes = await this.readRegular(id, ['files', ...path.split('/')], Math.min(maxBytes, this.limits.maxFileBytes), `file '${path}' of marketplace item '${id}'`);
+    const bytes = await this.readRegular(
+      id,
+      ['files', ...path.split('/')],
+      Math.min(maxBytes, this.limits.maxFileBytes),
+      `file '${path}' of marketplace item '${id}'`,
+    );
     if (bytes === null) throw new RefusedError('invalid-item', `marketplace item '${id}' lists '${path}' but the catalog has no such file`);
     return bytes;
   }
@@ -155,7 +168,8 @@ export class FolderCatalog implements Catalog {
         throw new RefusedError('catalog-unreachable', `cannot read ${current}: ${error.code ?? error.message}`);
       });
       if (!info) return null;
-      if (info.isSymbolicLink()) throw new RefusedError('not-regular-file', `${what}: ${current} is a symlink; a catalog may only hold regular files and folders`);
+      if (info.isSymbolicLink())
+        throw new RefusedError('not-regular-file', `${what}: ${current} is a symlink; a catalog may only hold regular files and folders`);
       const last = index === components.length - 1;
       if (!last && !info.isDirectory()) return null;
       if (last && !info.isFile()) throw new RefusedError('not-regular-file', `${what}: ${current} is not a regular file`);
@@ -216,7 +230,8 @@ export class HttpCatalog implements Catalog {
   private async get(path: string, maxBytes: number, what: string): Promise<Buffer | null> {
     const url = `${this.location}${path}`;
     const remaining = this.deadline === undefined ? Infinity : this.deadline - Date.now();
-    if (remaining <= 0) throw new RefusedError('catalog-timeout', `the marketplace reads took longer than ${this.limits.totalTimeoutMs} ms in all; gave up before ${url}`);
+    if (remaining <= 0)
+      throw new RefusedError('catalog-timeout', `the marketplace reads took longer than ${this.limits.totalTimeoutMs} ms in all; gave up before ${url}`);
     const bounds = { connectTimeoutMs: this.limits.connectTimeoutMs, timeoutMs: Math.min(this.limits.requestTimeoutMs, remaining), maxBytes };
     const origin = new URL(url).origin;
     let current = new URL(url);
@@ -229,12 +244,14 @@ export class HttpCatalog implements Catalog {
         if (current.protocol === 'https:' && next.protocol !== 'https:') {
           throw new RefusedError('catalog-error', `the marketplace redirected ${current.href} to ${next.href}, which is not https; refused`);
         }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new RefusedError('catalog-error', `the marketplace redirected to ${next.href}; only http(s) is followed`);
+        if (next.protocol !== 'http:' && next.protocol !== 'https:')
+          throw new RefusedError('catalog-error', `the marketplace redirected to ${next.href}; only http(s) is followed`);
         current = next;
         continue;
       }
       if (response.status === 404) return null;
-      if (response.status < 200 || response.status >= 300) throw new RefusedError('catalog-error', `the marketplace answered ${response.status} for ${current.href}`);
+      if (response.status < 200 || response.status >= 300)
+        throw new RefusedError('catalog-error', `the marketplace answered ${response.status} for ${current.href}`);
       return response.body;
     }
   }
@@ -269,14 +286,23 @@ export class HttpCatalog implements Catalog {
     checkId(id);
     checkItemPath(path, `marketplace item '${id}' file`);
     const encoded = path.split('/').map(encodeURIComponent).join('/');
-    const body = await this.get(`/items/${encodeURIComponent(id)}/files/${encoded}`, Math.min(maxBytes, this.limits.maxFileBytes), `file '${path}' of marketplace item '${id}'`);
+    const body = await this.get(
+      `/items/${encodeURIComponent(id)}/files/${encoded}`,
+      Math.min(maxBytes, this.limits.maxFileBytes),
+      `file '${path}' of marketplace item '${id}'`,
+    );
     if (!body) throw new RefusedError('invalid-item', `marketplace item '${id}' lists '${path}' but the catalog has no such file`);
     return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   }
 }
 
 /** One GET with the bounds enforced: connect timeout, total timeout, body size. */
-async function httpGet(url: URL, headers: Record<string, string>, bounds: RequestBounds, what: string): Promise<{ status: number; location?: string; body: Buffer }> {
+async function httpGet(
+  url: URL,
+  headers: Record<string, string>,
+  bounds: RequestBounds,
+  what: string,
+): Promise<{ status: number; location?: string; body: Buffer }> {
   // Loaded on first use: an operation without an HTTP catalog never pays for the HTTP and TLS stacks.
   const { request: send } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolvePromise, reject) => {
@@ -298,7 +324,13 @@ async function httpGet(url: URL, headers: Record<string, string>, bounds: Reques
     const request = send(url, { method: 'GET', headers: { accept: 'application/json, */*', ...headers }, agent: false });
     timers.push(
       setTimeout(
-        () => finish(new RefusedError('catalog-timeout', `the marketplace did not answer ${url.href} within ${Math.round(bounds.timeoutMs)} ms (${what}); nothing was written`)),
+        () =>
+          finish(
+            new RefusedError(
+              'catalog-timeout',
+              `the marketplace did not answer ${url.href} within ${Math.round(bounds.timeoutMs)} ms (${what}); nothing was written`,
+            ),
+          ),
         bounds.timeoutMs,
       ),
     );

@@ -85,7 +85,8 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
     if (!Array.isArray(list)) return fail(`manifest.${section} must be a list`);
     const slugs = new Set<string>();
     for (const entry of list) {
-      if (!isPlainObject(entry) || typeof entry.slug !== 'string' || !SLUG.test(entry.slug)) fail(`every manifest.${section} entry needs a slug matching ${SLUG.source}`);
+      if (!isPlainObject(entry) || typeof entry.slug !== 'string' || !SLUG.test(entry.slug))
+        fail(`every manifest.${section} entry needs a slug matching ${SLUG.source}`);
       const slug = (entry as { slug: string }).slug;
       if (slugs.has(slug)) fail(`manifest.${section} lists '${slug}' twice`);
       slugs.add(slug);
@@ -103,7 +104,12 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
 
 /** `sha256-<base64>` of the item: its descriptor (without integrity) and every file's sha256. */
 export function computeIntegrity(item: ItemDescriptor, contents: ReadonlyMap<string, Uint8Array>): string {
-  const files = [...item.files].sort().map((path) => ({ path, sha256: createHash('sha256').update(contents.get(path) ?? new Uint8Array()).digest('hex') }));
+  const files = [...item.files].sort().map((path) => ({
+    path,
+    sha256: createHash('sha256')
+      .update(contents.get(path) ?? new Uint8Array())
+      .digest('hex'),
+  }));
   const digest = createHash('sha256')
     .update(canonicalJson({ name: item.name, version: item.version, manifest: item.manifest, files }))
     .digest('base64');

@@ -98,7 +98,10 @@ function shapeCheck(): ShapeCheck {
 
 /** `items["pdf-tools"].files["../x"]` for the JSON pointer `/items/pdf-tools/files/..~1x`. */
 function describePointer(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   const shown = parts.map((part, i) => {
     if (i === 0) return part;
     const parent = parts[i - 1];
@@ -132,6 +135,11 @@ export function parseLock(bytes: Uint8Array | null): LockFile {
 }
 
 /** The checks of {@link parseLock} on an already-parsed value. */
+/** A value the lock's schema has just accepted, typed as what it is (the compiler cannot see ajv's verdict). */
+function schemaChecked(value: unknown): LockFile {
+  return value as LockFile;
+}
+
 export function checkLock(raw: unknown): asserts raw is LockFile {
   if (jsonDepth(raw) > MAX_JSON_DEPTH) invalidLock('(the whole file)', `is nested more than ${MAX_JSON_DEPTH} levels deep`);
   const validateShape = shapeCheck();
@@ -151,9 +159,7 @@ export function checkLock(raw: unknown): asserts raw is LockFile {
               : (error.message ?? 'is invalid');
     invalidLock(where, detail);
   }
-  // Checked against the lock's schema just above (the compiler cannot see ajv's verdict).
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-  const lock = raw as LockFile;
+  const lock = schemaChecked(raw);
   const claimed = new Map<string, string>();
   for (const [name, item] of Object.entries(lock.items)) {
     const seenEntries = new Set<string>();
@@ -176,14 +182,18 @@ export function checkLock(raw: unknown): asserts raw is LockFile {
     const parts = key.split('/');
     for (let i = 1; i < parts.length; i++) {
       const parentOwner = claimed.get(parts.slice(0, i).join('/'));
-      if (parentOwner !== undefined) invalidLock(`items[${JSON.stringify(owner)}].files`, `has a path inside '${parts.slice(0, i).join('/')}', a file of item '${parentOwner}'`);
+      if (parentOwner !== undefined)
+        invalidLock(`items[${JSON.stringify(owner)}].files`, `has a path inside '${parts.slice(0, i).join('/')}', a file of item '${parentOwner}'`);
     }
   }
 }
 
 function describeValue(root: unknown, pointer: string): unknown {
   let value: unknown = root;
-  for (const part of pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+  for (const part of pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
     value = isPlainObject(value) ? value[part] : Array.isArray(value) ? value[Number(part)] : undefined;
   }
   return value;

@@ -42,13 +42,19 @@ export function removeEdit(name: string, options: { force?: boolean } = {}): Edi
         throw new RefusedError('in-use', `agent '${entry.name}' from '${name}' is the default_agent; set another default agent first`);
       }
       if (!deepEqual(ours.value, entry.value) && !options.force) {
-        reports.push({ path: entryLocation(state, entry), status: 'modified', message: `${describeEntry(entry)} was edited locally (use --force to remove it anyway)` });
+        reports.push({
+          path: entryLocation(state, entry),
+          status: 'modified',
+          message: `${describeEntry(entry)} was edited locally (use --force to remove it anyway)`,
+        });
         continue;
       }
       state.plan.remove(entry.section, entry.name);
     }
     if (reports.length > 0) {
-      throw new RefusedError('locally-modified', `remove of '${name}' refused, nothing was committed:\n${reports.map((r) => `  ${r.message}`).join('\n')}`, { files: reports });
+      throw new RefusedError('locally-modified', `remove of '${name}' refused, nothing was committed:\n${reports.map((r) => `  ${r.message}`).join('\n')}`, {
+        files: reports,
+      });
     }
     delete state.lock.items[name];
     return finish(state, `marketplace: remove ${name}@${installed.version}`, { name, version: installed.version, removedFiles });

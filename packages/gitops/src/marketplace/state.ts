@@ -11,7 +11,18 @@ import { describeEntry, fragmentEntries, ManifestPlan } from './fragment.js';
 import type { FetchedItem } from './item.js';
 import { RefusedError } from '../errors.js';
 import { foldPath } from '../policy/item-paths.js';
-import { checkLock, emptyLock, lockedItem, LOCK_PATH, MAX_LOCK_BYTES, parseLock, serializeLock, type LockedItem, type LockedManifestEntry, type LockFile } from './lockfile.js';
+import {
+  checkLock,
+  emptyLock,
+  lockedItem,
+  LOCK_PATH,
+  MAX_LOCK_BYTES,
+  parseLock,
+  serializeLock,
+  type LockedItem,
+  type LockedManifestEntry,
+  type LockFile,
+} from './lockfile.js';
 
 /** What every marketplace edit starts from. */
 export interface State {

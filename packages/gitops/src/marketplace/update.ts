@@ -57,7 +57,11 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
     const theirsOid = theirs ? blobOid(theirs, oidLength) : undefined;
     const current = entries.get(path);
     if (current && !isRegularFile(current)) {
-      reports.push({ path, status: 'conflict', message: `${path} is now ${describeTreeEntry(current)} in the repository; an item only replaces regular files` });
+      reports.push({
+        path,
+        status: 'conflict',
+        message: `${path} is now ${describeTreeEntry(current)} in the repository; an item only replaces regular files`,
+      });
       continue;
     }
     const oursOid = current?.type === 'blob' ? current.oid : undefined;
@@ -70,7 +74,11 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
         kept.push(path);
       } else {
         if (!(await state.snapshot.repo.hasObject(baseOid))) {
-          throw new RefusedError('invalid-lock', `${LOCK_PATH}: items[${JSON.stringify(installed.id)}].files[${JSON.stringify(path)}] names ${baseOid}, which is not in the repository; nothing was written`, { file: LOCK_PATH });
+          throw new RefusedError(
+            'invalid-lock',
+            `${LOCK_PATH}: items[${JSON.stringify(installed.id)}].files[${JSON.stringify(path)}] names ${baseOid}, which is not in the repository; nothing was written`,
+            { file: LOCK_PATH },
+          );
         }
         const outcome = await mergeFile(await snapshot.readBlob(oursOid), await snapshot.readBlob(baseOid), theirs, path);
         if (outcome.clean) {
@@ -82,7 +90,12 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
       }
     } else if (theirs) {
       // Never adopted, not even with identical content (a later remove would delete the user's file).
-      if (current) reports.push({ path, status: 'exists', message: `${path} is new upstream but already exists locally${oursOid === theirsOid ? '' : ' with other content'}` });
+      if (current)
+        reports.push({
+          path,
+          status: 'exists',
+          message: `${path} is new upstream but already exists locally${oursOid === theirsOid ? '' : ' with other content'}`,
+        });
       else writes.set(path, theirs);
     } else if (oursOid !== undefined) {
       if (oursOid === baseOid) writes.set(path, null);
@@ -144,7 +157,11 @@ export function updateEdit(items: ItemCache, name: string): Edit<UpdateInfo> {
     const item = await items.get(installed.id);
     if (item.name !== name) throw new RefusedError('invalid-item', `catalog item '${installed.id}' is now named '${item.name}', not '${name}'`);
     if (item.integrity === installed.integrity) {
-      return { writes: [], message: `marketplace: update ${name}`, info: { name, from: installed.version, to: item.version, action: 'unchanged', kept: [], merged: [] } };
+      return {
+        writes: [],
+        message: `marketplace: update ${name}`,
+        info: { name, from: installed.version, to: item.version, action: 'unchanged', kept: [], merged: [] },
+      };
     }
     const { reports, apply, info } = await planUpdate(state, installed, item);
     if (reports.length > 0) throw new RefusedError('conflict', conflictMessage(name, reports), { files: reports });

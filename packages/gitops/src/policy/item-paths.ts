@@ -82,7 +82,10 @@ export function itemPathProblem(path: unknown): string | undefined {
   }
   const first = foldPath(segments[0]!);
   const reserved = RESERVED_PATHS.find((candidate) => foldPath(candidate) === first);
-  if (reserved) return segments.length === 1 ? `is the ${reserved === LOCK_FILE_PATH ? 'lock file' : 'manifest'} (${reserved})` : `is inside ${reserved}, which is reserved`;
+  if (reserved)
+    return segments.length === 1
+      ? `is the ${reserved === LOCK_FILE_PATH ? 'lock file' : 'manifest'} (${reserved})`
+      : `is inside ${reserved}, which is reserved`;
   return undefined;
 }
 

@@ -24,7 +24,8 @@ export function nameProblem(value: unknown, pattern?: RegExp): string | undefine
   if (typeof value !== 'string') return 'must be a string';
   if (value.trim() === '') return 'must not be empty';
   const control = CONTROL.exec(value);
-  if (control) return `contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (line breaks and control characters are never allowed in names)`;
+  if (control)
+    return `contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (line breaks and control characters are never allowed in names)`;
   if (value.length > MAX_NAME_LENGTH) return `is longer than ${MAX_NAME_LENGTH} characters`;
   if (pattern && !pattern.test(value)) return `must match ${showPattern(pattern)}`;
   return undefined;
@@ -40,6 +41,9 @@ export function checkName(value: unknown, what: string, pattern?: RegExp): asser
 export function checkMessageLine(text: string, what: string): void {
   const control = CONTROL.exec(text);
   if (control) {
-    throw new RefusedError('invalid-name', `${what} ${JSON.stringify(text)} contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    throw new RefusedError(
+      'invalid-name',
+      `${what} ${JSON.stringify(text)} contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+    );
   }
 }

@@ -27,7 +27,8 @@ export const DEFAULT_NETWORK_TIMEOUT_MS = 60_000;
 function open(remote: RemoteUrl, options: RemoteOptions): { gitDir: string; timeoutMs: number } {
   const timeoutMs = options.timeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS;
   // setTimeout's own limit (about 24.8 days); beyond it a timer would fire at once.
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw new TypeError('timeoutMs must be a positive number of milliseconds, at most 2147483647');
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647))
+    throw new TypeError('timeoutMs must be a positive number of milliseconds, at most 2147483647');
   return { gitDir: cachePath(remote, options.cache), timeoutMs };
 }
 

@@ -28,7 +28,10 @@ export async function networkGit(gitDir: string, args: readonly string[], remote
       anyExit: true,
       timeoutMs,
       timeoutError: () =>
-        new RefusedError('remote-timeout', `could not ${what} ${remote.display}: no answer within ${formatSeconds(timeoutMs)} (the remote is unreachable or too slow; raise the timeout with --timeout)`),
+        new RefusedError(
+          'remote-timeout',
+          `could not ${what} ${remote.display}: no answer within ${formatSeconds(timeoutMs)} (the remote is unreachable or too slow; raise the timeout with --timeout)`,
+        ),
     });
     return { stdout: redactText(result.stdout.toString('utf8'), remote), stderr: redactText(result.stderr, remote), code: result.code };
   } catch (error) {

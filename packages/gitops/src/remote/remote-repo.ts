@@ -37,7 +37,13 @@ export class RemoteRepo {
 
   /** The branch the remote's HEAD names. */
   async defaultBranch(): Promise<string> {
-    const result = await networkGit(this.gitDir, ['ls-remote', '--symref', '--', this.remote.url, 'HEAD'], this.remote, this.timeoutMs, 'read the default branch of');
+    const result = await networkGit(
+      this.gitDir,
+      ['ls-remote', '--symref', '--', this.remote.url, 'HEAD'],
+      this.remote,
+      this.timeoutMs,
+      'read the default branch of',
+    );
     if (result.code !== 0) throw this.unreachable('read the default branch of', result.stderr);
     const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(result.stdout);
     if (!match) throw new RefusedError('unknown-branch', `${this.remote.display} has no default branch (empty repository?); pass a branch explicitly`);
@@ -52,9 +58,19 @@ export class RemoteRepo {
     checkBranchName(branch, this.remote.display);
     const ref = `refs/heads/${branch}`;
     const args = [
-      '-c', 'fetch.recurseSubmodules=false',
-      'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', '--update-head-ok', '--no-auto-maintenance',
-      '--', this.remote.url, `+${ref}:${ref}`, `+${HIDDEN_REFS}*:${HIDDEN_REFS}*`,
+      '-c',
+      'fetch.recurseSubmodules=false',
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--prune',
+      '--update-head-ok',
+      '--no-auto-maintenance',
+      '--',
+      this.remote.url,
+      `+${ref}:${ref}`,
+      `+${HIDDEN_REFS}*:${HIDDEN_REFS}*`,
     ];
     const result = await networkGit(this.gitDir, args, this.remote, this.timeoutMs, 'fetch from');
     if (result.code !== 0) {
@@ -130,7 +146,6 @@ export function checkBranchName(branch: string, where: string): string {
     branch === '@' ||
     branch.length > 255 ||
     /^[-+.]|[.]$|\.\.|@\{|\/\/|\/\.|\.lock$|\.lock\/|^\/|\/$/.test(branch) ||
-     
     /[\u0000-\u0020\u007f~^:?*[\\]/.test(branch);
   if (bad) throw new RefusedError('unknown-branch', `${JSON.stringify(branch)} is not a valid branch name (for ${where})`);
   return branch;

@@ -30,9 +30,12 @@ export function parseRemote(spec: string): RemoteUrl | null {
   if (!scheme && !transportHelper && !scpLike) return null;
   const display = redactUrl(spec);
   if (transportHelper || (scheme && !SCHEMES.has(scheme))) {
-    throw new RefusedError('unsupported-url', `'${display}' uses a transport the applier does not support (use file://, ssh://, git://, http(s):// or host:path)`);
+    throw new RefusedError(
+      'unsupported-url',
+      `'${display}' uses a transport the applier does not support (use file://, ssh://, git://, http(s):// or host:path)`,
+    );
   }
-   
+
   if (/[\u0000-\u001f\u007f]/.test(spec) || spec.startsWith('-')) {
     throw new RefusedError('unsupported-url', `'${JSON.stringify(display).slice(1, -1)}' is not a usable repository URL`);
   }
@@ -96,7 +99,9 @@ export function redactUrl(url: string): string {
 }
 
 function stripUserInfo(url: string): string {
-  return redactUrl(url).replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)\*\*\*@/, '$1').replace(/^([^/:@]+):\*\*\*@/, '$1@');
+  return redactUrl(url)
+    .replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)\*\*\*@/, '$1')
+    .replace(/^([^/:@]+):\*\*\*@/, '$1@');
 }
 
 /**

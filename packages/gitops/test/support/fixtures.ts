@@ -80,7 +80,17 @@ export const TOML_LINES = [
 ];
 
 export const SKILL_V1 = lf(['# PDF tools', '', 'Extract text from PDFs.', '', 'Steps:', '1. open the file', '2. read every page', '3. write a summary']);
-export const SKILL_V2 = lf(['# PDF tools', '', 'Extract text from PDFs.', '', 'Steps:', '1. open the file', '2. read every page', '3. write a summary', '4. cite page numbers']);
+export const SKILL_V2 = lf([
+  '# PDF tools',
+  '',
+  'Extract text from PDFs.',
+  '',
+  'Steps:',
+  '1. open the file',
+  '2. read every page',
+  '3. write a summary',
+  '4. cite page numbers',
+]);
 export const EXTRACT_PY = lf(['import sys', '', 'def main():', '    print(sys.argv[1])']);
 
 export interface ItemVersion {
@@ -108,7 +118,11 @@ export const PDF_V2: ItemVersion = {
 /** Writes (or replaces) one item in a folder catalog. */
 export function writeCatalogItem(root: string, id: string, item: ItemVersion, name = id): void {
   const files: Record<string, string> = {
-    [`${id}/item.json`]: JSON.stringify({ name, version: item.version, description: `${name} test item`, files: Object.keys(item.files), manifest: item.manifest }, null, 2),
+    [`${id}/item.json`]: JSON.stringify(
+      { name, version: item.version, description: `${name} test item`, files: Object.keys(item.files), manifest: item.manifest },
+      null,
+      2,
+    ),
   };
   for (const [path, content] of Object.entries(item.files)) files[`${id}/files/${path}`] = content;
   writeFiles(root, files);

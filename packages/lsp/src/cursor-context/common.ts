@@ -97,7 +97,10 @@ export function flowMapContext(value: string, path: PathSegment[], offset: numbe
   const partial = current.replace(/^[ \t]+/, '');
   if (!/^[A-Za-z0-9_"'-]*$/.test(partial)) return null;
   const context = baseContext('key', path, partial, offset);
-  context.present = parts.slice(0, -1).map((part) => keyOf(part)[0]!).filter(Boolean);
+  context.present = parts
+    .slice(0, -1)
+    .map((part) => keyOf(part)[0]!)
+    .filter(Boolean);
   context.flow = true;
   return context;
 }

@@ -3,7 +3,8 @@ import { lineOfOffset } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 import { baseContext, flowMapContext, lineText, splitDottedKey, type CursorContext } from './common.js';
 
-const HEADER_RE = /^[ \t]*(\[\[?)[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*\]\]?/;
+const HEADER_RE =
+  /^[ \t]*(\[\[?)[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*\]\]?/;
 
 export function tomlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
   const lineNo = lineOfOffset(starts, offset);
@@ -62,7 +63,9 @@ export function tomlContext(text: string, offset: number, starts: readonly numbe
 
   const indent = /^[ \t]*/.exec(before)![0].length;
   const rest = before.slice(indent);
-  const assignment = /^((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*=[ \t]*(.*)$/.exec(rest);
+  const assignment = /^((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*=[ \t]*(.*)$/.exec(
+    rest,
+  );
   let context: CursorContext;
   if (assignment) {
     const keyParts = splitDottedKey(assignment[1]!);

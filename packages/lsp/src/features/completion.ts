@@ -142,7 +142,10 @@ function namesDocument(state: DocumentState, offset: number): ManifestDocument {
     const text = state.doc.text;
     const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
     const lineEnd = text.indexOf('\n', offset);
-    const blanked = text.slice(0, lineStart) + text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd).replace(/[^\r]/g, ' ') + (lineEnd === -1 ? '' : text.slice(lineEnd));
+    const blanked =
+      text.slice(0, lineStart) +
+      text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd).replace(/[^\r]/g, ' ') +
+      (lineEnd === -1 ? '' : text.slice(lineEnd));
     const candidate = ManifestDocument.parse(blanked, { format: state.format, limits: state.doc.limits });
     doc = candidate.root ? candidate : null;
     repaired.set(state.doc, doc);
@@ -221,7 +224,8 @@ function snippetItems(state: DocumentState, names: ManifestDocument, cursor: Cur
 function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: CursorContext, collection: 'triggers' | 'connectors'): CompletionItem[] {
   const value = names.value && typeof names.value === 'object' ? (names.value as Record<string, unknown>)[collection] : undefined;
   const usedSlugs = new Set<string>();
-  if (Array.isArray(value)) for (const item of value) if (item && typeof (item as { slug?: unknown }).slug === 'string') usedSlugs.add((item as { slug: string }).slug);
+  if (Array.isArray(value))
+    for (const item of value) if (item && typeof (item as { slug?: unknown }).slug === 'string') usedSlugs.add((item as { slug: string }).slug);
   const specs = snippetSpecs(collection, { agents: declaredNames(names, 'agent'), usedSlugs });
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   return specs.map((spec, index) => ({
@@ -238,7 +242,5 @@ function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: Curs
 
 export const completionFeature: Feature = {
   capabilities: { completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false } },
-  handlers: [
-    handle(CompletionRequest.type, { isIncomplete: false, items: [] }, completion, { state: 'typing' }),
-  ],
+  handlers: [handle(CompletionRequest.type, { isIncomplete: false, items: [] }, completion, { state: 'typing' })],
 };

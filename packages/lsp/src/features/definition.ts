@@ -18,7 +18,5 @@ export function definition(state: DocumentState, params: { position: Position },
 
 export const definitionFeature: Feature = {
   capabilities: { definitionProvider: true },
-  handlers: [
-    handle(DefinitionRequest.type, null, definition),
-  ],
+  handlers: [handle(DefinitionRequest.type, null, definition)],
 };

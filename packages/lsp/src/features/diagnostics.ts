@@ -42,12 +42,10 @@ export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic): L
     message: diagnostic.message,
   };
   if (diagnostic.related?.length) {
-    lsp.relatedInformation = diagnostic.related.map(
-      (related): DiagnosticRelatedInformation => ({
-        location: { uri: state.uri, range: toLspRange(state, related.range) },
-        message: related.message,
-      }),
-    );
+    lsp.relatedInformation = diagnostic.related.map((related): DiagnosticRelatedInformation => ({
+      location: { uri: state.uri, range: toLspRange(state, related.range) },
+      message: related.message,
+    }));
   }
   if (diagnostic.code === 'deprecated-key' || /deprecat/.test(diagnostic.code)) lsp.tags = [2];
   return lsp;

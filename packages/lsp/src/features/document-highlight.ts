@@ -19,7 +19,5 @@ export function documentHighlights(state: DocumentState, params: { position: Pos
 
 export const documentHighlightFeature: Feature = {
   capabilities: { documentHighlightProvider: true },
-  handlers: [
-    handle(DocumentHighlightRequest.type, [], documentHighlights),
-  ],
+  handlers: [handle(DocumentHighlightRequest.type, [], documentHighlights)],
 };

@@ -41,7 +41,17 @@ function detailOf(node: ValueNode): string | undefined {
   return undefined;
 }
 
-function symbol(state: DocumentState, name: string, node: ValueNode, start: number, end: number, selStart: number, selEnd: number, depth: number, context?: FeatureContext): DocumentSymbol {
+function symbol(
+  state: DocumentState,
+  name: string,
+  node: ValueNode,
+  start: number,
+  end: number,
+  selStart: number,
+  selEnd: number,
+  depth: number,
+  context?: FeatureContext,
+): DocumentSymbol {
   const from = Math.min(start, selStart);
   const to = Math.max(end, selEnd);
   const result: DocumentSymbol = {
@@ -80,7 +90,17 @@ function children(state: DocumentState, node: ValueNode, depth: number, context?
           }
         }
       } else if (map?.kind === 'scalar' && map.value !== null) name = String(map.value);
-      return symbol(state, name, item, item.start, item.end, item.start, item.start === item.end ? item.end : Math.min(item.end, lineEndOf(state, item.start)), depth, context);
+      return symbol(
+        state,
+        name,
+        item,
+        item.start,
+        item.end,
+        item.start,
+        item.start === item.end ? item.end : Math.min(item.end, lineEndOf(state, item.start)),
+        depth,
+        context,
+      );
     });
   }
   return [];
@@ -93,7 +113,5 @@ function lineEndOf(state: DocumentState, offset: number): number {
 
 export const documentSymbolsFeature: Feature = {
   capabilities: { documentSymbolProvider: true },
-  handlers: [
-    handle(DocumentSymbolRequest.type, [], documentSymbols),
-  ],
+  handlers: [handle(DocumentSymbolRequest.type, [], documentSymbols)],
 };

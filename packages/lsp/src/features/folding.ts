@@ -64,7 +64,5 @@ export function foldingRanges(state: DocumentState, _params: unknown = {}, conte
 
 export const foldingFeature: Feature = {
   capabilities: { foldingRangeProvider: true },
-  handlers: [
-    handle(FoldingRangeRequest.type, [], foldingRanges),
-  ],
+  handlers: [handle(FoldingRangeRequest.type, [], foldingRanges)],
 };

@@ -52,7 +52,10 @@ function keyDescription(state: DocumentState, segments: PathSegment[]): string |
   const schemas = valueSchemasAt(version, segments);
   // A list item or a free-form key (a header name) is described by its container.
   let description = schemas.map(describe).find((text) => text);
-  if (!description && segments.length > 1) description = valueSchemasAt(version, segments.slice(0, -1)).map(describe).find((text) => text);
+  if (!description && segments.length > 1)
+    description = valueSchemasAt(version, segments.slice(0, -1))
+      .map(describe)
+      .find((text) => text);
   if (!description) return undefined;
   const name = segments[segments.length - 1];
   const title = typeof name === 'string' ? `**${name}**\n\n` : '';
@@ -93,7 +96,5 @@ function dedent(text: string): string {
 
 export const hoverFeature: Feature = {
   capabilities: { hoverProvider: true },
-  handlers: [
-    handle(HoverRequest.type, null, hover),
-  ],
+  handlers: [handle(HoverRequest.type, null, hover)],
 };

@@ -66,7 +66,8 @@ export function inlayHints(state: DocumentState, params: Pick<InlayHintParams, '
     throwIfCancelled(context);
     const body = mapOf(agent.value);
     const personal = body && findEntry(body, 'connectors_personal');
-    if (personal && !findEntry(body, 'connectors_required')) add(personal.keyEnd, '→ connectors_required', "read as 'connectors_required' (its deprecated name)");
+    if (personal && !findEntry(body, 'connectors_required'))
+      add(personal.keyEnd, '→ connectors_required', "read as 'connectors_required' (its deprecated name)");
   }
   return hints.sort((a, b) => a.position.line - b.position.line || a.position.character - b.position.character);
 }

@@ -23,7 +23,5 @@ export function references(
 
 export const referencesFeature: Feature = {
   capabilities: { referencesProvider: true },
-  handlers: [
-    handle(ReferencesRequest.type, [], references),
-  ],
+  handlers: [handle(ReferencesRequest.type, [], references)],
 };

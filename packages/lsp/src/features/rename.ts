@@ -28,7 +28,9 @@ export function rename(state: DocumentState, params: { position: Position; newNa
   if (!site) return null;
   const newName = params.newName.trim();
   if (!SLUG.test(newName)) {
-    throw new RenameRefused(`'${newName}' is not a valid name: use lowercase letters, digits, '_' and '-', starting with a letter or digit (at most 128 characters)`);
+    throw new RenameRefused(
+      `'${newName}' is not a valid name: use lowercase letters, digits, '_' and '-', starting with a letter or digit (at most 128 characters)`,
+    );
   }
   if (site.kind === 'template' && newName === 'default') throw new RenameRefused("'default' is reserved and cannot be a template slug");
   if (newName !== site.name && index.definitions[site.kind].has(newName)) {
@@ -40,8 +42,5 @@ export function rename(state: DocumentState, params: { position: Position; newNa
 
 export const renameFeature: Feature = {
   capabilities: { renameProvider: { prepareProvider: true } },
-  handlers: [
-    handle(PrepareRenameRequest.type, null, prepareRename),
-    handle(RenameRequest.type, null, rename),
-  ],
+  handlers: [handle(PrepareRenameRequest.type, null, prepareRename), handle(RenameRequest.type, null, rename)],
 };

@@ -63,10 +63,7 @@ export function checkCharacters(text: string): { text: string; diagnostics: RawD
     return ' '.repeat(match.length);
   });
   const code = first[0].charCodeAt(0);
-  const what =
-    code >= 0xd800 && code <= 0xdfff
-      ? 'an unpaired UTF-16 surrogate'
-      : `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what = code >= 0xd800 && code <= 0xdfff ? 'an unpaired UTF-16 surrogate' : `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   const more = count > 1 ? ` (${count} such characters in the file; this is the first)` : '';
   return {
     text: cleaned,

@@ -284,11 +284,7 @@ export class ManifestDocument {
   }
 
   /** Parses a chunk, or takes it from the previous document and moves it to `base`. */
-  private fragment(
-    text: string,
-    base: number,
-    previous: FragmentCache,
-  ): { root: ValueNode | null; diagnostics: RawDiagnostic[]; cached: CachedFragment } {
+  private fragment(text: string, base: number, previous: FragmentCache): { root: ValueNode | null; diagnostics: RawDiagnostic[]; cached: CachedFragment } {
     let cached = this.fragments.get(text);
     if (cached) {
       // The same text twice in this document: the second copy needs its own tree.
@@ -426,7 +422,9 @@ export class ManifestDocument {
     this.reparsedBytes = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(body, base, blocks) : null;
-    const whole: ParsedFragment & { parts?: TomlPart[] } = byBlocks ? { ...byBlocks, diagnostics: [], aliasCount: 0 } : toml.parseTomlDocument(body, base, blocks);
+    const whole: ParsedFragment & { parts?: TomlPart[] } = byBlocks
+      ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
+      : toml.parseTomlDocument(body, base, blocks);
     if (whole.parts && blocks) {
       whole.parts.forEach((part, i) => {
         const text = body.slice(blocks[i]!.start, blocks[i]!.end);
@@ -510,7 +508,12 @@ export class ManifestDocument {
       parts.push(cached.part);
     }
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
-    return { root: tomlParser().mergeTomlParts(parts, base, body.length), diagnostics: [], aliasCount: 0, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+    return {
+      root: tomlParser().mergeTomlParts(parts, base, body.length),
+      diagnostics: [],
+      aliasCount: 0,
+      hasDateTimes: parts.some((part) => part.hasDateTimes),
+    };
   }
 
   /** Keeps, for the blocks from `from` on, the parsed trees of earlier documents (where they are now). */

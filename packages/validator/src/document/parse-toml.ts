@@ -166,7 +166,11 @@ export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[
  * parser's error (`syntax` unless it is a redefinition, which may depend on other blocks).
  * Null when the text is not one block or the key check finds a problem: parse the whole text.
  */
-export function parseTomlBlock(text: string, base: number, first: boolean): { part: TomlPart } | { error: ParsedFragment; syntax: boolean; index: number } | null {
+export function parseTomlBlock(
+  text: string,
+  base: number,
+  first: boolean,
+): { part: TomlPart } | { error: ParsedFragment; syntax: boolean; index: number } | null {
   const parsed = parseProgram(text, base);
   if ('root' in parsed) {
     const diagnostic = parsed.diagnostics[0]!;

@@ -28,12 +28,7 @@ const PARSE_OPTIONS = {
  * a larger file (a chunk, or text after a byte-order mark) is located in the whole file.
  * Never throws; syntax problems come back as diagnostics next to whatever tree was built.
  */
-export function parseYamlFragment(
-  text: string,
-  base = 0,
-  pointerPrefix = '',
-  options: { skipRootKeyCheck?: boolean } = {},
-): ParsedFragment {
+export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment {
   const diagnostics: RawDiagnostic[] = [];
   let documents: Document.Parsed[];
   try {
@@ -85,7 +80,8 @@ export function parseYamlFragment(
   const builder = new YamlTreeBuilder(base, diagnostics, options.skipRootKeyCheck === true);
   // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
   const contents = doc.contents as YamlNode | null;
-  const empty = contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
+  const empty =
+    contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
   const root = contents && !empty ? builder.build(contents, pointerPrefix) : null;
   builder.linkAliases();
   return { root, diagnostics, aliasCount: builder.aliasCount };
@@ -239,7 +235,13 @@ class YamlTreeBuilder {
           key = String(target.value);
         } else {
           key = '';
-          if (target) this.invalidKey(keyStart, keyEnd, pointer, `a mapping key must be a string; '*${keyNode.source}' refers to ${isScalar(target) ? 'an empty value' : 'a collection'}`);
+          if (target)
+            this.invalidKey(
+              keyStart,
+              keyEnd,
+              pointer,
+              `a mapping key must be a string; '*${keyNode.source}' refers to ${isScalar(target) ? 'an empty value' : 'a collection'}`,
+            );
         }
       } else if (keyNode) {
         [keyStart, keyEnd] = this.range(keyNode);

@@ -103,9 +103,11 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
     for (; i < lineEnd; i++) {
       const code = text.charCodeAt(i);
       if (quote !== 0) {
-        if (quote === 34 && code === 92) i++; // backslash escape in "…"
+        if (quote === 34 && code === 92)
+          i++; // backslash escape in "…"
         else if (code === quote) {
-          if (quote === 39 && text.charCodeAt(i + 1) === 39) i++; // '' inside '…'
+          if (quote === 39 && text.charCodeAt(i + 1) === 39)
+            i++; // '' inside '…'
           else {
             quote = 0;
             nodeStart = false;

@@ -54,7 +54,12 @@ export class ManifestEditError extends Error {
 }
 
 export function formatPath(path: readonly PathSegment[]): string {
-  return path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`)).join('').replace(/^\./, '') || '(root)';
+  return (
+    path
+      .map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`))
+      .join('')
+      .replace(/^\./, '') || '(root)'
+  );
 }
 
 /** The value after the changes, computed on a copy of `value`. Throws {@link ManifestEditError} (`invalid-change`) when a change does not apply. */

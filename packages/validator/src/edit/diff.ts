@@ -10,7 +10,7 @@ import { ownEntry } from './own-entries.js';
 
 /** Changes to a map, key by key: keys to set first (so the map never becomes empty midway), then deletions. */
 export function mapDiff(map: MapNode, current: unknown, value: Record<string, Json>, path: readonly PathSegment[]): ManifestChange[] {
-  const effective = (isPlainObject(current) ? current : {});
+  const effective = isPlainObject(current) ? current : {};
   const changes: ManifestChange[] = [];
   for (const [key, child] of Object.entries(value)) {
     const has = ownEntry(map, key)?.entry !== undefined || Object.prototype.hasOwnProperty.call(effective, key);
@@ -53,4 +53,3 @@ export function seqDiff(seq: SeqNode, current: unknown[], value: Json[], path: r
   for (const item of value.slice(current.length)) changes.push({ op: 'append', path: [...path], value: item });
   return changes;
 }
-

@@ -82,8 +82,7 @@ export function openForEdit(source: string | Uint8Array | ManifestDocument, opti
 export function editManifest(source: string | Uint8Array | ManifestDocument, changes: readonly ManifestChange[], options: EditOptions = {}): ManifestEdit {
   const original = openForEdit(source, options);
   const format = original.format;
-  const reparse = (text: string): ManifestDocument =>
-    ManifestDocument.parse(text, { format, filename: original.filename, limits: { ...original.limits } });
+  const reparse = (text: string): ManifestDocument => ManifestDocument.parse(text, { format, filename: original.filename, limits: { ...original.limits } });
   // An empty YAML document (no text, or only comments) means an empty map to build on.
   const base = original.root === null && original.value === undefined ? {} : original.value;
   const intended = applyChanges(base, changes);
@@ -99,7 +98,10 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
       const next = reparse(applyEdit(current.text, planned));
       const error = next.diagnostics.find((d) => severityOf(d.code) === 'error');
       if (error) {
-        throw new ManifestEditError('mismatch', `editing ${formatPath(change.path)} in place would break the file (${error.code}: ${error.message}); nothing was changed`);
+        throw new ManifestEditError(
+          'mismatch',
+          `editing ${formatPath(change.path)} in place would break the file (${error.code}: ${error.message}); nothing was changed`,
+        );
       }
       current = next;
       return;

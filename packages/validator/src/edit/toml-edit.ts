@@ -254,7 +254,7 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
       return appendItem(edit, found, change.value);
     }
     case 'insert': {
-      const parent = found.node === undefined ? found.parent : (found).parent && { node: (found).parent.node, path: (found).parent.path };
+      const parent = found.node === undefined ? found.parent : found.parent && { node: found.parent.node, path: found.parent.path };
       const index = change.path[change.path.length - 1];
       const seq = parent?.node;
       if (seq?.kind !== 'seq' || typeof index !== 'number') throw invalid(`cannot insert at ${formatPath(change.path)}`);
@@ -263,12 +263,23 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
       if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderTomlValue(change.value, edit.spacedArrays)}, `);
       // An array of tables: the new element's section goes before the element's (and its comments), a blank line between.
       const holder = edit.locate(parent!.path.slice(0, -1));
-      if (!isPlainObject(change.value) || holder.node === undefined || !sectionPathable(edit, holder) || parent!.path.some((segment) => typeof segment !== 'string')) {
+      if (
+        !isPlainObject(change.value) ||
+        holder.node === undefined ||
+        !sectionPathable(edit, holder) ||
+        parent!.path.some((segment) => typeof segment !== 'string')
+      ) {
         throw unsupported(`cannot insert this item into the array of tables ${formatPath(change.path.slice(0, -1))}`);
       }
       const sections = tableSections(parent!.path as string[], change.value, edit.spacedArrays, true);
       const eol = edit.lines.eol;
-      return edit.lines.insertLinesBefore(before.start, [...sections.map((section) => section.join(eol)).join(eol + eol).split(eol), '']);
+      return edit.lines.insertLinesBefore(before.start, [
+        ...sections
+          .map((section) => section.join(eol))
+          .join(eol + eol)
+          .split(eol),
+        '',
+      ]);
     }
     case 'rename': {
       const located = found as Located;
@@ -436,13 +447,19 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
   if ((isTableValue(value) || isTableArray(value)) && sectionPathable(edit, parent)) {
     const keys = path as string[];
     if (isTableValue(value)) return appendSections(edit, tableSections(keys, value, spaced));
-    return appendSections(edit, value.flatMap((item) => tableSections(keys, item, spaced, true)));
+    return appendSections(
+      edit,
+      value.flatMap((item) => tableSections(keys, item, spaced, true)),
+    );
   }
   // A table first named by a sub-table's header and given its own `[header]` later has its own key lines.
   const ownLines = shape === 'implicit' && edit.plainEntries(container).length > 0;
   if (shape === 'root' || shape === 'table' || ownLines) {
     const sibling = after === undefined ? undefined : edit.plainEntries(container).find((e) => e.key === after && !e.ignored);
-    if (sibling && sibling.keyStart === edit.lines.lineStartOf(sibling.keyStart) + /^[ \t]*/.exec(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart)))![0].length) {
+    if (
+      sibling &&
+      sibling.keyStart === edit.lines.lineStartOf(sibling.keyStart) + /^[ \t]*/.exec(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart)))![0].length
+    ) {
       // `after = …` written as one key (not dotted, not inline): the new line goes right below it.
       const at = edit.lines.lineEndOf(sibling.end);
       return edit.lines.splice(at, at, edit.lines.eol + line);

@@ -48,7 +48,10 @@ export function yamlString(text: string, key = false): string {
   if ((key ? PLAIN_KEY : PLAIN).test(text) && !RESERVED.test(text)) return text;
   // JSON's escapes are YAML's; characters YAML does not allow unescaped (DEL, C1 controls,
   // U+FFFE/U+FFFF, lone surrogates) are escaped too.
-  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u2028\u2029\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A number as YAML both versions read as that number (floats keep their `.`). */
@@ -327,12 +330,19 @@ export function tomlToYaml(source: string | Uint8Array | ManifestDocument, optio
   const root = document.root;
   if (root?.kind !== 'map') throw new ManifestEditError('unsupported', 'the TOML document has no root table');
   const program = parseTOML(text.slice(bom));
-  const comments = program.comments.map((comment) => ({ start: comment.range[0] + bom, text: text.slice(comment.range[0] + bom, comment.range[1] + bom).replace(/\r$/, '') }));
+  const comments = program.comments.map((comment) => ({
+    start: comment.range[0] + bom,
+    text: text.slice(comment.range[0] + bom, comment.range[1] + bom).replace(/\r$/, ''),
+  }));
   const converter = new Converter(text, root, comments);
   converter.attach();
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const yaml = converter.render(eol, bom === 1);
-  const converted = ManifestDocument.parse(yaml, { format: 'yaml', filename: 'svc.yaml', limits: { ...document.limits, maxBytes: Math.max(document.limits.maxBytes, yaml.length * 3) } });
+  const converted = ManifestDocument.parse(yaml, {
+    format: 'yaml',
+    filename: 'svc.yaml',
+    limits: { ...document.limits, maxBytes: Math.max(document.limits.maxBytes, yaml.length * 3) },
+  });
   const error = converted.diagnostics.find((d) => severityOf(d.code) === 'error');
   if (error || !deepEqual(converted.value, document.value)) {
     throw new ManifestEditError(

@@ -46,7 +46,8 @@ class YamlEdit {
   }
 
   get style(): YamlStyle {
-    return (this.cachedStyle ??= this.styleFrom === this.document ? detectStyle(this.document.root, this.lines) : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.text)));
+    return (this.cachedStyle ??=
+      this.styleFrom === this.document ? detectStyle(this.document.root, this.lines) : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.text)));
   }
 
   /** The plain value at a located path (own keys only, so the document's value has it). */
@@ -82,7 +83,6 @@ class YamlEdit {
     return current;
   }
 }
-
 
 /** An empty value (`key:`) or an explicit null (`key: null`, `key: ~`). */
 function isNullish(node: ValueNode | null): boolean {
@@ -178,7 +178,7 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       return appendItem(edit, found, node, change.value, path);
     }
     case 'insert': {
-      const seq = found.node === undefined ? found.parent.node : (found).slot.kind === 'item' ? ((found).slot as { container: SeqNode }).container : undefined;
+      const seq = found.node === undefined ? found.parent.node : found.slot.kind === 'item' ? (found.slot as { container: SeqNode }).container : undefined;
       const index = path[path.length - 1];
       if (seq?.kind !== 'seq' || typeof index !== 'number') throw new ManifestEditError('invalid-change', `cannot insert at ${formatPath(path)}`);
       if (index >= seq.items.length) return [{ op: 'append', path: path.slice(0, -1), value: change.value }];
@@ -188,8 +188,8 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       return edit.lines.insertLinesBefore(dash, renderSeqItemLines(change.value, edit.lines.column(dash), edit.style));
     }
     case 'rename': {
-      if (found.node === undefined || (found).slot.kind !== 'pair') throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
-      const entry = ((found).slot as { entry: MapEntry }).entry;
+      if (found.node === undefined || found.slot.kind !== 'pair') throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
+      const entry = (found.slot as { entry: MapEntry }).entry;
       return edit.lines.splice(entry.keyStart, entry.keyEnd, renameText(edit.text.slice(entry.keyStart, entry.keyEnd), change.to));
     }
     case 'delete':
@@ -198,7 +198,8 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
     case 'rewrite': {
       const node = found.node;
       if (node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
-      if (node?.kind !== 'scalar' || node.style === 'block' || node.start === node.end) throw unsupported(`${formatPath(path)} is not a scalar written on one line`);
+      if (node?.kind !== 'scalar' || node.style === 'block' || node.start === node.end)
+        throw unsupported(`${formatPath(path)} is not a scalar written on one line`);
       const rendered = renderScalar(node.value, quoteOf(edit.text, node));
       return rendered === edit.text.slice(node.start, node.end) ? [] : edit.lines.splice(node.start, node.end, rendered);
     }
@@ -221,7 +222,7 @@ export interface Splice {
  */
 export function applySplices(text: string, splices: readonly Splice[]): string {
   // Ascending by start; at one offset, insertions before the replacement that starts there.
-  const ordered = [...splices].sort((a, b) => a.start - b.start || (a.end - a.start) - (b.end - b.start));
+  const ordered = [...splices].sort((a, b) => a.start - b.start || a.end - a.start - (b.end - b.start));
   const parts: string[] = [];
   let at = 0;
   for (const splice of ordered) {
@@ -288,7 +289,10 @@ function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
       splices.push({ start: dash, end: slotEnd(entry), text: `${keyText}:${rest}` });
       continue;
     }
-    if (lines.lineStartOf(entry.keyStart) === lines.lineStartOf(slotEnd(entry)) && /^[ \t]*$/.test(text.slice(lines.lineStartOf(entry.keyStart), entry.keyStart))) {
+    if (
+      lines.lineStartOf(entry.keyStart) === lines.lineStartOf(slotEnd(entry)) &&
+      /^[ \t]*$/.test(text.slice(lines.lineStartOf(entry.keyStart), entry.keyStart))
+    ) {
       const comment = lines.trailingComment(entry.keyStart, slotEnd(entry));
       const lineStart = lines.lineStartOf(entry.keyStart);
       removedLines.add(lineStart);
@@ -344,11 +348,16 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
       if (!isEmptyText(container)) throw unsupported('cannot add a key to a document that is null');
       // An empty document: the new entries are the whole text.
       const lead = edit.text === '' || edit.text.endsWith('\n') ? '' : edit.style.eol;
-      return edit.lines.splice(edit.text.length, edit.text.length, lead + renderEntryLines(renderKey(key), value, 0, edit.style).join(edit.style.eol) + edit.style.eol);
+      return edit.lines.splice(
+        edit.text.length,
+        edit.text.length,
+        lead + renderEntryLines(renderKey(key), value, 0, edit.style).join(edit.style.eol) + edit.style.eol,
+      );
     }
     return [{ op: 'set', path: parentPath, value: { [key]: value } }];
   }
-  if (container?.kind !== 'map' || typeof key !== 'string') throw new ManifestEditError('invalid-change', `cannot add ${formatPath(path)}: its parent is not a map`);
+  if (container?.kind !== 'map' || typeof key !== 'string')
+    throw new ManifestEditError('invalid-change', `cannot add ${formatPath(path)}: its parent is not a map`);
   const { lines, style } = edit;
   if (container.flow) {
     const last = container.entries[container.entries.length - 1];
@@ -416,7 +425,8 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json): OffsetEdit
   const blockCollection = (target.kind === 'map' || target.kind === 'seq') && !target.flow;
   if (inFlow || (!blockScalar && !blockCollection && isInline(value))) {
     const oldText = lines.text.slice(target.start, target.end);
-    const rendered = value === null || typeof value !== 'object' ? renderScalar(value, quoteOf(edit.text, target)) : keepBracketPadding(oldText, renderFlow(value));
+    const rendered =
+      value === null || typeof value !== 'object' ? renderScalar(value, quoteOf(edit.text, target)) : keepBracketPadding(oldText, renderFlow(value));
     return lines.splice(target.start, target.end, rendered);
   }
   if (located.slot.kind === 'root') throw unsupported('cannot replace the whole document');

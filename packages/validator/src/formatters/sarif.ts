@@ -45,7 +45,9 @@ export function formatSarif(reports: readonly FileReport[], options: FormatOptio
               id: rule.id,
               name: rule.id.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase()),
               shortDescription: { text: rule.description.replace(/`/g, "'") },
-              fullDescription: { text: rule.spec ? `${rule.description.replace(/`/g, "'")} Spec: ${rule.spec.replace(/`/g, "'")}` : rule.description.replace(/`/g, "'") },
+              fullDescription: {
+                text: rule.spec ? `${rule.description.replace(/`/g, "'")} Spec: ${rule.spec.replace(/`/g, "'")}` : rule.description.replace(/`/g, "'"),
+              },
               defaultConfiguration: { level: LEVELS[rule.severity] },
               properties: { tags: [rule.kind] },
             })),

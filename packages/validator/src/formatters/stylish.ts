@@ -35,14 +35,7 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
   return out.join('\n') + '\n';
 }
 
-function codeFrame(
-  lines: string[],
-  line: number,
-  column: number,
-  endLine: number,
-  endColumn: number,
-  paint: (code: string, text: string) => string,
-): string[] {
+function codeFrame(lines: string[], line: number, column: number, endLine: number, endColumn: number, paint: (code: string, text: string) => string): string[] {
   const frame: string[] = [];
   const first = Math.max(1, line - 1);
   const width = String(line).length;

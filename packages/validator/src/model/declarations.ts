@@ -74,7 +74,14 @@ function unquoted(text: string, start: number, end: number): [number, number] {
 }
 
 /** Named items of a sequence (`triggers`, `connectors`, v1 `agents`), named by `nameKey`. */
-export function namedItems(container: MapNode | undefined, key: string, nameKey: string, pointer: string, text = '', kind: DeclarationKind = 'connector'): Declaration[] {
+export function namedItems(
+  container: MapNode | undefined,
+  key: string,
+  nameKey: string,
+  pointer: string,
+  text = '',
+  kind: DeclarationKind = 'connector',
+): Declaration[] {
   if (!container) return [];
   const declarations: Declaration[] = [];
   for (const { node, index } of itemsAt(container, key)) {
@@ -127,7 +134,9 @@ export class ManifestDeclarations {
   }
 
   get templates(): Declaration[] {
-    return this.kind('template', () => namedItems(mapAt(this.root && findEntry(this.root, 'sandbox')?.value), 'templates', 'slug', '/sandbox', this.text, 'template'));
+    return this.kind('template', () =>
+      namedItems(mapAt(this.root && findEntry(this.root, 'sandbox')?.value), 'templates', 'slug', '/sandbox', this.text, 'template'),
+    );
   }
 
   get triggers(): Declaration[] {

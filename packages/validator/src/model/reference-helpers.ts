@@ -44,7 +44,11 @@ export function reportUndeclared(
   const suggestion = declared.suggest(reference.name);
   const count = declared.size;
   const known =
-    count === 0 ? `no ${what.kind}s are declared` : count <= 8 ? `declared ${what.kind}s: ${listAlternatives(declared.list(), 'and')}` : `${count} ${what.kind}s are declared`;
+    count === 0
+      ? `no ${what.kind}s are declared`
+      : count <= 8
+        ? `declared ${what.kind}s: ${listAlternatives(declared.list(), 'and')}`
+        : `${count} ${what.kind}s are declared`;
   const diagnostic: RawDiagnostic = {
     code,
     message: `${what.label} '${reference.name}' is not a declared ${what.kind}${suggestion ? `; did you mean '${suggestion}'?` : ` (${known})`}`,

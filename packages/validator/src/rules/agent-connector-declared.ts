@@ -6,7 +6,7 @@ export const agentConnectorDeclared: CodeRule<'agent-connector-declared'> = {
   id: 'agent-connector-declared',
   kind: 'reference',
   severity: 'warning',
-  description: 'An agent\'s `connectors`, `connectors_required` (and deprecated `connectors_personal`) name connectors declared under `connectors`.',
+  description: "An agent's `connectors`, `connectors_required` (and deprecated `connectors_personal`) name connectors declared under `connectors`.",
   check(context) {
     const connectors = declaredConnectors(context);
     const declared = new DeclaredNames(connectors);

@@ -6,7 +6,7 @@ export const aliasConflict: SchemaRule<'alias-conflict'> = {
   severity: 'error',
   description: 'Two spellings of one field (`session_mode` and `sessionMode`, `base_url` and `baseUrl`, …) are both given.',
   explain(group, at) {
-    const keys = ((group.anchor.not as { required?: string[] } | undefined)?.required ?? []);
+    const keys = (group.anchor.not as { required?: string[] } | undefined)?.required ?? [];
     const [first, second] = keys;
     if (!first || !second) return [];
     // Point at whichever of the two comes later in the file: that is the one to remove.

@@ -6,7 +6,8 @@ export const connectorReservedSlug: SchemaRule<'connector-reserved-slug'> = {
   id: 'connector-reserved-slug',
   kind: 'schema',
   severity: 'error',
-  description: 'The reserved slugs `svc_slack`, `svc_teams`, `svc_email` are channel connectors; slug `computer` goes with provider `computer` and nothing else does.',
+  description:
+    'The reserved slugs `svc_slack`, `svc_teams`, `svc_email` are channel connectors; slug `computer` goes with provider `computer` and nothing else does.',
   spec: 'Connector rules 1: "Slugs `svc_slack`, `svc_teams`, `svc_email` require `provider` `channel`. Slug `computer` requires `provider` `computer`."',
   explain(group, at) {
     const diagnostics: RawDiagnostic[] = [];

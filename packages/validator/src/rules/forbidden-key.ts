@@ -10,7 +10,10 @@ export const forbiddenKey: StructureRule<'forbidden-key'> = {
   keywords: ['forbidden', 'false schema'],
   explain({ error, schema }, at) {
     const pointer = error.instancePath;
-    const reason = typeof schema['x-svc-forbidden'] === 'string' ? schema['x-svc-forbidden'] : `${keyLabel(pointer)} is not allowed in ${objectLabel(pointer.replace(/\/[^/]*$/, ''), at)}`;
+    const reason =
+      typeof schema['x-svc-forbidden'] === 'string'
+        ? schema['x-svc-forbidden']
+        : `${keyLabel(pointer)} is not allowed in ${objectLabel(pointer.replace(/\/[^/]*$/, ''), at)}`;
     const [start, end] = at.keyRange(pointer);
     return [{ code: 'forbidden-key', message: reason, path: pointer, start, end, fixes: at.removeKeyFix(pointer) }];
   },

@@ -90,7 +90,9 @@ export function severityOf(code: RuleCode): Severity {
 }
 
 export const STRUCTURE_RULES_BY_KEYWORD: ReadonlyMap<string, StructureRule<RuleCode>> = new Map(
-  RULES.filter((rule): rule is StructureRule<RuleCode> => rule.kind === 'structure').flatMap((rule) => rule.keywords.map((keyword) => [keyword, rule] as const)),
+  RULES.filter((rule): rule is StructureRule<RuleCode> => rule.kind === 'structure').flatMap((rule) =>
+    rule.keywords.map((keyword) => [keyword, rule] as const),
+  ),
 );
 
 export const SCHEMA_RULES_BY_ID: ReadonlyMap<string, SchemaRule<RuleCode>> = new Map(

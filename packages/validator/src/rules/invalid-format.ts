@@ -17,7 +17,9 @@ export const invalidFormat: StructureRule<'invalid-format'> = {
     const value = valueAt(at, pointer);
     // The 128-character limit lives inside the slug pattern; say so plainly when length is the only fault.
     if (pattern === SLUG_PATTERN && typeof value === 'string' && value.length > 128 && /^[a-z0-9][a-z0-9_-]*$/.test(value)) {
-      return [{ code: 'invalid-length', message: `${keyLabel(pointer)} is ${value.length} characters long; a slug has at most 128`, path: pointer, start, end }];
+      return [
+        { code: 'invalid-length', message: `${keyLabel(pointer)} is ${value.length} characters long; a slug has at most 128`, path: pointer, start, end },
+      ];
     }
     return [
       {

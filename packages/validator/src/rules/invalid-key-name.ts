@@ -12,11 +12,27 @@ export const invalidKeyName: StructureRule<'invalid-key-name'> = {
   explain({ error, schema }, at) {
     const name = String(error.params.propertyName);
     const pointer = `${error.instancePath}/${escapePointerSegment(name)}`;
-    const reason = typeof schema['x-svc-message'] === 'string' ? schema['x-svc-message'] : typeof schema.pattern === 'string' ? (PATTERN_PHRASES[schema.pattern] ?? `it must match ${schema.pattern}`) : 'it is not allowed here';
+    const reason =
+      typeof schema['x-svc-message'] === 'string'
+        ? schema['x-svc-message']
+        : typeof schema.pattern === 'string'
+          ? (PATTERN_PHRASES[schema.pattern] ?? `it must match ${schema.pattern}`)
+          : 'it is not allowed here';
     const [start, end] = at.keyRange(pointer);
-    const tooLong = name.length > 128 && ((schema.pattern === SLUG_PATTERN && /^[a-z0-9][a-z0-9_-]*$/.test(name)) || (schema.pattern === HEADER_NAME_PATTERN && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)));
+    const tooLong =
+      name.length > 128 &&
+      ((schema.pattern === SLUG_PATTERN && /^[a-z0-9][a-z0-9_-]*$/.test(name)) ||
+        (schema.pattern === HEADER_NAME_PATTERN && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)));
     if (tooLong) {
-      return [{ code: 'invalid-length', message: `key '${name.slice(0, 20)}…' is ${name.length} characters long; at most 128 are allowed`, path: pointer, start, end }];
+      return [
+        {
+          code: 'invalid-length',
+          message: `key '${name.slice(0, 20)}…' is ${name.length} characters long; at most 128 are allowed`,
+          path: pointer,
+          start,
+          end,
+        },
+      ];
     }
     return [
       {

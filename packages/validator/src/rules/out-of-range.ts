@@ -11,7 +11,13 @@ export const outOfRange: StructureRule<'out-of-range'> = {
   explain({ error }, at) {
     const pointer = error.instancePath;
     const limit = error.params.limit;
-    const bound = error.keyword.includes('inimum') ? (error.keyword.startsWith('exclusive') ? 'greater than' : 'at least') : error.keyword.startsWith('exclusive') ? 'less than' : 'at most';
+    const bound = error.keyword.includes('inimum')
+      ? error.keyword.startsWith('exclusive')
+        ? 'greater than'
+        : 'at least'
+      : error.keyword.startsWith('exclusive')
+        ? 'less than'
+        : 'at most';
     const [start, end] = at.valueRange(pointer);
     return [
       {

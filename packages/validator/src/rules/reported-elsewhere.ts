@@ -123,7 +123,8 @@ export const REPORTED_ELSEWHERE = [
     id: 'unknown-schema',
     kind: 'editor',
     severity: 'info',
-    description: 'The file pins a schema (`$schema`, a yaml-language-server modeline or a Taplo `#:schema` directive) that is not one of the svc manifest schemas; it is checked against ours anyway.',
+    description:
+      'The file pins a schema (`$schema`, a yaml-language-server modeline or a Taplo `#:schema` directive) that is not one of the svc manifest schemas; it is checked against ours anyway.',
     reportedBy: 'lsp/src/schema-pinning.ts',
   },
   {

@@ -7,7 +7,7 @@ export const sandboxTemplateDeclared: CodeRule<'sandbox-template-declared'> = {
   id: 'sandbox-template-declared',
   kind: 'reference',
   severity: 'warning',
-  description: '`sandbox.default` and an agent\'s `sandbox` name a template declared in `sandbox.templates`.',
+  description: "`sandbox.default` and an agent's `sandbox` name a template declared in `sandbox.templates`.",
   check(context) {
     const templates = declaredTemplates(context);
     const declared = new DeclaredNames(templates);

@@ -8,7 +8,7 @@ export const secretNameCharacters: CodeRule<'secret-name-characters'> = {
   id: 'secret-name-characters',
   kind: 'style',
   severity: 'warning',
-  description: 'A name in an agent\'s `secrets` allowlist contains a line break or another control character.',
+  description: "A name in an agent's `secrets` allowlist contains a line break or another control character.",
   spec: 'Version 2 agents: `secrets` is an "allowlist: array of names, or `all`, or `none`" (the spec gives secret names no pattern).',
   check(context) {
     if (context.version !== 2) return;

@@ -12,7 +12,9 @@ export const templateImageOrDockerfile: SchemaRule<'template-image-or-dockerfile
   explain(group, at) {
     const diagnostics: RawDiagnostic[] = [];
     if (group.failures.some((f) => f.error.keyword === 'anyOf')) {
-      diagnostics.push(needsKeys(group, at, { code: this.id, subject: objectLabel(group.objectPath, at), keys: ['image', 'dockerfile'], all: false, where: group.objectPath }));
+      diagnostics.push(
+        needsKeys(group, at, { code: this.id, subject: objectLabel(group.objectPath, at), keys: ['image', 'dockerfile'], all: false, where: group.objectPath }),
+      );
     }
     if (group.failures.some((f) => f.error.keyword === 'not')) {
       const pointer = `${group.objectPath}/dockerfile`;

@@ -7,7 +7,7 @@ export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
   id: 'trigger-agent-declared',
   kind: 'reference',
   severity: 'warning',
-  description: 'A trigger\'s `agent` (or `agent_name`) names a declared agent.',
+  description: "A trigger's `agent` (or `agent_name`) names a declared agent.",
   check(context) {
     const agents = declaredAgents(context);
     const declared = new DeclaredNames(agents);

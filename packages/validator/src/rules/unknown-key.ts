@@ -16,11 +16,7 @@ export const unknownKey: StructureRule<'unknown-key'> = {
     const known = knownKeys(schema);
     const suggestion = closestMatch(key, known);
     const where = objectLabel(error.instancePath, at);
-    const hint = suggestion
-      ? `; did you mean '${suggestion}'?`
-      : known.length && known.length <= 12
-        ? `; allowed keys are ${listAlternatives(known)}`
-        : '';
+    const hint = suggestion ? `; did you mean '${suggestion}'?` : known.length && known.length <= 12 ? `; allowed keys are ${listAlternatives(known)}` : '';
     const [start, end] = at.keyRange(pointer);
     return [
       {

@@ -24,8 +24,17 @@ function bytes(length: number, seed: number): Uint8Array {
 
 function billionLaughs(levels: number, width: number): string {
   const lines = ['svc_version: 1', `l0: &l0 [${Array(width).fill('lol').join(', ')}]`];
-  for (let level = 1; level < levels; level++) lines.push(`l${level}: &l${level} [${Array(width).fill(`*l${level - 1}`).join(', ')}]`);
-  lines.push(`bomb: [${Array(width).fill(`*l${levels - 1}`).join(', ')}]`);
+  for (let level = 1; level < levels; level++)
+    lines.push(
+      `l${level}: &l${level} [${Array(width)
+        .fill(`*l${level - 1}`)
+        .join(', ')}]`,
+    );
+  lines.push(
+    `bomb: [${Array(width)
+      .fill(`*l${levels - 1}`)
+      .join(', ')}]`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -83,20 +92,29 @@ export const CASES: Record<string, () => Input> = {
   'many-unknown-agent-keys': () => ({
     input: `svc_version: 2\ndefault_agent: a\nagents:\n  a:\n${Array.from({ length: 40_000 }, (_, i) => `    k${i}: ${i}`).join('\n')}\n`,
   }),
-  'many-extra-keys-toml': () => ({ input: `svc_version = 1\n${Array.from({ length: 40_000 }, (_, i) => `project.k${i} = ${i}`).join('\n')}\n`, format: 'toml' }),
+  'many-extra-keys-toml': () => ({
+    input: `svc_version = 1\n${Array.from({ length: 40_000 }, (_, i) => `project.k${i} = ${i}`).join('\n')}\n`,
+    format: 'toml',
+  }),
   // Binary data.
   'random-bytes': () => ({ input: bytes(64 * 1024, 42) }),
   'png-header': () => ({
     input: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, ...bytes(512, 7)]),
   }),
-  'invalid-utf8': () => ({ input: Uint8Array.from([...new TextEncoder().encode('svc_version: 1\nproject:\n  name: Caf'), 0xe9, ...new TextEncoder().encode(' orders\n')]) }),
+  'invalid-utf8': () => ({
+    input: Uint8Array.from([...new TextEncoder().encode('svc_version: 1\nproject:\n  name: Caf'), 0xe9, ...new TextEncoder().encode(' orders\n')]),
+  }),
   // Prototype keys, checked for pollution in a fresh process.
   // 2,000 maps that each merge one 2,000-key map: 8 million values once expanded.
   'merge-key-wide': () => ({
     input: `svc_version: 1\nbig: &big {${Array.from({ length: 2_000 }, (_, i) => `k${i}: ${i}`).join(', ')}}\ncopies:\n${Array.from({ length: 2_000 }, () => '  - <<: *big').join('\n')}\n`,
   }),
-  'proto-keys': () => ({ input: 'svc_version: 1\n__proto__: {polluted: true}\nproject:\n  constructor: {prototype: {polluted: true}}\n  prototype: {polluted: true}\n' }),
-  'proto-keys-merge': () => ({ input: 'svc_version: 1\nbase: &base {__proto__: {polluted: true}, constructor: {polluted: true}}\nproject:\n  <<: *base\n  name: x\n' }),
+  'proto-keys': () => ({
+    input: 'svc_version: 1\n__proto__: {polluted: true}\nproject:\n  constructor: {prototype: {polluted: true}}\n  prototype: {polluted: true}\n',
+  }),
+  'proto-keys-merge': () => ({
+    input: 'svc_version: 1\nbase: &base {__proto__: {polluted: true}, constructor: {polluted: true}}\nproject:\n  <<: *base\n  name: x\n',
+  }),
   'proto-keys-toml': () => ({ input: 'svc_version = 1\n[__proto__]\npolluted = true\n[project.constructor.prototype]\npolluted = true\n', format: 'toml' }),
   'proto-keys-json-style': () => ({ input: '{"svc_version": 1, "__proto__": {"polluted": true}, "project": {"__proto__": {"polluted": true}}}\n' }),
 };
@@ -117,9 +135,7 @@ function main(): void {
       length: typeof input === 'string' ? input.length : input.byteLength,
       polluted: 'polluted' in probe || 'polluted' in Object.prototype,
       manifestPrototypes:
-        result.manifest && typeof result.manifest === 'object'
-          ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest)]
-          : null,
+        result.manifest && typeof result.manifest === 'object' ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest)] : null,
       diagnostics: result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
     }) + '\n',
   );

@@ -5,7 +5,27 @@
 import fc from 'fast-check';
 
 /** Characters that matter to YAML and TOML, plus a few that the validator treats specially. */
-export const SPECIAL = [...'[]{}:,-?#&*!|>\'"%@`=.\\ \t\r\n', '\n  ', '\n- ', '"""', "'''", '---\n', '\uFEFF', '\u0000', '\u0085', '\uD800', '😀', 'é', '__proto__', '<<: ', '*a', '&a ', 'svc_version: 2', '[[triggers]]', 'x = 1'];
+export const SPECIAL = [
+  ...'[]{}:,-?#&*!|>\'"%@`=.\\ \t\r\n',
+  '\n  ',
+  '\n- ',
+  '"""',
+  "'''",
+  '---\n',
+  '\uFEFF',
+  '\u0000',
+  '\u0085',
+  '\uD800',
+  '😀',
+  'é',
+  '__proto__',
+  '<<: ',
+  '*a',
+  '&a ',
+  'svc_version: 2',
+  '[[triggers]]',
+  'x = 1',
+];
 export const garbage = fc.oneof(
   fc.constantFrom(...SPECIAL),
   fc.string({ maxLength: 12 }),
@@ -17,9 +37,21 @@ export type Mutation = (text: string) => string;
 const at = (n: number, length: number) => (length === 0 ? 0 : n % (length + 1));
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   // insert, delete, replace characters
-  fc.tuple(fc.nat(), garbage).map(([n, s]) => (t: string) => t.slice(0, at(n, t.length)) + s + t.slice(at(n, t.length))),
-  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 20 })).map(([n, k]) => (t: string) => t.slice(0, at(n, t.length)) + t.slice(at(n, t.length) + k)),
-  fc.tuple(fc.nat(), garbage).map(([n, s]) => (t: string) => t.slice(0, at(n, t.length)) + s + t.slice(at(n, t.length) + s.length)),
+  fc.tuple(fc.nat(), garbage).map(
+    ([n, s]) =>
+      (t: string) =>
+        t.slice(0, at(n, t.length)) + s + t.slice(at(n, t.length)),
+  ),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 20 })).map(
+    ([n, k]) =>
+      (t: string) =>
+        t.slice(0, at(n, t.length)) + t.slice(at(n, t.length) + k),
+  ),
+  fc.tuple(fc.nat(), garbage).map(
+    ([n, s]) =>
+      (t: string) =>
+        t.slice(0, at(n, t.length)) + s + t.slice(at(n, t.length) + s.length),
+  ),
   // insert, delete, duplicate, swap, indent lines
   fc.tuple(fc.nat(), garbage).map(([n, s]) => (t: string) => {
     const lines = t.split('\n');
@@ -60,10 +92,18 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 export const mutations = fc.array(mutation, { minLength: 1, maxLength: 6 });
 export const applyAll = (text: string, list: Mutation[]) => list.reduce((t, m) => m(t), text);
 
-
 /** A large manifest: enough triggers, agents and connectors that the chunker splits them item by item. */
 export function largeManifest(version: 1 | 2, triggers: number, agents: number, seed: number): string {
-  const lines: string[] = [`# generated manifest ${seed}`, `svc_version: ${version}`, 'project:', `  name: Project ${seed}`, '  description: >', '    A large generated manifest', '    for incremental parsing tests.', ''];
+  const lines: string[] = [
+    `# generated manifest ${seed}`,
+    `svc_version: ${version}`,
+    'project:',
+    `  name: Project ${seed}`,
+    '  description: >',
+    '    A large generated manifest',
+    '    for incremental parsing tests.',
+    '',
+  ];
   if (version === 2) lines.push(`default_agent: agent-0`);
   lines.push('agents:');
   for (let a = 0; a < agents; a++) {
@@ -82,9 +122,14 @@ export function largeManifest(version: 1 | 2, triggers: number, agents: number, 
     lines.push(`  - slug: trigger-${t}`, `    type: ${type}`, `    agent: agent-${(t * 7) % (agents + 2)}`);
     if (type === 'cron') lines.push(`    cron: "${t % 60} ${t % 24} * * *"`);
     if (type === 'webhook') lines.push(`    secret_env: HOOK_${t}`);
-    if (type === 'monitor') lines.push(`    run: "check --id ${t} | grep -v ok"`, `    mode: ${t % 2 ? 'poll' : 'stream'}`, ...(t % 2 ? ['    interval: 5m'] : []));
+    if (type === 'monitor')
+      lines.push(`    run: "check --id ${t} | grep -v ok"`, `    mode: ${t % 2 ? 'poll' : 'stream'}`, ...(t % 2 ? ['    interval: 5m'] : []));
     if (t % 9 === 0) lines.push('    filter:', `      branch: main`, `      path: "src/${t}/**"`);
-    lines.push(t % 13 === 0 ? `    prompt_template: |\n      Event {{id}} for trigger ${t}:\n        details: {{details}}` : `    prompt: 'Handle trigger ${t}: it''s due.'`);
+    lines.push(
+      t % 13 === 0
+        ? `    prompt_template: |\n      Event {{id}} for trigger ${t}:\n        details: {{details}}`
+        : `    prompt: 'Handle trigger ${t}: it''s due.'`,
+    );
   }
   lines.push('', 'connectors:');
   for (let c = 0; c < 14; c++) lines.push(`  - slug: conn-${c}`, `    provider: mcp`, `    url: https://mcp.example.com/${c}`);
@@ -93,17 +138,19 @@ export function largeManifest(version: 1 | 2, triggers: number, agents: number, 
   return lines.join('\n') + '\n';
 }
 
-export const manifestArb = fc.record({
-  version: fc.constantFrom(1 as const, 2 as const),
-  triggers: fc.integer({ min: 100, max: 140 }),
-  agents: fc.integer({ min: 50, max: 70 }),
-  seed: fc.nat({ max: 1000 }),
-  crlf: fc.boolean(),
-  bom: fc.boolean(),
-}).map(({ version, triggers, agents, seed, crlf, bom }) => {
-  const text = largeManifest(version, triggers, agents, seed);
-  return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
-});
+export const manifestArb = fc
+  .record({
+    version: fc.constantFrom(1 as const, 2 as const),
+    triggers: fc.integer({ min: 100, max: 140 }),
+    agents: fc.integer({ min: 50, max: 70 }),
+    seed: fc.nat({ max: 1000 }),
+    crlf: fc.boolean(),
+    bom: fc.boolean(),
+  })
+  .map(({ version, triggers, agents, seed, crlf, bom }) => {
+    const text = largeManifest(version, triggers, agents, seed);
+    return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
+  });
 
 /** Edits that keep most of the file and hit chunk structure: lines of a top-level key or an item. */
 /** Inserts `insert` at the start of the n-th value (after a `: `). */
@@ -118,43 +165,107 @@ export function valueEdit(n: number, insert: string): Mutation {
 
 /** Manifests just large enough for the chunker to split their collections item by item. */
 export const chunkedManifestArb = fc
-  .record({ version: fc.constantFrom(1 as const, 2 as const), triggers: fc.integer({ min: 12, max: 20 }), agents: fc.integer({ min: 17, max: 22 }), seed: fc.nat({ max: 1000 }) })
+  .record({
+    version: fc.constantFrom(1 as const, 2 as const),
+    triggers: fc.integer({ min: 12, max: 20 }),
+    agents: fc.integer({ min: 17, max: 22 }),
+    seed: fc.nat({ max: 1000 }),
+  })
   .map(({ version, triggers, agents, seed }) => largeManifest(version, triggers, agents, seed));
 
 /** Typing inside values: text with the characters YAML treats specially, mostly still valid YAML. */
 export const valueEdits = fc.array(
-  fc.tuple(fc.nat(), fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('{', '[', '}', ']', "'", '"', '#', ' #', ': ', ', ', '{x', 'a[b', '*', '&', '!'))).map(([n, s]) => valueEdit(n, s)),
+  fc
+    .tuple(fc.nat(), fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('{', '[', '}', ']', "'", '"', '#', ' #', ': ', ', ', '{x', 'a[b', '*', '&', '!')))
+    .map(([n, s]) => valueEdit(n, s)),
   { minLength: 1, maxLength: 3 },
 );
 
 export const STRUCTURAL_LINES = [
-  '  - slug: trigger-new', '    type: cron', '    prompt: new', '  agent-new:', '    enabled: false', 'agents:', 'triggers:', 'triggers: []', 'extra_key: 1',
-  '  - name: agent-0', '  agent-0:', '    connectors: none', '- ', '-', '  ', '\t', '[', ']', '{', "'", '"', '#', '# comment', 'x: &a value', 'y: *a', '---', '...', '? x',
-  ': y', 'key: |', 'key: >-', '    indented', 'svc_version: 1', 'svc_version: 2', '__proto__: {}', '  __proto__: 1', '<<: {a: 1}', '%YAML 1.2', '!tag x', '  - [a,', '    b]',
-  "  - 'open", "    close'", "    run: sed -n 's/{/(/p' app.log", '    prompt: Check the [errors list', '    cron: 0 0 * * *}', '  - "a\\', '    b"', 'default_agent: agent-1', 'connectors:', '  - slug: conn-0', '    provider: mcp',
+  '  - slug: trigger-new',
+  '    type: cron',
+  '    prompt: new',
+  '  agent-new:',
+  '    enabled: false',
+  'agents:',
+  'triggers:',
+  'triggers: []',
+  'extra_key: 1',
+  '  - name: agent-0',
+  '  agent-0:',
+  '    connectors: none',
+  '- ',
+  '-',
+  '  ',
+  '\t',
+  '[',
+  ']',
+  '{',
+  "'",
+  '"',
+  '#',
+  '# comment',
+  'x: &a value',
+  'y: *a',
+  '---',
+  '...',
+  '? x',
+  ': y',
+  'key: |',
+  'key: >-',
+  '    indented',
+  'svc_version: 1',
+  'svc_version: 2',
+  '__proto__: {}',
+  '  __proto__: 1',
+  '<<: {a: 1}',
+  '%YAML 1.2',
+  '!tag x',
+  '  - [a,',
+  '    b]',
+  "  - 'open",
+  "    close'",
+  "    run: sed -n 's/{/(/p' app.log",
+  '    prompt: Check the [errors list',
+  '    cron: 0 0 * * *}',
+  '  - "a\\',
+  '    b"',
+  'default_agent: agent-1',
+  'connectors:',
+  '  - slug: conn-0',
+  '    provider: mcp',
 ];
 export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
-    const lines = t.split('\n');
-    lines.splice(n % (lines.length + 1), 0, line);
-    return lines.join('\n');
-  }) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
-    const lines = t.split('\n');
-    lines[n % lines.length] = line;
-    return lines.join('\n');
-  }) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
+      const lines = t.split('\n');
+      lines.splice(n % (lines.length + 1), 0, line);
+      return lines.join('\n');
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
+      const lines = t.split('\n');
+      lines[n % lines.length] = line;
+      return lines.join('\n');
+    }),
+  },
   // Change a value in place, the most common edit while typing.
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([n, s]) => valueEdit(n, s)) },
   // Delete or duplicate a block of lines (an item moved, removed or pasted).
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
-    const lines = t.split('\n');
-    const i = n % lines.length;
-    const block = lines.slice(i, i + k);
-    if (duplicate) lines.splice(i, 0, ...block);
-    else lines.splice(i, k);
-    return lines.join('\n');
-  }) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
+      const lines = t.split('\n');
+      const i = n % lines.length;
+      const block = lines.slice(i, i + k);
+      if (duplicate) lines.splice(i, 0, ...block);
+      else lines.splice(i, k);
+      return lines.join('\n');
+    }),
+  },
   { weight: 4, arbitrary: mutation },
 );
 export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
@@ -167,7 +278,24 @@ export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
  */
 export function largeTomlManifest(triggers: number, agents: number, seed: number): string {
   const lines: string[] = [`# generated manifest ${seed}`, 'svc_version = 2', `default_agent = "agent-0"`, `created = 2024-0${1 + (seed % 9)}-01`, ''];
-  lines.push('[project.settings]', `retries = ${seed % 5}`, '', '[project.links.docs]', 'url = "https://example.com/docs"', '', '[project]', `name = "Project ${seed}"`, 'description = """', 'A large generated manifest', '[not.a.header]', 'for incremental parsing tests."""', `owner.name = "team-${seed % 7}"`, 'links.home = "https://example.com"', `links.issues.tracker = "jira-${seed % 3}"`, '');
+  lines.push(
+    '[project.settings]',
+    `retries = ${seed % 5}`,
+    '',
+    '[project.links.docs]',
+    'url = "https://example.com/docs"',
+    '',
+    '[project]',
+    `name = "Project ${seed}"`,
+    'description = """',
+    'A large generated manifest',
+    '[not.a.header]',
+    'for incremental parsing tests."""',
+    `owner.name = "team-${seed % 7}"`,
+    'links.home = "https://example.com"',
+    `links.issues.tracker = "jira-${seed % 3}"`,
+    '',
+  );
   lines.push('[project.owner.contact]', 'email = "team@example.com"', '');
   for (let a = 0; a < agents; a++) {
     lines.push(`[agents.agent-${a}]`, `enabled = ${a % 7 !== 3}`);
@@ -193,7 +321,13 @@ export function largeTomlManifest(triggers: number, agents: number, seed: number
 }
 
 export const tomlManifestArb = fc
-  .record({ triggers: fc.integer({ min: 20, max: 60 }), agents: fc.integer({ min: 10, max: 30 }), seed: fc.nat({ max: 1000 }), crlf: fc.boolean(), bom: fc.boolean() })
+  .record({
+    triggers: fc.integer({ min: 20, max: 60 }),
+    agents: fc.integer({ min: 10, max: 30 }),
+    seed: fc.nat({ max: 1000 }),
+    crlf: fc.boolean(),
+    bom: fc.boolean(),
+  })
   .map(({ triggers, agents, seed, crlf, bom }) => {
     const text = largeTomlManifest(triggers, agents, seed);
     return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
@@ -202,7 +336,7 @@ export const tomlManifestArb = fc
 /** Inserts `insert` at the start of the n-th TOML value (after a ` = `). */
 export function tomlValueEdit(n: number, insert: string): Mutation {
   return (t: string) => {
-    const equals = [...t.matchAll(/ = /g)].map((m) => m.index! + 3);
+    const equals = [...t.matchAll(/ = /g)].map((m) => m.index + 3);
     if (equals.length === 0) return t;
     const i = equals[n % equals.length]!;
     return t.slice(0, i) + insert + t.slice(i);
@@ -210,10 +344,51 @@ export function tomlValueEdit(n: number, insert: string): Mutation {
 }
 
 export const TOML_LINES = [
-  '[[triggers]]', '[triggers.filter]', 'branch = "dev"', '[agents.agent-0]', '[agents.agent-1.sandbox]', '[agents]', '[project]', '[project.owner]', '[project.settings]', '[sandbox]',
-  '[[sandbox.templates]]', '[[connectors]]', '[connectors]', 'slug = "x"', 'filter.branch = "main"', 'filter = { branch = "main" }', 'owner.name = "x"', 'settings.retries = 1', 'sandbox = 1',
-  'enabled = true', 'svc_version = 2', 'x = 1', 'x.y = 2', '"x" = 3', "'x' . y = 4", 'limits = { cpu = 1 }', 'limits.cpu = 2', 'connectors = [', ']', '"a",', '"""', "'''", '[', ']]', '#', '# [x]',
-  'a = """', 'b"""', '  [agents.agent-2]', 'when = 2024-01-01T00:00:00Z', 't = 07:30:00', '[a.b]', '[a]', '[[a]]', 'a.b = 1',
+  '[[triggers]]',
+  '[triggers.filter]',
+  'branch = "dev"',
+  '[agents.agent-0]',
+  '[agents.agent-1.sandbox]',
+  '[agents]',
+  '[project]',
+  '[project.owner]',
+  '[project.settings]',
+  '[sandbox]',
+  '[[sandbox.templates]]',
+  '[[connectors]]',
+  '[connectors]',
+  'slug = "x"',
+  'filter.branch = "main"',
+  'filter = { branch = "main" }',
+  'owner.name = "x"',
+  'settings.retries = 1',
+  'sandbox = 1',
+  'enabled = true',
+  'svc_version = 2',
+  'x = 1',
+  'x.y = 2',
+  '"x" = 3',
+  "'x' . y = 4",
+  'limits = { cpu = 1 }',
+  'limits.cpu = 2',
+  'connectors = [',
+  ']',
+  '"a",',
+  '"""',
+  "'''",
+  '[',
+  ']]',
+  '#',
+  '# [x]',
+  'a = """',
+  'b"""',
+  '  [agents.agent-2]',
+  'when = 2024-01-01T00:00:00Z',
+  't = 07:30:00',
+  '[a.b]',
+  '[a]',
+  '[[a]]',
+  'a.b = 1',
 ];
 /** Typing that keeps the TOML valid: a value replaced by a string, a comment added at a line end. */
 export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
@@ -221,42 +396,56 @@ export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
     const values = [...t.matchAll(/ = "([^"\\\n]*)"/g)];
     if (values.length === 0) return t;
     const m = values[n % values.length]!;
-    const at = m.index! + 4;
+    const at = m.index + 4;
     return t.slice(0, at) + s + t.slice(at + m[1]!.length);
   }),
-  fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 \[\]"'=]{0,8}$/)).map(([n, s]) => (t: string) => {
+  fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 [\]"'=]{0,8}$/)).map(([n, s]) => (t: string) => {
     const ends = [...t.matchAll(/ = (true|false|\d+|"[^"\\\n]*")\r?\n/g)];
     if (ends.length === 0) return t;
     const m = ends[n % ends.length]!;
-    const at = m.index! + 3 + m[1]!.length;
+    const at = m.index + 3 + m[1]!.length;
     return `${t.slice(0, at)} # ${s}${t.slice(at)}`;
   }),
 );
 
 export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: validTomlEdit },
-  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
-    const lines = t.split('\n');
-    lines.splice(n % (lines.length + 1), 0, line);
-    return lines.join('\n');
-  }) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
-    const lines = t.split('\n');
-    lines[n % lines.length] = line;
-    return lines.join('\n');
-  }) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
+      const lines = t.split('\n');
+      lines.splice(n % (lines.length + 1), 0, line);
+      return lines.join('\n');
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
+      const lines = t.split('\n');
+      lines[n % lines.length] = line;
+      return lines.join('\n');
+    }),
+  },
   // Typing inside a value, mostly keeping the TOML valid.
-  { weight: 6, arbitrary: fc.tuple(fc.nat(), fc.oneof(fc.constantFrom('1', 'x', '"', "'", '[', ']', '{', '}', '#', ' # c', '"s", ', '\\', '\n'), fc.string({ maxLength: 4 }))).map(([n, s]) => tomlValueEdit(n, s)) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.nat(), fc.oneof(fc.constantFrom('1', 'x', '"', "'", '[', ']', '{', '}', '#', ' # c', '"s", ', '\\', '\n'), fc.string({ maxLength: 4 })))
+      .map(([n, s]) => tomlValueEdit(n, s)),
+  },
   // Change a quoted value in place: stays valid.
   { weight: 4, arbitrary: fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 ]{0,6}$/)).map(([n, s]) => tomlValueEdit(n, `"${s}" # `)) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
-    const lines = t.split('\n');
-    const i = n % lines.length;
-    const block = lines.slice(i, i + k);
-    if (duplicate) lines.splice(i, 0, ...block);
-    else lines.splice(i, k);
-    return lines.join('\n');
-  }) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
+      const lines = t.split('\n');
+      const i = n % lines.length;
+      const block = lines.slice(i, i + k);
+      if (duplicate) lines.splice(i, 0, ...block);
+      else lines.splice(i, k);
+      return lines.join('\n');
+    }),
+  },
   { weight: 2, arbitrary: mutation },
 );
 export const tomlEdits = fc.array(tomlEdit, { minLength: 1, maxLength: 4 });

@@ -85,7 +85,7 @@ export function parseExamples(page: string): DocExample[] {
 export function decodeEscapes(text: string): Uint8Array {
   const bytes: number[] = [];
   const encoder = new TextEncoder();
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const hex = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(i, i + 4));
     const unicode = /^\\u([0-9a-fA-F]{4})/.exec(text.slice(i, i + 6));
     if (hex) {

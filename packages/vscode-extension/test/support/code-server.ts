@@ -69,15 +69,7 @@ export function prepareDirs(root: string, userSettings: Record<string, unknown>)
 }
 
 function baseArgs(tools: E2eTools, dirs: CodeServerDirs): string[] {
-  return [
-    tools.codeServerEntry,
-    '--config',
-    dirs.configFile,
-    '--user-data-dir',
-    dirs.userDataDir,
-    '--extensions-dir',
-    dirs.extensionsDir,
-  ];
+  return [tools.codeServerEntry, '--config', dirs.configFile, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
 }
 
 /** Environment for code-server: XDG dirs inside the temp root, so nothing lands in $HOME. */
@@ -114,7 +106,10 @@ export function listExtensions(tools: E2eTools, dirs: CodeServerDirs): string[] 
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return (r.stdout ?? '').split('\n').map((l) => l.trim()).filter((l) => /^[\w-]+\.[\w-]+@/.test(l));
+  return (r.stdout ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[\w-]+\.[\w-]+@/.test(l));
 }
 
 export interface RunningCodeServer {
@@ -125,12 +120,7 @@ export interface RunningCodeServer {
 }
 
 /** Starts code-server on 127.0.0.1 with auth none, opening `folder`; resolves once it answers HTTP. */
-export async function startCodeServer(
-  tools: E2eTools,
-  dirs: CodeServerDirs,
-  folder: string,
-  logFile: string,
-): Promise<RunningCodeServer> {
+export async function startCodeServer(tools: E2eTools, dirs: CodeServerDirs, folder: string, logFile: string): Promise<RunningCodeServer> {
   const port = await freePort();
   writeFileSync(dirs.configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const log = createWriteStream(logFile);
