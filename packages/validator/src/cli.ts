@@ -14,6 +14,7 @@ import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
 import { formatStylish } from './formatters/stylish.js';
+import { formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 
@@ -170,18 +171,18 @@ async function printReports(reports: FileReport[], format: string, io: CliIo, to
     repositoryRoot: findRepositoryRoot(io.cwd),
     toolVersion: VERSION,
   };
-  (toStderr ? io.stderr : io.stdout)(await formatReports(format, reports, options));
+  (toStderr ? io.stderr : io.stdout)(formatReports(format, reports, options));
 }
 
-/** The report in a format; all but the default load only when asked for (the CLI bundle runs their module code then). */
-async function formatReports(format: string, reports: FileReport[], options: FormatOptions): Promise<string> {
+/** The report in a format; all but the default load only when asked for (in the CLI bundle, see lazy-parts.ts). */
+function formatReports(format: string, reports: FileReport[], options: FormatOptions): string {
   switch (format) {
     case 'json':
-      return (await import('./formatters/json.js')).formatJson(reports);
+      return formatters().json.formatJson(reports);
     case 'sarif':
-      return (await import('./formatters/sarif.js')).formatSarif(reports, options);
+      return formatters().sarif.formatSarif(reports, options);
     case 'github':
-      return (await import('./formatters/github.js')).formatGithub(reports, options);
+      return formatters().github.formatGithub(reports, options);
     default:
       return formatStylish(reports, options);
   }

@@ -4,6 +4,9 @@
  * top-level code once, when first reached, instead of at start-up.
  */
 import type * as toml from './document/parse-toml.js';
+import type * as github from './formatters/github.js';
+import type * as json from './formatters/json.js';
+import type * as sarif from './formatters/sarif.js';
 import type * as v1 from './generated/validators-v1.js';
 import type * as eager from './lazy-parts.js';
 
@@ -11,6 +14,7 @@ declare const require: (id: string) => unknown;
 
 let tomlModule: typeof toml | undefined;
 let v1Module: typeof v1 | undefined;
+let formatterModules: { json: typeof json; sarif: typeof sarif; github: typeof github } | undefined;
 
 export function tomlParser(): typeof toml {
   return (tomlModule ??= require('./document/parse-toml.js') as typeof toml);
@@ -20,5 +24,13 @@ export function v1Validator(): typeof v1 {
   return (v1Module ??= require('./generated/validators-v1.js') as typeof v1);
 }
 
+export function formatters(): { json: typeof json; sarif: typeof sarif; github: typeof github } {
+  return (formatterModules ??= {
+    json: require('./formatters/json.js') as typeof json,
+    sarif: require('./formatters/sarif.js') as typeof sarif,
+    github: require('./formatters/github.js') as typeof github,
+  });
+}
+
 // Both files offer the same getters with the same types (checked by tsc, gone from the bundle).
-void ({ tomlParser, v1Validator } satisfies typeof eager);
+void ({ tomlParser, v1Validator, formatters } satisfies typeof eager);

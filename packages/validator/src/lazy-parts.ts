@@ -3,9 +3,12 @@
  * file loads them with the module, as any ES module would; the CLI bundle replaces it with
  * `lazy-parts.bundle.ts` (scripts/lazy-parts-plugin.mjs), whose getters `require()` each part the
  * first time it is asked for, so `svc-manifest validate svc.yaml` never runs the TOML parser's
- * or the svc_version 1 validator's module code. Both files export the same names with the same types.
+ * or the svc_version 1 validator's module code, nor a formatter it was not asked for. Both files export the same names with the same types.
  */
 import * as toml from './document/parse-toml.js';
+import * as github from './formatters/github.js';
+import * as json from './formatters/json.js';
+import * as sarif from './formatters/sarif.js';
 import * as v1 from './generated/validators-v1.js';
 
 /** The TOML half of the document layer (and toml-eslint-parser behind it). */
@@ -16,4 +19,9 @@ export function tomlParser(): typeof toml {
 /** ajv's compiled validator for svc_version 1. */
 export function v1Validator(): typeof v1 {
   return v1;
+}
+
+/** The report formats other than the default (stylish). */
+export function formatters(): { json: typeof json; sarif: typeof sarif; github: typeof github } {
+  return { json, sarif, github };
 }
