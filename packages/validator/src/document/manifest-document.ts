@@ -643,29 +643,7 @@ function shiftInPlace(node: ValueNode, delta: number): void {
   }
 }
 
-/** A copy of an alias-free tree with every offset moved by `delta`. */
+/** The tree with every offset moved by `delta`: a moved copy, or the tree itself when nothing moves. */
 function shiftTree(node: ValueNode, delta: number): ValueNode {
-  if (delta === 0) return node;
-  switch (node.kind) {
-    case 'scalar':
-      return { ...node, start: node.start + delta, end: node.end + delta };
-    case 'seq':
-      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => shiftTree(item, delta)) };
-    case 'map':
-      return {
-        ...node,
-        start: node.start + delta,
-        end: node.end + delta,
-        entries: node.entries.map((entry) => ({
-          ...entry,
-          keyStart: entry.keyStart + delta,
-          keyEnd: entry.keyEnd + delta,
-          start: entry.start + delta,
-          end: entry.end + delta,
-          value: shiftTree(entry.value, delta),
-        })),
-      };
-    case 'alias':
-      return { ...node, start: node.start + delta, end: node.end + delta };
-  }
+  return delta === 0 ? node : copyTree(node, delta);
 }
