@@ -235,23 +235,31 @@ export const STRUCTURAL_LINES = [
   '  - slug: conn-0',
   '    provider: mcp',
 ];
+/** Inserting one of `lines` before a line (weight 3), or putting it in a line's place (weight 2). */
+function lineEdits(lines: readonly string[]): { weight: number; arbitrary: fc.Arbitrary<Mutation> }[] {
+  const at = fc.tuple(fc.nat(), fc.constantFrom(...lines));
+  return [
+    {
+      weight: 3,
+      arbitrary: at.map(([n, line]) => (t: string) => {
+        const all = t.split('\n');
+        all.splice(n % (all.length + 1), 0, line);
+        return all.join('\n');
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: at.map(([n, line]) => (t: string) => {
+        const all = t.split('\n');
+        all[n % all.length] = line;
+        return all.join('\n');
+      }),
+    },
+  ];
+}
+
 export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
-  {
-    weight: 3,
-    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
-      const lines = t.split('\n');
-      lines.splice(n % (lines.length + 1), 0, line);
-      return lines.join('\n');
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...STRUCTURAL_LINES)).map(([n, line]) => (t: string) => {
-      const lines = t.split('\n');
-      lines[n % lines.length] = line;
-      return lines.join('\n');
-    }),
-  },
+  ...lineEdits(STRUCTURAL_LINES),
   // Change a value in place, the most common edit while typing.
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([n, s]) => valueEdit(n, s)) },
   // Delete or duplicate a block of lines (an item moved, removed or pasted).
@@ -410,22 +418,7 @@ export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
 
 export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: validTomlEdit },
-  {
-    weight: 3,
-    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
-      const lines = t.split('\n');
-      lines.splice(n % (lines.length + 1), 0, line);
-      return lines.join('\n');
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES)).map(([n, line]) => (t: string) => {
-      const lines = t.split('\n');
-      lines[n % lines.length] = line;
-      return lines.join('\n');
-    }),
-  },
+  ...lineEdits(TOML_LINES),
   // Typing inside a value, mostly keeping the TOML valid.
   {
     weight: 6,
