@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { createState } from '../packages/lsp/src/document-state.ts';
 import { computeDiagnostics } from '../packages/lsp/src/features/diagnostics.ts';
+import { rng } from './generate.ts';
 import { stat, type Stat } from './lsp-harness.ts';
 import { OUR_SERVER, OUR_SETTINGS } from './servers.ts';
 
@@ -145,18 +146,6 @@ async function oneBurst(edits: number): Promise<{ hoverMs: number; finalMs: numb
   }
 }
 
-/** mulberry32, seeded: the same storm every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function positionAt(text: string, offset: number): { line: number; character: number } {
   let line = 0;
   let start = 0;
@@ -176,7 +165,7 @@ async function storm(edits: number): Promise<BurstResult['storm']> {
     let text = burstManifest();
     await open(session, text);
     const before = await session.connection.sendRequest<Stats>('svc/stats');
-    const next = random(17);
+    const next = rng(17); // seeded: the same storm every run
     const waits: Promise<number>[] = [];
     let version = 1;
     for (let i = 0; i < edits; i++) {

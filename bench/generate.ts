@@ -36,8 +36,8 @@ export interface GeneratedManifest {
   };
 }
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
+/** mulberry32: small, fast, deterministic (the benchmarks' one seeded generator). */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
