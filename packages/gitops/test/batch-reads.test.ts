@@ -13,7 +13,7 @@ import { afterAll, expect, test } from 'vitest';
 import { setDefaultAgent } from '../src/index.js';
 import { GitRepo, type IndexChange } from '../src/git/repo.js';
 import { lf, YAML_LINES } from './support/fixtures.js';
-import { AUTHOR, cleanupTempDirs, git, makeRepo, tempDir } from './support/repos.js';
+import { AUTHOR, cleanupTempDirs, git, makeRepo, repositoryWithSpecialEntries, tempDir } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -31,15 +31,7 @@ const FILES: Record<string, string> = {
 };
 
 function repository(): { repo: string; commit: string; base: string } {
-  const work = makeRepo(FILES);
-  execFileSync('chmod', ['+x', join(work, 'README.md')]);
-  execFileSync('ln', ['-s', 'a/one.txt', join(work, 'link')]);
-  git(work, ['add', '-A']);
-  git(work, ['update-index', '--add', '--cacheinfo', `160000,${git(work, ['rev-parse', 'HEAD']).trim()},vendor/sub`]);
-  git(work, ['commit', '-q', '-m', 'more']);
-  const bare = join(tempDir(), 'repo.git');
-  git(work, ['clone', '-q', '--bare', work, bare]);
-  return { repo: bare, commit: git(bare, ['rev-parse', 'HEAD']).trim(), base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+  return repositoryWithSpecialEntries(FILES);
 }
 
 /** A tree made with git's index: `read-tree` + `update-index --index-info` + `write-tree`. */

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { GitRepo, type IndexChange } from '../src/git/repo.js';
 import { buildTreeFromChanges } from '../src/git/tree-builder.js';
-import { cleanupTempDirs, git, makeRepo, tempDir } from './support/repos.js';
+import { cleanupTempDirs, git, repositoryWithSpecialEntries, tempDir } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -29,15 +29,7 @@ const FILES: Record<string, string> = {
 };
 
 function repository(): { repo: string; base: string } {
-  const work = makeRepo(FILES);
-  execFileSync('chmod', ['+x', join(work, 'README.md')]);
-  execFileSync('ln', ['-s', 'a/one.txt', join(work, 'link')]);
-  git(work, ['add', '-A']);
-  git(work, ['update-index', '--add', '--cacheinfo', `160000,${git(work, ['rev-parse', 'HEAD']).trim()},vendor/sub`]);
-  git(work, ['commit', '-q', '-m', 'more']);
-  const bare = join(tempDir(), 'repo.git');
-  git(work, ['clone', '-q', '--bare', work, bare]);
-  return { repo: bare, base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+  return repositoryWithSpecialEntries(FILES);
 }
 
 /** The oracle: what the applier's temporary index produces. */

@@ -85,3 +85,20 @@ export const AUTHOR = { name: 'Svc Bot', email: 'bot@example.test' };
 export async function applyOptions(extra: ApplyOptions = {}): Promise<ApplyOptions> {
   return { author: AUTHOR, ...extra };
 }
+
+/**
+ * A bare repository of `files` (committed on `main` by {@link makeRepo}) plus the entries an
+ * index treats specially: `README.md` executable, `link` a symlink to `a/one.txt`, `vendor/sub`
+ * a submodule. Returns the bare repository, its head commit and that commit's tree.
+ */
+export function repositoryWithSpecialEntries(files: Record<string, string | Uint8Array>): { repo: string; commit: string; base: string } {
+  const work = makeRepo(files);
+  execFileSync('chmod', ['+x', join(work, 'README.md')]);
+  execFileSync('ln', ['-s', 'a/one.txt', join(work, 'link')]);
+  git(work, ['add', '-A']);
+  git(work, ['update-index', '--add', '--cacheinfo', `160000,${git(work, ['rev-parse', 'HEAD']).trim()},vendor/sub`]);
+  git(work, ['commit', '-q', '-m', 'more']);
+  const bare = join(tempDir(), 'repo.git');
+  git(work, ['clone', '-q', '--bare', work, bare]);
+  return { repo: bare, commit: git(bare, ['rev-parse', 'HEAD']).trim(), base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+}
