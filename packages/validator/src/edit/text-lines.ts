@@ -121,6 +121,7 @@ export class TextLines {
     let first = this.lineStartOf(start);
     while (first > 0) {
       const previous = this.lineStartOf(first - 1);
+      // A comment indented deeper than the entry belongs to the entry above it.
       if (!this.isComment(previous) || this.indentOf(previous) > indent) break;
       first = previous;
     }
@@ -140,13 +141,7 @@ export class TextLines {
    */
   removeBlock(start: number, contentEnd: number): OffsetEdit {
     const indent = this.column(start);
-    let first = this.lineStartOf(start);
-    while (first > 0) {
-      const previous = this.lineStartOf(first - 1);
-      // A comment indented deeper than the entry belongs to the entry above it.
-      if (!this.isComment(previous) || this.indentOf(previous) > indent) break;
-      first = previous;
-    }
+    let first = this.blockStart(start);
     let end = this.nextLineStart(Math.max(first, this.lastLineEnd(contentEnd)));
     while (end < this.text.length && this.isComment(end) && this.indentOf(end) > indent) end = this.nextLineStart(end);
     if (end === this.text.length && !this.text.endsWith('\n') && first > 0) {
