@@ -23,7 +23,7 @@ import { lf, PDF_V1, PDF_V2, writeCatalogItem } from './support/fixtures.js';
 import { verifyTree } from '../src/applier.js';
 import { GitRepo } from '../src/git/repo.js';
 import { MemoryCatalog, type MemoryItem } from './support/memory-catalog.js';
-import { AUTHOR, cleanupTempDirs, git, show, tempDir, writeFiles } from './support/repos.js';
+import { AUTHOR, cleanupTempDirs, expectRefused, git, refsOf, show, tempDir, writeFiles } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -50,26 +50,15 @@ function victim(options: { bare?: boolean; extra?: Record<string, string | Uint8
   return bare;
 }
 
-/** Everything an operation could change: every ref with its value, and main's whole tree. */
-function repoState(repo: string): string {
-  return `${git(repo, ['for-each-ref', '--format=%(refname) %(objectname)'])}\n${git(repo, ['ls-tree', '-r', '-t', '--full-tree', 'main'])}`;
-}
-
 async function options(extra: ApplyOptions = {}): Promise<ApplyOptions> {
   return { author: AUTHOR, ...extra };
 }
 
-/** Runs `operation`, expects a refusal with `code`, and checks refs and tree did not change. */
-async function expectRefused(repo: string, code: RefusalCode, operation: () => Promise<unknown>): Promise<RefusedError> {
-  const before = repoState(repo);
-  const error = await operation().then(
-    (result) => result,
-    (e: unknown) => e,
-  );
-  expect(error, `expected a refusal, got ${JSON.stringify(error)}`).toBeInstanceOf(RefusedError);
-  expect((error as RefusedError).code, (error as Error).message).toBe(code);
-  expect(repoState(repo)).toBe(before);
-  return error as RefusedError;
+/** Runs `operation`, expects a refusal with `code`, and checks no ref moved (support/repos.ts). */
+async function expectRefusedWith(repo: string, code: RefusalCode, operation: () => Promise<unknown>): Promise<RefusedError> {
+  const error = await expectRefused(repo, operation);
+  expect(error.code, error.message).toBe(code);
+  return error;
 }
 
 function evil(files: Record<string, string | Uint8Array>, more: Partial<MemoryItem> = {}): MemoryCatalog {
@@ -113,7 +102,7 @@ describe('item paths', () => {
   test.each(unsafe)('unsafe path %j is refused before anything is fetched', async (path, why) => {
     const repo = victim();
     const catalog = evil({ [path]: 'pwned\n' });
-    const error = await expectRefused(repo, 'unsafe-path', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'unsafe-path', async () => install(repo, 'evil', { ...(await options()), catalog }));
     expect(error.message).toBe(`marketplace item 'evil' lists file ${JSON.stringify(path)}, which ${why}`);
     expect(error.details.file).toBe(path);
     expect(catalog.reads).toEqual(['item evil']);
@@ -129,7 +118,9 @@ describe('item paths', () => {
   ];
   test.each(conflicts)('%j conflicts with what the repository tracks', async (path, why) => {
     const repo = victim();
-    const error = await expectRefused(repo, 'path-conflict', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: 'pwned\n' }) }));
+    const error = await expectRefusedWith(repo, 'path-conflict', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: 'pwned\n' }) }),
+    );
     expect(error.message).toBe(`item file '${path}' ${why}; nothing was written`);
     expect(error.details.file).toBe(path);
   });
@@ -141,18 +132,18 @@ describe('item paths', () => {
       ['README.md', 'other\n'],
       ['link', 'docs'],
     ] as const) {
-      const error = await expectRefused(repo, 'conflict', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: content }) }));
+      const error = await expectRefusedWith(repo, 'conflict', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: content }) }));
       expect(error.details.files).toEqual([expect.objectContaining({ path, status: 'exists' })]);
     }
   });
 
   test('two item paths that are one file on a case-insensitive disk, or one inside the other', async () => {
     const repo = victim();
-    const twins = await expectRefused(repo, 'invalid-item', async () =>
+    const twins = await expectRefusedWith(repo, 'invalid-item', async () =>
       install(repo, 'evil', { ...(await options()), catalog: evil({ 'x.md': 'a', 'X.md': 'b' }) }),
     );
     expect(twins.message).toBe("marketplace item 'evil' is invalid: files lists 'x.md' and 'X.md', which differ only in case");
-    const nested = await expectRefused(repo, 'path-conflict', async () =>
+    const nested = await expectRefusedWith(repo, 'path-conflict', async () =>
       install(repo, 'evil', { ...(await options()), catalog: evil({ new: 'a', 'new/inner': 'b' }) }),
     );
     expect(nested.message).toBe("item file 'new/inner' is inside 'new', also an item file; nothing was written");
@@ -168,7 +159,7 @@ describe('item paths', () => {
     git(repo, ['add', '-A']);
     git(repo, ['commit', '-q', '-m', 'SKILL.md becomes a symlink']);
     writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
-    const updated = await expectRefused(repo, 'conflict', async () => update(repo, 'pdf-tools', { ...(await options()), catalog }));
+    const updated = await expectRefusedWith(repo, 'conflict', async () => update(repo, 'pdf-tools', { ...(await options()), catalog }));
     expect(updated.details.files).toEqual([
       {
         path: 'skills/pdf-tools/SKILL.md',
@@ -176,7 +167,7 @@ describe('item paths', () => {
         message: 'skills/pdf-tools/SKILL.md is now a tracked symlink in the repository; an item only replaces regular files',
       },
     ]);
-    const removed = await expectRefused(repo, 'path-conflict', async () => remove(repo, 'pdf-tools', { ...(await options()), force: true }));
+    const removed = await expectRefusedWith(repo, 'path-conflict', async () => remove(repo, 'pdf-tools', { ...(await options()), force: true }));
     expect(removed.message).toBe("item file 'skills/pdf-tools/SKILL.md' is a tracked symlink; nothing was written");
   });
 });
@@ -196,7 +187,7 @@ describe('folder catalogs never follow a symlink', () => {
       execFileSync('rm', [join(dir, 'files/notes/readme.txt')]);
       symlinkSync('/etc/hostname', join(dir, 'files/notes/readme.txt'));
     });
-    const error = await expectRefused(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
     expect(error.message).toBe(
       `file 'notes/readme.txt' of marketplace item 'evil': ${join(catalog, 'evil/files/notes/readme.txt')} is a symlink; a catalog may only hold regular files and folders`,
     );
@@ -212,7 +203,7 @@ describe('folder catalogs never follow a symlink', () => {
       symlinkSync('/etc', join(dir, 'files/notes'));
       writeFileSync(join(dir, 'item.json'), JSON.stringify({ name: 'evil', version: '1.0.0', files: ['notes/hostname'] }));
     });
-    const error = await expectRefused(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
     expect(error.message).toContain(`${join(catalog, 'evil/files/notes')} is a symlink`);
   });
 
@@ -222,7 +213,7 @@ describe('folder catalogs never follow a symlink', () => {
       execFileSync('rm', [join(dir, 'item.json')]);
       symlinkSync('/etc/hostname', join(dir, 'item.json'));
     });
-    const error = await expectRefused(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
     expect(error.message).not.toContain(hostname.toString().trim());
   });
 });
@@ -251,7 +242,7 @@ describe('sizes are bounded', () => {
   ];
   test.each(cases)('%s (a custom catalog that ignores the bound)', async (_name, limits, files, message) => {
     const repo = victim();
-    const error = await expectRefused(repo, 'too-large', async () => install(repo, 'evil', { ...(await options()), catalog: evil(files), limits }));
+    const error = await expectRefusedWith(repo, 'too-large', async () => install(repo, 'evil', { ...(await options()), catalog: evil(files), limits }));
     expect(error.message).toBe(message);
   });
 
@@ -259,7 +250,9 @@ describe('sizes are bounded', () => {
     const repo = victim();
     const catalog = tempDir();
     writeCatalogItem(catalog, 'evil', { version: '1.0.0', files: { 'big.bin': 'x'.repeat(5000) }, manifest: {} });
-    const error = await expectRefused(repo, 'too-large', async () => install(repo, 'evil', { ...(await options()), catalog, limits: { maxFileBytes: 4096 } }));
+    const error = await expectRefusedWith(repo, 'too-large', async () =>
+      install(repo, 'evil', { ...(await options()), catalog, limits: { maxFileBytes: 4096 } }),
+    );
     expect(error.message).toBe("file 'big.bin' of marketplace item 'evil' is larger than the limit of 4096 bytes; nothing was written");
   });
 });
@@ -268,7 +261,7 @@ describe('names that reach a commit message', () => {
   test('a secret name with a newline cannot forge a trailer', async () => {
     const repo = victim();
     const secret = 'TOKEN\nSigned-off-by: Mallory <mallory@example.test>';
-    const error = await expectRefused(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { secrets: ['OK', secret] }, await options()));
+    const error = await expectRefusedWith(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { secrets: ['OK', secret] }, await options()));
     expect(error.message).toBe(
       `secret name ${JSON.stringify(secret)} contains control character U+000A (line breaks and control characters are never allowed in names)`,
     );
@@ -276,10 +269,10 @@ describe('names that reach a commit message', () => {
 
   test('agent and connector names must match the slug pattern', async () => {
     const repo = victim();
-    expect((await expectRefused(repo, 'invalid-name', async () => setDefaultAgent(repo, 'main\nx', await options()))).message).toBe(
+    expect((await expectRefusedWith(repo, 'invalid-name', async () => setDefaultAgent(repo, 'main\nx', await options()))).message).toBe(
       'agent name "main\\nx" contains control character U+000A (line breaks and control characters are never allowed in names)',
     );
-    expect((await expectRefused(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { connectors: ['Git Hub'] }, await options()))).message).toBe(
+    expect((await expectRefusedWith(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { connectors: ['Git Hub'] }, await options()))).message).toBe(
       'connector name "Git Hub" must match [a-z0-9][a-z0-9_-]{0,127}',
     );
   });
@@ -287,22 +280,22 @@ describe('names that reach a commit message', () => {
   test('an item version with a newline, an author with a newline', async () => {
     const repo = victim();
     const version = '1.0.0\nSigned-off-by: Mallory <m@example.test>';
-    const error = await expectRefused(repo, 'invalid-item', async () =>
+    const error = await expectRefusedWith(repo, 'invalid-item', async () =>
       install(repo, 'evil', { ...(await options()), catalog: evil({ 'a.md': 'a' }, { version }) }),
     );
     expect(error.message).toContain('contains control character U+000A');
-    await expectRefused(repo, 'invalid-name', async () => setDefaultAgent(repo, 'helper', { author: { name: 'Mallory\nX', email: 'm@example.test' } }));
+    await expectRefusedWith(repo, 'invalid-name', async () => setDefaultAgent(repo, 'helper', { author: { name: 'Mallory\nX', email: 'm@example.test' } }));
   });
 });
 
 describe('item names that are also names of object properties', () => {
   test('constructor, toString and __proto__ find nothing inherited', async () => {
     const repo = victim();
-    expect((await expectRefused(repo, 'not-installed', async () => remove(repo, 'constructor', await options()))).message).toBe(
+    expect((await expectRefusedWith(repo, 'not-installed', async () => remove(repo, 'constructor', await options()))).message).toBe(
       "'constructor' is not installed (see svc.lock.json)",
     );
-    await expectRefused(repo, 'not-installed', async () => update(repo, 'tostring', { ...(await options()), catalog: evil({}) }));
-    expect((await expectRefused(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message).toBe(
+    await expectRefusedWith(repo, 'not-installed', async () => update(repo, 'tostring', { ...(await options()), catalog: evil({}) }));
+    expect((await expectRefusedWith(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message).toBe(
       'item name "__proto__" must match [a-z0-9][a-z0-9_-]{0,127}',
     );
     const catalog = new MemoryCatalog({ constructor: { files: { 'skills/constructor/SKILL.md': 'builds things\n' } } });
@@ -356,16 +349,16 @@ describe('lock files are checked against their schema, never trusted to delete',
   ];
   test.each(locks)('a lock listing %s', async (_name, lock, where) => {
     const repo = victim({ extra: { 'svc.lock.json': JSON.stringify(lock) } });
-    const error = await expectRefused(repo, 'invalid-lock', async () => remove(repo, 'evil', { ...(await options()), force: true }));
+    const error = await expectRefusedWith(repo, 'invalid-lock', async () => remove(repo, 'evil', { ...(await options()), force: true }));
     expect(error.message).toBe(`svc.lock.json: ${where}; fix or restore the lock file (nothing was changed)`);
     // Every marketplace operation reads the lock first, so none of them can act on it.
-    await expectRefused(repo, 'invalid-lock', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }));
+    await expectRefusedWith(repo, 'invalid-lock', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }));
   });
 
   test('a lock file that is not JSON, or not UTF-8', async () => {
     for (const bytes of [Buffer.from('{"lockfileVersion": 1, "items": {'), Buffer.from([0xff, 0xfe, 0x7b, 0x7d])]) {
       const repo = victim({ extra: { 'svc.lock.json': bytes } });
-      const error = await expectRefused(repo, 'invalid-lock', async () => remove(repo, 'evil', await options()));
+      const error = await expectRefusedWith(repo, 'invalid-lock', async () => remove(repo, 'evil', await options()));
       expect(error.message).toMatch(/^svc\.lock\.json is not valid UTF-8 JSON: /);
     }
   });
@@ -374,7 +367,7 @@ describe('lock files are checked against their schema, never trusted to delete',
 describe('raw errors become refusals', () => {
   test('a manifest that is not UTF-8', async () => {
     const repo = victim({ extra: { 'svc.yaml': Buffer.concat([Buffer.from(MANIFEST), Buffer.from([0xc3, 0x28])]) } });
-    const error = await expectRefused(repo, 'manifest-unparsable', async () => setDefaultAgent(repo, 'helper', await options()));
+    const error = await expectRefusedWith(repo, 'manifest-unparsable', async () => setDefaultAgent(repo, 'helper', await options()));
     expect(error.message).toBe('svc.yaml is not valid UTF-8');
   });
 
@@ -386,7 +379,7 @@ describe('raw errors become refusals', () => {
     symlinkSync('/etc/hostname', join(work, 'svc.yaml'));
     git(work, ['add', '-A']);
     git(work, ['commit', '-q', '-m', 'initial']);
-    const error = await expectRefused(work, 'not-regular-file', async () => setDefaultAgent(work, 'helper', await options()));
+    const error = await expectRefusedWith(work, 'not-regular-file', async () => setDefaultAgent(work, 'helper', await options()));
     expect(error.message).toBe('svc.yaml is a symlink in the repository; the applier only reads and edits regular files');
   });
 
@@ -399,7 +392,7 @@ describe('raw errors become refusals', () => {
     });
     const plain = tempDir();
     expect(((await setDefaultAgent(plain, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).code).toBe('not-a-repository');
-    const error = await expectRefused(repo, 'not-a-repository', async () => setDefaultAgent(join(repo, '.git'), 'helper', await options()));
+    const error = await expectRefusedWith(repo, 'not-a-repository', async () => setDefaultAgent(join(repo, '.git'), 'helper', await options()));
     expect(error.message).toBe(
       `${join(repo, '.git')} is inside the git folder of a repository with a work tree (${join(repo, '.git')}); pass the work tree instead`,
     );
@@ -407,7 +400,7 @@ describe('raw errors become refusals', () => {
 
   test.each(['trunk~1', 'main^', 'a..b', '-x', 'x\ny', 'HEAD:x', 'x.lock'])('branch name %j is checked with git check-ref-format', async (branch) => {
     const repo = victim();
-    const error = await expectRefused(repo, 'invalid-branch', async () => setDefaultAgent(repo, 'helper', await options({ branch })));
+    const error = await expectRefusedWith(repo, 'invalid-branch', async () => setDefaultAgent(repo, 'helper', await options({ branch })));
     expect(error.message).toBe(`${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
   });
 
@@ -418,7 +411,7 @@ describe('raw errors become refusals', () => {
     writeFileSync(lockFile, '');
     const past = new Date(Date.now() - 60_000);
     utimesSync(lockFile, past, past);
-    const error = await expectRefused(repo, 'ref-locked', async () => setDefaultAgent(repo, 'helper', await options()));
+    const error = await expectRefusedWith(repo, 'ref-locked', async () => setDefaultAgent(repo, 'helper', await options()));
     expect(error.message).toMatch(new RegExp(`^${lockFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has existed since .+ and blocks every update of 'main'`));
     expect(error.details.file).toBe(lockFile);
   });
@@ -426,7 +419,7 @@ describe('raw errors become refusals', () => {
   test('an unreachable catalog', async () => {
     const repo = victim();
     const missing = join(tempDir(), 'no-catalog');
-    const error = await expectRefused(repo, 'catalog-unreachable', async () => install(repo, 'evil', { ...(await options()), catalog: missing }));
+    const error = await expectRefusedWith(repo, 'catalog-unreachable', async () => install(repo, 'evil', { ...(await options()), catalog: missing }));
     expect(error.message).toBe(`the catalog folder ${missing} does not exist`);
   });
 });
@@ -447,13 +440,13 @@ describe('the command line: every refusal is one `refused: <code>:` line and exi
     ['an unreachable HTTP catalog', (repo: string) => ['install', 'evil', '--repo', repo, '--catalog', 'http://127.0.0.1:9/api'], 'catalog-unreachable'],
   ] as const)('%s', async (_name, argv, code) => {
     const repo = victim({ bare: false });
-    const before = repoState(repo);
+    const before = refsOf(repo);
     const result = await cli(argv(repo));
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(new RegExp(`^refused: ${code}: [^\\n]+\\n$`));
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(repoState(repo)).toBe(before);
+    expect(refsOf(repo)).toBe(before);
   });
 });
 
@@ -521,7 +514,9 @@ describe('defence in depth', () => {
 
   test('a folder named like the lock file is never replaced by the lock file', async () => {
     const repo = victim({ extra: { 'svc.lock.json/keep.txt': 'keep\n' } });
-    const error = await expectRefused(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }),
+    );
     expect(error.message).toBe('svc.lock.json is a tracked directory in the repository, not a regular file; it is never replaced');
   });
 });

@@ -4,9 +4,9 @@
  */
 import { validateManifest } from '@svc-manifest/validator';
 import { afterAll, describe, expect, test } from 'vitest';
-import { install, RefusedError, setAgentScope, setDefaultAgent } from '../src/index.js';
+import { install, setAgentScope, setDefaultAgent } from '../src/index.js';
 import { lf, PDF_V1, writeCatalogItem } from './support/fixtures.js';
-import { applyOptions, cleanupTempDirs, git, head, makeRepo, tempDir } from './support/repos.js';
+import { applyOptions, cleanupTempDirs, expectRefused, makeRepo, tempDir } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -27,18 +27,6 @@ function billionLaughs(): string {
     lines.push(`x-lol${level}: &a${level} [${Array(9).fill(previous).join(', ')}]`);
   }
   return lf(lines);
-}
-
-async function expectRefused(repo: string, operation: () => Promise<unknown>): Promise<RefusedError> {
-  const before = { head: head(repo), refs: git(repo, ['show-ref']) };
-  const error = await operation().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RefusedError);
-  expect(head(repo)).toBe(before.head);
-  expect(git(repo, ['show-ref'])).toBe(before.refs);
-  return error as RefusedError;
 }
 
 describe('an alias bomb in svc.yaml', () => {

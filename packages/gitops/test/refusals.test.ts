@@ -2,25 +2,13 @@
  * Refusals: each is a RefusedError with a clear message, and the branch does not move.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { install, RefusedError, setAgentScope, setDefaultAgent, type ApplyOptions } from '../src/index.js';
+import { install, setAgentScope, setDefaultAgent, type ApplyOptions } from '../src/index.js';
 import { crlf, lf, PDF_V1, TOML_LINES, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
-import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, tempDir, writeFiles } from './support/repos.js';
+import { applyOptions, cleanupTempDirs, expectRefused, git, makeRepo, show, tempDir, writeFiles } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
 /** Runs `operation`, expects a refusal, and checks that nothing was committed or written. */
-async function expectRefused(repo: string, operation: () => Promise<unknown>): Promise<RefusedError> {
-  const before = { head: head(repo), refs: git(repo, ['show-ref']), objects: git(repo, ['count-objects']) };
-  const error = await operation().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RefusedError);
-  expect(head(repo)).toBe(before.head);
-  expect(git(repo, ['show-ref'])).toBe(before.refs);
-  return error as RefusedError;
-}
-
 describe.each([
   ['svc.yaml', crlf(YAML_LINES)],
   ['svc.toml', crlf(TOML_LINES)],

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ApplyOptions } from '../../src/index.js';
+import { expect } from 'vitest';
+import { RefusedError, type ApplyOptions } from '../../src/index.js';
 
 const made: string[] = [];
 
@@ -101,4 +102,24 @@ export function repositoryWithSpecialEntries(files: Record<string, string | Uint
   const bare = join(tempDir(), 'repo.git');
   git(work, ['clone', '-q', '--bare', work, bare]);
   return { repo: bare, commit: git(bare, ['rev-parse', 'HEAD']).trim(), base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+}
+
+/** Every ref of `repo` with its value: what an operation moves when it commits anything. */
+export function refsOf(repo: string): string {
+  return git(repo, ['for-each-ref', '--format=%(refname) %(objectname)']);
+}
+
+/**
+ * Runs `operation` and expects it to be refused (a {@link RefusedError}) with every ref of `repo`
+ * where it was: nothing committed, no ref moved (a ref's value names its whole tree).
+ */
+export async function expectRefused(repo: string, operation: () => Promise<unknown>): Promise<RefusedError> {
+  const before = refsOf(repo);
+  const error = await operation().then(
+    (result) => result,
+    (e: unknown) => e,
+  );
+  expect(error, `expected a refusal, got ${JSON.stringify(error)}`).toBeInstanceOf(RefusedError);
+  expect(refsOf(repo)).toBe(before);
+  return error as RefusedError;
 }
