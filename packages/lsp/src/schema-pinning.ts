@@ -36,17 +36,11 @@ export function findSchemaPin(state: DocumentState): SchemaPin | null {
 function locatePin(state: DocumentState): SchemaPin | null {
   const text = state.doc.text;
   if (state.format === 'yaml') {
-    const modeline = /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/m.exec(text);
-    if (modeline) {
-      const start = modeline.index + modeline[0].length - modeline[1]!.length;
-      return { url: modeline[1]!, start, end: start + modeline[1]!.length, how: 'modeline' };
-    }
+    const modeline = findDirective(text, 'yaml-language-server', /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/);
+    if (modeline) return { ...modeline, how: 'modeline' };
   } else {
-    const taplo = /^[ \t]*#:schema[ \t]+(\S+)/m.exec(text);
-    if (taplo) {
-      const start = taplo.index + taplo[0].length - taplo[1]!.length;
-      return { url: taplo[1]!, start, end: start + taplo[1]!.length, how: 'taplo' };
-    }
+    const taplo = findDirective(text, '#:schema', /^[ \t]*#:schema[ \t]+(\S+)/);
+    if (taplo) return { ...taplo, how: 'taplo' };
   }
   const root = state.doc.root;
   if (root?.kind === 'map') {
@@ -67,6 +61,33 @@ function locatePin(state: DocumentState): SchemaPin | null {
     }
   }
   return null;
+}
+
+/**
+ * The first line matching `lineRule` (anchored at the line's start; its group 1 is the URL)
+ * among the lines that contain `marker`. Searching for the marker first keeps a keystroke in a
+ * large file from running a multiline regular expression over the whole text; each line is
+ * looked at once however many markers it holds.
+ */
+function findDirective(text: string, marker: string, lineRule: RegExp): { url: string; start: number; end: number } | null {
+  for (let at = text.indexOf(marker); at >= 0;) {
+    let lineStart = at;
+    while (lineStart > 0 && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
+    let lineEnd = at + marker.length;
+    while (lineEnd < text.length && !isLineBreak(text.charCodeAt(lineEnd))) lineEnd++;
+    const match = lineRule.exec(text.slice(lineStart, lineEnd));
+    if (match) {
+      const start = lineStart + match[0].length - match[1]!.length;
+      return { url: match[1]!, start, end: start + match[1]!.length };
+    }
+    at = text.indexOf(marker, lineEnd);
+  }
+  return null;
+}
+
+/** The characters that end a line for a multiline `^`: \n, \r, U+2028 and U+2029. */
+function isLineBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
 
 /** Whether the document pins one of our schemas (so it is a manifest whatever its name). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { effectiveVersion, findSchemaPin, pinsOurSchema } from '../src/schema-pinning.js';
@@ -54,5 +55,48 @@ describe('schema pinning', () => {
     const diagnostics = computeDiagnostics(doc(text));
     expect(diagnostics.map((d) => [d.code, d.severity, d.range])).toEqual([['unknown-schema', 3, rangeOf(text, 'https://json.schemastore.org/other.json')]]);
     expect(pinsOurSchema(doc(text))).toBe(false);
+  });
+
+  it('finds a modeline after lines that mention it without pinning, and after any kind of line break', () => {
+    const text = `svc_version: 2\nname: "yaml-language-server"\u2028# yaml-language-server: $schema=${SCHEMA_URLS.v2}\n`;
+    expect(findSchemaPin(doc(text))).toMatchObject({ how: 'modeline', start: text.indexOf('https'), end: text.indexOf('https') + SCHEMA_URLS.v2.length });
+    const toml = `title = "#:schema not here"\r  #:schema ${SCHEMA_URLS.v1}\r\nsvc_version = 1\n`;
+    expect(findSchemaPin(doc(toml, 'file:///work/svc.toml'))).toMatchObject({ how: 'taplo', start: toml.indexOf('https'), known: { version: 1 } });
+  });
+
+  it('reads a directive exactly where a multiline regular expression over the whole text would', () => {
+    // The reference: what the directive rules mean, run over the whole text at once.
+    const reference = {
+      yaml: /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/m,
+      toml: /^[ \t]*#:schema[ \t]+(\S+)/m,
+    };
+    const pieces = fc.constantFrom(' ', '\t', '#', ':', '=', '$schema', 'yaml-language-server', '#:schema', 'x', 'https://a/s.json');
+    const line = fc.oneof(
+      fc.constantFrom(
+        '# yaml-language-server: $schema=https://a/s.json',
+        '\t#yaml-language-server :$schema=https://b/t.json',
+        '  #:schema https://c/u.json',
+        'x: "yaml-language-server"',
+        'y = "#:schema z"',
+        '',
+      ),
+      fc.array(pieces, { maxLength: 8 }).map((p) => p.join('')),
+    );
+    const lineBreak = fc.constantFrom('\n', '\r', '\r\n', '\u2028', '\u2029');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, lineBreak), { maxLength: 8 }), fc.constantFrom('yaml', 'toml'), (lines, format) => {
+        const text = lines.map(([content, end]) => content + end).join('');
+        const uri = format === 'toml' ? 'file:///work/svc.toml' : 'file:///work/svc.yaml';
+        const expected = reference[format].exec(text);
+        const pin = findSchemaPin(doc(text, uri));
+        if (expected) {
+          const start = expected.index + expected[0].length - expected[1]!.length;
+          expect(pin).toMatchObject({ url: expected[1], start, how: format === 'toml' ? 'taplo' : 'modeline' });
+        } else {
+          expect(pin?.how === 'modeline' || pin?.how === 'taplo').toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
