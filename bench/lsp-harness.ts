@@ -229,6 +229,7 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
 
   const t0 = now();
   const session = new Session(spec, uri);
+  let initTimer: NodeJS.Timeout | undefined;
   try {
     const init = (await Promise.race([
       session.connection.sendRequest('initialize', {
@@ -246,8 +247,12 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
           },
         },
       }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`${spec.name}: initialize timed out`)), timeout)),
+      new Promise((_, reject) => {
+        // Cleared once answered: a pending timer would keep the benchmark's process alive after its last run.
+        initTimer = setTimeout(() => reject(new Error(`${spec.name}: initialize timed out`)), timeout);
+      }),
     ])) as { capabilities: { textDocumentSync?: number | { change?: number } } };
+    clearTimeout(initTimer);
     const startupMs = now() - t0;
     await session.connection.sendNotification('initialized', {});
     const sync = init.capabilities.textDocumentSync;
@@ -351,6 +356,7 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
     options.log?.(`${spec.name} stderr: ${session.stderr.slice(0, 2000)}`);
     throw error;
   } finally {
+    clearTimeout(initTimer);
     await session.close();
   }
 }

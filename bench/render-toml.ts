@@ -11,6 +11,8 @@
  * remembers the YAML line it came from, so the injected mistakes and the harness's spots
  * (edit, completion, hover) are located in the TOML text too.
  */
+import { isDeepStrictEqual } from 'node:util';
+import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { GeneratedManifest, Spot } from './generate.ts';
 
@@ -124,7 +126,10 @@ function render(yamlText: string, completionAfterYamlLine: number): Rendering {
   comments(doc.commentBefore);
   if (!isMap(doc.contents)) throw new Error('render-toml: the document is not a map');
   body([], doc.contents, false);
-  return { text: lines.join('\n') + '\n', sourceLine, completionLine };
+  const text = lines.join('\n') + '\n';
+  // The same content, or the comparison means nothing: the TOML must read back as the YAML's data.
+  if (!isDeepStrictEqual(getStaticTOMLValue(parseTOML(text)), doc.toJS())) throw new Error('render-toml: the TOML does not hold the same data as the YAML');
+  return { text, sourceLine, completionLine };
 }
 
 /** The TOML rendering of `manifest` (a YAML one from generateManifest), with its spots and mistakes located. */
