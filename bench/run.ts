@@ -527,7 +527,8 @@ export function formatRatios(lsp: ServerResult[]): string {
   const rows = [`| same run | ${names.join(' | ')} |`, `|---|${names.map(() => '---|').join('')}`];
   const row = (label: string, value: (base: string) => string) => rows.push(`| ${label} | ${names.map(value).join(' | ')} |`);
   row('lines YAML / TOML', (b) => `${cell('yaml', b)?.lines ?? peer('yaml', b)?.lines ?? '–'} / ${cell('toml', b)?.lines ?? peer('toml', b)?.lines ?? '–'}`);
-  for (const format of ['yaml', 'toml'] as const) {
+  const formats = (['yaml', 'toml'] as const).filter((f) => lsp.some((r) => formatOf(r) === f));
+  for (const format of formats) {
     const F = format.toUpperCase();
     const P = PEER_LABEL[format];
     row(`${F} edit → diagnostics ms: ours / ${P}`, (b) => `${fmtMs(cell(format, b)?.editToDiagnosticsMs)} / ${fmtMs(peer(format, b)?.editToDiagnosticsMs)}`);
@@ -535,9 +536,11 @@ export function formatRatios(lsp: ServerResult[]): string {
     row(`${F} open → diagnostics: ours vs ${P}`, (b) => faster(ratio(peer(format, b)?.openToDiagnosticsMs, cell(format, b)?.openToDiagnosticsMs)));
     row(`${F} peak RSS MB: ours / ${P}`, (b) => `${fmtMs(cell(format, b)?.peakRssMb)} / ${fmtMs(peer(format, b)?.peakRssMb)}`);
   }
-  row('ours, TOML / YAML: edit → diagnostics', (b) => `${fmtRatio(ratio(cell('toml', b)?.editToDiagnosticsMs, cell('yaml', b)?.editToDiagnosticsMs))}×`);
-  row('ours, TOML / YAML: open → diagnostics', (b) => `${fmtRatio(ratio(cell('toml', b)?.openToDiagnosticsMs, cell('yaml', b)?.openToDiagnosticsMs))}×`);
-  row('ours, TOML / YAML: peak RSS', (b) => `${fmtRatio(ratio(cell('toml', b)?.peakRssMb, cell('yaml', b)?.peakRssMb))}×`);
+  if (formats.length === 2) {
+    row('ours, TOML / YAML: edit → diagnostics', (b) => `${fmtRatio(ratio(cell('toml', b)?.editToDiagnosticsMs, cell('yaml', b)?.editToDiagnosticsMs))}×`);
+    row('ours, TOML / YAML: open → diagnostics', (b) => `${fmtRatio(ratio(cell('toml', b)?.openToDiagnosticsMs, cell('yaml', b)?.openToDiagnosticsMs))}×`);
+    row('ours, TOML / YAML: peak RSS', (b) => `${fmtRatio(ratio(cell('toml', b)?.peakRssMb, cell('yaml', b)?.peakRssMb))}×`);
+  }
   const out = [rows.join('\n')];
   const growth = growthRows(lsp);
   if (growth.length) {
