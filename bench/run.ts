@@ -110,7 +110,7 @@ function writeDocs(results: Results): void {
       { name: 'yls-stock', label: 'YLS 1.25.0 stock (200 ms delay)', color: '#ff9896', dashed: true },
       { name: 'ours', label: 'ours, TOML', color: '#17becf', manifestPrefix: 'toml-' },
       { name: 'taplo', label: `Taplo ${String(results.machine.taplo ?? '')} (TOML)`, color: '#ff7f0e', manifestPrefix: 'toml-' },
-    ]),
+    ]).map((panel) => ({ ...panel, series: panel.series.filter((series) => series.points.some((point) => point !== undefined)) })),
     `Latency by manifest size (valid manifests), ${results.machine.nproc} cores, node ${results.machine.node}`,
   );
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
@@ -526,8 +526,8 @@ export function formatRatios(lsp: ServerResult[]): string {
   const peer = (format: 'yaml' | 'toml', base: string) => get(lsp, PEER[format], format === 'toml' ? `toml-${base}` : base);
   const rows = [`| same run | ${names.join(' | ')} |`, `|---|${names.map(() => '---|').join('')}`];
   const row = (label: string, value: (base: string) => string) => rows.push(`| ${label} | ${names.map(value).join(' | ')} |`);
-  row('lines YAML / TOML', (b) => `${cell('yaml', b)?.lines ?? peer('yaml', b)?.lines ?? '–'} / ${cell('toml', b)?.lines ?? peer('toml', b)?.lines ?? '–'}`);
   const formats = (['yaml', 'toml'] as const).filter((f) => lsp.some((r) => formatOf(r) === f));
+  row(`lines ${formats.map((f) => f.toUpperCase()).join(' / ')}`, (b) => formats.map((f) => String(cell(f, b)?.lines ?? peer(f, b)?.lines ?? '–')).join(' / '));
   for (const format of formats) {
     const F = format.toUpperCase();
     const P = PEER_LABEL[format];
@@ -626,7 +626,8 @@ function ratioTable(
       rows.push(`| ${name} (${lines} lines) | ${label} | ${fmtRange(o)} | ${fmtRange(y)} | ${shown} | ${fmtRange(stock ? pick(stock) : undefined)} |`);
     }
   }
-  const out = [rows.join('\n')];
+  // No language-server rows (e.g. BENCH_PARTS=cli,burst): no empty table.
+  const out = rows.length > 2 ? [rows.join('\n')] : [];
   if (validator.length) {
     const v: string[] = [
       '| manifest | validator cold (fresh process) ms: ours | floor | ratio | fresh document (warm process) ms: ours | floor | ratio |',
@@ -701,9 +702,13 @@ ${targets.map((t) => `| ${t.name} | ${t.target} | ${t.measured} | ${t.met === nu
 ## Figures
 
 Median (min–max) in milliseconds unless noted. "YLS" is yaml-language-server ${m.yamlLanguageServer} with its fixed 200 ms
-validation delay removed (a patched copy in \`.bench-work/\`); "YLS stock" is the installed server as is. "Taplo" is
-@taplo/lsp ${String(m.taplo ?? '')}, the engine the Even Better TOML extension bundles. Manifests named \`toml-…\` are the TOML
-renderings of the YAML ones of the same size (same items, same mistakes).
+validation delay removed (a patched copy in \`.bench-work/\`); "YLS stock" is the installed server as is.${
+    m.taplo
+      ? ` "Taplo" is
+@taplo/lsp ${String(m.taplo)}, the engine the Even Better TOML extension bundles. Manifests named \`toml-…\` are the TOML
+renderings of the YAML ones of the same size (same items, same mistakes).`
+      : ' (This run predates the TOML rows.)'
+  }
 
 ${table}
 ${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('; ')}\n` : ''}${results.failed?.length ? `\n**Failed (not measurements):** ${results.failed.join('; ')}\n` : ''}
