@@ -171,7 +171,8 @@ async function main(): Promise<void> {
   const manifests: GeneratedManifest[] = [];
   for (const size of SIZES) for (const errorRate of [0, 0.01]) manifests.push(generateManifest({ targetLines: size, errorRate, seed: 42 }));
   for (const m of manifests) writeFileSync(join(DOCS_DIR, `${m.name}.yaml`), m.text);
-  const lspManifests = [...(FORMATS.has('yaml') ? manifests : []), ...(FORMATS.has('toml') ? manifests.map(renderToml) : [])];
+  // Each YAML manifest followed by its TOML rendering: the rows compared across formats run close together.
+  const lspManifests = manifests.flatMap((m) => [...(FORMATS.has('yaml') ? [m] : []), ...(FORMATS.has('toml') ? [renderToml(m)] : [])]);
 
   // 1. Language servers: YAML ones on the YAML manifests, TOML ones on the TOML renderings.
   const lsp: ServerResult[] = [];
