@@ -91,8 +91,17 @@ export function renderChart(sizes: string[], panels: Panel[], caption: string): 
   return out.join('\n') + '\n';
 }
 
-export function latencyPanels(sizes: string[], results: ServerResult[], servers: { name: string; label: string; color: string; dashed?: boolean }[]): Panel[] {
-  const find = (server: string, size: string) => results.find((r) => r.server === server && r.manifest === size);
+/** One line of the chart: a server on the manifests named `${manifestPrefix}${size}` (prefix `toml-` for the TOML renderings). */
+export interface SeriesSpec {
+  name: string;
+  label: string;
+  color: string;
+  dashed?: boolean;
+  manifestPrefix?: string;
+}
+
+export function latencyPanels(sizes: string[], results: ServerResult[], servers: SeriesSpec[]): Panel[] {
+  const find = (server: SeriesSpec, size: string) => results.find((r) => r.server === server.name && r.manifest === `${server.manifestPrefix ?? ''}${size}`);
   const panel = (title: string, pick: (r: ServerResult) => Stat): Panel => ({
     title,
     series: servers.map((s) => ({
@@ -100,7 +109,7 @@ export function latencyPanels(sizes: string[], results: ServerResult[], servers:
       color: s.color,
       dashed: s.dashed,
       points: sizes.map((size) => {
-        const r = find(s.name, size);
+        const r = find(s, size);
         return r ? pick(r) : undefined;
       }),
     })),

@@ -14,8 +14,22 @@ export interface Spot {
   character: number;
 }
 
+/** One injected mistake: where it is and whether only a cross-reference check can see it. */
+export interface InjectedError {
+  /** 0-based line in this rendering. */
+  line: number;
+  kind: 'typo-key' | 'bad-enum' | 'undeclared-agent' | 'bad-duration' | 'wrong-type' | 'bad-session-mode' | 'unknown-permission' | 'undeclared-connector';
+  /**
+   * An undeclared agent or connector: a JSON Schema cannot say which names are declared, so a
+   * schema-driven server (yaml-language-server, Taplo) cannot report it.
+   */
+  crossReference: boolean;
+}
+
 export interface GeneratedManifest {
+  /** `1k`, `10k-errors` (YAML), `toml-1k`, `toml-10k-errors` (the TOML rendering of the same content). */
   name: string;
+  format: 'yaml' | 'toml';
   targetLines: number;
   errorRate: number;
   seed: number;
@@ -24,6 +38,8 @@ export interface GeneratedManifest {
   bytes: number;
   /** How many mistakes were injected. */
   injectedErrors: number;
+  /** Each of them, located in this rendering. */
+  injected: InjectedError[];
   spots: {
     /** Inside a trigger's prompt text: insert one character here (keeps the manifest's meaning valid). */
     edit: Spot;
@@ -191,24 +207,16 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
   push('');
 
   // Error injection: each mistake replaces or adds one line. Marked lines are chosen later.
-  type Mistake = (line: string) => string | null;
+  type Mistake = [InjectedError['kind'], (line: string) => string | null];
   const mistakes: Mistake[] = [
-    // typo'd key
-    (l) => (/^(\s+)prompt: /.test(l) ? l.replace('prompt:', 'promt:') : null),
-    // bad enum value
-    (l) => (/^(\s+)workspace: /.test(l) ? l.replace(/workspace: \w+/, 'workspace: brnch') : null),
-    // undeclared agent reference
-    (l) => (/^(\s+)agent: /.test(l) ? l.replace(/agent: \S+/, 'agent: no-such-agent') : null),
-    // bad duration
-    (l) => (/^(\s+)interval: /.test(l) ? l.replace(/interval: \S+/, 'interval: 15x') : null),
-    // wrong type
-    (l) => (/^(\s+)enabled: /.test(l) ? l.replace(/enabled: \S+/, 'enabled: [maybe]') : null),
-    // bad session mode
-    (l) => (/^(\s+)session_mode: /.test(l) ? l.replace(/session_mode: \S+/, 'session_mode: sometimes') : null),
-    // unknown svc_cli permission
-    (l) => (/^(\s+)svc_cli: \[/.test(l) ? l.replace('svc_cli: [', 'svc_cli: [project.raed, ') : null),
-    // undeclared connector reference
-    (l) => (/^(\s+)connectors: \[/.test(l) ? l.replace('connectors: [', 'connectors: [no-such-connector, ') : null),
+    ['typo-key', (l) => (/^(\s+)prompt: /.test(l) ? l.replace('prompt:', 'promt:') : null)],
+    ['bad-enum', (l) => (/^(\s+)workspace: /.test(l) ? l.replace(/workspace: \w+/, 'workspace: brnch') : null)],
+    ['undeclared-agent', (l) => (/^(\s+)agent: /.test(l) ? l.replace(/agent: \S+/, 'agent: no-such-agent') : null)],
+    ['bad-duration', (l) => (/^(\s+)interval: /.test(l) ? l.replace(/interval: \S+/, 'interval: 15x') : null)],
+    ['wrong-type', (l) => (/^(\s+)enabled: /.test(l) ? l.replace(/enabled: \S+/, 'enabled: [maybe]') : null)],
+    ['bad-session-mode', (l) => (/^(\s+)session_mode: /.test(l) ? l.replace(/session_mode: \S+/, 'session_mode: sometimes') : null)],
+    ['unknown-permission', (l) => (/^(\s+)svc_cli: \[/.test(l) ? l.replace('svc_cli: [', 'svc_cli: [project.raed, ') : null)],
+    ['undeclared-connector', (l) => (/^(\s+)connectors: \[/.test(l) ? l.replace('connectors: [', 'connectors: [no-such-connector, ') : null)],
   ];
 
   let agentsMid = -1;
@@ -341,6 +349,7 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
 
   // Inject mistakes (never in the lines the harness uses, nor the header).
   let injected = 0;
+  const injectedAt: InjectedError[] = [];
   if (errorRate > 0) {
     const want = Math.max(1, Math.round(out.length * errorRate));
     const protectedLines = new Set([agentsMid, agentsMid - 1, agentsMid + 1]);
@@ -350,11 +359,12 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
       if (protectedLines.has(index) || Math.abs(index - triggersMid) < 16) continue;
       const line = out[index]!;
       if (line.endsWith('#bench-error')) continue;
-      const mistake = mistakes[Math.floor(rand() * mistakes.length)]!;
+      const [kind, mistake] = mistakes[Math.floor(rand() * mistakes.length)]!;
       const changed = mistake(line);
       if (changed === null) continue;
       out[index] = changed;
       injected += 1;
+      injectedAt.push({ line: index, kind, crossReference: kind === 'undeclared-agent' || kind === 'undeclared-connector' });
       protectedLines.add(index);
     }
   }
@@ -372,6 +382,7 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
   const text = out.join('\n') + '\n';
   return {
     name: `${Math.round(T / 1000)}k${errorRate > 0 ? '-errors' : ''}`,
+    format: 'yaml',
     targetLines: T,
     errorRate,
     seed,
@@ -379,6 +390,7 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
     lines: out.length,
     bytes: Buffer.byteLength(text),
     injectedErrors: injected,
+    injected: injectedAt.sort((a, b) => a.line - b.line),
     spots: {
       edit: { line: promptLine, character: editChar },
       completionKey: { line: agentsMid, character: 4 },

@@ -13,18 +13,33 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
   StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import type { GeneratedManifest, Spot } from './generate.ts';
+import type { GeneratedManifest, InjectedError, Spot } from './generate.ts';
 
 export interface ServerSpec {
-  /** Short name used in tables: `ours`, `yls-patched`, `yls-stock`. */
+  /** Short name used in tables: `ours`, `yls-patched`, `yls-stock`, `taplo`. */
   name: string;
   command: string;
   args: string[];
+  /** How the client talks to it: stdio (`--stdio`), or node's IPC channel (how VS Code runs Even Better TOML's bundled Taplo). */
+  transport?: 'stdio' | 'ipc';
+  /**
+   * Whether it checks references between entries (an agent or connector that is not declared).
+   * A server driven only by the JSON Schema cannot, so those injected mistakes are not asked of it.
+   */
+  crossReferences: boolean;
+  /**
+   * Whether the `count`-th publication after a change ends that validation (default: the first
+   * does). Taplo publishes up to three times per change: syntax errors, then structure errors,
+   * then schema errors, each time only if the previous step found nothing.
+   */
+  validationDone?: (diagnostics: unknown[], count: number) => boolean;
   /** The value for one `workspace/configuration` item (by section; null when unknown). */
   configuration(section: string | undefined, documentUri: string): unknown;
   /** Sent as initializationOptions. */
@@ -47,6 +62,8 @@ export interface SpawnSample {
   syncKind: number;
   /** Whether publishDiagnostics carried the document version. */
   versionedDiagnostics: boolean;
+  /** How many error-severity diagnostics the server published on open. */
+  openErrors: number;
 }
 
 export interface RunOptions {
@@ -79,7 +96,16 @@ function readPeakRss(pid: number): number {
 interface Pending {
   uri: string;
   version: number | null;
+  /** Publications seen for this wait so far. */
+  count: number;
   resolve: (diagnostics: unknown[]) => void;
+}
+
+/** The part of an LSP diagnostic the checks read. */
+export interface Diagnostic {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  severity?: number;
+  message: string;
 }
 
 class Session {
@@ -96,11 +122,14 @@ class Session {
     readonly spec: ServerSpec,
     readonly documentUri: string,
   ) {
-    this.child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const ipc = spec.transport === 'ipc';
+    this.child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])] });
     this.child.stderr!.on('data', (chunk: Buffer) => {
       if (this.stderr.length < 20000) this.stderr += chunk.toString();
     });
-    this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.connection = ipc
+      ? createProtocolConnection(new IPCMessageReader(this.child), new IPCMessageWriter(this.child))
+      : createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     let pulled!: () => void;
     this.configurationPulled = new Promise((resolve) => (pulled = resolve));
     // Star handlers (every method): typed on MessageConnection, not on ProtocolConnection.
@@ -122,8 +151,11 @@ class Session {
       if (typeof p.version === 'number') this.versionedDiagnostics = true;
       const index = this.waiters.findIndex((w) => w.uri === p.uri && (w.version === null || typeof p.version !== 'number' || p.version === w.version));
       if (index >= 0) {
-        const [waiter] = this.waiters.splice(index, 1);
-        waiter!.resolve(p.diagnostics);
+        const waiter = this.waiters[index]!;
+        waiter.count += 1;
+        if (spec.validationDone && !spec.validationDone(p.diagnostics, waiter.count)) return;
+        this.waiters.splice(index, 1);
+        waiter.resolve(p.diagnostics);
       }
     });
     this.connection.listen();
@@ -140,6 +172,7 @@ class Session {
       this.waiters.push({
         uri,
         version,
+        count: 0,
         resolve: (d) => {
           clearTimeout(timer);
           resolve(d);
@@ -190,12 +223,13 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
   const timeout = options.timeoutMs ?? 60_000;
   const dir = join(options.workDir, `${spec.name}-${manifest.name}`);
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'svc.yaml');
+  const file = join(dir, manifest.format === 'toml' ? 'svc.toml' : 'svc.yaml');
   writeFileSync(file, manifest.text);
   const uri = pathToFileURL(file).href;
 
   const t0 = now();
   const session = new Session(spec, uri);
+  let initTimer: NodeJS.Timeout | undefined;
   try {
     const init = (await Promise.race([
       session.connection.sendRequest('initialize', {
@@ -213,8 +247,12 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
           },
         },
       }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`${spec.name}: initialize timed out`)), timeout)),
+      new Promise((_, reject) => {
+        // Cleared once answered: a pending timer would keep the benchmark's process alive after its last run.
+        initTimer = setTimeout(() => reject(new Error(`${spec.name}: initialize timed out`)), timeout);
+      }),
     ])) as { capabilities: { textDocumentSync?: number | { change?: number } } };
+    clearTimeout(initTimer);
     const startupMs = now() - t0;
     await session.connection.sendNotification('initialized', {});
     const sync = init.capabilities.textDocumentSync;
@@ -227,9 +265,11 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
     let version = 1;
     const tOpen = now();
     const openWait = session.diagnosticsFor(uri, version, timeout);
-    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version, text } });
-    const openDiags = await openWait;
+    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: manifest.format, version, text } });
+    const openDiags = (await openWait) as Diagnostic[];
     const openToDiagnosticsMs = now() - tOpen;
+    // Not a measurement unless the server really validated the file (see checkDiagnostics).
+    checkDiagnostics(spec, manifest, openDiags);
     // Quiet period: let any follow-up publication (e.g. a settings refresh) pass.
     await new Promise((r) => setTimeout(r, 250));
 
@@ -252,6 +292,10 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
       });
       const diags = await wait;
       const ms = now() - t;
+      // The edit (inside a prompt's text) changes no finding: a different count means the
+      // publication timed was not the whole validation of this version.
+      if (diags.length !== openDiags.length)
+        throw new Error(`${spec.name} ${manifest.name}: ${diags.length} diagnostics after edit ${i + 1}, ${openDiags.length} on open`);
       // The first edit after open is a warm-up for the incremental path (and JIT); keep
       // every measurement after it.
       if (i > 0) {
@@ -306,12 +350,59 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
       peakRssMb,
       syncKind,
       versionedDiagnostics: session.versionedDiagnostics,
+      openErrors: openDiags.filter((d) => d.severity === 1).length,
     };
   } catch (error) {
     options.log?.(`${spec.name} stderr: ${session.stderr.slice(0, 2000)}`);
     throw error;
   } finally {
+    clearTimeout(initTimer);
     await session.close();
+  }
+}
+
+/** The first line of the entry holding `line`: a list item or an agent/app (YAML), the last `[table]` header (TOML). */
+function entryStart(lines: string[], line: number, format: GeneratedManifest['format']): number {
+  const start = format === 'toml' ? /^\[/ : /^ {2}(- |[A-Za-z0-9_-]+:\s*$)/;
+  for (let i = line; i >= 0; i--) if (start.test(lines[i]!)) return i;
+  return 0;
+}
+
+/** Whether the server is expected to see this mistake. */
+export const expected = (spec: ServerSpec, error: InjectedError) => spec.crossReferences || !error.crossReference;
+
+/**
+ * Throws unless the diagnostics show that the server validated the whole document (a server that
+ * answers "file too large", or nothing, is not a measurement): no diagnostic may speak of the
+ * file's size; a manifest without mistakes gets no error; and every injected mistake the server
+ * can see (all of them when it checks references, else those a JSON Schema describes) has a
+ * diagnostic on its line, or, for a misspelt key, anywhere from its entry's first line to it (a
+ * schema reports the required key that is now missing on the entry).
+ */
+export function checkDiagnostics(spec: ServerSpec, manifest: GeneratedManifest, diagnostics: Diagnostic[]): void {
+  const where = `${spec.name} on ${manifest.name} (${manifest.lines} lines, ${manifest.bytes} bytes)`;
+  const size = diagnostics.find((d) => /too (large|big)|larger than|file size|maxFileSize|exceeds/i.test(d.message));
+  if (size) throw new Error(`${where}: not validated: "${size.message}"`);
+  if (manifest.injected.length === 0) {
+    const errors = diagnostics.filter((d) => d.severity === 1);
+    if (errors.length)
+      throw new Error(
+        `${where}: ${errors.length} error(s) on a manifest without mistakes, first at line ${errors[0]!.range.start.line + 1}: ${errors[0]!.message}`,
+      );
+    return;
+  }
+  const lines = manifest.text.split('\n');
+  const missed = manifest.injected.filter((error) => {
+    if (!expected(spec, error)) return false;
+    const from = error.kind === 'typo-key' ? entryStart(lines, error.line, manifest.format) : error.line;
+    return !diagnostics.some((d) => d.range.start.line >= from && d.range.start.line <= error.line);
+  });
+  if (missed.length) {
+    const list = missed.slice(0, 5).map((e) => `line ${e.line + 1} (${e.kind}: ${lines[e.line]!.trim()})`);
+    const seen = manifest.injected.filter((e) => expected(spec, e)).length;
+    throw new Error(
+      `${where}: ${missed.length} of the ${seen} injected mistakes it should see have no diagnostic (${diagnostics.length} published): ${list.join('; ')}`,
+    );
   }
 }
 
@@ -333,6 +424,7 @@ export function stat(values: number[]): Stat {
 export interface ServerResult {
   server: string;
   manifest: string;
+  format: GeneratedManifest['format'];
   lines: number;
   bytes: number;
   startupMs: Stat;
@@ -349,6 +441,10 @@ export interface ServerResult {
   hoverFound: boolean;
   syncKind: number;
   versionedDiagnostics: boolean;
+  /** Injected mistakes, and how many of them this server is expected to report (and did: checked). */
+  injectedErrors: number;
+  injectedErrorsChecked: number;
+  openErrors: number;
 }
 
 /** `spawns` fresh servers on one manifest; every figure as median/min/max. */
@@ -359,6 +455,7 @@ export async function runServer(spec: ServerSpec, manifest: GeneratedManifest, o
   return {
     server: spec.name,
     manifest: manifest.name,
+    format: manifest.format,
     lines: manifest.lines,
     bytes: manifest.bytes,
     startupMs: stat(samples.map((s) => s.startupMs)),
@@ -375,5 +472,8 @@ export async function runServer(spec: ServerSpec, manifest: GeneratedManifest, o
     hoverFound: last.hoverFound,
     syncKind: last.syncKind,
     versionedDiagnostics: last.versionedDiagnostics,
+    injectedErrors: manifest.injected.length,
+    injectedErrorsChecked: manifest.injected.filter((e) => expected(spec, e)).length,
+    openErrors: last.openErrors,
   };
 }

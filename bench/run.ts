@@ -1,8 +1,14 @@
 /**
  * `npm run bench`: everything in one run, side by side.
  *
- *  1. LSP: ours vs yaml-language-server (patched: 200 ms validation delay removed; stock
- *     beside it) on generated manifests of ~1k, 10k, 50k lines, valid and with ~1% errors.
+ *  1. LSP: on generated manifests of ~1k, 10k, 50k lines, valid and with ~1% errors, each in
+ *     YAML and in TOML (bench/render-toml.ts: the same content, the same mistakes): ours vs
+ *     yaml-language-server on YAML (patched: 200 ms validation delay removed; stock beside it)
+ *     and ours vs Taplo (@taplo/lsp, Even Better TOML's engine) on TOML, every server given our
+ *     published schema offline and any size limit raised. A row counts only if the server
+ *     reported the injected mistakes (bench/lsp-harness.ts checkDiagnostics); one that did not
+ *     FAILS loudly (listed, and the run exits 1). Ratios in the same run: ours vs the peer per
+ *     format and size, ours' 50k/1k growth per format, TOML/YAML for ours at each size.
  *  2. The validator vs the floor (`yaml` parseDocument + compiled ajv), cold and fresh-document.
  *  3. The bundled CLI on the example vs a bare `node -e 0`, paired.
  *  4. The applier: one setAgentScope commit vs bare git plumbing, on a big generated repository.
@@ -16,8 +22,9 @@
  * run + the hand-written analysis in bench/findings.md), and prints the ratio table.
  *
  * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier,burst,gitops
- * BENCH_SERVERS=ours,yls-patched,yls-stock  BENCH_QUICK=1 (fewer repetitions)
- * BENCH_NO_DOCS=1 (do not rewrite docs/). Any of the first four makes a partial run: its results go to
+ * BENCH_SERVERS=ours,yls-patched,yls-stock,taplo  BENCH_FORMATS=yaml,toml (the LSP part)
+ * BENCH_QUICK=1 (fewer repetitions)
+ * BENCH_NO_DOCS=1 (do not rewrite docs/). Any of the first five makes a partial run: its results go to
  * .bench-work/results-partial.json, and bench/results.json and docs/ are left as they are.
  *
  * `tsx bench/run.ts --docs-only` re-renders docs/performance.{md,svg} from bench/results.json
@@ -32,19 +39,26 @@ import { latencyPanels, renderChart } from './chart.ts';
 import { benchBurst, type BurstResult } from './burst-bench.ts';
 import { benchCli, type CliResult } from './cli-bench.ts';
 import { generateManifest, type GeneratedManifest } from './generate.ts';
+import { renderToml } from './render-toml.ts';
 import { benchGitops, type GitopsResult } from './gitops-bench.ts';
 import { runOnce, runServer, type ServerResult, type ServerSpec, type Stat } from './lsp-harness.ts';
-import { OUR_SERVER, OUR_SETTINGS, ourSpec, ROOT, WORK, ylsSpec, ylsVersion } from './servers.ts';
+import { OUR_SERVER, OUR_SETTINGS, ourSpec, ROOT, TAPLO_SETTINGS, taploSpec, taploVersion, WORK, ylsSpec, ylsVersion } from './servers.ts';
 import { benchValidator, type ValidatorResult } from './validator-bench.ts';
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops').split(','));
-const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,yls-patched,yls-stock').split(','));
+const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,yls-patched,yls-stock,taplo').split(','));
+const FORMATS = new Set((env.BENCH_FORMATS ?? 'yaml,toml').split(','));
+/** The peer each format is compared with. */
+const PEER: Record<'yaml' | 'toml', string> = { yaml: 'yls-patched', toml: 'taplo' };
+const PEER_LABEL: Record<'yaml' | 'toml', string> = { yaml: 'YLS', toml: 'Taplo' };
+/** Results written before TOML was measured carry no format: they are YAML. */
+const formatOf = (r: ServerResult) => r.format ?? 'yaml';
 const DOCS_DIR = '/tmp/svc-manifest-bench';
 /** A run restricted by a knob writes .bench-work/results-partial.json and leaves bench/results.json and docs/ alone. */
-const PARTIAL = QUICK || !!env.BENCH_SIZES || !!env.BENCH_PARTS || !!env.BENCH_SERVERS;
+const PARTIAL = QUICK || !!env.BENCH_SIZES || !!env.BENCH_PARTS || !!env.BENCH_SERVERS || !!env.BENCH_FORMATS;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 /** Repetitions per server and size: fresh spawns × measured operations per spawn. */
@@ -53,6 +67,8 @@ function reps(server: string, manifest: GeneratedManifest): { spawns: number; in
   const errors = manifest.errorRate > 0;
   // Stock YLS is the patched one plus its fixed delay: a few samples beside it are enough.
   if (server === 'yls-stock') return { spawns: 1, inner: 2 };
+  // Taplo takes seconds per validation at 50k lines.
+  if (server === 'taplo') return QUICK || big ? { spawns: 1, inner: 2 } : { spawns: 2, inner: 3 };
   if (server === 'ours') return { spawns: QUICK ? 1 : big ? 2 : 3, inner: QUICK ? 3 : big ? 4 : 6 };
   // yls-patched
   if (QUICK) return { spawns: 1, inner: 2 };
@@ -74,7 +90,9 @@ const fmtMs = (s: Stat | undefined) => (!s || !Number.isFinite(s.median) ? 'n/a'
 const fmtRange = (s: Stat | undefined) =>
   !s || !Number.isFinite(s.median) ? 'n/a' : `${fmtMs(s)} (${fmtMs({ ...s, median: s.min })}–${fmtMs({ ...s, median: s.max })})`;
 /** "6.5× faster", or "1.4× slower" when below 1. */
-const faster = (r: number) => (Number.isFinite(r) && r < 1 ? `${fmtRatio(1 / r)}× slower` : `${fmtRatio(r)}× faster`);
+const faster = (r: number) => (!Number.isFinite(r) ? 'n/a' : r < 1 ? `${fmtRatio(1 / r)}× slower` : `${fmtRatio(r)}× faster`);
+/** "1.3×", or "n/a" when a side is missing. */
+const times = (r: number) => (Number.isFinite(r) ? `${fmtRatio(r)}×` : 'n/a');
 const fmtRatio = (r: number) => (Number.isFinite(r) ? (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(2)) : 'n/a');
 
 interface Target {
@@ -85,19 +103,21 @@ interface Target {
 }
 
 function writeDocs(results: Results): void {
-  const sizes = [...new Set(results.lsp.map((r) => r.manifest).filter((n) => !n.endsWith('-errors')))];
+  const sizes = [...new Set(results.lsp.filter((r) => formatOf(r) === 'yaml').map((r) => r.manifest))].filter((n) => !n.endsWith('-errors'));
   const svg = renderChart(
     sizes,
     latencyPanels(sizes, results.lsp, [
-      { name: 'ours', label: 'ours (svc-manifest-lsp)', color: '#1f77b4' },
+      { name: 'ours', label: 'ours, YAML', color: '#1f77b4' },
       { name: 'yls-patched', label: 'YLS 1.25.0, delay removed', color: '#d62728' },
       { name: 'yls-stock', label: 'YLS 1.25.0 stock (200 ms delay)', color: '#ff9896', dashed: true },
-    ]),
+      { name: 'ours', label: 'ours, TOML', color: '#17becf', manifestPrefix: 'toml-' },
+      { name: 'taplo', label: `Taplo ${String(results.machine.taplo ?? '')} (TOML)`, color: '#ff7f0e', manifestPrefix: 'toml-' },
+    ]).map((panel) => ({ ...panel, series: panel.series.filter((series) => series.points.some((point) => point !== undefined)) })),
     `Latency by manifest size (valid manifests), ${results.machine.nproc} cores, node ${results.machine.node}`,
   );
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
   writeFileSync(join(ROOT, 'docs', 'performance.svg'), svg);
-  const table = ratioTable(results.lsp, results.validator, results.cli, results.applier, results.burst);
+  const table = formatRatios(results.lsp) + '\n\n' + ratioTable(results.lsp, results.validator, results.cli, results.applier, results.burst);
   writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(results, table, results.targets));
   log('wrote docs/performance.svg and docs/performance.md');
 }
@@ -107,6 +127,8 @@ interface Results {
   finished: string;
   machine: Record<string, unknown> & { nproc: number; node: string };
   skipped: string[];
+  /** Rows that ran but are not measurements (a server that did not report the injected mistakes, timed out, or crashed). */
+  failed?: string[];
   settings?: unknown;
   manifests: unknown[];
   lsp: ServerResult[];
@@ -137,6 +159,7 @@ async function main(): Promise<void> {
     node: process.version,
     loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
     yamlLanguageServer: ylsVersion(),
+    taplo: taploVersion(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
     /** Files under packages/ modified but not committed when the run started (others work in the same checkout). */
     uncommittedInPackages: execFileSync('git', ['status', '--porcelain', '--', 'packages'], { cwd: ROOT })
@@ -146,43 +169,53 @@ async function main(): Promise<void> {
   };
   log(`machine: ${JSON.stringify(machine)}`);
 
+  // YAML manifests (the validator part uses these), and the same content as TOML for the LSP part.
   const manifests: GeneratedManifest[] = [];
   for (const size of SIZES) for (const errorRate of [0, 0.01]) manifests.push(generateManifest({ targetLines: size, errorRate, seed: 42 }));
   for (const m of manifests) writeFileSync(join(DOCS_DIR, `${m.name}.yaml`), m.text);
+  // Each YAML manifest followed by its TOML rendering: the rows compared across formats run close together.
+  const lspManifests = manifests.flatMap((m) => [...(FORMATS.has('yaml') ? [m] : []), ...(FORMATS.has('toml') ? [renderToml(m)] : [])]);
 
-  // 1. Language servers.
+  // 1. Language servers: YAML ones on the YAML manifests, TOML ones on the TOML renderings.
   const lsp: ServerResult[] = [];
   const skipped: string[] = [];
+  const failed: string[] = [];
   if (PARTS.has('lsp')) {
-    const specs: ServerSpec[] = [];
+    const specs: { spec: ServerSpec; format: 'yaml' | 'toml' }[] = [];
     if (SERVERS.has('ours')) {
-      if (ourServerRuns()) specs.push(ourSpec());
+      if (ourServerRuns()) for (const format of ['yaml', 'toml'] as const) specs.push({ spec: ourSpec(), format });
       else skipped.push(`ours: ${OUR_SERVER} missing or not starting (build packages/lsp first)`);
     }
-    if (SERVERS.has('yls-patched')) specs.push(ylsSpec('patched'));
-    if (SERVERS.has('yls-stock')) specs.push(ylsSpec('stock'));
-    // Warm-up, not recorded: one short session per server (OS file cache, the patched copy, code caches).
-    const warm = manifests.reduce((a, b) => (b.lines < a.lines ? b : a));
-    for (const spec of specs) {
+    if (SERVERS.has('yls-patched')) specs.push({ spec: ylsSpec('patched'), format: 'yaml' });
+    if (SERVERS.has('yls-stock')) specs.push({ spec: ylsSpec('stock'), format: 'yaml' });
+    if (SERVERS.has('taplo')) {
+      if (taploVersion() !== 'not installed') specs.push({ spec: taploSpec(), format: 'toml' });
+      else skipped.push('taplo: node_modules/@taplo/lsp missing (npm install)');
+    }
+    // Warm-up, not recorded: one short session per server and format (OS file cache, the patched copy, code caches).
+    for (const { spec, format } of specs) {
+      const candidates = lspManifests.filter((m) => m.format === format);
+      if (!candidates.length) continue;
+      const warm = candidates.reduce((a, b) => (b.lines < a.lines ? b : a));
       try {
         await runOnce(spec, warm, { spawns: 1, inner: 1, workDir: DOCS_DIR, timeoutMs: 60_000 });
       } catch (error) {
-        log(`warm-up of ${spec.name} failed: ${(error as Error).message}`);
+        log(`warm-up of ${spec.name} (${format}) failed: ${(error as Error).message}`);
       }
     }
-    for (const manifest of manifests) {
-      for (const spec of specs) {
+    for (const manifest of lspManifests) {
+      for (const { spec } of specs.filter((s) => s.format === manifest.format)) {
         const r = reps(spec.name, manifest);
         log(`lsp ${spec.name} ${manifest.name} (${manifest.lines} lines): ${r.spawns} spawn(s) × ${r.inner}`);
         try {
-          const result = await runServer(spec, manifest, { ...r, workDir: DOCS_DIR, timeoutMs: 120_000, log });
+          const result = await runServer(spec, manifest, { ...r, workDir: DOCS_DIR, timeoutMs: manifest.targetLines >= 50000 ? 300_000 : 120_000, log });
           lsp.push(result);
           log(
-            `  edit→diag ${fmtRange(result.editToDiagnosticsMs)} ms, completion ${fmtMs(result.completionKeyMs)} ms, hover ${fmtMs(result.hoverMs)} ms, rss ${fmtMs(result.peakRssMb)} MB, diagnostics ${result.openDiagnostics}`,
+            `  edit→diag ${fmtRange(result.editToDiagnosticsMs)} ms, completion ${fmtMs(result.completionKeyMs)} ms, hover ${fmtMs(result.hoverMs)} ms, rss ${fmtMs(result.peakRssMb)} MB, diagnostics ${result.openDiagnostics} (${result.injectedErrorsChecked} of ${result.injectedErrors} injected mistakes checked)`,
           );
         } catch (error) {
-          skipped.push(`${spec.name} ${manifest.name}: ${(error as Error).message}`);
-          log(`  FAILED: ${(error as Error).message}`);
+          failed.push(`${spec.name} ${manifest.name}: ${(error as Error).message}`);
+          log(`  FAILED (not a measurement): ${(error as Error).message}`);
         }
       }
     }
@@ -259,8 +292,13 @@ async function main(): Promise<void> {
     started: started.toISOString(),
     finished: finished.toISOString(),
     machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100) },
-    settings: { ours: OUR_SETTINGS, yls: 'yaml.schemas → published v2 schema for svc.yaml, schemaStore off, validate/completion/hover on' },
-    manifests: manifests.map(({ text: _text, ...m }) => m),
+    settings: {
+      ours: OUR_SETTINGS,
+      yls: 'yaml.schemas → published v2 schema for svc.yaml, schemaStore off, validate/completion/hover on',
+      taplo: TAPLO_SETTINGS,
+    },
+    // Every rendering measured (YAML and TOML), without the text and the list of mistakes (their count stays).
+    manifests: [...manifests, ...lspManifests.filter((m) => m.format === 'toml')].map(({ text: _text, injected: _injected, ...m }) => m),
     lsp,
     validator,
     cli,
@@ -269,11 +307,12 @@ async function main(): Promise<void> {
     gitops,
     targets,
     skipped,
+    failed,
   };
   const resultsFile = PARTIAL ? join(WORK, 'results-partial.json') : join(ROOT, 'bench', 'results.json');
   writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   log(`wrote ${resultsFile.slice(ROOT.length + 1)}`);
-  const table = ratioTable(lsp, validator, cli, applier, burst) + (gitops ? `\n\n${gitopsTable(gitops)}` : '');
+  const table = (lsp.length ? formatRatios(lsp) + '\n\n' : '') + ratioTable(lsp, validator, cli, applier, burst) + (gitops ? `\n\n${gitopsTable(gitops)}` : '');
   process.stdout.write(
     table +
       '\n\nTargets:\n' +
@@ -281,6 +320,10 @@ async function main(): Promise<void> {
       '\n',
   );
   if (skipped.length) process.stdout.write(`\nSkipped: \n  ${skipped.join('\n  ')}\n`);
+  if (failed.length) {
+    process.stdout.write(`\nFAILED (not measurements):\n  ${failed.join('\n  ')}\n`);
+    process.exitCode = 1;
+  }
 
   if (env.BENCH_NO_DOCS !== '1' && !PARTIAL && lsp.length) writeDocs(results);
   log(`done in ${((finished.getTime() - started.getTime()) / 1000).toFixed(0)} s`);
@@ -367,7 +410,45 @@ function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliRes
       met: rss <= 0.5,
     });
   }
-  const startOurs = lsp.filter((r) => r.server === 'ours').flatMap((r) => [r.startupMs.median]);
+  // Issue #17: TOML no dearer than YAML on the same content, and edits that do not grow with the file.
+  for (const base of baseNames(lsp)) {
+    const yaml = get(lsp, 'ours', base);
+    const toml = get(lsp, 'ours', `toml-${base}`);
+    const taplo = get(lsp, 'taplo', `toml-${base}`);
+    if (taplo && toml) {
+      const edit = ratio(taplo.editToDiagnosticsMs, toml.editToDiagnosticsMs);
+      targets.push({
+        name: `edit→diagnostics toml-${base}, ours vs Taplo`,
+        measured: `${faster(edit)} (${fmtMs(toml.editToDiagnosticsMs)} vs ${fmtMs(taplo.editToDiagnosticsMs)} ms)`,
+        target: 'ahead of the peer',
+        met: edit > 1,
+      });
+    }
+    if (!base.startsWith('10k') || !yaml || !toml) continue;
+    const edit = ratio(toml.editToDiagnosticsMs, yaml.editToDiagnosticsMs);
+    const rss = ratio(toml.peakRssMb, yaml.peakRssMb);
+    targets.push({
+      name: `ours, TOML / YAML edit→diagnostics, ${base}`,
+      measured: `${fmtRatio(edit)}× (${fmtMs(toml.editToDiagnosticsMs)} vs ${fmtMs(yaml.editToDiagnosticsMs)} ms)`,
+      target: '≤ 1.5× (issue #17)',
+      met: edit <= 1.5,
+    });
+    targets.push({
+      name: `ours, TOML / YAML peak RSS, ${base}`,
+      measured: `${fmtRatio(rss)}× (${fmtMs(toml.peakRssMb)} vs ${fmtMs(yaml.peakRssMb)} MB)`,
+      target: '≤ 1.5× (issue #17)',
+      met: rss <= 1.5,
+    });
+  }
+  for (const g of growthRows(lsp)) {
+    targets.push({
+      name: `ours, ${g.format.toUpperCase()} edit→diagnostics ${g.large} / ${g.small}`,
+      measured: `${fmtRatio(g.edit)}× for ${fmtRatio(g.largeLines / g.smallLines)}× the lines`,
+      target: '≤ 1.5× (issue #17)',
+      met: g.edit <= 1.5,
+    });
+  }
+  const startOurs = lsp.filter((r) => r.server === 'ours' && formatOf(r) === 'yaml').flatMap((r) => [r.startupMs.median]);
   const startYls = lsp.filter((r) => r.server === 'yls-patched').flatMap((r) => [r.startupMs.median]);
   if (startOurs.length && startYls.length) {
     const a = median(startOurs);
@@ -424,6 +505,97 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** Base names (`1k`, `10k-errors`, …) of the YAML manifests measured, smallest first. */
+function baseNames(lsp: ServerResult[]): string[] {
+  const lines = new Map<string, number>();
+  for (const r of lsp) if (formatOf(r) === 'yaml') lines.set(r.manifest, r.lines);
+  for (const r of lsp) if (formatOf(r) === 'toml') lines.set(r.manifest.replace(/^toml-/, ''), lines.get(r.manifest.replace(/^toml-/, '')) ?? r.lines);
+  return [...lines.keys()].sort((a, b) => parseInt(a) - parseInt(b) || a.length - b.length);
+}
+
+/** ours over peer, TOML over YAML, largest over smallest: medians of one run; NaN when a side is missing. */
+function ratio(a: Stat | undefined, b: Stat | undefined): number {
+  return a && b ? a.median / b.median : NaN;
+}
+
+/**
+ * The cross-format table (issue #17): per base manifest, ours vs the peer in each format
+ * (edit → diagnostics, open → diagnostics, peak RSS) and TOML/YAML for ours; then ours'
+ * growth from the smallest to the largest size in each format.
+ */
+export function formatRatios(lsp: ServerResult[]): string {
+  const names = baseNames(lsp);
+  if (!names.length) return '';
+  const cell = (format: 'yaml' | 'toml', base: string) => get(lsp, 'ours', format === 'toml' ? `toml-${base}` : base);
+  const peer = (format: 'yaml' | 'toml', base: string) => get(lsp, PEER[format], format === 'toml' ? `toml-${base}` : base);
+  const rows = [`| same run | ${names.join(' | ')} |`, `|---|${names.map(() => '---|').join('')}`];
+  const row = (label: string, value: (base: string) => string) => rows.push(`| ${label} | ${names.map(value).join(' | ')} |`);
+  const formats = (['yaml', 'toml'] as const).filter((f) => lsp.some((r) => formatOf(r) === f));
+  row(`lines ${formats.map((f) => f.toUpperCase()).join(' / ')}`, (b) => formats.map((f) => String(cell(f, b)?.lines ?? peer(f, b)?.lines ?? '–')).join(' / '));
+  for (const format of formats) {
+    const F = format.toUpperCase();
+    const P = PEER_LABEL[format];
+    row(`${F} edit → diagnostics ms: ours / ${P}`, (b) => `${fmtMs(cell(format, b)?.editToDiagnosticsMs)} / ${fmtMs(peer(format, b)?.editToDiagnosticsMs)}`);
+    row(`${F} edit → diagnostics: ours vs ${P}`, (b) => faster(ratio(peer(format, b)?.editToDiagnosticsMs, cell(format, b)?.editToDiagnosticsMs)));
+    row(`${F} open → diagnostics: ours vs ${P}`, (b) => faster(ratio(peer(format, b)?.openToDiagnosticsMs, cell(format, b)?.openToDiagnosticsMs)));
+    row(`${F} peak RSS MB: ours / ${P}`, (b) => `${fmtMs(cell(format, b)?.peakRssMb)} / ${fmtMs(peer(format, b)?.peakRssMb)}`);
+  }
+  if (formats.length === 2) {
+    row('ours, TOML / YAML: edit → diagnostics', (b) => times(ratio(cell('toml', b)?.editToDiagnosticsMs, cell('yaml', b)?.editToDiagnosticsMs)));
+    row('ours, TOML / YAML: open → diagnostics', (b) => times(ratio(cell('toml', b)?.openToDiagnosticsMs, cell('yaml', b)?.openToDiagnosticsMs)));
+    row('ours, TOML / YAML: peak RSS', (b) => times(ratio(cell('toml', b)?.peakRssMb, cell('yaml', b)?.peakRssMb)));
+  }
+  const out = [rows.join('\n')];
+  const growth = growthRows(lsp);
+  if (growth.length) {
+    const g = ['| growth of ours, largest / smallest manifest | edit → diagnostics | open → diagnostics | peak RSS |', '|---|---|---|---|'];
+    for (const r of growth)
+      g.push(
+        `| ${r.format.toUpperCase()} ${r.large}/${r.small} (${r.largeLines}/${r.smallLines} lines) | ${times(r.edit)} | ${times(r.open)} | ${times(r.rss)} |`,
+      );
+    out.push(g.join('\n'));
+  }
+  return out.join('\n\n');
+}
+
+interface Growth {
+  format: 'yaml' | 'toml';
+  variant: string;
+  small: string;
+  large: string;
+  smallLines: number;
+  largeLines: number;
+  edit: number;
+  open: number;
+  rss: number;
+}
+
+/** Ours, per format and variant (valid, `-errors`): the largest size over the smallest. */
+function growthRows(lsp: ServerResult[]): Growth[] {
+  const out: Growth[] = [];
+  for (const format of ['yaml', 'toml'] as const) {
+    for (const variant of ['', '-errors']) {
+      const rows = lsp.filter((r) => r.server === 'ours' && formatOf(r) === format && r.manifest.endsWith(`k${variant}`)).sort((a, b) => a.lines - b.lines);
+      if (rows.length < 2) continue;
+      const small = rows[0]!;
+      const large = rows[rows.length - 1]!;
+      const base = (r: ServerResult) => r.manifest.replace(/^toml-/, '').replace(/-errors$/, '');
+      out.push({
+        format,
+        variant,
+        small: base(small) + variant,
+        large: base(large) + variant,
+        smallLines: small.lines,
+        largeLines: large.lines,
+        edit: ratio(large.editToDiagnosticsMs, small.editToDiagnosticsMs),
+        open: ratio(large.openToDiagnosticsMs, small.openToDiagnosticsMs),
+        rss: ratio(large.peakRssMb, small.peakRssMb),
+      });
+    }
+  }
+  return out;
+}
+
 function ratioTable(
   lsp: ServerResult[],
   validator: ValidatorResult[],
@@ -432,7 +604,7 @@ function ratioTable(
   burst?: BurstResult,
 ): string {
   const rows: string[] = [];
-  rows.push('| manifest | measure | ours | YLS (delay removed) | ours vs YLS | YLS stock |');
+  rows.push('| manifest | measure | ours | peer: YLS (delay removed) on YAML, Taplo on TOML | ours vs peer | YLS stock |');
   rows.push('|---|---|---|---|---|---|');
   const names = [...new Set(lsp.map((r) => r.manifest))];
   const measures: [string, (r: ServerResult) => Stat, 'faster' | 'share'][] = [
@@ -445,19 +617,21 @@ function ratioTable(
     ['peak RSS MB', (r) => r.peakRssMb, 'share'],
   ];
   for (const name of names) {
+    const format = formatOf(lsp.find((r) => r.manifest === name)!);
     const ours = get(lsp, 'ours', name);
-    const yls = get(lsp, 'yls-patched', name);
+    const yls = get(lsp, PEER[format], name);
     const stock = get(lsp, 'yls-stock', name);
     const lines = (ours ?? yls ?? stock)?.lines ?? 0;
     for (const [label, pick, kind] of measures) {
       const o = ours ? pick(ours) : undefined;
       const y = yls ? pick(yls) : undefined;
       const ratio = o && y ? y.median / o.median : NaN;
-      const shown = kind === 'faster' ? faster(ratio) : `ours = ${fmtRatio(1 / ratio)} of YLS`;
+      const shown = kind === 'faster' ? faster(ratio) : `ours = ${fmtRatio(1 / ratio)} of ${PEER_LABEL[format]}`;
       rows.push(`| ${name} (${lines} lines) | ${label} | ${fmtRange(o)} | ${fmtRange(y)} | ${shown} | ${fmtRange(stock ? pick(stock) : undefined)} |`);
     }
   }
-  const out = [rows.join('\n')];
+  // No language-server rows (e.g. BENCH_PARTS=cli,burst): no empty table.
+  const out = rows.length > 2 ? [rows.join('\n')] : [];
   if (validator.length) {
     const v: string[] = [
       '| manifest | validator cold (fresh process) ms: ours | floor | ratio | fresh document (warm process) ms: ours | floor | ratio |',
@@ -504,7 +678,7 @@ export function burstTable(burst: BurstResult): string {
 }
 
 function markdown(
-  results: { machine: Record<string, unknown>; started: string; finished: string; skipped: string[]; manifests: unknown[] },
+  results: { machine: Record<string, unknown>; started: string; finished: string; skipped: string[]; failed?: string[]; manifests: unknown[] },
   table: string,
   targets: Target[],
 ): string {
@@ -516,14 +690,14 @@ function markdown(
 <!-- Generated by \`npm run bench\` (bench/run.ts) from its own run; the analysis comes from bench/findings.md. -->
 
 Measured by \`npm run bench\` on ${results.started.slice(0, 16).replace('T', ' ')} UTC, commit ${m.commit}${m.uncommittedInPackages ? ` (plus ${m.uncommittedInPackages} uncommitted file(s) under packages/ in the shared checkout)` : ''}:
-\`nproc\` = ${m.nproc} (${m.cpu}, ${m.memoryGb} GB), \`node -v\` = ${m.node}, yaml-language-server ${m.yamlLanguageServer}.
+\`nproc\` = ${m.nproc} (${m.cpu}, ${m.memoryGb} GB), \`node -v\` = ${m.node}, yaml-language-server ${m.yamlLanguageServer}${m.taplo ? `, Taplo (@taplo/lsp) ${String(m.taplo)}` : ''}.
 Load average at start ${(m.loadAverageAtStart as number[]).join(' / ')}, at end ${(m.loadAverageAtEnd as number[]).join(' / ')}
 (the machine is shared: every ratio below compares figures from the same run, taken close together — the validator,
 CLI and applier pairs interleaved run by run, the servers one after the other on each manifest).
 
 ![Latency by manifest size](performance.svg)
 
-## Targets (the goals we set against yaml-language-server and a bare Node start)
+## Targets (the goals we set against yaml-language-server, Taplo and a bare Node start)
 
 | | target | measured | |
 |---|---|---|---|
@@ -532,15 +706,37 @@ ${targets.map((t) => `| ${t.name} | ${t.target} | ${t.measured} | ${t.met === nu
 ## Figures
 
 Median (min–max) in milliseconds unless noted. "YLS" is yaml-language-server ${m.yamlLanguageServer} with its fixed 200 ms
-validation delay removed (a patched copy in \`.bench-work/\`); "YLS stock" is the installed server as is.
+validation delay removed (a patched copy in \`.bench-work/\`); "YLS stock" is the installed server as is.${
+    m.taplo
+      ? ` "Taplo" is
+@taplo/lsp ${String(m.taplo)}, the engine the Even Better TOML extension bundles. Manifests named \`toml-…\` are the TOML
+renderings of the YAML ones of the same size (same items, same mistakes).`
+      : ' (This run predates the TOML rows.)'
+  }
 
 ${table}
-${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('; ')}\n` : ''}
+${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('; ')}\n` : ''}${results.failed?.length ? `\n**Failed (not measurements):** ${results.failed.join('; ')}\n` : ''}
 ## How it is measured
 
 - Manifests: \`bench/generate.ts\`, deterministic (seed 42): agents, triggers of every type (cron, webhook, monitor poll and
   stream), connectors of every provider, templates, env, apps, comments, flow and block lists; the \`-errors\` variants carry
   a mistake on ~1% of the lines (typo'd keys, bad enum values, undeclared references, bad durations, wrong types).
+- TOML: \`bench/render-toml.ts\` writes each generated manifest as svc.toml with the same data (top-level scalars, a
+  \`[table]\` per agent and app, \`[[triggers]]\`/\`[[connectors]]\` sections, inline tables inside them, one-line arrays,
+  own-line comments kept); our validator gives the two renderings the same findings. Each TOML line remembers its YAML line,
+  so the mistakes and the edit, completion and hover spots are the same entries in both formats.
+- Every server must show it validated the whole file, or its row fails loudly (listed under "Failed", the run exits 1):
+  no diagnostic may speak of the file's size, a manifest without mistakes gets no error, and every injected mistake the server
+  can see has a diagnostic on its line (a misspelt key: from its entry's first line to it, where a schema reports the
+  required key now missing). Ours must see all of them; YLS and Taplo, which only apply the JSON Schema, are not asked for the
+  undeclared agent and connector references (a schema cannot say which names are declared). Every edit must publish as many
+  diagnostics as the open did (the edit does not change a finding), so the publication timed is the whole validation.
+- Taplo: \`bench/taplo-server.mjs\` runs @taplo/lsp under node the way Even Better TOML runs its bundled server (a node
+  module on an IPC channel; initializationOptions \`configurationSection: evenBetterToml\`), with fetch disabled. Its settings
+  associate \`.*/svc\\.toml$\` with the published schema as a \`file://\` URL, with no catalogs, no config file and no links; it
+  has no file size limit. It publishes up to three times per change (syntax, then structure, then schema errors, each only when
+  the previous step found nothing): an edit's time runs to the first non-empty publication or the third. It sends no version
+  and uses full document sync.
 - Language servers: \`bench/lsp-harness.ts\` spawns the server (\`node <server> --stdio\`), speaks LSP through
   vscode-languageserver-protocol, answers \`workspace/configuration\` (YLS: \`yaml.schemas\` maps the published
   \`packages/schema/generated/svc.v2.schema.json\` to \`svc.yaml\`, schema store off, validate/completion/hover on; ours: section

@@ -72,6 +72,7 @@ export function ylsSpec(kind: 'stock' | 'patched'): ServerSpec {
     name: `yls-${kind}`,
     command: process.execPath,
     args: [join(dir, 'bin', 'yaml-language-server'), '--stdio'],
+    crossReferences: false,
     configuration: ylsConfiguration,
   };
 }
@@ -88,7 +89,52 @@ export function ourSpec(): ServerSpec {
     name: 'ours',
     command: process.execPath,
     args: [OUR_SERVER, '--stdio'],
+    crossReferences: true,
     configuration: (section) => (section === 'svc' ? OUR_SETTINGS : null),
+  };
+}
+
+const TAPLO_PACKAGE = join(ROOT, 'node_modules', '@taplo', 'lsp');
+export const TAPLO_LAUNCHER = join(ROOT, 'bench', 'taplo-server.mjs');
+
+export function taploVersion(): string {
+  return existsSync(TAPLO_PACKAGE) ? ylsVersion(TAPLO_PACKAGE) : 'not installed';
+}
+
+/**
+ * Taplo's settings (section `evenBetterToml`, as the extension sends them): our published
+ * schema for every svc.toml, as a local file; no schema catalogs (they are fetched from the
+ * network), no Taplo config file, no links.
+ */
+export const TAPLO_SETTINGS = {
+  schema: {
+    enabled: true,
+    associations: { '.*/svc\\.toml$': pathToFileURL(SCHEMA_V2).href },
+    catalogs: [],
+    links: false,
+  },
+  taplo: { configFile: { enabled: false } },
+  completion: { maxKeys: 5 },
+  syntax: { semanticTokens: false },
+};
+
+/**
+ * Taplo (@taplo/lsp 0.8, the engine Even Better TOML bundles), run as the extension runs it: a
+ * node module over an IPC channel (bench/taplo-server.mjs), offline. Taplo has no file size
+ * limit to raise. It publishes up to three times per change (syntax, structure, schema), each
+ * only when the one before found nothing: the validation ends with the first non-empty one, or
+ * the third.
+ */
+export function taploSpec(): ServerSpec {
+  return {
+    name: 'taplo',
+    command: process.execPath,
+    args: [TAPLO_LAUNCHER],
+    transport: 'ipc',
+    crossReferences: false,
+    initializationOptions: { configurationSection: 'evenBetterToml', cachePath: join(WORK, 'taplo-cache') },
+    configuration: (section) => (section === 'evenBetterToml' ? TAPLO_SETTINGS : null),
+    validationDone: (diagnostics, count) => diagnostics.length > 0 || count >= 3,
   };
 }
 
