@@ -48,6 +48,31 @@ export function offsetPastByteLimit(text: string, maxBytes: number): number {
 // C0 controls other than tab, LF and CR, DEL, C1 controls, and UTF-16 halves that have no partner.
 const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Whether `text` has a character no manifest may contain (see {@link checkCharacters}). */
+export function hasForbiddenCharacter(text: string): boolean {
+  FORBIDDEN_CHARACTER.lastIndex = 0;
+  const found = FORBIDDEN_CHARACTER.test(text);
+  FORBIDDEN_CHARACTER.lastIndex = 0;
+  return found;
+}
+
+/** The UTF-8 length of a text (an unpaired surrogate counts as the 3 bytes of U+FFFD, as when encoded). */
+export function utf8Length(text: string): number {
+  const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
+  if (nodeBuffer) return nodeBuffer.byteLength(text, 'utf8');
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 /**
  * Finds characters no manifest may contain. Returns one diagnostic (at the first one, with
  * the count in the message) and the text with each such character replaced by a space, so

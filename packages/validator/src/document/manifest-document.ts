@@ -1,14 +1,17 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
-import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
-import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { checkCharacters, decodeUtf8, findExcessiveNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
+import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
-import { checkMapKeys } from './tree-builder.js';
+import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject } from './value.js';
-import { planYamlChunks, type TopChunk } from './yaml-chunks.js';
+import { planYamlChunks } from './yaml-chunks.js';
+import { assembleYaml, commitReplan, replanYaml, shiftInPlace, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
+
+export type { TextChange } from './text-change.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
 
@@ -23,21 +26,6 @@ export interface DocumentOptions {
 export function detectFormat(filename: string | undefined): ManifestFormat {
   return filename && /\.toml$/i.test(filename) ? 'toml' : 'yaml';
 }
-
-/**
- * A parsed chunk of YAML. Its tree carries absolute offsets for `base`; when the chunk's text
- * moves, the tree is shifted in place and handed to the next document (see `update`).
- */
-interface CachedFragment {
-  fragment: ParsedFragment;
-  base: number;
-  /** The document that placed the tree last. */
-  owner: ManifestDocument;
-  /** The chunk's plain value (offsets do not matter to it, so it survives moves). */
-  value?: unknown;
-}
-
-type FragmentCache = Map<string, CachedFragment>;
 
 /** The block signatures of the last TOML text of this file that parsed without a problem. */
 interface TomlClean {
@@ -106,7 +94,14 @@ export class ManifestDocument {
   private cachedLines?: LineIndex;
   private cachedValue?: { value: unknown; schemaValue: unknown };
   private readonly valueDiagnostics: RawDiagnostic[] = [];
-  private fragments: FragmentCache = new Map();
+  /** YAML: the chunks of a text parsed chunk by chunk (see yaml-incremental.ts). */
+  private yamlChunks?: YamlChunkState;
+  /** The UTF-8 length of the text, when it was counted. */
+  private utf8Bytes?: number;
+  /** Whether the text has characters no manifest may contain (then every edit re-reads it all). */
+  private forbidden = false;
+  /** The line index of the document this one was updated from, and the region that changed. */
+  private linesBase?: { lines: LineIndex; region: ChangedRegion };
   /** TOML: the parsed blocks by text, and their signatures when the text parsed without a problem. */
   private tomlParts: Map<string, CachedTomlPart> = new Map();
   private tomlClean?: TomlClean;
@@ -115,6 +110,14 @@ export class ManifestDocument {
    * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
    */
   reparsedBytes = 0;
+  /**
+   * How many characters the checks and scans before parsing read (characters, byte count,
+   * nesting and chunk plan): each pass over the whole text for a fresh parse, the changed
+   * lines and the chunks around them for an incremental {@link update}. For tests.
+   */
+  scannedBytes = 0;
+  /** Whether the last {@link update} took the changed region from the changes it was given. For tests. */
+  regionFromChanges = false;
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
@@ -168,15 +171,35 @@ export class ManifestDocument {
    * shifted in place) rather than copied, so the document `update` was called on must not be
    * used afterwards. Keep the returned one. (This keeps a keystroke in a large file from
    * copying the whole tree.)
+   *
+   * `changes`, when given, are the replacements that made `text` from this document's text, in
+   * order (as LSP's incremental content changes): the document then re-reads only the lines
+   * around them. Without them (or when they do not make `text`), the changed lines are found by
+   * comparing the texts.
+   *
+   * Identity (what incremental validation builds on): every top-level YAML chunk (a top-level
+   * key's text), every item of a block collection parsed item by item, and every TOML block
+   * whose text did not change keeps its tree's node objects (offsets moved in place) and its
+   * plain value's objects, in `root` and `value` of the returned document.
    */
-  update(text: string): ManifestDocument {
+  update(text: string, changes?: readonly TextChange[]): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
-    next.load(this);
+    const region = changedRegion(this.text, text, changes);
+    next.regionFromChanges = region?.fromChanges === true;
+    const lines = this.cachedLines ?? (this.linesBase ? this.lines : undefined);
+    if (lines && region) next.linesBase = { lines, region };
+    else if (lines) next.cachedLines = lines;
+    next.load(this, region);
     return next;
   }
 
   get lines(): LineIndex {
-    return (this.cachedLines ??= new LineIndex(this.text));
+    if (!this.cachedLines) {
+      const base = this.linesBase;
+      this.linesBase = undefined;
+      this.cachedLines = base ? LineIndex.spliced(base.lines, this.text, base.region) : new LineIndex(this.text);
+    }
+    return this.cachedLines;
   }
 
   /** Problems found while reading the text: limits, syntax, duplicate keys, aliases. */
@@ -230,39 +253,29 @@ export class ManifestDocument {
     });
   }
 
-  private load(previousDocument: ManifestDocument | undefined): void {
-    const previous = previousDocument?.fragments;
+  private load(previousDocument: ManifestDocument | undefined, region: ChangedRegion | null = null): void {
+    if (previousDocument && region && this.format === 'yaml' && this.loadYamlIncrementally(previousDocument, region)) return;
     const limits = this.limits;
+    this.scannedBytes += this.text.length;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
       this.refuseAsTooLarge(past);
       return;
     }
+    if (this.text.length * 3 > limits.maxBytes) this.utf8Bytes = utf8Length(this.text);
+    this.scannedBytes += this.text.length;
     const checked = checkCharacters(this.text);
+    this.forbidden = checked.diagnostics.length > 0;
     this.parseDiagnostics.push(...checked.diagnostics);
     const bom = checked.text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    if (bom) {
-      this.parseDiagnostics.push({
-        code: 'byte-order-mark',
-        message: 'the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
-        path: '',
-        start: 0,
-        end: 1,
-      });
-    }
+    if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const body = bom ? checked.text.slice(1) : checked.text;
     // YAML: one scan gives the nesting depth and the line table chunk planning needs.
+    this.scannedBytes += body.length;
     const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
     const deep = yamlScan ? yamlScan.tooDeepAt : findExcessiveNesting(body, 'toml', limits.maxDepth);
     if (deep >= 0) {
-      this.fatal = true;
-      this.parseDiagnostics.push({
-        code: 'too-deep',
-        message: `collections are nested more than ${limits.maxDepth} levels deep here; a manifest is never this deep, so the file was not parsed`,
-        path: '',
-        start: bom + deep,
-        end: bom + deep + 1,
-      });
+      this.refuseAsTooDeep(bom + deep);
       return;
     }
     let fragment: ParsedFragment;
@@ -271,7 +284,11 @@ export class ManifestDocument {
     } else {
       const plan = planYamlChunks(body, yamlScan!);
       if (plan) {
-        fragment = this.parseChunked(body, bom, plan, previous ?? new Map());
+        const work = { reparsed: 0 };
+        const previous = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
+        this.reparsedBytes += work.reparsed;
+        fragment = this.assembleChunks(body, bom);
       } else {
         this.reparsedBytes = body.length;
         fragment = parseYamlFragment(body, bom);
@@ -283,115 +300,71 @@ export class ManifestDocument {
     this.hasDateTimes = fragment.hasDateTimes === true;
   }
 
-  /** Parses a chunk, or takes it from the previous document and moves it to `base`. */
-  private fragment(text: string, base: number, previous: FragmentCache): { root: ValueNode | null; diagnostics: RawDiagnostic[]; cached: CachedFragment } {
-    let cached = this.fragments.get(text);
-    if (cached) {
-      // The same text twice in this document: the second copy needs its own tree.
-      const delta = base - cached.base;
-      const fragment = {
-        ...cached.fragment,
-        root: cached.fragment.root ? shiftTree(cached.fragment.root, delta) : null,
-        diagnostics: cached.fragment.diagnostics.map((d) => shiftDiagnostic(d, delta)),
-      };
-      return { root: fragment.root, diagnostics: fragment.diagnostics, cached: { fragment, base, owner: this, value: cached.value } };
-    }
-    cached = previous.get(text);
-    if (cached && cached.owner !== this) {
-      const delta = base - cached.base;
-      if (delta !== 0) {
-        if (cached.fragment.root) shiftInPlace(cached.fragment.root, delta);
-        for (const d of cached.fragment.diagnostics) shiftDiagnosticInPlace(d, delta);
-        cached.base = base;
-      }
-      cached.owner = this;
-    } else {
-      this.reparsedBytes += text.length;
-      cached = { fragment: parseYamlFragment(text, base, '', { skipRootKeyCheck: true }), base, owner: this };
-    }
-    this.fragments.set(text, cached);
-    return { root: cached.fragment.root, diagnostics: cached.fragment.diagnostics, cached };
+  private refuseAsTooDeep(offset: number): void {
+    this.fatal = true;
+    this.parseDiagnostics.push({
+      code: 'too-deep',
+      message: `collections are nested more than ${this.limits.maxDepth} levels deep here; a manifest is never this deep, so the file was not parsed`,
+      path: '',
+      start: offset,
+      end: offset + 1,
+    });
   }
 
-  private parseChunked(body: string, base: number, plan: TopChunk[], previous: FragmentCache): ParsedFragment {
-    const diagnostics: RawDiagnostic[] = [];
-    const entries: MapEntry[] = [];
-    const values = new Map<MapEntry, () => unknown>();
-    for (const chunk of plan) {
-      if (!chunk.items) {
-        const part = this.fragment(body.slice(chunk.start, chunk.end), base + chunk.start, previous);
-        diagnostics.push(...part.diagnostics);
-        if (!part.root) continue;
-        if (part.root.kind !== 'map') return this.parseWholeYaml(body, base);
-        const rootMap = part.root;
-        for (const entry of part.root.entries) {
-          // Root keys are checked below, across chunks; clear what an earlier document decided.
-          entry.ignored = undefined;
-          entries.push(entry);
-          values.set(entry, () => this.chunkEntryValue(part.cached, rootMap, entry.key));
-        }
-        continue;
-      }
-      // A top-level key whose block collection is parsed item by item.
-      const items = chunk.items;
-      const header = this.fragment(body.slice(chunk.start, items.itemsStart), base + chunk.start, previous);
-      diagnostics.push(...header.diagnostics);
-      const headerEntry = header.root?.kind === 'map' && header.root.entries.length === 1 ? header.root.entries[0] : undefined;
-      if (!headerEntry) return this.parseWholeYaml(body, base);
-      const pointer = `/${escapePointerSegment(headerEntry.key)}`;
-      const parts = items.itemStarts.map((itemStart, index) => {
-        const itemEnd = items.itemStarts[index + 1] ?? chunk.end;
-        return this.fragment(body.slice(itemStart, itemEnd), base + itemStart, previous);
-      });
-      let collection: ValueNode;
-      const partValues: (() => unknown)[] = [];
-      if (items.kind === 'seq') {
-        const seqItems: ValueNode[] = [];
-        for (const part of parts) {
-          if (part.root?.kind !== 'seq') return this.parseWholeYaml(body, base);
-          const offset = seqItems.length;
-          diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: rebaseSeqPath(d.path, pointer, offset) })));
-          seqItems.push(...part.root.items);
-          const seqRoot = part.root;
-          const cached = part.cached;
-          partValues.push(() => (cached.value ??= buildPlainValue(seqRoot)));
-        }
-        const node: SeqNode = { kind: 'seq', flow: false, items: seqItems, start: seqItems[0]!.start, end: seqItems[seqItems.length - 1]!.end };
-        collection = node;
-      } else {
-        const mapEntries: MapEntry[] = [];
-        for (const part of parts) {
-          if (part.root?.kind !== 'map') return this.parseWholeYaml(body, base);
-          diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: d.path ? pointer + d.path : d.path })));
-          for (const entry of part.root.entries) {
-            entry.ignored = undefined;
-            mapEntries.push(entry);
-          }
-        }
-        checkMapKeys(mapEntries, pointer, diagnostics);
-        const node: MapNode = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
-        collection = node;
-        for (const part of parts) {
-          const mapRoot = part.root as MapNode;
-          const cached = part.cached;
-          partValues.push(() => (cached.value ??= buildPlainValue(mapRoot)));
-        }
-      }
-      const entry: MapEntry = { ...headerEntry, value: collection, end: collection.end, ignored: undefined };
-      entries.push(entry);
-      values.set(entry, () => {
-        if (items.kind === 'seq') return partValues.flatMap((get) => get() as unknown[]);
-        const object = newObject();
-        for (const get of partValues) {
-          for (const [key, value] of Object.entries(get() as Record<string, unknown>)) if (!(key in object)) object[key] = value;
-        }
-        return object;
-      });
+  /**
+   * YAML after an edit, reading only the changed lines and the chunks around them (see
+   * yaml-incremental.ts). False, with nothing changed, when that cannot be sure to give what
+   * reading the whole text gives: a fatal or unchunked previous text, forbidden characters, a
+   * byte-order mark added or removed, a text now too large, or a plan the local scan cannot
+   * settle.
+   */
+  private loadYamlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
+    const state = previous.yamlChunks;
+    if (!state || previous.fatal || previous.forbidden) return false;
+    const text = this.text;
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (bom !== state.bom) return false;
+    const added = text.slice(region.start, region.newEnd);
+    this.scannedBytes += added.length;
+    if (hasForbiddenCharacter(added)) return false;
+    const limits = this.limits;
+    if (text.length * 3 > limits.maxBytes) {
+      const removed = previous.text.slice(region.start, region.oldEnd);
+      this.scannedBytes += removed.length;
+      const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(text);
+      if (bytes > limits.maxBytes) return false;
+      this.utf8Bytes = bytes;
     }
-    checkMapKeys(entries, '', diagnostics);
-    const root: MapNode = { kind: 'map', flow: false, entries, start: base, end: base + body.length };
-    this.entryValues = values;
-    return { root, diagnostics, aliasCount: 0 };
+    const body = bom ? text.slice(1) : text;
+    const oldBody = bom ? previous.text.slice(1) : previous.text;
+    const work = { scanned: 0, reparsed: 0 };
+    const replan = replanYaml(state, oldBody, body, region, limits.maxDepth, work);
+    this.scannedBytes += work.scanned;
+    if (!replan) return false;
+    if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
+    this.yamlChunks = { bom, tops: commitReplan(state, body, region, replan, work) };
+    previous.yamlChunks = undefined;
+    this.reparsedBytes += work.reparsed;
+    const fragment = this.assembleChunks(body, bom);
+    this.root = fragment.root;
+    this.parseDiagnostics.push(...fragment.diagnostics);
+    this.hasAliases = fragment.aliasCount > 0;
+    return true;
+  }
+
+  /** The tree of the chunked text, or of the whole text when its chunks do not fit together. */
+  private assembleChunks(body: string, bom: number): ParsedFragment {
+    const assembled = assembleYaml(this.yamlChunks!.tops, bom, body.length);
+    if (!assembled) return this.parseWholeYaml(body, bom);
+    this.entryValues = assembled.values;
+    return { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 };
+  }
+
+  /** The parsed YAML units by where they start (for tests and bench/profile.ts). */
+  private get fragments(): Map<number, YamlUnit> {
+    const units = new Map<number, YamlUnit>();
+    for (const top of this.yamlChunks?.tops ?? []) for (const unit of top.units) units.set(unit.base, unit);
+    return units;
   }
 
   private entryValues?: Map<MapEntry, () => unknown>;
@@ -533,11 +506,6 @@ export class ManifestDocument {
     this.tomlParts = kept;
   }
 
-  private chunkEntryValue(cached: CachedFragment, chunkRoot: MapNode, key: string): unknown {
-    const value = (cached.value ??= buildPlainValue(chunkRoot)) as Record<string, unknown>;
-    return value[key];
-  }
-
   private assembleValue(root: ValueNode): unknown {
     if (root.kind !== 'map') return undefined;
     const object = newObject();
@@ -589,61 +557,12 @@ function copyTree(node: ValueNode, delta: number): ValueNode {
   }
 }
 
-/** The value of an alias-free tree (chunks never contain aliases). */
-function buildPlainValue(node: ValueNode): unknown {
-  return buildValue(node, { maxExpandedNodes: Number.POSITIVE_INFINITY, hasAliases: false }).value;
-}
-
-function rebaseSeqPath(path: string, pointer: string, offset: number): string {
-  const match = /^\/(\d+)(.*)$/.exec(path);
-  if (!match) return path ? pointer + path : path;
-  return `${pointer}/${Number(match[1]) + offset}${match[2]}`;
-}
-
-function shiftDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
-  if (delta === 0) return diagnostic;
+function byteOrderMarkDiagnostic(): RawDiagnostic {
   return {
-    ...diagnostic,
-    start: diagnostic.start + delta,
-    end: diagnostic.end + delta,
-    related: diagnostic.related?.map((r) => ({ ...r, start: r.start + delta, end: r.end + delta })),
-    fixes: diagnostic.fixes?.map((fix) => ({ ...fix, edits: fix.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta })) })),
+    code: 'byte-order-mark',
+    message: 'the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
+    path: '',
+    start: 0,
+    end: 1,
   };
-}
-
-function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
-  diagnostic.start += delta;
-  diagnostic.end += delta;
-  for (const r of diagnostic.related ?? []) {
-    r.start += delta;
-    r.end += delta;
-  }
-  for (const fix of diagnostic.fixes ?? []) {
-    for (const e of fix.edits) {
-      e.start += delta;
-      e.end += delta;
-    }
-  }
-}
-
-/** Moves every offset of an alias-free tree by `delta`, without allocating. */
-function shiftInPlace(node: ValueNode, delta: number): void {
-  node.start += delta;
-  node.end += delta;
-  if (node.kind === 'seq') {
-    for (const item of node.items) shiftInPlace(item, delta);
-  } else if (node.kind === 'map') {
-    for (const entry of node.entries) {
-      entry.keyStart += delta;
-      entry.keyEnd += delta;
-      entry.start += delta;
-      entry.end += delta;
-      shiftInPlace(entry.value, delta);
-    }
-  }
-}
-
-/** The tree with every offset moved by `delta`: a moved copy, or the tree itself when nothing moves. */
-function shiftTree(node: ValueNode, delta: number): ValueNode {
-  return delta === 0 ? node : copyTree(node, delta);
 }
