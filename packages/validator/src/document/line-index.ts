@@ -44,12 +44,20 @@ export class LineIndex {
     const old = previous.lineStarts;
     const first = lineOfOffset(old, region.start); // old[first] === region.start
     const after = lineOfOffset(old, region.oldEnd) + 1; // the first start past the region
-    const starts = old.slice(0, first + 1);
+    const found: number[] = [];
     const breaks = /\r\n?|\n/g;
     const inside = text.slice(region.start, region.newEnd);
-    for (let match = breaks.exec(inside); match; match = breaks.exec(inside)) starts.push(region.start + match.index + match[0].length);
+    for (let match = breaks.exec(inside); match; match = breaks.exec(inside)) found.push(region.start + match.index + match[0].length);
     const delta = region.delta;
-    for (let i = after; i < old.length; i++) starts.push(old[i]! + delta);
+    let starts: number[];
+    if (found.length === after - first - 1) {
+      // As many lines as before (typing within lines): one native copy, then patch.
+      starts = old.slice();
+      for (let i = 0; i < found.length; i++) starts[first + 1 + i] = found[i]!;
+    } else {
+      starts = old.slice(0, first + 1).concat(found, old.slice(after));
+    }
+    if (delta !== 0) for (let i = first + 1 + found.length; i < starts.length; i++) starts[i]! += delta;
     return new LineIndex(text, starts);
   }
 

@@ -1,6 +1,15 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
-import { checkCharacters, decodeUtf8, findExcessiveNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
+import {
+  checkCharacters,
+  decodeUtf8,
+  findExcessiveNesting,
+  hasForbiddenCharacter,
+  offsetPastByteLimit,
+  resolveLimits,
+  utf8Length,
+  type Limits,
+} from './limits.js';
 import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlPart } from './parse-toml.js';
@@ -10,8 +19,6 @@ import { buildValue, newObject } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
 import { assembleYaml, commitReplan, replanYaml, shiftInPlace, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
-
-export type { TextChange } from './text-change.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
 
@@ -285,7 +292,8 @@ export class ManifestDocument {
       const plan = planYamlChunks(body, yamlScan!);
       if (plan) {
         const work = { reparsed: 0 };
-        const previous = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        const previous =
+          previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
         this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
         this.reparsedBytes += work.reparsed;
         fragment = this.assembleChunks(body, bom);

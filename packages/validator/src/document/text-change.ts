@@ -106,3 +106,25 @@ export function changedRegion(oldText: string, newText: string, changes?: readon
   const delta = newText.length - oldText.length;
   return { start, oldEnd, newEnd: oldEnd + delta, delta, fromChanges };
 }
+
+/**
+ * One replacement equivalent to `changes` applied in order to a text of `oldLength`
+ * characters (the span from the first changed character to the last), or null when they are
+ * not valid for such a text. Lets a caller that receives many changes before it parses (a
+ * burst of keystrokes) keep one.
+ */
+export function mergeTextChanges(oldLength: number, changes: readonly TextChange[]): TextChange | null {
+  let length = oldLength;
+  let prefix = oldLength;
+  let suffix = oldLength;
+  for (const { start, end, newLength } of changes) {
+    if (!(Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(newLength) && start >= 0 && start <= end && end <= length && newLength >= 0))
+      return null;
+    prefix = Math.min(prefix, start);
+    suffix = Math.min(suffix, length - end);
+    length = length - (end - start) + newLength;
+  }
+  prefix = Math.min(prefix, oldLength, length);
+  suffix = Math.min(suffix, oldLength - prefix, length - prefix);
+  return { start: prefix, end: oldLength - suffix, newLength: length - prefix - suffix };
+}

@@ -374,7 +374,7 @@ export function assembleYaml(
     const header = top.units[0]!;
     diagnostics.push(...header.fragment.diagnostics);
     const pointer = `/${escapePointerSegment(assembled.entry.key)}`;
-    if (top.chunk.items!.kind === 'seq') {
+    if (top.chunk.items.kind === 'seq') {
       let offset = 0;
       for (let i = 1; i < top.units.length; i++) {
         const fragment = top.units[i]!.fragment;
