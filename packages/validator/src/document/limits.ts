@@ -127,14 +127,38 @@ const DOT = 0x2e;
 
 export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxDepth: number): number {
   if (format === 'yaml') return scanYaml(text, maxDepth).tooDeepAt;
+  return scanTomlNesting(text, maxDepth).tooDeepAt;
+}
+
+/**
+ * The TOML nesting check of {@link findExcessiveNesting} over the lines from `from` (a line
+ * start where no string or collection is open) to `to` (a line start, or the end). `fresh`
+ * says whether no string or collection is open at `to` and at each of the line starts
+ * `freshAt` (ascending) lists: then the check of the text from such a line on does not depend
+ * on what comes before it, which lets an edit re-check only the lines around it.
+ */
+export function scanTomlNesting(
+  text: string,
+  maxDepth: number,
+  from = 0,
+  to = text.length,
+  freshAt?: readonly number[],
+): { tooDeepAt: number; fresh: boolean } {
   // Character codes, not one-character strings: this runs on every edit of a large file.
   let flowDepth = 0;
   /** The open string's quote (`"` or `'`), 0 when none; `triple` for `"""` and `'''`. */
   let quote = 0;
   let triple = false;
-  let lineStart = 0;
-  const length = text.length;
+  let lineStart = from;
+  let fresh = true;
+  let next = 0;
+  const length = to;
   while (lineStart <= length) {
+    if (freshAt) {
+      while (next < freshAt.length && freshAt[next]! < lineStart) next++;
+      if (next < freshAt.length && freshAt[next] === lineStart && (flowDepth !== 0 || quote !== 0)) fresh = false;
+    }
+    if (lineStart === length && length < text.length) break;
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = length;
     let i = lineStart;
@@ -160,19 +184,19 @@ export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxD
         if (triple) i += 2;
       } else if (ch === OPEN_BRACKET || ch === OPEN_BRACE) {
         flowDepth += 1;
-        if (keyDepth + flowDepth > maxDepth) return i;
+        if (keyDepth + flowDepth > maxDepth) return { tooDeepAt: i, fresh: false };
       } else if (ch === CLOSE_BRACKET || ch === CLOSE_BRACE) {
         flowDepth = Math.max(0, flowDepth - 1);
       } else if (ch === EQUALS) {
         seenEquals = true;
       } else if (ch === DOT && ((flowDepth === 0 && !seenEquals) || header)) {
         keyDepth += 1;
-        if (keyDepth + flowDepth > maxDepth) return i;
+        if (keyDepth + flowDepth > maxDepth) return { tooDeepAt: i, fresh: false };
       }
     }
     lineStart = lineEnd + 1;
   }
-  return -1;
+  return { tooDeepAt: -1, fresh: fresh && flowDepth === 0 && quote === 0 };
 }
 
 /** Describes where the first invalid UTF-8 sequence is, in the decoded text's UTF-16 offsets. */

@@ -1,23 +1,24 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
-import {
-  checkCharacters,
-  decodeUtf8,
-  findExcessiveNesting,
-  hasForbiddenCharacter,
-  offsetPastByteLimit,
-  resolveLimits,
-  utf8Length,
-  type Limits,
-} from './limits.js';
+import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
 import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
-import { buildValue, newObject } from './value.js';
+import { buildValue, newObject, type ValueMemo } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
-import { assembleYaml, commitReplan, replanYaml, shiftInPlace, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
+import {
+  assembleYaml,
+  bodyRegion,
+  commitReplan,
+  lastAtMost,
+  replanYaml,
+  shiftInPlace,
+  topsOfPlan,
+  type YamlChunkState,
+  type YamlUnit,
+} from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
@@ -109,9 +110,17 @@ export class ManifestDocument {
   private forbidden = false;
   /** The line index of the document this one was updated from, and the region that changed. */
   private linesBase?: { lines: LineIndex; region: ChangedRegion };
-  /** TOML: the parsed blocks by text, and their signatures when the text parsed without a problem. */
-  private tomlParts: Map<string, CachedTomlPart> = new Map();
+  /**
+   * TOML: the text's blocks (body offsets) with the parsed tree of each where one is known (a
+   * text with an error keeps those of earlier texts, for the edits that fix it); `fresh` when
+   * the nesting check's state is clean at every block start (then an edit re-checks only the
+   * blocks around it).
+   */
+  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean };
+  /** The block signatures of the last TOML text of this file that parsed without a problem. */
   private tomlClean?: TomlClean;
+  /** TOML: plain values by tree node, shared along updates so unchanged blocks keep their values. */
+  private valueMemo?: ValueMemo;
   /**
    * How many characters of text the parser read to make this document: all of it for a fresh
    * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
@@ -239,7 +248,13 @@ export class ManifestDocument {
         const value = this.assembleValue(this.root);
         this.cachedValue = { value, schemaValue: value };
       } else {
-        const built = buildValue(this.root, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: this.hasAliases, hasDateTimes: this.hasDateTimes });
+        const memo = this.format === 'toml' ? (this.valueMemo ??= { value: new WeakMap(), schema: new WeakMap() }) : undefined;
+        const built = buildValue(this.root, {
+          maxExpandedNodes: this.limits.maxExpandedNodes,
+          hasAliases: this.hasAliases,
+          hasDateTimes: this.hasDateTimes,
+          memo,
+        });
         this.valueDiagnostics.push(...built.diagnostics);
         if (built.value === undefined) this.fatal = true;
         this.cachedValue = { value: built.value, schemaValue: built.schemaValue };
@@ -262,6 +277,7 @@ export class ManifestDocument {
 
   private load(previousDocument: ManifestDocument | undefined, region: ChangedRegion | null = null): void {
     if (previousDocument && region && this.format === 'yaml' && this.loadYamlIncrementally(previousDocument, region)) return;
+    if (previousDocument && region && this.format === 'toml' && this.loadTomlIncrementally(previousDocument, region)) return;
     const limits = this.limits;
     this.scannedBytes += this.text.length;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
@@ -280,20 +296,42 @@ export class ManifestDocument {
     // YAML: one scan gives the nesting depth and the line table chunk planning needs.
     this.scannedBytes += body.length;
     const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
-    const deep = yamlScan ? yamlScan.tooDeepAt : findExcessiveNesting(body, 'toml', limits.maxDepth);
+    // TOML: the blocks first (a linear scan), so the nesting check can tell whether it is clean at each.
+    const tomlBlocks = this.format === 'toml' ? tomlParser().planTomlBlocks(body) : null;
+    if (tomlBlocks) this.scannedBytes += body.length;
+    const tomlNesting = yamlScan
+      ? undefined
+      : scanTomlNesting(
+          body,
+          limits.maxDepth,
+          0,
+          body.length,
+          tomlBlocks?.map((block) => block.start),
+        );
+    const deep = yamlScan ? yamlScan.tooDeepAt : tomlNesting!.tooDeepAt;
     if (deep >= 0) {
       this.refuseAsTooDeep(bom + deep);
       return;
     }
     let fragment: ParsedFragment;
     if (this.format === 'toml') {
-      fragment = this.parseToml(body, bom, previousDocument);
+      const previous = previousDocument && !previousDocument.fatal && previousDocument.tomlBlocks?.bom === bom ? previousDocument : undefined;
+      fragment = this.parseToml(
+        body,
+        bom,
+        previous,
+        tomlBlocks,
+        previous && region
+          ? blocksByPlace(previous.tomlBlocks!.blocks, bodyRegion(region, bom), bom ? previousDocument!.text.slice(1) : previousDocument!.text, body)
+          : () => -1,
+      );
+      if (this.tomlBlocks) this.tomlBlocks.fresh = tomlNesting!.fresh && !this.forbidden;
     } else {
       const plan = planYamlChunks(body, yamlScan!);
       if (plan) {
         const work = { reparsed: 0 };
-        const previous =
-          previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        const state = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        const previous = state && { state, body: state.bom ? previousDocument!.text.slice(1) : previousDocument!.text };
         this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
         this.reparsedBytes += work.reparsed;
         fragment = this.assembleChunks(body, bom);
@@ -332,17 +370,8 @@ export class ManifestDocument {
     const text = this.text;
     const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (bom !== state.bom) return false;
-    const added = text.slice(region.start, region.newEnd);
-    this.scannedBytes += added.length;
-    if (hasForbiddenCharacter(added)) return false;
+    if (!this.regionIsPlain(previous, region)) return false;
     const limits = this.limits;
-    if (text.length * 3 > limits.maxBytes) {
-      const removed = previous.text.slice(region.start, region.oldEnd);
-      this.scannedBytes += removed.length;
-      const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(text);
-      if (bytes > limits.maxBytes) return false;
-      this.utf8Bytes = bytes;
-    }
     const body = bom ? text.slice(1) : text;
     const oldBody = bom ? previous.text.slice(1) : previous.text;
     const work = { scanned: 0, reparsed: 0 };
@@ -350,7 +379,7 @@ export class ManifestDocument {
     this.scannedBytes += work.scanned;
     if (!replan) return false;
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
-    this.yamlChunks = { bom, tops: commitReplan(state, body, region, replan, work) };
+    this.yamlChunks = { bom, tops: commitReplan(state, oldBody, body, region, replan, work) };
     previous.yamlChunks = undefined;
     this.reparsedBytes += work.reparsed;
     const fragment = this.assembleChunks(body, bom);
@@ -383,23 +412,102 @@ export class ManifestDocument {
   }
 
   /**
+   * TOML after an edit: plans and checks only the blocks around the changed lines (from the
+   * block before them to the first block start after them where the scan is back outside any
+   * value, and clean for the nesting check), then {@link parseToml} with that plan. False, with
+   * nothing changed, when that cannot be sure to give what reading the whole text gives.
+   */
+  private loadTomlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
+    const state = previous.tomlBlocks;
+    if (!state?.fresh || previous.fatal || previous.forbidden) return false;
+    const bom = this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (bom !== state.bom || !this.regionIsPlain(previous, region)) return false;
+    const body = bom ? this.text.slice(1) : this.text;
+    const r = bodyRegion(region, bom);
+    const old = state.blocks;
+    const starts = old.map((block) => block.start);
+    const t = lastAtMost(starts, Math.max(0, r.start - 1));
+    const from = old[t]!.start;
+    let stop = old.length;
+    const plan = tomlParser().planTomlRange(
+      body,
+      from,
+      (offset) => {
+        const j = lastAtMost(starts, offset - r.delta);
+        if (j <= t || starts[j] !== offset - r.delta) return false;
+        stop = j;
+        return true;
+      },
+      r.newEnd,
+    );
+    if (!plan) return false;
+    this.scannedBytes += plan.end - from;
+    const nesting = scanTomlNesting(
+      body,
+      this.limits.maxDepth,
+      from,
+      plan.end,
+      plan.blocks.map((block) => block.start),
+    );
+    this.scannedBytes += plan.end - from;
+    if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
+    const count = plan.blocks.length;
+    const moved = old.slice(stop).map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
+    const blocks = [...old.slice(0, t), ...plan.blocks, ...moved];
+    const replaced = blocksByPlace(old.slice(t, stop), r, bom ? previous.text.slice(1) : previous.text, body, t);
+    const oldIndex: OldIndex = (i, block) => (i < t ? i : i >= t + count ? i - t - count + stop : replaced(i, block));
+    if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
+    const fragment = this.parseToml(body, bom, previous, blocks, oldIndex);
+    if (this.tomlBlocks) this.tomlBlocks.fresh = true;
+    this.root = fragment.root;
+    this.parseDiagnostics.push(...fragment.diagnostics);
+    this.hasDateTimes = fragment.hasDateTimes === true;
+    return true;
+  }
+
+  /**
+   * Whether the changed region can be checked alone: the previous text had no forbidden
+   * character and the region adds none, and the text is not now too large (its UTF-8 length
+   * follows from the previous one and the region's).
+   */
+  private regionIsPlain(previous: ManifestDocument, region: ChangedRegion): boolean {
+    const text = this.text;
+    const added = text.slice(region.start, region.newEnd);
+    this.scannedBytes += added.length;
+    if (hasForbiddenCharacter(added)) return false;
+    const limits = this.limits;
+    if (text.length * 3 > limits.maxBytes) {
+      const removed = previous.text.slice(region.start, region.oldEnd);
+      this.scannedBytes += removed.length;
+      const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(text);
+      if (bytes > limits.maxBytes) return false;
+      this.utf8Bytes = bytes;
+    }
+    return true;
+  }
+
+  /**
    * TOML: re-parses only the blocks whose text changed, when that cannot change the result.
    * The blocks' trees are joined when every block's signature is that of the last text that
    * parsed without a problem (then no block can change how the others combine; see
    * toml-blocks.ts). A block that does not parse on its own is the whole text's error when
    * the blocks before it parse and the headers up to it are those of that text (the parser
    * reports the first syntax error, and before it only redefined headers). Otherwise the whole
-   * text is parsed.
+   * text is parsed. `oldIndex` names, for a block, the previous document's block with the same
+   * text (by place: the block lies wholly outside the changed region), or -1.
    */
-  private parseToml(body: string, base: number, previous: ManifestDocument | undefined): ParsedFragment {
+  private parseToml(body: string, base: number, previous: ManifestDocument | undefined, blocks: TomlBlock[] | null, oldIndex: OldIndex): ParsedFragment {
     const toml = tomlParser();
-    const blocks = toml.planTomlBlocks(body);
     const clean = previous?.tomlClean;
-    if (blocks && clean && previous) {
-      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous);
+    this.valueMemo = previous?.valueMemo;
+    // Once per block: a lookup by text hands each earlier block out once.
+    const olds = blocks && previous?.tomlBlocks ? blocks.map((block, i) => oldIndex(i, block)) : [];
+    oldIndex = (i) => olds[i] ?? -1;
+    if (blocks && clean && previous?.tomlBlocks) {
+      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous, oldIndex);
       if (result) return result;
     }
-    this.tomlParts = new Map();
+    this.tomlBlocks = undefined;
     this.reparsedBytes = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(body, base, blocks) : null;
@@ -407,15 +515,14 @@ export class ManifestDocument {
       ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
       : toml.parseTomlDocument(body, base, blocks);
     if (whole.parts && blocks) {
-      whole.parts.forEach((part, i) => {
-        const text = body.slice(blocks[i]!.start, blocks[i]!.end);
-        if (!this.tomlParts.has(text)) this.tomlParts.set(text, { part, base: base + blocks[i]!.start, owner: this });
-      });
+      const parts = whole.parts;
+      this.tomlBlocks = { bom: base, blocks, parts: parts.map((part, i) => ({ part, base: base + blocks[i]!.start, owner: this })), fresh: false };
       this.tomlClean = { signatures: blocks.map((block) => block.signature) };
     } else {
       // Keep what the last clean text allows for the edits that will fix this one.
       this.tomlClean = clean;
-      if (blocks && previous) this.keepTomlParts(body, blocks, 0, previous.tomlParts);
+      const earlier = previous?.tomlBlocks;
+      if (blocks && earlier) this.tomlBlocks = { bom: base, blocks, parts: blocks.map((_, i) => earlierPart(earlier, oldIndex(i, blocks[i]!))), fresh: false };
     }
     return whole;
   }
@@ -426,15 +533,20 @@ export class ManifestDocument {
    * error (the language server does), so only then are the previous document's block trees moved;
    * trees that came through a document with an error (owned by an older one) are copied.
    */
-  private parseTomlBlockwise(body: string, base: number, blocks: TomlBlock[], clean: TomlClean, previousDocument: ManifestDocument): ParsedFragment | null {
-    const previous = previousDocument.tomlParts;
-    const parsed = new Map<string, CachedTomlPart>();
-    const texts: string[] = [];
+  private parseTomlBlockwise(
+    body: string,
+    base: number,
+    blocks: TomlBlock[],
+    clean: TomlClean,
+    previousDocument: ManifestDocument,
+    oldIndex: OldIndex,
+  ): ParsedFragment | null {
+    const previous = previousDocument.tomlBlocks!;
+    const parsed = new Map<number, CachedTomlPart>();
     for (let i = 0; i < blocks.length; i++) {
+      if (earlierPart(previous, oldIndex(i, blocks[i]!))) continue;
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
-      texts.push(text);
-      if (previous.has(text) || parsed.has(text)) continue;
       const at = base + block.start;
       this.reparsedBytes += text.length;
       const result = tomlParser().parseTomlBlock(text, at, i === 0);
@@ -444,10 +556,15 @@ export class ManifestDocument {
         if (!result.syntax || (result.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
         for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
         this.tomlClean = clean;
-        this.keepTomlParts(body, blocks, 0, parsed, previous);
+        this.tomlBlocks = {
+          bom: base,
+          blocks,
+          parts: blocks.map((_, k) => parsed.get(k) ?? earlierPart(previous, oldIndex(k, blocks[k]!))),
+          fresh: false,
+        };
         return result.error;
       }
-      parsed.set(text, { part: result.part, base: at, owner: this });
+      parsed.set(i, { part: result.part, base: at, owner: this });
     }
     if (blocks.length !== clean.signatures.length) return null;
     let same = true;
@@ -457,19 +574,13 @@ export class ManifestDocument {
       same = false;
     }
     // The result has a tree: take the block trees over.
+    const cachedParts: CachedTomlPart[] = [];
     const parts: TomlPart[] = [];
     for (let i = 0; i < blocks.length; i++) {
-      const text = texts[i]!;
       const at = base + blocks[i]!.start;
-      let cached = this.tomlParts.get(text);
-      if (cached) {
-        // The same text twice in this document: the second copy needs its own tree.
-        parts.push(copyTomlPart(cached.part, at - cached.base));
-        continue;
-      }
-      cached = parsed.get(text);
+      let cached = parsed.get(i);
       if (!cached) {
-        cached = previous.get(text)!;
+        cached = earlierPart(previous, oldIndex(i, blocks[i]!))!;
         const delta = at - cached.base;
         if (cached.owner === previousDocument) {
           if (delta !== 0) {
@@ -485,9 +596,10 @@ export class ManifestDocument {
           cached = { part: copyTomlPart(cached.part, delta), base: at, owner: this };
         }
       }
-      this.tomlParts.set(text, cached);
+      cachedParts.push(cached);
       parts.push(cached.part);
     }
+    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
       root: tomlParser().mergeTomlParts(parts, base, body.length),
@@ -495,23 +607,6 @@ export class ManifestDocument {
       aliasCount: 0,
       hasDateTimes: parts.some((part) => part.hasDateTimes),
     };
-  }
-
-  /** Keeps, for the blocks from `from` on, the parsed trees of earlier documents (where they are now). */
-  private keepTomlParts(body: string, blocks: TomlBlock[], from: number, ...sources: Map<string, CachedTomlPart>[]): void {
-    const kept = from === 0 ? new Map<string, CachedTomlPart>() : this.tomlParts;
-    for (let i = from; i < blocks.length; i++) {
-      const text = body.slice(blocks[i]!.start, blocks[i]!.end);
-      if (kept.has(text)) continue;
-      for (const source of sources) {
-        const cached = source.get(text);
-        if (cached) {
-          kept.set(text, cached);
-          break;
-        }
-      }
-    }
-    this.tomlParts = kept;
   }
 
   private assembleValue(root: ValueNode): unknown {
@@ -524,6 +619,49 @@ export class ManifestDocument {
     return object;
   }
 }
+
+/** The earlier document's parsed block `index`, if any. */
+function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: number): CachedTomlPart | undefined {
+  return index < 0 ? undefined : earlier.parts[index];
+}
+
+/**
+ * For the blocks of a new plan, the index (plus `offset`) of the block in `old` with the same
+ * text: one that lies wholly before the changed region at the same place, or wholly after it,
+ * moved by the edit; -1 for the others.
+ */
+function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: string, body: string, offset = 0): OldIndex {
+  const starts = old.map((block) => block.start);
+  /** Blocks of the old region by text (built when first needed: several edits far apart make one wide region). */
+  let byText: Map<string, number[]> | undefined;
+  return (_i, block) => {
+    const outside = block.end <= region.start || block.start >= region.newEnd;
+    const moved = block.start >= region.newEnd ? region.delta : 0;
+    if (outside && starts.length > 0) {
+      const j = lastAtMost(starts, block.start - moved);
+      const candidate = old[j]!;
+      if (candidate.start === block.start - moved && candidate.end === block.end - moved) return j + offset;
+      return -1;
+    }
+    if (!byText) {
+      byText = new Map();
+      for (let j = 0; j < old.length; j++) {
+        const candidate = old[j]!;
+        if (candidate.end <= region.start || candidate.start >= region.oldEnd) continue;
+        const text = oldBody.slice(candidate.start, candidate.end);
+        const list = byText.get(text);
+        if (list) list.push(j);
+        else byText.set(text, [j]);
+      }
+    }
+    // Each earlier block serves one new block.
+    const j = byText.get(body.slice(block.start, block.end))?.shift();
+    return j === undefined ? -1 : j + offset;
+  };
+}
+
+/** For a block of a new plan (index and block), the index of the earlier block with the same text, or -1. */
+type OldIndex = (i: number, block: TomlBlock) => number;
 
 /** The header line of a block's signature (block 0 has none). */
 function headerLine(signature: string): string {

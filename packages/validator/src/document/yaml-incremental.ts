@@ -65,12 +65,13 @@ export interface Replan {
   items?: { keptBefore: number; resumeAt: number };
 }
 
-function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
+/** The region in the offsets of the text after a byte-order mark of `bom` characters. */
+export function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
   return { ...region, start: Math.max(0, region.start - bom), oldEnd: region.oldEnd - bom, newEnd: region.newEnd - bom };
 }
 
 /** Index of the last element of a sorted list that is at most `offset` (0 when none is). */
-function lastAtMost(list: readonly number[], offset: number): number {
+export function lastAtMost(list: readonly number[], offset: number): number {
   let low = 0;
   let high = list.length - 1;
   while (low < high) {
@@ -207,14 +208,19 @@ function unitRanges(chunk: TopChunk): [number, number][] {
 
 /**
  * Finds the units of earlier tops by their place: a unit whose text lies wholly before the
- * changed region or wholly after it is the same text, so its tree is reused (moved).
+ * changed region or wholly after it is the same text, so its tree is reused (moved). A unit in
+ * the region is looked up by its text among the earlier units there (several edits far apart
+ * make one wide region), each earlier unit serving once.
  */
 class UnitsByPlace {
   private byStart?: Map<number, { end: number; unit: YamlUnit }>;
+  private byText?: Map<string, YamlUnit[]>;
 
   constructor(
     private readonly tops: readonly YamlTop[],
     private readonly region: BodyRegion | null,
+    private readonly oldBody: string,
+    private readonly body: string,
   ) {}
 
   /** The earlier unit for the new range `start..end`, if its text is unchanged. */
@@ -224,7 +230,7 @@ class UnitsByPlace {
     let old: number;
     if (end <= r.start) old = start;
     else if (start >= r.newEnd) old = start - r.delta;
-    else return undefined;
+    else return this.findByText(start, end);
     if (!this.byStart) {
       this.byStart = new Map();
       for (const top of this.tops) {
@@ -234,6 +240,24 @@ class UnitsByPlace {
     const found = this.byStart.get(old);
     return found && found.end === end - (start >= r.newEnd ? r.delta : 0) ? found.unit : undefined;
   }
+
+  findByText(start: number, end: number): YamlUnit | undefined {
+    const r = this.region!;
+    if (!this.byText) {
+      this.byText = new Map();
+      for (const top of this.tops) {
+        if (top.chunk.end <= r.start || top.chunk.start >= r.oldEnd) continue;
+        unitRanges(top.chunk).forEach(([s, e], i) => {
+          if (e <= r.start || s >= r.oldEnd) return;
+          const text = this.oldBody.slice(s, e);
+          const list = this.byText!.get(text);
+          if (list) list.push(top.units[i]!);
+          else this.byText!.set(text, [top.units[i]!]);
+        });
+      }
+    }
+    return this.byText.get(this.body.slice(start, end))?.shift();
+  }
 }
 
 /** The tops of a new plan, parsing each unit or reusing an earlier one (by place) when its text is unchanged. */
@@ -241,11 +265,12 @@ export function topsOfPlan(
   body: string,
   bom: number,
   plan: TopChunk[],
-  previous: YamlChunkState | undefined,
+  previous: { state: YamlChunkState; body: string } | undefined,
   region: ChangedRegion | null,
   work: { reparsed: number },
 ): YamlTop[] {
-  const reuse = previous && previous.bom === bom ? new UnitsByPlace(previous.tops, region && bodyRegion(region, bom)) : undefined;
+  const reuse =
+    previous && previous.state.bom === bom ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body) : undefined;
   return plan.map((chunk) => ({
     chunk,
     units: unitRanges(chunk).map(([start, end]) => {
@@ -258,7 +283,14 @@ export function topsOfPlan(
 }
 
 /** Applies a {@link Replan}: the new tops, reusing every unit outside the changed region. */
-export function commitReplan(state: YamlChunkState, body: string, region: ChangedRegion, replan: Replan, work: { reparsed: number }): YamlTop[] {
+export function commitReplan(
+  state: YamlChunkState,
+  oldBody: string,
+  body: string,
+  region: ChangedRegion,
+  replan: Replan,
+  work: { reparsed: number },
+): YamlTop[] {
   const bom = state.bom;
   const r = bodyRegion(region, bom);
   const delta = r.delta;
@@ -281,6 +313,7 @@ export function commitReplan(state: YamlChunkState, body: string, region: Change
       if ((end <= r.start || start >= r.newEnd) && oldStart + moved === start && oldEnd + moved === end) return old.units[j + 1];
       return undefined;
     };
+    const inRegion = new UnitsByPlace([old], r, oldBody, body);
     const units: YamlUnit[] = [];
     units.push(unchanged(-1, chunk.start, items.itemsStart) ?? parseUnit(body, chunk.start, items.itemsStart, bom, work));
     const count = items.itemStarts.length;
@@ -299,13 +332,13 @@ export function commitReplan(state: YamlChunkState, body: string, region: Change
       const end = items.itemStarts[i + 1] ?? chunk.end;
       const oldStart = start >= r.newEnd ? start - delta : start;
       const j = lastAtMost(oldItems.itemStarts, oldStart);
-      const unit = oldItems.itemStarts[j] === oldStart ? unchanged(j, start, end) : undefined;
+      const unit = (oldItems.itemStarts[j] === oldStart ? unchanged(j, start, end) : undefined) ?? inRegion.findByText(start, end);
       if (unit) moveUnit(unit, bom + start);
       units.push(unit ?? parseUnit(body, start, end, bom, work));
     }
     replaced = [{ chunk, units }];
   } else {
-    replaced = topsOfPlan(body, bom, replan.replaced, { bom, tops: replacedOld }, region, work);
+    replaced = topsOfPlan(body, bom, replan.replaced, { state: { bom, tops: replacedOld }, body: oldBody }, region, work);
   }
   const after = tops.slice(replan.to);
   for (const top of after) moveTop(top, delta, bom);
