@@ -130,23 +130,47 @@ export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[
     const close = inner.indexOf(']');
     for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) named.add(key.trim());
   }
-  const skeleton: string[] = [];
-  for (const block of blocks) {
-    for (const piece of block.signature.split('\n')) {
+  // One skeleton per top-level key: what lies under different top-level keys cannot conflict,
+  // and parsing a few smaller skeletons keeps the parser's tree of the whole skeleton (tens of
+  // megabytes for a 50k-line file) out of memory. A quoted top-level key puts all in one.
+  const groups = new Map<string, string[]>();
+  let grouped = true;
+  const all: string[] = [];
+  const groupOf = (key: string): string[] => {
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    return group;
+  };
+  for (let b = 0; b < blocks.length; b++) {
+    const pieces = blocks[b]!.signature.split('\n');
+    let group: string[] | undefined;
+    for (const piece of pieces) {
       if (piece === '') continue;
       if (piece.startsWith('[')) {
-        skeleton.push(piece);
+        group = groupOf(
+          piece
+            .replace(/^\[\[?/, '')
+            .split(/[.\]]/)[0]!
+            .trim(),
+        );
+        group.push(piece);
+        all.push(piece);
         continue;
       }
       const equals = piece.lastIndexOf('=');
       if (piece.startsWith('?') || equals < 0) return null;
       const first = piece.slice(0, equals).split('.')[0]!.trim();
-      if (/^[A-Za-z0-9_-]+$/.test(first) && !named.has(first)) continue;
+      const bare = /^[A-Za-z0-9_-]+$/.test(first);
+      if (bare && !named.has(first)) continue;
+      if (!bare && b === 0) grouped = false;
       const kind = piece.slice(equals + 1);
-      skeleton.push(`${piece.slice(0, equals)} = ${kind === '{' ? '{}' : kind === '[' ? '[]' : '0'}`);
+      const line = `${piece.slice(0, equals)} = ${kind === '{' ? '{}' : kind === '[' ? '[]' : '0'}`;
+      (group ?? groupOf(first)).push(line);
+      all.push(line);
     }
   }
-  if ('root' in parseProgram(skeleton.join('\n'), 0)) return null;
+  const skeletons = grouped ? [...groups.values()] : [all];
+  for (const skeleton of skeletons) if ('root' in parseProgram(skeleton.join('\n'), 0)) return null;
   const parts: TomlPart[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
