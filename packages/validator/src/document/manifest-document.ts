@@ -1,3 +1,19 @@
+/**
+ * A manifest text as a located document, and how an edit updates it.
+ *
+ * `ManifestDocument.parse` reads a whole text: limits (size, characters, nesting), then YAML chunk
+ * by chunk (yaml-chunks.ts) or TOML block by block (toml-blocks.ts), falling back to one parse of
+ * the whole text wherever the pieces might not give its result. `update(text, changes?)` reads only
+ * the lines around an edit (text-change.ts, yaml-incremental.ts, `loadTomlIncrementally`) and is
+ * held to give exactly what `parse(text)` gives: tree, offsets, value, diagnostics, line index.
+ *
+ * Identity contract (incremental validation builds on it): after `update`, every top-level YAML
+ * chunk (the text of one top-level key), every item of a YAML block collection parsed item by
+ * item, and every TOML block (a header to the next) whose text did not change keeps the SAME tree
+ * node objects (their offsets moved in place by the edit's length) and the SAME plain-value
+ * objects (its subtree of `document.value`). What holds them (the root, the collection, a table
+ * that headers of several blocks make) is a new object whenever anything inside changed.
+ */
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
