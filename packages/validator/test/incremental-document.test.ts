@@ -14,10 +14,12 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManifestDocument, type TextChange } from '../src/index.js';
+import type { MapNode, SeqNode } from '../src/document/nodes.js';
 import {
   applyAll,
   edits,
   largeManifest,
+  largeTomlManifest,
   manifestArb,
   mutation,
   tomlEdits,
@@ -244,11 +246,11 @@ describe('identity: what did not change keeps its objects', () => {
   it('YAML: top-level chunks and items outside the edit keep their nodes (moved in place) and values', () => {
     const text = largeManifest(2, 120, 60, 11);
     const before = ManifestDocument.parse(text);
-    const root = before.root as import('../src/document/nodes.js').MapNode;
+    const root = before.root as MapNode;
     const triggersEntry = root.entries.find((e) => e.key === 'triggers')!;
     const agentsEntry = root.entries.find((e) => e.key === 'agents')!;
     const projectEntry = root.entries.find((e) => e.key === 'project')!;
-    const triggerNodes = (triggersEntry.value as import('../src/document/nodes.js').SeqNode).items.slice();
+    const triggerNodes = (triggersEntry.value as SeqNode).items.slice();
     const value = before.value as { triggers: unknown[]; agents: Record<string, unknown>; project: unknown };
     const triggerValues = value.triggers.slice();
     const agentsValue = value.agents;
@@ -257,8 +259,8 @@ describe('identity: what did not change keeps its objects', () => {
     // One character into trigger 50's slug.
     const at = text.indexOf('slug: trigger-50\n') + 'slug: trigger-5'.length;
     const after = before.update(text.slice(0, at) + '5' + text.slice(at), [{ start: at, end: at, newLength: 1 }]);
-    const newRoot = after.root as import('../src/document/nodes.js').MapNode;
-    const newTriggers = (newRoot.entries.find((e) => e.key === 'triggers')!.value as import('../src/document/nodes.js').SeqNode).items;
+    const newRoot = after.root as MapNode;
+    const newTriggers = (newRoot.entries.find((e) => e.key === 'triggers')!.value as SeqNode).items;
     const newValue = after.value as { triggers: unknown[]; agents: Record<string, unknown>; project: unknown };
     expect(newTriggers).toHaveLength(triggerNodes.length);
     for (let i = 0; i < triggerNodes.length; i++) {
@@ -278,5 +280,42 @@ describe('identity: what did not change keeps its objects', () => {
     expect(newValue.agents).toBe(agentsValue);
     expect(newValue.project).toBe(projectValue);
     expect(difference(after, 'yaml', {})).toBeNull();
+  });
+
+  it('TOML: blocks outside the edit keep their table nodes (moved in place) and values', () => {
+    const text = largeTomlManifest(60, 12, 5);
+    const before = ManifestDocument.parse(text, { format: 'toml' });
+    const seqOf = (document: ManifestDocument) => ((document.root as MapNode).entries.find((e) => e.key === 'triggers')!.value as SeqNode).items;
+    const nodes = seqOf(before).slice();
+    const values = (before.value as { triggers: unknown[] }).triggers.slice();
+    const agents = (before.value as { agents: Record<string, unknown> }).agents;
+    const offsets = nodes.map((node) => node.start);
+    const at = text.indexOf('slug = "trigger-30"') + 'slug = "trigger-3'.length;
+    const after = before.update(text.slice(0, at) + '3' + text.slice(at), [{ start: at, end: at, newLength: 1 }]);
+    expect(after.reparsedBytes).toBeLessThan(300);
+    const newNodes = seqOf(after);
+    const newValues = (after.value as { triggers: unknown[] }).triggers;
+    // A trigger whose table a `[triggers.filter]` header extends is joined anew; every other keeps its objects.
+    const extended = (i: number) => i % 9 === 4;
+    let kept = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      if (i === 30) {
+        expect((newValues[i] as { slug: string }).slug).toBe('trigger-330');
+        expect(newValues[i]).not.toBe(values[i]);
+        continue;
+      }
+      if (extended(i)) continue;
+      expect(newNodes[i]).toBe(nodes[i]);
+      expect(newValues[i]).toBe(values[i]);
+      expect(newNodes[i]!.start).toBe(offsets[i]! + (i > 30 ? 1 : 0));
+      kept += 1;
+    }
+    expect(kept).toBeGreaterThan(45);
+    // The agents' tables (blocks before the edit) keep their values too, but for those a
+    // `[agents.agent-N.sandbox]` header extends (every 11th).
+    for (const [name, value] of Object.entries((after.value as { agents: Record<string, unknown> }).agents)) {
+      if (Number(name.slice('agent-'.length)) % 11 !== 0) expect(value).toBe(agents[name]);
+    }
+    expect(difference(after, 'toml', {})).toBeNull();
   });
 });

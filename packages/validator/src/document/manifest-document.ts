@@ -12,7 +12,10 @@
  * item, and every TOML block (a header to the next) whose text did not change keeps the SAME tree
  * node objects (their offsets moved in place by the edit's length) and the SAME plain-value
  * objects (its subtree of `document.value`). What holds them (the root, the collection, a table
- * that headers of several blocks make) is a new object whenever anything inside changed.
+ * that headers of several blocks make) is a new object whenever anything inside changed. TOML:
+ * a block's table node is kept; the entry that names it in its parent is made by the join of
+ * the blocks, and a table that a later block's header extends (`[a]`, then `[a.b]`) is joined
+ * anew at every update (new node and value; the nodes and values inside it are kept).
  */
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
