@@ -134,7 +134,7 @@ function runSequence(
   format: 'yaml' | 'toml',
   first: string,
   limits: Limits,
-  steps: { edit: Mutation[]; how: fc.RecordValue<{ passRanges: boolean; widen: [number, number]; split: boolean }> }[],
+  steps: { edit: Mutation[]; how: { passRanges: boolean; widen: [number, number]; split: boolean } }[],
   stats: { updates: number; local: number },
 ): void {
   let document = ManifestDocument.parse(first, { format, limits });
