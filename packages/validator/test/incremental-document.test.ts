@@ -240,6 +240,28 @@ describe('the work of an edit is local', () => {
     expect(document.scannedBytes).toBeLessThan(2000);
     expect(difference(document, 'yaml', {})).toBeNull();
   });
+
+  it('a top-level key typed after, or inside, a collection parsed item by item stays local', () => {
+    // `triggers:` (1500 items) is followed by `connectors:`; type `runtime: node` between them, a letter at a time.
+    const end = text.indexOf('\nconnectors:\n') + 1;
+    let document = ManifestDocument.parse(text);
+    for (const typed of ['r', 'runtime', 'runtime:', 'runtime: node\n']) {
+      const next = `${text.slice(0, end)}${typed}${typed.endsWith('\n') ? '' : '\n'}${text.slice(end)}`;
+      document = document.update(next);
+      expect(document.scannedBytes).toBeLessThan(1000);
+      // `r` alone is not a key: the text is no mapping, and is parsed whole, as a fresh parse does.
+      if (typed.includes(':')) expect(document.reparsedBytes).toBeLessThan(300);
+      else expect(document.reparsedBytes).toBeGreaterThanOrEqual(next.length);
+      expect(difference(document, 'yaml', {})).toBeNull();
+    }
+    // Inside the list: the items after the key are now its value's (a sequence at the same indentation).
+    const inside = text.indexOf('  - slug: trigger-1400\n');
+    const split = `${text.slice(0, inside)}later:\n${text.slice(inside)}`;
+    document = ManifestDocument.parse(text).update(split);
+    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(difference(document, 'yaml', {})).toBeNull();
+    expect(Object.keys(document.value as object)).toContain('later');
+  });
 });
 
 describe('identity: what did not change keeps its objects', () => {

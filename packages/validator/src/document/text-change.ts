@@ -95,9 +95,10 @@ export function changedRegion(oldText: string, newText: string, changes?: readon
   const oldEndOfChange = oldText.length - suffix;
   const newEndOfChange = newText.length - suffix;
   // The region ends after the `\n` ending the line the change ends on; when the change ends just
-  // after a `\n` it ends there (a `\r` before it stays on the changed line).
+  // after a `\n` in both texts (or inserts or deletes whole lines) it ends there.
   let oldEnd: number;
-  if (oldEndOfChange > start && oldText.charCodeAt(oldEndOfChange - 1) === 10 && newEndOfChange > start && newText.charCodeAt(newEndOfChange - 1) === 10) {
+  const atLineEnd = (text: string, end: number): boolean => end === start || (end > start && text.charCodeAt(end - 1) === 10);
+  if (atLineEnd(oldText, oldEndOfChange) && atLineEnd(newText, newEndOfChange)) {
     oldEnd = oldEndOfChange;
   } else {
     const lineEnd = oldText.indexOf('\n', oldEndOfChange);

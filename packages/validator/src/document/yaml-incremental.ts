@@ -17,7 +17,7 @@ import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
 import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './yaml-chunks.js';
-import { scanYaml } from './yaml-scan.js';
+import { scanYaml, type YamlLineTable } from './yaml-scan.js';
 
 /** A parsed chunk: its tree carries absolute offsets for `base`, and moves with it. */
 export interface YamlUnit {
@@ -116,15 +116,19 @@ export function replanYaml(
     const enclosing = i0 === 0 ? [0] : items.indent > 0 ? [0] : [];
     const canonical = items.indent > 0 ? 1 : 0;
     let stopIndex = -1;
+    /** The top the scan stopped at (the collection then ends there; tops before it are replaced). */
+    let stopTop = tops.length;
     const scan = scanYaml(body, maxDepth, {
       from,
       indents: enclosing,
       stopFrom: r.newEnd,
       stopAt: (lineStart, indent, outer) => {
         const old = lineStart - delta;
-        if (old === top.end && top.end < oldBody.length) {
-          if (indent !== 0) return false;
+        if (indent === 0) {
+          const j = lastAtMost(starts, old);
+          if (j <= t || starts[j] !== old) return false;
           stopIndex = items.itemStarts.length;
+          stopTop = j;
           return true;
         }
         if (old <= from || old > items.itemStarts[items.itemStarts.length - 1]!) return false;
@@ -136,34 +140,83 @@ export function replanYaml(
     });
     work.scanned += scan.end - from;
     if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
-    if (!scan.stopped) {
-      if (top.end !== oldBody.length) return null;
-      stopIndex = items.itemStarts.length;
-    }
     const lines = scan.lines;
     const found: number[] = [];
+    /** Where a top-level key typed inside the collection starts (it ends the collection there). */
+    let newKey = -1;
     for (let i = 0; i < lines.start.length; i++) {
       const what = itemLine(body, lines, i, items.indent, items.kind);
-      if (what === 'invalid') return null;
+      if (what === 'invalid') {
+        if (!startsTopLevelKey(body, lines, i) || (i0 === 0 && found.length === 0)) return null;
+        newKey = lines.start[i]!;
+        break;
+      }
       // The first line after the header decides the items' indentation and kind: it must be an item.
       if (i0 === 0 && found.length === 0 && what === 'other' && !lines.continuation[i] && lines.first[i] !== 0 && !lines.comment[i]) return null;
       if (what === 'item') found.push(lines.start[i]!);
     }
+    if (newKey >= 0) {
+      // The collection now ends at the new key; from it on, plan top-level chunks.
+      const after = scanTops(state, body, newKey, t, r, maxDepth, work);
+      if (!after) return null;
+      const itemStarts = [...items.itemStarts.slice(0, i0), ...found];
+      const total = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+      const end = top.end + delta;
+      const lineCount = t > 0 && newKey - top.start < end - newKey ? countNewlines(body, top.start, newKey) : total - countNewlines(body, newKey, end);
+      if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
+      const chunk: TopChunk = {
+        start: top.start,
+        end: newKey,
+        lines: lineCount,
+        items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
+      };
+      return { from: t, to: after.stopTop, replaced: [chunk, ...after.replaced], items: { keptBefore: i0, resumeAt: items.itemStarts.length } };
+    }
+    if (!scan.stopped) stopIndex = items.itemStarts.length;
     const itemStarts = [...items.itemStarts.slice(0, i0), ...found, ...items.itemStarts.slice(stopIndex).map((s) => s + delta)];
-    const lineCount = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+    // Tops the edit joined to the collection (their lines are its lines now).
+    let lineCount = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+    const to = stopIndex === items.itemStarts.length ? stopTop : t + 1;
+    for (let k = t + 1; k < to; k++) lineCount += tops[k]!.chunk.lines;
     if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
     const chunk: TopChunk = {
       start: top.start,
-      end: top.end + delta,
+      end: to < tops.length ? tops[to]!.chunk.start + delta : body.length,
       lines: lineCount,
       items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
     };
-    return { from: t, to: t + 1, replaced: [chunk], items: { keptBefore: i0, resumeAt: stopIndex } };
+    return { from: t, to, replaced: [chunk], items: { keptBefore: i0, resumeAt: stopIndex } };
   }
-  // Top-level chunks: scan from the chunk before the edit to a chunk boundary after it.
+  const after = scanTops(state, body, top.start, t, r, maxDepth, work);
+  return after && { from: t, to: after.stopTop, replaced: after.replaced };
+}
+
+/** Whether line `i` of a table starts a top-level key, as `planTopChunks` sees it (not a `-` item, nor a character that makes the text be parsed whole). */
+function startsTopLevelKey(body: string, lines: YamlLineTable, i: number): boolean {
+  if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i] || lines.indent[i]! > 0) return false;
+  return !'-[{?:|>!&*%@`"\''.includes(String.fromCharCode(lines.first[i]!));
+}
+
+/**
+ * Scans and plans top-level chunks from `from` (the start of top `t`, or a top-level key line
+ * inside it) to the first top after the edit where the scan is back in step; null when the plan
+ * cannot be sure.
+ */
+function scanTops(
+  state: YamlChunkState,
+  body: string,
+  from: number,
+  t: number,
+  r: BodyRegion,
+  maxDepth: number,
+  work: { scanned: number },
+): { replaced: TopChunk[]; stopTop: number } | null {
+  const tops = state.tops;
+  const starts = tops.map((top) => top.chunk.start);
+  const delta = r.delta;
   let stopTop = tops.length;
   const scan = scanYaml(body, maxDepth, {
-    from: top.start,
+    from,
     indents: [],
     stopFrom: r.newEnd,
     stopAt: (lineStart, indent) => {
@@ -175,12 +228,12 @@ export function replanYaml(
       return true;
     },
   });
-  work.scanned += scan.end - top.start;
+  work.scanned += scan.end - from;
   if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
   const end = scan.stopped ? scan.end : body.length;
-  const replaced = planTopChunks(body, scan.lines, 0, scan.lines.start.length, end, t > 0);
+  const replaced = planTopChunks(body, scan.lines, 0, scan.lines.start.length, end, t > 0 || from > tops[t]!.chunk.start);
   if (!replaced) return null;
-  return { from: t, to: stopTop, replaced };
+  return { replaced, stopTop };
 }
 
 /** Moves a unit's tree and diagnostics to `base`, in place. */
@@ -268,9 +321,12 @@ export function topsOfPlan(
   previous: { state: YamlChunkState; body: string } | undefined,
   region: ChangedRegion | null,
   work: { reparsed: number },
+  /** The lookup to use (one per update, so that no earlier unit serves twice). */
+  shared?: UnitsByPlace,
 ): YamlTop[] {
   const reuse =
-    previous && previous.state.bom === bom ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body) : undefined;
+    shared ??
+    (previous && previous.state.bom === bom ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body) : undefined);
   return plan.map((chunk) => ({
     chunk,
     units: unitRanges(chunk).map(([start, end]) => {
@@ -313,7 +369,7 @@ export function commitReplan(
       if ((end <= r.start || start >= r.newEnd) && oldStart + moved === start && oldEnd + moved === end) return old.units[j + 1];
       return undefined;
     };
-    const inRegion = new UnitsByPlace([old], r, oldBody, body);
+    const inRegion = new UnitsByPlace(replacedOld, r, oldBody, body);
     const units: YamlUnit[] = [];
     units.push(unchanged(-1, chunk.start, items.itemsStart) ?? parseUnit(body, chunk.start, items.itemsStart, bom, work));
     const count = items.itemStarts.length;
@@ -336,7 +392,8 @@ export function commitReplan(
       if (unit) moveUnit(unit, bom + start);
       units.push(unit ?? parseUnit(body, start, end, bom, work));
     }
-    replaced = [{ chunk, units }];
+    // A top-level key typed inside the collection: the chunks from it on.
+    replaced = [{ chunk, units }, ...topsOfPlan(body, bom, replan.replaced.slice(1), undefined, region, work, inRegion)];
   } else {
     replaced = topsOfPlan(body, bom, replan.replaced, { state: { bom, tops: replacedOld }, body: oldBody }, region, work);
   }
