@@ -264,6 +264,29 @@ describe('the work of an edit is local', () => {
   });
 });
 
+describe('the work of a TOML edit is local', () => {
+  it('on a 10k-line TOML document, typing in a value scans and parses its block, with or without ranges', () => {
+    const text = largeTomlManifest(1200, 300, 9);
+    expect(text.split('\n').length).toBeGreaterThan(10_000);
+    let document = ManifestDocument.parse(text, { format: 'toml' });
+    void document.lines;
+    const at = text.indexOf('slug = "trigger-600"') + 'slug = "'.length;
+    let current = text;
+    for (const [typed, passRanges] of [
+      ['x', true],
+      ['xy', false],
+      ['xy"\nnote = "added', true],
+    ] as const) {
+      const next = text.slice(0, at) + typed + text.slice(at);
+      document = document.update(next, passRanges ? changesFor(current, next, [0, 0], false) : undefined);
+      expect(document.scannedBytes).toBeLessThan(800);
+      expect(document.reparsedBytes).toBeLessThan(300);
+      expect(difference(document, 'toml', {})).toBeNull();
+      current = next;
+    }
+  });
+});
+
 describe('identity: what did not change keeps its objects', () => {
   it('YAML: top-level chunks and items outside the edit keep their nodes (moved in place) and values', () => {
     const text = largeManifest(2, 120, 60, 11);
