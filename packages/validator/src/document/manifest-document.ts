@@ -22,7 +22,7 @@ import { LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
 import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
-import type { TomlBlock, TomlPart } from './parse-toml.js';
+import type { TomlBlock, TomlGroup, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
@@ -135,7 +135,7 @@ export class ManifestDocument {
    * the nesting check's state is clean at every block start (then an edit re-checks only the
    * blocks around it).
    */
-  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean };
+  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean; join?: TomlGroup[] };
   /** The block signatures of the last TOML text of this file that parsed without a problem. */
   private tomlClean?: TomlClean;
   /** TOML: plain values by tree node, shared along updates so unchanged blocks keep their values. */
@@ -618,10 +618,11 @@ export class ManifestDocument {
       cachedParts.push(cached);
       parts.push(cached.part);
     }
-    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false };
+    const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join);
+    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.groups };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
-      root: tomlParser().mergeTomlParts(parts, base, body.length),
+      root: joined.root,
       diagnostics: [],
       aliasCount: 0,
       hasDateTimes: parts.some((part) => part.hasDateTimes),

@@ -227,9 +227,125 @@ export function mergeTomlParts(parts: TomlPart[], base: number, length: number):
   return new TomlMerger().merge(parts, base, length);
 }
 
+/**
+ * What joining the blocks under one top-level key made: the root's entries for the key, and the
+ * nodes and entries the join created (the others belong to the blocks). What lies under
+ * different top-level keys is joined independently, so an edit joins only its key's blocks again.
+ */
+export interface TomlGroup {
+  key: string;
+  /** What was joined, in order: block 0's entry for the key, and the table blocks under it. */
+  sources: (TomlPart | MapEntry)[];
+  /** Where each source started when joined (a source moved since by the same amount as all others moves the group). */
+  at: number[];
+  entries: MapEntry[];
+  owned: object[];
+}
+
+/**
+ * {@link mergeTomlParts}, keeping the join of each top-level key: a key whose blocks are the
+ * same objects as in `previous`, all moved by the same amount since (or not at all), keeps its
+ * joined nodes (moved in place), and only the others are joined again.
+ */
+export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: readonly TomlGroup[]): { root: MapNode; groups: TomlGroup[] } {
+  const byKey = new Map<string, TomlGroup>();
+  const groups: TomlGroup[] = [];
+  const groupOf = (key: string): TomlGroup => {
+    let group = byKey.get(key);
+    if (!group) {
+      group = { key, sources: [], at: [], entries: [], owned: [] };
+      byKey.set(key, group);
+      groups.push(group);
+    }
+    return group;
+  };
+  for (const part of parts) {
+    if (!part.header) {
+      for (const entry of part.table.entries) {
+        const group = groupOf(entry.key);
+        group.sources.push(entry);
+        group.at.push(entry.start);
+      }
+    } else {
+      const group = groupOf(part.header.keys[0]!.name);
+      group.sources.push(part);
+      group.at.push(part.table.start);
+    }
+  }
+  const earlier = new Map((previous ?? []).map((group) => [group.key, group]));
+  const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
+  for (const group of groups) {
+    const old = earlier.get(group.key);
+    const moved = old ? sameSourcesMoved(old, group) : null;
+    if (old && moved !== null) {
+      if (moved !== 0) for (const object of old.owned) moveJoined(object, moved);
+      group.entries = old.entries;
+      group.owned = old.owned;
+    } else {
+      const merger = new TomlMerger();
+      const groupRoot = merger.start(base, length);
+      for (const source of group.sources) {
+        if ('table' in source) {
+          if (source.header) merger.joinTable(groupRoot, source.header, source.table);
+        } else merger.joinEntries(groupRoot, [source]);
+      }
+      group.entries = groupRoot.entries;
+      group.owned = merger.ownedObjects(groupRoot);
+    }
+    for (const entry of group.entries) root.entries.push(entry);
+  }
+  return { root, groups };
+}
+
+/** How far the sources of a group moved since `old` joined them (all by the same amount), or null when they are not the same. */
+function sameSourcesMoved(old: TomlGroup, group: TomlGroup): number | null {
+  if (old.sources.length !== group.sources.length) return null;
+  let moved: number | null = null;
+  for (let i = 0; i < old.sources.length; i++) {
+    const source = group.sources[i]!;
+    if (old.sources[i] !== source) return null;
+    const now = 'table' in source ? source.table.start : source.start;
+    const by = now - old.at[i]!;
+    if (moved === null) moved = by;
+    else if (moved !== by) return null;
+  }
+  return moved ?? 0;
+}
+
+/** Moves a node or entry the join made, by its own offsets only (what it holds moves with its block). */
+function moveJoined(object: object, delta: number): void {
+  const node = object as { start: number; end: number; keyStart?: number; keyEnd?: number };
+  node.start += delta;
+  node.end += delta;
+  if (node.keyStart !== undefined) {
+    node.keyStart += delta;
+    node.keyEnd! += delta;
+  }
+}
+
 class TomlMerger {
   /** Nodes and entries created by this merge (the others belong to parts). */
   private readonly owned = new Set<object>();
+
+  /** A root to join into (see {@link joinTomlParts}). */
+  start(base: number, length: number): MapNode {
+    const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
+    this.owned.add(root);
+    return root;
+  }
+
+  joinTable(root: MapNode, header: TomlHeader, table: MapNode): void {
+    this.table(root, header, table);
+  }
+
+  joinEntries(root: MapNode, entries: MapEntry[]): void {
+    this.mergeEntries(root, entries);
+  }
+
+  /** What this merge made, but for `root`. */
+  ownedObjects(root: MapNode): object[] {
+    return [...this.owned].filter((object) => object !== root);
+  }
   /** Index of the first entry of each key, per map. */
   private readonly index = new Map<MapNode, Map<string, number>>();
 
