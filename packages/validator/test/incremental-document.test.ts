@@ -364,3 +364,18 @@ describe('identity: what did not change keeps its objects', () => {
     expect(difference(after, 'toml', {})).toBeNull();
   });
 });
+
+describe('a document updated twice (which callers must not do) is read afresh the second time', () => {
+  it.each(['yaml', 'toml'] as const)('%s', (format) => {
+    const text = format === 'yaml' ? largeManifest(2, 80, 30, 4) : largeTomlManifest(40, 10, 4);
+    const first = ManifestDocument.parse(text, { format });
+    const at = text.indexOf('trigger-20') + 'trigger-2'.length;
+    const a = first.update(text.slice(0, at) + 'a' + text.slice(at));
+    const aTree = treeJson(a.root);
+    const b = first.update(text.slice(0, at) + 'bb' + text.slice(at));
+    expect(difference(b, format, {})).toBeNull();
+    // The first update's document is left as it was.
+    expect(treeJson(a.root)).toBe(aTree);
+    expect(difference(a, format, {})).toBeNull();
+  });
+});

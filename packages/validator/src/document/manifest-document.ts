@@ -349,9 +349,11 @@ export class ManifestDocument {
       const plan = planYamlChunks(body, yamlScan!);
       if (plan) {
         const work = { reparsed: 0 };
-        const state = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        const earlier = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        const state = earlier && !earlier.consumed ? earlier : undefined;
         const previous = state && { state, body: state.bom ? previousDocument!.text.slice(1) : previousDocument!.text };
         this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
+        if (state) state.consumed = true;
         this.reparsedBytes += work.reparsed;
         fragment = this.assembleChunks(body, bom);
       } else {
@@ -385,7 +387,7 @@ export class ManifestDocument {
    */
   private loadYamlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
     const state = previous.yamlChunks;
-    if (!state || previous.fatal || previous.forbidden) return false;
+    if (!state || state.consumed || previous.fatal || previous.forbidden) return false;
     const text = this.text;
     const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (bom !== state.bom) return false;
@@ -399,7 +401,8 @@ export class ManifestDocument {
     if (!replan) return false;
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     this.yamlChunks = { bom, tops: commitReplan(state, oldBody, body, region, replan, work) };
-    previous.yamlChunks = undefined;
+    // Its units are this document's now: another update of the previous document reads its text afresh.
+    state.consumed = true;
     this.reparsedBytes += work.reparsed;
     const fragment = this.assembleChunks(body, bom);
     this.root = fragment.root;
@@ -619,6 +622,8 @@ export class ManifestDocument {
       parts.push(cached.part);
     }
     const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join);
+    // The joined nodes are this document's now (moved in place): never join from them twice.
+    previous.join = undefined;
     this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.groups };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
