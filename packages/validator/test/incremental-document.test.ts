@@ -379,3 +379,29 @@ describe('a document updated twice (which callers must not do) is read afresh th
     expect(difference(a, format, {})).toBeNull();
   });
 });
+
+describe('values of reused chunks follow which keys are left out', () => {
+  it('an item whose key another item repeated, then no longer does, is back in the value', () => {
+    // Found by the property above: an item's value was kept from when its key was a repeat.
+    const text = largeManifest(2, 60, 60, 8);
+    let document = ManifestDocument.parse(text);
+    void document.value;
+    // A second `agent-5` after the first (left out of the value), then the first renamed.
+    const at = text.indexOf('  agent-6:\n');
+    const repeated = `${text.slice(0, at)}  agent-5:\n    enabled: false\n${text.slice(at)}`;
+    document = document.update(repeated);
+    expect((document.value as { agents: Record<string, { enabled: boolean }> }).agents['agent-5']!.enabled).toBe(true);
+    expect(difference(document, 'yaml', {})).toBeNull();
+    const renamed = repeated.replace('  agent-5:\n', '  agent-55:\n');
+    document = document.update(renamed);
+    expect((document.value as { agents: Record<string, { enabled: boolean }> }).agents['agent-5']!.enabled).toBe(false);
+    expect(difference(document, 'yaml', {})).toBeNull();
+    // The same for top-level keys, each its own chunk.
+    const twice = `${text}default_agent: agent-9\n`;
+    document = ManifestDocument.parse(text).update(twice);
+    expect((document.value as { default_agent: string }).default_agent).toBe('agent-0');
+    document = document.update(twice.replace('default_agent: agent-0\n', 'default_agents: agent-0\n'));
+    expect((document.value as { default_agent: string }).default_agent).toBe('agent-9');
+    expect(difference(document, 'yaml', {})).toBeNull();
+  });
+});

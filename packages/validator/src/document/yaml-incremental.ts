@@ -25,6 +25,8 @@ export interface YamlUnit {
   base: number;
   /** The unit's plain value (offsets do not matter to it, so it survives moves). */
   value?: unknown;
+  /** Which of its top-level entries were left out when `value` was built (see `unitValue`). */
+  valueMark?: string;
 }
 
 /** A block collection parsed item by item, as assembled into the document's tree. */
@@ -456,7 +458,7 @@ export function assembleYaml(
         // Root keys are checked below, across chunks; clear what an earlier document decided.
         entry.ignored = undefined;
         entries.push(entry);
-        values.set(entry, () => ((unit.value ??= buildPlainValue(root)) as Record<string, unknown>)[entry.key]);
+        values.set(entry, () => (unitValue(unit) as Record<string, unknown>)[entry.key]);
       }
       continue;
     }
@@ -532,17 +534,34 @@ function collectionValue(top: YamlTop): unknown {
     const list: unknown[] = [];
     for (let i = 1; i < units.length; i++) {
       const unit = units[i]!;
-      for (const item of (unit.value ??= buildPlainValue(unit.fragment.root!)) as unknown[]) list.push(item);
+      for (const item of unitValue(unit) as unknown[]) list.push(item);
     }
     return list;
   }
   const object = newObject();
   for (let i = 1; i < units.length; i++) {
     const unit = units[i]!;
-    const value = (unit.value ??= buildPlainValue(unit.fragment.root!)) as Record<string, unknown>;
+    const value = unitValue(unit) as Record<string, unknown>;
     for (const key in value) if (!(key in object)) object[key] = value[key];
   }
   return object;
+}
+
+/**
+ * A unit's plain value, built once and kept while its top-level entries stay in or out of the
+ * value as they were: which are left out (`ignored`, a key an earlier chunk or item repeats) is
+ * decided across units at each assembly, so a value built when one was left out is built again
+ * when it comes back, and the other way round.
+ */
+function unitValue(unit: YamlUnit): unknown {
+  const root = unit.fragment.root!;
+  let mark = '';
+  if (root.kind === 'map') root.entries.forEach((entry, i) => entry.ignored && (mark += `${i},`));
+  if (unit.value === undefined || unit.valueMark !== mark) {
+    unit.value = buildPlainValue(root);
+    unit.valueMark = mark;
+  }
+  return unit.value;
 }
 
 /** The value of an alias-free tree (chunks never contain aliases). */
