@@ -13,7 +13,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, type TextChange } from '../src/index.js';
+import { ManifestDocument, mergeTextChanges, type TextChange } from '../src/index.js';
+import { changedRegion } from '../src/document/text-change.js';
 import type { MapNode, SeqNode } from '../src/document/nodes.js';
 import {
   applyAll,
@@ -403,5 +404,41 @@ describe('values of reused chunks follow which keys are left out', () => {
     document = document.update(twice.replace('default_agent: agent-0\n', 'default_agents: agent-0\n'));
     expect((document.value as { default_agent: string }).default_agent).toBe('agent-9');
     expect(difference(document, 'yaml', {})).toBeNull();
+  });
+});
+
+describe('the changed region', () => {
+  const region = (before: string, after: string, changes?: TextChange[]) => {
+    const r = changedRegion(before, after, changes);
+    return r && [r.start, r.oldEnd, r.newEnd, r.fromChanges];
+  };
+
+  it('is whole lines, in both texts, from the changes or from comparing', () => {
+    expect(region('a: 1\nb: 2\nc: 3\n', 'a: 1\nb: 22\nc: 3\n')).toEqual([5, 10, 11, false]);
+    expect(region('a: 1\nb: 2\nc: 3\n', 'a: 1\nb: 22\nc: 3\n', [{ start: 8, end: 8, newLength: 1 }])).toEqual([5, 10, 11, true]);
+    // CRLF: the line ends after its `\n`.
+    expect(region('a: 1\r\nb: 2\r\n', 'a: 1\r\nb: 3\r\n')).toEqual([6, 12, 12, false]);
+    // Whole lines inserted or deleted: the old region is empty, or the new one.
+    expect(region('a: 1\nc: 3\n', 'a: 1\nb: 2\nc: 3\n')).toEqual([5, 5, 10, false]);
+    expect(region('a: 1\nb: 2\nc: 3\n', 'a: 1\nc: 3\n')).toEqual([5, 10, 5, false]);
+    // Two changes far apart make one region spanning both; the same texts give none.
+    expect(
+      region('a\nb\nc\nd\n', 'A\nb\nc\nD\n', [
+        { start: 0, end: 1, newLength: 1 },
+        { start: 6, end: 7, newLength: 1 },
+      ]),
+    ).toEqual([0, 8, 8, true]);
+    expect(region('a\n', 'a\n')).toBeNull();
+  });
+
+  it('merges changes into one replacement, and refuses changes outside the text', () => {
+    expect(
+      mergeTextChanges(10, [
+        { start: 2, end: 4, newLength: 0 },
+        { start: 6, end: 6, newLength: 3 },
+      ]),
+    ).toEqual({ start: 2, end: 8, newLength: 7 });
+    expect(mergeTextChanges(10, [{ start: 8, end: 12, newLength: 0 }])).toBeNull();
+    expect(mergeTextChanges(10, [{ start: 3, end: 2, newLength: 0 }])).toBeNull();
   });
 });

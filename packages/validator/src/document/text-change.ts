@@ -57,30 +57,15 @@ export function changedRegion(oldText: string, newText: string, changes?: readon
   let prefix = -1;
   let suffix = -1;
   let fromChanges = false;
-  if (changes && changes.length > 0) {
-    // The unchanged prefix and suffix of the old text compose as minima over the changes.
-    let length = oldText.length;
-    let p = length;
-    let s = length;
-    let valid = true;
-    for (const { start, end, newLength } of changes) {
-      if (!(Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(newLength) && start >= 0 && start <= end && end <= length && newLength >= 0)) {
-        valid = false;
-        break;
-      }
-      p = Math.min(p, start);
-      s = Math.min(s, length - end);
-      length = length - (end - start) + newLength;
-    }
-    if (valid && length === newText.length) {
-      p = Math.min(p, oldText.length, newText.length);
-      s = Math.min(s, oldText.length - p, newText.length - p);
-      // Trust, but verify (both compares are native): changes that did not make this text are ignored.
-      if (oldText.slice(0, p) === newText.slice(0, p) && oldText.slice(oldText.length - s) === newText.slice(newText.length - s)) {
-        prefix = p;
-        suffix = s;
-        fromChanges = true;
-      }
+  const merged = changes && changes.length > 0 ? mergeTextChanges(oldText.length, changes) : null;
+  if (merged && oldText.length - (merged.end - merged.start) + merged.newLength === newText.length) {
+    const p = merged.start;
+    const s = oldText.length - merged.end;
+    // Trust, but verify (both compares are native): changes that did not make this text are ignored.
+    if (oldText.slice(0, p) === newText.slice(0, p) && oldText.slice(oldText.length - s) === newText.slice(newText.length - s)) {
+      prefix = p;
+      suffix = s;
+      fromChanges = true;
     }
   }
   if (prefix < 0) {
