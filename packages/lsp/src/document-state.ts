@@ -3,7 +3,7 @@
  * States are immutable; an edit makes a new state with {@link updateState}, which reuses the
  * previous parse through `ManifestDocument.update` (only changed YAML chunks are re-parsed).
  */
-import { ManifestDocument, type ManifestFormat } from '@svc-manifest/validator';
+import { ManifestDocument, type ManifestFormat, type TextChange } from '@svc-manifest/validator';
 import type { SvcVersion } from './schema-model.js';
 
 export interface DocumentState {
@@ -47,10 +47,14 @@ export function createState(uri: string, version: number, text: string, options:
   return { uri, version, format, doc, lastGood: doc.root ? doc : undefined };
 }
 
-/** The state after an edit: the same file at a new version, parsed incrementally. */
-export function updateState(state: DocumentState, version: number, text: string): DocumentState {
+/**
+ * The state after an edit: the same file at a new version, parsed incrementally. `changes` are
+ * the client's replacements that made `text` from the state's text, in offsets (see
+ * `ManifestDocument.update`); without them the changed lines are found by comparing the texts.
+ */
+export function updateState(state: DocumentState, version: number, text: string, changes?: readonly TextChange[]): DocumentState {
   if (text === state.doc.text) return { ...state, version };
-  const doc = state.doc.update(text);
+  const doc = state.doc.update(text, changes);
   return { uri: state.uri, version, format: state.format, doc, lastGood: doc.root ? doc : state.lastGood };
 }
 

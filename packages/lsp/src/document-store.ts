@@ -4,6 +4,7 @@
  * records the new text; the parse is brought up to date (with `ManifestDocument.update`) when
  * something needs it, so a burst of keystrokes costs one incremental parse, not one per keystroke.
  */
+import { mergeTextChanges, type TextChange } from '@svc-manifest/validator';
 import { createState, updateState, type DocumentState } from './document-state.js';
 import { pinsOurSchema } from './schema-pinning.js';
 import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, type Settings } from './settings.js';
@@ -14,12 +15,18 @@ export interface OpenFile {
   version: number;
   text: string;
   languageId?: string;
+  /**
+   * The replacements that made `text` from the file's previous text (UTF-16 offsets, in order),
+   * when the client sent ranges; absent for a full-text change.
+   */
+  changes?: readonly TextChange[];
 }
 
 interface Entry {
   state: DocumentState;
   languageId?: string;
-  pending?: { version: number; text: string };
+  /** The newest text, not parsed yet, with one change that makes it from the parsed text (when known). */
+  pending?: { version: number; text: string; change?: TextChange };
 }
 
 export class DocumentStore {
@@ -33,10 +40,10 @@ export class DocumentStore {
     const entry = this.entries.get(uri);
     if (!entry) return undefined;
     if (entry.pending) {
-      const { version, text } = entry.pending;
+      const { version, text, change } = entry.pending;
       entry.pending = undefined;
       try {
-        entry.state = updateState(entry.state, version, text);
+        entry.state = updateState(entry.state, version, text, change && [change]);
       } catch (error) {
         // The incremental parse must not wedge the file: start over from the whole text.
         this.log(`incremental parse failed for ${uri}; parsing the whole file`, error);
@@ -76,7 +83,15 @@ export class DocumentStore {
       if (!isManifestName(file.uri, this.settings) && !isYamlOrToml(file.uri, file.languageId)) return undefined;
       this.entries.set(file.uri, { state: this.create(file), languageId: file.languageId });
     } else {
-      entry.pending = { version: file.version, text: file.text };
+      // Changes since the last parse compose: the span from the first changed character to the last.
+      const before = entry.pending;
+      const changes = file.changes && (before ? before.change && [before.change, ...file.changes] : file.changes);
+      const change = changes ? mergeTextChanges(entry.state.doc.text.length, changes) : null;
+      entry.pending = {
+        version: file.version,
+        text: file.text,
+        ...(change && change.newLength + entry.state.doc.text.length - (change.end - change.start) === file.text.length ? { change } : {}),
+      };
       entry.languageId = file.languageId;
     }
     // A manifest by name needs no parse to be decided; any other file is ours only if it pins our schema.

@@ -3,8 +3,9 @@
  * positions use, and its LineIndex ends lines where LSP does (`\n`, `\r\n`, a lone `\r`),
  * so a position is (line, offset − line start) with no re-encoding.
  */
-import type { Position, Range } from 'vscode-languageserver';
-import { LineIndex } from '@svc-manifest/validator';
+import type { Position, Range, TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LineIndex, type TextChange } from '@svc-manifest/validator';
 import { textOf, type DocumentState } from './document-state.js';
 
 const cache = new WeakMap<object, LineIndex>();
@@ -38,4 +39,34 @@ export function offsetAt(state: DocumentState, position: Position): number {
   if (position.line >= lines.lineCount) return textOf(state).length;
   const start = lines.lineStarts[position.line]!;
   return Math.min(start + Math.max(0, position.character), lines.lineEnd(position.line));
+}
+
+/** A didChange's content changes as offset replacements, in order. */
+export type OffsetChanges = TextChange[];
+
+/**
+ * Applies a didChange notification's content changes to a document, one at a time, and answers
+ * each as an offset replacement of the text it applied to (what `ManifestDocument.update`
+ * takes); `changes` is undefined when one of them replaced the whole text.
+ */
+export function applyContentChanges(
+  document: TextDocument,
+  contentChanges: readonly TextDocumentContentChangeEvent[],
+  version: number,
+): { document: TextDocument; changes?: TextChange[] } {
+  const changes: TextChange[] = [];
+  let ranged = true;
+  let current = document;
+  for (const change of contentChanges) {
+    if ('range' in change && change.range) {
+      const start = current.offsetAt(change.range.start);
+      const end = Math.max(start, current.offsetAt(change.range.end));
+      changes.push({ start, end, newLength: change.text.length });
+    } else {
+      ranged = false;
+    }
+    current = TextDocument.update(current, [change], version);
+  }
+  if (contentChanges.length === 0) current = TextDocument.update(current, [], version);
+  return ranged ? { document: current, changes } : { document: current };
 }

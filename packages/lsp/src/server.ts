@@ -20,6 +20,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticScheduler } from './diagnostic-scheduler.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
+import { applyContentChanges, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
@@ -45,7 +46,16 @@ export const STATS_REQUEST = 'svc/stats';
 const SLOW_VALIDATION_MS = 50;
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
-  const documents = new TextDocuments(TextDocument);
+  // The client's change ranges, as offsets, from each didChange to the store (see positions.ts).
+  const changesByUri = new Map<string, OffsetChanges | undefined>();
+  const documents = new TextDocuments<TextDocument>({
+    create: (uri, languageId, version, content) => TextDocument.create(uri, languageId, version, content),
+    update: (document, changes, version) => {
+      const applied = applyContentChanges(document, changes, version);
+      changesByUri.set(document.uri, applied.changes);
+      return applied.document;
+    },
+  });
   const log = (message: string, error?: unknown): void => {
     const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
     try {
@@ -186,13 +196,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.onDidChangeContent(
     notification('didChange', ({ document }) => {
-      const managed = store.change({ uri: document.uri, version: document.version, text: document.getText(), languageId: document.languageId });
+      const changes = changesByUri.get(document.uri);
+      changesByUri.delete(document.uri);
+      const managed = store.change({ uri: document.uri, version: document.version, text: document.getText(), languageId: document.languageId, changes });
       if (managed !== undefined) showOrClear(document.uri, managed);
     }),
   );
 
   documents.onDidClose(
     notification('didClose', ({ document }) => {
+      changesByUri.delete(document.uri);
       store.close(document.uri);
       clearDiagnostics(document.uri);
       scheduler.forget(document.uri);

@@ -48,6 +48,31 @@ export function offsetPastByteLimit(text: string, maxBytes: number): number {
 // C0 controls other than tab, LF and CR, DEL, C1 controls, and UTF-16 halves that have no partner.
 const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Whether `text` has a character no manifest may contain (see {@link checkCharacters}). */
+export function hasForbiddenCharacter(text: string): boolean {
+  FORBIDDEN_CHARACTER.lastIndex = 0;
+  const found = FORBIDDEN_CHARACTER.test(text);
+  FORBIDDEN_CHARACTER.lastIndex = 0;
+  return found;
+}
+
+/** The UTF-8 length of a text (an unpaired surrogate counts as the 3 bytes of U+FFFD, as when encoded). */
+export function utf8Length(text: string): number {
+  const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
+  if (nodeBuffer) return nodeBuffer.byteLength(text, 'utf8');
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 /**
  * Finds characters no manifest may contain. Returns one diagnostic (at the first one, with
  * the count in the message) and the text with each such character replaced by a space, so
@@ -102,14 +127,38 @@ const DOT = 0x2e;
 
 export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxDepth: number): number {
   if (format === 'yaml') return scanYaml(text, maxDepth).tooDeepAt;
+  return scanTomlNesting(text, maxDepth).tooDeepAt;
+}
+
+/**
+ * The TOML nesting check of {@link findExcessiveNesting} over the lines from `from` (a line
+ * start where no string or collection is open) to `to` (a line start, or the end). `fresh`
+ * says whether no string or collection is open at `to` and at each of the line starts
+ * `freshAt` (ascending) lists: then the check of the text from such a line on does not depend
+ * on what comes before it, which lets an edit re-check only the lines around it.
+ */
+export function scanTomlNesting(
+  text: string,
+  maxDepth: number,
+  from = 0,
+  to = text.length,
+  freshAt?: readonly number[],
+): { tooDeepAt: number; fresh: boolean } {
   // Character codes, not one-character strings: this runs on every edit of a large file.
   let flowDepth = 0;
   /** The open string's quote (`"` or `'`), 0 when none; `triple` for `"""` and `'''`. */
   let quote = 0;
   let triple = false;
-  let lineStart = 0;
-  const length = text.length;
+  let lineStart = from;
+  let fresh = true;
+  let next = 0;
+  const length = to;
   while (lineStart <= length) {
+    if (freshAt) {
+      while (next < freshAt.length && freshAt[next]! < lineStart) next++;
+      if (next < freshAt.length && freshAt[next] === lineStart && (flowDepth !== 0 || quote !== 0)) fresh = false;
+    }
+    if (lineStart === length && length < text.length) break;
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = length;
     let i = lineStart;
@@ -135,19 +184,19 @@ export function findExcessiveNesting(text: string, format: 'yaml' | 'toml', maxD
         if (triple) i += 2;
       } else if (ch === OPEN_BRACKET || ch === OPEN_BRACE) {
         flowDepth += 1;
-        if (keyDepth + flowDepth > maxDepth) return i;
+        if (keyDepth + flowDepth > maxDepth) return { tooDeepAt: i, fresh: false };
       } else if (ch === CLOSE_BRACKET || ch === CLOSE_BRACE) {
         flowDepth = Math.max(0, flowDepth - 1);
       } else if (ch === EQUALS) {
         seenEquals = true;
       } else if (ch === DOT && ((flowDepth === 0 && !seenEquals) || header)) {
         keyDepth += 1;
-        if (keyDepth + flowDepth > maxDepth) return i;
+        if (keyDepth + flowDepth > maxDepth) return { tooDeepAt: i, fresh: false };
       }
     }
     lineStart = lineEnd + 1;
   }
-  return -1;
+  return { tooDeepAt: -1, fresh: fresh && flowDepth === 0 && quote === 0 };
 }
 
 /** Describes where the first invalid UTF-8 sequence is, in the decoded text's UTF-16 offsets. */

@@ -1,4 +1,5 @@
 import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, Severity, TextEdit } from '../diagnostic.js';
+import type { ChangedRegion } from './text-change.js';
 
 /**
  * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n", "\r\n" or a
@@ -10,7 +11,16 @@ export class LineIndex {
   readonly lineStarts: number[];
   private readonly bomLength: number;
 
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    /** The line starts, when the caller already knows them (see {@link LineIndex.spliced}). */
+    lineStarts?: number[],
+  ) {
+    this.bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (lineStarts) {
+      this.lineStarts = lineStarts;
+      return;
+    }
     const starts = [0];
     if (text.includes('\r')) {
       const breaks = /\r\n?|\n/g;
@@ -23,7 +33,32 @@ export class LineIndex {
       }
     }
     this.lineStarts = starts;
-    this.bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  /**
+   * The index of `text`, which differs from `previous.text` only in `region` (whole lines, see
+   * text-change.ts): the previous line starts before the region are kept, those in it found
+   * again, those after it moved. Leaves `previous` as it is.
+   */
+  static spliced(previous: LineIndex, text: string, region: ChangedRegion): LineIndex {
+    const old = previous.lineStarts;
+    const first = lineOfOffset(old, region.start); // old[first] === region.start
+    const after = lineOfOffset(old, region.oldEnd) + 1; // the first start past the region
+    const found: number[] = [];
+    const breaks = /\r\n?|\n/g;
+    const inside = text.slice(region.start, region.newEnd);
+    for (let match = breaks.exec(inside); match; match = breaks.exec(inside)) found.push(region.start + match.index + match[0].length);
+    const delta = region.delta;
+    let starts: number[];
+    if (found.length === after - first - 1) {
+      // As many lines as before (typing within lines): one native copy, then patch.
+      starts = old.slice();
+      for (let i = 0; i < found.length; i++) starts[first + 1 + i] = found[i]!;
+    } else {
+      starts = old.slice(0, first + 1).concat(found, old.slice(after));
+    }
+    if (delta !== 0) for (let i = first + 1 + found.length; i < starts.length; i++) starts[i]! += delta;
+    return new LineIndex(text, starts);
   }
 
   get lineCount(): number {

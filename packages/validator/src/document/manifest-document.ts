@@ -1,13 +1,43 @@
+/**
+ * A manifest text as a located document, and how an edit updates it.
+ *
+ * `ManifestDocument.parse` reads a whole text: limits (size, characters, nesting), then YAML chunk
+ * by chunk (yaml-chunks.ts) or TOML block by block (toml-blocks.ts), falling back to one parse of
+ * the whole text wherever the pieces might not give its result. `update(text, changes?)` reads only
+ * the lines around an edit (text-change.ts, yaml-incremental.ts, `loadTomlIncrementally`) and is
+ * held to give exactly what `parse(text)` gives: tree, offsets, value, diagnostics, line index.
+ *
+ * Identity contract (incremental validation builds on it): after `update`, every top-level YAML
+ * chunk (the text of one top-level key), every item of a YAML block collection parsed item by
+ * item, and every TOML block (a header to the next) whose text did not change keeps the SAME tree
+ * node objects (their offsets moved in place by the edit's length) and the SAME plain-value
+ * objects (its subtree of `document.value`). What holds them (the root, the collection, a table
+ * that headers of several blocks make) is a new object whenever anything inside changed. TOML:
+ * a block's table node is kept; the entry that names it in its parent is made by the join of
+ * the blocks, and a table that a later block's header extends (`[a]`, then `[a.b]`) is joined
+ * anew at every update (new node and value; the nodes and values inside it are kept).
+ */
 import type { RawDiagnostic } from '../diagnostic.js';
 import { LineIndex } from './line-index.js';
-import { checkCharacters, decodeUtf8, findExcessiveNesting, offsetPastByteLimit, resolveLimits, type Limits } from './limits.js';
-import { effectiveEntries, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
+import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
-import type { TomlBlock, TomlPart } from './parse-toml.js';
+import type { TomlBlock, TomlGroup, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
-import { checkMapKeys } from './tree-builder.js';
-import { buildValue, newObject } from './value.js';
-import { planYamlChunks, type TopChunk } from './yaml-chunks.js';
+import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
+import { buildValue, newObject, type ValueMemo } from './value.js';
+import { planYamlChunks } from './yaml-chunks.js';
+import {
+  assembleYaml,
+  bodyRegion,
+  commitReplan,
+  lastAtMost,
+  replanYaml,
+  shiftInPlace,
+  topsOfPlan,
+  type YamlChunkState,
+  type YamlUnit,
+} from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
@@ -23,21 +53,6 @@ export interface DocumentOptions {
 export function detectFormat(filename: string | undefined): ManifestFormat {
   return filename && /\.toml$/i.test(filename) ? 'toml' : 'yaml';
 }
-
-/**
- * A parsed chunk of YAML. Its tree carries absolute offsets for `base`; when the chunk's text
- * moves, the tree is shifted in place and handed to the next document (see `update`).
- */
-interface CachedFragment {
-  fragment: ParsedFragment;
-  base: number;
-  /** The document that placed the tree last. */
-  owner: ManifestDocument;
-  /** The chunk's plain value (offsets do not matter to it, so it survives moves). */
-  value?: unknown;
-}
-
-type FragmentCache = Map<string, CachedFragment>;
 
 /** The block signatures of the last TOML text of this file that parsed without a problem. */
 interface TomlClean {
@@ -106,15 +121,38 @@ export class ManifestDocument {
   private cachedLines?: LineIndex;
   private cachedValue?: { value: unknown; schemaValue: unknown };
   private readonly valueDiagnostics: RawDiagnostic[] = [];
-  private fragments: FragmentCache = new Map();
-  /** TOML: the parsed blocks by text, and their signatures when the text parsed without a problem. */
-  private tomlParts: Map<string, CachedTomlPart> = new Map();
+  /** YAML: the chunks of a text parsed chunk by chunk (see yaml-incremental.ts). */
+  private yamlChunks?: YamlChunkState;
+  /** The UTF-8 length of the text, when it was counted. */
+  private utf8Bytes?: number;
+  /** Whether the text has characters no manifest may contain (then every edit re-reads it all). */
+  private forbidden = false;
+  /** The line index of the document this one was updated from, and the region that changed. */
+  private linesBase?: { lines: LineIndex; region: ChangedRegion };
+  /**
+   * TOML: the text's blocks (body offsets) with the parsed tree of each where one is known (a
+   * text with an error keeps those of earlier texts, for the edits that fix it); `fresh` when
+   * the nesting check's state is clean at every block start (then an edit re-checks only the
+   * blocks around it).
+   */
+  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean; join?: TomlGroup[] };
+  /** The block signatures of the last TOML text of this file that parsed without a problem. */
   private tomlClean?: TomlClean;
+  /** TOML: plain values by tree node, shared along updates so unchanged blocks keep their values. */
+  private valueMemo?: ValueMemo;
   /**
    * How many characters of text the parser read to make this document: all of it for a fresh
    * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
    */
   reparsedBytes = 0;
+  /**
+   * How many characters the checks and scans before parsing read (characters, byte count,
+   * nesting and chunk plan): each pass over the whole text for a fresh parse, the changed
+   * lines and the chunks around them for an incremental {@link update}. For tests.
+   */
+  scannedBytes = 0;
+  /** Whether the last {@link update} took the changed region from the changes it was given. For tests. */
+  regionFromChanges = false;
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
@@ -168,15 +206,35 @@ export class ManifestDocument {
    * shifted in place) rather than copied, so the document `update` was called on must not be
    * used afterwards. Keep the returned one. (This keeps a keystroke in a large file from
    * copying the whole tree.)
+   *
+   * `changes`, when given, are the replacements that made `text` from this document's text, in
+   * order (as LSP's incremental content changes): the document then re-reads only the lines
+   * around them. Without them (or when they do not make `text`), the changed lines are found by
+   * comparing the texts.
+   *
+   * Identity (what incremental validation builds on): every top-level YAML chunk (a top-level
+   * key's text), every item of a block collection parsed item by item, and every TOML block
+   * whose text did not change keeps its tree's node objects (offsets moved in place) and its
+   * plain value's objects, in `root` and `value` of the returned document.
    */
-  update(text: string): ManifestDocument {
+  update(text: string, changes?: readonly TextChange[]): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
-    next.load(this);
+    const region = changedRegion(this.text, text, changes);
+    next.regionFromChanges = region?.fromChanges === true;
+    const lines = this.cachedLines ?? (this.linesBase ? this.lines : undefined);
+    if (lines && region) next.linesBase = { lines, region };
+    else if (lines) next.cachedLines = lines;
+    next.load(this, region);
     return next;
   }
 
   get lines(): LineIndex {
-    return (this.cachedLines ??= new LineIndex(this.text));
+    if (!this.cachedLines) {
+      const base = this.linesBase;
+      this.linesBase = undefined;
+      this.cachedLines = base ? LineIndex.spliced(base.lines, this.text, base.region) : new LineIndex(this.text);
+    }
+    return this.cachedLines;
   }
 
   /** Problems found while reading the text: limits, syntax, duplicate keys, aliases. */
@@ -209,7 +267,13 @@ export class ManifestDocument {
         const value = this.assembleValue(this.root);
         this.cachedValue = { value, schemaValue: value };
       } else {
-        const built = buildValue(this.root, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: this.hasAliases, hasDateTimes: this.hasDateTimes });
+        const memo = this.format === 'toml' ? (this.valueMemo ??= { value: new WeakMap(), schema: new WeakMap() }) : undefined;
+        const built = buildValue(this.root, {
+          maxExpandedNodes: this.limits.maxExpandedNodes,
+          hasAliases: this.hasAliases,
+          hasDateTimes: this.hasDateTimes,
+          memo,
+        });
         this.valueDiagnostics.push(...built.diagnostics);
         if (built.value === undefined) this.fatal = true;
         this.cachedValue = { value: built.value, schemaValue: built.schemaValue };
@@ -230,48 +294,68 @@ export class ManifestDocument {
     });
   }
 
-  private load(previousDocument: ManifestDocument | undefined): void {
-    const previous = previousDocument?.fragments;
+  private load(previousDocument: ManifestDocument | undefined, region: ChangedRegion | null = null): void {
+    if (previousDocument && region && this.format === 'yaml' && this.loadYamlIncrementally(previousDocument, region)) return;
+    if (previousDocument && region && this.format === 'toml' && this.loadTomlIncrementally(previousDocument, region)) return;
     const limits = this.limits;
+    this.scannedBytes += this.text.length;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
       this.refuseAsTooLarge(past);
       return;
     }
+    if (this.text.length * 3 > limits.maxBytes) this.utf8Bytes = utf8Length(this.text);
+    this.scannedBytes += this.text.length;
     const checked = checkCharacters(this.text);
+    this.forbidden = checked.diagnostics.length > 0;
     this.parseDiagnostics.push(...checked.diagnostics);
     const bom = checked.text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    if (bom) {
-      this.parseDiagnostics.push({
-        code: 'byte-order-mark',
-        message: 'the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
-        path: '',
-        start: 0,
-        end: 1,
-      });
-    }
+    if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const body = bom ? checked.text.slice(1) : checked.text;
     // YAML: one scan gives the nesting depth and the line table chunk planning needs.
+    this.scannedBytes += body.length;
     const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
-    const deep = yamlScan ? yamlScan.tooDeepAt : findExcessiveNesting(body, 'toml', limits.maxDepth);
+    // TOML: the blocks first (a linear scan), so the nesting check can tell whether it is clean at each.
+    const tomlBlocks = this.format === 'toml' ? tomlParser().planTomlBlocks(body) : null;
+    if (tomlBlocks) this.scannedBytes += body.length;
+    const tomlNesting = yamlScan
+      ? undefined
+      : scanTomlNesting(
+          body,
+          limits.maxDepth,
+          0,
+          body.length,
+          tomlBlocks?.map((block) => block.start),
+        );
+    const deep = yamlScan ? yamlScan.tooDeepAt : tomlNesting!.tooDeepAt;
     if (deep >= 0) {
-      this.fatal = true;
-      this.parseDiagnostics.push({
-        code: 'too-deep',
-        message: `collections are nested more than ${limits.maxDepth} levels deep here; a manifest is never this deep, so the file was not parsed`,
-        path: '',
-        start: bom + deep,
-        end: bom + deep + 1,
-      });
+      this.refuseAsTooDeep(bom + deep);
       return;
     }
     let fragment: ParsedFragment;
     if (this.format === 'toml') {
-      fragment = this.parseToml(body, bom, previousDocument);
+      const previous = previousDocument && !previousDocument.fatal && previousDocument.tomlBlocks?.bom === bom ? previousDocument : undefined;
+      fragment = this.parseToml(
+        body,
+        bom,
+        previous,
+        tomlBlocks,
+        previous && region
+          ? blocksByPlace(previous.tomlBlocks!.blocks, bodyRegion(region, bom), bom ? previousDocument!.text.slice(1) : previousDocument!.text, body)
+          : () => -1,
+      );
+      if (this.tomlBlocks) this.tomlBlocks.fresh = tomlNesting!.fresh && !this.forbidden;
     } else {
       const plan = planYamlChunks(body, yamlScan!);
       if (plan) {
-        fragment = this.parseChunked(body, bom, plan, previous ?? new Map());
+        const work = { reparsed: 0 };
+        const earlier = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !this.forbidden ? previousDocument.yamlChunks : undefined;
+        const state = earlier && !earlier.consumed ? earlier : undefined;
+        const previous = state && { state, body: state.bom ? previousDocument!.text.slice(1) : previousDocument!.text };
+        this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
+        if (state) state.consumed = true;
+        this.reparsedBytes += work.reparsed;
+        fragment = this.assembleChunks(body, bom);
       } else {
         this.reparsedBytes = body.length;
         fragment = parseYamlFragment(body, bom);
@@ -283,115 +367,63 @@ export class ManifestDocument {
     this.hasDateTimes = fragment.hasDateTimes === true;
   }
 
-  /** Parses a chunk, or takes it from the previous document and moves it to `base`. */
-  private fragment(text: string, base: number, previous: FragmentCache): { root: ValueNode | null; diagnostics: RawDiagnostic[]; cached: CachedFragment } {
-    let cached = this.fragments.get(text);
-    if (cached) {
-      // The same text twice in this document: the second copy needs its own tree.
-      const delta = base - cached.base;
-      const fragment = {
-        ...cached.fragment,
-        root: cached.fragment.root ? shiftTree(cached.fragment.root, delta) : null,
-        diagnostics: cached.fragment.diagnostics.map((d) => shiftDiagnostic(d, delta)),
-      };
-      return { root: fragment.root, diagnostics: fragment.diagnostics, cached: { fragment, base, owner: this, value: cached.value } };
-    }
-    cached = previous.get(text);
-    if (cached && cached.owner !== this) {
-      const delta = base - cached.base;
-      if (delta !== 0) {
-        if (cached.fragment.root) shiftInPlace(cached.fragment.root, delta);
-        for (const d of cached.fragment.diagnostics) shiftDiagnosticInPlace(d, delta);
-        cached.base = base;
-      }
-      cached.owner = this;
-    } else {
-      this.reparsedBytes += text.length;
-      cached = { fragment: parseYamlFragment(text, base, '', { skipRootKeyCheck: true }), base, owner: this };
-    }
-    this.fragments.set(text, cached);
-    return { root: cached.fragment.root, diagnostics: cached.fragment.diagnostics, cached };
+  private refuseAsTooDeep(offset: number): void {
+    this.fatal = true;
+    this.parseDiagnostics.push({
+      code: 'too-deep',
+      message: `collections are nested more than ${this.limits.maxDepth} levels deep here; a manifest is never this deep, so the file was not parsed`,
+      path: '',
+      start: offset,
+      end: offset + 1,
+    });
   }
 
-  private parseChunked(body: string, base: number, plan: TopChunk[], previous: FragmentCache): ParsedFragment {
-    const diagnostics: RawDiagnostic[] = [];
-    const entries: MapEntry[] = [];
-    const values = new Map<MapEntry, () => unknown>();
-    for (const chunk of plan) {
-      if (!chunk.items) {
-        const part = this.fragment(body.slice(chunk.start, chunk.end), base + chunk.start, previous);
-        diagnostics.push(...part.diagnostics);
-        if (!part.root) continue;
-        if (part.root.kind !== 'map') return this.parseWholeYaml(body, base);
-        const rootMap = part.root;
-        for (const entry of part.root.entries) {
-          // Root keys are checked below, across chunks; clear what an earlier document decided.
-          entry.ignored = undefined;
-          entries.push(entry);
-          values.set(entry, () => this.chunkEntryValue(part.cached, rootMap, entry.key));
-        }
-        continue;
-      }
-      // A top-level key whose block collection is parsed item by item.
-      const items = chunk.items;
-      const header = this.fragment(body.slice(chunk.start, items.itemsStart), base + chunk.start, previous);
-      diagnostics.push(...header.diagnostics);
-      const headerEntry = header.root?.kind === 'map' && header.root.entries.length === 1 ? header.root.entries[0] : undefined;
-      if (!headerEntry) return this.parseWholeYaml(body, base);
-      const pointer = `/${escapePointerSegment(headerEntry.key)}`;
-      const parts = items.itemStarts.map((itemStart, index) => {
-        const itemEnd = items.itemStarts[index + 1] ?? chunk.end;
-        return this.fragment(body.slice(itemStart, itemEnd), base + itemStart, previous);
-      });
-      let collection: ValueNode;
-      const partValues: (() => unknown)[] = [];
-      if (items.kind === 'seq') {
-        const seqItems: ValueNode[] = [];
-        for (const part of parts) {
-          if (part.root?.kind !== 'seq') return this.parseWholeYaml(body, base);
-          const offset = seqItems.length;
-          diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: rebaseSeqPath(d.path, pointer, offset) })));
-          seqItems.push(...part.root.items);
-          const seqRoot = part.root;
-          const cached = part.cached;
-          partValues.push(() => (cached.value ??= buildPlainValue(seqRoot)));
-        }
-        const node: SeqNode = { kind: 'seq', flow: false, items: seqItems, start: seqItems[0]!.start, end: seqItems[seqItems.length - 1]!.end };
-        collection = node;
-      } else {
-        const mapEntries: MapEntry[] = [];
-        for (const part of parts) {
-          if (part.root?.kind !== 'map') return this.parseWholeYaml(body, base);
-          diagnostics.push(...part.diagnostics.map((d) => ({ ...d, path: d.path ? pointer + d.path : d.path })));
-          for (const entry of part.root.entries) {
-            entry.ignored = undefined;
-            mapEntries.push(entry);
-          }
-        }
-        checkMapKeys(mapEntries, pointer, diagnostics);
-        const node: MapNode = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
-        collection = node;
-        for (const part of parts) {
-          const mapRoot = part.root as MapNode;
-          const cached = part.cached;
-          partValues.push(() => (cached.value ??= buildPlainValue(mapRoot)));
-        }
-      }
-      const entry: MapEntry = { ...headerEntry, value: collection, end: collection.end, ignored: undefined };
-      entries.push(entry);
-      values.set(entry, () => {
-        if (items.kind === 'seq') return partValues.flatMap((get) => get() as unknown[]);
-        const object = newObject();
-        for (const get of partValues) {
-          for (const [key, value] of Object.entries(get() as Record<string, unknown>)) if (!(key in object)) object[key] = value;
-        }
-        return object;
-      });
-    }
-    checkMapKeys(entries, '', diagnostics);
-    const root: MapNode = { kind: 'map', flow: false, entries, start: base, end: base + body.length };
-    this.entryValues = values;
-    return { root, diagnostics, aliasCount: 0 };
+  /**
+   * YAML after an edit, reading only the changed lines and the chunks around them (see
+   * yaml-incremental.ts). False, with nothing changed, when that cannot be sure to give what
+   * reading the whole text gives: a fatal or unchunked previous text, forbidden characters, a
+   * byte-order mark added or removed, a text now too large, or a plan the local scan cannot
+   * settle.
+   */
+  private loadYamlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
+    const state = previous.yamlChunks;
+    if (!state || state.consumed || previous.fatal || previous.forbidden) return false;
+    const text = this.text;
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (bom !== state.bom) return false;
+    if (!this.regionIsPlain(previous, region)) return false;
+    const limits = this.limits;
+    const body = bom ? text.slice(1) : text;
+    const oldBody = bom ? previous.text.slice(1) : previous.text;
+    const work = { scanned: 0, reparsed: 0 };
+    const replan = replanYaml(state, oldBody, body, region, limits.maxDepth, work);
+    this.scannedBytes += work.scanned;
+    if (!replan) return false;
+    if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
+    this.yamlChunks = { bom, tops: commitReplan(state, oldBody, body, region, replan, work) };
+    // Its units are this document's now: another update of the previous document reads its text afresh.
+    state.consumed = true;
+    this.reparsedBytes += work.reparsed;
+    const fragment = this.assembleChunks(body, bom);
+    this.root = fragment.root;
+    this.parseDiagnostics.push(...fragment.diagnostics);
+    this.hasAliases = fragment.aliasCount > 0;
+    return true;
+  }
+
+  /** The tree of the chunked text, or of the whole text when its chunks do not fit together. */
+  private assembleChunks(body: string, bom: number): ParsedFragment {
+    const assembled = assembleYaml(this.yamlChunks!.tops, bom, body.length);
+    if (!assembled) return this.parseWholeYaml(body, bom);
+    this.entryValues = assembled.values;
+    return { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 };
+  }
+
+  /** The parsed YAML units by where they start (for tests and bench/profile.ts). */
+  private get fragments(): Map<number, YamlUnit> {
+    const units = new Map<number, YamlUnit>();
+    for (const top of this.yamlChunks?.tops ?? []) for (const unit of top.units) units.set(unit.base, unit);
+    return units;
   }
 
   private entryValues?: Map<MapEntry, () => unknown>;
@@ -402,23 +434,102 @@ export class ManifestDocument {
   }
 
   /**
+   * TOML after an edit: plans and checks only the blocks around the changed lines (from the
+   * block before them to the first block start after them where the scan is back outside any
+   * value, and clean for the nesting check), then {@link parseToml} with that plan. False, with
+   * nothing changed, when that cannot be sure to give what reading the whole text gives.
+   */
+  private loadTomlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
+    const state = previous.tomlBlocks;
+    if (!state?.fresh || previous.fatal || previous.forbidden) return false;
+    const bom = this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (bom !== state.bom || !this.regionIsPlain(previous, region)) return false;
+    const body = bom ? this.text.slice(1) : this.text;
+    const r = bodyRegion(region, bom);
+    const old = state.blocks;
+    const starts = old.map((block) => block.start);
+    const t = lastAtMost(starts, Math.max(0, r.start - 1));
+    const from = old[t]!.start;
+    let stop = old.length;
+    const plan = tomlParser().planTomlRange(
+      body,
+      from,
+      (offset) => {
+        const j = lastAtMost(starts, offset - r.delta);
+        if (j <= t || starts[j] !== offset - r.delta) return false;
+        stop = j;
+        return true;
+      },
+      r.newEnd,
+    );
+    if (!plan) return false;
+    this.scannedBytes += plan.end - from;
+    const nesting = scanTomlNesting(
+      body,
+      this.limits.maxDepth,
+      from,
+      plan.end,
+      plan.blocks.map((block) => block.start),
+    );
+    this.scannedBytes += plan.end - from;
+    if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
+    const count = plan.blocks.length;
+    const moved = old.slice(stop).map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
+    const blocks = [...old.slice(0, t), ...plan.blocks, ...moved];
+    const replaced = blocksByPlace(old.slice(t, stop), r, bom ? previous.text.slice(1) : previous.text, body, t);
+    const oldIndex: OldIndex = (i, block) => (i < t ? i : i >= t + count ? i - t - count + stop : replaced(i, block));
+    if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
+    const fragment = this.parseToml(body, bom, previous, blocks, oldIndex);
+    if (this.tomlBlocks) this.tomlBlocks.fresh = true;
+    this.root = fragment.root;
+    this.parseDiagnostics.push(...fragment.diagnostics);
+    this.hasDateTimes = fragment.hasDateTimes === true;
+    return true;
+  }
+
+  /**
+   * Whether the changed region can be checked alone: the previous text had no forbidden
+   * character and the region adds none, and the text is not now too large (its UTF-8 length
+   * follows from the previous one and the region's).
+   */
+  private regionIsPlain(previous: ManifestDocument, region: ChangedRegion): boolean {
+    const text = this.text;
+    const added = text.slice(region.start, region.newEnd);
+    this.scannedBytes += added.length;
+    if (hasForbiddenCharacter(added)) return false;
+    const limits = this.limits;
+    if (text.length * 3 > limits.maxBytes) {
+      const removed = previous.text.slice(region.start, region.oldEnd);
+      this.scannedBytes += removed.length;
+      const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(text);
+      if (bytes > limits.maxBytes) return false;
+      this.utf8Bytes = bytes;
+    }
+    return true;
+  }
+
+  /**
    * TOML: re-parses only the blocks whose text changed, when that cannot change the result.
    * The blocks' trees are joined when every block's signature is that of the last text that
    * parsed without a problem (then no block can change how the others combine; see
    * toml-blocks.ts). A block that does not parse on its own is the whole text's error when
    * the blocks before it parse and the headers up to it are those of that text (the parser
    * reports the first syntax error, and before it only redefined headers). Otherwise the whole
-   * text is parsed.
+   * text is parsed. `oldIndex` names, for a block, the previous document's block with the same
+   * text (by place: the block lies wholly outside the changed region), or -1.
    */
-  private parseToml(body: string, base: number, previous: ManifestDocument | undefined): ParsedFragment {
+  private parseToml(body: string, base: number, previous: ManifestDocument | undefined, blocks: TomlBlock[] | null, oldIndex: OldIndex): ParsedFragment {
     const toml = tomlParser();
-    const blocks = toml.planTomlBlocks(body);
     const clean = previous?.tomlClean;
-    if (blocks && clean && previous) {
-      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous);
+    this.valueMemo = previous?.valueMemo;
+    // Once per block: a lookup by text hands each earlier block out once.
+    const olds = blocks && previous?.tomlBlocks ? blocks.map((block, i) => oldIndex(i, block)) : [];
+    oldIndex = (i) => olds[i] ?? -1;
+    if (blocks && clean && previous?.tomlBlocks) {
+      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous, oldIndex);
       if (result) return result;
     }
-    this.tomlParts = new Map();
+    this.tomlBlocks = undefined;
     this.reparsedBytes = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(body, base, blocks) : null;
@@ -426,15 +537,14 @@ export class ManifestDocument {
       ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
       : toml.parseTomlDocument(body, base, blocks);
     if (whole.parts && blocks) {
-      whole.parts.forEach((part, i) => {
-        const text = body.slice(blocks[i]!.start, blocks[i]!.end);
-        if (!this.tomlParts.has(text)) this.tomlParts.set(text, { part, base: base + blocks[i]!.start, owner: this });
-      });
+      const parts = whole.parts;
+      this.tomlBlocks = { bom: base, blocks, parts: parts.map((part, i) => ({ part, base: base + blocks[i]!.start, owner: this })), fresh: false };
       this.tomlClean = { signatures: blocks.map((block) => block.signature) };
     } else {
       // Keep what the last clean text allows for the edits that will fix this one.
       this.tomlClean = clean;
-      if (blocks && previous) this.keepTomlParts(body, blocks, 0, previous.tomlParts);
+      const earlier = previous?.tomlBlocks;
+      if (blocks && earlier) this.tomlBlocks = { bom: base, blocks, parts: blocks.map((_, i) => earlierPart(earlier, oldIndex(i, blocks[i]!))), fresh: false };
     }
     return whole;
   }
@@ -445,15 +555,20 @@ export class ManifestDocument {
    * error (the language server does), so only then are the previous document's block trees moved;
    * trees that came through a document with an error (owned by an older one) are copied.
    */
-  private parseTomlBlockwise(body: string, base: number, blocks: TomlBlock[], clean: TomlClean, previousDocument: ManifestDocument): ParsedFragment | null {
-    const previous = previousDocument.tomlParts;
-    const parsed = new Map<string, CachedTomlPart>();
-    const texts: string[] = [];
+  private parseTomlBlockwise(
+    body: string,
+    base: number,
+    blocks: TomlBlock[],
+    clean: TomlClean,
+    previousDocument: ManifestDocument,
+    oldIndex: OldIndex,
+  ): ParsedFragment | null {
+    const previous = previousDocument.tomlBlocks!;
+    const parsed = new Map<number, CachedTomlPart>();
     for (let i = 0; i < blocks.length; i++) {
+      if (earlierPart(previous, oldIndex(i, blocks[i]!))) continue;
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
-      texts.push(text);
-      if (previous.has(text) || parsed.has(text)) continue;
       const at = base + block.start;
       this.reparsedBytes += text.length;
       const result = tomlParser().parseTomlBlock(text, at, i === 0);
@@ -463,10 +578,15 @@ export class ManifestDocument {
         if (!result.syntax || (result.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
         for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
         this.tomlClean = clean;
-        this.keepTomlParts(body, blocks, 0, parsed, previous);
+        this.tomlBlocks = {
+          bom: base,
+          blocks,
+          parts: blocks.map((_, k) => parsed.get(k) ?? earlierPart(previous, oldIndex(k, blocks[k]!))),
+          fresh: false,
+        };
         return result.error;
       }
-      parsed.set(text, { part: result.part, base: at, owner: this });
+      parsed.set(i, { part: result.part, base: at, owner: this });
     }
     if (blocks.length !== clean.signatures.length) return null;
     let same = true;
@@ -476,19 +596,13 @@ export class ManifestDocument {
       same = false;
     }
     // The result has a tree: take the block trees over.
+    const cachedParts: CachedTomlPart[] = [];
     const parts: TomlPart[] = [];
     for (let i = 0; i < blocks.length; i++) {
-      const text = texts[i]!;
       const at = base + blocks[i]!.start;
-      let cached = this.tomlParts.get(text);
-      if (cached) {
-        // The same text twice in this document: the second copy needs its own tree.
-        parts.push(copyTomlPart(cached.part, at - cached.base));
-        continue;
-      }
-      cached = parsed.get(text);
+      let cached = parsed.get(i);
       if (!cached) {
-        cached = previous.get(text)!;
+        cached = earlierPart(previous, oldIndex(i, blocks[i]!))!;
         const delta = at - cached.base;
         if (cached.owner === previousDocument) {
           if (delta !== 0) {
@@ -504,38 +618,20 @@ export class ManifestDocument {
           cached = { part: copyTomlPart(cached.part, delta), base: at, owner: this };
         }
       }
-      this.tomlParts.set(text, cached);
+      cachedParts.push(cached);
       parts.push(cached.part);
     }
+    const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join);
+    // The joined nodes are this document's now (moved in place): never join from them twice.
+    previous.join = undefined;
+    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.groups };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
-      root: tomlParser().mergeTomlParts(parts, base, body.length),
+      root: joined.root,
       diagnostics: [],
       aliasCount: 0,
       hasDateTimes: parts.some((part) => part.hasDateTimes),
     };
-  }
-
-  /** Keeps, for the blocks from `from` on, the parsed trees of earlier documents (where they are now). */
-  private keepTomlParts(body: string, blocks: TomlBlock[], from: number, ...sources: Map<string, CachedTomlPart>[]): void {
-    const kept = from === 0 ? new Map<string, CachedTomlPart>() : this.tomlParts;
-    for (let i = from; i < blocks.length; i++) {
-      const text = body.slice(blocks[i]!.start, blocks[i]!.end);
-      if (kept.has(text)) continue;
-      for (const source of sources) {
-        const cached = source.get(text);
-        if (cached) {
-          kept.set(text, cached);
-          break;
-        }
-      }
-    }
-    this.tomlParts = kept;
-  }
-
-  private chunkEntryValue(cached: CachedFragment, chunkRoot: MapNode, key: string): unknown {
-    const value = (cached.value ??= buildPlainValue(chunkRoot)) as Record<string, unknown>;
-    return value[key];
   }
 
   private assembleValue(root: ValueNode): unknown {
@@ -548,6 +644,49 @@ export class ManifestDocument {
     return object;
   }
 }
+
+/** The earlier document's parsed block `index`, if any. */
+function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: number): CachedTomlPart | undefined {
+  return index < 0 ? undefined : earlier.parts[index];
+}
+
+/**
+ * For the blocks of a new plan, the index (plus `offset`) of the block in `old` with the same
+ * text: one that lies wholly before the changed region at the same place, or wholly after it,
+ * moved by the edit; -1 for the others.
+ */
+function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: string, body: string, offset = 0): OldIndex {
+  const starts = old.map((block) => block.start);
+  /** Blocks of the old region by text (built when first needed: several edits far apart make one wide region). */
+  let byText: Map<string, number[]> | undefined;
+  return (_i, block) => {
+    const outside = block.end <= region.start || block.start >= region.newEnd;
+    const moved = block.start >= region.newEnd ? region.delta : 0;
+    if (outside && starts.length > 0) {
+      const j = lastAtMost(starts, block.start - moved);
+      const candidate = old[j]!;
+      if (candidate.start === block.start - moved && candidate.end === block.end - moved) return j + offset;
+      return -1;
+    }
+    if (!byText) {
+      byText = new Map();
+      for (let j = 0; j < old.length; j++) {
+        const candidate = old[j]!;
+        if (candidate.end <= region.start || candidate.start >= region.oldEnd) continue;
+        const text = oldBody.slice(candidate.start, candidate.end);
+        const list = byText.get(text);
+        if (list) list.push(j);
+        else byText.set(text, [j]);
+      }
+    }
+    // Each earlier block serves one new block.
+    const j = byText.get(body.slice(block.start, block.end))?.shift();
+    return j === undefined ? -1 : j + offset;
+  };
+}
+
+/** For a block of a new plan (index and block), the index of the earlier block with the same text, or -1. */
+type OldIndex = (i: number, block: TomlBlock) => number;
 
 /** The header line of a block's signature (block 0 has none). */
 function headerLine(signature: string): string {
@@ -589,61 +728,12 @@ function copyTree(node: ValueNode, delta: number): ValueNode {
   }
 }
 
-/** The value of an alias-free tree (chunks never contain aliases). */
-function buildPlainValue(node: ValueNode): unknown {
-  return buildValue(node, { maxExpandedNodes: Number.POSITIVE_INFINITY, hasAliases: false }).value;
-}
-
-function rebaseSeqPath(path: string, pointer: string, offset: number): string {
-  const match = /^\/(\d+)(.*)$/.exec(path);
-  if (!match) return path ? pointer + path : path;
-  return `${pointer}/${Number(match[1]) + offset}${match[2]}`;
-}
-
-function shiftDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
-  if (delta === 0) return diagnostic;
+function byteOrderMarkDiagnostic(): RawDiagnostic {
   return {
-    ...diagnostic,
-    start: diagnostic.start + delta,
-    end: diagnostic.end + delta,
-    related: diagnostic.related?.map((r) => ({ ...r, start: r.start + delta, end: r.end + delta })),
-    fixes: diagnostic.fixes?.map((fix) => ({ ...fix, edits: fix.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta })) })),
+    code: 'byte-order-mark',
+    message: 'the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
+    path: '',
+    start: 0,
+    end: 1,
   };
-}
-
-function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
-  diagnostic.start += delta;
-  diagnostic.end += delta;
-  for (const r of diagnostic.related ?? []) {
-    r.start += delta;
-    r.end += delta;
-  }
-  for (const fix of diagnostic.fixes ?? []) {
-    for (const e of fix.edits) {
-      e.start += delta;
-      e.end += delta;
-    }
-  }
-}
-
-/** Moves every offset of an alias-free tree by `delta`, without allocating. */
-function shiftInPlace(node: ValueNode, delta: number): void {
-  node.start += delta;
-  node.end += delta;
-  if (node.kind === 'seq') {
-    for (const item of node.items) shiftInPlace(item, delta);
-  } else if (node.kind === 'map') {
-    for (const entry of node.entries) {
-      entry.keyStart += delta;
-      entry.keyEnd += delta;
-      entry.start += delta;
-      entry.end += delta;
-      shiftInPlace(entry.value, delta);
-    }
-  }
-}
-
-/** The tree with every offset moved by `delta`: a moved copy, or the tree itself when nothing moves. */
-function shiftTree(node: ValueNode, delta: number): ValueNode {
-  return delta === 0 ? node : copyTree(node, delta);
 }

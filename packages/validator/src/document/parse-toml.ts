@@ -5,7 +5,7 @@ import { checkMapKeys } from './tree-builder.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
 
-export { planTomlBlocks, type TomlBlock } from './toml-blocks.js';
+export { planTomlBlocks, planTomlRange, type TomlBlock } from './toml-blocks.js';
 
 /**
  * Parses TOML into the same located tree as YAML. Tables (`[a.b]`), arrays of tables
@@ -130,23 +130,47 @@ export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[
     const close = inner.indexOf(']');
     for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) named.add(key.trim());
   }
-  const skeleton: string[] = [];
-  for (const block of blocks) {
-    for (const piece of block.signature.split('\n')) {
+  // One skeleton per top-level key: what lies under different top-level keys cannot conflict,
+  // and parsing a few smaller skeletons keeps the parser's tree of the whole skeleton (tens of
+  // megabytes for a 50k-line file) out of memory. A quoted top-level key puts all in one.
+  const groups = new Map<string, string[]>();
+  let grouped = true;
+  const all: string[] = [];
+  const groupOf = (key: string): string[] => {
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    return group;
+  };
+  for (let b = 0; b < blocks.length; b++) {
+    const pieces = blocks[b]!.signature.split('\n');
+    let group: string[] | undefined;
+    for (const piece of pieces) {
       if (piece === '') continue;
       if (piece.startsWith('[')) {
-        skeleton.push(piece);
+        group = groupOf(
+          piece
+            .replace(/^\[\[?/, '')
+            .split(/[.\]]/)[0]!
+            .trim(),
+        );
+        group.push(piece);
+        all.push(piece);
         continue;
       }
       const equals = piece.lastIndexOf('=');
       if (piece.startsWith('?') || equals < 0) return null;
       const first = piece.slice(0, equals).split('.')[0]!.trim();
-      if (/^[A-Za-z0-9_-]+$/.test(first) && !named.has(first)) continue;
+      const bare = /^[A-Za-z0-9_-]+$/.test(first);
+      if (bare && !named.has(first)) continue;
+      if (!bare && b === 0) grouped = false;
       const kind = piece.slice(equals + 1);
-      skeleton.push(`${piece.slice(0, equals)} = ${kind === '{' ? '{}' : kind === '[' ? '[]' : '0'}`);
+      const line = `${piece.slice(0, equals)} = ${kind === '{' ? '{}' : kind === '[' ? '[]' : '0'}`;
+      (group ?? groupOf(first)).push(line);
+      all.push(line);
     }
   }
-  if ('root' in parseProgram(skeleton.join('\n'), 0)) return null;
+  const skeletons = grouped ? [...groups.values()] : [all];
+  for (const skeleton of skeletons) if ('root' in parseProgram(skeleton.join('\n'), 0)) return null;
   const parts: TomlPart[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
@@ -203,9 +227,125 @@ export function mergeTomlParts(parts: TomlPart[], base: number, length: number):
   return new TomlMerger().merge(parts, base, length);
 }
 
+/**
+ * What joining the blocks under one top-level key made: the root's entries for the key, and the
+ * nodes and entries the join created (the others belong to the blocks). What lies under
+ * different top-level keys is joined independently, so an edit joins only its key's blocks again.
+ */
+export interface TomlGroup {
+  key: string;
+  /** What was joined, in order: block 0's entry for the key, and the table blocks under it. */
+  sources: (TomlPart | MapEntry)[];
+  /** Where each source started when joined (a source moved since by the same amount as all others moves the group). */
+  at: number[];
+  entries: MapEntry[];
+  owned: object[];
+}
+
+/**
+ * {@link mergeTomlParts}, keeping the join of each top-level key: a key whose blocks are the
+ * same objects as in `previous`, all moved by the same amount since (or not at all), keeps its
+ * joined nodes (moved in place), and only the others are joined again.
+ */
+export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: readonly TomlGroup[]): { root: MapNode; groups: TomlGroup[] } {
+  const byKey = new Map<string, TomlGroup>();
+  const groups: TomlGroup[] = [];
+  const groupOf = (key: string): TomlGroup => {
+    let group = byKey.get(key);
+    if (!group) {
+      group = { key, sources: [], at: [], entries: [], owned: [] };
+      byKey.set(key, group);
+      groups.push(group);
+    }
+    return group;
+  };
+  for (const part of parts) {
+    if (!part.header) {
+      for (const entry of part.table.entries) {
+        const group = groupOf(entry.key);
+        group.sources.push(entry);
+        group.at.push(entry.start);
+      }
+    } else {
+      const group = groupOf(part.header.keys[0]!.name);
+      group.sources.push(part);
+      group.at.push(part.table.start);
+    }
+  }
+  const earlier = new Map((previous ?? []).map((group) => [group.key, group]));
+  const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
+  for (const group of groups) {
+    const old = earlier.get(group.key);
+    const moved = old ? sameSourcesMoved(old, group) : null;
+    if (old && moved !== null) {
+      if (moved !== 0) for (const object of old.owned) moveJoined(object, moved);
+      group.entries = old.entries;
+      group.owned = old.owned;
+    } else {
+      const merger = new TomlMerger();
+      const groupRoot = merger.start(base, length);
+      for (const source of group.sources) {
+        if ('table' in source) {
+          if (source.header) merger.joinTable(groupRoot, source.header, source.table);
+        } else merger.joinEntries(groupRoot, [source]);
+      }
+      group.entries = groupRoot.entries;
+      group.owned = merger.ownedObjects(groupRoot);
+    }
+    for (const entry of group.entries) root.entries.push(entry);
+  }
+  return { root, groups };
+}
+
+/** How far the sources of a group moved since `old` joined them (all by the same amount), or null when they are not the same. */
+function sameSourcesMoved(old: TomlGroup, group: TomlGroup): number | null {
+  if (old.sources.length !== group.sources.length) return null;
+  let moved: number | null = null;
+  for (let i = 0; i < old.sources.length; i++) {
+    const source = group.sources[i]!;
+    if (old.sources[i] !== source) return null;
+    const now = 'table' in source ? source.table.start : source.start;
+    const by = now - old.at[i]!;
+    if (moved === null) moved = by;
+    else if (moved !== by) return null;
+  }
+  return moved ?? 0;
+}
+
+/** Moves a node or entry the join made, by its own offsets only (what it holds moves with its block). */
+function moveJoined(object: object, delta: number): void {
+  const node = object as { start: number; end: number; keyStart?: number; keyEnd?: number };
+  node.start += delta;
+  node.end += delta;
+  if (node.keyStart !== undefined) {
+    node.keyStart += delta;
+    node.keyEnd! += delta;
+  }
+}
+
 class TomlMerger {
   /** Nodes and entries created by this merge (the others belong to parts). */
   private readonly owned = new Set<object>();
+
+  /** A root to join into (see {@link joinTomlParts}). */
+  start(base: number, length: number): MapNode {
+    const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
+    this.owned.add(root);
+    return root;
+  }
+
+  joinTable(root: MapNode, header: TomlHeader, table: MapNode): void {
+    this.table(root, header, table);
+  }
+
+  joinEntries(root: MapNode, entries: MapEntry[]): void {
+    this.mergeEntries(root, entries);
+  }
+
+  /** What this merge made, but for `root`. */
+  ownedObjects(root: MapNode): object[] {
+    return [...this.owned].filter((object) => object !== root);
+  }
   /** Index of the first entry of each key, per map. */
   private readonly index = new Map<MapNode, Map<string, number>>();
 

@@ -34,11 +34,25 @@ const CLOSE_BRACE = 125;
 const EQUALS = 61;
 
 export function planTomlBlocks(text: string): TomlBlock[] | null {
+  return planTomlRange(text, 0)?.blocks ?? null;
+}
+
+/**
+ * The blocks from `from` (a block's start: 0, or a header line) on. With `stopAt`, the plan
+ * ends before the first line start from `stopFrom` on, outside any value, that it accepts
+ * (`stopped`); the blocks then end there. Null as for {@link planTomlBlocks}.
+ */
+export function planTomlRange(
+  text: string,
+  from: number,
+  stopAt?: (offset: number) => boolean,
+  stopFrom = 0,
+): { blocks: TomlBlock[]; end: number; stopped: boolean } | null {
   const length = text.length;
   const blocks: TomlBlock[] = [];
-  let blockStart = 0;
+  let blockStart = from;
   let signature: string[] = [];
-  let i = 0;
+  let i = from;
   /** Skips a string starting at `i` (a quote); returns the offset after it, or -1 if it never closes. */
   const skipString = (at: number): number => {
     const quote = text.charCodeAt(at);
@@ -81,6 +95,10 @@ export function planTomlBlocks(text: string): TomlBlock[] | null {
   while (i < length) {
     // At the start of a line, outside any value.
     const lineStart = i;
+    if (stopAt && i >= stopFrom && i > from && stopAt(i)) {
+      blocks.push({ start: blockStart, end: i, signature: signature.join('\n') });
+      return { blocks, end: i, stopped: true };
+    }
     while (i < length && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
     const first = text.charCodeAt(i);
     if (i >= length) break;
@@ -89,7 +107,8 @@ export function planTomlBlocks(text: string): TomlBlock[] | null {
       continue;
     }
     if (first === OPEN_BRACKET) {
-      blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
+      // A range starting at a header has no block before it.
+      if (lineStart > from || from === 0) blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
       blockStart = lineStart;
       const end = lineEnd(i);
       signature = [text.slice(i, end).trimEnd()];
@@ -147,5 +166,5 @@ export function planTomlBlocks(text: string): TomlBlock[] | null {
     i = j;
   }
   blocks.push({ start: blockStart, end: length, signature: signature.join('\n') });
-  return blocks;
+  return { blocks, end: length, stopped: false };
 }

@@ -55,29 +55,47 @@ export interface BuiltValue {
  * would have with aliases expanded is measured, so an alias bomb is refused, not expanded.
  * Maps become null-prototype objects: no key can reach `Object.prototype`.
  */
-export function buildValue(root: ValueNode, options: { maxExpandedNodes: number; hasAliases: boolean; hasDateTimes?: boolean }): BuiltValue {
+/**
+ * Plain values of collections by tree node, kept along a document's updates: a node that moved
+ * (offsets shifted in place) but did not change gets the same value object again. Only for
+ * trees whose nodes never change their content (TOML block trees, joined by copying).
+ */
+export interface ValueMemo {
+  value: WeakMap<ValueNode, unknown>;
+  schema: WeakMap<ValueNode, unknown>;
+}
+
+export function buildValue(root: ValueNode, options: { maxExpandedNodes: number; hasAliases: boolean; hasDateTimes?: boolean; memo?: ValueMemo }): BuiltValue {
   const diagnostics: RawDiagnostic[] = [];
   if (options.hasAliases) {
     const problem = checkAliasExpansion(root, options.maxExpandedNodes);
     if (problem) return { value: undefined, schemaValue: undefined, diagnostics: [problem] };
   }
-  const value = toValue(root, new Map(), false);
-  const schemaValue = options.hasDateTimes ? toValue(root, new Map(), true) : value;
+  const value = toValue(root, new Map(), false, options.memo?.value);
+  const schemaValue = options.hasDateTimes ? toValue(root, new Map(), true, options.memo?.schema) : value;
   return { value, schemaValue, diagnostics };
 }
 
-function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean): unknown {
+function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean, shared?: WeakMap<ValueNode, unknown>): unknown {
   switch (node.kind) {
     case 'scalar':
       if (node.tomlType) return forSchema ? OPAQUE_FOR_SCHEMA : new TomlDateTime(node.tomlType, String(node.value));
       return node.value;
     case 'alias':
       return node.target ? aliasValue(node.target, memo, forSchema) : null;
-    case 'seq':
-      return node.items.map((item) => toValue(item, memo, forSchema));
+    case 'seq': {
+      const known = shared?.get(node);
+      if (known !== undefined) return known;
+      const list = node.items.map((item) => toValue(item, memo, forSchema, shared));
+      shared?.set(node, list);
+      return list;
+    }
     case 'map': {
+      const known = shared?.get(node);
+      if (known !== undefined) return known;
       const object = newObject();
-      for (const entry of effectiveEntries(node)) object[entry.key] = toValue(entry.value, memo, forSchema);
+      for (const entry of effectiveEntries(node)) object[entry.key] = toValue(entry.value, memo, forSchema, shared);
+      shared?.set(node, object);
       return object;
     }
   }

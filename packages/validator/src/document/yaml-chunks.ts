@@ -12,6 +12,8 @@
 
 export interface ItemChunks {
   kind: 'seq' | 'map';
+  /** The indentation of the items' first lines. */
+  indent: number;
   /** Offset where the first item starts; the text before it (from the chunk start) is the header. */
   itemsStart: number;
   /** Start offsets of every item, the first equal to `itemsStart`. */
@@ -21,6 +23,8 @@ export interface ItemChunks {
 export interface TopChunk {
   start: number;
   end: number;
+  /** Lines from the chunk's key line to the next chunk's (what `ITEM_SPLIT_MIN_LINES` counts). */
+  lines: number;
   items?: ItemChunks;
 }
 
@@ -32,15 +36,23 @@ export const ITEM_SPLIT_MIN_LINES = 48;
 /** Plans the chunks of a text from its line table (see `scanYaml`); null when it must be parsed whole. */
 export function planYamlChunks(text: string, scan: YamlScan): TopChunk[] | null {
   if (!scan.chunkable) return null;
-  const lines = scan.lines;
-  const count = lines.start.length;
+  return planTopChunks(text, scan.lines, 0, scan.lines.start.length, text.length, false);
+}
+
+/**
+ * The chunks of the lines `from..to` of a line table, which run to offset `end`: the first
+ * chunk starts at the first line's start (the text's start, or a top-level key line), the last
+ * ends at `end`. `earlierKeys` says whether top-level keys come before these lines. Null when
+ * the text must be parsed whole.
+ */
+export function planTopChunks(text: string, lines: YamlLineTable, from: number, to: number, end: number, earlierKeys: boolean): TopChunk[] | null {
   const tops: { line: number; start: number }[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = from; i < to; i++) {
     if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i] || lines.indent[i]! > 0) continue;
     const ch = String.fromCharCode(lines.first[i]!);
     const start = lines.start[i]!;
     // `key:` followed by a sequence at column 0: the dashes are items of the current chunk.
-    if (ch === '-' && tops.length > 0 && /^-( |\r|\n|$)/.test(text.slice(start, start + 2))) continue;
+    if (ch === '-' && (tops.length > 0 || earlierKeys) && /^-( |\r|\n|$)/.test(text.slice(start, start + 2))) continue;
     if ('-[{?:|>!&*%@`"\''.includes(ch)) return null;
     tops.push({ line: i, start });
   }
@@ -48,11 +60,10 @@ export function planYamlChunks(text: string, scan: YamlScan): TopChunk[] | null 
   const chunks: TopChunk[] = [];
   for (let t = 0; t < tops.length; t++) {
     // The first chunk also holds any comments before the first key.
-    const start = t === 0 ? 0 : tops[t]!.start;
-    const endLine = t + 1 < tops.length ? tops[t + 1]!.line : count;
-    const end = t + 1 < tops.length ? tops[t + 1]!.start : text.length;
-    const chunk: TopChunk = { start, end };
-    if (endLine - tops[t]!.line >= ITEM_SPLIT_MIN_LINES) {
+    const start = t === 0 ? lines.start[from]! : tops[t]!.start;
+    const endLine = t + 1 < tops.length ? tops[t + 1]!.line : to;
+    const chunk: TopChunk = { start, end: t + 1 < tops.length ? tops[t + 1]!.start : end, lines: endLine - tops[t]!.line };
+    if (chunk.lines >= ITEM_SPLIT_MIN_LINES) {
       const items = planItems(text, lines, tops[t]!.line, endLine);
       if (items) chunk.items = items;
     }
@@ -61,29 +72,42 @@ export function planYamlChunks(text: string, scan: YamlScan): TopChunk[] | null 
   return chunks;
 }
 
+/** What a line is to a block collection whose items start at `indent` (see `planItems`). */
+export function itemLine(text: string, lines: YamlLineTable, i: number, indent: number, kind: 'seq' | 'map'): 'other' | 'item' | 'invalid' {
+  if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i]) return 'other';
+  const lineIndent = lines.indent[i]!;
+  if (lineIndent < indent) return 'invalid';
+  if (lineIndent > indent) return 'other';
+  const first = String.fromCharCode(lines.first[i]!);
+  const at = lines.start[i]! + lineIndent;
+  const isDash = first === '-' && /^-( |\r|\n|$)/.test(text.slice(at, at + 2));
+  if (kind === 'seq' ? !isDash : isDash || '[{?:|>!&*%@`#"\''.includes(first)) return 'invalid';
+  return 'item';
+}
+
+/** Whether a top-level chunk's key line introduces a block collection (`key:` and at most a comment). */
+export function isCollectionHeader(line: string): boolean {
+  return /^[A-Za-z0-9_.-]+:[ \t]*(#.*)?\r?\n?$/.test(line);
+}
+
 function planItems(text: string, lines: YamlLineTable, headerLine: number, endLine: number): ItemChunks | undefined {
   const headerStart = lines.start[headerLine]!;
   const headerEnd = headerLine + 1 < lines.start.length ? lines.start[headerLine + 1]! : text.length;
   // Only `key:` with nothing but a comment after the colon introduces a block collection.
-  if (!/^[A-Za-z0-9_.-]+:[ \t]*(#.*)?\r?\n?$/.test(text.slice(headerStart, headerEnd))) return undefined;
+  if (!isCollectionHeader(text.slice(headerStart, headerEnd))) return undefined;
   let indent = -1;
   let kind: 'seq' | 'map' = 'map';
   const itemStarts: number[] = [];
   for (let i = headerLine + 1; i < endLine; i++) {
     if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i]) continue;
-    const lineIndent = lines.indent[i]!;
-    const first = String.fromCharCode(lines.first[i]!);
     if (indent === -1) {
-      indent = lineIndent;
-      kind = first === '-' ? 'seq' : 'map';
+      indent = lines.indent[i]!;
+      kind = lines.first[i] === 45 ? 'seq' : 'map';
     }
-    if (lineIndent < indent) return undefined;
-    if (lineIndent > indent) continue;
-    const at = lines.start[i]! + lineIndent;
-    const isDash = first === '-' && /^-( |\r|\n|$)/.test(text.slice(at, at + 2));
-    if (kind === 'seq' ? !isDash : isDash || '[{?:|>!&*%@`#"\''.includes(first)) return undefined;
-    itemStarts.push(lines.start[i]!);
+    const what = itemLine(text, lines, i, indent, kind);
+    if (what === 'invalid') return undefined;
+    if (what === 'item') itemStarts.push(lines.start[i]!);
   }
   if (itemStarts.length < 2) return undefined;
-  return { kind, itemsStart: itemStarts[0]!, itemStarts };
+  return { kind, indent, itemsStart: itemStarts[0]!, itemStarts };
 }

@@ -31,6 +31,28 @@ export interface YamlScan {
   /** Whether the text can be parsed chunk by chunk. */
   chunkable: boolean;
   lines: YamlLineTable;
+  /** Where the scan ended: the text's length, or the line start where `stopAt` said stop. */
+  end: number;
+  /** Whether `stopAt` stopped the scan. */
+  stopped: boolean;
+}
+
+/**
+ * A scan of part of a text (see `ManifestDocument.update`): it starts at `from`, a line that
+ * the whole text's scan reaches with no flow collection, quoted or block scalar open (a line
+ * that is not a continuation) and with `indents` as the indentations of the enclosing lines
+ * that are less indented than it; from there it reads exactly as the whole scan does.
+ */
+export interface PartialScan {
+  from: number;
+  indents: number[];
+  /**
+   * Called at each line from `stopFrom` on that is not a continuation, a blank line or a
+   * comment, with its indentation and the enclosing lines' indentations (those less indented
+   * than it); `true` ends the scan before that line.
+   */
+  stopAt?: (lineStart: number, indent: number, enclosing: readonly number[]) => boolean;
+  stopFrom?: number;
 }
 
 const SPACE = 32;
@@ -42,16 +64,18 @@ function isBreakOrSpace(code: number): boolean {
   return code === SPACE || code === TAB || code === CR || code === LF || Number.isNaN(code);
 }
 
-export function scanYaml(text: string, maxDepth: number): YamlScan {
+export function scanYaml(text: string, maxDepth: number, partial?: PartialScan): YamlScan {
   const lines: YamlLineTable = { start: [], indent: [], first: [], continuation: [], comment: [] };
   let chunkable = true;
   let flowDepth = 0;
   let quote = 0; // 0, or the code of the open quote character
   let quoteIndent = 0;
   let blockScalarIndent = -1;
-  const indents: number[] = [];
+  const indents: number[] = partial ? [...partial.indents] : [];
   const length = text.length;
-  let lineStart = 0;
+  let lineStart = partial ? partial.from : 0;
+  const stopAt = partial?.stopAt;
+  const stopFrom = partial?.stopFrom ?? 0;
 
   while (lineStart <= length) {
     let lineEnd = text.indexOf('\n', lineStart);
@@ -70,6 +94,13 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
       else blockScalarIndent = -1;
     }
     const isComment = !continuation && firstCode === 35; // '#'
+    if (stopAt && lineStart >= stopFrom && !continuation && !blank && !isComment) {
+      let enclosing = indents.length;
+      while (enclosing > 0 && indents[enclosing - 1]! >= indent) enclosing--;
+      if (stopAt(lineStart, indent, enclosing === indents.length ? indents : indents.slice(0, enclosing))) {
+        return { tooDeepAt: -1, chunkable, lines, end: lineStart, stopped: true };
+      }
+    }
     lines.start.push(lineStart);
     lines.indent.push(indent);
     lines.first.push(blank ? 0 : firstCode);
@@ -96,7 +127,7 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
           while (text.charCodeAt(i) === SPACE) i++;
         } else break;
       }
-      if (lineDepth + flowDepth > maxDepth) return { tooDeepAt: Math.min(i, Math.max(lineStart, lineEnd - 1)), chunkable, lines };
+      if (lineDepth + flowDepth > maxDepth) return { tooDeepAt: Math.min(i, Math.max(lineStart, lineEnd - 1)), chunkable, lines, end: length, stopped: false };
     }
 
     let nodeStart = true;
@@ -136,7 +167,7 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
         // `[` or `{`: a flow collection where a node can start; elsewhere plain text.
         if (nodeStart || flowDepth > 0) {
           flowDepth += 1;
-          if (lineDepth + flowDepth > maxDepth) return { tooDeepAt: i, chunkable, lines };
+          if (lineDepth + flowDepth > maxDepth) return { tooDeepAt: i, chunkable, lines, end: length, stopped: false };
           nodeStart = true;
         } else nodeStart = false;
         continue;
@@ -165,7 +196,7 @@ export function scanYaml(text: string, maxDepth: number): YamlScan {
     }
     lineStart = lineEnd + 1;
   }
-  return { tooDeepAt: -1, chunkable, lines };
+  return { tooDeepAt: -1, chunkable, lines, end: length, stopped: false };
 }
 
 /** `,` `[` `]` `{` `}`: no anchor, alias or tag name contains one. */

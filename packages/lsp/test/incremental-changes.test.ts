@@ -1,0 +1,134 @@
+/**
+ * The client's change ranges reach the document: didChange's incremental content changes are
+ * turned into offset replacements (positions.ts) and handed, through the store, to
+ * `ManifestDocument.update`, which then re-reads only the changed lines. A full-text change
+ * (a client syncing whole texts) still works, by comparing the texts.
+ */
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createConnection } from 'vscode-languageserver/node';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { ManifestDocument } from '@svc-manifest/validator';
+import { DocumentStore } from '../src/document-store.js';
+import { applyContentChanges } from '../src/positions.js';
+import { startServer } from '../src/server.js';
+
+const URI = 'file:///work/svc.yaml';
+
+describe('applyContentChanges', () => {
+  it('answers each ranged change in the offsets of the text it applies to', () => {
+    const document = TextDocument.create(URI, 'yaml', 1, 'svc_version: 2\r\nagents:\n  a: {}\n');
+    const { document: updated, changes } = applyContentChanges(
+      document,
+      [
+        { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 } }, text: 'robots' },
+        { range: { start: { line: 2, character: 2 }, end: { line: 2, character: 3 } }, text: 'bé😀' },
+        { range: { start: { line: 0, character: 14 }, end: { line: 1, character: 0 } }, text: '\n' },
+      ],
+      2,
+    );
+    expect(updated.getText()).toBe('svc_version: 2\nrobots:\n  bé😀: {}\n');
+    expect(updated.version).toBe(2);
+    // Line 1 starts after the CRLF (16); line 2 of the second text at 24; the CRLF at 14..16.
+    expect(changes).toEqual([
+      { start: 16, end: 22, newLength: 6 },
+      { start: 26, end: 27, newLength: 4 },
+      { start: 14, end: 16, newLength: 1 },
+    ]);
+  });
+
+  it('answers no changes when one replaces the whole text', () => {
+    const document = TextDocument.create(URI, 'yaml', 1, 'a: 1\n');
+    const result = applyContentChanges(
+      document,
+      [{ range: { start: { line: 0, character: 3 }, end: { line: 0, character: 4 } }, text: '2' }, { text: 'b: 3\n' }],
+      2,
+    );
+    expect(result.document.getText()).toBe('b: 3\n');
+    expect(result.changes).toBeUndefined();
+  });
+});
+
+describe('the document store', () => {
+  it('passes the changes to the document, composing those of edits not parsed yet', () => {
+    const store = new DocumentStore(() => {});
+    const text = 'svc_version: 2\nagents:\n  a: {}\n';
+    store.change({ uri: URI, version: 1, text });
+    const t2 = text.replace('a: {}', 'ab: {}');
+    const t3 = t2.replace('svc_version: 2', 'svc_version: 2 # v');
+    store.change({ uri: URI, version: 2, text: t2, changes: [{ start: 26, end: 26, newLength: 1 }] });
+    store.change({ uri: URI, version: 3, text: t3, changes: [{ start: 14, end: 14, newLength: 4 }] });
+    const state = store.state(URI)!;
+    expect(state.version).toBe(3);
+    expect(state.doc.text).toBe(t3);
+    expect(state.doc.regionFromChanges).toBe(true);
+    expect(state.doc.value).toEqual(ManifestDocument.parse(t3).value);
+    // A full-text change in the burst: the texts are compared instead.
+    const t4 = t3.replace('ab', 'abc');
+    store.change({ uri: URI, version: 4, text: t4, changes: [{ start: 31, end: 31, newLength: 1 }] });
+    store.change({ uri: URI, version: 5, text: t4 });
+    expect(store.state(URI)!.doc.regionFromChanges).toBe(false);
+    expect(store.state(URI)!.doc.text).toBe(t4);
+  });
+
+  it('ignores changes that do not make the text (the texts are compared)', () => {
+    const store = new DocumentStore(() => {});
+    store.change({ uri: URI, version: 1, text: 'a: 1\nb: 2\n' });
+    store.change({ uri: URI, version: 2, text: 'a: 1\nb: 3\n', changes: [{ start: 0, end: 1, newLength: 1 }] });
+    const doc = store.state(URI)!.doc;
+    expect(doc.regionFromChanges).toBe(false);
+    expect(doc.value).toEqual({ a: 1, b: 3 });
+  });
+});
+
+describe('the server', () => {
+  let client: ProtocolConnection | undefined;
+  afterEach(() => {
+    client?.dispose();
+    vi.restoreAllMocks();
+  });
+
+  it('hands the ranges of an incremental didChange to ManifestDocument.update, and full-text changes without them', async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const connection = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    startServer(connection, { debounceMs: 0 });
+    connection.listen();
+    client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    const published: { version?: number; diagnostics: { code: string }[] }[] = [];
+    client.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: { code: string }[] }) => {
+      if (params.uri === URI) published.push(params);
+    });
+    client.onRequest('workspace/configuration', () => [null]);
+    client.listen();
+    await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    await client.sendNotification('initialized', {});
+    // The spy calls the real update and records its arguments and results.
+    const spy = vi.spyOn(ManifestDocument.prototype, 'update');
+    const lastCall = () => {
+      const index = spy.mock.calls.length - 1;
+      const [text, changes] = spy.mock.calls[index]!;
+      return { text, changes, fromChanges: (spy.mock.results[index]!.value as ManifestDocument).regionFromChanges };
+    };
+    const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n';
+    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'yaml', version: 1, text } });
+    const waitFor = async (version: number) => {
+      for (let i = 0; i < 500 && !published.some((p) => p.version === version); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return published.find((p) => p.version === version)!;
+    };
+    expect((await waitFor(1)).diagnostics).toEqual([]);
+    // Rename the agent on line 3: `a` → `b`, so default_agent names no declared agent.
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: URI, version: 2 },
+      contentChanges: [{ range: { start: { line: 3, character: 2 }, end: { line: 3, character: 3 } }, text: 'b' }],
+    });
+    expect((await waitFor(2)).diagnostics.map((d) => d.code)).toEqual(['default-agent-declared']);
+    const offset = text.indexOf('a: {}');
+    expect(lastCall()).toEqual({ text: text.replace('a: {}', 'b: {}'), changes: [{ start: offset, end: offset + 1, newLength: 1 }], fromChanges: true });
+    // A client that syncs whole texts.
+    await client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version: 3 }, contentChanges: [{ text }] });
+    expect((await waitFor(3)).diagnostics).toEqual([]);
+    expect(lastCall()).toEqual({ text, changes: undefined, fromChanges: false });
+  });
+});

@@ -1,0 +1,608 @@
+/**
+ * The chunked YAML parse, and how an edit reuses it (see `ManifestDocument.update`).
+ *
+ * A chunked text is a list of top-level chunks (`yaml-chunks.ts`), each parsed as one unit, or,
+ * for a large block collection, as a header unit and one unit per item. A document keeps its
+ * tops with their units' trees. An edit changes one region of whole lines (`text-change.ts`);
+ * instead of scanning the whole text again, `replanYaml` scans from the start of the unit before
+ * the region to the first unit boundary after it where the scanner is in the state the whole
+ * scan was in (no flow collection, quoted or block scalar open, the same enclosing
+ * indentations): from there on the scan, and so the plan, is the previous one moved by the
+ * edit's length. Units whose text lies outside the region keep their trees (moved in place).
+ */
+import type { RawDiagnostic } from '../diagnostic.js';
+import { escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
+import type { ChangedRegion } from './text-change.js';
+import { checkMapKeys } from './tree-builder.js';
+import { buildValue, newObject } from './value.js';
+import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './yaml-chunks.js';
+import { scanYaml, type YamlLineTable } from './yaml-scan.js';
+
+/** A parsed chunk: its tree carries absolute offsets for `base`, and moves with it. */
+export interface YamlUnit {
+  fragment: ParsedFragment;
+  base: number;
+  /** The unit's plain value (offsets do not matter to it, so it survives moves). */
+  value?: unknown;
+  /** Which of its top-level entries were left out when `value` was built (see `unitValue`). */
+  valueMark?: string;
+}
+
+/** A block collection parsed item by item, as assembled into the document's tree. */
+interface AssembledItems {
+  entry: MapEntry;
+  collection: SeqNode | MapNode;
+  /** Repeated keys among the items of a mapping (what `checkMapKeys` reported). */
+  keyDiagnostics: RawDiagnostic[];
+  value?: unknown;
+}
+
+/** A top-level chunk (body offsets) with its units: the whole chunk, or the header then each item. */
+export interface YamlTop {
+  chunk: TopChunk;
+  units: YamlUnit[];
+  assembled?: AssembledItems;
+  /** The units passed the assembly's checks (a chunk that is a map, a header with one key, ...). */
+  ok?: boolean;
+}
+
+export interface YamlChunkState {
+  bom: number;
+  tops: YamlTop[];
+  /** Set once an update took the units over (they belong to the newer document). */
+  consumed?: boolean;
+}
+
+/** A region in body offsets (the text after a byte-order mark). */
+type BodyRegion = ChangedRegion;
+
+/** What replanning decided: keep `tops[0..from)`, put `replaced` in place of `tops[from..to)`, move the rest by `delta`. */
+export interface Replan {
+  from: number;
+  to: number;
+  replaced: TopChunk[];
+  /**
+   * For an edit inside a block collection (`tops[from]`, replaced by one chunk): its items before
+   * `keptBefore` are kept as they are, those from `resumeAt` on are kept and moved.
+   */
+  items?: { keptBefore: number; resumeAt: number };
+}
+
+/** The region in the offsets of the text after a byte-order mark of `bom` characters. */
+export function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
+  return { ...region, start: Math.max(0, region.start - bom), oldEnd: region.oldEnd - bom, newEnd: region.newEnd - bom };
+}
+
+/** Index of the last element of a sorted list that is at most `offset` (0 when none is). */
+export function lastAtMost(list: readonly number[], offset: number): number {
+  let low = 0;
+  let high = list.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (list[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function countNewlines(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/**
+ * The chunk plan of `body` after an edit, from the previous plan and a scan of the region
+ * around the edit only; null when that is not certain to equal the whole text's plan (then
+ * scan and plan the whole text). `scanned` reports the characters the scan read.
+ */
+export function replanYaml(
+  state: YamlChunkState,
+  oldBody: string,
+  body: string,
+  region: ChangedRegion,
+  maxDepth: number,
+  work: { scanned: number },
+): Replan | null {
+  const r = bodyRegion(region, state.bom);
+  const tops = state.tops;
+  const starts = tops.map((top) => top.chunk.start);
+  const before = Math.max(0, r.start - 1);
+  const t = lastAtMost(starts, before);
+  const top = tops[t]!.chunk;
+  const items = top.items;
+  const delta = r.delta;
+  if (items && (r.start === items.itemsStart || before >= items.itemsStart)) {
+    // Inside a block collection: scan from the item before the edit to an item boundary after it.
+    const i0 = r.start === items.itemsStart ? 0 : lastAtMost(items.itemStarts, before);
+    const from = items.itemStarts[i0]!;
+    const enclosing = i0 === 0 ? [0] : items.indent > 0 ? [0] : [];
+    const canonical = items.indent > 0 ? 1 : 0;
+    let stopIndex = -1;
+    /** The top the scan stopped at (the collection then ends there; tops before it are replaced). */
+    let stopTop = tops.length;
+    const scan = scanYaml(body, maxDepth, {
+      from,
+      indents: enclosing,
+      stopFrom: r.newEnd,
+      stopAt: (lineStart, indent, outer) => {
+        const old = lineStart - delta;
+        if (indent === 0) {
+          const j = lastAtMost(starts, old);
+          if (j <= t || starts[j] !== old) return false;
+          stopIndex = items.itemStarts.length;
+          stopTop = j;
+          return true;
+        }
+        if (old <= from || old > items.itemStarts[items.itemStarts.length - 1]!) return false;
+        const j = lastAtMost(items.itemStarts, old);
+        if (items.itemStarts[j] !== old || outer.length !== canonical || (canonical === 1 && outer[0] !== 0)) return false;
+        stopIndex = j;
+        return true;
+      },
+    });
+    work.scanned += scan.end - from;
+    if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
+    const lines = scan.lines;
+    const found: number[] = [];
+    /** Where a top-level key typed inside the collection starts (it ends the collection there). */
+    let newKey = -1;
+    for (let i = 0; i < lines.start.length; i++) {
+      const what = itemLine(body, lines, i, items.indent, items.kind);
+      if (what === 'invalid') {
+        if (!startsTopLevelKey(body, lines, i) || (i0 === 0 && found.length === 0)) return null;
+        newKey = lines.start[i]!;
+        break;
+      }
+      // The first line after the header decides the items' indentation and kind: it must be an item.
+      if (i0 === 0 && found.length === 0 && what === 'other' && !lines.continuation[i] && lines.first[i] !== 0 && !lines.comment[i]) return null;
+      if (what === 'item') found.push(lines.start[i]!);
+    }
+    if (newKey >= 0) {
+      // The collection now ends at the new key; from it on, plan top-level chunks.
+      const after = scanTops(state, body, newKey, t, r, maxDepth, work);
+      if (!after) return null;
+      const itemStarts = [...items.itemStarts.slice(0, i0), ...found];
+      const total = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+      const end = top.end + delta;
+      const lineCount = t > 0 && newKey - top.start < end - newKey ? countNewlines(body, top.start, newKey) : total - countNewlines(body, newKey, end);
+      if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
+      const chunk: TopChunk = {
+        start: top.start,
+        end: newKey,
+        lines: lineCount,
+        items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
+      };
+      return { from: t, to: after.stopTop, replaced: [chunk, ...after.replaced], items: { keptBefore: i0, resumeAt: items.itemStarts.length } };
+    }
+    if (!scan.stopped) stopIndex = items.itemStarts.length;
+    const itemStarts = [...items.itemStarts.slice(0, i0), ...found, ...items.itemStarts.slice(stopIndex).map((s) => s + delta)];
+    // Tops the edit joined to the collection (their lines are its lines now).
+    let lineCount = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+    const to = stopIndex === items.itemStarts.length ? stopTop : t + 1;
+    for (let k = t + 1; k < to; k++) lineCount += tops[k]!.chunk.lines;
+    if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
+    const chunk: TopChunk = {
+      start: top.start,
+      end: to < tops.length ? tops[to]!.chunk.start + delta : body.length,
+      lines: lineCount,
+      items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
+    };
+    return { from: t, to, replaced: [chunk], items: { keptBefore: i0, resumeAt: stopIndex } };
+  }
+  const after = scanTops(state, body, top.start, t, r, maxDepth, work);
+  return after && { from: t, to: after.stopTop, replaced: after.replaced };
+}
+
+/** Whether line `i` of a table starts a top-level key, as `planTopChunks` sees it (not a `-` item, nor a character that makes the text be parsed whole). */
+function startsTopLevelKey(body: string, lines: YamlLineTable, i: number): boolean {
+  if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i] || lines.indent[i]! > 0) return false;
+  return !'-[{?:|>!&*%@`"\''.includes(String.fromCharCode(lines.first[i]!));
+}
+
+/**
+ * Scans and plans top-level chunks from `from` (the start of top `t`, or a top-level key line
+ * inside it) to the first top after the edit where the scan is back in step; null when the plan
+ * cannot be sure.
+ */
+function scanTops(
+  state: YamlChunkState,
+  body: string,
+  from: number,
+  t: number,
+  r: BodyRegion,
+  maxDepth: number,
+  work: { scanned: number },
+): { replaced: TopChunk[]; stopTop: number } | null {
+  const tops = state.tops;
+  const starts = tops.map((top) => top.chunk.start);
+  const delta = r.delta;
+  let stopTop = tops.length;
+  const scan = scanYaml(body, maxDepth, {
+    from,
+    indents: [],
+    stopFrom: r.newEnd,
+    stopAt: (lineStart, indent) => {
+      if (indent !== 0) return false;
+      const old = lineStart - delta;
+      const j = lastAtMost(starts, old);
+      if (j <= t || starts[j] !== old) return false;
+      stopTop = j;
+      return true;
+    },
+  });
+  work.scanned += scan.end - from;
+  if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
+  const end = scan.stopped ? scan.end : body.length;
+  const replaced = planTopChunks(body, scan.lines, 0, scan.lines.start.length, end, t > 0 || from > tops[t]!.chunk.start);
+  if (!replaced) return null;
+  return { replaced, stopTop };
+}
+
+/** Moves a unit's tree and diagnostics to `base`, in place. */
+function moveUnit(unit: YamlUnit, base: number): void {
+  const delta = base - unit.base;
+  if (delta === 0) return;
+  if (unit.fragment.root) shiftInPlace(unit.fragment.root, delta);
+  for (const d of unit.fragment.diagnostics) shiftDiagnosticInPlace(d, delta);
+  unit.base = base;
+}
+
+function parseUnit(body: string, start: number, end: number, bom: number, work: { reparsed: number }): YamlUnit {
+  work.reparsed += end - start;
+  return { fragment: parseYamlFragment(body.slice(start, end), bom + start, '', { skipRootKeyCheck: true }), base: bom + start };
+}
+
+/** The unit boundaries of a chunk: [start, end) of the whole chunk, or of the header and each item. */
+function unitRanges(chunk: TopChunk): [number, number][] {
+  const items = chunk.items;
+  if (!items) return [[chunk.start, chunk.end]];
+  const ranges: [number, number][] = [[chunk.start, items.itemsStart]];
+  items.itemStarts.forEach((start, i) => ranges.push([start, items.itemStarts[i + 1] ?? chunk.end]));
+  return ranges;
+}
+
+/**
+ * Finds the units of earlier tops by their place: a unit whose text lies wholly before the
+ * changed region or wholly after it is the same text, so its tree is reused (moved). A unit in
+ * the region is looked up by its text among the earlier units there (several edits far apart
+ * make one wide region), each earlier unit serving once.
+ */
+class UnitsByPlace {
+  private byStart?: Map<number, { end: number; unit: YamlUnit }>;
+  private byText?: Map<string, YamlUnit[]>;
+
+  constructor(
+    private readonly tops: readonly YamlTop[],
+    private readonly region: BodyRegion | null,
+    private readonly oldBody: string,
+    private readonly body: string,
+  ) {}
+
+  /** The earlier unit for the new range `start..end`, if its text is unchanged. */
+  find(start: number, end: number): YamlUnit | undefined {
+    const r = this.region;
+    if (!r) return undefined;
+    let old: number;
+    if (end <= r.start) old = start;
+    else if (start >= r.newEnd) old = start - r.delta;
+    else return this.findByText(start, end);
+    if (!this.byStart) {
+      this.byStart = new Map();
+      for (const top of this.tops) {
+        unitRanges(top.chunk).forEach(([s, e], i) => this.byStart!.set(s, { end: e, unit: top.units[i]! }));
+      }
+    }
+    const found = this.byStart.get(old);
+    return found && found.end === end - (start >= r.newEnd ? r.delta : 0) ? found.unit : undefined;
+  }
+
+  findByText(start: number, end: number): YamlUnit | undefined {
+    const r = this.region!;
+    if (!this.byText) {
+      this.byText = new Map();
+      for (const top of this.tops) {
+        if (top.chunk.end <= r.start || top.chunk.start >= r.oldEnd) continue;
+        unitRanges(top.chunk).forEach(([s, e], i) => {
+          if (e <= r.start || s >= r.oldEnd) return;
+          const text = this.oldBody.slice(s, e);
+          const list = this.byText!.get(text);
+          if (list) list.push(top.units[i]!);
+          else this.byText!.set(text, [top.units[i]!]);
+        });
+      }
+    }
+    return this.byText.get(this.body.slice(start, end))?.shift();
+  }
+}
+
+/** The tops of a new plan, parsing each unit or reusing an earlier one (by place) when its text is unchanged. */
+export function topsOfPlan(
+  body: string,
+  bom: number,
+  plan: TopChunk[],
+  previous: { state: YamlChunkState; body: string } | undefined,
+  region: ChangedRegion | null,
+  work: { reparsed: number },
+  /** The lookup to use (one per update, so that no earlier unit serves twice). */
+  shared?: UnitsByPlace,
+): YamlTop[] {
+  const reuse =
+    shared ??
+    (previous && previous.state.bom === bom ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body) : undefined);
+  return plan.map((chunk) => ({
+    chunk,
+    units: unitRanges(chunk).map(([start, end]) => {
+      const unit = reuse?.find(start, end);
+      if (!unit) return parseUnit(body, start, end, bom, work);
+      moveUnit(unit, bom + start);
+      return unit;
+    }),
+  }));
+}
+
+/** Applies a {@link Replan}: the new tops, reusing every unit outside the changed region. */
+export function commitReplan(
+  state: YamlChunkState,
+  oldBody: string,
+  body: string,
+  region: ChangedRegion,
+  replan: Replan,
+  work: { reparsed: number },
+): YamlTop[] {
+  const bom = state.bom;
+  const r = bodyRegion(region, bom);
+  const delta = r.delta;
+  const tops = state.tops;
+  const replacedOld = tops.slice(replan.from, replan.to);
+  let replaced: YamlTop[];
+  if (replan.items) {
+    // One block collection, edited inside: keep its items before the scan, move those after it.
+    const old = replacedOld[0]!;
+    const chunk = replan.replaced[0]!;
+    const oldItems = old.chunk.items!;
+    const items = chunk.items!;
+    const { keptBefore: i0, resumeAt } = replan.items;
+    const keptAfter = oldItems.itemStarts.length - resumeAt;
+    /** The earlier unit of item `j` or the header (-1), when its range maps to `start..end` unchanged. */
+    const unchanged = (j: number, start: number, end: number): YamlUnit | undefined => {
+      const oldStart = j < 0 ? old.chunk.start : oldItems.itemStarts[j]!;
+      const oldEnd = j < 0 ? oldItems.itemsStart : (oldItems.itemStarts[j + 1] ?? old.chunk.end);
+      const moved = start >= r.newEnd ? delta : 0;
+      if ((end <= r.start || start >= r.newEnd) && oldStart + moved === start && oldEnd + moved === end) return old.units[j + 1];
+      return undefined;
+    };
+    const inRegion = new UnitsByPlace(replacedOld, r, oldBody, body);
+    const units: YamlUnit[] = [];
+    units.push(unchanged(-1, chunk.start, items.itemsStart) ?? parseUnit(body, chunk.start, items.itemsStart, bom, work));
+    const count = items.itemStarts.length;
+    for (let i = 0; i < count; i++) {
+      if (i < i0) {
+        units.push(old.units[i + 1]!);
+        continue;
+      }
+      const start = items.itemStarts[i]!;
+      if (i >= count - keptAfter) {
+        const unit = old.units[1 + resumeAt + (i - (count - keptAfter))]!;
+        moveUnit(unit, bom + start);
+        units.push(unit);
+        continue;
+      }
+      const end = items.itemStarts[i + 1] ?? chunk.end;
+      const oldStart = start >= r.newEnd ? start - delta : start;
+      const j = lastAtMost(oldItems.itemStarts, oldStart);
+      const unit = (oldItems.itemStarts[j] === oldStart ? unchanged(j, start, end) : undefined) ?? inRegion.findByText(start, end);
+      if (unit) moveUnit(unit, bom + start);
+      units.push(unit ?? parseUnit(body, start, end, bom, work));
+    }
+    // A top-level key typed inside the collection: the chunks from it on.
+    replaced = [{ chunk, units }, ...topsOfPlan(body, bom, replan.replaced.slice(1), undefined, region, work, inRegion)];
+  } else {
+    replaced = topsOfPlan(body, bom, replan.replaced, { state: { bom, tops: replacedOld }, body: oldBody }, region, work);
+  }
+  const after = tops.slice(replan.to);
+  for (const top of after) moveTop(top, delta, bom);
+  return [...tops.slice(0, replan.from), ...replaced, ...after];
+}
+
+/** Moves a top that did not change by `delta`, in place: its plan, units and assembled collection. */
+function moveTop(top: YamlTop, delta: number, bom: number): void {
+  if (delta === 0) return;
+  const chunk = top.chunk;
+  chunk.start += delta;
+  chunk.end += delta;
+  const items = chunk.items;
+  if (items) {
+    items.itemsStart += delta;
+    for (let i = 0; i < items.itemStarts.length; i++) items.itemStarts[i]! += delta;
+  }
+  unitRanges(chunk).forEach(([start], i) => moveUnit(top.units[i]!, bom + start));
+  const assembled = top.assembled;
+  if (assembled) {
+    const header = (top.units[0]!.fragment.root as MapNode).entries[0]!;
+    const entry = assembled.entry;
+    entry.keyStart = header.keyStart;
+    entry.keyEnd = header.keyEnd;
+    entry.start = header.start;
+    const collection = assembled.collection;
+    if (collection.kind === 'seq') {
+      collection.start = collection.items[0]!.start;
+      collection.end = collection.items[collection.items.length - 1]!.end;
+    } else {
+      collection.start = collection.entries[0]!.start;
+      collection.end = collection.entries[collection.entries.length - 1]!.end;
+    }
+    entry.end = collection.end;
+    for (const d of assembled.keyDiagnostics) shiftDiagnosticInPlace(d, delta);
+  }
+}
+
+/** The tree, diagnostics and value getters of chunked tops; null when the text must be parsed whole. */
+export function assembleYaml(
+  tops: YamlTop[],
+  base: number,
+  length: number,
+): { root: MapNode; diagnostics: RawDiagnostic[]; values: Map<MapEntry, () => unknown> } | null {
+  const diagnostics: RawDiagnostic[] = [];
+  const entries: MapEntry[] = [];
+  const values = new Map<MapEntry, () => unknown>();
+  for (const top of tops) {
+    if (!top.chunk.items) {
+      const unit = top.units[0]!;
+      diagnostics.push(...unit.fragment.diagnostics);
+      const root = unit.fragment.root;
+      if (!root) continue;
+      if (root.kind !== 'map') return null;
+      for (const entry of root.entries) {
+        // Root keys are checked below, across chunks; clear what an earlier document decided.
+        entry.ignored = undefined;
+        entries.push(entry);
+        values.set(entry, () => (unitValue(unit) as Record<string, unknown>)[entry.key]);
+      }
+      continue;
+    }
+    const assembled = top.ok && top.assembled ? top.assembled : assembleItems(top);
+    if (!assembled) return null;
+    top.ok = true;
+    const header = top.units[0]!;
+    diagnostics.push(...header.fragment.diagnostics);
+    const pointer = `/${escapePointerSegment(assembled.entry.key)}`;
+    if (top.chunk.items.kind === 'seq') {
+      let offset = 0;
+      for (let i = 1; i < top.units.length; i++) {
+        const fragment = top.units[i]!.fragment;
+        if (fragment.diagnostics.length > 0) {
+          for (const d of fragment.diagnostics) diagnostics.push({ ...d, path: rebaseSeqPath(d.path, pointer, offset) });
+        }
+        offset += (fragment.root as SeqNode).items.length;
+      }
+    } else {
+      for (let i = 1; i < top.units.length; i++) {
+        for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: d.path ? pointer + d.path : d.path });
+      }
+      diagnostics.push(...assembled.keyDiagnostics);
+    }
+    assembled.entry.ignored = undefined;
+    entries.push(assembled.entry);
+    values.set(assembled.entry, () => (assembled.value ??= collectionValue(top)));
+  }
+  checkMapKeys(entries, '', diagnostics);
+  return { root: { kind: 'map', flow: false, entries, start: base, end: base + length }, diagnostics, values };
+}
+
+/** Assembles a collection parsed item by item; undefined when its parts do not fit together. */
+function assembleItems(top: YamlTop): AssembledItems | undefined {
+  top.assembled = undefined;
+  top.ok = false;
+  const headerRoot = top.units[0]!.fragment.root;
+  const headerEntry = headerRoot?.kind === 'map' && headerRoot.entries.length === 1 ? headerRoot.entries[0] : undefined;
+  if (!headerEntry) return undefined;
+  const pointer = `/${escapePointerSegment(headerEntry.key)}`;
+  let collection: SeqNode | MapNode;
+  const keyDiagnostics: RawDiagnostic[] = [];
+  if (top.chunk.items!.kind === 'seq') {
+    const seqItems: ValueNode[] = [];
+    for (let i = 1; i < top.units.length; i++) {
+      const root = top.units[i]!.fragment.root;
+      if (root?.kind !== 'seq') return undefined;
+      for (const item of root.items) seqItems.push(item);
+    }
+    collection = { kind: 'seq', flow: false, items: seqItems, start: seqItems[0]!.start, end: seqItems[seqItems.length - 1]!.end };
+  } else {
+    const mapEntries: MapEntry[] = [];
+    for (let i = 1; i < top.units.length; i++) {
+      const root = top.units[i]!.fragment.root;
+      if (root?.kind !== 'map') return undefined;
+      for (const entry of root.entries) {
+        entry.ignored = undefined;
+        mapEntries.push(entry);
+      }
+    }
+    checkMapKeys(mapEntries, pointer, keyDiagnostics);
+    collection = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
+  }
+  const assembled: AssembledItems = { entry: { ...headerEntry, value: collection, end: collection.end, ignored: undefined }, collection, keyDiagnostics };
+  top.assembled = assembled;
+  return assembled;
+}
+
+/** The plain value of a collection parsed item by item, from its items' values. */
+function collectionValue(top: YamlTop): unknown {
+  const units = top.units;
+  if (top.chunk.items!.kind === 'seq') {
+    const list: unknown[] = [];
+    for (let i = 1; i < units.length; i++) {
+      const unit = units[i]!;
+      for (const item of unitValue(unit) as unknown[]) list.push(item);
+    }
+    return list;
+  }
+  const object = newObject();
+  for (let i = 1; i < units.length; i++) {
+    const unit = units[i]!;
+    const value = unitValue(unit) as Record<string, unknown>;
+    for (const key in value) if (!(key in object)) object[key] = value[key];
+  }
+  return object;
+}
+
+/**
+ * A unit's plain value, built once and kept while its top-level entries stay in or out of the
+ * value as they were: which are left out (`ignored`, a key an earlier chunk or item repeats) is
+ * decided across units at each assembly, so a value built when one was left out is built again
+ * when it comes back, and the other way round.
+ */
+function unitValue(unit: YamlUnit): unknown {
+  const root = unit.fragment.root!;
+  let mark = '';
+  if (root.kind === 'map') root.entries.forEach((entry, i) => entry.ignored && (mark += `${i},`));
+  if (unit.value === undefined || unit.valueMark !== mark) {
+    unit.value = buildPlainValue(root);
+    unit.valueMark = mark;
+  }
+  return unit.value;
+}
+
+/** The value of an alias-free tree (chunks never contain aliases). */
+function buildPlainValue(node: ValueNode): unknown {
+  return buildValue(node, { maxExpandedNodes: Number.POSITIVE_INFINITY, hasAliases: false }).value;
+}
+
+function rebaseSeqPath(path: string, pointer: string, offset: number): string {
+  const match = /^\/(\d+)(.*)$/.exec(path);
+  if (!match) return path ? pointer + path : path;
+  return `${pointer}/${Number(match[1]) + offset}${match[2]}`;
+}
+
+export function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
+  diagnostic.start += delta;
+  diagnostic.end += delta;
+  for (const r of diagnostic.related ?? []) {
+    r.start += delta;
+    r.end += delta;
+  }
+  for (const fix of diagnostic.fixes ?? []) {
+    for (const e of fix.edits) {
+      e.start += delta;
+      e.end += delta;
+    }
+  }
+}
+
+/** Moves every offset of an alias-free tree by `delta`, without allocating. */
+export function shiftInPlace(node: ValueNode, delta: number): void {
+  node.start += delta;
+  node.end += delta;
+  if (node.kind === 'seq') {
+    for (const item of node.items) shiftInPlace(item, delta);
+  } else if (node.kind === 'map') {
+    for (const entry of node.entries) {
+      entry.keyStart += delta;
+      entry.keyEnd += delta;
+      entry.start += delta;
+      entry.end += delta;
+      shiftInPlace(entry.value, delta);
+    }
+  }
+}
