@@ -1,14 +1,16 @@
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
-import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
-import { validateV2 } from './generated/validators-v2.js';
+import { findEntry, resolveAlias, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import { partsV2 } from './generated/validators-v2.js';
 import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
-import type { RuleContext, SchemaError } from './rules/rule.js';
+import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
+import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
+import { ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -23,11 +25,9 @@ export interface ValidationResult {
 
 export interface ValidateOptions extends DocumentOptions {}
 
-type StandaloneValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
-
-/** The compiled validator of a version (version 1's is loaded on first use, see lazy-parts.ts). */
-function validatorFor(version: SvcVersion): StandaloneValidator {
-  return (version === 1 ? v1Validator().validateV1 : validateV2) as StandaloneValidator;
+/** The compiled validator of a version, as its tree of parts (version 1's is loaded on first use, see lazy-parts.ts). */
+function partsFor(version: SvcVersion): SchemaPart {
+  return (version === 1 ? v1Validator().partsV1 : partsV2) as SchemaPart;
 }
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
@@ -75,7 +75,35 @@ export function validateDocument(document: ManifestDocument): ValidationResult {
   return result;
 }
 
+/** The located node (a map entry for a key) that a schema part's diagnostics are kept with. */
+function anchorAt(locator: ManifestLocator, pointer: string): MapEntry | ValueNode | undefined {
+  if (pointer === '') return undefined;
+  const { node, entry, exact } = locator.target(pointer);
+  return exact ? (entry ?? node) : undefined;
+}
+
+/** An identity for a part's error list, stable while it is the same array. */
+const errorIds = new WeakMap<object, number>();
+let nextErrorId = 0;
+function errorsKey(found: PartErrors): string {
+  let id = errorIds.get(found.errors);
+  if (id === undefined) errorIds.set(found.errors, (id = ++nextErrorId));
+  return String(id);
+}
+
+const works = new WeakMap<ManifestDocument, ValidationWork>();
+
+/**
+ * What validating `document` computed afresh rather than reusing from an earlier validation of
+ * the same file (the schema parts validated, the items checked): for tests and measurements.
+ */
+export function validationWork(document: ManifestDocument): ValidationWork | undefined {
+  return works.get(document);
+}
+
 function runValidation(document: ManifestDocument): ValidationResult {
+  const work: ValidationWork = { schemaParts: [], checked: [] };
+  works.set(document, work);
   const raw: RawDiagnostic[] = [...document.diagnostics];
   const value = document.value;
   const root = document.root;
@@ -99,21 +127,55 @@ function runValidation(document: ManifestDocument): ValidationResult {
       const unparsed = raw.some((d) => d.code === 'yaml-syntax');
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
-        const validate = validatorFor(version);
+        const cache = new ResultCache(document, work);
+        const schema = schemaFor(version);
+        const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
         // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
-        if (!validate(document.schemaValue)) {
-          raw.push(
-            ...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }),
-          );
-        }
-        const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {
+        walkParts(
+          partsFor(version),
+          document.schemaValue,
+          '',
+          (found: PartErrors) => {
+            const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
+            const anchor = anchorAt(locator, found.pointer);
+            // The explanation depends on the part's errors: the same array while the part's value object is the same.
+            raw.push(...(anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()));
+          },
+          { validated: work.schemaParts },
+        );
+        let sink = raw;
+        const base = Object.assign(Object.create(locator) as ManifestLocator, {
           version,
           root: mapRoot,
           value: value as Record<string, unknown>,
-          schema: schemaFor(version),
-          report: (diagnostic: RawDiagnostic) => raw.push(diagnostic),
+          schema,
+          report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
         });
-        for (const rule of CODE_RULES) rule.check(context);
+        for (const rule of CODE_RULES) {
+          // What a rule reports about an item also depends on the version (say, the schema it reads).
+          const slot = `${rule.id}@${version}`;
+          const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+            const found = cache.each(
+              `${slot}:${name}`,
+              items.map(item.anchor),
+              (index) => item.pointer(items[index]!, index),
+              (index) => {
+                const outer = sink;
+                const collected: RawDiagnostic[] = (sink = []);
+                try {
+                  check(items[index]!, index);
+                } finally {
+                  sink = outer;
+                }
+                return collected;
+              },
+              depends,
+            );
+            for (const diagnostic of found) sink.push(diagnostic);
+          };
+          const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
+          rule.check(context);
+        }
       }
     }
   } else if (!document.fatal && !root && !raw.some((d) => severityOf(d.code) === 'error')) {

@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
+import { DECLARATION_ITEM, declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -12,19 +12,19 @@ export const secretNameCharacters: CodeRule<'secret-name-characters'> = {
   spec: 'Version 2 agents: `secrets` is an "allowlist: array of names, or `all`, or `none`" (the spec gives secret names no pattern).',
   check(context) {
     if (context.version !== 2) return;
-    for (const agent of declaredAgents(context)) {
-      for (const reference of referencesAt(mapAt(agent.node), 'secrets', agent.path)) {
-        const control = CONTROL.exec(reference.name);
-        if (!control) continue;
-        const code = `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-        context.report({
-          code: this.id,
-          message: `agent '${agent.name}' secret name ${JSON.stringify(reference.name)} contains control character ${code}; a secret name is one line of printable text`,
-          path: reference.path,
-          start: reference.start,
-          end: reference.end,
-        });
-      }
-    }
+    context.forEachItem('agents', declaredAgents(context), DECLARATION_ITEM, (agent) => {
+        for (const reference of referencesAt(mapAt(agent.node), 'secrets', agent.path)) {
+          const control = CONTROL.exec(reference.name);
+          if (!control) continue;
+          const code = `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+          context.report({
+            code: this.id,
+            message: `agent '${agent.name}' secret name ${JSON.stringify(reference.name)} contains control character ${code}; a secret name is one line of printable text`,
+            path: reference.path,
+            start: reference.start,
+            end: reference.end,
+          });
+        }
+    });
   },
 };

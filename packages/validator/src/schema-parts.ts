@@ -1,0 +1,108 @@
+/**
+ * Schema validation by parts. The generator (scripts/gen-validators.ts, with the cut made in
+ * scripts/validator-parts.ts) compiles each version's schema as a tree of parts: a `shell` for
+ * the root and for each big collection (its own keywords: type, required, propertyNames,
+ * min/maxProperties, …) and one validator per child part (a top-level key, one trigger, one
+ * agent). Walking the tree over a value gives exactly the errors, in the order, of the
+ * whole-schema validator (test/schema-parts.test.ts holds it to that); a part's errors are
+ * kept per value object, so after an edit only the parts whose value is new are validated
+ * again (the document layer keeps an unchanged block's value object from one update to the next).
+ */
+import type { SchemaError } from './rules/rule.js';
+
+export type CompiledPiece = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+
+/** One node of the generated part tree. */
+export interface SchemaPart {
+  /** JSON pointer of the part's subschema in the version's schema (`''`, `/properties/triggers/items`). */
+  at: string;
+  /** A leaf: the part's whole validator. */
+  validate?: CompiledPiece;
+  /** A split node: its own keywords, the child parts left out. */
+  shell?: CompiledPiece;
+  properties?: [string, SchemaPart][];
+  /** Every key not in `properties`. */
+  additional?: SchemaPart;
+  items?: SchemaPart;
+}
+
+/** The errors of one part of a value: paths relative to the part's value and schema. */
+export interface PartErrors {
+  /** Instance pointer of the part's value (`/triggers/3`). */
+  pointer: string;
+  /** Schema pointer of the part's subschema. */
+  at: string;
+  /** As the part's validator reported them; the same array while the value object is the same. */
+  errors: readonly SchemaError[];
+}
+
+/** What one walk validated afresh (cache misses on object values), by instance pointer. */
+export interface PartWork {
+  validated: string[];
+}
+
+const NONE: readonly SchemaError[] = Object.freeze([]);
+const caches = new WeakMap<CompiledPiece, WeakMap<object, readonly SchemaError[]>>();
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function run(piece: CompiledPiece, value: unknown, pointer: string, work: PartWork | undefined): readonly SchemaError[] {
+  if (!work || value === null || typeof value !== 'object') return piece(value) ? NONE : (piece.errors ?? NONE);
+  let byValue = caches.get(piece);
+  if (!byValue) caches.set(piece, (byValue = new WeakMap()));
+  let errors = byValue.get(value);
+  if (!errors) {
+    work.validated.push(pointer);
+    errors = piece(value) ? NONE : (piece.errors ?? NONE);
+    byValue.set(value, errors);
+  }
+  return errors;
+}
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Validates `value` part by part, in the whole validator's order, calling `found` for each part
+ * with errors. With `work`, a part's result is taken from the last validation of the same value
+ * object (and what was validated afresh is recorded there).
+ */
+export function walkParts(part: SchemaPart, value: unknown, pointer: string, found: (errors: PartErrors) => void, work?: PartWork): void {
+  if (part.validate) {
+    const errors = run(part.validate, value, pointer, work);
+    if (errors.length) found({ pointer, at: part.at, errors });
+    return;
+  }
+  const shellErrors = run(part.shell!, value, pointer, work);
+  if (shellErrors.length) found({ pointer, at: part.at, errors: shellErrors });
+  if (isObject(value)) {
+    // ajv's order: additionalProperties (keys in the value's order), then properties (in the schema's).
+    if (part.additional) {
+      const named = new Set((part.properties ?? []).map(([name]) => name));
+      for (const key in value) {
+        if (!named.has(key)) walkParts(part.additional, value[key], `${pointer}/${escapeSegment(key)}`, found, work);
+      }
+    }
+    for (const [name, child] of part.properties ?? []) {
+      const member = value[name];
+      if (member !== undefined) walkParts(child, member, `${pointer}/${escapeSegment(name)}`, found, work);
+    }
+  } else if (Array.isArray(value) && part.items) {
+    for (let index = 0; index < value.length; index++) walkParts(part.items, value[index], `${pointer}/${index}`, found, work);
+  }
+}
+
+/** A part's errors with paths from the root of the value and of the schema, as the whole validator reports them. */
+export function absoluteErrors({ pointer, at, errors }: PartErrors): SchemaError[] {
+  return errors.map((error) => ({ ...error, instancePath: pointer + error.instancePath, schemaPath: `#${at}${error.schemaPath.slice(1)}` }));
+}
+
+/** Every error of a value, uncached: what the whole-schema validator reports. */
+export function collectErrors(part: SchemaPart, value: unknown): SchemaError[] {
+  const all: SchemaError[] = [];
+  walkParts(part, value, '', (found) => all.push(...absoluteErrors(found)));
+  return all;
+}
