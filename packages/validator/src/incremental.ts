@@ -75,6 +75,10 @@ interface KeptItems {
   depends: string;
   /** Per item; undefined for an item whose result cannot be kept (it reaches outside the item). */
   results: (ItemResult | undefined)[];
+  /** The items with diagnostics. */
+  withDiagnostics: number[];
+  /** Whether every item's result is kept. */
+  complete?: boolean;
 }
 
 /**
@@ -111,6 +115,10 @@ export class ResultCache {
     const out: RawDiagnostic[] = [];
     if (n === 0) return out;
     const previous = keptItems.get(anchors[0]!)?.get(slot) ?? keptItems.get(anchors[n - 1]!)?.get(slot);
+    if (previous && previous.anchors === anchors && previous.depends === depends) {
+      const again = this.again(previous);
+      if (again) return again;
+    }
     const results: (ItemResult | undefined)[] = new Array<ItemResult | undefined>(n);
     let prefix = 0;
     let suffix = 0;
@@ -153,11 +161,32 @@ export class ResultCache {
       }
       for (const d of result.diagnostics) out.push(d);
     }
-    const state: KeptItems = { anchors, depends, results };
+    const state: KeptItems = { anchors, depends, results, withDiagnostics: [] };
+    for (let i = 0; i < n; i++) if (results[i]?.diagnostics.length) state.withDiagnostics.push(i);
+    // Kept too for an item whose result cannot be: `again` must not take the shortcut then.
+    state.complete = results.every((result) => result !== undefined);
     for (const anchor of [anchors[0]!, anchors[n - 1]!]) {
       let bySlot = keptItems.get(anchor);
       if (!bySlot) keptItems.set(anchor, (bySlot = new Map()));
       bySlot.set(slot, state);
+    }
+    return out;
+  }
+
+  /** The same items as last time (the very same list): their diagnostics, moved with them. */
+  private again(kept: KeptItems): RawDiagnostic[] | undefined {
+    if (!kept.complete) return undefined;
+    const out: RawDiagnostic[] = [];
+    for (const i of kept.withDiagnostics) {
+      const result = kept.results[i]!;
+      const anchor = kept.anchors[i]!;
+      const start = anchor.start;
+      if (result.length !== anchor.end - start || (result.habits !== undefined && result.habits !== this.currentHabits())) return undefined;
+      if (result.start !== start) {
+        result.diagnostics = result.diagnostics.map((d) => shifted(d, start - result.start));
+        result.start = start;
+      }
+      for (const d of result.diagnostics) out.push(d);
     }
     return out;
   }

@@ -82,17 +82,68 @@ export function walkParts(part: SchemaPart, value: unknown, pointer: string, fou
     // ajv's order: additionalProperties (keys in the value's order), then properties (in the schema's).
     if (part.additional) {
       const named = new Set((part.properties ?? []).map(([name]) => name));
+      const keys: string[] = [];
+      const members: unknown[] = [];
       for (const key in value) {
-        if (!named.has(key)) walkParts(part.additional, value[key], `${pointer}/${escapeSegment(key)}`, found, work);
+        if (named.has(key)) continue;
+        keys.push(key);
+        members.push(value[key]);
       }
+      walkMembers(part.additional, members, (index) => `${pointer}/${escapeSegment(keys[index]!)}`, found, work);
     }
     for (const [name, child] of part.properties ?? []) {
       const member = value[name];
       if (member !== undefined) walkParts(child, member, `${pointer}/${escapeSegment(name)}`, found, work);
     }
   } else if (Array.isArray(value) && part.items) {
-    for (let index = 0; index < value.length; index++) walkParts(part.items, value[index], `${pointer}/${index}`, found, work);
+    walkMembers(part.items, value as unknown[], (index) => `${pointer}/${index}`, found, work);
   }
+}
+
+/** The errors of a collection's members, by index, as the last walk over the same collection found them. */
+interface KeptMembers {
+  members: readonly unknown[];
+  errors: (readonly SchemaError[])[];
+}
+const keptMembers = new WeakMap<SchemaPart, WeakMap<object, KeptMembers>>();
+
+/**
+ * The members of a collection (its items, or the values of its other keys), each its own part.
+ * With `work`, a leaf part's members are compared with the last walk's by identity from both
+ * ends, so that only the members between (the ones an edit changed) are looked up or validated:
+ * the others cost a comparison of references.
+ */
+function walkMembers(part: SchemaPart, members: readonly unknown[], pointerOf: (index: number) => string, found: (errors: PartErrors) => void, work?: PartWork): void {
+  const n = members.length;
+  if (!work || !part.validate || n === 0) {
+    for (let index = 0; index < n; index++) walkParts(part, members[index], pointerOf(index), found, work);
+    return;
+  }
+  let byMember = keptMembers.get(part);
+  if (!byMember) keptMembers.set(part, (byMember = new WeakMap()));
+  const first = members[0];
+  const last = members[n - 1];
+  const previous = (isCollection(first) ? byMember.get(first) : undefined) ?? (isCollection(last) ? byMember.get(last) : undefined);
+  const errors = new Array<readonly SchemaError[]>(n);
+  let prefix = 0;
+  let suffix = 0;
+  if (previous) {
+    const old = previous.members;
+    const m = old.length;
+    while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
+    while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
+    for (let i = 0; i < prefix; i++) errors[i] = previous.errors[i]!;
+    for (let k = 1; k <= suffix; k++) errors[n - k] = previous.errors[m - k]!;
+  }
+  for (let i = prefix; i < n - suffix; i++) errors[i] = run(part.validate, members[i], pointerOf(i), work);
+  for (let i = 0; i < n; i++) if (errors[i]!.length) found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
+  const state: KeptMembers = { members, errors };
+  if (isCollection(first)) byMember.set(first, state);
+  if (isCollection(last)) byMember.set(last, state);
+}
+
+function isCollection(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
 }
 
 /** A part's errors with paths from the root of the value and of the schema, as the whole validator reports them. */

@@ -91,6 +91,16 @@ function errorsKey(found: PartErrors): string {
   return String(id);
 }
 
+/** The anchors of a list of items, made once per list (the declarations index gives the same list while its collection is unchanged). */
+const anchorLists = new WeakMap<(item: never) => unknown, WeakMap<readonly unknown[], (MapEntry | ValueNode)[]>>();
+function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | ValueNode): (MapEntry | ValueNode)[] {
+  let byList = anchorLists.get(anchor);
+  if (!byList) anchorLists.set(anchor, (byList = new WeakMap()));
+  let anchors = byList.get(items);
+  if (!anchors) byList.set(items, (anchors = items.map(anchor)));
+  return anchors;
+}
+
 const works = new WeakMap<ManifestDocument, ValidationWork>();
 
 /**
@@ -157,7 +167,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
           const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
             const found = cache.each(
               `${slot}:${name}`,
-              items.map(item.anchor),
+              anchorsOf(items, item.anchor),
               (index) => item.pointer(items[index]!, index),
               (index) => {
                 const outer = sink;

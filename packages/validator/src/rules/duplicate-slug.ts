@@ -14,13 +14,7 @@ export const duplicateSlug: CodeRule<'duplicate-slug'> = {
     ];
     if (context.version === 1) groups.push(['agent', namedItems(context.root, 'agents', 'name', '')]);
     for (const [kind, declarations] of groups) {
-      const first = new Map<string, Declaration>();
-      for (const declaration of declarations) {
-        const earlier = first.get(declaration.name);
-        if (!earlier) {
-          first.set(declaration.name, declaration);
-          continue;
-        }
+      for (const [declaration, earlier] of repeated(declarations)) {
         context.report({
           code: this.id,
           message: `${kind} '${declaration.name}' is declared twice; ${kind === 'agent' ? 'names' : 'slugs'} must be unique`,
@@ -33,3 +27,23 @@ export const duplicateSlug: CodeRule<'duplicate-slug'> = {
     }
   },
 };
+
+/**
+ * Each declaration whose name an earlier one has, with that earlier one. Found once per list:
+ * the declarations index gives the same list again while no item of its collection changed
+ * (a declaration's offsets follow its nodes, so the pairs stay true when an edit moves them).
+ */
+const found = new WeakMap<readonly Declaration[], [Declaration, Declaration][]>();
+function repeated(declarations: readonly Declaration[]): [Declaration, Declaration][] {
+  let pairs = found.get(declarations);
+  if (pairs) return pairs;
+  pairs = [];
+  const first = new Map<string, Declaration>();
+  for (const declaration of declarations) {
+    const earlier = first.get(declaration.name);
+    if (earlier) pairs.push([declaration, earlier]);
+    else first.set(declaration.name, declaration);
+  }
+  found.set(declarations, pairs);
+  return pairs;
+}
