@@ -64,7 +64,20 @@ export type PartPlan =
     };
 
 /** Keywords a split node may have: none of them looks at a child's value, except the ones split off. */
-const SHELL_KEYWORDS = new Set(['$schema', '$id', 'type', 'required', 'properties', 'additionalProperties', 'propertyNames', 'minProperties', 'maxProperties', 'items', 'minItems', 'maxItems']);
+const SHELL_KEYWORDS = new Set([
+  '$schema',
+  '$id',
+  'type',
+  'required',
+  'properties',
+  'additionalProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'minItems',
+  'maxItems',
+]);
 
 const isObjectSchema = (value: unknown): value is SchemaObject => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 /** A collection worth splitting: its items are objects (strings gain nothing from a cache by object). */

@@ -39,7 +39,10 @@ export interface ValidationWork {
 function within(diagnostics: readonly RawDiagnostic[], start: number, end: number): boolean {
   const inside = (s: number, e: number) => s >= start && e <= end;
   return diagnostics.every(
-    (d) => inside(d.start, d.end) && (d.related ?? []).every((r) => inside(r.start, r.end)) && (d.fixes ?? []).every((f) => f.edits.every((e) => inside(e.start, e.end))),
+    (d) =>
+      inside(d.start, d.end) &&
+      (d.related ?? []).every((r) => inside(r.start, r.end)) &&
+      (d.fixes ?? []).every((f) => f.edits.every((e) => inside(e.start, e.end))),
   );
 }
 
@@ -202,7 +205,13 @@ export class ResultCache {
     const end = anchor.end;
     let bySlot = kept.get(anchor);
     const hit = bySlot?.get(slot);
-    if (hit && hit.pointer === pointer && hit.depends === depends && hit.length === end - start && (hit.habits === undefined || hit.habits === this.currentHabits())) {
+    if (
+      hit &&
+      hit.pointer === pointer &&
+      hit.depends === depends &&
+      hit.length === end - start &&
+      (hit.habits === undefined || hit.habits === this.currentHabits())
+    ) {
       if (hit.start !== start) {
         if (hit.diagnostics.length) hit.diagnostics = hit.diagnostics.map((d) => shifted(d, start - hit.start));
         hit.start = start;

@@ -113,7 +113,13 @@ const keptMembers = new WeakMap<SchemaPart, WeakMap<object, KeptMembers>>();
  * ends, so that only the members between (the ones an edit changed) are looked up or validated:
  * the others cost a comparison of references.
  */
-function walkMembers(part: SchemaPart, members: readonly unknown[], pointerOf: (index: number) => string, found: (errors: PartErrors) => void, work?: PartWork): void {
+function walkMembers(
+  part: SchemaPart,
+  members: readonly unknown[],
+  pointerOf: (index: number) => string,
+  found: (errors: PartErrors) => void,
+  work?: PartWork,
+): void {
   const n = members.length;
   if (!work || !part.validate || n === 0) {
     for (let index = 0; index < n; index++) walkParts(part, members[index], pointerOf(index), found, work);

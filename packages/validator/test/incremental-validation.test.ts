@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, validateDocument, validateManifest } from '@svc-manifest/validator';
+import { ManifestDocument, validateDocument, validateManifest } from '../src/index.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import { validationWork } from '../src/validate.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
@@ -17,7 +17,12 @@ const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !==
 
 /** Renames every occurrence of one declared name (or just one occurrence): references appear, break and come back. */
 const renameEdit: fc.Arbitrary<Mutation> = fc
-  .tuple(fc.nat(), fc.constantFrom('agent', 'conn', 'trigger', 'tpl', 'main', 'reviewer', 'github'), fc.constantFrom('x', '', '-2', 'agent-0', 'Bad Name'), fc.boolean())
+  .tuple(
+    fc.nat(),
+    fc.constantFrom('agent', 'conn', 'trigger', 'tpl', 'main', 'reviewer', 'github'),
+    fc.constantFrom('x', '', '-2', 'agent-0', 'Bad Name'),
+    fc.boolean(),
+  )
   .map(([n, stem, replacement, all]) => (text: string) => {
     const names = [...text.matchAll(new RegExp(`\\b${stem}(-\\d+)?\\b`, 'g'))];
     if (names.length === 0) return text;
@@ -69,7 +74,12 @@ describe('incremental validation equals a fresh validation', () => {
 
   it('on large manifests split item by item, with injected errors', () => {
     const large = fc
-      .record({ version: fc.constantFrom(1 as const, 2 as const), triggers: fc.integer({ min: 12, max: 30 }), agents: fc.integer({ min: 17, max: 25 }), seed: fc.nat(500) })
+      .record({
+        version: fc.constantFrom(1 as const, 2 as const),
+        triggers: fc.integer({ min: 12, max: 30 }),
+        agents: fc.integer({ min: 17, max: 25 }),
+        seed: fc.nat(500),
+      })
       .map(({ version, triggers, agents, seed }) =>
         // Some mistakes from the start: an unknown agent, a typo'd key, a wrong type.
         largeManifest(version, triggers, agents, seed)

@@ -192,7 +192,7 @@ export function namedItems(
     );
     return kind === 'agent' ? Object.assign(found, { kind: 'agent' as const, enabled: isEnabled(node) }) : found;
   };
-  return readItems(`${kind}|${pointer}|${key}|${nameKey}|${text ? "quoted" : "plain"}`, seq.items, read);
+  return readItems(`${kind}|${pointer}|${key}|${nameKey}|${text ? 'quoted' : 'plain'}`, seq.items, read);
 }
 
 /**
@@ -314,8 +314,23 @@ export class ManifestDeclarations {
     const read = (entry: MapEntry): AgentDeclaration => {
       const [nameStart] = unquoted(this.text, entry.keyStart, entry.keyEnd);
       const found = declaration(
-        { kind: 'agent', name: entry.key, path: `/agents/${escapePointerSegment(entry.key)}`, segments: ['agents', entry.key], written: true, node: entry.value, entry },
-        { get start() { return entry.keyStart; }, get end() { return entry.keyEnd; } },
+        {
+          kind: 'agent',
+          name: entry.key,
+          path: `/agents/${escapePointerSegment(entry.key)}`,
+          segments: ['agents', entry.key],
+          written: true,
+          node: entry.value,
+          entry,
+        },
+        {
+          get start() {
+            return entry.keyStart;
+          },
+          get end() {
+            return entry.keyEnd;
+          },
+        },
         nameStart - entry.keyStart,
         entry,
       );

@@ -12,18 +12,18 @@ export const deprecatedKey: CodeRule<'deprecated-key'> = {
     if (context.version !== 2) return;
     context.forEachItem('agents', declaredAgents(context), DECLARATION_ITEM, (agent) => {
       const map = mapAt(agent.node);
-        const entry = map ? findEntry(map, 'connectors_personal') : undefined;
-        if (!entry || !map) return;
-        const path = `${agent.path}/connectors_personal`;
-        const hasNewName = Boolean(findEntry(map, 'connectors_required'));
-        context.report({
-          code: this.id,
-          message: `'connectors_personal' is deprecated; use 'connectors_required'`,
-          path,
-          start: entry.keyStart,
-          end: entry.keyEnd,
-          fixes: hasNewName ? undefined : context.renameKeyFix(path, 'connectors_required'),
-        });
+      const entry = map ? findEntry(map, 'connectors_personal') : undefined;
+      if (!entry || !map) return;
+      const path = `${agent.path}/connectors_personal`;
+      const hasNewName = Boolean(findEntry(map, 'connectors_required'));
+      context.report({
+        code: this.id,
+        message: `'connectors_personal' is deprecated; use 'connectors_required'`,
+        path,
+        start: entry.keyStart,
+        end: entry.keyEnd,
+        fixes: hasNewName ? undefined : context.renameKeyFix(path, 'connectors_required'),
+      });
     });
   },
 };

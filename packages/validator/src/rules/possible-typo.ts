@@ -28,7 +28,8 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
     const items = schema.items;
     if (items && typeof items === 'object' && !Array.isArray(items)) {
       const visitOne = (item: ValueNode, index: number) => visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1);
-      if (depth < KEPT_DEPTH) context.forEachItem(pointer, resolved.items, { anchor: (item) => item, pointer: (_item, index) => `${pointer}/${index}` }, visitOne);
+      if (depth < KEPT_DEPTH)
+        context.forEachItem(pointer, resolved.items, { anchor: (item) => item, pointer: (_item, index) => `${pointer}/${index}` }, visitOne);
       else resolved.items.forEach(visitOne);
     }
     return;

@@ -13,18 +13,18 @@ export const secretNameCharacters: CodeRule<'secret-name-characters'> = {
   check(context) {
     if (context.version !== 2) return;
     context.forEachItem('agents', declaredAgents(context), DECLARATION_ITEM, (agent) => {
-        for (const reference of referencesAt(mapAt(agent.node), 'secrets', agent.path)) {
-          const control = CONTROL.exec(reference.name);
-          if (!control) continue;
-          const code = `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-          context.report({
-            code: this.id,
-            message: `agent '${agent.name}' secret name ${JSON.stringify(reference.name)} contains control character ${code}; a secret name is one line of printable text`,
-            path: reference.path,
-            start: reference.start,
-            end: reference.end,
-          });
-        }
+      for (const reference of referencesAt(mapAt(agent.node), 'secrets', agent.path)) {
+        const control = CONTROL.exec(reference.name);
+        if (!control) continue;
+        const code = `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+        context.report({
+          code: this.id,
+          message: `agent '${agent.name}' secret name ${JSON.stringify(reference.name)} contains control character ${code}; a secret name is one line of printable text`,
+          path: reference.path,
+          start: reference.start,
+          end: reference.end,
+        });
+      }
     });
   },
 };
