@@ -32,8 +32,19 @@ interface Kept {
 export interface ValidationWork {
   /** Instance pointers of the schema parts validated again (their value object was new). */
   schemaParts: string[];
-  /** `rule-id pointer` of each item a code rule checked again, and `explain pointer` for schema errors explained again. */
+  /** `rule-id@version:collection pointer` of each item a code rule checked again, and `explain pointer` for schema errors explained again. */
   checked: string[];
+}
+
+let recording = false;
+
+/** Whether validations record what they computed afresh ({@link ValidationWork}); off unless a test or a measurement asks. */
+export function recordValidationWork(on: boolean): void {
+  recording = on;
+}
+
+export function isRecordingWork(): boolean {
+  return recording;
 }
 
 function within(diagnostics: readonly RawDiagnostic[], start: number, end: number): boolean {
@@ -144,7 +155,7 @@ export class ResultCache {
       const length = anchor.end - start;
       if (result && (result.length !== length || (result.habits !== undefined && result.habits !== this.currentHabits()))) result = undefined;
       if (!result) {
-        this.work.checked.push(`${slot} ${pointerOf(i)}`);
+        if (recording) this.work.checked.push(`${slot} ${pointerOf(i)}`);
         const diagnostics = compute(i);
         const keep = within(diagnostics, start, start + length);
         const fresh: ItemResult = {
@@ -218,7 +229,7 @@ export class ResultCache {
       }
       return hit.diagnostics;
     }
-    this.work.checked.push(`${slot} ${pointer}`);
+    if (recording) this.work.checked.push(`${slot} ${pointer}`);
     const diagnostics = compute();
     if (within(diagnostics, start, end)) {
       if (!bySlot) kept.set(anchor, (bySlot = new Map()));

@@ -38,7 +38,8 @@ export interface PartErrors {
 
 /** What one walk validated afresh (cache misses on object values), by instance pointer. */
 export interface PartWork {
-  validated: string[];
+  /** When given, the pointers of the parts validated afresh are added here. */
+  validated?: string[];
 }
 
 const NONE: readonly SchemaError[] = Object.freeze([]);
@@ -48,13 +49,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function run(piece: CompiledPiece, value: unknown, pointer: string, work: PartWork | undefined): readonly SchemaError[] {
+function run(piece: CompiledPiece, value: unknown, pointer: string | (() => string), work: PartWork | undefined): readonly SchemaError[] {
   if (!work || value === null || typeof value !== 'object') return piece(value) ? NONE : (piece.errors ?? NONE);
   let byValue = caches.get(piece);
   if (!byValue) caches.set(piece, (byValue = new WeakMap()));
   let errors = byValue.get(value);
   if (!errors) {
-    work.validated.push(pointer);
+    work.validated?.push(typeof pointer === 'string' ? pointer : pointer());
     errors = piece(value) ? NONE : (piece.errors ?? NONE);
     byValue.set(value, errors);
   }
@@ -141,7 +142,7 @@ function walkMembers(
     for (let i = 0; i < prefix; i++) errors[i] = previous.errors[i]!;
     for (let k = 1; k <= suffix; k++) errors[n - k] = previous.errors[m - k]!;
   }
-  for (let i = prefix; i < n - suffix; i++) errors[i] = run(part.validate, members[i], pointerOf(i), work);
+  for (let i = prefix; i < n - suffix; i++) errors[i] = run(part.validate, members[i], () => pointerOf(i), work);
   for (let i = 0; i < n; i++) if (errors[i]!.length) found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
   const state: KeptMembers = { members, errors };
   if (isCollection(first)) byMember.set(first, state);

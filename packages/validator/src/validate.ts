@@ -10,7 +10,7 @@ import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf 
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
 import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
-import { ResultCache, type ValidationWork } from './incremental.js';
+import { isRecordingWork, ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -103,9 +103,12 @@ function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | Value
 
 const works = new WeakMap<ManifestDocument, ValidationWork>();
 
+export { recordValidationWork } from './incremental.js';
+
 /**
  * What validating `document` computed afresh rather than reusing from an earlier validation of
- * the same file (the schema parts validated, the items checked): for tests and measurements.
+ * the same file (the schema parts validated, the items checked), when recording is on
+ * (`recordValidationWork(true)`): for tests and measurements.
  */
 export function validationWork(document: ManifestDocument): ValidationWork | undefined {
   return works.get(document);
@@ -151,7 +154,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
             raw.push(...(anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()));
           },
-          { validated: work.schemaParts },
+          { validated: isRecordingWork() ? work.schemaParts : undefined },
         );
         let sink = raw;
         const base = Object.assign(Object.create(locator) as ManifestLocator, {

@@ -7,10 +7,10 @@
  * edits that break the syntax and repair it.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManifestDocument, validateDocument, validateManifest } from '../src/index.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
-import { validationWork } from '../src/validate.js';
+import { recordValidationWork, validationWork } from '../src/validate.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
 const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
@@ -105,6 +105,8 @@ describe('incremental validation equals a fresh validation', () => {
 });
 
 describe('what an edit validates again', () => {
+  beforeAll(() => recordValidationWork(true));
+  afterAll(() => recordValidationWork(false));
   /** Schema parts below a collection (an item), leaving out the root and the collections themselves, which are new objects after any edit. */
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
   const at = (text: string, marker: string, after: string) => text.indexOf(after, text.indexOf(marker)) + after.length;
