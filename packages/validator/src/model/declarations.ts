@@ -73,39 +73,69 @@ function unquoted(text: string, start: number, end: number): [number, number] {
   return quoted ? [start + 1, end - 1] : [start, end];
 }
 
-/** A declaration whose offsets are read from its nodes, so it stays true when an edit moves them. */
-function declaration(
-  fields: Omit<Declaration, 'start' | 'end' | 'nameStart' | 'nameEnd' | 'spanStart' | 'spanEnd'>,
-  name: { start: number; end: number },
-  quotes: number,
-  span: { start: number; end: number },
-): Declaration {
-  return {
-    ...fields,
-    get start() {
-      return name.start;
-    },
-    get end() {
-      return name.end;
-    },
-    get nameStart() {
-      return name.start + quotes;
-    },
-    get nameEnd() {
-      return name.end - quotes;
-    },
-    get spanStart() {
-      return span.start;
-    },
-    get spanEnd() {
-      return span.end;
-    },
-  };
+type Span = { start: number; end: number };
+
+/**
+ * A declaration that knows its nodes: {@link refresh} brings its offsets up to date when an edit
+ * moved them (the document moves an unchanged item's nodes instead of parsing it again), so an
+ * unchanged item's declaration is reused. Its fields are plain data, as a reader expects.
+ */
+class LocatedDeclaration implements Declaration {
+  kind: DeclarationKind;
+  name: string;
+  path: string;
+  segments: (string | number)[];
+  start = 0;
+  end = 0;
+  nameStart = 0;
+  nameEnd = 0;
+  written: boolean;
+  node: ValueNode;
+  spanStart = 0;
+  spanEnd = 0;
+  entry?: MapEntry;
+  enabled?: boolean;
+  readonly #name: ValueNode | MapEntry;
+  readonly #quotes: number;
+  readonly #span: Span;
+
+  constructor(
+    fields: Omit<Declaration, 'start' | 'end' | 'nameStart' | 'nameEnd' | 'spanStart' | 'spanEnd'>,
+    name: ValueNode | MapEntry,
+    quotes: number,
+    span: Span,
+  ) {
+    this.kind = fields.kind;
+    this.name = fields.name;
+    this.path = fields.path;
+    this.segments = fields.segments;
+    this.written = fields.written;
+    this.node = fields.node;
+    if (fields.entry) this.entry = fields.entry;
+    this.#name = name;
+    this.#quotes = quotes;
+    this.#span = span;
+    this.refresh();
+  }
+
+  /** Reads the offsets again from the nodes (they move in place when an edit before them changes the text's length). */
+  refresh(): void {
+    const name = this.#name;
+    const start = 'keyStart' in name ? name.keyStart : name.start;
+    if (start === this.start && this.spanStart === this.#span.start) return;
+    const end = 'keyStart' in name ? name.keyEnd : name.end;
+    this.start = start;
+    this.end = end;
+    this.nameStart = start + this.#quotes;
+    this.nameEnd = end - this.#quotes;
+    this.spanStart = this.#span.start;
+    this.spanEnd = this.#span.end;
+  }
 }
 
 interface KeptList {
   items: readonly object[];
-  built: (Declaration | null | typeof THROUGH_ALIAS)[];
+  built: (LocatedDeclaration | null | typeof THROUGH_ALIAS)[];
   list: Declaration[];
 }
 
@@ -130,13 +160,13 @@ function throughAlias(item: object): boolean {
 function readItems<T extends ValueNode | MapEntry>(
   slot: string,
   items: readonly T[],
-  read: (item: T, index: number) => Declaration | null,
+  read: (item: T, index: number) => LocatedDeclaration | null,
   live: (item: T) => boolean = () => true,
 ): Declaration[] {
   const n = items.length;
   if (n === 0) return [];
   const previous = keptLists.get(items[0]!)?.get(slot) ?? keptLists.get(items[n - 1]!)?.get(slot);
-  const built = new Array<Declaration | null | typeof THROUGH_ALIAS>(n);
+  const built = new Array<LocatedDeclaration | null | typeof THROUGH_ALIAS>(n);
   let prefix = 0;
   let suffix = 0;
   if (previous) {
@@ -147,6 +177,7 @@ function readItems<T extends ValueNode | MapEntry>(
     if (n === m) while (suffix < n - prefix && items[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
     for (let i = 0; i < prefix; i++) built[i] = previous.built[i]!;
     for (let k = 1; k <= suffix; k++) built[n - k] = previous.built[m - k]!;
+    for (const kept of built) if (kept && kept !== THROUGH_ALIAS) kept.refresh();
   }
   for (let i = prefix; i < n - suffix; i++) built[i] = throughAlias(items[i]!) ? THROUGH_ALIAS : read(items[i]!, i);
   const list: Declaration[] = [];
@@ -178,19 +209,20 @@ export function namedItems(
   if (!container) return [];
   const seq = resolveAlias(findEntry(container, key)?.value);
   if (seq?.kind !== 'seq') return [];
-  const read = (node: ValueNode, index: number): Declaration | null => {
+  const read = (node: ValueNode, index: number): LocatedDeclaration | null => {
     const map = mapAt(node);
     const nameNode = map ? findEntry(map, nameKey)?.value : undefined;
     const value = resolveAlias(nameNode);
     if (value?.kind !== 'scalar' || typeof value.value !== 'string') return null;
     const [nameStart] = unquoted(text, value.start, value.end);
-    const found = declaration(
+    const found = new LocatedDeclaration(
       { kind, name: value.value, path: `${pointer}/${key}/${index}`, segments: [...pointerSegments(pointer), key, index], written: nameNode === value, node },
       value,
       nameStart - value.start,
       map ?? node,
     );
-    return kind === 'agent' ? Object.assign(found, { kind: 'agent' as const, enabled: isEnabled(node) }) : found;
+    if (kind === 'agent') found.enabled = isEnabled(node);
+    return found;
   };
   return readItems(`${kind}|${pointer}|${key}|${nameKey}|${text ? 'quoted' : 'plain'}`, seq.items, read);
 }
@@ -311,9 +343,9 @@ export class ManifestDeclarations {
       return namedItems(this.root, 'agents', 'name', '', this.text, 'agent') as AgentDeclaration[];
     }
     if (agentsNode?.kind !== 'map') return [];
-    const read = (entry: MapEntry): AgentDeclaration => {
+    const read = (entry: MapEntry): LocatedDeclaration => {
       const [nameStart] = unquoted(this.text, entry.keyStart, entry.keyEnd);
-      const found = declaration(
+      const found = new LocatedDeclaration(
         {
           kind: 'agent',
           name: entry.key,
@@ -323,18 +355,12 @@ export class ManifestDeclarations {
           node: entry.value,
           entry,
         },
-        {
-          get start() {
-            return entry.keyStart;
-          },
-          get end() {
-            return entry.keyEnd;
-          },
-        },
+        entry,
         nameStart - entry.keyStart,
         entry,
       );
-      return Object.assign(found, { kind: 'agent' as const, enabled: isEnabled(entry.value) });
+      found.enabled = isEnabled(entry.value);
+      return found;
     };
     // Which entries count (a repeated key is ignored) is decided afresh by every parse.
     return readItems('agent|map', agentsNode.entries, read, (entry) => !entry.ignored && !entry.merge) as AgentDeclaration[];
