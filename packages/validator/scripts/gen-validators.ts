@@ -27,6 +27,7 @@ function partLiteral(plan: PartPlan, names: Map<string, string>): string {
   fields.push(`properties:[${plan.properties.map(([name, part]) => `[${JSON.stringify(name)},${partLiteral(part, names)}]`).join(',')}]`);
   if (plan.additional) fields.push(`additional:${partLiteral(plan.additional, names)}`);
   if (plan.items) fields.push(`items:${partLiteral(plan.items, names)}`);
+  if (plan.propertyNames) fields.push(`propertyNames:${partLiteral(plan.propertyNames, names)}`);
   return `{${fields.join(',')}}`;
 }
 

@@ -61,6 +61,8 @@ export type PartPlan =
       properties: [string, PartPlan][];
       additional?: PartPlan;
       items?: PartPlan;
+      /** The key schema, checked key by key (each key's result kept), when the shell has nothing ajv checks after it. */
+      propertyNames?: PartPlan;
     };
 
 /** Keywords a split node may have: none of them looks at a child's value, except the ones split off. */
@@ -78,6 +80,9 @@ const SHELL_KEYWORDS = new Set([
   'minItems',
   'maxItems',
 ]);
+
+/** Keywords ajv checks before `propertyNames` (the validation vocabulary runs before the applicators). */
+const BEFORE_PROPERTY_NAMES = new Set(['$schema', '$id', 'type', 'required', 'minProperties', 'maxProperties']);
 
 const isObjectSchema = (value: unknown): value is SchemaObject => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 /** A collection worth splitting: its items are objects (strings gain nothing from a cache by object). */
@@ -107,7 +112,13 @@ export function planParts(schema: SchemaObject, at = '', depth = 0): PartPlan {
       delete shell.properties;
       if (additional) delete shell.additionalProperties;
       if (items) delete shell.items;
-      return { kind: 'split', at, shell, properties, additional, items };
+      // ajv checks `propertyNames` after every other keyword a shell can keep but `items`-related
+      // ones: split off, its errors still come right after the shell's.
+      const namesLast = Object.keys(shell).every((keyword) => keyword === 'propertyNames' || BEFORE_PROPERTY_NAMES.has(keyword));
+      const propertyNames =
+        isObjectSchema(schema.propertyNames) && namesLast ? ({ kind: 'leaf', at: `${at}/propertyNames`, schema: schema.propertyNames } as const) : undefined;
+      if (propertyNames) delete shell.propertyNames;
+      return { kind: 'split', at, shell, properties, additional, items, propertyNames };
     }
   }
   return { kind: 'leaf', at, schema };
@@ -118,6 +129,7 @@ export function planPieces(plan: PartPlan): { name: string; at: string; role: 'l
   if (plan.kind === 'leaf') return [{ name: '', at: plan.at, role: 'leaf', schema: plan.schema }];
   return [
     { name: '', at: plan.at, role: 'shell', schema: plan.shell },
+    ...(plan.propertyNames ? planPieces(plan.propertyNames) : []),
     ...plan.properties.flatMap(([, part]) => planPieces(part)),
     ...(plan.additional ? planPieces(plan.additional) : []),
     ...(plan.items ? planPieces(plan.items) : []),

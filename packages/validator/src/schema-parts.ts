@@ -24,6 +24,8 @@ export interface SchemaPart {
   /** Every key not in `properties`. */
   additional?: SchemaPart;
   items?: SchemaPart;
+  /** The key schema, checked key by key; its errors follow the shell's, as ajv reports them. */
+  propertyNames?: SchemaPart;
 }
 
 /** The errors of one part of a value: paths relative to the part's value and schema. */
@@ -77,7 +79,11 @@ export function walkParts(part: SchemaPart, value: unknown, pointer: string, fou
     if (errors.length) found({ pointer, at: part.at, errors });
     return;
   }
-  const shellErrors = run(part.shell!, value, pointer, work);
+  let shellErrors = run(part.shell!, value, pointer, work);
+  if (isObject(value) && part.propertyNames?.validate) {
+    const names = nameErrors(part.propertyNames.validate, value, work !== undefined);
+    if (names.length) shellErrors = [...shellErrors, ...names];
+  }
   if (shellErrors.length) found({ pointer, at: part.at, errors: shellErrors });
   if (isObject(value)) {
     // ajv's order: additionalProperties (keys in the value's order), then properties (in the schema's).
@@ -99,6 +105,38 @@ export function walkParts(part: SchemaPart, value: unknown, pointer: string, fou
   } else if (Array.isArray(value) && part.items) {
     walkMembers(part.items, value as unknown[], (index) => `${pointer}/${index}`, found, work);
   }
+}
+
+/** Errors of the key schema per key (keys repeat from one validation to the next), per key validator. */
+const keptNames = new WeakMap<CompiledPiece, Map<string, readonly SchemaError[]>>();
+
+/**
+ * What ajv reports for `propertyNames` on an object, key by key: the key schema's errors (with
+ * `propertyName`), then one `propertyNames` error for the key. Paths are relative to the object.
+ */
+function nameErrors(piece: CompiledPiece, value: Record<string, unknown>, keep: boolean): SchemaError[] {
+  let byKey = keep ? keptNames.get(piece) : undefined;
+  if (keep && !byKey) keptNames.set(piece, (byKey = new Map()));
+  // Bounded: a file's keys, and the ones typed on the way.
+  if (byKey && byKey.size > 100_000) byKey.clear();
+  const all: SchemaError[] = [];
+  for (const key in value) {
+    let errors = byKey?.get(key);
+    if (!errors) {
+      errors = piece(key) ? NONE : (piece.errors ?? NONE);
+      byKey?.set(key, errors);
+    }
+    if (errors.length === 0) continue;
+    for (const error of errors) all.push({ ...error, schemaPath: `#/propertyNames${error.schemaPath.slice(1)}`, propertyName: key } as SchemaError);
+    all.push({
+      instancePath: '',
+      schemaPath: '#/propertyNames',
+      keyword: 'propertyNames',
+      params: { propertyName: key },
+      message: 'property name must be valid',
+    });
+  }
+  return all;
 }
 
 /** The errors of a collection's members, by index, as the last walk over the same collection found them. */
