@@ -80,23 +80,20 @@ export function walkParts(part: SchemaPart, value: unknown, pointer: string, fou
     return;
   }
   let shellErrors = run(part.shell!, value, pointer, work);
+  // ajv goes through an object's keys with `for…in`: for our objects (own keys, no prototype), the order of Object.keys.
+  const keys = isObject(value) && (part.propertyNames || part.additional) ? Object.keys(value) : [];
   if (isObject(value) && part.propertyNames?.validate) {
-    const names = nameErrors(part.propertyNames.validate, value, work !== undefined);
+    const names = nameErrors(part.propertyNames.validate, keys, work !== undefined);
     if (names.length) shellErrors = [...shellErrors, ...names];
   }
   if (shellErrors.length) found({ pointer, at: part.at, errors: shellErrors });
   if (isObject(value)) {
     // ajv's order: additionalProperties (keys in the value's order), then properties (in the schema's).
     if (part.additional) {
-      const named = new Set((part.properties ?? []).map(([name]) => name));
-      const keys: string[] = [];
-      const members: unknown[] = [];
-      for (const key in value) {
-        if (named.has(key)) continue;
-        keys.push(key);
-        members.push(value[key]);
-      }
-      walkMembers(part.additional, members, (index) => `${pointer}/${escapeSegment(keys[index]!)}`, found, work);
+      const named = part.properties?.length ? new Set(part.properties.map(([name]) => name)) : undefined;
+      const others = named ? keys.filter((key) => !named.has(key)) : keys;
+      const members = others.map((key) => value[key]);
+      walkMembers(part.additional, members, (index) => `${pointer}/${escapeSegment(others[index]!)}`, found, work);
     }
     for (const [name, child] of part.properties ?? []) {
       const member = value[name];
@@ -114,13 +111,13 @@ const keptNames = new WeakMap<CompiledPiece, Map<string, readonly SchemaError[]>
  * What ajv reports for `propertyNames` on an object, key by key: the key schema's errors (with
  * `propertyName`), then one `propertyNames` error for the key. Paths are relative to the object.
  */
-function nameErrors(piece: CompiledPiece, value: Record<string, unknown>, keep: boolean): SchemaError[] {
+function nameErrors(piece: CompiledPiece, keys: readonly string[], keep: boolean): SchemaError[] {
   let byKey = keep ? keptNames.get(piece) : undefined;
   if (keep && !byKey) keptNames.set(piece, (byKey = new Map()));
   // Bounded: a file's keys, and the ones typed on the way.
   if (byKey && byKey.size > 100_000) byKey.clear();
   const all: SchemaError[] = [];
-  for (const key in value) {
+  for (const key of keys) {
     let errors = byKey?.get(key);
     if (!errors) {
       errors = piece(key) ? NONE : (piece.errors ?? NONE);

@@ -148,6 +148,17 @@ interface KeptList {
  */
 const keptLists = new WeakMap<object, Map<string, KeptList>>();
 
+/** A list whose names are, in order, those of an earlier list (an edit changed its items but no name), to that earlier list. */
+const sameNames = new WeakMap<readonly Declaration[], readonly Declaration[]>();
+
+/**
+ * The first list, from an earlier reading of the same collection, whose names are in order
+ * those of `list`: what depends only on the names (which ones repeat) holds for both.
+ */
+export function sameNamesAs(list: readonly Declaration[]): readonly Declaration[] | undefined {
+  return sameNames.get(list);
+}
+
 /** An item read through an alias: what it says can change while the item's own node does not, so it is read every time. */
 const THROUGH_ALIAS = Symbol('through an alias');
 
@@ -188,6 +199,9 @@ function readItems<T extends ValueNode | MapEntry>(
   }
   // The same declarations as last time: the same list, so what was derived from it (the declared names) is too.
   const same = previous !== undefined && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d);
+  if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i]!.name === d.name)) {
+    sameNames.set(list, sameNames.get(previous.list) ?? previous.list);
+  }
   const state: KeptList = { items, built, list: same ? previous.list : list };
   for (const anchor of [items[0]!, items[n - 1]!]) {
     let bySlot = keptLists.get(anchor);

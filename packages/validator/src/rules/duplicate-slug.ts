@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, type Declaration } from '../model/declarations.js';
+import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, sameNamesAs, type Declaration } from '../model/declarations.js';
 
 export const duplicateSlug: CodeRule<'duplicate-slug'> = {
   id: 'duplicate-slug',
@@ -29,21 +29,23 @@ export const duplicateSlug: CodeRule<'duplicate-slug'> = {
 };
 
 /**
- * Each declaration whose name an earlier one has, with that earlier one. Found once per list:
- * the declarations index gives the same list again while no item of its collection changed
- * (a declaration's offsets follow its nodes, so the pairs stay true when an edit moves them).
+ * Each declaration whose name an earlier one has, with that earlier one, as indexes. Found once
+ * per list of names: the declarations index gives the same list again while no item of its
+ * collection changed, and tells when an edit changed items but no name (`sameNamesAs`).
  */
-const found = new WeakMap<readonly Declaration[], [Declaration, Declaration][]>();
+const found = new WeakMap<readonly Declaration[], [number, number][]>();
 function repeated(declarations: readonly Declaration[]): [Declaration, Declaration][] {
-  let pairs = found.get(declarations);
-  if (pairs) return pairs;
-  pairs = [];
-  const first = new Map<string, Declaration>();
-  for (const declaration of declarations) {
-    const earlier = first.get(declaration.name);
-    if (earlier) pairs.push([declaration, earlier]);
-    else first.set(declaration.name, declaration);
+  const names = sameNamesAs(declarations) ?? declarations;
+  let pairs = found.get(names);
+  if (!pairs) {
+    pairs = [];
+    const first = new Map<string, number>();
+    declarations.forEach((declaration, index) => {
+      const earlier = first.get(declaration.name);
+      if (earlier !== undefined) pairs!.push([index, earlier]);
+      else first.set(declaration.name, index);
+    });
+    found.set(names, pairs);
   }
-  found.set(declarations, pairs);
-  return pairs;
+  return pairs.map(([index, earlier]) => [declarations[index]!, declarations[earlier]!]);
 }

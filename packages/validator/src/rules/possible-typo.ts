@@ -42,7 +42,6 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
   const children: { entry: MapEntry; schema: SchemaObject }[] = [];
   for (const entry of resolved.entries) {
     if (entry.ignored || entry.merge) continue;
-    const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
     // Own keys only: `constructor` or `__proto__` in the manifest is not a declared property.
     const property = Object.hasOwn(properties, entry.key) ? properties[entry.key] : undefined;
     if (property) {
@@ -60,6 +59,7 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
     }
     const suggestion = closestMatch(entry.key, absent);
     if (!suggestion) continue;
+    const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
     context.report({
       code: 'possible-typo',
       message: `unknown key '${entry.key}'; did you mean '${suggestion}'? (extra keys are allowed here, so this is only a warning)`,
