@@ -29,10 +29,12 @@ const whole = (version: 1 | 2): Validator => {
 const parts: Record<1 | 2, Validator> = { 1: validateV1 as Validator, 2: validateV2 as Validator };
 
 describe.skipIf(!codegen)('validation by parts equals the whole-schema validator', () => {
-  const reference = { 1: whole(1), 2: whole(2) };
+  // Compiled when a test runs: a skipped block's body still runs to collect its tests.
+  let compiled: Record<1 | 2, Validator> | undefined;
+  const reference = (version: 1 | 2): Validator => (compiled ??= { 1: whole(1), 2: whole(2) })[version];
   const same = (value: unknown): void => {
     for (const version of [1, 2] as const) {
-      const expected = reference[version](value) ? [] : reference[version].errors;
+      const expected = reference(version)(value) ? [] : reference(version).errors;
       const actual = parts[version](value) ? [] : parts[version].errors;
       expect(actual).toEqual(expected);
     }
@@ -44,7 +46,7 @@ describe.skipIf(!codegen)('validation by parts equals the whole-schema validator
     for (const fixture of texts) {
       const document = ManifestDocument.parse(fixture.text, { format: fixture.format });
       if (document.schemaValue === undefined) continue;
-      if (!reference[2](document.schemaValue)) invalid++;
+      if (!reference(2)(document.schemaValue)) invalid++;
       same(document.schemaValue);
     }
     expect(invalid).toBeGreaterThan(100);
@@ -118,14 +120,14 @@ describe('the part tree', () => {
   it('validates again only the parts whose value object is new', () => {
     const text = largeManifest(2, 30, 8, 4);
     let document = ManifestDocument.parse(text, { format: 'yaml' });
-    const first: PartWork = { validated: [] };
+    const first = { validated: [] as string[] } satisfies PartWork;
     walkParts(partsV2 as SchemaPart, document.schemaValue, '', () => {}, first);
     expect(first.validated).toContain('/triggers/12');
     expect(first.validated.length).toBeGreaterThan(30 + 8);
     // One character more in trigger 12's prompt.
     const at = text.indexOf('prompt: ', text.indexOf('slug: trigger-12')) + 'prompt: '.length + 1;
     document = document.update(text.slice(0, at) + 'x' + text.slice(at));
-    const second: PartWork = { validated: [] };
+    const second = { validated: [] as string[] } satisfies PartWork;
     walkParts(partsV2 as SchemaPart, document.schemaValue, '', () => {}, second);
     expect(second.validated).toEqual(['', '/triggers', '/triggers/12']);
   });
