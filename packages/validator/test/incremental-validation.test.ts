@@ -160,3 +160,20 @@ describe('what an edit validates again', () => {
     expect(items(validationWork(document)!.schemaParts).filter((p) => p.startsWith('/triggers/'))).toEqual(made);
   });
 });
+
+describe('kept quick fixes follow the file’s habits', () => {
+  it('a fix kept from before is made again when the file starts using CRLF line ends', () => {
+    // Trigger 5 has no `type`: its missing-key fix inserts a line, with the file's line end.
+    const text = largeManifest(2, 20, 18, 3).replace(/(  - slug: trigger-5\n)    type: \w+\n/, '$1');
+    let document = ManifestDocument.parse(text);
+    const fixText = (diagnostics: readonly { code: string; path: string; fixes?: { edits: { newText: string }[] }[] }[]) =>
+      diagnostics.find((d) => d.code === 'missing-key' && d.path.startsWith('/triggers/5'))?.fixes?.[0]?.edits[0]?.newText;
+    expect(fixText(validateDocument(document).diagnostics)).toMatch(/^[^\r]*\n/);
+    // Far from trigger 5: the first line ends with CRLF now.
+    const edited = text.replace('\n', '\r\n');
+    document = document.update(edited);
+    const incremental = validateDocument(document).diagnostics;
+    expect(incremental).toEqual(validateManifest(edited).diagnostics);
+    expect(fixText(incremental)).toContain('\r\n');
+  });
+});
