@@ -164,7 +164,7 @@ describe('what an edit validates again', () => {
 describe('kept quick fixes follow the file’s habits', () => {
   it('a fix kept from before is made again when the file starts using CRLF line ends', () => {
     // Trigger 5 has no `type`: its missing-key fix inserts a line, with the file's line end.
-    const text = largeManifest(2, 20, 18, 3).replace(/(  - slug: trigger-5\n)    type: \w+\n/, '$1');
+    const text = largeManifest(2, 20, 18, 3).replace(/( {2}- slug: trigger-5\n) {4}type: \w+\n/, '$1');
     let document = ManifestDocument.parse(text);
     const fixText = (diagnostics: readonly { code: string; path: string; fixes?: { edits: { newText: string }[] }[] }[]) =>
       diagnostics.find((d) => d.code === 'missing-key' && d.path.startsWith('/triggers/5'))?.fixes?.[0]?.edits[0]?.newText;
