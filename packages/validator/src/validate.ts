@@ -75,11 +75,28 @@ export function validateDocument(document: ManifestDocument): ValidationResult {
   return result;
 }
 
-/** The located node (a map entry for a key) that a schema part's diagnostics are kept with. */
-function anchorAt(locator: ManifestLocator, pointer: string): MapEntry | ValueNode | undefined {
-  if (pointer === '') return undefined;
-  const { node, entry, exact } = locator.target(pointer);
-  return exact ? (entry ?? node) : undefined;
+/**
+ * The located node (a map entry for a key) that a schema part's diagnostics are kept with, as
+ * `locator.target` finds it, with each parent looked up once per validation (the parts with
+ * errors are often many items of one collection).
+ */
+function anchorFinder(locator: ManifestLocator): (pointer: string) => MapEntry | ValueNode | undefined {
+  const parents = new Map<string, ValueNode | null>();
+  return (pointer) => {
+    if (pointer === '') return undefined;
+    const cut = pointer.lastIndexOf('/');
+    const parentPointer = pointer.slice(0, cut);
+    let parent = parents.get(parentPointer);
+    if (parent === undefined) {
+      const found = locator.target(parentPointer);
+      parents.set(parentPointer, (parent = found.exact ? found.node : null));
+    }
+    const container = resolveAlias(parent);
+    const segment = pointer.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (container?.kind === 'map') return findEntry(container, segment);
+    if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) return container.items[Number(segment)];
+    return undefined;
+  };
 }
 
 /** An identity for a part's error list, stable while it is the same array. */
@@ -143,6 +160,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
         const cache = new ResultCache(document, work);
         const schema = schemaFor(version);
         const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
+        const anchorAt = anchorFinder(locator);
         // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
         walkParts(
           partsFor(version),
@@ -150,7 +168,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
           '',
           (found: PartErrors) => {
             const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
-            const anchor = anchorAt(locator, found.pointer);
+            const anchor = anchorAt(found.pointer);
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
             raw.push(...(anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()));
           },
