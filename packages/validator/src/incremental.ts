@@ -110,6 +110,8 @@ export class ResultCache {
   constructor(
     private readonly document: ManifestDocument,
     readonly work: ValidationWork,
+    /** False for a document no one will update (a one-shot validation): compute everything, keep nothing. */
+    private readonly keep = true,
   ) {}
 
   private currentHabits(): string {
@@ -127,6 +129,10 @@ export class ResultCache {
   each(slot: string, anchors: Anchor[], pointerOf: (index: number) => string, compute: (index: number) => RawDiagnostic[], depends = ''): RawDiagnostic[] {
     const n = anchors.length;
     const out: RawDiagnostic[] = [];
+    if (!this.keep) {
+      for (let i = 0; i < n; i++) for (const d of compute(i)) out.push(d);
+      return out;
+    }
     if (n === 0) return out;
     const previous = keptItems.get(anchors[0]!)?.get(slot) ?? keptItems.get(anchors[n - 1]!)?.get(slot);
     if (previous && previous.anchors === anchors && previous.depends === depends) {
@@ -211,6 +217,7 @@ export class ResultCache {
    * same, and the node kept its length.
    */
   get(anchor: Anchor, slot: string, pointer: string, compute: () => RawDiagnostic[], depends = ''): readonly RawDiagnostic[] {
+    if (!this.keep) return compute();
     // A map entry spans its key and value, a node its own text: both have start and end.
     const start = anchor.start;
     const end = anchor.end;

@@ -42,15 +42,24 @@ const results = new WeakMap<ManifestDocument, ValidationResult>();
  * hostile input, comes back as a located diagnostic.
  */
 export function validateManifest(input: string | Uint8Array, options: ValidateOptions = {}): ValidationResult {
-  return validateDocument(ManifestDocument.parse(input, options));
+  // Nobody can edit this document: nothing of its validation is kept for a next one.
+  return validated(ManifestDocument.parse(input, options), false);
 }
 
-/** Validates a parsed document; the result is cached on the document. */
+/**
+ * Validates a parsed document; the result is cached on the document. What it finds is kept for
+ * the validation of the document `document.update()` makes next, which re-checks only what the
+ * edit changed.
+ */
 export function validateDocument(document: ManifestDocument): ValidationResult {
+  return validated(document, true);
+}
+
+function validated(document: ManifestDocument, keep: boolean): ValidationResult {
   let result = results.get(document);
   if (!result) {
     try {
-      result = runValidation(document);
+      result = runValidation(document, keep);
     } catch (error) {
       // A bug of ours must not take the caller down: report it where the user can see it.
       result = {
@@ -92,7 +101,10 @@ function anchorFinder(locator: ManifestLocator): (pointer: string) => MapEntry |
       parents.set(parentPointer, (parent = found.exact ? found.node : null));
     }
     const container = resolveAlias(parent);
-    const segment = pointer.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment = pointer
+      .slice(cut + 1)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
     if (container?.kind === 'map') return findEntry(container, segment);
     if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) return container.items[Number(segment)];
     return undefined;
@@ -118,6 +130,8 @@ function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | Value
   return anchors;
 }
 
+const NOTHING = Object.freeze([]) as unknown as RawDiagnostic[];
+
 const works = new WeakMap<ManifestDocument, ValidationWork>();
 
 export { recordValidationWork } from './incremental.js';
@@ -131,7 +145,7 @@ export function validationWork(document: ManifestDocument): ValidationWork | und
   return works.get(document);
 }
 
-function runValidation(document: ManifestDocument): ValidationResult {
+function runValidation(document: ManifestDocument, keep: boolean): ValidationResult {
   const work: ValidationWork = { schemaParts: [], checked: [] };
   works.set(document, work);
   const raw: RawDiagnostic[] = [...document.diagnostics];
@@ -157,7 +171,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
       const unparsed = raw.some((d) => d.code === 'yaml-syntax');
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
-        const cache = new ResultCache(document, work);
+        const cache = new ResultCache(document, work, keep);
         const schema = schemaFor(version);
         const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
         const anchorAt = anchorFinder(locator);
@@ -172,9 +186,10 @@ function runValidation(document: ManifestDocument): ValidationResult {
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
             raw.push(...(anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()));
           },
-          { validated: isRecordingWork() ? work.schemaParts : undefined },
+          keep ? { validated: isRecordingWork() ? work.schemaParts : undefined } : undefined,
         );
         let sink = raw;
+        let spare: RawDiagnostic[] | undefined;
         const base = Object.assign(Object.create(locator) as ManifestLocator, {
           version,
           root: mapRoot,
@@ -191,14 +206,18 @@ function runValidation(document: ManifestDocument): ValidationResult {
               anchorsOf(items, item.anchor),
               (index) => item.pointer(items[index]!, index),
               (index) => {
+                // Most items report nothing: they share one spare list (taken while in use, as checks nest).
                 const outer = sink;
-                const collected: RawDiagnostic[] = (sink = []);
+                const collected: RawDiagnostic[] = (sink = spare ?? []);
+                spare = undefined;
                 try {
                   check(items[index]!, index);
                 } finally {
                   sink = outer;
                 }
-                return collected;
+                if (collected.length > 0) return collected;
+                spare = collected;
+                return NOTHING;
               },
               depends,
             );

@@ -165,7 +165,9 @@ const THROUGH_ALIAS = Symbol('through an alias');
 function throughAlias(item: object): boolean {
   const node = 'keyStart' in item ? (item as MapEntry).value : (item as ValueNode);
   if (node.kind === 'alias') return true;
-  return node.kind === 'map' && node.entries.some((entry) => entry.value.kind === 'alias' || entry.merge);
+  if (node.kind !== 'map') return false;
+  for (const entry of node.entries) if (entry.value.kind === 'alias' || entry.merge) return true;
+  return false;
 }
 
 function readItems<T extends ValueNode | MapEntry>(
