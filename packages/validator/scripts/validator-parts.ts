@@ -125,10 +125,10 @@ export function planParts(schema: SchemaObject, at = '', depth = 0): PartPlan {
 }
 
 /** Every compiled piece of a plan, depth first: [schema pointer + role, schema]. */
-export function planPieces(plan: PartPlan): { name: string; at: string; role: 'leaf' | 'shell'; schema: SchemaObject }[] {
-  if (plan.kind === 'leaf') return [{ name: '', at: plan.at, role: 'leaf', schema: plan.schema }];
+export function planPieces(plan: PartPlan): { at: string; role: 'leaf' | 'shell'; schema: SchemaObject }[] {
+  if (plan.kind === 'leaf') return [{ at: plan.at, role: 'leaf', schema: plan.schema }];
   return [
-    { name: '', at: plan.at, role: 'shell', schema: plan.shell },
+    { at: plan.at, role: 'shell', schema: plan.shell },
     ...(plan.propertyNames ? planPieces(plan.propertyNames) : []),
     ...plan.properties.flatMap(([, part]) => planPieces(part)),
     ...(plan.additional ? planPieces(plan.additional) : []),
