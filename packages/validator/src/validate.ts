@@ -252,9 +252,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
       ],
     });
   }
-  const diagnostics = dedupe(raw)
-    .sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code))
-    .map((d) => document.lines.locate(d, severityOf(d.code)));
+  const diagnostics = sortedOnce(raw).map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
@@ -297,12 +295,27 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
   return null;
 }
 
-function dedupe(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.code}|${d.start}|${d.end}|${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * Sorted by position (then code), each diagnostic once: of those with the same code, range and
+ * message, the first reported. The sort is stable, so the first reported of such a group is the
+ * first of its run of equal positions and code, where it is looked for.
+ */
+function sortedOnce(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
+  const sorted = diagnostics.slice().sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code));
+  const once: RawDiagnostic[] = [];
+  let messages = new Set<string>();
+  for (let i = 0; i < sorted.length; i++) {
+    const d = sorted[i]!;
+    const previous = sorted[i - 1];
+    if (!previous || previous.start !== d.start || previous.end !== d.end || previous.code !== d.code) {
+      if (messages.size) messages = new Set();
+    } else if (messages.size === 0) {
+      messages.add(previous.message);
+    }
+    // A run of one (the usual case) needs no set.
+    if (messages.has(d.message)) continue;
+    if (messages.size) messages.add(d.message);
+    once.push(d);
+  }
+  return once;
 }
