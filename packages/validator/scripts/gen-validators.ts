@@ -8,50 +8,46 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { buildSchemas, dereference, GENERATED_NOTE } from '../../schema/src/build.js';
-
-export const AJV_OPTIONS = {
-  allErrors: true,
-  strict: true,
-  // Conditions name keys their branch does not declare (`anyOf: [{required: [prompt]}, …]`) on purpose.
-  strictRequired: false,
-  strictTypes: false,
-  // Our annotations; other validators ignore unknown keywords, ajv must be told.
-  keywords: ['markdownDescription', 'x-svc-rule', 'x-svc-message', 'x-svc-forbidden', 'x-svc-deprecated', 'x-svc-code'],
-} as const;
+import { GENERATED_NOTE } from '../../schema/src/build.js';
+import { AJV_OPTIONS, COMPILED, planParts, planPieces, type PartPlan } from './validator-parts.js';
 
 const standalone = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
   ajv: unknown,
   refs: Record<string, string>,
 ) => string;
 
-const schemas = buildSchemas();
+/**
+ * The part tree of a plan as a JavaScript literal, naming each compiled piece by its export
+ * (`p0`, `p1`, …, in {@link planPieces} order).
+ */
+function partLiteral(plan: PartPlan, names: Map<string, string>): string {
+  const at = JSON.stringify(plan.at);
+  if (plan.kind === 'leaf') return `{at:${at},validate:${names.get(`leaf:${plan.at}`)!}}`;
+  const fields = [`at:${at}`, `shell:${names.get(`shell:${plan.at}`)!}`];
+  fields.push(`properties:[${plan.properties.map(([name, part]) => `[${JSON.stringify(name)},${partLiteral(part, names)}]`).join(',')}]`);
+  if (plan.additional) fields.push(`additional:${partLiteral(plan.additional, names)}`);
+  if (plan.items) fields.push(`items:${partLiteral(plan.items, names)}`);
+  if (plan.propertyNames) fields.push(`propertyNames:${partLiteral(plan.propertyNames, names)}`);
+  return `{${fields.join(',')}}`;
+}
 
 /**
- * The schema without what only people read (descriptions, titles, comments, defaults): they
- * do not change a verdict, and leaving them out keeps the generated code and the memory it
- * holds small. Hover text comes from @svc-manifest/schema, not from here.
+ * ajv's standalone code for one version's schema, cut into parts (scripts/validator-parts.ts),
+ * as an ES module exporting the part tree (`partsV<n>`, walked by src/schema-parts.ts) and
+ * `validateV<n>`, the whole-value validator made of the parts.
  */
-function withoutDocs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutDocs);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (['description', 'markdownDescription', 'title', '$comment', 'default'].includes(key)) continue;
-    out[key] =
-      key === 'properties' || key === 'definitions'
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, withoutDocs(member)]))
-        : withoutDocs(value);
-  }
-  return out;
-}
-const compiledV1 = withoutDocs(dereference(schemas.v1)) as Record<string, unknown>;
-const compiledV2 = withoutDocs(dereference(schemas.v2)) as Record<string, unknown>;
-/** ajv's standalone code for one version's schema, as an ES module exporting `exportName`. */
-function versionModule(schema: Record<string, unknown>, key: string, exportName: string): string {
+function versionModule(schema: Record<string, unknown>, version: 1 | 2): string {
   const ajv = new Ajv.default({ ...AJV_OPTIONS, keywords: [...AJV_OPTIONS.keywords], code: { source: true, esm: true, lines: false } });
-  ajv.addSchema(schema, key);
-  let code = standalone(ajv, { [exportName]: key });
+  const plan = planParts(schema);
+  const names = new Map<string, string>();
+  const exports: Record<string, string> = {};
+  planPieces(plan).forEach((piece, index) => {
+    const key = `v${version}-${piece.role}:${piece.at}`;
+    ajv.addSchema(piece.schema, key);
+    names.set(`${piece.role}:${piece.at}`, `p${index}`);
+    exports[`p${index}`] = key;
+  });
+  let code = standalone(ajv, exports);
   // ajv emits a CommonJS require for its unicode length helper even in ESM mode.
   code = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'ucs2length');
   if (/require\(/.test(code)) throw new Error('standalone code still contains require(): extend the rewrite above');
@@ -73,19 +69,21 @@ function versionModule(schema: Record<string, unknown>, key: string, exportName:
     `// ${GENERATED_NOTE}`,
     '// ajv standalone validation code for one version of the published svc manifest schema (made by packages/validator/scripts/gen-validators.ts).',
     "import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';",
+    "import { collectErrors } from '../schema-parts.js';",
     'const ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;',
   ].join('\n');
-  return header + '\n' + code.replace(/^"use strict";/, '') + '\n';
+  const footer = [
+    `export const partsV${version} = ${partLiteral(plan, names)};`,
+    `export function validateV${version}(data) { const errors = collectErrors(partsV${version}, data); validateV${version}.errors = errors.length ? errors : null; return errors.length === 0; }`,
+  ].join('\n');
+  return header + '\n' + code.replace(/^"use strict";/, '') + '\n' + footer + '\n';
 }
 
 // One module per version: a run that only meets svc_version 2 never loads the v1 code (see src/lazy-parts.ts).
 const generatedDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated');
-for (const [version, schema] of [
-  [1, compiledV1],
-  [2, compiledV2],
-] as const) {
+for (const version of [1, 2] as const) {
   const out = join(generatedDir, `validators-v${version}.ts`);
-  const code = versionModule(schema, `v${version}`, `validateV${version}`);
+  const code = versionModule(COMPILED[version], version);
   writeFileSync(out, code);
   console.log(`wrote ${out} (${code.length} characters)`);
 }
@@ -103,8 +101,8 @@ writeFileSync(
     '// Parsed on first use: only a manifest with schema errors needs them.',
     'let v1: Record<string, unknown> | undefined;',
     'let v2: Record<string, unknown> | undefined;',
-    `export const dereferencedV1 = (): Record<string, unknown> => (v1 ??= ${literal(compiledV1)});`,
-    `export const dereferencedV2 = (): Record<string, unknown> => (v2 ??= ${literal(compiledV2)});`,
+    `export const dereferencedV1 = (): Record<string, unknown> => (v1 ??= ${literal(COMPILED[1])});`,
+    `export const dereferencedV2 = (): Record<string, unknown> => (v2 ??= ${literal(COMPILED[2])});`,
     '',
   ].join('\n'),
 );

@@ -1,14 +1,16 @@
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
-import { findEntry, resolveAlias, type MapNode } from './document/nodes.js';
-import { validateV2 } from './generated/validators-v2.js';
+import { findEntry, resolveAlias, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import { partsV2 } from './generated/validators-v2.js';
 import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
-import type { RuleContext, SchemaError } from './rules/rule.js';
+import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
+import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
+import { isRecordingWork, ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -23,11 +25,9 @@ export interface ValidationResult {
 
 export interface ValidateOptions extends DocumentOptions {}
 
-type StandaloneValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
-
-/** The compiled validator of a version (version 1's is loaded on first use, see lazy-parts.ts). */
-function validatorFor(version: SvcVersion): StandaloneValidator {
-  return (version === 1 ? v1Validator().validateV1 : validateV2) as StandaloneValidator;
+/** The compiled validator of a version, as its tree of parts (version 1's is loaded on first use, see lazy-parts.ts). */
+function partsFor(version: SvcVersion): SchemaPart {
+  return (version === 1 ? v1Validator().partsV1 : partsV2) as SchemaPart;
 }
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
@@ -42,15 +42,24 @@ const results = new WeakMap<ManifestDocument, ValidationResult>();
  * hostile input, comes back as a located diagnostic.
  */
 export function validateManifest(input: string | Uint8Array, options: ValidateOptions = {}): ValidationResult {
-  return validateDocument(ManifestDocument.parse(input, options));
+  // Nobody can edit this document: nothing of its validation is kept for a next one.
+  return validated(ManifestDocument.parse(input, options), false);
 }
 
-/** Validates a parsed document; the result is cached on the document. */
+/**
+ * Validates a parsed document; the result is cached on the document. What it finds is kept for
+ * the validation of the document `document.update()` makes next, which re-checks only what the
+ * edit changed.
+ */
 export function validateDocument(document: ManifestDocument): ValidationResult {
+  return validated(document, true);
+}
+
+function validated(document: ManifestDocument, keep: boolean): ValidationResult {
   let result = results.get(document);
   if (!result) {
     try {
-      result = runValidation(document);
+      result = runValidation(document, keep);
     } catch (error) {
       // A bug of ours must not take the caller down: report it where the user can see it.
       result = {
@@ -75,7 +84,70 @@ export function validateDocument(document: ManifestDocument): ValidationResult {
   return result;
 }
 
-function runValidation(document: ManifestDocument): ValidationResult {
+/**
+ * The located node (a map entry for a key) that a schema part's diagnostics are kept with, as
+ * `locator.target` finds it, with each parent looked up once per validation (the parts with
+ * errors are often many items of one collection).
+ */
+function anchorFinder(locator: ManifestLocator): (pointer: string) => MapEntry | ValueNode | undefined {
+  const parents = new Map<string, ValueNode | null>();
+  return (pointer) => {
+    if (pointer === '') return undefined;
+    const cut = pointer.lastIndexOf('/');
+    const parentPointer = pointer.slice(0, cut);
+    let parent = parents.get(parentPointer);
+    if (parent === undefined) {
+      const found = locator.target(parentPointer);
+      parents.set(parentPointer, (parent = found.exact ? found.node : null));
+    }
+    const container = resolveAlias(parent);
+    const segment = pointer
+      .slice(cut + 1)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
+    if (container?.kind === 'map') return findEntry(container, segment);
+    if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) return container.items[Number(segment)];
+    return undefined;
+  };
+}
+
+/** An identity for a part's error list, stable while it is the same array. */
+const errorIds = new WeakMap<object, number>();
+let nextErrorId = 0;
+function errorsKey(found: PartErrors): string {
+  let id = errorIds.get(found.errors);
+  if (id === undefined) errorIds.set(found.errors, (id = ++nextErrorId));
+  return String(id);
+}
+
+/** The anchors of a list of items, made once per list (the declarations index gives the same list while its collection is unchanged). */
+const anchorLists = new WeakMap<(item: never) => unknown, WeakMap<readonly unknown[], (MapEntry | ValueNode)[]>>();
+function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | ValueNode): (MapEntry | ValueNode)[] {
+  let byList = anchorLists.get(anchor);
+  if (!byList) anchorLists.set(anchor, (byList = new WeakMap()));
+  let anchors = byList.get(items);
+  if (!anchors) byList.set(items, (anchors = items.map(anchor)));
+  return anchors;
+}
+
+const NOTHING = Object.freeze([]) as unknown as RawDiagnostic[];
+
+const works = new WeakMap<ManifestDocument, ValidationWork>();
+
+export { recordValidationWork } from './incremental.js';
+
+/**
+ * What validating `document` computed afresh rather than reusing from an earlier validation of
+ * the same file (the schema parts validated, the items checked), when recording is on
+ * (`recordValidationWork(true)`): for tests and measurements.
+ */
+export function validationWork(document: ManifestDocument): ValidationWork | undefined {
+  return works.get(document);
+}
+
+function runValidation(document: ManifestDocument, keep: boolean): ValidationResult {
+  const work: ValidationWork = { schemaParts: [], checked: [] };
+  works.set(document, work);
   const raw: RawDiagnostic[] = [...document.diagnostics];
   const value = document.value;
   const root = document.root;
@@ -99,21 +171,61 @@ function runValidation(document: ManifestDocument): ValidationResult {
       const unparsed = raw.some((d) => d.code === 'yaml-syntax');
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
-        const validate = validatorFor(version);
+        const cache = new ResultCache(document, work, keep);
+        const schema = schemaFor(version);
+        const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
+        const anchorAt = anchorFinder(locator);
         // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
-        if (!validate(document.schemaValue)) {
-          raw.push(
-            ...explainSchemaErrors(validate.errors ?? [], schemaFor(version), locator, { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID }),
-          );
-        }
-        const context: RuleContext = Object.assign(Object.create(locator) as ManifestLocator, {
+        walkParts(
+          partsFor(version),
+          document.schemaValue,
+          '',
+          (found: PartErrors) => {
+            const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
+            const anchor = anchorAt(found.pointer);
+            // The explanation depends on the part's errors: the same array while the part's value object is the same.
+            raw.push(...(anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()));
+          },
+          keep ? { validated: isRecordingWork() ? work.schemaParts : undefined } : undefined,
+        );
+        let sink = raw;
+        let spare: RawDiagnostic[] | undefined;
+        const base = Object.assign(Object.create(locator) as ManifestLocator, {
           version,
           root: mapRoot,
           value: value as Record<string, unknown>,
-          schema: schemaFor(version),
-          report: (diagnostic: RawDiagnostic) => raw.push(diagnostic),
+          schema,
+          report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
         });
-        for (const rule of CODE_RULES) rule.check(context);
+        for (const rule of CODE_RULES) {
+          // What a rule reports about an item also depends on the version (say, the schema it reads).
+          const slot = `${rule.id}@${version}`;
+          const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+            const found = cache.each(
+              `${slot}:${name}`,
+              anchorsOf(items, item.anchor),
+              (index) => item.pointer(items[index]!, index),
+              (index) => {
+                // Most items report nothing: they share one spare list (taken while in use, as checks nest).
+                const outer = sink;
+                const collected: RawDiagnostic[] = (sink = spare ?? []);
+                spare = undefined;
+                try {
+                  check(items[index]!, index);
+                } finally {
+                  sink = outer;
+                }
+                if (collected.length > 0) return collected;
+                spare = collected;
+                return NOTHING;
+              },
+              depends,
+            );
+            for (const diagnostic of found) sink.push(diagnostic);
+          };
+          const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
+          rule.check(context);
+        }
       }
     }
   } else if (!document.fatal && !root && !raw.some((d) => severityOf(d.code) === 'error')) {
@@ -140,9 +252,7 @@ function runValidation(document: ManifestDocument): ValidationResult {
       ],
     });
   }
-  const diagnostics = dedupe(raw)
-    .sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code))
-    .map((d) => document.lines.locate(d, severityOf(d.code)));
+  const diagnostics = sortedOnce(raw).map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
@@ -185,12 +295,27 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
   return null;
 }
 
-function dedupe(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.code}|${d.start}|${d.end}|${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * Sorted by position (then code), each diagnostic once: of those with the same code, range and
+ * message, the first reported. The sort is stable, so the first reported of such a group is the
+ * first of its run of equal positions and code, where it is looked for.
+ */
+function sortedOnce(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
+  const sorted = diagnostics.slice().sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code));
+  const once: RawDiagnostic[] = [];
+  let messages = new Set<string>();
+  for (let i = 0; i < sorted.length; i++) {
+    const d = sorted[i]!;
+    const previous = sorted[i - 1];
+    if (!previous || previous.start !== d.start || previous.end !== d.end || previous.code !== d.code) {
+      if (messages.size) messages = new Set();
+    } else if (messages.size === 0) {
+      messages.add(previous.message);
+    }
+    // A run of one (the usual case) needs no set.
+    if (messages.has(d.message)) continue;
+    if (messages.size) messages.add(d.message);
+    once.push(d);
+  }
+  return once;
 }

@@ -131,7 +131,7 @@ function dashBefore(text: string, offset: number): number {
 }
 
 /** Indentation habits of the document, so new blocks match old ones. */
-function detectStyle(root: ValueNode | null, lines: TextLines): YamlStyle {
+export function detectStyle(root: ValueNode | null, lines: TextLines): YamlStyle {
   let indent: number | undefined;
   let seqIndent: number | undefined;
   const visit = (node: ValueNode, depth: number): void => {

@@ -73,6 +73,146 @@ function unquoted(text: string, start: number, end: number): [number, number] {
   return quoted ? [start + 1, end - 1] : [start, end];
 }
 
+type Span = { start: number; end: number };
+
+/**
+ * A declaration that knows its nodes: {@link refresh} brings its offsets up to date when an edit
+ * moved them (the document moves an unchanged item's nodes instead of parsing it again), so an
+ * unchanged item's declaration is reused. Its fields are plain data, as a reader expects.
+ */
+class LocatedDeclaration implements Declaration {
+  kind: DeclarationKind;
+  name: string;
+  path: string;
+  segments: (string | number)[];
+  start = 0;
+  end = 0;
+  nameStart = 0;
+  nameEnd = 0;
+  written: boolean;
+  node: ValueNode;
+  spanStart = 0;
+  spanEnd = 0;
+  entry?: MapEntry;
+  enabled?: boolean;
+  readonly #name: ValueNode | MapEntry;
+  readonly #quotes: number;
+  readonly #span: Span;
+
+  constructor(
+    fields: Omit<Declaration, 'start' | 'end' | 'nameStart' | 'nameEnd' | 'spanStart' | 'spanEnd'>,
+    name: ValueNode | MapEntry,
+    quotes: number,
+    span: Span,
+  ) {
+    this.kind = fields.kind;
+    this.name = fields.name;
+    this.path = fields.path;
+    this.segments = fields.segments;
+    this.written = fields.written;
+    this.node = fields.node;
+    if (fields.entry) this.entry = fields.entry;
+    this.#name = name;
+    this.#quotes = quotes;
+    this.#span = span;
+    this.refresh();
+  }
+
+  /** Reads the offsets again from the nodes (they move in place when an edit before them changes the text's length). */
+  refresh(): void {
+    const name = this.#name;
+    const start = 'keyStart' in name ? name.keyStart : name.start;
+    if (start === this.start && this.spanStart === this.#span.start) return;
+    const end = 'keyStart' in name ? name.keyEnd : name.end;
+    this.start = start;
+    this.end = end;
+    this.nameStart = start + this.#quotes;
+    this.nameEnd = end - this.#quotes;
+    this.spanStart = this.#span.start;
+    this.spanEnd = this.#span.end;
+  }
+}
+
+interface KeptList {
+  items: readonly object[];
+  built: (LocatedDeclaration | null | typeof THROUGH_ALIAS)[];
+  list: Declaration[];
+}
+
+/**
+ * Declarations read from the items of a collection, reusing those of the last reading of it:
+ * its items are compared by identity from both ends (an edit keeps the nodes of every item whose
+ * text did not change), so only changed items are read again, and an item after an added or
+ * removed one only to renumber its path. Kept by the first and the last item, and by `slot`
+ * (what is read, and where).
+ */
+const keptLists = new WeakMap<object, Map<string, KeptList>>();
+
+/** A list whose names are, in order, those of an earlier list (an edit changed its items but no name), to that earlier list. */
+const sameNames = new WeakMap<readonly Declaration[], readonly Declaration[]>();
+
+/**
+ * The first list, from an earlier reading of the same collection, whose names are in order
+ * those of `list`: what depends only on the names (which ones repeat) holds for both.
+ */
+export function sameNamesAs(list: readonly Declaration[]): readonly Declaration[] | undefined {
+  return sameNames.get(list);
+}
+
+/** An item read through an alias: what it says can change while the item's own node does not, so it is read every time. */
+const THROUGH_ALIAS = Symbol('through an alias');
+
+function throughAlias(item: object): boolean {
+  const node = 'keyStart' in item ? (item as MapEntry).value : (item as ValueNode);
+  if (node.kind === 'alias') return true;
+  if (node.kind !== 'map') return false;
+  for (const entry of node.entries) if (entry.value.kind === 'alias' || entry.merge) return true;
+  return false;
+}
+
+function readItems<T extends ValueNode | MapEntry>(
+  slot: string,
+  items: readonly T[],
+  read: (item: T, index: number) => LocatedDeclaration | null,
+  live: (item: T) => boolean = () => true,
+): Declaration[] {
+  const n = items.length;
+  if (n === 0) return [];
+  const previous = keptLists.get(items[0]!)?.get(slot) ?? keptLists.get(items[n - 1]!)?.get(slot);
+  const built = new Array<LocatedDeclaration | null | typeof THROUGH_ALIAS>(n);
+  let prefix = 0;
+  let suffix = 0;
+  if (previous) {
+    const old = previous.items;
+    const m = old.length;
+    while (prefix < n && prefix < m && items[prefix] === old[prefix]) prefix++;
+    // Items after an added or removed one have a new index, which their path holds.
+    if (n === m) while (suffix < n - prefix && items[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
+    for (let i = 0; i < prefix; i++) built[i] = previous.built[i]!;
+    for (let k = 1; k <= suffix; k++) built[n - k] = previous.built[m - k]!;
+    for (const kept of built) if (kept && kept !== THROUGH_ALIAS) kept.refresh();
+  }
+  for (let i = prefix; i < n - suffix; i++) built[i] = throughAlias(items[i]!) ? THROUGH_ALIAS : read(items[i]!, i);
+  const list: Declaration[] = [];
+  for (let i = 0; i < n; i++) {
+    const kept = built[i];
+    const found = kept === THROUGH_ALIAS ? read(items[i]!, i) : kept;
+    if (found && live(items[i]!)) list.push(found);
+  }
+  // The same declarations as last time: the same list, so what was derived from it (the declared names) is too.
+  const same = previous !== undefined && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d);
+  if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i]!.name === d.name)) {
+    sameNames.set(list, sameNames.get(previous.list) ?? previous.list);
+  }
+  const state: KeptList = { items, built, list: same ? previous.list : list };
+  for (const anchor of [items[0]!, items[n - 1]!]) {
+    let bySlot = keptLists.get(anchor);
+    if (!bySlot) keptLists.set(anchor, (bySlot = new Map()));
+    bySlot.set(slot, state);
+  }
+  return state.list;
+}
+
 /** Named items of a sequence (`triggers`, `connectors`, v1 `agents`), named by `nameKey`. */
 export function namedItems(
   container: MapNode | undefined,
@@ -83,30 +223,24 @@ export function namedItems(
   kind: DeclarationKind = 'connector',
 ): Declaration[] {
   if (!container) return [];
-  const declarations: Declaration[] = [];
-  for (const { node, index } of itemsAt(container, key)) {
+  const seq = resolveAlias(findEntry(container, key)?.value);
+  if (seq?.kind !== 'seq') return [];
+  const read = (node: ValueNode, index: number): LocatedDeclaration | null => {
     const map = mapAt(node);
     const nameNode = map ? findEntry(map, nameKey)?.value : undefined;
     const value = resolveAlias(nameNode);
-    if (value?.kind === 'scalar' && typeof value.value === 'string') {
-      const [nameStart, nameEnd] = unquoted(text, value.start, value.end);
-      declarations.push({
-        kind,
-        name: value.value,
-        path: `${pointer}/${key}/${index}`,
-        segments: [...pointerSegments(pointer), key, index],
-        start: value.start,
-        end: value.end,
-        nameStart,
-        nameEnd,
-        written: nameNode === value,
-        node,
-        spanStart: (map ?? node).start,
-        spanEnd: (map ?? node).end,
-      });
-    }
-  }
-  return declarations;
+    if (value?.kind !== 'scalar' || typeof value.value !== 'string') return null;
+    const [nameStart] = unquoted(text, value.start, value.end);
+    const found = new LocatedDeclaration(
+      { kind, name: value.value, path: `${pointer}/${key}/${index}`, segments: [...pointerSegments(pointer), key, index], written: nameNode === value, node },
+      value,
+      nameStart - value.start,
+      map ?? node,
+    );
+    if (kind === 'agent') found.enabled = isEnabled(node);
+    return found;
+  };
+  return readItems(`${kind}|${pointer}|${key}|${nameKey}|${text ? 'quoted' : 'plain'}`, seq.items, read);
 }
 
 /**
@@ -222,30 +356,30 @@ export class ManifestDeclarations {
     const agentsNode = resolveAlias(findEntry(this.root, 'agents')?.value);
     const listForm = this.version === 1 || (this.version === null && agentsNode?.kind === 'seq');
     if (listForm) {
-      return namedItems(this.root, 'agents', 'name', '', this.text, 'agent').map((d) => ({ ...d, kind: 'agent' as const, enabled: isEnabled(d.node) }));
+      return namedItems(this.root, 'agents', 'name', '', this.text, 'agent') as AgentDeclaration[];
     }
     if (agentsNode?.kind !== 'map') return [];
-    return agentsNode.entries
-      .filter((entry) => !entry.ignored && !entry.merge)
-      .map((entry) => {
-        const [nameStart, nameEnd] = unquoted(this.text, entry.keyStart, entry.keyEnd);
-        return {
-          kind: 'agent' as const,
+    const read = (entry: MapEntry): LocatedDeclaration => {
+      const [nameStart] = unquoted(this.text, entry.keyStart, entry.keyEnd);
+      const found = new LocatedDeclaration(
+        {
+          kind: 'agent',
           name: entry.key,
           path: `/agents/${escapePointerSegment(entry.key)}`,
           segments: ['agents', entry.key],
-          start: entry.keyStart,
-          end: entry.keyEnd,
-          nameStart,
-          nameEnd,
           written: true,
           node: entry.value,
-          spanStart: entry.start,
-          spanEnd: entry.end,
           entry,
-          enabled: isEnabled(entry.value),
-        };
-      });
+        },
+        entry,
+        nameStart - entry.keyStart,
+        entry,
+      );
+      found.enabled = isEnabled(entry.value);
+      return found;
+    };
+    // Which entries count (a repeated key is ignored) is decided afresh by every parse.
+    return readItems('agent|map', agentsNode.entries, read, (entry) => !entry.ignored && !entry.merge) as AgentDeclaration[];
   }
 }
 
@@ -291,6 +425,12 @@ export function referencesAt(map: MapNode | undefined, key: string, pointer: str
   }
   return [];
 }
+
+/** A declaration as an item of its collection, for `RuleContext.forEachItem`: the agent's entry (or the item's node) and its path. */
+export const DECLARATION_ITEM = {
+  anchor: (declaration: Declaration): MapEntry | ValueNode => declaration.entry ?? declaration.node,
+  pointer: (declaration: Declaration): string => declaration.path,
+};
 
 // ---- the rules' view: the index of the tree being checked, for its version -------------
 

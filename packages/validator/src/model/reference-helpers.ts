@@ -7,9 +7,19 @@ import type { RuleContext } from '../rules/rule.js';
 export class DeclaredNames {
   private readonly names: Set<string>;
   private readonly suggestions = new Map<string, string | undefined>();
+  private cachedToken?: string;
 
   constructor(readonly declarations: readonly Declaration[]) {
     this.names = new Set(declarations.map((d) => d.name));
+  }
+
+  /**
+   * A short string that is the same exactly when the names, in order, are: what a rule's result
+   * about a reference depends on (whether it is declared, the "did you mean", the list of
+   * declared names). Items compare it once each, so it is an id, not the names themselves.
+   */
+  get token(): string {
+    return (this.cachedToken ??= internNames([...this.names].join('\u0000')));
   }
 
   has(name: string): boolean {
@@ -29,6 +39,28 @@ export class DeclaredNames {
   list(): string[] {
     return [...this.names];
   }
+}
+
+/** The last few name lists seen, with their ids (a few: one per kind of declaration, and the one before an edit). */
+const recentNames: { names: string; id: string }[] = [];
+let nextNamesId = 0;
+
+function internNames(names: string): string {
+  const known = recentNames.find((entry) => entry.names === names);
+  if (known) return known.id;
+  const id = `names#${++nextNamesId}`;
+  recentNames.unshift({ names, id });
+  recentNames.length = Math.min(recentNames.length, 8);
+  return id;
+}
+
+const shared = new WeakMap<readonly Declaration[], DeclaredNames>();
+
+/** The names of a list of declarations, made once per list (the rules of one validation share it). */
+export function declaredNames(declarations: readonly Declaration[]): DeclaredNames {
+  let names = shared.get(declarations);
+  if (!names) shared.set(declarations, (names = new DeclaredNames(declarations)));
+  return names;
 }
 
 /** Reports a reference to a name that nothing declares, with a "did you mean" fix when one is close. */

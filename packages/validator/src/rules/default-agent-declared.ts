@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, referencesAt } from '../model/declarations.js';
-import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
 
 export const defaultAgentDeclared: CodeRule<'default-agent-declared'> = {
   id: 'default-agent-declared',
@@ -11,7 +11,7 @@ export const defaultAgentDeclared: CodeRule<'default-agent-declared'> = {
   check(context) {
     if (context.version !== 2) return;
     const agents = declaredAgents(context);
-    const declared = new DeclaredNames(agents);
+    const declared = declaredNames(agents);
     for (const reference of referencesAt(context.root, 'default_agent', '')) {
       const agent = agents.find((a) => a.name === reference.name);
       if (!agent) {

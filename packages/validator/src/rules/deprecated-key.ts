@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt } from '../model/declarations.js';
+import { DECLARATION_ITEM, declaredAgents, mapAt } from '../model/declarations.js';
 import { findEntry } from '../document/nodes.js';
 
 export const deprecatedKey: CodeRule<'deprecated-key'> = {
@@ -10,10 +10,10 @@ export const deprecatedKey: CodeRule<'deprecated-key'> = {
   spec: 'Versioning 5: "Deprecated names: `connectors_personal` (alias of `connectors_required`)".',
   check(context) {
     if (context.version !== 2) return;
-    for (const agent of declaredAgents(context)) {
+    context.forEachItem('agents', declaredAgents(context), DECLARATION_ITEM, (agent) => {
       const map = mapAt(agent.node);
       const entry = map ? findEntry(map, 'connectors_personal') : undefined;
-      if (!entry || !map) continue;
+      if (!entry || !map) return;
       const path = `${agent.path}/connectors_personal`;
       const hasNewName = Boolean(findEntry(map, 'connectors_required'));
       context.report({
@@ -24,6 +24,6 @@ export const deprecatedKey: CodeRule<'deprecated-key'> = {
         end: entry.keyEnd,
         fixes: hasNewName ? undefined : context.renameKeyFix(path, 'connectors_required'),
       });
-    }
+    });
   },
 };

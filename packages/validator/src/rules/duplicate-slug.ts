@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, type Declaration } from '../model/declarations.js';
+import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, sameNamesAs, type Declaration } from '../model/declarations.js';
 
 export const duplicateSlug: CodeRule<'duplicate-slug'> = {
   id: 'duplicate-slug',
@@ -14,13 +14,7 @@ export const duplicateSlug: CodeRule<'duplicate-slug'> = {
     ];
     if (context.version === 1) groups.push(['agent', namedItems(context.root, 'agents', 'name', '')]);
     for (const [kind, declarations] of groups) {
-      const first = new Map<string, Declaration>();
-      for (const declaration of declarations) {
-        const earlier = first.get(declaration.name);
-        if (!earlier) {
-          first.set(declaration.name, declaration);
-          continue;
-        }
+      for (const [declaration, earlier] of repeated(declarations)) {
         context.report({
           code: this.id,
           message: `${kind} '${declaration.name}' is declared twice; ${kind === 'agent' ? 'names' : 'slugs'} must be unique`,
@@ -33,3 +27,25 @@ export const duplicateSlug: CodeRule<'duplicate-slug'> = {
     }
   },
 };
+
+/**
+ * Each declaration whose name an earlier one has, with that earlier one, as indexes. Found once
+ * per list of names: the declarations index gives the same list again while no item of its
+ * collection changed, and tells when an edit changed items but no name (`sameNamesAs`).
+ */
+const found = new WeakMap<readonly Declaration[], [number, number][]>();
+function repeated(declarations: readonly Declaration[]): [Declaration, Declaration][] {
+  const names = sameNamesAs(declarations) ?? declarations;
+  let pairs = found.get(names);
+  if (!pairs) {
+    pairs = [];
+    const first = new Map<string, number>();
+    declarations.forEach((declaration, index) => {
+      const earlier = first.get(declaration.name);
+      if (earlier !== undefined) pairs!.push([index, earlier]);
+      else first.set(declaration.name, index);
+    });
+    found.set(names, pairs);
+  }
+  return pairs.map(([index, earlier]) => [declarations[index]!, declarations[earlier]!]);
+}

@@ -1,6 +1,6 @@
 import type { CodeRule, RuleContext } from './rule.js';
 import { closestMatch } from '../suggest.js';
-import { escapePointerSegment, resolveAlias, type ValueNode } from '../document/nodes.js';
+import { escapePointerSegment, resolveAlias, type MapEntry, type ValueNode } from '../document/nodes.js';
 import { allowsExtraKeysBelow, knownKeys } from '../schema-keys.js';
 
 type SchemaObject = Record<string, unknown>;
@@ -18,13 +18,19 @@ export const possibleTypo: CodeRule<'possible-typo'> = {
   },
 };
 
+/** Below the top level and its collections' items, an item's check is not kept on its own (its parent's is). */
+const KEPT_DEPTH = 2;
+
 function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | undefined, pointer: string, depth: number): void {
   const resolved = resolveAlias(node);
   if (!resolved || !schema || depth > 8 || !allowsExtraKeysBelow(schema)) return;
   if (resolved.kind === 'seq') {
     const items = schema.items;
     if (items && typeof items === 'object' && !Array.isArray(items)) {
-      resolved.items.forEach((item, index) => visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1));
+      const visitOne = (item: ValueNode, index: number) => visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1);
+      if (depth < KEPT_DEPTH)
+        context.forEachItem(pointer, resolved.items, { anchor: (item) => item, pointer: (_item, index) => `${pointer}/${index}` }, visitOne);
+      else resolved.items.forEach(visitOne);
     }
     return;
   }
@@ -33,17 +39,17 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
   const open = schema.additionalProperties === undefined || schema.additionalProperties === true;
   const known = knownKeys(schema);
   let absent: string[] | undefined; // known keys the map does not use, computed once when needed
+  const children: { entry: MapEntry; schema: SchemaObject }[] = [];
   for (const entry of resolved.entries) {
     if (entry.ignored || entry.merge) continue;
-    const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
     // Own keys only: `constructor` or `__proto__` in the manifest is not a declared property.
     const property = Object.hasOwn(properties, entry.key) ? properties[entry.key] : undefined;
     if (property) {
-      visit(context, entry.value, property, childPointer, depth + 1);
+      children.push({ entry, schema: property });
       continue;
     }
     if (typeof schema.additionalProperties === 'object') {
-      visit(context, entry.value, schema.additionalProperties as SchemaObject, childPointer, depth + 1);
+      children.push({ entry, schema: schema.additionalProperties as SchemaObject });
       continue;
     }
     if (!open || known.length === 0 || (pointer === '' && OTHER_VERSION_KEYS.has(entry.key))) continue;
@@ -53,6 +59,7 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
     }
     const suggestion = closestMatch(entry.key, absent);
     if (!suggestion) continue;
+    const childPointer = `${pointer}/${escapePointerSegment(entry.key)}`;
     context.report({
       code: 'possible-typo',
       message: `unknown key '${entry.key}'; did you mean '${suggestion}'? (extra keys are allowed here, so this is only a warning)`,
@@ -62,4 +69,8 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
       fixes: context.renameKeyFix(childPointer, suggestion),
     });
   }
+  const pointerOf = (child: { entry: MapEntry }) => `${pointer}/${escapePointerSegment(child.entry.key)}`;
+  const visitChild = (child: { entry: MapEntry; schema: SchemaObject }) => visit(context, child.entry.value, child.schema, pointerOf(child), depth + 1);
+  if (depth < KEPT_DEPTH) context.forEachItem(pointer, children, { anchor: (child) => child.entry, pointer: pointerOf }, visitChild);
+  else children.forEach(visitChild);
 }

@@ -1,6 +1,6 @@
 import type { RawDiagnostic, Severity } from '../diagnostic.js';
 import type { ManifestLocator } from '../locator.js';
-import type { MapNode } from '../document/nodes.js';
+import type { MapEntry, MapNode, ValueNode } from '../document/nodes.js';
 
 /** What every rule declares. `id` is stable: it is the diagnostic `code` and the doc page name. */
 export interface RuleMeta<Id extends string = string> {
@@ -68,6 +68,23 @@ export interface RuleContext extends ManifestLocator {
   /** The version's published schema with every `$ref` inlined. */
   schema: Record<string, unknown>;
   report(diagnostic: RawDiagnostic): void;
+  /**
+   * Runs `check` for each item of a collection (the top-level entries, the triggers, the
+   * agents), where what `check` reports about an item belongs to it: ranges, related places
+   * and fixes inside the item's text (`anchor`: its node, or its map entry), nothing read from
+   * outside it but what `depends` names (say, the declared names it refers to), and `pointer`
+   * is where it is. When the last validation checked the same node at the same place with the
+   * same `depends`, its reports are repeated (moved with the node) and `check` does not run:
+   * after an edit, a rule checks again only the items the edit changed. `name` tells a rule's
+   * collections apart.
+   */
+  forEachItem<T>(
+    name: string,
+    items: readonly T[],
+    item: { anchor: (item: T) => MapEntry | ValueNode; pointer: (item: T, index: number) => string },
+    check: (item: T, index: number) => void,
+    depends?: string,
+  ): void;
 }
 
 /** Cross-reference and advice rules run as code over the whole manifest. */

@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, declaredTemplates, mapAt, referencesAt } from '../model/declarations.js';
-import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { DECLARATION_ITEM, declaredAgents, declaredTemplates, mapAt, referencesAt } from '../model/declarations.js';
+import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry } from '../document/nodes.js';
 
 export const sandboxTemplateDeclared: CodeRule<'sandbox-template-declared'> = {
@@ -10,16 +10,22 @@ export const sandboxTemplateDeclared: CodeRule<'sandbox-template-declared'> = {
   description: "`sandbox.default` and an agent's `sandbox` name a template declared in `sandbox.templates`.",
   check(context) {
     const templates = declaredTemplates(context);
-    const declared = new DeclaredNames(templates);
+    const declared = declaredNames(templates);
     const sandbox = mapAt(findEntry(context.root, 'sandbox')?.value);
     for (const reference of referencesAt(sandbox, 'default', '/sandbox')) {
       reportUndeclared(context, this.id, reference, declared, { label: 'sandbox default', kind: 'template' });
     }
     if (context.version !== 2) return;
-    for (const agent of declaredAgents(context)) {
-      for (const reference of referencesAt(mapAt(agent.node), 'sandbox', agent.path)) {
-        reportUndeclared(context, this.id, reference, declared, { label: `agent '${agent.name}' sandbox`, kind: 'template' });
-      }
-    }
+    context.forEachItem(
+      'agents',
+      declaredAgents(context),
+      DECLARATION_ITEM,
+      (agent) => {
+        for (const reference of referencesAt(mapAt(agent.node), 'sandbox', agent.path)) {
+          reportUndeclared(context, this.id, reference, declared, { label: `agent '${agent.name}' sandbox`, kind: 'template' });
+        }
+      },
+      declared.token,
+    );
   },
 };

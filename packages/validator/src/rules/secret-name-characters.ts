@@ -1,5 +1,5 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
+import { DECLARATION_ITEM, declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -12,7 +12,7 @@ export const secretNameCharacters: CodeRule<'secret-name-characters'> = {
   spec: 'Version 2 agents: `secrets` is an "allowlist: array of names, or `all`, or `none`" (the spec gives secret names no pattern).',
   check(context) {
     if (context.version !== 2) return;
-    for (const agent of declaredAgents(context)) {
+    context.forEachItem('agents', declaredAgents(context), DECLARATION_ITEM, (agent) => {
       for (const reference of referencesAt(mapAt(agent.node), 'secrets', agent.path)) {
         const control = CONTROL.exec(reference.name);
         if (!control) continue;
@@ -25,6 +25,6 @@ export const secretNameCharacters: CodeRule<'secret-name-characters'> = {
           end: reference.end,
         });
       }
-    }
+    });
   },
 };

@@ -1,6 +1,6 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
-import { DeclaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
 
 export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
@@ -10,17 +10,23 @@ export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
   description: "A trigger's `agent` (or `agent_name`) names a declared agent.",
   check(context) {
     const agents = declaredAgents(context);
-    const declared = new DeclaredNames(agents);
+    const declared = declaredNames(agents);
     if (agents.length === 0) return; // a manifest without agents may run the platform's default agent
     const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
     if (triggers?.kind !== 'seq') return;
-    triggers.items.forEach((item, index) => {
-      const map = mapAt(item);
-      for (const key of ['agent', 'agent_name']) {
-        for (const reference of referencesAt(map, key, `/triggers/${index}`)) {
-          reportUndeclared(context, this.id, reference, declared, { label: `trigger ${key}`, kind: 'agent' });
+    context.forEachItem(
+      'triggers',
+      triggers.items,
+      { anchor: (item) => item, pointer: (_item, index) => `/triggers/${index}` },
+      (item, index) => {
+        const map = mapAt(item);
+        for (const key of ['agent', 'agent_name']) {
+          for (const reference of referencesAt(map, key, `/triggers/${index}`)) {
+            reportUndeclared(context, this.id, reference, declared, { label: `trigger ${key}`, kind: 'agent' });
+          }
         }
-      }
-    });
+      },
+      declared.token,
+    );
   },
 };

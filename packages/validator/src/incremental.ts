@@ -1,0 +1,250 @@
+/**
+ * What makes validation after an edit cost what the edit touched: results kept per part of the
+ * located tree (a top-level entry, one trigger, one agent) from one validation to the next.
+ *
+ * `ManifestDocument.update()` keeps the tree nodes (and plain-value objects) of every block or
+ * collection item whose text did not change, moving them (offsets shifted in place). A result
+ * computed for such a node is reused when it depends on nothing else: it is stored with the
+ * node's start at the time, its offsets are shifted by how far the node moved, and it is kept
+ * only when every offset it holds (ranges, related places, fix edits) lies inside the node's
+ * text, so that moving the node moves all of it. Quick fixes also follow the file's habits (line
+ * ends, indentation): a result with fixes is reused only under the same habits.
+ */
+import type { RawDiagnostic } from './diagnostic.js';
+import type { ManifestDocument } from './document/manifest-document.js';
+import type { MapEntry, ValueNode } from './document/nodes.js';
+import { detectStyle } from './edit/yaml-edit.js';
+import { TextLines } from './edit/text-lines.js';
+
+/** A node, or a map entry (its key and value): what a cached result belongs to. */
+export type Anchor = ValueNode | MapEntry;
+
+interface Kept {
+  pointer: string;
+  depends: string;
+  start: number;
+  length: number;
+  habits: string | undefined;
+  diagnostics: readonly RawDiagnostic[];
+}
+
+/** What one validation computed afresh instead of reusing, for tests (like `reparsedBytes`). */
+export interface ValidationWork {
+  /** Instance pointers of the schema parts validated again (their value object was new). */
+  schemaParts: string[];
+  /** `rule-id@version:collection pointer` of each item a code rule checked again, and `explain pointer` for schema errors explained again. */
+  checked: string[];
+}
+
+let recording = false;
+
+/** Whether validations record what they computed afresh ({@link ValidationWork}); off unless a test or a measurement asks. */
+export function recordValidationWork(on: boolean): void {
+  recording = on;
+}
+
+export function isRecordingWork(): boolean {
+  return recording;
+}
+
+function within(diagnostics: readonly RawDiagnostic[], start: number, end: number): boolean {
+  const inside = (s: number, e: number) => s >= start && e <= end;
+  return diagnostics.every(
+    (d) =>
+      inside(d.start, d.end) &&
+      (d.related ?? []).every((r) => inside(r.start, r.end)) &&
+      (d.fixes ?? []).every((f) => f.edits.every((e) => inside(e.start, e.end))),
+  );
+}
+
+function shifted(d: RawDiagnostic, delta: number): RawDiagnostic {
+  const copy: RawDiagnostic = { ...d, start: d.start + delta, end: d.end + delta };
+  if (d.related) copy.related = d.related.map((r) => ({ ...r, start: r.start + delta, end: r.end + delta }));
+  if (d.fixes) copy.fixes = d.fixes.map((f) => ({ ...f, edits: f.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta })) }));
+  return copy;
+}
+
+/** The habits a quick fix's text follows: line ends, and for YAML the indentation of nested blocks. */
+function habitsOf(document: ManifestDocument): string {
+  const lines = new TextLines(document.text);
+  if (document.format === 'toml') return `toml|${lines.eol}`;
+  const style = detectStyle(document.root, lines);
+  return `yaml|${lines.eol}|${style.indent}|${style.seqIndent}`;
+}
+
+/** Results kept per anchor and per slot (a rule id, or `explain`). Module-wide: anchors of old trees are dropped with them. */
+const kept = new WeakMap<Anchor, Map<string, Kept>>();
+
+/** One item's result in a collection. */
+interface ItemResult {
+  start: number;
+  length: number;
+  habits: string | undefined;
+  diagnostics: readonly RawDiagnostic[];
+}
+
+/** The results of one slot for every item of a collection, as the last validation left them. */
+interface KeptItems {
+  anchors: Anchor[];
+  depends: string;
+  /** Per item; undefined for an item whose result cannot be kept (it reaches outside the item). */
+  results: (ItemResult | undefined)[];
+  /** The items with diagnostics. */
+  withDiagnostics: number[];
+  /** Whether every item's result is kept. */
+  complete?: boolean;
+}
+
+/**
+ * Collection results, found by the collection's first or last item (the collection's own node
+ * is new after every edit; an edit rarely changes both its first and its last item).
+ */
+const keptItems = new WeakMap<Anchor, Map<string, KeptItems>>();
+
+const NO_DIAGNOSTICS: readonly RawDiagnostic[] = Object.freeze([]);
+
+/** One validation's access to the kept results. */
+export class ResultCache {
+  private habits?: string;
+
+  constructor(
+    private readonly document: ManifestDocument,
+    readonly work: ValidationWork,
+    /** False for a document no one will update (a one-shot validation): compute everything, keep nothing. */
+    private readonly keep = true,
+  ) {}
+
+  private currentHabits(): string {
+    return (this.habits ??= habitsOf(this.document));
+  }
+
+  /**
+   * The diagnostics of `compute(index)` for every item of a collection, reusing the last
+   * validation's: the items are compared with the last ones by identity, from both ends, so an
+   * edit inside one item computes that item alone, and the cost for the others is a comparison
+   * of references (and, for those with diagnostics, moving them). An item at a new index (an
+   * item was added or removed before it) is computed again when it has diagnostics, which name
+   * its index; `depends` changing computes every item again.
+   */
+  each(slot: string, anchors: Anchor[], pointerOf: (index: number) => string, compute: (index: number) => RawDiagnostic[], depends = ''): RawDiagnostic[] {
+    const n = anchors.length;
+    const out: RawDiagnostic[] = [];
+    if (!this.keep) {
+      for (let i = 0; i < n; i++) for (const d of compute(i)) out.push(d);
+      return out;
+    }
+    if (n === 0) return out;
+    const previous = keptItems.get(anchors[0]!)?.get(slot) ?? keptItems.get(anchors[n - 1]!)?.get(slot);
+    if (previous && previous.anchors === anchors && previous.depends === depends) {
+      const again = this.again(previous);
+      if (again) return again;
+    }
+    const results: (ItemResult | undefined)[] = new Array<ItemResult | undefined>(n);
+    let prefix = 0;
+    let suffix = 0;
+    if (previous && previous.depends === depends) {
+      const old = previous.anchors;
+      const m = old.length;
+      while (prefix < n && prefix < m && anchors[prefix] === old[prefix]) prefix++;
+      while (suffix < n - prefix && suffix < m - prefix && anchors[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
+      for (let i = 0; i < prefix; i++) results[i] = previous.results[i];
+      for (let k = 1; k <= suffix; k++) {
+        const result = previous.results[m - k];
+        // Diagnostics name the item's index: an item that moved to a new index with some is computed again.
+        results[n - k] = n === m || (result && result.diagnostics.length === 0) ? result : undefined;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      let result = results[i];
+      const anchor = anchors[i]!;
+      const start = anchor.start;
+      const length = anchor.end - start;
+      if (result && (result.length !== length || (result.habits !== undefined && result.habits !== this.currentHabits()))) result = undefined;
+      if (!result) {
+        if (recording) this.work.checked.push(`${slot} ${pointerOf(i)}`);
+        const diagnostics = compute(i);
+        const keep = within(diagnostics, start, start + length);
+        const fresh: ItemResult = {
+          start,
+          length,
+          habits: diagnostics.some((d) => d.fixes?.length) ? this.currentHabits() : undefined,
+          diagnostics: diagnostics.length ? diagnostics : NO_DIAGNOSTICS,
+        };
+        for (const d of diagnostics) out.push(d);
+        results[i] = keep ? fresh : undefined;
+        continue;
+      }
+      if (result.diagnostics.length === 0) continue;
+      if (result.start !== start) {
+        result.diagnostics = result.diagnostics.map((d) => shifted(d, start - result.start));
+        result.start = start;
+      }
+      for (const d of result.diagnostics) out.push(d);
+    }
+    const state: KeptItems = { anchors, depends, results, withDiagnostics: [] };
+    for (let i = 0; i < n; i++) if (results[i]?.diagnostics.length) state.withDiagnostics.push(i);
+    // Kept too for an item whose result cannot be: `again` must not take the shortcut then.
+    state.complete = results.every((result) => result !== undefined);
+    for (const anchor of [anchors[0]!, anchors[n - 1]!]) {
+      let bySlot = keptItems.get(anchor);
+      if (!bySlot) keptItems.set(anchor, (bySlot = new Map()));
+      bySlot.set(slot, state);
+    }
+    return out;
+  }
+
+  /** The same items as last time (the very same list): their diagnostics, moved with them. */
+  private again(kept: KeptItems): RawDiagnostic[] | undefined {
+    if (!kept.complete) return undefined;
+    const out: RawDiagnostic[] = [];
+    for (const i of kept.withDiagnostics) {
+      const result = kept.results[i]!;
+      const anchor = kept.anchors[i]!;
+      const start = anchor.start;
+      if (result.length !== anchor.end - start || (result.habits !== undefined && result.habits !== this.currentHabits())) return undefined;
+      if (result.start !== start) {
+        result.diagnostics = result.diagnostics.map((d) => shifted(d, start - result.start));
+        result.start = start;
+      }
+      for (const d of result.diagnostics) out.push(d);
+    }
+    return out;
+  }
+
+  /**
+   * The diagnostics `compute` gives for `anchor`, taken from the last validation when the anchor is
+   * the same node at the same `pointer`, what else the result depends on (`depends`) is the
+   * same, and the node kept its length.
+   */
+  get(anchor: Anchor, slot: string, pointer: string, compute: () => RawDiagnostic[], depends = ''): readonly RawDiagnostic[] {
+    if (!this.keep) return compute();
+    // A map entry spans its key and value, a node its own text: both have start and end.
+    const start = anchor.start;
+    const end = anchor.end;
+    let bySlot = kept.get(anchor);
+    const hit = bySlot?.get(slot);
+    if (
+      hit &&
+      hit.pointer === pointer &&
+      hit.depends === depends &&
+      hit.length === end - start &&
+      (hit.habits === undefined || hit.habits === this.currentHabits())
+    ) {
+      if (hit.start !== start) {
+        if (hit.diagnostics.length) hit.diagnostics = hit.diagnostics.map((d) => shifted(d, start - hit.start));
+        hit.start = start;
+      }
+      return hit.diagnostics;
+    }
+    if (recording) this.work.checked.push(`${slot} ${pointer}`);
+    const diagnostics = compute();
+    if (within(diagnostics, start, end)) {
+      if (!bySlot) kept.set(anchor, (bySlot = new Map()));
+      const habits = diagnostics.some((d) => d.fixes?.length) ? this.currentHabits() : undefined;
+      bySlot.set(slot, { pointer, depends, start, length: end - start, habits, diagnostics });
+    } else {
+      bySlot?.delete(slot);
+    }
+    return diagnostics;
+  }
+}

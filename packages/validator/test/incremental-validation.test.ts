@@ -1,0 +1,179 @@
+/**
+ * Validation after an edit reuses what the last validation found for every part the edit did
+ * not touch (src/incremental.ts, src/schema-parts.ts, the declarations index). It must give
+ * exactly what a fresh validation of the new text gives: the same diagnostics, codes, messages,
+ * ranges, related places and fixes, after every edit of a chain, in YAML and TOML, version 1
+ * and 2, valid and invalid, including edits that add, remove or rename declared names and
+ * edits that break the syntax and repair it.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManifestDocument, validateDocument, validateManifest } from '../src/index.js';
+import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
+import { recordValidationWork, validationWork } from '../src/validate.js';
+import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
+
+const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
+
+/** Renames every occurrence of one declared name (or just one occurrence): references appear, break and come back. */
+const renameEdit: fc.Arbitrary<Mutation> = fc
+  .tuple(
+    fc.nat(),
+    fc.constantFrom('agent', 'conn', 'trigger', 'tpl', 'main', 'reviewer', 'github'),
+    fc.constantFrom('x', '', '-2', 'agent-0', 'Bad Name'),
+    fc.boolean(),
+  )
+  .map(([n, stem, replacement, all]) => (text: string) => {
+    const names = [...text.matchAll(new RegExp(`\\b${stem}(-\\d+)?\\b`, 'g'))];
+    if (names.length === 0) return text;
+    const picked = names[n % names.length]!;
+    const name = picked[0];
+    const renamed = replacement.startsWith(stem) || replacement === 'Bad Name' ? replacement : name + replacement;
+    if (all) return text.split(name).join(renamed);
+    return text.slice(0, picked.index) + renamed + text.slice(picked.index + name.length);
+  });
+
+const yamlEdit = fc.oneof({ weight: 4, arbitrary: structuralEdit }, { weight: 2, arbitrary: renameEdit }, { weight: 1, arbitrary: mutation });
+const tomlEditArb = fc.oneof({ weight: 4, arbitrary: tomlEdit }, { weight: 2, arbitrary: renameEdit }, { weight: 1, arbitrary: mutation });
+
+/** Applies the edits one by one through `update()`, comparing with a fresh validation after each. */
+function checkChain(text: string, format: 'yaml' | 'toml', edits: Mutation[]): void {
+  let document = ManifestDocument.parse(text, { format });
+  expect(validateDocument(document).diagnostics).toEqual(validateManifest(text, { format }).diagnostics);
+  for (const edit of edits) {
+    text = edit(text);
+    document = document.update(text);
+    const incremental = validateDocument(document);
+    const fresh = validateManifest(text, { format });
+    expect(incremental.diagnostics).toEqual(fresh.diagnostics);
+    expect(incremental.ok).toBe(fresh.ok);
+    expect(incremental.version).toBe(fresh.version);
+  }
+}
+
+const pick = (list: Fixture[]) => fc.nat(list.length - 1).map((i) => list[i]!);
+
+describe('incremental validation equals a fresh validation', () => {
+  it('on YAML fixtures (v1 and v2, valid and invalid) after chains of edits', () => {
+    fc.assert(
+      fc.property(pick(fixtures.filter((f) => f.format === 'yaml')), fc.array(yamlEdit, { minLength: 1, maxLength: 6 }), (fixture, edits) =>
+        checkChain(fixture.text, 'yaml', edits),
+      ),
+      { numRuns: 250, seed: 1701 },
+    );
+  });
+
+  it('on TOML fixtures after chains of edits', () => {
+    fc.assert(
+      fc.property(pick(fixtures.filter((f) => f.format === 'toml')), fc.array(tomlEditArb, { minLength: 1, maxLength: 6 }), (fixture, edits) =>
+        checkChain(fixture.text, 'toml', edits),
+      ),
+      { numRuns: 200, seed: 1702 },
+    );
+  });
+
+  it('on large manifests split item by item, with injected errors', () => {
+    const large = fc
+      .record({
+        version: fc.constantFrom(1 as const, 2 as const),
+        triggers: fc.integer({ min: 12, max: 30 }),
+        agents: fc.integer({ min: 17, max: 25 }),
+        seed: fc.nat(500),
+      })
+      .map(({ version, triggers, agents, seed }) =>
+        // Some mistakes from the start: an unknown agent, a typo'd key, a wrong type.
+        largeManifest(version, triggers, agents, seed)
+          .replace('agent: agent-3', 'agent: agnet-3')
+          .replace('    type: cron', '    tpye: cron')
+          .replace('provider: mcp', 'provider: 7'),
+      );
+    fc.assert(
+      fc.property(large, fc.array(yamlEdit, { minLength: 1, maxLength: 8 }), (text, edits) => checkChain(text, 'yaml', edits)),
+      { numRuns: 80, seed: 1703 },
+    );
+  });
+
+  it('on large TOML manifests', () => {
+    const large = fc
+      .record({ triggers: fc.integer({ min: 15, max: 40 }), agents: fc.integer({ min: 8, max: 20 }), seed: fc.nat(500) })
+      .map(({ triggers, agents, seed }) => largeTomlManifest(triggers, agents, seed).replace('agent = "agent-1"', 'agent = "agnet-1"'));
+    fc.assert(
+      fc.property(large, fc.array(tomlEditArb, { minLength: 1, maxLength: 8 }), (text, edits) => checkChain(text, 'toml', edits)),
+      { numRuns: 60, seed: 1704 },
+    );
+  });
+});
+
+describe('what an edit validates again', () => {
+  beforeAll(() => recordValidationWork(true));
+  afterAll(() => recordValidationWork(false));
+  /** Schema parts below a collection (an item), leaving out the root and the collections themselves, which are new objects after any edit. */
+  const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
+  const at = (text: string, marker: string, after: string) => text.indexOf(after, text.indexOf(marker)) + after.length;
+
+  it('a one-line edit in one trigger validates that trigger and checks it again, and nothing of the others', () => {
+    const text = largeManifest(2, 40, 20, 7);
+    let document = ManifestDocument.parse(text, { format: 'yaml' });
+    validateDocument(document);
+    expect(validationWork(document)!.schemaParts.length).toBeGreaterThan(60);
+    const offset = at(text, 'slug: trigger-17\n', "prompt: '") + 3;
+    const edited = text.slice(0, offset) + 'x' + text.slice(offset);
+    document = document.update(edited);
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited).diagnostics);
+    const work = validationWork(document)!;
+    expect(items(work.schemaParts)).toEqual(['/triggers/17']);
+    const checked = work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c));
+    expect(checked.sort()).toEqual(['possible-typo@2:/triggers /triggers/17', 'trigger-agent-declared@2:triggers /triggers/17']);
+  });
+
+  it('renaming an agent checks again the items that refer to agents, and only the renamed agent itself', () => {
+    const text = largeManifest(2, 20, 18, 8);
+    let document = ManifestDocument.parse(text, { format: 'yaml' });
+    validateDocument(document);
+    const offset = at(text, '  agent-5:\n', '  agent-5') - 1;
+    const edited = text.slice(0, offset) + 'x' + text.slice(offset);
+    document = document.update(edited);
+    const result = validateDocument(document);
+    expect(result.diagnostics).toEqual(validateManifest(edited).diagnostics);
+    const work = validationWork(document)!;
+    expect(items(work.schemaParts)).toEqual(['/agents/agent-x5']);
+    expect(work.checked.filter((c) => c.startsWith('agent-connector-declared'))).toEqual(['agent-connector-declared@2:agents /agents/agent-x5']);
+    // Triggers name agents: each is checked again for trigger-agent-declared; no trigger is validated again.
+    expect(work.checked.filter((c) => c.startsWith('trigger-agent-declared')).length).toBe(20);
+    expect(work.checked.filter((c) => c.startsWith('possible-typo') && c.includes('/triggers/'))).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code)).toContain('trigger-agent-declared');
+  });
+
+  it('a TOML edit inside one [[triggers]] table validates again only the triggers whose value is new', () => {
+    const text = largeTomlManifest(30, 10, 9);
+    let document = ManifestDocument.parse(text, { format: 'toml' });
+    validateDocument(document);
+    const before = (document.schemaValue as { triggers: object[] }).triggers;
+    const offset = at(text, 'slug = "trigger-20"', 'slug = "trigger-20"');
+    const edited = text.slice(0, offset) + '\nnote = "x"' + text.slice(offset);
+    document = document.update(edited);
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    // Validated again: exactly the triggers whose value the document made anew (the edited one among them).
+    const after = (document.schemaValue as { triggers: object[] }).triggers;
+    const made = after.flatMap((trigger, index) => (trigger === before[index] ? [] : [`/triggers/${index}`]));
+    expect(made).toContain('/triggers/20');
+    expect(items(validationWork(document)!.schemaParts).filter((p) => p.startsWith('/triggers/'))).toEqual(made);
+  });
+});
+
+describe('kept quick fixes follow the file’s habits', () => {
+  it('a fix kept from before is made again when the file starts using CRLF line ends', () => {
+    // Trigger 5 has no `type`: its missing-key fix inserts a line, with the file's line end.
+    const text = largeManifest(2, 20, 18, 3).replace(/( {2}- slug: trigger-5\n) {4}type: \w+\n/, '$1');
+    let document = ManifestDocument.parse(text);
+    const fixText = (diagnostics: readonly { code: string; path: string; fixes?: { edits: { newText: string }[] }[] }[]) =>
+      diagnostics.find((d) => d.code === 'missing-key' && d.path.startsWith('/triggers/5'))?.fixes?.[0]?.edits[0]?.newText;
+    expect(fixText(validateDocument(document).diagnostics)).toMatch(/^[^\r]*\n/);
+    // Far from trigger 5: the first line ends with CRLF now.
+    const edited = text.replace('\n', '\r\n');
+    document = document.update(edited);
+    const incremental = validateDocument(document).diagnostics;
+    expect(incremental).toEqual(validateManifest(edited).diagnostics);
+    expect(fixText(incremental)).toContain('\r\n');
+  });
+});
