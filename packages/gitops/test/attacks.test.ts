@@ -4,7 +4,8 @@
  * and tree (`git ls-tree -r -t`) are exactly what they were before.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
@@ -179,20 +180,24 @@ describe('folder catalogs never follow a symlink', () => {
     setup(join(root, 'evil'));
     return root;
   }
-  const hostname = readFileSync('/etc/hostname');
+  // A host file outside the catalog, with content no path or message could hold by chance
+  // (a real host file such as /etc/hostname may be a short word like a temp folder's name).
+  const hostSecretPath = join(tempDir(), 'host-secret.txt');
+  const hostSecret = `host-secret-${randomUUID()}`;
+  writeFileSync(hostSecretPath, hostSecret);
 
   test('a file that is a symlink to a host file', async () => {
     const repo = victim();
     const catalog = catalogWith((dir) => {
       execFileSync('rm', [join(dir, 'files/notes/readme.txt')]);
-      symlinkSync('/etc/hostname', join(dir, 'files/notes/readme.txt'));
+      symlinkSync(hostSecretPath, join(dir, 'files/notes/readme.txt'));
     });
     const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
     expect(error.message).toBe(
       `file 'notes/readme.txt' of marketplace item 'evil': ${join(catalog, 'evil/files/notes/readme.txt')} is a symlink; a catalog may only hold regular files and folders`,
     );
     // The host file's bytes never reached the object database.
-    const oid = execFileSync('git', ['hash-object', '--stdin'], { input: hostname }).toString().trim();
+    const oid = execFileSync('git', ['hash-object', '--stdin'], { input: hostSecret }).toString().trim();
     expect(() => git(repo, ['cat-file', '-e', oid])).toThrow();
   });
 
@@ -211,10 +216,10 @@ describe('folder catalogs never follow a symlink', () => {
     const repo = victim();
     const catalog = catalogWith((dir) => {
       execFileSync('rm', [join(dir, 'item.json')]);
-      symlinkSync('/etc/hostname', join(dir, 'item.json'));
+      symlinkSync(hostSecretPath, join(dir, 'item.json'));
     });
     const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
-    expect(error.message).not.toContain(hostname.toString().trim());
+    expect(error.message).not.toContain(hostSecret);
   });
 });
 
