@@ -40,10 +40,30 @@ function runGitCommand(argv) {
   const variant = OPERATIONS.includes(command) ? command : 'other';
   const { runGitCli } = runWithCodeCache(bundle, 'git', { variant });
   return runGitCli(argv, {
-    stdout: (text) => process.stdout.write(text),
+    stdout: writeStdout,
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
   });
+}
+
+/**
+ * Writes to stdout with write(2): creating `process.stdout` (a stream over a pipe, tty or file)
+ * costs more than printing one line. When the descriptor is non-blocking and full (EAGAIN), the
+ * rest goes through the stream, which waits for the reader.
+ */
+function writeStdout(text) {
+  let rest = Buffer.from(text, 'utf8');
+  while (rest.length > 0) {
+    let written;
+    try {
+      written = fs.writeSync(1, rest);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      process.stdout.write(rest);
+      return;
+    }
+    rest = rest.subarray(written);
+  }
 }
 
 module.exports = { runGitCommand, OPERATIONS };
