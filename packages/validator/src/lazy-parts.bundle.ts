@@ -4,6 +4,7 @@
  * top-level code once, when first reached, instead of at start-up.
  */
 import type * as childProcessModule from 'node:child_process';
+import type * as tomlSyntaxModule from 'toml-eslint-parser';
 import type * as toml from './document/parse-toml.js';
 import type * as github from './formatters/github.js';
 import type * as json from './formatters/json.js';
@@ -19,6 +20,10 @@ let formatterModules: { json: typeof json; sarif: typeof sarif; github: typeof g
 
 export function tomlParser(): typeof toml {
   return (tomlModule ??= require('./document/parse-toml.js') as typeof toml);
+}
+
+export function tomlSyntax(): typeof tomlSyntaxModule {
+  return require('toml-eslint-parser') as typeof tomlSyntaxModule;
 }
 
 export function v1Validator(): typeof v1 {
@@ -39,4 +44,4 @@ export function childProcess(): typeof childProcessModule {
 }
 
 // Both files offer the same getters with the same types (checked by tsc, gone from the bundle).
-void ({ tomlParser, v1Validator, formatters, childProcess } satisfies typeof eager);
+void ({ tomlParser, tomlSyntax, v1Validator, formatters, childProcess } satisfies typeof eager);

@@ -7,6 +7,7 @@
  * child_process (which loads Node's streams and sockets). Both files export the same names with the same types.
  */
 import * as childProcessModule from 'node:child_process';
+import * as tomlSyntaxModule from 'toml-eslint-parser';
 import * as toml from './document/parse-toml.js';
 import * as github from './formatters/github.js';
 import * as json from './formatters/json.js';
@@ -16,6 +17,11 @@ import * as v1 from './generated/validators-v1.js';
 /** The TOML half of the document layer (and toml-eslint-parser behind it). */
 export function tomlParser(): typeof toml {
   return toml;
+}
+
+/** toml-eslint-parser itself (`convert` reads a TOML file's comments from its syntax tree). */
+export function tomlSyntax(): typeof tomlSyntaxModule {
+  return tomlSyntaxModule;
 }
 
 /** ajv's compiled validator for svc_version 1. */
