@@ -2,10 +2,10 @@
 // svc-manifest-git (the package's `bin`): the applier's command line, `runGitCli` from the
 // bundled library (dist/svc-manifest-git-main.cjs), loaded through V8's code cache
 // (dist/code-cache.cjs) so a one-shot operation starts within a small factor of a bare
-// `node -e 0`. `svc-manifest git …` runs the same code in its own process: the validator's bin
-// requires this file (the package's `./cli` export) and calls `runGitCommand`, the way `git foo`
-// runs `git-foo` (see docs/decisions.md). The repository's build also puts a copy of this file
-// in dist/, beside the bundle.
+// `node -e 0`. `svc-manifest git …` runs the same code without starting a second Node: the
+// validator's bin requires this file (the package's `./cli` export) and calls `runGitCommand`
+// (docs/decisions.md, "`svc-manifest git` runs `svc-manifest-git`"). The repository's build also
+// puts a copy of this file in dist/, beside the bundle.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
