@@ -2,16 +2,20 @@
  * The applier's fixed cost (issue #13): one `setDefaultAgent` on a bare repository of 1, 1,000 and
  * 20,000 files, in-process, against the plumbing floor for the same one-line change of svc.yaml
  * (`rev-parse`, `hash-object -w`, `ls-tree` + `mktree`, `commit-tree`, `update-ref`, each a git
- * process started from this process, as the library starts its own); and the command line
- * (`svc-manifest-git set-default-agent`, a fresh Node process) against a bare `node -e 0`, at 1
- * and 20,000 files. Every measurement is paired with its reference run by run, so the ratios hold
- * when the machine's speed drifts.
+ * process started from this process, as the library starts its own); and the command line, a
+ * fresh Node process, against a bare `node -e 0`, at 1 and 20,000 files: the applier's own
+ * `svc-manifest-git set-default-agent` and the validator's `svc-manifest git set-default-agent`
+ * (which runs the same code in its process). Every measurement is paired with its reference run
+ * by run, so the ratios hold when the machine's speed drifts. The commands keep their V8 code
+ * caches in a folder of this run's own (created by the warm-up runs), so other programs' caches
+ * in the user's folder neither help nor disturb the measurement.
  *
  * Ours and the floor alternate on the same branch: the floor writes svc.yaml as the library would
  * with the other agent, the library sets the first agent again, so every operation is a real change.
  */
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { setDefaultAgent } from '@svc-manifest/gitops';
 import { bareCommit, buildRepository, git } from './applier-bench.ts';
 import { wall } from './cli-bench.ts';
@@ -19,6 +23,8 @@ import { stat, type Stat } from './lsp-harness.ts';
 import { ROOT } from './servers.ts';
 
 export const GIT_CLI = join(ROOT, 'packages', 'gitops', 'dist', 'svc-manifest-git.cjs');
+/** The validator's bin, whose `git` command runs the applier's. */
+export const VALIDATOR_CLI = join(ROOT, 'packages', 'validator', 'dist', 'svc-manifest.cjs');
 const IDENTITY = { name: 'Bench', email: 'bench@example.invalid' };
 const AGENTS = ['writer', 'reviewer'] as const;
 
@@ -31,6 +37,8 @@ export interface GitopsLibraryRow {
 }
 
 export interface GitopsCliRow {
+  /** What was run, e.g. `svc-manifest-git set-default-agent`. */
+  command: string;
   files: number;
   runs: number;
   cli: Stat;
@@ -44,9 +52,14 @@ export interface GitopsCliRow {
 export interface GitopsResult {
   manifest: string;
   library: GitopsLibraryRow[];
+  /** `svc-manifest-git set-default-agent`, one row per size. */
   cli: GitopsCliRow[];
-  /** CLI ratio at the largest size over the ratio at one file (medians). */
+  /** `svc-manifest git set-default-agent` (the validator's bin), one row per size. */
+  dispatch: GitopsCliRow[];
+  /** CLI ratio at the largest size over the ratio at one file (medians), for `svc-manifest-git`. */
   cliGrowth: number;
+  /** The same for `svc-manifest git`. */
+  dispatchGrowth: number;
 }
 
 function repository(dir: string, files: number): string {
@@ -82,19 +95,24 @@ async function libraryRow(dir: string, files: number, runs: number): Promise<Git
   return { files, runs, ours: stat(ours), floor: stat(floor), ratio: stat(ours.map((o, i) => o / floor[i]!)) };
 }
 
-function cliRow(dir: string, files: number, runs: number): GitopsCliRow {
-  const repo = repository(dir, files);
-  const args = (agent: string) => [GIT_CLI, 'set-default-agent', agent, '--repo', repo, '--author', 'Bench <bench@example.invalid>'];
-  // Warm-up (and the V8 code cache).
-  wall(args(AGENTS[1]));
-  wall(args(AGENTS[0]));
+/** The two ways to run the operation from the command line: the applier's bin, and the validator's dispatching to it. */
+const ENTRIES = {
+  cli: { command: 'svc-manifest-git set-default-agent', prefix: [GIT_CLI] },
+  dispatch: { command: 'svc-manifest git set-default-agent', prefix: [VALIDATOR_CLI, 'git'] },
+} as const;
+
+function cliRow(entry: keyof typeof ENTRIES, repo: string, files: number, runs: number, env: Record<string, string>): GitopsCliRow {
+  const { command, prefix } = ENTRIES[entry];
+  const args = (agent: string) => [...prefix, 'set-default-agent', agent, '--repo', repo, '--author', 'Bench <bench@example.invalid>'];
+  // Warm-up, and the V8 code cache (the first three runs of a command write it).
+  for (let i = 0; i < 4; i++) wall(args(AGENTS[(i + 1) % 2]!), env);
   wall(['-e', '0']);
   const cli: { ms: number; cpuMs: number }[] = [];
   const bare: { ms: number; cpuMs: number }[] = [];
   for (let i = 0; i < runs; i++) {
     const runCli = () => {
-      const run = wall(args(AGENTS[(i + 1) % 2]!));
-      if (run.status !== 0) throw new Error(`svc-manifest-git exited ${run.status}`);
+      const run = wall(args(AGENTS[(i + 1) % 2]!), env);
+      if (run.status !== 0) throw new Error(`${command} exited ${run.status}`);
       cli.push(run);
     };
     const runBare = () => bare.push(wall(['-e', '0']));
@@ -108,6 +126,7 @@ function cliRow(dir: string, files: number, runs: number): GitopsCliRow {
   }
   const cpu = cli.map((c, i) => c.cpuMs / bare[i]!.cpuMs);
   return {
+    command,
     files,
     runs,
     cli: stat(cli.map((c) => c.ms)),
@@ -121,8 +140,17 @@ export async function benchGitops(options: { dir: string; librarySizes: number[]
   const library: GitopsLibraryRow[] = [];
   for (const files of options.librarySizes) library.push(await libraryRow(join(options.dir, `lib-${files}.git`), files, options.runs));
   const cli: GitopsCliRow[] = [];
-  for (const files of options.cliSizes) cli.push(cliRow(join(options.dir, `cli-${files}.git`), files, options.runs));
-  const first = cli[0];
-  const last = cli[cli.length - 1];
-  return { manifest: 'examples/svc.yaml', library, cli, cliGrowth: first && last ? last.ratio.median / first.ratio.median : NaN };
+  const dispatch: GitopsCliRow[] = [];
+  const cache = mkdtempSync(join(tmpdir(), 'svc-manifest-bench-cache-'));
+  try {
+    for (const files of options.cliSizes) {
+      const repo = repository(join(options.dir, `cli-${files}.git`), files);
+      cli.push(cliRow('cli', repo, files, options.runs, { XDG_CACHE_HOME: cache }));
+      dispatch.push(cliRow('dispatch', repo, files, options.runs, { XDG_CACHE_HOME: cache }));
+    }
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+  const growth = (rows: GitopsCliRow[]) => (rows.length > 1 ? rows[rows.length - 1]!.ratio.median / rows[0]!.ratio.median : NaN);
+  return { manifest: 'examples/svc.yaml', library, cli, dispatch, cliGrowth: growth(cli), dispatchGrowth: growth(dispatch) };
 }

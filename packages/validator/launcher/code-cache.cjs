@@ -10,23 +10,50 @@ const os = require('node:os');
 const vm = require('node:vm');
 const Module = require('node:module');
 
-function cacheFile(bundle, name) {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  const stat = fs.statSync(bundle);
-  const key = `${process.version}-${process.arch}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
-  return path.join(base, 'svc-manifest', `${name}-${key}.v8cache`);
+/** A short, stable tag of a path (32-bit FNV-1a): caches of installs in different folders never meet. */
+function pathTag(file) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < file.length; i++) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-function writeCache(file, name, script) {
+/**
+ * How many runs of a command write its cache: the first, then each of the next ones adds what it
+ * compiled to what the cache held (a run's cache holds every function it had, loaded or compiled).
+ * A cache written only by a first run that took a short path (a refusal, "no change", a file
+ * without errors) would leave every later run compiling the rest: about a tenth more CPU.
+ */
+const GENERATIONS = 3;
+
+/**
+ * The cache files of `bundle` for this Node and this build of the bundle, one per generation.
+ * `name` and `variant` name the program and what it was asked to do: a `--version` run must not
+ * write the cache every later `validate` loads. Returns the files and the prefix shared by the
+ * caches of other builds and generations of the same program, variant and install (which the
+ * next write removes).
+ */
+function cacheFiles(bundle, name, variant, stat) {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const prefix = `${name}-${pathTag(bundle)}-${variant}-`;
+  const key = `${process.version}-${process.arch}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
+  const files = [];
+  for (let generation = 1; generation <= GENERATIONS; generation++) files.push(path.join(base, 'svc-manifest', `${prefix}${key}-${generation}.v8cache`));
+  return { files, prefix };
+}
+
+function writeCache(file, prefix, name, script) {
   try {
     const folder = path.dirname(file);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}`;
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, file);
-    // Caches of earlier builds of the same program are dead weight.
+    // Caches of earlier builds of the same program are dead weight; so are those named the way
+    // earlier versions of this file named them (`<name>-v<node version>-…`, one per program).
+    const legacy = new RegExp(`^${name}-v\\d+\\.\\d+\\.\\d+-.*\\.v8cache$`);
     for (const entry of fs.readdirSync(folder)) {
-      if (entry.startsWith(`${name}-`) && entry.endsWith('.v8cache') && path.join(folder, entry) !== file) fs.rmSync(path.join(folder, entry), { force: true });
+      const stale = (entry.startsWith(prefix) && entry.endsWith('.v8cache')) || legacy.test(entry);
+      if (stale && path.join(folder, entry) !== file) fs.rmSync(path.join(folder, entry), { force: true });
     }
   } catch {
     // A cache we cannot write only costs speed.
@@ -34,56 +61,84 @@ function writeCache(file, name, script) {
 }
 
 /**
- * The bundle's text inside the CommonJS module wrapper, made as one string. Joining the bytes
- * first (outside the JavaScript heap) and decoding once keeps a half-megabyte bundle from being
- * copied three times on the heap (read, `#!` line removed, wrapped and flattened): in a one-shot
- * run those copies alone filled the young generation and cost a garbage collection.
+ * The bundle's text inside the CommonJS module wrapper, made as one string: the file is read
+ * straight into a buffer that already holds the wrapper's head, and decoded once. Copying a
+ * half-megabyte bundle on the JavaScript heap (read, `#!` line removed, wrapped and flattened)
+ * filled a one-shot run's young generation and cost a garbage collection; joining buffers
+ * cost another copy.
  */
-function wrappedSource(bundle) {
-  let bytes = fs.readFileSync(bundle);
-  // A `#!` line is only valid at the very start of a file, not inside the wrapper: drop it, keep its line break.
-  if (bytes[0] === 0x23 && bytes[1] === 0x21) {
-    const end = bytes.indexOf(0x0a);
-    bytes = bytes.subarray(end === -1 ? bytes.length : end);
-  }
+function wrappedSource(fd, size) {
   const probe = Module.wrap('\0');
   const cut = probe.indexOf('\0');
-  return Buffer.concat([Buffer.from(probe.slice(0, cut)), bytes, Buffer.from(probe.slice(cut + 1))]).toString('utf8');
+  const head = Buffer.from(probe.slice(0, cut));
+  const tail = Buffer.from(probe.slice(cut + 1));
+  const buffer = Buffer.allocUnsafe(head.length + size + tail.length);
+  head.copy(buffer, 0);
+  let read = 0;
+  while (read < size) {
+    const count = fs.readSync(fd, buffer, head.length + read, size - read, read);
+    if (count === 0) break;
+    read += count;
+  }
+  // A `#!` line is only valid at the very start of a file, not inside the wrapper: `//` makes it
+  // a comment, and every line keeps its number.
+  if (buffer[head.length] === 0x23 && buffer[head.length + 1] === 0x21) buffer.write('//', head.length, 'latin1');
+  tail.copy(buffer, head.length + read);
+  return buffer.toString('utf8', 0, head.length + read + tail.length);
 }
 
 /**
  * Runs `bundle` (a CommonJS file) as the main program and returns its exports. `start`, when
- * given, is called with the exports right after the bundle loaded. The cache is written at exit,
- * or with `writeAfterStart` (for a long-running process) right after the start-up code (the
- * bundle's, then `start`) ran.
+ * given, is called with the exports right after the bundle loaded. `variant` names what this run
+ * does (a command), so each command keeps a cache of the code it runs. The first
+ * {@link GENERATIONS} runs write the cache, at exit, or with `writeAfterStart` (for a
+ * long-running process) right after the start-up code (the bundle's, then `start`) ran.
  */
 function runWithCodeCache(bundle, name, options = {}) {
   const start = options.start ?? (() => {});
   if (process.env.SVC_MANIFEST_NO_CACHE) return plainRequire(bundle, start);
-  let file;
-  let cachedData;
+  let cache;
+  let source;
   try {
-    file = cacheFile(bundle, name);
-    cachedData = fs.readFileSync(file);
+    const fd = fs.openSync(bundle, 'r');
+    try {
+      const stat = fs.fstatSync(fd);
+      cache = cacheFiles(bundle, name, options.variant ?? 'main', stat);
+      source = wrappedSource(fd, stat.size);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
-    cachedData = undefined;
+    return plainRequire(bundle, start);
   }
+  // The newest generation there is (0: none).
+  let generation = GENERATIONS;
+  let cachedData;
+  for (; generation > 0 && cachedData === undefined; generation--) {
+    try {
+      cachedData = fs.readFileSync(cache.files[generation - 1]);
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  if (cachedData !== undefined) generation++;
   let compiled;
   let script;
   try {
-    script = new vm.Script(wrappedSource(bundle), { filename: bundle, cachedData });
+    script = new vm.Script(source, { filename: bundle, cachedData });
     compiled = script.runInThisContext();
   } catch {
     return plainRequire(bundle, start);
   }
-  const stale = file && (cachedData === undefined || script.cachedDataRejected);
-  if (stale && !options.writeAfterStart) process.once('exit', () => writeCache(file, name, script));
+  if (cachedData !== undefined && script.cachedDataRejected) generation = 0;
+  const write = generation < GENERATIONS ? () => writeCache(cache.files[generation], cache.prefix, name, script) : undefined;
+  if (write && !options.writeAfterStart) process.once('exit', write);
   const module = { exports: {}, filename: bundle, id: '.', loaded: false, children: [], paths: [] };
   compiled.call(module.exports, module.exports, require, module, bundle, path.dirname(bundle));
   start(module.exports);
   // A long-running program (a language server) writes its cache as soon as its start-up code
   // has run: that is the part whose compile time the next start saves.
-  if (stale && options.writeAfterStart) writeCache(file, name, script);
+  if (write && options.writeAfterStart) write();
   return module.exports;
 }
 

@@ -5,7 +5,6 @@
  *
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
@@ -14,7 +13,7 @@ import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
 import { formatStylish } from './formatters/stylish.js';
-import { formatters } from './lazy-parts.js';
+import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 
@@ -259,6 +258,9 @@ async function gitCommand(args: readonly string[], io: CliIo): Promise<number> {
     );
     return 2;
   }
+  // child_process (with Node's stream and socket modules behind it) loads only here: a
+  // `validate` run never uses it (see lazy-parts.ts).
+  const { spawn } = childProcess();
   // Node scripts found in node_modules/.bin run with this Node, whatever PATH's `node` is.
   const env = { ...io.env, PATH: [dirname(process.execPath), io.env.PATH].filter(Boolean).join(delimiter) };
   return new Promise<number>((resolvePromise) => {

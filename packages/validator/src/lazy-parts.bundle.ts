@@ -3,6 +3,8 @@
  * use. esbuild turns a `require()` of a bundled ES module into a call that runs the module's
  * top-level code once, when first reached, instead of at start-up.
  */
+import type * as childProcessModule from 'node:child_process';
+import type * as tomlSyntaxModule from 'toml-eslint-parser';
 import type * as toml from './document/parse-toml.js';
 import type * as github from './formatters/github.js';
 import type * as json from './formatters/json.js';
@@ -20,6 +22,10 @@ export function tomlParser(): typeof toml {
   return (tomlModule ??= require('./document/parse-toml.js') as typeof toml);
 }
 
+export function tomlSyntax(): typeof tomlSyntaxModule {
+  return require('toml-eslint-parser') as typeof tomlSyntaxModule;
+}
+
 export function v1Validator(): typeof v1 {
   return (v1Module ??= require('./generated/validators-v1.js') as typeof v1);
 }
@@ -32,5 +38,10 @@ export function formatters(): { json: typeof json; sarif: typeof sarif; github: 
   });
 }
 
+/** Node's built-in module, required when first asked for (esbuild keeps the `require`). */
+export function childProcess(): typeof childProcessModule {
+  return require('node:child_process') as typeof childProcessModule;
+}
+
 // Both files offer the same getters with the same types (checked by tsc, gone from the bundle).
-void ({ tomlParser, v1Validator, formatters } satisfies typeof eager);
+void ({ tomlParser, tomlSyntax, v1Validator, formatters, childProcess } satisfies typeof eager);

@@ -18,6 +18,7 @@ import {
   type SvcVersion,
 } from '@svc-manifest/validator';
 import { EditError } from '../errors.js';
+import { rememberEdit } from '../validation.js';
 import type { ManifestChange } from './changes.js';
 
 export type { ManifestFormat };
@@ -94,7 +95,9 @@ export class ManifestFile {
   edit(changes: readonly ManifestChange[]): string {
     if (changes.length === 0) return this.text;
     try {
-      return editManifest(this.document, changes).text;
+      const edited = editManifest(this.document, changes);
+      rememberEdit(this.path, this.format, edited.text, edited.document);
+      return edited.text;
     } catch (error) {
       if (error instanceof ManifestEditError) throw new EditError(`${error.message}`);
       throw error;

@@ -18,7 +18,6 @@
  *
  * The result is parsed again and must mean exactly the TOML's value (see {@link tomlToYaml}).
  */
-import { parseTOML } from 'toml-eslint-parser';
 import { ManifestDocument } from '../document/manifest-document.js';
 import type { MapEntry, MapNode, ScalarNode, SeqNode, ValueNode } from '../document/nodes.js';
 import { ManifestEditError } from './changes.js';
@@ -26,6 +25,7 @@ import { openForEdit, type EditOptions } from './engine.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { TextLines } from './text-lines.js';
 import { severityOf } from '../rules/index.js';
+import { tomlSyntax } from '../lazy-parts.js';
 
 export interface ConvertedManifest {
   /** The YAML text. */
@@ -329,7 +329,7 @@ export function tomlToYaml(source: string | Uint8Array | ManifestDocument, optio
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const root = document.root;
   if (root?.kind !== 'map') throw new ManifestEditError('unsupported', 'the TOML document has no root table');
-  const program = parseTOML(text.slice(bom));
+  const program = tomlSyntax().parseTOML(text.slice(bom));
   const comments = program.comments.map((comment) => ({
     start: comment.range[0] + bom,
     text: text.slice(comment.range[0] + bom, comment.range[1] + bom).replace(/\r$/, ''),
