@@ -122,14 +122,19 @@ export class LineIndex {
   }
 }
 
-/** 0-based line containing `offset`, by binary search over sorted line-start offsets. */
-export function lineOfOffset(lineStarts: readonly number[], offset: number): number {
+/** Index of the last element of a sorted list that is at most `offset` (0 when none is): a binary search. */
+export function lastAtMost(list: readonly number[], offset: number): number {
   let low = 0;
-  let high = lineStarts.length - 1;
+  let high = list.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (lineStarts[mid]! <= offset) low = mid;
+    if (list[mid]! <= offset) low = mid;
     else high = mid - 1;
   }
   return low;
+}
+
+/** 0-based line containing `offset`, given the sorted line-start offsets. */
+export function lineOfOffset(lineStarts: readonly number[], offset: number): number {
+  return lastAtMost(lineStarts, offset);
 }

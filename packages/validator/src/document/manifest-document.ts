@@ -18,7 +18,7 @@
  * anew at every update (new node and value; the nodes and values inside it are kept).
  */
 import type { RawDiagnostic } from '../diagnostic.js';
-import { LineIndex } from './line-index.js';
+import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
 import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
@@ -27,17 +27,7 @@ import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
-import {
-  assembleYaml,
-  bodyRegion,
-  commitReplan,
-  lastAtMost,
-  replanYaml,
-  shiftInPlace,
-  topsOfPlan,
-  type YamlChunkState,
-  type YamlUnit,
-} from './yaml-incremental.js';
+import { assembleYaml, bodyRegion, commitReplan, replanYaml, shiftInPlace, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
 
 export type ManifestFormat = 'yaml' | 'toml';

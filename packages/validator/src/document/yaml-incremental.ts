@@ -11,6 +11,7 @@
  * edit's length. Units whose text lies outside the region keep their trees (moved in place).
  */
 import type { RawDiagnostic } from '../diagnostic.js';
+import { lastAtMost } from './line-index.js';
 import { escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import type { ChangedRegion } from './text-change.js';
@@ -72,18 +73,6 @@ export interface Replan {
 /** The region in the offsets of the text after a byte-order mark of `bom` characters. */
 export function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
   return { ...region, start: Math.max(0, region.start - bom), oldEnd: region.oldEnd - bom, newEnd: region.newEnd - bom };
-}
-
-/** Index of the last element of a sorted list that is at most `offset` (0 when none is). */
-export function lastAtMost(list: readonly number[], offset: number): number {
-  let low = 0;
-  let high = list.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (list[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 function countNewlines(text: string, start: number, end: number): number {
