@@ -8,6 +8,7 @@
  */
 // Synchronous metadata calls, and fs.promises read at each call: a one-shot operation never loads Node's promise-based fs.
 import { promises as fsp, realpathSync } from 'node:fs';
+import type { ManifestDocument } from '@svc-manifest/validator';
 import { EditError, printable, RefusedError } from './errors.js';
 import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
@@ -25,6 +26,8 @@ export type { Identity } from './git/repo.js';
 export interface FileWrite {
   path: string;
   content: Uint8Array | null;
+  /** For a manifest the editing engine wrote: the document it parsed from `content` to prove the edit. */
+  document?: ManifestDocument;
 }
 
 /** What an edit wants committed. */
@@ -326,7 +329,9 @@ async function validateManifest(writes: readonly FileWrite[], validate: Validate
     const candidate = MANIFEST_CANDIDATES.find((c) => c.path === write.path);
     if (!candidate || write.content === null) continue;
     const text = ManifestFile.fromBytes(write.path, candidate.format, write.content).text;
-    const outcome = await validate(text, { filename: write.path, format: candidate.format });
+    // The engine's document is the text only if encoding kept it (a lone surrogate would not survive).
+    const document = write.document?.text === text ? write.document : undefined;
+    const outcome = await validate(text, { filename: write.path, format: candidate.format, document });
     const errors = outcome.diagnostics.filter((d) => d.severity === 'error');
     if (!outcome.ok || errors.length > 0) {
       throw new RefusedError('invalid-result', `the change would leave ${write.path} invalid:\n${formatDiagnostics(write.path, errors)}`, {

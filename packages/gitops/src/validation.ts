@@ -11,8 +11,16 @@ export interface ValidationOutcome {
   diagnostics: ManifestDiagnostic[];
 }
 
-/** Validates manifest text; `ok` is false when any diagnostic is an error. */
-export type ValidateFn = (text: string, options: { filename: string; format: ManifestFormat }) => ValidationOutcome | Promise<ValidationOutcome>;
+/**
+ * Validates manifest text; `ok` is false when any diagnostic is an error. `document`, when
+ * given, is that text already parsed (the editing engine's proof of an edit, read as
+ * `validateManifest` reads a file of that name and format): a validator may check it instead
+ * of parsing the text again.
+ */
+export type ValidateFn = (
+  text: string,
+  options: { filename: string; format: ManifestFormat; document?: ManifestDocument },
+) => ValidationOutcome | Promise<ValidationOutcome>;
 
 interface ValidatorModule {
   validateManifest(text: string, options?: { filename?: string; format?: ManifestFormat }): ValidationOutcome;
@@ -21,27 +29,11 @@ interface ValidatorModule {
 
 let loaded: Promise<ValidatorModule> | undefined;
 
-/**
- * The document the last edit of a manifest produced (the editing engine re-parses its result to
- * prove it), kept until the next validation: validating that text again needs no third parse.
- * The engine parses the result as `validateManifest` would (same format, file name and the
- * validator's default limits), so its verdict is the same.
- */
-let lastEdit: { text: string; filename: string; format: ManifestFormat; document: ManifestDocument } | undefined;
-
-/** Called by {@link ManifestFile.edit} with the edited text and the document it parsed from it. */
-export function rememberEdit(filename: string, format: ManifestFormat, text: string, document: ManifestDocument): void {
-  lastEdit = { filename, format, text, document };
-}
-
-/** Validates with the toolchain's validator (`validateManifest`, or `validateDocument` on the document an edit just parsed from the same text). */
+/** Validates with the toolchain's validator: `validateDocument` on a document given with the text, else `validateManifest`. */
 export const defaultValidate: ValidateFn = async (text, options) => {
   loaded ??= import('@svc-manifest/validator');
   const validator = await loaded;
-  const edited = lastEdit;
-  lastEdit = undefined;
-  if (edited && edited.text === text && edited.filename === options.filename && edited.format === options.format)
-    return validator.validateDocument(edited.document);
+  if (options.document) return validator.validateDocument(options.document);
   return validator.validateManifest(text, { filename: options.filename, format: options.format });
 };
 

@@ -1,8 +1,8 @@
 /**
- * The applier validates the manifest an edit wrote; the editing engine has just parsed that text
- * to prove the edit, so the default validation takes that document instead of parsing the text a
- * third time, when (and only when) text, file name and format are those of the last edit. The
- * verdict must be the one `validateManifest` gives the text.
+ * The applier validates the manifest an edit wrote. The editing engine has just parsed that text
+ * to prove the edit, and hands its document along with the write; the default validation checks
+ * that document instead of parsing the text a third time. The verdict must be the one
+ * `validateManifest` gives the text.
  */
 import { afterAll, afterEach, expect, test, vi } from 'vitest';
 import { ManifestDocument, validateManifest } from '@svc-manifest/validator';
@@ -25,39 +25,44 @@ afterEach(() => {
 });
 afterAll(cleanupTempDirs);
 
-function edited(path = 'svc.yaml'): string {
-  return new ManifestFile(path, 'yaml', TEXT).edit([{ op: 'set', path: ['default_agent'], value: 'reviewer' }]);
+function edited(path = 'svc.yaml'): ManifestDocument {
+  return new ManifestFile(path, 'yaml', TEXT).editDocument([{ op: 'set', path: ['default_agent'], value: 'reviewer' }]);
 }
 
-test("the text of the last edit is validated on the edit's own document: no parse, the same verdict", async () => {
-  const text = edited();
+test('a document given with the text is validated as it is: no parse, the verdict of validateManifest', async () => {
+  const document = edited();
   const parse = vi.spyOn(ManifestDocument, 'parse');
-  const outcome = await defaultValidate(text, { filename: 'svc.yaml', format: 'yaml' });
+  const outcome = await defaultValidate(document.text, { filename: 'svc.yaml', format: 'yaml', document });
   expect(parse).not.toHaveBeenCalled();
   parse.mockRestore();
-  const expected = validateManifest(text, { filename: 'svc.yaml', format: 'yaml' });
+  const expected = validateManifest(document.text, { filename: 'svc.yaml', format: 'yaml' });
   expect(outcome.ok).toBe(true);
   expect(outcome.diagnostics.map((d) => d.code)).toEqual(['agent-connector-declared']);
   expect(JSON.parse(JSON.stringify(outcome))).toEqual(JSON.parse(JSON.stringify(expected)));
 });
 
-test('anything else is parsed: another text, another file name or format, or the same text a second time', async () => {
+test('without a document the text is parsed, once', async () => {
+  const text = edited().text;
   const parse = vi.spyOn(ManifestDocument, 'parse');
-  const cases: [string, { filename: string; format: 'yaml' | 'toml' }][] = [
-    [`${edited()}# changed after the edit\n`, { filename: 'svc.yaml', format: 'yaml' }],
-    [edited('svc.yml'), { filename: 'svc.yaml', format: 'yaml' }],
-  ];
-  for (const [text, options] of cases) {
-    parse.mockClear();
-    const outcome = await defaultValidate(text, options);
-    expect(parse).toHaveBeenCalledTimes(1);
-    expect(outcome.diagnostics).toEqual(validateManifest(text, options).diagnostics);
-  }
-  const text = edited();
-  await defaultValidate(text, { filename: 'svc.yaml', format: 'yaml' });
-  parse.mockClear();
-  await defaultValidate(text, { filename: 'svc.yaml', format: 'yaml' });
+  const outcome = await defaultValidate(text, { filename: 'svc.yaml', format: 'yaml' });
   expect(parse).toHaveBeenCalledTimes(1);
+  expect(outcome.diagnostics).toEqual(validateManifest(text, { filename: 'svc.yaml', format: 'yaml' }).diagnostics);
+});
+
+test("the applier hands a custom validator the edit's document, for the text it commits", async () => {
+  const repo = makeRepo({ 'svc.yaml': TEXT }, { bare: true });
+  const seen: { text: string; document?: ManifestDocument }[] = [];
+  const result = await setDefaultAgent(repo, 'reviewer', {
+    author: { name: 'Test', email: 'test@example.test' },
+    validate: (text, options) => {
+      seen.push({ text, document: options.document });
+      return validateManifest(text, options);
+    },
+  });
+  expect(result.status).toBe('committed');
+  expect(seen).toHaveLength(1);
+  expect(seen[0]!.text).toBe(show(repo, 'main', 'svc.yaml').toString());
+  expect(seen[0]!.document?.text).toBe(seen[0]!.text);
 });
 
 test('a commit of setDefaultAgent parses the manifest twice: to edit it and to prove the edit', async () => {

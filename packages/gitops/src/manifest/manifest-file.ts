@@ -18,7 +18,6 @@ import {
   type SvcVersion,
 } from '@svc-manifest/validator';
 import { EditError } from '../errors.js';
-import { rememberEdit } from '../validation.js';
 import type { ManifestChange } from './changes.js';
 
 export type { ManifestFormat };
@@ -93,11 +92,17 @@ export class ManifestFile {
    * the result would not mean exactly the intended document.
    */
   edit(changes: readonly ManifestChange[]): string {
-    if (changes.length === 0) return this.text;
+    return this.editDocument(changes).text;
+  }
+
+  /**
+   * {@link edit}, answering the document the editing engine parsed from the new text to prove
+   * the edit (so validating that text needs no other parse).
+   */
+  editDocument(changes: readonly ManifestChange[]): ManifestDocument {
+    if (changes.length === 0) return this.document;
     try {
-      const edited = editManifest(this.document, changes);
-      rememberEdit(this.path, this.format, edited.text, edited.document);
-      return edited.text;
+      return editManifest(this.document, changes).document;
     } catch (error) {
       if (error instanceof ManifestEditError) throw new EditError(`${error.message}`);
       throw error;

@@ -36,7 +36,8 @@ export async function readManifest(snapshot: Snapshot): Promise<ManifestFile> {
 export function editManifest(manifest: ManifestFile, changes: readonly ManifestChange[]): FileWrite[] {
   if (changes.length === 0) return [];
   try {
-    return [{ path: manifest.path, content: Buffer.from(manifest.edit(changes), 'utf8') }];
+    const document = manifest.editDocument(changes);
+    return [{ path: manifest.path, content: Buffer.from(document.text, 'utf8'), document }];
   } catch (error) {
     if (error instanceof EditError) throw new RefusedError('uneditable', `cannot edit ${manifest.path}: ${error.message}`, { file: manifest.path });
     throw error;
