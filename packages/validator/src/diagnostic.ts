@@ -68,3 +68,28 @@ export interface RawDiagnostic {
   related?: { message: string; start: number; end: number }[];
   fixes?: { title: string; edits: OffsetEdit[] }[];
 }
+
+/** Moves every offset a raw diagnostic holds (its range, related places and fix edits) by `delta`, in place. */
+export function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
+  diagnostic.start += delta;
+  diagnostic.end += delta;
+  for (const related of diagnostic.related ?? []) {
+    related.start += delta;
+    related.end += delta;
+  }
+  for (const fix of diagnostic.fixes ?? []) {
+    for (const edit of fix.edits) {
+      edit.start += delta;
+      edit.end += delta;
+    }
+  }
+}
+
+/** A copy of a raw diagnostic with every offset moved by `delta` (the original is left as it is). */
+export function shiftedDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
+  const copy: RawDiagnostic = { ...diagnostic };
+  if (diagnostic.related) copy.related = diagnostic.related.map((related) => ({ ...related }));
+  if (diagnostic.fixes) copy.fixes = diagnostic.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit })) }));
+  shiftDiagnosticInPlace(copy, delta);
+  return copy;
+}

@@ -10,7 +10,7 @@
  * text, so that moving the node moves all of it. Quick fixes also follow the file's habits (line
  * ends, indentation): a result with fixes is reused only under the same habits.
  */
-import type { RawDiagnostic } from './diagnostic.js';
+import { shiftedDiagnostic, type RawDiagnostic } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { detectStyle } from './edit/yaml-edit.js';
@@ -55,13 +55,6 @@ function within(diagnostics: readonly RawDiagnostic[], start: number, end: numbe
       (d.related ?? []).every((r) => inside(r.start, r.end)) &&
       (d.fixes ?? []).every((f) => f.edits.every((e) => inside(e.start, e.end))),
   );
-}
-
-function shifted(d: RawDiagnostic, delta: number): RawDiagnostic {
-  const copy: RawDiagnostic = { ...d, start: d.start + delta, end: d.end + delta };
-  if (d.related) copy.related = d.related.map((r) => ({ ...r, start: r.start + delta, end: r.end + delta }));
-  if (d.fixes) copy.fixes = d.fixes.map((f) => ({ ...f, edits: f.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta })) }));
-  return copy;
 }
 
 /** The habits a quick fix's text follows: line ends, and for YAML the indentation of nested blocks. */
@@ -176,7 +169,7 @@ export class ResultCache {
       }
       if (result.diagnostics.length === 0) continue;
       if (result.start !== start) {
-        result.diagnostics = result.diagnostics.map((d) => shifted(d, start - result.start));
+        result.diagnostics = result.diagnostics.map((d) => shiftedDiagnostic(d, start - result.start));
         result.start = start;
       }
       for (const d of result.diagnostics) out.push(d);
@@ -203,7 +196,7 @@ export class ResultCache {
       const start = anchor.start;
       if (result.length !== anchor.end - start || (result.habits !== undefined && result.habits !== this.currentHabits())) return undefined;
       if (result.start !== start) {
-        result.diagnostics = result.diagnostics.map((d) => shifted(d, start - result.start));
+        result.diagnostics = result.diagnostics.map((d) => shiftedDiagnostic(d, start - result.start));
         result.start = start;
       }
       for (const d of result.diagnostics) out.push(d);
@@ -231,7 +224,7 @@ export class ResultCache {
       (hit.habits === undefined || hit.habits === this.currentHabits())
     ) {
       if (hit.start !== start) {
-        if (hit.diagnostics.length) hit.diagnostics = hit.diagnostics.map((d) => shifted(d, start - hit.start));
+        if (hit.diagnostics.length) hit.diagnostics = hit.diagnostics.map((d) => shiftedDiagnostic(d, start - hit.start));
         hit.start = start;
       }
       return hit.diagnostics;

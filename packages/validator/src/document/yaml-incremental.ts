@@ -10,7 +10,7 @@
  * indentations): from there on the scan, and so the plan, is the previous one moved by the
  * edit's length. Units whose text lies outside the region keep their trees (moved in place).
  */
-import type { RawDiagnostic } from '../diagnostic.js';
+import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
 import { escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
@@ -562,21 +562,6 @@ function rebaseSeqPath(path: string, pointer: string, offset: number): string {
   const match = /^\/(\d+)(.*)$/.exec(path);
   if (!match) return path ? pointer + path : path;
   return `${pointer}/${Number(match[1]) + offset}${match[2]}`;
-}
-
-export function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
-  diagnostic.start += delta;
-  diagnostic.end += delta;
-  for (const r of diagnostic.related ?? []) {
-    r.start += delta;
-    r.end += delta;
-  }
-  for (const fix of diagnostic.fixes ?? []) {
-    for (const e of fix.edits) {
-      e.start += delta;
-      e.end += delta;
-    }
-  }
 }
 
 /** Moves every offset of an alias-free tree by `delta`, without allocating. */
