@@ -20,14 +20,14 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
-import { effectiveEntries, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
+import { copyTree, effectiveEntries, shiftInPlace, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlGroup, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
-import { assembleYaml, bodyRegion, commitReplan, replanYaml, shiftInPlace, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
+import { assembleYaml, bodyRegion, commitReplan, replanYaml, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
@@ -692,30 +692,6 @@ function copyTomlPart(part: TomlPart, delta: number): TomlPart {
   };
   const table = copyTree(part.table, delta) as MapNode;
   return header ? { header, table, hasDateTimes: part.hasDateTimes } : { table, hasDateTimes: part.hasDateTimes };
-}
-
-/** A copy of an alias-free tree with every offset moved by `delta` (a copy even for 0). */
-function copyTree(node: ValueNode, delta: number): ValueNode {
-  switch (node.kind) {
-    case 'seq':
-      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => copyTree(item, delta)) };
-    case 'map':
-      return {
-        ...node,
-        start: node.start + delta,
-        end: node.end + delta,
-        entries: node.entries.map((entry) => ({
-          ...entry,
-          keyStart: entry.keyStart + delta,
-          keyEnd: entry.keyEnd + delta,
-          start: entry.start + delta,
-          end: entry.end + delta,
-          value: copyTree(entry.value, delta),
-        })),
-      };
-    default:
-      return { ...node, start: node.start + delta, end: node.end + delta };
-  }
 }
 
 function byteOrderMarkDiagnostic(): RawDiagnostic {

@@ -231,3 +231,44 @@ export function pathAtOffset(root: ValueNode, offset: number): { steps: PathStep
   }
   return { steps, onKey: false };
 }
+
+/** Moves every offset of an alias-free tree by `delta`, without allocating. */
+export function shiftInPlace(node: ValueNode, delta: number): void {
+  node.start += delta;
+  node.end += delta;
+  if (node.kind === 'seq') {
+    for (const item of node.items) shiftInPlace(item, delta);
+  } else if (node.kind === 'map') {
+    for (const entry of node.entries) {
+      entry.keyStart += delta;
+      entry.keyEnd += delta;
+      entry.start += delta;
+      entry.end += delta;
+      shiftInPlace(entry.value, delta);
+    }
+  }
+}
+
+/** A copy of an alias-free tree with every offset moved by `delta` (a copy even for 0). */
+export function copyTree(node: ValueNode, delta: number): ValueNode {
+  switch (node.kind) {
+    case 'seq':
+      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => copyTree(item, delta)) };
+    case 'map':
+      return {
+        ...node,
+        start: node.start + delta,
+        end: node.end + delta,
+        entries: node.entries.map((entry) => ({
+          ...entry,
+          keyStart: entry.keyStart + delta,
+          keyEnd: entry.keyEnd + delta,
+          start: entry.start + delta,
+          end: entry.end + delta,
+          value: copyTree(entry.value, delta),
+        })),
+      };
+    default:
+      return { ...node, start: node.start + delta, end: node.end + delta };
+  }
+}

@@ -12,7 +12,7 @@
  */
 import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
-import { escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { escapePointerSegment, shiftInPlace, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
@@ -562,21 +562,4 @@ function rebaseSeqPath(path: string, pointer: string, offset: number): string {
   const match = /^\/(\d+)(.*)$/.exec(path);
   if (!match) return path ? pointer + path : path;
   return `${pointer}/${Number(match[1]) + offset}${match[2]}`;
-}
-
-/** Moves every offset of an alias-free tree by `delta`, without allocating. */
-export function shiftInPlace(node: ValueNode, delta: number): void {
-  node.start += delta;
-  node.end += delta;
-  if (node.kind === 'seq') {
-    for (const item of node.items) shiftInPlace(item, delta);
-  } else if (node.kind === 'map') {
-    for (const entry of node.entries) {
-      entry.keyStart += delta;
-      entry.keyEnd += delta;
-      entry.start += delta;
-      entry.end += delta;
-      shiftInPlace(entry.value, delta);
-    }
-  }
 }
