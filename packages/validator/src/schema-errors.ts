@@ -13,6 +13,7 @@
  */
 import type { RawDiagnostic } from './diagnostic.js';
 import type { ManifestLocator } from './locator.js';
+import { unescapePointerSegment } from './document/nodes.js';
 import { jsonType, keyLabel, showValue } from './messages.js';
 import type { KeywordFailure, RuleErrorGroup, SchemaError, SchemaRule, StructureRule } from './rules/rule.js';
 import { valueAt } from './rules/wrong-type.js';
@@ -33,7 +34,7 @@ function walk(root: SchemaObject, schemaPath: string): { chain: SchemaObject[]; 
   let node: unknown = root;
   let path = '#';
   for (const raw of segments) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment = unescapePointerSegment(raw);
     if (node === null || typeof node !== 'object') break;
     node = (node as Record<string, unknown>)[segment];
     path += '/' + raw;

@@ -1,6 +1,6 @@
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
-import { findEntry, resolveAlias, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { partsV2 } from './generated/validators-v2.js';
 import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
@@ -101,10 +101,7 @@ function anchorFinder(locator: ManifestLocator): (pointer: string) => MapEntry |
       parents.set(parentPointer, (parent = found.exact ? found.node : null));
     }
     const container = resolveAlias(parent);
-    const segment = pointer
-      .slice(cut + 1)
-      .replace(/~1/g, '/')
-      .replace(/~0/g, '~');
+    const segment = unescapePointerSegment(pointer.slice(cut + 1));
     if (container?.kind === 'map') return findEntry(container, segment);
     if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) return container.items[Number(segment)];
     return undefined;

@@ -147,10 +147,12 @@ export function findEntry(map: MapNode, key: string): MapEntry | undefined {
 /** Splits a JSON pointer (RFC 6901) into its unescaped segments. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer.slice(1).split('/').map(unescapePointerSegment);
+}
+
+/** One JSON pointer segment, unescaped (RFC 6901: `~1` → `/`, then `~0` → `~`). */
+export function unescapePointerSegment(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** One JSON pointer segment, escaped (RFC 6901: `~` → `~0`, `/` → `~1`). */
