@@ -87,11 +87,8 @@ export class DocumentStore {
       const before = entry.pending;
       const changes = file.changes && (before ? before.change && [before.change, ...file.changes] : file.changes);
       const change = changes ? mergeTextChanges(entry.state.doc.text.length, changes) : null;
-      entry.pending = {
-        version: file.version,
-        text: file.text,
-        ...(change && change.newLength + entry.state.doc.text.length - (change.end - change.start) === file.text.length ? { change } : {}),
-      };
+      // `ManifestDocument.update` checks the change against the texts (and compares them when it does not fit).
+      entry.pending = { version: file.version, text: file.text, ...(change ? { change } : {}) };
       entry.languageId = file.languageId;
     }
     // A manifest by name needs no parse to be decided; any other file is ours only if it pins our schema.
