@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { RefusedError, type ApplyOptions } from '../../src/index.js';
+import type { IndexChange } from '../../src/git/repo.js';
 
 const made: string[] = [];
 
@@ -102,6 +103,15 @@ export function repositoryWithSpecialEntries(files: Record<string, string | Uint
   const bare = join(tempDir(), 'repo.git');
   git(work, ['clone', '-q', '--bare', work, bare]);
   return { repo: bare, commit: git(bare, ['rev-parse', 'HEAD']).trim(), base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+}
+
+/** The tree git's own index makes of `base` with `changes`: `read-tree` + `update-index --index-info` + `write-tree`. */
+export function indexTree(repo: string, base: string, changes: readonly IndexChange[]): string {
+  const env = { ...process.env, GIT_INDEX_FILE: join(tempDir(), 'index') };
+  execFileSync('git', ['--git-dir', repo, 'read-tree', base], { env });
+  const records = changes.map((c) => (c.oid === null ? `0 ${'0'.repeat(40)}\t${c.path}\0` : `${c.mode} ${c.oid}\t${c.path}\0`)).join('');
+  execFileSync('git', ['--git-dir', repo, 'update-index', '-z', '--index-info'], { env, input: records });
+  return execFileSync('git', ['--git-dir', repo, 'write-tree'], { env }).toString().trim();
 }
 
 /** Every ref of `repo` with its value: what an operation moves when it commits anything. */
