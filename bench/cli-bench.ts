@@ -75,35 +75,35 @@ export function benchCli(runs: number): CliResult {
 
 type Run = ReturnType<typeof wall>;
 
+/**
+ * `runs` pairs of a command and its baseline, the one that goes first alternating (the command
+ * on even runs, the baseline on odd ones) so that neither always gets the warmer caches. The
+ * i-th command result pairs with the i-th baseline result.
+ */
+export function interleaved<T>(runs: number, command: (run: number) => T, baseline: (run: number) => T): { command: T[]; baseline: T[] } {
+  const measured: { command: T[]; baseline: T[] } = { command: [], baseline: [] };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      measured.command.push(command(i));
+      measured.baseline.push(baseline(i));
+    } else {
+      measured.baseline.push(baseline(i));
+      measured.command.push(command(i));
+    }
+  }
+  return measured;
+}
+
 function pairs(manifest: string, runs: number, runCommand: () => Run, runBareNode: () => Run): CliResult {
   // Warm the OS file cache, and let the CLI write its code cache (its first three runs do).
   for (let i = 0; i < 3; i++) runCommand();
   runBareNode();
-  const cli: number[] = [];
-  const bare: number[] = [];
-  const cliCpu: number[] = [];
-  const bareCpu: number[] = [];
-  let exitCode: number | null = null;
-  for (let i = 0; i < runs; i++) {
-    const runCli = () => {
-      const c = runCommand();
-      exitCode = c.status;
-      cli.push(c.ms);
-      cliCpu.push(c.cpuMs);
-    };
-    const runBare = () => {
-      const b = runBareNode();
-      bare.push(b.ms);
-      bareCpu.push(b.cpuMs);
-    };
-    if (i % 2 === 0) {
-      runCli();
-      runBare();
-    } else {
-      runBare();
-      runCli();
-    }
-  }
+  const measured = interleaved(runs, runCommand, runBareNode);
+  const cli = measured.command.map((c) => c.ms);
+  const bare = measured.baseline.map((b) => b.ms);
+  const cliCpu = measured.command.map((c) => c.cpuMs);
+  const bareCpu = measured.baseline.map((b) => b.cpuMs);
+  const exitCode = measured.command.at(-1)?.status ?? null;
   return {
     manifest: manifest.slice(ROOT.length + 1),
     runs,

@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setDefaultAgent } from '@svc-manifest/gitops';
 import { bareCommit, buildRepository, git } from './applier-bench.ts';
-import { wall } from './cli-bench.ts';
+import { interleaved, wall } from './cli-bench.ts';
 import { stat, type Stat } from './lsp-harness.ts';
 import { ROOT } from './servers.ts';
 
@@ -107,23 +107,15 @@ function cliRow(entry: keyof typeof ENTRIES, repo: string, files: number, runs: 
   // Warm-up, and the V8 code cache (the first three runs of a command write it).
   for (let i = 0; i < 4; i++) wall(args(AGENTS[(i + 1) % 2]!), env);
   wall(['-e', '0']);
-  const cli: { ms: number; cpuMs: number }[] = [];
-  const bare: { ms: number; cpuMs: number }[] = [];
-  for (let i = 0; i < runs; i++) {
-    const runCli = () => {
+  const { command: cli, baseline: bare } = interleaved(
+    runs,
+    (i) => {
       const run = wall(args(AGENTS[(i + 1) % 2]!), env);
       if (run.status !== 0) throw new Error(`${command} exited ${run.status}`);
-      cli.push(run);
-    };
-    const runBare = () => bare.push(wall(['-e', '0']));
-    if (i % 2 === 0) {
-      runCli();
-      runBare();
-    } else {
-      runBare();
-      runCli();
-    }
-  }
+      return run;
+    },
+    () => wall(['-e', '0']),
+  );
   const cpu = cli.map((c, i) => c.cpuMs / bare[i]!.cpuMs);
   return {
     command,

@@ -11,8 +11,8 @@
 // in dist/. Every file is written beside its target and renamed into place, so parallel test
 // files never read half a bundle.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, normalize } from 'node:path';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
 function writeAtomically(file, write) {
@@ -22,10 +22,17 @@ function writeAtomically(file, write) {
 }
 
 /**
- * Bundles the package at `root`. `main`: the bundle's file name in dist/; `bin`: the launcher's
- * file name in launcher/; `plugins` and `esbuild`: more esbuild options for this package.
+ * Bundles the package at `root`. `main`: the bundle's file name in dist/; `plugins` and
+ * `esbuild`: more esbuild options for this package. The package's name and its one bin (a file
+ * in launcher/) come from its package.json.
  */
-export async function bundlePackage({ root, packageName, main, bin, plugins = [], esbuild = {} }) {
+export async function bundlePackage({ root, main, plugins = [], esbuild = {} }) {
+  const { name: packageName, bin: bins } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const launchers = Object.values(bins ?? {});
+  if (launchers.length !== 1 || dirname(normalize(launchers[0])) !== 'launcher') {
+    throw new Error(`${packageName}: package.json must name exactly one bin, a file in launcher/ (found ${JSON.stringify(bins)})`);
+  }
+  const bin = basename(launchers[0]);
   const dist = join(root, 'dist');
   mkdirSync(dist, { recursive: true });
   const outfile = join(dist, main);

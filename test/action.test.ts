@@ -14,6 +14,7 @@ import { REPO_ROOT } from '../packages/validator/test/support/child.js';
 import { parse as parseYaml } from 'yaml';
 import { readAction, runAction, type ActionRun } from './support/action-runner.js';
 import { readmeBlock } from './support/readme-section.js';
+import { nodeOnlyEnv } from './support/user-machine.js';
 
 const BROKEN = 'svc_version: 2\ndefault_agent: triage\nagents:\n  triage:\n    conectors: none\n';
 const WARNING_ONLY = 'svc_version: 1\ntrigers: []\n';
@@ -58,19 +59,7 @@ const annotations = (stdout: string) => stdout.split('\n').filter((line) => line
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'svc-action-'));
-  const bin = join(work, 'bin');
-  mkdirSync(bin);
-  symlinkSync(process.execPath, join(bin, 'node'));
-  env = {
-    HOME: join(work, 'home'),
-    PATH: `${bin}:/usr/bin:/bin`,
-    LANG: 'C.UTF-8',
-    XDG_CACHE_HOME: join(work, 'cache'),
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-  };
-  mkdirSync(env.HOME!);
-  if (spawnSync('sh', ['-c', 'command -v svc-manifest'], { env }).status === 0) throw new Error('this test needs a PATH with no svc-manifest');
+  env = nodeOnlyEnv(work, '/dev/null');
 });
 
 afterAll(() => {

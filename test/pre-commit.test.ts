@@ -12,13 +12,14 @@
  * PRE_COMMIT_HOME in a temporary folder.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../packages/validator/test/support/child.js';
 import { readmeBlock } from './support/readme-section.js';
+import { nodeOnlyEnv } from './support/user-machine.js';
 import { buildHookBundle, HOOK_BUNDLE, HOOK_LICENSES } from '../scripts/gen-hook-bundle.js';
 
 /** The files of this working tree that make up the hook; the clone gets these versions. */
@@ -68,29 +69,16 @@ beforeAll(() => {
     throw new Error('pre-commit is not installed: run `npm run test:setup` (scripts/install-test-tools.sh) or `apt-get install -y pre-commit`');
   work = mkdtempSync(join(tmpdir(), 'svc-pre-commit-'));
 
-  // PATH: `node` and the system's own programs (git, pre-commit), nothing from this repository
-  // (npm puts node_modules/.bin on PATH for `npm test`).
-  const bin = join(work, 'bin');
-  mkdirSync(bin);
-  symlinkSync(process.execPath, join(bin, 'node'));
-  env = {
-    HOME: join(work, 'home'),
-    PATH: `${bin}:/usr/bin:/bin`,
-    LANG: 'C.UTF-8',
+  // PATH: `node` and the system's own programs (git, pre-commit), nothing from this repository.
+  writeFileSync(join(work, 'gitconfig'), '[init]\n\tdefaultBranch = main\n[protocol "file"]\n\tallow = always\n');
+  env = nodeOnlyEnv(work, join(work, 'gitconfig'), {
     PRE_COMMIT_HOME: join(work, 'pre-commit-home'),
-    XDG_CACHE_HOME: join(work, 'cache'),
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: join(work, 'gitconfig'),
     GIT_AUTHOR_NAME: 'Test',
     GIT_AUTHOR_EMAIL: 'test@example.com',
     GIT_COMMITTER_NAME: 'Test',
     GIT_COMMITTER_EMAIL: 'test@example.com',
     NO_COLOR: '1',
-  };
-  mkdirSync(env.HOME!);
-  writeFileSync(join(work, 'gitconfig'), '[init]\n\tdefaultBranch = main\n[protocol "file"]\n\tallow = always\n');
-  const global = spawnSync('sh', ['-c', 'command -v svc-manifest'], { env, encoding: 'utf8' });
-  if (global.status === 0) throw new Error(`this test needs a PATH with no svc-manifest, but it finds ${global.stdout.trim()}`);
+  });
 
   // The hook repository: a clone of this repository, with this working tree's hook files.
   hookRepo = join(work, 'svc-manifest-toolchain');

@@ -25,8 +25,6 @@ const lazyAjv = {
 
 await bundlePackage({
   root,
-  packageName: '@svc-manifest/gitops',
   main: 'svc-manifest-git-main.cjs',
-  bin: 'svc-manifest-git.cjs',
   plugins: [lazyParts, lazyAjv],
 });

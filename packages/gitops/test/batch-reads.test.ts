@@ -12,35 +12,19 @@ import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { setDefaultAgent } from '../src/index.js';
 import { GitRepo, type IndexChange } from '../src/git/repo.js';
-import { lf, YAML_LINES } from './support/fixtures.js';
-import { AUTHOR, cleanupTempDirs, git, makeRepo, repositoryWithSpecialEntries, tempDir } from './support/repos.js';
+import { lf, SPECIAL_NAMES, YAML_LINES } from './support/fixtures.js';
+import { AUTHOR, cleanupTempDirs, git, indexTree, makeRepo, repositoryWithSpecialEntries, tempDir } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
 const FILES: Record<string, string> = {
   'svc.yaml': lf(YAML_LINES),
-  'README.md': 'readme\n',
-  'a.b': 'sorts before the a/ folder\n',
-  'a/one.txt': '1\n',
-  'a/two.txt': '2\n',
-  'a/deep/three.txt': '3\n',
-  'a-b/x': 'x\n',
-  'skills/pdf tools/SKILL "quoted".md': 'skill\n',
-  'skills/ünïcödé/é.md': 'u\n',
+  ...SPECIAL_NAMES,
   'big.bin': 'z'.repeat(100_000),
 };
 
 function repository(): { repo: string; commit: string; base: string } {
   return repositoryWithSpecialEntries(FILES);
-}
-
-/** A tree made with git's index: `read-tree` + `update-index --index-info` + `write-tree`. */
-function indexTree(repo: string, base: string, changes: readonly IndexChange[]): string {
-  const env = { ...process.env, GIT_INDEX_FILE: join(tempDir(), 'index') };
-  execFileSync('git', ['--git-dir', repo, 'read-tree', base], { env });
-  const records = changes.map((c) => (c.oid === null ? `0 ${'0'.repeat(40)}\t${c.path}\0` : `${c.mode} ${c.oid}\t${c.path}\0`)).join('');
-  execFileSync('git', ['--git-dir', repo, 'update-index', '-z', '--index-info'], { env, input: records });
-  return execFileSync('git', ['--git-dir', repo, 'write-tree'], { env }).toString().trim();
 }
 
 const PATHS = [

@@ -3,12 +3,10 @@
  * history stays linear, nothing is lost. Plus the in-process lock for concurrent calls
  * in one process.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { setAgentScope } from '../src/index.js';
 import { lf } from './support/fixtures.js';
-import { applyOptions, cleanupTempDirs, git, makeRepo, show } from './support/repos.js';
+import { applyOptions, cleanupTempDirs, git, makeRepo, runSupportChild, show } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -20,20 +18,7 @@ function manifest(): string {
   return lf(lines);
 }
 
-const CHILD = fileURLToPath(new URL('./support/concurrent-child.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url));
-
-function runChild(repo: string, index: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', TSX, CHILD, repo, String(index)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runChild = (repo: string, index: number) => runSupportChild('concurrent-child.ts', [repo, String(index)]);
 
 function expectAllScopesSet(repo: string): void {
   const text = show(repo, 'main', 'svc.yaml').toString('utf8');

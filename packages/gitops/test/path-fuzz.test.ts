@@ -88,6 +88,34 @@ function commitLock(text: string): string {
   }
 }
 
+/** How often the operation of a property was refused and how often it committed. */
+interface Outcomes {
+  committed: number;
+  refused: number;
+}
+
+/**
+ * Waits for `operation` on `branch`. Refused: counted, the branch must still be at `unmoved`,
+ * and the answer is false. Committed: counted, true. Any other error is thrown.
+ */
+async function settled(seen: Outcomes, branch: string, unmoved: string, operation: Promise<unknown>): Promise<boolean> {
+  const outcome = await operation.catch((error: unknown) => error);
+  if (outcome instanceof RefusedError) {
+    seen.refused++;
+    expect(git(repo, ['rev-parse', branch]).trim()).toBe(unmoved);
+    return false;
+  }
+  if (outcome instanceof Error) throw outcome;
+  seen.committed++;
+  return true;
+}
+
+/** Both outcomes were exercised (each test's examples guarantee at least one of each). */
+function expectBothOutcomes(seen: Outcomes): void {
+  expect(seen.committed).toBeGreaterThan(0);
+  expect(seen.refused).toBeGreaterThan(0);
+}
+
 const COMPONENTS = [
   'docs',
   'Docs',
@@ -133,19 +161,12 @@ const itemPath = fc.array(component, { minLength: 1, maxLength: 4 }).map((parts)
 
 test('random item paths: refused with the branch unmoved, or committed without touching any tracked path', async () => {
   const before = tree(base);
-  const seen = { committed: 0, refused: 0 };
+  const seen: Outcomes = { committed: 0, refused: 0 };
   await fc.assert(
     fc.asyncProperty(fc.uniqueArray(itemPath, { minLength: 1, maxLength: 3 }), fc.string({ maxLength: 8 }), async (paths, content) => {
       const branch = branchAt(base);
       const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
-      const outcome = await install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files } }) }).catch((error: unknown) => error);
-      if (outcome instanceof RefusedError) {
-        seen.refused++;
-        expect(git(repo, ['rev-parse', branch]).trim()).toBe(base);
-        return;
-      }
-      if (outcome instanceof Error) throw outcome;
-      seen.committed++;
+      if (!(await settled(seen, branch, base, install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files } }) })))) return;
       const after = tree(branch);
       for (const [path, entry] of before) {
         // Directories gain the new files; everything else is byte-for-byte and mode-for-mode the same.
@@ -172,9 +193,7 @@ test('random item paths: refused with the branch unmoved, or committed without t
       ],
     },
   );
-  // Both outcomes were exercised (the examples guarantee at least one of each).
-  expect(seen.committed).toBeGreaterThan(0);
-  expect(seen.refused).toBeGreaterThan(0);
+  expectBothOutcomes(seen);
 }, 300_000);
 
 const OID = /^[0-9a-f]{40}$/;
@@ -207,7 +226,7 @@ test('random lock files: a forced remove deletes only regular files the lock giv
     items: fc.dictionary(fc.constantFrom('evil', 'other', 'Evil'), lockedItem, { minKeys: 1, maxKeys: 2 }),
   });
 
-  const seen = { committed: 0, refused: 0 };
+  const seen: Outcomes = { committed: 0, refused: 0 };
   const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://', integrity: 'sha256-AAAA', files, manifest: [] });
   const readme = blobs.find((blob) => blob.path === 'README.md')!.oid;
   await fc.assert(
@@ -215,14 +234,7 @@ test('random lock files: a forced remove deletes only regular files the lock giv
       const commit = commitLock(JSON.stringify(value));
       const branch = branchAt(commit);
       const beforeTree = tree(commit);
-      const outcome = await remove(repo, 'evil', { author: AUTHOR, branch, force: true }).catch((error: unknown) => error);
-      if (outcome instanceof RefusedError) {
-        seen.refused++;
-        expect(git(repo, ['rev-parse', branch]).trim()).toBe(commit);
-        return;
-      }
-      if (outcome instanceof Error) throw outcome;
-      seen.committed++;
+      if (!(await settled(seen, branch, commit, remove(repo, 'evil', { author: AUTHOR, branch, force: true })))) return;
       const owned = new Set(Object.keys(value.items.evil?.files ?? {}));
       const after = tree(branch);
       for (const [path, entry] of beforeTree) {
@@ -246,12 +258,11 @@ test('random lock files: a forced remove deletes only regular files the lock giv
       ],
     },
   );
-  expect(seen.committed).toBeGreaterThan(0);
-  expect(seen.refused).toBeGreaterThan(0);
+  expectBothOutcomes(seen);
 }, 300_000);
 
 test('random upstream paths on update: only the item’s own files and new paths of it change, or the update is refused', async () => {
-  const seen = { committed: 0, refused: 0 };
+  const seen: Outcomes = { committed: 0, refused: 0 };
   const v1 = { 'skills/fuzz/SKILL.md': 'one\n', 'skills/fuzz/run.sh': 'echo\n' };
   const upstreamPath = fc.oneof(itemPath, fc.constantFrom(...Object.keys(v1)));
   await fc.assert(
@@ -262,14 +273,7 @@ test('random upstream paths on update: only the item’s own files and new paths
       const before = tree(installed);
       const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
       const catalog = new MemoryCatalog({ fuzz: { version: '2.0.0', files } });
-      const outcome = await update(repo, 'fuzz', { author: AUTHOR, branch, catalog }).catch((error: unknown) => error);
-      if (outcome instanceof RefusedError) {
-        seen.refused++;
-        expect(git(repo, ['rev-parse', branch]).trim()).toBe(installed);
-        return;
-      }
-      if (outcome instanceof Error) throw outcome;
-      seen.committed++;
+      if (!(await settled(seen, branch, installed, update(repo, 'fuzz', { author: AUTHOR, branch, catalog })))) return;
       const after = tree(branch);
       const own = new Set([...Object.keys(v1), ...paths, 'svc.lock.json']);
       for (const [path, entry] of before) {
@@ -291,6 +295,5 @@ test('random upstream paths on update: only the item’s own files and new paths
       ],
     },
   );
-  expect(seen.committed).toBeGreaterThan(0);
-  expect(seen.refused).toBeGreaterThan(0);
+  expectBothOutcomes(seen);
 }, 300_000);

@@ -3,11 +3,10 @@
  * does locally, and pushes branch and pristine ref atomically under leases. Real servers
  * only: bare repositories behind file://, `git daemon`, and `git http-backend` over HTTP.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import {
   applyEdit,
@@ -30,7 +29,7 @@ import { cachePath, defaultCacheRoot } from '../src/remote/cache.js';
 import { parseRemote, redactText, redactUrl } from '../src/remote/url.js';
 import { crlf, lf, PDF_V1, PDF_V2, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { closedPort, startGitDaemon, startHttpGitServer, startSilentServer } from './support/git-servers.js';
-import { AUTHOR, cleanupTempDirs, git, makeRepo, show, subjects, tempDir, writeFiles } from './support/repos.js';
+import { AUTHOR, cleanupTempDirs, git, makeRepo, runSupportChild, show, subjects, tempDir, writeFiles } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -164,28 +163,16 @@ test('list, marketplace.* and registry.* (the same functions) on a remote and a 
   });
 });
 
-const CHILD = fileURLToPath(new URL('./support/remote-child.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url));
 const APPLIERS = 8;
-
-function runChild(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', TSX, CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test(`${APPLIERS} appliers in separate processes, one file:// remote (half with their own cache, half sharing one): all land, linear history`, async () => {
   const lines = ['# one agent per applier', 'svc_version: 2', 'default_agent: agent-0', 'agents:'];
   for (let i = 0; i < APPLIERS; i++) lines.push(`  agent-${i}:`, '    enabled: true   # on');
   const remote = remoteRepo({ 'svc.yaml': lf(lines) });
   const shared = tempDir();
-  const results = await Promise.all(Array.from({ length: APPLIERS }, (_, i) => runChild([remote.url, String(i), i % 2 === 0 ? tempDir() : shared])));
+  const results = await Promise.all(
+    Array.from({ length: APPLIERS }, (_, i) => runSupportChild('remote-child.ts', [remote.url, String(i), i % 2 === 0 ? tempDir() : shared])),
+  );
   for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
   const outcomes = results.map((result) => JSON.parse(result.stdout) as { status: string; commit: string; attempts: number });
   expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(APPLIERS).fill('committed'));

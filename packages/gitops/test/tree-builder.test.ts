@@ -5,41 +5,24 @@
  * executable and a submodule entry.
  */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { GitRepo, type IndexChange } from '../src/git/repo.js';
 import { buildTreeFromChanges } from '../src/git/tree-builder.js';
-import { cleanupTempDirs, git, repositoryWithSpecialEntries, tempDir } from './support/repos.js';
+import { SPECIAL_NAMES } from './support/fixtures.js';
+import { cleanupTempDirs, git, indexTree, repositoryWithSpecialEntries } from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
 const FILES: Record<string, string> = {
   'svc.yaml': 'svc_version: 2\n',
-  'README.md': 'readme\n',
-  'a.b': 'sorts before the a/ folder\n',
-  'a/one.txt': '1\n',
-  'a/two.txt': '2\n',
-  'a/deep/three.txt': '3\n',
-  'a-b/x': 'x\n',
-  'skills/pdf tools/SKILL "quoted".md': 'skill\n',
+  ...SPECIAL_NAMES,
   'skills/pdf tools/back\\slash.txt': 'b\n',
-  'skills/ünïcödé/é.md': 'u\n',
   'only/child.txt': 'alone\n',
 };
 
 function repository(): { repo: string; base: string } {
   return repositoryWithSpecialEntries(FILES);
-}
-
-/** The oracle: what the applier's temporary index produces. */
-function indexTree(repo: string, base: string, changes: readonly IndexChange[]): string {
-  const env = { ...process.env, GIT_INDEX_FILE: join(tempDir(), 'index') };
-  execFileSync('git', ['--git-dir', repo, 'read-tree', base], { env });
-  const zero = '0'.repeat(40);
-  const records = changes.map((c) => (c.oid === null ? `0 ${zero}\t${c.path}\0` : `${c.mode} ${c.oid}\t${c.path}\0`)).join('');
-  execFileSync('git', ['--git-dir', repo, 'update-index', '-z', '--index-info'], { env, input: records });
-  return execFileSync('git', ['--git-dir', repo, 'write-tree'], { env }).toString().trim();
 }
 
 const EXISTING = [...Object.keys(FILES), 'link', 'vendor/sub'];

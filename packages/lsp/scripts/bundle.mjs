@@ -9,9 +9,7 @@ import { lazyParts } from '../../validator/scripts/lazy-parts-plugin.mjs';
 
 await bundlePackage({
   root: join(dirname(fileURLToPath(import.meta.url)), '..'),
-  packageName: '@svc-manifest/lsp',
   main: 'svc-manifest-lsp-main.cjs',
-  bin: 'svc-manifest-lsp.cjs',
   plugins: [lazyParts],
   esbuild: { mainFields: ['module', 'main'] },
 });

@@ -9,8 +9,6 @@ import { lazyParts } from './lazy-parts-plugin.mjs';
 
 await bundlePackage({
   root: join(dirname(fileURLToPath(import.meta.url)), '..'),
-  packageName: '@svc-manifest/validator',
   main: 'svc-manifest-main.cjs',
-  bin: 'svc-manifest.cjs',
   plugins: [lazyParts],
 });

@@ -14,11 +14,16 @@ import { stringKeyCases, wrongShapeCases } from '../../../test/support/string-ke
 
 const cases = stringKeyCases();
 
+/** The generated cases number more than `atLeast` and include each of `expected` (`v<version> <pointer>`). */
+function expectCoverage(generated: readonly { version: number; pointer: string }[], atLeast: number, expected: readonly string[]): void {
+  const pointers = generated.map((c) => `v${c.version} ${c.pointer}`);
+  expect(pointers.length).toBeGreaterThan(atLeast);
+  for (const pointer of expected) expect(pointers).toContain(pointer);
+}
+
 describe('a TOML date where a string belongs', () => {
   it('covers the string-typed keys of both versions', () => {
-    const pointers = cases.map((c) => `v${c.version} ${c.pointer}`);
-    expect(pointers.length).toBeGreaterThan(60);
-    for (const expected of [
+    expectCoverage(cases, 60, [
       'v1 /project/description',
       'v2 /sandbox/templates/0/name',
       'v1 /triggers/0/prompt',
@@ -26,9 +31,7 @@ describe('a TOML date where a string belongs', () => {
       'v2 /agents/main/sandbox',
       'v1 /channels/0/events/0',
       'v2 /default_agent',
-    ]) {
-      expect(pointers).toContain(expected);
-    }
+    ]);
   });
 
   for (const c of cases) {
@@ -123,18 +126,14 @@ describe('YAML aliases as keys', () => {
 describe('a string where an object or a list belongs', () => {
   const shapes = wrongShapeCases();
   it('covers the object and list positions of both versions', () => {
-    const pointers = shapes.map((c) => `v${c.version} ${c.pointer}`);
-    expect(pointers.length).toBeGreaterThan(25);
-    for (const expected of [
+    expectCoverage(shapes, 25, [
       'v1 /triggers/0',
       'v2 /agents/main',
       'v2 /connectors/0/auth',
       'v2 /apps/web/resources',
       'v1 /sandbox/templates/0',
       'v2 /connectors/0/headers',
-    ]) {
-      expect(pointers).toContain(expected);
-    }
+    ]);
   });
   for (const c of shapes) {
     it(`v${c.version} ${c.pointer}: exactly one error, wrong-type at the value`, () => {

@@ -291,16 +291,20 @@ describe('convert (fixtures-transform/convert)', () => {
 });
 
 describe('the fixtures/ corpus', () => {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\/valid\/[^/]+\.(ya?ml|toml)$/.test(path)) files.push(path);
-    }
+  /** The paths of the files under fixtures/ that match `pattern`, sorted. */
+  const fixtureFiles = (pattern: RegExp): string[] => {
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (pattern.test(path)) found.push(path);
+      }
+    };
+    walk(join(REPO_ROOT, 'fixtures'));
+    return found.sort();
   };
-  walk(join(REPO_ROOT, 'fixtures'));
-  const documents = files.sort().map((path) => {
+  const documents = fixtureFiles(/\/valid\/[^/]+\.(ya?ml|toml)$/).map((path) => {
     const ext: 'yaml' | 'toml' = path.endsWith('.toml') ? 'toml' : 'yaml';
     return { path: relative(REPO_ROOT, path), ext, bytes: readFileSync(path) };
   });
@@ -344,17 +348,8 @@ describe('the fixtures/ corpus', () => {
   });
 
   it('--fix never adds an error, only applies what it lists, and leaves files without findings alone (every fixture, valid and invalid)', () => {
-    const all: string[] = [];
-    const walkAll = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walkAll(path);
-        else if (/\.(ya?ml|toml)$/.test(path)) all.push(path);
-      }
-    };
-    walkAll(join(REPO_ROOT, 'fixtures'));
     let fixed = 0;
-    for (const path of all.sort()) {
+    for (const path of fixtureFiles(/\.(ya?ml|toml)$/)) {
       const ext = path.endsWith('.toml') ? 'toml' : 'yaml';
       const bytes = readFileSync(path);
       const before = validateManifest(bytes, { filename: `svc.${ext}` }).diagnostics;

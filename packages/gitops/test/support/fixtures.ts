@@ -5,6 +5,23 @@ import { writeFiles } from './repos.js';
 export const crlf = (lines: string[]): string => lines.map((line) => `${line}\r\n`).join('');
 export const lf = (lines: string[]): string => lines.map((line) => `${line}\n`).join('');
 
+/**
+ * A tree of tricky file names for repositoryWithSpecialEntries (support/repos.ts), which makes
+ * README.md executable and links `link` to a/one.txt: `a.b` and `a-b` sort around the `a/`
+ * folder, a nested folder, a space and quotes, non-ASCII. Each test adds its manifest and what
+ * else it needs.
+ */
+export const SPECIAL_NAMES: Readonly<Record<string, string>> = {
+  'README.md': 'readme\n',
+  'a.b': 'sorts before the a/ folder\n',
+  'a/one.txt': '1\n',
+  'a/two.txt': '2\n',
+  'a/deep/three.txt': '3\n',
+  'a-b/x': 'x\n',
+  'skills/pdf tools/SKILL "quoted".md': 'skill\n',
+  'skills/ünïcödé/é.md': 'u\n',
+};
+
 /** svc.yaml lines: comments everywhere, an anchor with a merge key, flow list and flow map, block list. */
 export const YAML_LINES = [
   '# svc manifest for the demo project',

@@ -1,12 +1,33 @@
 /** Real git repositories and catalogs in temporary folders, for tests. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { RefusedError, type ApplyOptions } from '../../src/index.js';
+import type { IndexChange } from '../../src/git/repo.js';
 
 const made: string[] = [];
+
+const TSX = fileURLToPath(new URL('../../../../node_modules/tsx/dist/loader.mjs', import.meta.url));
+
+/**
+ * Runs `script` (a file of this folder, e.g. `concurrent-child.ts`) with `args` in a separate
+ * Node process, from the TypeScript sources; resolves with its exit code and output.
+ */
+export function runSupportChild(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const path = fileURLToPath(new URL(`./${script}`, import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', TSX, path, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 export function tempDir(prefix = 'svc-gitops-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -102,6 +123,15 @@ export function repositoryWithSpecialEntries(files: Record<string, string | Uint
   const bare = join(tempDir(), 'repo.git');
   git(work, ['clone', '-q', '--bare', work, bare]);
   return { repo: bare, commit: git(bare, ['rev-parse', 'HEAD']).trim(), base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+}
+
+/** The tree git's own index makes of `base` with `changes`: `read-tree` + `update-index --index-info` + `write-tree`. */
+export function indexTree(repo: string, base: string, changes: readonly IndexChange[]): string {
+  const env = { ...process.env, GIT_INDEX_FILE: join(tempDir(), 'index') };
+  execFileSync('git', ['--git-dir', repo, 'read-tree', base], { env });
+  const records = changes.map((c) => (c.oid === null ? `0 ${'0'.repeat(40)}\t${c.path}\0` : `${c.mode} ${c.oid}\t${c.path}\0`)).join('');
+  execFileSync('git', ['--git-dir', repo, 'update-index', '-z', '--index-info'], { env, input: records });
+  return execFileSync('git', ['--git-dir', repo, 'write-tree'], { env }).toString().trim();
 }
 
 /** Every ref of `repo` with its value: what an operation moves when it commits anything. */

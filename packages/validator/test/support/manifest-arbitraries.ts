@@ -138,6 +138,11 @@ export function largeManifest(version: 1 | 2, triggers: number, agents: number, 
   return lines.join('\n') + '\n';
 }
 
+/** `text` with CRLF line ends when `crlf`, and a BOM in front when `bom` and one seed in four. */
+function withEndings(text: string, seed: number, crlf: boolean, bom: boolean): string {
+  return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
+}
+
 export const manifestArb = fc
   .record({
     version: fc.constantFrom(1 as const, 2 as const),
@@ -148,17 +153,21 @@ export const manifestArb = fc
     bom: fc.boolean(),
   })
   .map(({ version, triggers, agents, seed, crlf, bom }) => {
-    const text = largeManifest(version, triggers, agents, seed);
-    return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
+    return withEndings(largeManifest(version, triggers, agents, seed), seed, crlf, bom);
   });
 
 /** Edits that keep most of the file and hit chunk structure: lines of a top-level key or an item. */
 /** Inserts `insert` at the start of the n-th value (after a `: `). */
 export function valueEdit(n: number, insert: string): Mutation {
+  return insertAfterNth(/: /g, n, insert);
+}
+
+/** Inserts `insert` right after the n-th (modulo their count) match of the global `separator`; no match, no change. */
+function insertAfterNth(separator: RegExp, n: number, insert: string): Mutation {
   return (t: string) => {
-    const colons = [...t.matchAll(/: /g)].map((m) => m.index + 2);
-    if (colons.length === 0) return t;
-    const i = colons[n % colons.length]!;
+    const ends = [...t.matchAll(separator)].map((m) => m.index + m[0].length);
+    if (ends.length === 0) return t;
+    const i = ends[n % ends.length]!;
     return t.slice(0, i) + insert + t.slice(i);
   };
 }
@@ -258,22 +267,21 @@ function lineEdits(lines: readonly string[]): { weight: number; arbitrary: fc.Ar
   ];
 }
 
+/** Deletes or duplicates a block of 1 to 12 lines (an item moved, removed or pasted). */
+const blockEdit: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
+  const lines = t.split('\n');
+  const i = n % lines.length;
+  const block = lines.slice(i, i + k);
+  if (duplicate) lines.splice(i, 0, ...block);
+  else lines.splice(i, k);
+  return lines.join('\n');
+});
+
 export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
   ...lineEdits(STRUCTURAL_LINES),
   // Change a value in place, the most common edit while typing.
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([n, s]) => valueEdit(n, s)) },
-  // Delete or duplicate a block of lines (an item moved, removed or pasted).
-  {
-    weight: 2,
-    arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
-      const lines = t.split('\n');
-      const i = n % lines.length;
-      const block = lines.slice(i, i + k);
-      if (duplicate) lines.splice(i, 0, ...block);
-      else lines.splice(i, k);
-      return lines.join('\n');
-    }),
-  },
+  { weight: 2, arbitrary: blockEdit },
   { weight: 4, arbitrary: mutation },
 );
 export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
@@ -337,18 +345,12 @@ export const tomlManifestArb = fc
     bom: fc.boolean(),
   })
   .map(({ triggers, agents, seed, crlf, bom }) => {
-    const text = largeTomlManifest(triggers, agents, seed);
-    return (bom && seed % 4 === 0 ? '\uFEFF' : '') + (crlf ? text.replace(/\n/g, '\r\n') : text);
+    return withEndings(largeTomlManifest(triggers, agents, seed), seed, crlf, bom);
   });
 
 /** Inserts `insert` at the start of the n-th TOML value (after a ` = `). */
 export function tomlValueEdit(n: number, insert: string): Mutation {
-  return (t: string) => {
-    const equals = [...t.matchAll(/ = /g)].map((m) => m.index + 3);
-    if (equals.length === 0) return t;
-    const i = equals[n % equals.length]!;
-    return t.slice(0, i) + insert + t.slice(i);
-  };
+  return insertAfterNth(/ = /g, n, insert);
 }
 
 export const TOML_LINES = [
@@ -428,17 +430,7 @@ export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
   },
   // Change a quoted value in place: stays valid.
   { weight: 4, arbitrary: fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 ]{0,6}$/)).map(([n, s]) => tomlValueEdit(n, `"${s}" # `)) },
-  {
-    weight: 2,
-    arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
-      const lines = t.split('\n');
-      const i = n % lines.length;
-      const block = lines.slice(i, i + k);
-      if (duplicate) lines.splice(i, 0, ...block);
-      else lines.splice(i, k);
-      return lines.join('\n');
-    }),
-  },
+  { weight: 2, arbitrary: blockEdit },
   { weight: 2, arbitrary: mutation },
 );
 export const tomlEdits = fc.array(tomlEdit, { minLength: 1, maxLength: 4 });
