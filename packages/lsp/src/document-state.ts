@@ -4,6 +4,7 @@
  * previous parse through `ManifestDocument.update` (only changed YAML chunks are re-parsed).
  */
 import { ManifestDocument, type ManifestFormat, type TextChange } from '@svc-manifest/validator';
+import { noteEdit } from './directive-search.js';
 import type { SvcVersion } from './schema-model.js';
 
 export interface DocumentState {
@@ -55,6 +56,7 @@ export function createState(uri: string, version: number, text: string, options:
 export function updateState(state: DocumentState, version: number, text: string, changes?: readonly TextChange[]): DocumentState {
   if (text === state.doc.text) return { ...state, version };
   const doc = state.doc.update(text, changes);
+  noteEdit(state.doc, doc);
   return { uri: state.uri, version, format: state.format, doc, lastGood: doc.root ? doc : state.lastGood };
 }
 

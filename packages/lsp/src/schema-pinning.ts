@@ -5,6 +5,7 @@
  */
 import { schemaForUrl } from '@svc-manifest/schema';
 import { severityOf, type Diagnostic } from '@svc-manifest/validator';
+import { findDirective, type DirectiveRule } from './directive-search.js';
 import { declaredVersion, type DocumentState } from './document-state.js';
 import type { SvcVersion } from './schema-model.js';
 
@@ -19,6 +20,11 @@ export interface SchemaPin {
 }
 
 const pinCache = new WeakMap<object, SchemaPin | null>();
+
+/** yaml-language-server's modeline: `# yaml-language-server: $schema=<url>`. */
+const MODELINE: DirectiveRule = { marker: 'yaml-language-server', lineRule: /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/ };
+/** Taplo's directive: `#:schema <url>`. */
+const TAPLO_DIRECTIVE: DirectiveRule = { marker: '#:schema', lineRule: /^[ \t]*#:schema[ \t]+(\S+)/ };
 
 /** The schema the document pins, if any. */
 export function findSchemaPin(state: DocumentState): SchemaPin | null {
@@ -36,10 +42,10 @@ export function findSchemaPin(state: DocumentState): SchemaPin | null {
 function locatePin(state: DocumentState): SchemaPin | null {
   const text = state.doc.text;
   if (state.format === 'yaml') {
-    const modeline = findDirective(text, 'yaml-language-server', /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/);
+    const modeline = findDirective(state.doc, MODELINE);
     if (modeline) return { ...modeline, how: 'modeline' };
   } else {
-    const taplo = findDirective(text, '#:schema', /^[ \t]*#:schema[ \t]+(\S+)/);
+    const taplo = findDirective(state.doc, TAPLO_DIRECTIVE);
     if (taplo) return { ...taplo, how: 'taplo' };
   }
   const root = state.doc.root;
@@ -61,33 +67,6 @@ function locatePin(state: DocumentState): SchemaPin | null {
     }
   }
   return null;
-}
-
-/**
- * The first line matching `lineRule` (anchored at the line's start; its group 1 is the URL)
- * among the lines that contain `marker`. Searching for the marker first keeps a keystroke in a
- * large file from running a multiline regular expression over the whole text; each line is
- * looked at once however many markers it holds.
- */
-function findDirective(text: string, marker: string, lineRule: RegExp): { url: string; start: number; end: number } | null {
-  for (let at = text.indexOf(marker); at >= 0;) {
-    let lineStart = at;
-    while (lineStart > 0 && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
-    let lineEnd = at + marker.length;
-    while (lineEnd < text.length && !isLineBreak(text.charCodeAt(lineEnd))) lineEnd++;
-    const match = lineRule.exec(text.slice(lineStart, lineEnd));
-    if (match) {
-      const start = lineStart + match[0].length - match[1]!.length;
-      return { url: match[1]!, start, end: start + match[1]!.length };
-    }
-    at = text.indexOf(marker, lineEnd);
-  }
-  return null;
-}
-
-/** The characters that end a line for a multiline `^`: \n, \r, U+2028 and U+2029. */
-function isLineBreak(code: number): boolean {
-  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
 
 /** Whether the document pins one of our schemas (so it is a manifest whatever its name). */

@@ -143,6 +143,12 @@ export class ManifestDocument {
   scannedBytes = 0;
   /** Whether the last {@link update} took the changed region from the changes it was given. For tests. */
   regionFromChanges = false;
+  /**
+   * The whole lines where this text differs from the text of the document it was {@link update}d
+   * from (null for a parsed document, or when the texts are equal). Lets a consumer that searched
+   * the earlier text search only these lines of this one.
+   */
+  editedRegion: ChangedRegion | null = null;
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
@@ -211,6 +217,7 @@ export class ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
     const region = changedRegion(this.text, text, changes);
     next.regionFromChanges = region?.fromChanges === true;
+    next.editedRegion = region;
     const lines = this.cachedLines ?? (this.linesBase ? this.lines : undefined);
     if (lines && region) next.linesBase = { lines, region };
     else if (lines) next.cachedLines = lines;
