@@ -4,7 +4,10 @@
  * copy of it (same esbuild settings as packages/lsp/scripts/bundle.mjs, minify off) into
  * .bench-work/ and runs that with `node --cpu-prof`.
  *
- *   npx tsx bench/server-profile.ts [lines=50000] [errors=0|1]
+ *   npx tsx bench/server-profile.ts [lines=50000] [errors=0|1] [rounds=5]
+ *
+ * `rounds` sets the harness's repetitions (two edits, two completions and a hover each): 100 makes
+ * the edits, not the open, the bulk of the profile.
  *   npx tsx bench/profile-summary.ts .bench-work/prof/server-<name>.cpuprofile
  */
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -23,7 +26,7 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 const manifest = generateManifest({ targetLines: lines, errorRate: errors ? 0.01 : 0, seed: 42 });
 const spec = { ...ourSpec(), name: 'ours-profiled', args: ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, outfile, '--stdio'] };
-const sample = await runOnce(spec, manifest, { spawns: 1, inner: 5, workDir: '/tmp/svc-manifest-bench', timeoutMs: 120_000, log: console.error });
+const sample = await runOnce(spec, manifest, { spawns: 1, inner: Number(process.argv[4] ?? 5), workDir: '/tmp/svc-manifest-bench', timeoutMs: 120_000, log: console.error });
 // The profile is written when the server exits.
 await new Promise((r) => setTimeout(r, 1000));
 const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
