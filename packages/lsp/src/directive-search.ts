@@ -85,17 +85,19 @@ function afterEdit(text: string, rule: DirectiveRule, before: Directive | null, 
  * regular expression over every line; each line is looked at once however many markers it holds.
  */
 function searchLines(text: string, { marker, lineRule }: DirectiveRule, from: number, to: number): Directive | null {
-  for (let at = text.indexOf(marker, from); at >= 0 && at < to;) {
+  // `indexOf` has no end bound: search a copy of the lines (a keystroke's region is a line or two).
+  const lines = from === 0 && to === text.length ? text : text.slice(from, to);
+  for (let at = lines.indexOf(marker); at >= 0;) {
     let lineStart = at;
-    while (lineStart > from && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
+    while (lineStart > 0 && !isLineBreak(lines.charCodeAt(lineStart - 1))) lineStart--;
     let lineEnd = at + marker.length;
-    while (lineEnd < to && !isLineBreak(text.charCodeAt(lineEnd))) lineEnd++;
-    const match = lineRule.exec(text.slice(lineStart, lineEnd));
+    while (lineEnd < lines.length && !isLineBreak(lines.charCodeAt(lineEnd))) lineEnd++;
+    const match = lineRule.exec(lines.slice(lineStart, lineEnd));
     if (match) {
-      const start = lineStart + match[0].length - match[1]!.length;
+      const start = from + lineStart + match[0].length - match[1]!.length;
       return { url: match[1]!, start, end: start + match[1]!.length };
     }
-    at = text.indexOf(marker, lineEnd);
+    at = lines.indexOf(marker, lineEnd);
   }
   return null;
 }
