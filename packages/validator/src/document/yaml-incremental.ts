@@ -406,7 +406,9 @@ function moveTop(top: YamlTop, delta: number, bom: number): void {
     items.itemsStart += delta;
     for (let i = 0; i < items.itemStarts.length; i++) items.itemStarts[i]! += delta;
   }
-  unitRanges(chunk).forEach(([start], i) => moveUnit(top.units[i]!, bom + start));
+  // The header (or the whole chunk) starts with the chunk, item units at their item starts.
+  moveUnit(top.units[0]!, bom + chunk.start);
+  if (items) for (let i = 0; i < items.itemStarts.length; i++) moveUnit(top.units[i + 1]!, bom + items.itemStarts[i]!);
   const assembled = top.assembled;
   if (assembled) {
     const header = (top.units[0]!.fragment.root as MapNode).entries[0]!;
