@@ -82,10 +82,10 @@ interface KeptItems {
   depends: string;
   /** Per item; undefined for an item whose result cannot be kept (it reaches outside the item). */
   results: (ItemResult | undefined)[];
-  /** The items with diagnostics. */
+  /** The items with diagnostics, in order. */
   withDiagnostics: number[];
-  /** Whether every item's result is kept. */
-  complete?: boolean;
+  /** The items without a result, in order. */
+  missing: number[];
 }
 
 /**
@@ -93,6 +93,28 @@ interface KeptItems {
  * is new after every edit; an edit rarely changes both its first and its last item).
  */
 const keptItems = new WeakMap<Anchor, Map<string, KeptItems>>();
+
+/** `indexes` (ascending) that are below `before`, then those from `from` on moved by `shift`, appended to `into`. */
+function keptIndexes(indexes: readonly number[], before: number, from: number, shift: number, into: number[], middle: () => void): void {
+  let k = 0;
+  for (; k < indexes.length && indexes[k]! < before; k++) into.push(indexes[k]!);
+  middle();
+  for (; k < indexes.length; k++) if (indexes[k]! >= from) into.push(indexes[k]! + shift);
+}
+
+/** The union of two ascending lists of indexes, ascending. */
+function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length === 0) return b as number[];
+  if (b.length === 0) return a as number[];
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+    if (out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
+}
 
 const NO_DIAGNOSTICS: readonly RawDiagnostic[] = Object.freeze([]);
 
@@ -132,22 +154,38 @@ export class ResultCache {
       const again = this.again(previous);
       if (again) return again;
     }
-    const results: (ItemResult | undefined)[] = new Array<ItemResult | undefined>(n);
-    let prefix = 0;
-    let suffix = 0;
+    let results: (ItemResult | undefined)[];
+    /**
+     * The items to look at, ascending: those not the same as last time, and of those that are,
+     * the ones with diagnostics or without a result. A kept item without diagnostics is not even
+     * read: the same node has the same text (see ManifestDocument's identity contract), so its
+     * empty result stands wherever the node moved, and in a large file that is nearly every item.
+     */
+    let visit: number[];
     if (previous && previous.depends === depends) {
       const old = previous.anchors;
       const m = old.length;
+      let prefix = 0;
+      let suffix = 0;
       while (prefix < n && prefix < m && anchors[prefix] === old[prefix]) prefix++;
       while (suffix < n - prefix && suffix < m - prefix && anchors[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
-      for (let i = 0; i < prefix; i++) results[i] = previous.results[i];
-      for (let k = 1; k <= suffix; k++) {
-        const result = previous.results[m - k];
-        // Diagnostics name the item's index: an item that moved to a new index with some is computed again.
-        results[n - k] = n === m || (result && result.diagnostics.length === 0) ? result : undefined;
-      }
+      const changed = n - prefix - suffix;
+      results = previous.results.slice(0, prefix).concat(new Array<ItemResult | undefined>(changed), previous.results.slice(m - suffix));
+      const shift = n - m;
+      const kept: number[] = [];
+      keptIndexes(mergeAscending(previous.withDiagnostics, previous.missing), prefix, m - suffix, shift, kept, () => {
+        for (let i = prefix; i < prefix + changed; i++) kept.push(i);
+      });
+      visit = kept;
+      // Diagnostics name the item's index: an item that moved to a new index with some is computed again.
+      if (shift !== 0) for (const i of previous.withDiagnostics) if (i >= m - suffix) results[i + shift] = undefined;
+    } else {
+      results = new Array<ItemResult | undefined>(n);
+      visit = Array.from({ length: n }, (_, i) => i);
     }
-    for (let i = 0; i < n; i++) {
+    const withDiagnostics: number[] = [];
+    const missing: number[] = [];
+    for (const i of visit) {
       let result = results[i];
       const anchor = anchors[i]!;
       const start = anchor.start;
@@ -165,6 +203,8 @@ export class ResultCache {
         };
         for (const d of diagnostics) out.push(d);
         results[i] = keep ? fresh : undefined;
+        if (!keep) missing.push(i);
+        else if (diagnostics.length) withDiagnostics.push(i);
         continue;
       }
       if (result.diagnostics.length === 0) continue;
@@ -172,12 +212,10 @@ export class ResultCache {
         result.diagnostics = result.diagnostics.map((d) => shiftedDiagnostic(d, start - result.start));
         result.start = start;
       }
+      withDiagnostics.push(i);
       for (const d of result.diagnostics) out.push(d);
     }
-    const state: KeptItems = { anchors, depends, results, withDiagnostics: [] };
-    for (let i = 0; i < n; i++) if (results[i]?.diagnostics.length) state.withDiagnostics.push(i);
-    // Kept too for an item whose result cannot be: `again` must not take the shortcut then.
-    state.complete = results.every((result) => result !== undefined);
+    const state: KeptItems = { anchors, depends, results, withDiagnostics, missing };
     for (const anchor of [anchors[0]!, anchors[n - 1]!]) {
       let bySlot = keptItems.get(anchor);
       if (!bySlot) keptItems.set(anchor, (bySlot = new Map()));
@@ -188,7 +226,8 @@ export class ResultCache {
 
   /** The same items as last time (the very same list): their diagnostics, moved with them. */
   private again(kept: KeptItems): RawDiagnostic[] | undefined {
-    if (!kept.complete) return undefined;
+    // An item without a result is computed again: not the shortcut.
+    if (kept.missing.length > 0) return undefined;
     const out: RawDiagnostic[] = [];
     for (const i of kept.withDiagnostics) {
       const result = kept.results[i]!;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManifestDocument, validateDocument, validateManifest } from '../src/index.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import { recordValidationWork, validationWork } from '../src/validate.js';
+import { ResultCache } from '../src/incremental.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
 const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
@@ -175,5 +176,46 @@ describe('kept quick fixes follow the file’s habits', () => {
     const incremental = validateDocument(document).diagnostics;
     expect(incremental).toEqual(validateManifest(edited).diagnostics);
     expect(fixText(incremental)).toContain('\r\n');
+  });
+});
+
+describe('kept item results (ResultCache.each)', () => {
+  /** An item's stand-in: what `each` reads of an anchor is its offsets. */
+  const node = (start: number, end: number) => ({ kind: 'scalar' as const, value: null, style: 'plain' as const, start, end });
+  const diagnostic = (start: number, end: number) => ({ code: 'unknown-key' as const, message: 'm', path: '', start, end });
+  const document = ManifestDocument.parse('svc_version: 2\n');
+
+  it('computes again, every time, an item whose diagnostic reaches outside it, and no other unchanged item', () => {
+    const anchors = [node(0, 10), node(10, 20), node(20, 30), node(30, 40)];
+    const [, pointing, flagged, last] = anchors;
+    /** The anchors `compute` was called for, by their first offsets when called. */
+    const calls: number[] = [];
+    const run = (list: typeof anchors) =>
+      new ResultCache(document, { schemaParts: [], checked: [] })
+        .each('slot', list, String, (index) => {
+          const anchor = list[index]!;
+          calls.push(anchor.start);
+          // `pointing` points at `last`'s text: that result cannot move with `pointing` alone.
+          if (anchor === pointing) return [diagnostic(last!.start + 2, last!.start + 3)];
+          if (anchor === flagged) return [diagnostic(anchor.start + 1, anchor.start + 2)];
+          return [];
+        })
+        .map((d) => [d.start, d.end]);
+    expect(run(anchors)).toEqual([[32, 33], [21, 22]]);
+    expect(calls).toEqual([0, 10, 20, 30]);
+    calls.length = 0;
+    // The very same list: only the item without a kept result.
+    expect(run(anchors)).toEqual([[32, 33], [21, 22]]);
+    expect(calls).toEqual([10]);
+    calls.length = 0;
+    // The first item replaced by a longer one (the others move by 5): it, and `pointing` again; `flagged`'s diagnostic moves with it.
+    for (const anchor of anchors.slice(1)) Object.assign(anchor, { start: anchor.start + 5, end: anchor.end + 5 });
+    const edited = [node(0, 15), ...anchors.slice(1)];
+    expect(run(edited)).toEqual([[37, 38], [26, 27]]);
+    expect(calls).toEqual([0, 15]);
+    calls.length = 0;
+    // The first item removed: `flagged`'s diagnostic names its index, so it is computed again, with `pointing`.
+    expect(run(edited.slice(1))).toEqual([[37, 38], [26, 27]]);
+    expect(calls).toEqual([15, 25]);
   });
 });
