@@ -242,6 +242,22 @@ describe('the work of an edit is local', () => {
     expect(difference(document, 'yaml', {})).toBeNull();
   });
 
+  it('two edits far apart in one burst re-parse the two items alone, the items between found by their text', () => {
+    const document = ManifestDocument.parse(text);
+    const first = text.indexOf("prompt: 'Handle trigger 600:") + 'prompt: '.length;
+    const second = text.indexOf("prompt: 'Handle trigger 800:") + 'prompt: '.length;
+    const next = `${text.slice(0, first)}x${text.slice(first, second)}y${text.slice(second)}`;
+    // As an editor sends a burst: the second range in the text the first change made.
+    const updated = document.update(next, [
+      { start: first, end: first, newLength: 1 },
+      { start: second + 1, end: second + 1, newLength: 1 },
+    ]);
+    expect(updated.regionFromChanges).toBe(true);
+    // One region spans ~200 items; only the two edited ones are parsed again.
+    expect(updated.reparsedBytes).toBeLessThan(400);
+    expect(difference(updated, 'yaml', {})).toBeNull();
+  });
+
   it('a top-level key typed after, or inside, a collection parsed item by item stays local', () => {
     // `triggers:` (1500 items) is followed by `connectors:`; type `runtime: node` between them, a letter at a time.
     const end = text.indexOf('\nconnectors:\n') + 1;

@@ -293,13 +293,20 @@ class UnitsByPlace {
       this.byText = new Map();
       for (const top of this.tops) {
         if (top.chunk.end <= r.start || top.chunk.start >= r.oldEnd) continue;
-        unitRanges(top.chunk).forEach(([s, e], i) => {
-          if (e <= r.start || s >= r.oldEnd) return;
+        // Only the units that overlap the region: in a collection of thousands of items, a few.
+        const items = top.chunk.items;
+        const first = items && r.start >= items.itemsStart ? 1 + lastAtMost(items.itemStarts, r.start) : 0;
+        const count = items ? items.itemStarts.length + 1 : 1;
+        for (let i = first; i < count; i++) {
+          const s = i === 0 ? top.chunk.start : items!.itemStarts[i - 1]!;
+          if (s >= r.oldEnd) break;
+          const e = !items ? top.chunk.end : i === 0 ? items.itemsStart : (items.itemStarts[i] ?? top.chunk.end);
+          if (e <= r.start) continue;
           const text = this.oldBody.slice(s, e);
-          const list = this.byText!.get(text);
+          const list = this.byText.get(text);
           if (list) list.push(top.units[i]!);
-          else this.byText!.set(text, [top.units[i]!]);
-        });
+          else this.byText.set(text, [top.units[i]!]);
+        }
       }
     }
     return this.byText.get(this.body.slice(start, end))?.shift();
