@@ -37,6 +37,22 @@ interface AssembledItems {
   /** Repeated keys among the items of a mapping (what `checkMapKeys` reported). */
   keyDiagnostics: RawDiagnostic[];
   value?: unknown;
+  /** A sequence whose every item unit holds exactly one item (then item `i` is unit `i + 1`'s). */
+  oneEach?: boolean;
+  /** The item units (indexes into `units`) with diagnostics, ascending. */
+  unitsWithDiagnostics: number[];
+}
+
+/**
+ * How a sequence collection edited inside differs from its previous assembly: its units before
+ * `keptBefore` and its last `keptAfter` units are the previous ones (units of the header and of
+ * items), so its items and value are the previous ones' with the middle replaced.
+ */
+interface ItemsPatch {
+  previous: AssembledItems;
+  previousUnits: number;
+  keptBefore: number;
+  keptAfter: number;
 }
 
 /** A top-level chunk (body offsets) with its units: the whole chunk, or the header then each item. */
@@ -46,6 +62,8 @@ export interface YamlTop {
   assembled?: AssembledItems;
   /** The units passed the assembly's checks (a chunk that is a map, a header with one key, ...). */
   ok?: boolean;
+  /** Set by an edit inside a sequence parsed item by item: what its assembly can take from the last one. */
+  patch?: ItemsPatch;
 }
 
 export interface YamlChunkState {
@@ -392,8 +410,12 @@ export function commitReplan(
       if (unit) moveUnit(unit, bom + start);
       units.push(unit ?? parseUnit(body, start, end, bom, work));
     }
+    const top: YamlTop = { chunk, units };
+    // Units are counted with the header: kept are the header and the items before i0, and the last keptAfter.
+    if (old.ok && old.assembled?.oneEach && units[0] === old.units[0])
+      top.patch = { previous: old.assembled, previousUnits: old.units.length, keptBefore: 1 + i0, keptAfter: Math.min(keptAfter, count - i0) };
     // A top-level key typed inside the collection: the chunks from it on.
-    replaced = [{ chunk, units }, ...topsOfPlan(body, bom, replan.replaced.slice(1), undefined, region, work, inRegion)];
+    replaced = [top, ...topsOfPlan(body, bom, replan.replaced.slice(1), undefined, region, work, inRegion)];
   } else {
     replaced = topsOfPlan(body, bom, replan.replaced, { state: { bom, tops: replacedOld }, body: oldBody }, region, work);
   }
@@ -467,16 +489,18 @@ export function assembleYaml(
     diagnostics.push(...header.fragment.diagnostics);
     const pointer = `/${escapePointerSegment(assembled.entry.key)}`;
     if (top.chunk.items.kind === 'seq') {
-      let offset = 0;
-      for (let i = 1; i < top.units.length; i++) {
-        const fragment = top.units[i]!.fragment;
-        if (fragment.diagnostics.length > 0) {
-          for (const d of fragment.diagnostics) diagnostics.push({ ...d, path: rebaseSeqPath(d.path, pointer, offset) });
-        }
-        offset += (fragment.root as SeqNode).items.length;
+      // The items before a unit's: one per unit when each holds one, else counted.
+      let before: number[] | undefined;
+      if (!assembled.oneEach && assembled.unitsWithDiagnostics.length > 0) {
+        before = [0, 0];
+        for (let j = 1; j < top.units.length; j++) before.push(before[j]! + (top.units[j]!.fragment.root as SeqNode).items.length);
+      }
+      for (const i of assembled.unitsWithDiagnostics) {
+        const offset = before ? before[i]! : i - 1;
+        for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: rebaseSeqPath(d.path, pointer, offset) });
       }
     } else {
-      for (let i = 1; i < top.units.length; i++) {
+      for (const i of assembled.unitsWithDiagnostics) {
         for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: d.path ? pointer + d.path : d.path });
       }
       diagnostics.push(...assembled.keyDiagnostics);
@@ -491,6 +515,9 @@ export function assembleYaml(
 
 /** Assembles a collection parsed item by item; undefined when its parts do not fit together. */
 function assembleItems(top: YamlTop): AssembledItems | undefined {
+  const patch = top.patch;
+  // Used once: a top must not keep the previous assembly (and through it the trees of every earlier one) alive.
+  top.patch = undefined;
   top.assembled = undefined;
   top.ok = false;
   const headerRoot = top.units[0]!.fragment.root;
@@ -499,19 +526,37 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
   const pointer = `/${escapePointerSegment(headerEntry.key)}`;
   let collection: SeqNode | MapNode;
   const keyDiagnostics: RawDiagnostic[] = [];
+  const unitsWithDiagnostics: number[] = [];
+  let oneEach: boolean | undefined;
+  let value: unknown;
   if (top.chunk.items!.kind === 'seq') {
-    const seqItems: ValueNode[] = [];
-    for (let i = 1; i < top.units.length; i++) {
-      const root = top.units[i]!.fragment.root;
-      if (root?.kind !== 'seq') return undefined;
-      for (const item of root.items) seqItems.push(item);
+    const patched = patch && patchedSequence(top, patch);
+    if (patched === null) return undefined;
+    let seqItems: ValueNode[];
+    if (patched) {
+      ({ items: seqItems, value } = patched);
+      oneEach = true;
+      unitsWithDiagnostics.push(...patched.unitsWithDiagnostics);
+    } else {
+      seqItems = [];
+      oneEach = true;
+      for (let i = 1; i < top.units.length; i++) {
+        const fragment = top.units[i]!.fragment;
+        const root = fragment.root;
+        if (root?.kind !== 'seq') return undefined;
+        if (root.items.length !== 1) oneEach = false;
+        if (fragment.diagnostics.length > 0) unitsWithDiagnostics.push(i);
+        for (const item of root.items) seqItems.push(item);
+      }
     }
     collection = { kind: 'seq', flow: false, items: seqItems, start: seqItems[0]!.start, end: seqItems[seqItems.length - 1]!.end };
   } else {
     const mapEntries: MapEntry[] = [];
     for (let i = 1; i < top.units.length; i++) {
-      const root = top.units[i]!.fragment.root;
+      const fragment = top.units[i]!.fragment;
+      const root = fragment.root;
       if (root?.kind !== 'map') return undefined;
+      if (fragment.diagnostics.length > 0) unitsWithDiagnostics.push(i);
       for (const entry of root.entries) {
         entry.ignored = undefined;
         mapEntries.push(entry);
@@ -520,9 +565,53 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
     checkMapKeys(mapEntries, pointer, keyDiagnostics);
     collection = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
   }
-  const assembled: AssembledItems = { entry: { ...headerEntry, value: collection, end: collection.end, ignored: undefined }, collection, keyDiagnostics };
+  const assembled: AssembledItems = {
+    entry: { ...headerEntry, value: collection, end: collection.end, ignored: undefined },
+    collection,
+    keyDiagnostics,
+    oneEach,
+    unitsWithDiagnostics,
+    value,
+  };
   top.assembled = assembled;
   return assembled;
+}
+
+/**
+ * The items, value and units with diagnostics of a sequence edited inside, from its previous
+ * assembly (one item per unit) and its new middle units: undefined when a middle unit does not
+ * hold exactly one item (assemble it whole), null when one is not a sequence (it does not fit).
+ */
+function patchedSequence(
+  top: YamlTop,
+  { previous, previousUnits, keptBefore, keptAfter }: ItemsPatch,
+): { items: ValueNode[]; value: unknown; unitsWithDiagnostics: number[] } | undefined | null {
+  const units = top.units;
+  const middleEnd = units.length - keptAfter;
+  const middleItems: ValueNode[] = [];
+  const withDiagnostics: number[] = [];
+  for (const i of previous.unitsWithDiagnostics) if (i < keptBefore) withDiagnostics.push(i);
+  for (let i = keptBefore; i < middleEnd; i++) {
+    const fragment = units[i]!.fragment;
+    const root = fragment.root;
+    if (root?.kind !== 'seq') return null;
+    if (root.items.length !== 1) return undefined;
+    if (fragment.diagnostics.length > 0) withDiagnostics.push(i);
+    middleItems.push(root.items[0]!);
+  }
+  const moved = units.length - previousUnits;
+  for (const i of previous.unitsWithDiagnostics) if (i >= previousUnits - keptAfter) withDiagnostics.push(i + moved);
+  // Item i is unit i + 1's: the kept items are the previous collection's, by the same count.
+  const old = (previous.collection as SeqNode).items;
+  const items = old.slice(0, keptBefore - 1).concat(middleItems, old.slice(old.length - keptAfter));
+  let value: unknown;
+  if (Array.isArray(previous.value)) {
+    const list = previous.value as unknown[];
+    const middleValues: unknown[] = [];
+    for (let i = keptBefore; i < middleEnd; i++) for (const item of unitValue(units[i]!) as unknown[]) middleValues.push(item);
+    value = list.slice(0, keptBefore - 1).concat(middleValues, list.slice(list.length - keptAfter));
+  }
+  return { items, value, unitsWithDiagnostics: withDiagnostics };
 }
 
 /** The plain value of a collection parsed item by item, from its items' values. */
