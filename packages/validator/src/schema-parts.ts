@@ -69,11 +69,44 @@ function escapeSegment(segment: string): string {
 }
 
 /**
+ * What a walk of a split part over one value object found, and at which pointer. A value object
+ * is never changed (the document makes a new one around anything an edit changed), so the same
+ * object at the same pointer finds the same again: an unchanged `agents` map is not even listed.
+ */
+const keptWalks = new WeakMap<SchemaPart, WeakMap<object, { pointer: string; found: PartErrors[] }>>();
+
+/**
  * Validates `value` part by part, in the whole validator's order, calling `found` for each part
  * with errors. With `work`, a part's result is taken from the last validation of the same value
  * object (and what was validated afresh is recorded there).
  */
 export function walkParts(part: SchemaPart, value: unknown, pointer: string, found: (errors: PartErrors) => void, work?: PartWork): void {
+  if (!work || part.validate || value === null || typeof value !== 'object') {
+    walkPart(part, value, pointer, found, work);
+    return;
+  }
+  let byValue = keptWalks.get(part);
+  if (!byValue) keptWalks.set(part, (byValue = new WeakMap()));
+  const kept = byValue.get(value);
+  if (kept?.pointer === pointer) {
+    for (const errors of kept.found) found(errors);
+    return;
+  }
+  const collected: PartErrors[] = [];
+  walkPart(
+    part,
+    value,
+    pointer,
+    (errors) => {
+      collected.push(errors);
+      found(errors);
+    },
+    work,
+  );
+  byValue.set(value, { pointer, found: collected });
+}
+
+function walkPart(part: SchemaPart, value: unknown, pointer: string, found: (errors: PartErrors) => void, work?: PartWork): void {
   if (part.validate) {
     const errors = run(part.validate, value, pointer, work);
     if (errors.length) found({ pointer, at: part.at, errors });
