@@ -201,7 +201,8 @@ function readItems<T extends ValueNode | MapEntry>(
   }
   // The same declarations as last time: the same list, so what was derived from it (the declared names) is too.
   const same = previous !== undefined && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d);
-  if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i]!.name === d.name)) {
+  // Names are read only where the declaration objects differ (the edited items).
+  if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d || previous.list[i]!.name === d.name)) {
     sameNames.set(list, sameNames.get(previous.list) ?? previous.list);
   }
   const state: KeptList = { items, built, list: same ? previous.list : list };
