@@ -22,7 +22,7 @@ import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
 import { copyTree, effectiveEntries, shiftInPlace, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
-import type { TomlBlock, TomlGroup, TomlPart } from './parse-toml.js';
+import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
@@ -125,7 +125,7 @@ export class ManifestDocument {
    * the nesting check's state is clean at every block start (then an edit re-checks only the
    * blocks around it).
    */
-  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean; join?: TomlGroup[] };
+  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean; join?: TomlJoin };
   /** The block signatures of the last TOML text of this file that parsed without a problem. */
   private tomlClean?: TomlClean;
   /** TOML: plain values by tree node, shared along updates so unchanged blocks keep their values. */
@@ -621,7 +621,7 @@ export class ManifestDocument {
     const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join);
     // The joined nodes are this document's now (moved in place): never join from them twice.
     previous.join = undefined;
-    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.groups };
+    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.join };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
       root: joined.root,

@@ -240,14 +240,25 @@ export interface TomlGroup {
   at: number[];
   entries: MapEntry[];
   owned: object[];
+  /** Every source is a `[[key]]` table (no sub-table headers, no key of block 0): its join is one sequence of those tables. */
+  arrayOfTables?: boolean;
+}
+
+/** A join of block trees, kept for the next edit's: its groups, and which group each block went to. */
+export interface TomlJoin {
+  groups: TomlGroup[];
+  parts: readonly TomlPart[];
+  /** Per part, the key of the group of a table block (block 0's entries may go to several: undefined). */
+  keyOfPart: (string | undefined)[];
 }
 
 /**
  * {@link mergeTomlParts}, keeping the join of each top-level key: a key whose blocks are the
  * same objects as in `previous`, all moved by the same amount since (or not at all), keeps its
- * joined nodes (moved in place), and only the others are joined again.
+ * joined nodes (moved in place), and only the others are joined again. A block that is the same
+ * object at the same place as in `previous` goes to the same group without its header being read.
  */
-export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: readonly TomlGroup[]): { root: MapNode; groups: TomlGroup[] } {
+export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: TomlJoin): { root: MapNode; join: TomlJoin } {
   const byKey = new Map<string, TomlGroup>();
   const groups: TomlGroup[] = [];
   const groupOf = (key: string): TomlGroup => {
@@ -259,28 +270,42 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
     }
     return group;
   };
-  for (const part of parts) {
-    if (!part.header) {
-      for (const entry of part.table.entries) {
-        const group = groupOf(entry.key);
-        group.sources.push(entry);
-        group.at.push(entry.start);
+  const keyOfPart: (string | undefined)[] = new Array<string | undefined>(parts.length);
+  const known = previous && previous.parts.length === parts.length ? previous : undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    let key = known && known.parts[i] === part ? known.keyOfPart[i] : undefined;
+    if (key === undefined) {
+      if (!part.header) {
+        for (const entry of part.table.entries) {
+          const group = groupOf(entry.key);
+          group.sources.push(entry);
+          group.at.push(entry.start);
+        }
+        continue;
       }
-    } else {
-      const group = groupOf(part.header.keys[0]!.name);
-      group.sources.push(part);
-      group.at.push(part.table.start);
+      key = part.header.keys[0]!.name;
     }
+    keyOfPart[i] = key;
+    const group = groupOf(key);
+    group.sources.push(part);
+    group.at.push(part.table.start);
   }
-  const earlier = new Map((previous ?? []).map((group) => [group.key, group]));
+  const earlier = new Map((previous?.groups ?? []).map((group) => [group.key, group]));
   const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
   for (const group of groups) {
     const old = earlier.get(group.key);
     const moved = old ? sameSourcesMoved(old, group) : null;
+    const patched = old && moved === null ? patchedArrayOfTables(old, group) : null;
     if (old && moved !== null) {
       if (moved !== 0) for (const object of old.owned) moveJoined(object, moved);
       group.entries = old.entries;
       group.owned = old.owned;
+      group.arrayOfTables = old.arrayOfTables;
+    } else if (patched) {
+      group.entries = patched.entries;
+      group.owned = patched.owned;
+      group.arrayOfTables = true;
     } else {
       const merger = new TomlMerger();
       const groupRoot = merger.start(base, length);
@@ -291,10 +316,37 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
       }
       group.entries = groupRoot.entries;
       group.owned = merger.ownedObjects(groupRoot);
+      group.arrayOfTables = group.sources.every((source) => isArrayTable(source));
     }
     for (const entry of group.entries) root.entries.push(entry);
   }
-  return { root, groups };
+  return { root, join: { groups, parts, keyOfPart } };
+}
+
+/** Whether a source of a group is a `[[key]]` table (one key: not a sub-table of an array's item). */
+function isArrayTable(source: TomlPart | MapEntry): source is TomlPart & { header: TomlHeader } {
+  return 'table' in source && source.header !== undefined && source.header.array && source.header.keys.length === 1;
+}
+
+/**
+ * The join of an array of tables (see {@link TomlGroup.arrayOfTables}) whose tables changed but
+ * not their number: the sequence of the tables under one entry, ranged from the first table to
+ * the last, as a join makes it, without going through the tables one by one. Null when `group`
+ * is not such an array of as many tables as `old`.
+ */
+function patchedArrayOfTables(old: TomlGroup, group: TomlGroup): { entries: MapEntry[]; owned: object[] } | null {
+  const sources = group.sources;
+  const n = sources.length;
+  if (!old.arrayOfTables || n === 0 || old.sources.length !== n) return null;
+  // Unchanged sources are the same objects (and were array tables): only the others are looked at.
+  for (let i = 0; i < n; i++) if (sources[i] !== old.sources[i] && !isArrayTable(sources[i]!)) return null;
+  const tables = (sources as TomlPart[]).map((part) => part.table);
+  const key = (sources[0] as TomlPart).header!.keys[0]!;
+  const start = tables[0]!.start;
+  const end = tables[n - 1]!.end;
+  const seq: SeqNode = { kind: 'seq', flow: false, items: tables, start, end };
+  const entry: MapEntry = { key: key.name, keyStart: key.keyStart, keyEnd: key.keyEnd, value: seq, start: key.keyStart, end };
+  return { entries: [entry], owned: [seq, entry] };
 }
 
 /** How far the sources of a group moved since `old` joined them (all by the same amount), or null when they are not the same. */
@@ -302,10 +354,9 @@ function sameSourcesMoved(old: TomlGroup, group: TomlGroup): number | null {
   if (old.sources.length !== group.sources.length) return null;
   let moved: number | null = null;
   for (let i = 0; i < old.sources.length; i++) {
-    const source = group.sources[i]!;
-    if (old.sources[i] !== source) return null;
-    const now = 'table' in source ? source.table.start : source.start;
-    const by = now - old.at[i]!;
+    if (old.sources[i] !== group.sources[i]) return null;
+    // Where the source starts now was read when grouping.
+    const by = group.at[i]! - old.at[i]!;
     if (moved === null) moved = by;
     else if (moved !== by) return null;
   }
