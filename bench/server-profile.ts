@@ -4,7 +4,7 @@
  * copy of it (same esbuild settings as packages/lsp/scripts/bundle.mjs, minify off) into
  * .bench-work/ and runs that with `node --cpu-prof`.
  *
- *   npx tsx bench/server-profile.ts [lines=50000] [errors=0|1] [rounds=5]
+ *   npx tsx bench/server-profile.ts [lines=50000] [errors=0|1] [rounds=5] [yaml|toml]
  *
  * `rounds` sets the harness's repetitions (two edits, two completions and a hover each): 100 makes
  * the edits, not the open, the bulk of the profile.
@@ -14,6 +14,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateManifest } from './generate.ts';
 import { runOnce } from './lsp-harness.ts';
+import { renderToml } from './render-toml.ts';
 import { bundleServerCopy, ourSpec, ROOT, WORK } from './servers.ts';
 
 const lines = Number(process.argv[2] ?? 50000);
@@ -24,7 +25,8 @@ await bundleServerCopy(join(lspRoot, 'src', 'main.ts'), outfile, { minify: false
 const dir = join(WORK, 'prof', 'server-tmp');
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const manifest = generateManifest({ targetLines: lines, errorRate: errors ? 0.01 : 0, seed: 42 });
+const generated = generateManifest({ targetLines: lines, errorRate: errors ? 0.01 : 0, seed: 42 });
+const manifest = process.argv[5] === 'toml' ? renderToml(generated) : generated;
 const spec = { ...ourSpec(), name: 'ours-profiled', args: ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, outfile, '--stdio'] };
 const sample = await runOnce(spec, manifest, { spawns: 1, inner: Number(process.argv[4] ?? 5), workDir: '/tmp/svc-manifest-bench', timeoutMs: 120_000, log: console.error });
 // The profile is written when the server exits.

@@ -627,7 +627,7 @@ export class ManifestDocument {
       root: joined.root,
       diagnostics: [],
       aliasCount: 0,
-      hasDateTimes: parts.some((part) => part.hasDateTimes),
+      hasDateTimes: joined.hasDateTimes,
     };
   }
 

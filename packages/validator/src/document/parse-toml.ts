@@ -258,7 +258,12 @@ export interface TomlJoin {
  * joined nodes (moved in place), and only the others are joined again. A block that is the same
  * object at the same place as in `previous` goes to the same group without its header being read.
  */
-export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: TomlJoin): { root: MapNode; join: TomlJoin } {
+export function joinTomlParts(
+  parts: TomlPart[],
+  base: number,
+  length: number,
+  previous?: TomlJoin,
+): { root: MapNode; join: TomlJoin; hasDateTimes: boolean } {
   const byKey = new Map<string, TomlGroup>();
   const groups: TomlGroup[] = [];
   const groupOf = (key: string): TomlGroup => {
@@ -272,8 +277,11 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
   };
   const keyOfPart: (string | undefined)[] = new Array<string | undefined>(parts.length);
   const known = previous && previous.parts.length === parts.length ? previous : undefined;
+  // Read here, where every part is visited anyway: another pass over thousands of parts costs a miss each.
+  let hasDateTimes = false;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
+    if (part.hasDateTimes) hasDateTimes = true;
     let key = known && known.parts[i] === part ? known.keyOfPart[i] : undefined;
     if (key === undefined) {
       if (!part.header) {
@@ -320,7 +328,7 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
     }
     for (const entry of group.entries) root.entries.push(entry);
   }
-  return { root, join: { groups, parts, keyOfPart } };
+  return { root, join: { groups, parts, keyOfPart }, hasDateTimes };
 }
 
 /** Whether a source of a group is a `[[key]]` table (one key: not a sub-table of an array's item). */
