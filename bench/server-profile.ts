@@ -28,7 +28,13 @@ mkdirSync(dir, { recursive: true });
 const generated = generateManifest({ targetLines: lines, errorRate: errors ? 0.01 : 0, seed: 42 });
 const manifest = process.argv[5] === 'toml' ? renderToml(generated) : generated;
 const spec = { ...ourSpec(), name: 'ours-profiled', args: ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, outfile, '--stdio'] };
-const sample = await runOnce(spec, manifest, { spawns: 1, inner: Number(process.argv[4] ?? 5), workDir: '/tmp/svc-manifest-bench', timeoutMs: 120_000, log: console.error });
+const sample = await runOnce(spec, manifest, {
+  spawns: 1,
+  inner: Number(process.argv[4] ?? 5),
+  workDir: '/tmp/svc-manifest-bench',
+  timeoutMs: 120_000,
+  log: console.error,
+});
 // The profile is written when the server exits.
 await new Promise((r) => setTimeout(r, 1000));
 const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));

@@ -60,7 +60,9 @@ for (const lines of sizes) {
         edits.push(...sample.editToDiagnosticsMs);
       }
       const s = stat(edits);
-      rows.push(`${manifest.name.padEnd(10)} ${spec.name.padEnd(18)} edit → diagnostics ${s.median.toFixed(2).padStart(6)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)}, n=${s.n})`);
+      rows.push(
+        `${manifest.name.padEnd(10)} ${spec.name.padEnd(18)} edit → diagnostics ${s.median.toFixed(2).padStart(6)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)}, n=${s.n})`,
+      );
       console.log(rows[rows.length - 1]);
     }
   }

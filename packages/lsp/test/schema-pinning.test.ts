@@ -116,28 +116,41 @@ describe('schema pinning', () => {
       'y = 1',
       '',
     );
-    const insert = fc.oneof(line.map((l) => `${l}\n`), fc.constantFrom('#', ' ', 'x', '\n', '\r\n', ':schema ', 'yaml-'));
+    const insert = fc.oneof(
+      line.map((l) => `${l}\n`),
+      fc.constantFrom('#', ' ', 'x', '\n', '\r\n', ':schema ', 'yaml-'),
+    );
     // Each edit: where (as fractions of the text), what is inserted, and whether the pin is asked for after it
     // (a burst of edits is validated once: the answers carry over edits nobody asked about).
-    const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), span: fc.double({ min: 0, max: 0.3, noNaN: true }), text: insert, ask: fc.boolean() });
+    const edit = fc.record({
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+      span: fc.double({ min: 0, max: 0.3, noNaN: true }),
+      text: insert,
+      ask: fc.boolean(),
+    });
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 10 }), fc.array(edit, { minLength: 1, maxLength: 12 }), fc.constantFrom('yaml', 'toml'), (lines, edits, format) => {
-        const uri = format === 'toml' ? 'file:///work/svc.toml' : 'file:///work/svc.yaml';
-        let text = lines.map((l) => `${l}\n`).join('');
-        let state = doc(text, uri);
-        findSchemaPin(state);
-        for (const [index, { at, span, text: inserted, ask }] of edits.entries()) {
-          const start = Math.floor(at * text.length);
-          const end = Math.min(text.length, start + Math.floor(span * text.length));
-          text = text.slice(0, start) + inserted + text.slice(end);
-          state = updateState(state, index + 2, text, [{ start, end, newLength: inserted.length }]);
-          if (!ask && index < edits.length - 1) continue;
-          const expected = reference[format].exec(text);
-          const pin = findSchemaPin(state);
-          const directive = pin?.how === 'modeline' || pin?.how === 'taplo' ? { url: pin.url, start: pin.start } : null;
-          expect(directive).toEqual(expected ? { url: expected[1], start: expected.index + expected[0].length - expected[1]!.length } : null);
-        }
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 10 }),
+        fc.array(edit, { minLength: 1, maxLength: 12 }),
+        fc.constantFrom('yaml', 'toml'),
+        (lines, edits, format) => {
+          const uri = format === 'toml' ? 'file:///work/svc.toml' : 'file:///work/svc.yaml';
+          let text = lines.map((l) => `${l}\n`).join('');
+          let state = doc(text, uri);
+          findSchemaPin(state);
+          for (const [index, { at, span, text: inserted, ask }] of edits.entries()) {
+            const start = Math.floor(at * text.length);
+            const end = Math.min(text.length, start + Math.floor(span * text.length));
+            text = text.slice(0, start) + inserted + text.slice(end);
+            state = updateState(state, index + 2, text, [{ start, end, newLength: inserted.length }]);
+            if (!ask && index < edits.length - 1) continue;
+            const expected = reference[format].exec(text);
+            const pin = findSchemaPin(state);
+            const directive = pin?.how === 'modeline' || pin?.how === 'taplo' ? { url: pin.url, start: pin.start } : null;
+            expect(directive).toEqual(expected ? { url: expected[1], start: expected.index + expected[0].length - expected[1]!.length } : null);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -201,21 +201,33 @@ describe('kept item results (ResultCache.each)', () => {
           return [];
         })
         .map((d) => [d.start, d.end]);
-    expect(run(anchors)).toEqual([[32, 33], [21, 22]]);
+    expect(run(anchors)).toEqual([
+      [32, 33],
+      [21, 22],
+    ]);
     expect(calls).toEqual([0, 10, 20, 30]);
     calls.length = 0;
     // The very same list: only the item without a kept result.
-    expect(run(anchors)).toEqual([[32, 33], [21, 22]]);
+    expect(run(anchors)).toEqual([
+      [32, 33],
+      [21, 22],
+    ]);
     expect(calls).toEqual([10]);
     calls.length = 0;
     // The first item replaced by a longer one (the others move by 5): it, and `pointing` again; `flagged`'s diagnostic moves with it.
     for (const anchor of anchors.slice(1)) Object.assign(anchor, { start: anchor.start + 5, end: anchor.end + 5 });
     const edited = [node(0, 15), ...anchors.slice(1)];
-    expect(run(edited)).toEqual([[37, 38], [26, 27]]);
+    expect(run(edited)).toEqual([
+      [37, 38],
+      [26, 27],
+    ]);
     expect(calls).toEqual([0, 15]);
     calls.length = 0;
     // The first item removed: `flagged`'s diagnostic names its index, so it is computed again, with `pointing`.
-    expect(run(edited.slice(1))).toEqual([[37, 38], [26, 27]]);
+    expect(run(edited.slice(1))).toEqual([
+      [37, 38],
+      [26, 27],
+    ]);
     expect(calls).toEqual([15, 25]);
   });
 });

@@ -258,12 +258,7 @@ export interface TomlJoin {
  * joined nodes (moved in place), and only the others are joined again. A block that is the same
  * object at the same place as in `previous` goes to the same group without its header being read.
  */
-export function joinTomlParts(
-  parts: TomlPart[],
-  base: number,
-  length: number,
-  previous?: TomlJoin,
-): { root: MapNode; join: TomlJoin; hasDateTimes: boolean } {
+export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: TomlJoin): { root: MapNode; join: TomlJoin; hasDateTimes: boolean } {
   const byKey = new Map<string, TomlGroup>();
   const groups: TomlGroup[] = [];
   const groupOf = (key: string): TomlGroup => {
