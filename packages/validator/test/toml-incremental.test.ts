@@ -181,6 +181,25 @@ describe('what an edit re-parses', () => {
     });
   }
 
+  it('a date typed into one block of a file that had none, then taken out, is what a fresh parse sees', () => {
+    // A TOML date is no JSON type for the schema (not even an object, where a table is due):
+    // whether the text has one decides what the schema is given.
+    const triggers = Array.from(
+      { length: 300 },
+      (_, t) => `[[triggers]]\nslug = "trigger-${t}"\ntype = "cron"\ncron = "0 ${t % 24} * * *"\nprompt = "Run ${t}"\n`,
+    );
+    const text = `svc_version = 2\n\n[agents.main]\nenabled = true\n\n${triggers.join('\n')}`;
+    const slug = 'slug = "trigger-150"\n';
+    const dated = text.replace(slug, `${slug}filter = 2024-05-01\n`);
+    let document = toml(text).update(dated);
+    expect(document.reparsedBytes).toBeLessThan(200);
+    expect(validateDocument(document).diagnostics.some((d) => d.path === '/triggers/150/filter' && d.message.includes('TOML local date'))).toBe(true);
+    expect(differenceFromFresh(document)).toBeNull();
+    document = document.update(text);
+    expect(document.reparsedBytes).toBeLessThan(200);
+    expect(differenceFromFresh(document)).toBeNull();
+  });
+
   it('a header added, renamed or removed makes the whole text parse again, with the error a fresh parse gives', () => {
     const text = largeTomlManifest(30, 10, 2);
     const renamed = text.replace('[agents.agent-4]', '[agents.agent-3]');

@@ -93,11 +93,44 @@ function keysOfHeaders(signatures: string[]): Set<string> | null {
   return keys;
 }
 
+/**
+ * Who may move a kept TOML block tree in place: the document `doc` names. One token is shared by
+ * all the trees of a text that parsed whole, so the next document takes them all over at once.
+ */
+interface TomlOwner {
+  doc: ManifestDocument;
+}
+
 /** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
 interface CachedTomlPart {
   part: TomlPart;
   base: number;
-  owner: ManifestDocument;
+  owner: TomlOwner;
+}
+
+/** A TOML text's blocks and their trees, kept for the next edit (see ManifestDocument.tomlBlocks). */
+interface TomlBlocksState {
+  bom: number;
+  blocks: TomlBlock[];
+  parts: (CachedTomlPart | undefined)[];
+  fresh: boolean;
+  join?: TomlJoin;
+  /** Set when every block has its tree, each owned by this token, and the clean signatures are these blocks' (the text parsed without a problem). */
+  whole?: TomlOwner;
+  /** The next document moved these blocks and trees in place: another update of this document reads its text afresh. */
+  consumed?: boolean;
+}
+
+/**
+ * How an edit's TOML blocks relate to the previous text's: blocks before `from` are the same,
+ * `count` new ones replace the old ones from `from` to `stop`, and the old ones from `stop` on
+ * follow, moved by `delta`.
+ */
+interface TomlSplice {
+  from: number;
+  count: number;
+  stop: number;
+  delta: number;
 }
 
 /**
@@ -125,7 +158,7 @@ export class ManifestDocument {
    * the nesting check's state is clean at every block start (then an edit re-checks only the
    * blocks around it).
    */
-  private tomlBlocks?: { bom: number; blocks: TomlBlock[]; parts: (CachedTomlPart | undefined)[]; fresh: boolean; join?: TomlJoin };
+  private tomlBlocks?: TomlBlocksState;
   /** The block signatures of the last TOML text of this file that parsed without a problem. */
   private tomlClean?: TomlClean;
   /** TOML: plain values by tree node, shared along updates so unchanged blocks keep their values. */
@@ -331,7 +364,8 @@ export class ManifestDocument {
     }
     let fragment: ParsedFragment;
     if (this.format === 'toml') {
-      const previous = previousDocument && !previousDocument.fatal && previousDocument.tomlBlocks?.bom === bom ? previousDocument : undefined;
+      const state = previousDocument?.tomlBlocks;
+      const previous = previousDocument && !previousDocument.fatal && state?.bom === bom && !state.consumed ? previousDocument : undefined;
       fragment = this.parseToml(
         body,
         bom,
@@ -438,22 +472,21 @@ export class ManifestDocument {
    */
   private loadTomlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
     const state = previous.tomlBlocks;
-    if (!state?.fresh || previous.fatal || previous.forbidden) return false;
+    if (!state?.fresh || state.consumed || previous.fatal || previous.forbidden) return false;
     const bom = this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (bom !== state.bom || !this.regionIsPlain(previous, region)) return false;
     const body = bom ? this.text.slice(1) : this.text;
     const r = bodyRegion(region, bom);
     const old = state.blocks;
-    const starts = old.map((block) => block.start);
-    const t = lastAtMost(starts, Math.max(0, r.start - 1));
+    const t = lastBlockAtMost(old, Math.max(0, r.start - 1));
     const from = old[t]!.start;
     let stop = old.length;
     const plan = tomlParser().planTomlRange(
       body,
       from,
       (offset) => {
-        const j = lastAtMost(starts, offset - r.delta);
-        if (j <= t || starts[j] !== offset - r.delta) return false;
+        const j = lastBlockAtMost(old, offset - r.delta);
+        if (j <= t || old[j]!.start !== offset - r.delta) return false;
         stop = j;
         return true;
       },
@@ -471,12 +504,24 @@ export class ManifestDocument {
     this.scannedBytes += plan.end - from;
     if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
     const count = plan.blocks.length;
-    const moved = old.slice(stop).map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
-    const blocks = [...old.slice(0, t), ...plan.blocks, ...moved];
     const replaced = blocksByPlace(old.slice(t, stop), r, bom ? previous.text.slice(1) : previous.text, body, t);
+    let moved = old.slice(stop);
+    if (state.whole?.doc === previous) {
+      // This document takes the previous one's trees over (see parseTomlSpliced): its blocks
+      // after the edit move in place too, and the previous document cannot be updated from again.
+      state.consumed = true;
+      if (r.delta !== 0)
+        for (const block of moved) {
+          block.start += r.delta;
+          block.end += r.delta;
+        }
+    } else {
+      moved = moved.map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
+    }
+    const blocks = old.slice(0, t).concat(plan.blocks, moved);
     const oldIndex: OldIndex = (i, block) => (i < t ? i : i >= t + count ? i - t - count + stop : replaced(i, block));
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
-    const fragment = this.parseToml(body, bom, previous, blocks, oldIndex);
+    const fragment = this.parseToml(body, bom, previous, blocks, oldIndex, { from: t, count, stop, delta: r.delta });
     if (this.tomlBlocks) this.tomlBlocks.fresh = true;
     this.root = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
@@ -515,27 +560,53 @@ export class ManifestDocument {
    * text is parsed. `oldIndex` names, for a block, the previous document's block with the same
    * text (by place: the block lies wholly outside the changed region), or -1.
    */
-  private parseToml(body: string, base: number, previous: ManifestDocument | undefined, blocks: TomlBlock[] | null, oldIndex: OldIndex): ParsedFragment {
+  private parseToml(
+    body: string,
+    base: number,
+    previous: ManifestDocument | undefined,
+    blocks: TomlBlock[] | null,
+    oldIndex: OldIndex,
+    splice?: TomlSplice,
+  ): ParsedFragment {
     const toml = tomlParser();
     const clean = previous?.tomlClean;
     this.valueMemo = previous?.valueMemo;
-    // Once per block: a lookup by text hands each earlier block out once.
-    const olds = blocks && previous?.tomlBlocks ? blocks.map((block, i) => oldIndex(i, block)) : [];
-    oldIndex = (i) => olds[i] ?? -1;
+    // Once per block: a lookup by text hands each earlier block out once. With a splice, only
+    // the new blocks are looked up; the others are where the splice puts them.
+    if (blocks && previous?.tomlBlocks) {
+      if (splice) {
+        const { from, count, stop } = splice;
+        const middle: number[] = [];
+        for (let i = from; i < from + count; i++) middle.push(oldIndex(i, blocks[i]!));
+        oldIndex = (i) => (i < from ? i : i >= from + count ? i - from - count + stop : middle[i - from]!);
+      } else {
+        const olds = blocks.map((block, i) => oldIndex(i, block));
+        oldIndex = (i) => olds[i] ?? -1;
+      }
+    } else oldIndex = () => -1;
     if (blocks && clean && previous?.tomlBlocks) {
-      const result = this.parseTomlBlockwise(body, base, blocks, clean, previous, oldIndex);
+      const spliced = splice ? this.parseTomlSpliced(body, base, blocks, clean, previous, splice, oldIndex) : undefined;
+      const result = spliced === undefined ? this.parseTomlBlockwise(body, base, blocks, clean, previous, oldIndex) : spliced;
       if (result) return result;
     }
     this.tomlBlocks = undefined;
     this.reparsedBytes = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(body, base, blocks) : null;
-    const whole: ParsedFragment & { parts?: TomlPart[] } = byBlocks
+    const whole: ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } = byBlocks
       ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
       : toml.parseTomlDocument(body, base, blocks);
     if (whole.parts && blocks) {
       const parts = whole.parts;
-      this.tomlBlocks = { bom: base, blocks, parts: parts.map((part, i) => ({ part, base: base + blocks[i]!.start, owner: this })), fresh: false };
+      const owner: TomlOwner = { doc: this };
+      this.tomlBlocks = {
+        bom: base,
+        blocks,
+        parts: parts.map((part, i) => ({ part, base: base + blocks[i]!.start, owner })),
+        fresh: false,
+        join: whole.join,
+        whole: owner,
+      };
       this.tomlClean = { signatures: blocks.map((block) => block.signature) };
     } else {
       // Keep what the last clean text allows for the edits that will fix this one.
@@ -544,6 +615,70 @@ export class ManifestDocument {
       if (blocks && earlier) this.tomlBlocks = { bom: base, blocks, parts: blocks.map((_, i) => earlierPart(earlier, oldIndex(i, blocks[i]!))), fresh: false };
     }
     return whole;
+  }
+
+  /**
+   * {@link parseTomlBlockwise} for an edit that replaced blocks of a text that parsed whole by as
+   * many blocks: only those are read, and the previous document's trees are taken over all at
+   * once (its owner token now names this document): those after the edit move in place, and the
+   * join is patched around the new blocks. Undefined when this is not such an edit or a new block
+   * does not parse alone (the general way then decides); null when the whole text must be parsed.
+   */
+  private parseTomlSpliced(
+    body: string,
+    base: number,
+    blocks: TomlBlock[],
+    clean: TomlClean,
+    previousDocument: ManifestDocument,
+    splice: TomlSplice,
+    oldIndex: OldIndex,
+  ): ParsedFragment | null | undefined {
+    const previous = previousDocument.tomlBlocks!;
+    const owner = previous.whole;
+    const join = previous.join;
+    const { from, count, stop } = splice;
+    if (!owner || owner.doc !== previousDocument || !join || count !== stop - from || blocks.length !== clean.signatures.length) return undefined;
+    const middle: CachedTomlPart[] = [];
+    let read = 0;
+    for (let i = from; i < stop; i++) {
+      const kept = earlierPart(previous, oldIndex(i, blocks[i]!));
+      if (kept) {
+        middle.push(kept);
+        continue;
+      }
+      const block = blocks[i]!;
+      const text = body.slice(block.start, block.end);
+      read += text.length;
+      const result = tomlParser().parseTomlBlock(text, base + block.start, i === 0);
+      if (!result || 'error' in result) return undefined;
+      middle.push({ part: result.part, base: base + block.start, owner });
+    }
+    // The other blocks kept their signatures, which are the clean ones (the previous text parsed whole).
+    let same = true;
+    for (let i = from; i < stop; i++) {
+      if (blocks[i]!.signature === clean.signatures[i]) continue;
+      if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
+      same = false;
+    }
+    owner.doc = this;
+    this.reparsedBytes += read;
+    const parts = previous.parts as CachedTomlPart[];
+    for (let k = 0; k < middle.length; k++) moveCachedPart(middle[k]!, base + blocks[from + k]!.start);
+    for (let i = stop; i < parts.length; i++) moveCachedPart(parts[i]!, base + blocks[i]!.start);
+    const trees = join.parts.slice(0, from).concat(
+      middle.map((cached) => cached.part),
+      join.parts.slice(stop),
+    );
+    const joined = tomlParser().joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
+    previous.join = undefined;
+    this.tomlBlocks = { bom: base, blocks, parts: parts.slice(0, from).concat(middle, parts.slice(stop)), fresh: false, join: joined.join, whole: owner };
+    if (same) this.tomlClean = clean;
+    else {
+      const signatures = clean.signatures.slice();
+      for (let i = from; i < stop; i++) signatures[i] = blocks[i]!.signature;
+      this.tomlClean = { signatures, headerKeys: clean.headerKeys };
+    }
+    return { root: joined.root, diagnostics: [], aliasCount: 0, hasDateTimes: joined.hasDateTimes };
   }
 
   /**
@@ -561,6 +696,7 @@ export class ManifestDocument {
     oldIndex: OldIndex,
   ): ParsedFragment | null {
     const previous = previousDocument.tomlBlocks!;
+    const owner: TomlOwner = { doc: this };
     const parsed = new Map<number, CachedTomlPart>();
     for (let i = 0; i < blocks.length; i++) {
       if (earlierPart(previous, oldIndex(i, blocks[i]!))) continue;
@@ -583,7 +719,7 @@ export class ManifestDocument {
         };
         return result.error;
       }
-      parsed.set(i, { part: result.part, base: at, owner: this });
+      parsed.set(i, { part: result.part, base: at, owner });
     }
     if (blocks.length !== clean.signatures.length) return null;
     let same = true;
@@ -601,18 +737,11 @@ export class ManifestDocument {
       if (!cached) {
         cached = earlierPart(previous, oldIndex(i, blocks[i]!))!;
         const delta = at - cached.base;
-        if (cached.owner === previousDocument) {
-          if (delta !== 0) {
-            shiftInPlace(cached.part.table, delta);
-            for (const key of cached.part.header?.keys ?? []) {
-              key.keyStart += delta;
-              key.keyEnd += delta;
-            }
-            cached.base = at;
-          }
-          cached.owner = this;
+        if (cached.owner.doc === previousDocument) {
+          moveCachedPart(cached, at);
+          cached.owner = owner;
         } else {
-          cached = { part: copyTomlPart(cached.part, delta), base: at, owner: this };
+          cached = { part: copyTomlPart(cached.part, delta), base: at, owner };
         }
       }
       cachedParts.push(cached);
@@ -621,7 +750,7 @@ export class ManifestDocument {
     const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join);
     // The joined nodes are this document's now (moved in place): never join from them twice.
     previous.join = undefined;
-    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.join };
+    this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.join, whole: owner };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
       root: joined.root,
@@ -684,6 +813,30 @@ function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody
 
 /** For a block of a new plan (index and block), the index of the earlier block with the same text, or -1. */
 type OldIndex = (i: number, block: TomlBlock) => number;
+
+/** The index of the last block starting at or before `offset` (0 when none does). */
+function lastBlockAtMost(blocks: readonly TomlBlock[], offset: number): number {
+  let low = 0;
+  let high = blocks.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (blocks[mid]!.start <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** Moves a kept block tree, in place, to start at `at` (its header keys too). */
+function moveCachedPart(cached: CachedTomlPart, at: number): void {
+  const delta = at - cached.base;
+  if (delta === 0) return;
+  shiftInPlace(cached.part.table, delta);
+  for (const key of cached.part.header?.keys ?? []) {
+    key.keyStart += delta;
+    key.keyEnd += delta;
+  }
+  cached.base = at;
+}
 
 /** The header line of a block's signature (block 0 has none). */
 function headerLine(signature: string): string {

@@ -63,7 +63,7 @@ export interface TomlHeader {
 /**
  * The tree of one block (see toml-blocks.ts) on its own: for a table block, the table's map
  * with the entries of its body, ranged like the table; for block 0, a map of the root keys.
- * {@link mergeTomlParts} joins the blocks of a text into the tree a whole parse gives.
+ * {@link joinTomlParts} joins the blocks of a text into the tree a whole parse gives.
  */
 export interface TomlPart {
   header?: TomlHeader;
@@ -76,15 +76,15 @@ export interface TomlPart {
  * also returns the tree of each block, so later edits can re-parse block by block. The tree
  * is then the merge of those blocks (sharing their nodes); otherwise the whole-text build.
  */
-export function parseTomlDocument(text: string, base: number, blocks: TomlBlock[] | null): ParsedFragment & { parts?: TomlPart[] } {
+export function parseTomlDocument(text: string, base: number, blocks: TomlBlock[] | null): ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } {
   const parsed = parseProgram(text, base);
   if ('root' in parsed) return parsed;
   const parts = blocks ? partsOfProgram(parsed, blocks, base) : null;
   if (parts) {
-    const root = mergeTomlParts(parts, base, text.length);
+    const { root, join, hasDateTimes } = joinTomlParts(parts, base, text.length);
     const diagnostics: RawDiagnostic[] = [];
     new TomlTreeBuilder(base).checkKeys(root, '', diagnostics);
-    if (diagnostics.length === 0) return { root, diagnostics, aliasCount: 0, hasDateTimes: parts.some((p) => p.hasDateTimes), parts };
+    if (diagnostics.length === 0) return { root, diagnostics, aliasCount: 0, hasDateTimes, parts, join };
   }
   return buildWhole(parsed, text, base);
 }
@@ -117,7 +117,11 @@ function partsOfProgram(program: AST.TOMLProgram, blocks: TomlBlock[], base: num
  * has the signatures of the text (see toml-blocks.ts), so it conflicts exactly where the text
  * would. Null on any problem: parse the whole text for its exact diagnostics.
  */
-export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[]): { root: MapNode; parts: TomlPart[]; hasDateTimes: boolean } | null {
+export function parseTomlByBlocks(
+  text: string,
+  base: number,
+  blocks: TomlBlock[],
+): { root: MapNode; parts: TomlPart[]; hasDateTimes: boolean; join: TomlJoin } | null {
   // Keys a header names; a statement whose first key is a bare key no header names meets no
   // other block (see toml-blocks.ts), so the skeleton leaves it out.
   const named = new Set<string>();
@@ -178,11 +182,11 @@ export function parseTomlByBlocks(text: string, base: number, blocks: TomlBlock[
     if (!parsed || 'error' in parsed) return null;
     parts.push(parsed.part);
   }
-  const root = mergeTomlParts(parts, base, text.length);
+  const { root, join, hasDateTimes } = joinTomlParts(parts, base, text.length);
   const diagnostics: RawDiagnostic[] = [];
   new TomlTreeBuilder(base).checkKeys(root, '', diagnostics);
   if (diagnostics.length > 0) return null;
-  return { root, parts, hasDateTimes: parts.some((part) => part.hasDateTimes) };
+  return { root, parts, hasDateTimes, join };
 }
 
 /**
@@ -218,16 +222,6 @@ export function parseTomlBlock(
 }
 
 /**
- * Joins block trees into the tree of the whole text, exactly as TomlTreeBuilder builds it from
- * a whole parse: the same nodes, entries, order and ranges. The blocks' nodes are shared, never
- * changed: a node that must change (a table a later header adds to, a range that grows) is
- * copied first, so the parts can be reused by the next edit's merge.
- */
-export function mergeTomlParts(parts: TomlPart[], base: number, length: number): MapNode {
-  return new TomlMerger().merge(parts, base, length);
-}
-
-/**
  * What joining the blocks under one top-level key made: the root's entries for the key, and the
  * nodes and entries the join created (the others belong to the blocks). What lies under
  * different top-level keys is joined independently, so an edit joins only its key's blocks again.
@@ -238,6 +232,8 @@ export interface TomlGroup {
   sources: (TomlPart | MapEntry)[];
   /** Where each source started when joined (a source moved since by the same amount as all others moves the group). */
   at: number[];
+  /** The index of each source's part (block 0's entries: 0). */
+  indexes: number[];
   entries: MapEntry[];
   owned: object[];
   /** Every source is a `[[key]]` table (no sub-table headers, no key of block 0): its join is one sequence of those tables. */
@@ -250,21 +246,45 @@ export interface TomlJoin {
   parts: readonly TomlPart[];
   /** Per part, the key of the group of a table block (block 0's entries may go to several: undefined). */
   keyOfPart: (string | undefined)[];
+  /** How many parts hold a TOML date or time. */
+  datedParts: number;
+}
+
+/** Which parts changed since a join: those from `from` to `stop` (as many as before); those after moved by `delta`. */
+export interface TomlPartsChange {
+  from: number;
+  stop: number;
+  delta: number;
 }
 
 /**
- * {@link mergeTomlParts}, keeping the join of each top-level key: a key whose blocks are the
+ * Joins block trees into the tree of the whole text, exactly as TomlTreeBuilder builds it from
+ * a whole parse: the same nodes, entries, order and ranges. The blocks' nodes are shared, never
+ * changed: a node that must change (a table a later header adds to, a range that grows) is
+ * copied first, so the parts can be reused by the next edit's join.
+ *
+ * The join of each top-level key is kept for the next one: a key whose blocks are the
  * same objects as in `previous`, all moved by the same amount since (or not at all), keeps its
  * joined nodes (moved in place), and only the others are joined again. A block that is the same
  * object at the same place as in `previous` goes to the same group without its header being read.
+ * With `change` (what changed since `previous`), only the groups of the changed parts are looked
+ * at part by part: the others are kept, or moved, whole.
  */
-export function joinTomlParts(parts: TomlPart[], base: number, length: number, previous?: TomlJoin): { root: MapNode; join: TomlJoin; hasDateTimes: boolean } {
+export function joinTomlParts(
+  parts: TomlPart[],
+  base: number,
+  length: number,
+  previous?: TomlJoin,
+  change?: TomlPartsChange,
+): { root: MapNode; join: TomlJoin; hasDateTimes: boolean } {
+  const patched = previous && change ? patchedJoin(parts, base, length, previous, change) : null;
+  if (patched) return patched;
   const byKey = new Map<string, TomlGroup>();
   const groups: TomlGroup[] = [];
   const groupOf = (key: string): TomlGroup => {
     let group = byKey.get(key);
     if (!group) {
-      group = { key, sources: [], at: [], entries: [], owned: [] };
+      group = { key, sources: [], at: [], indexes: [], entries: [], owned: [] };
       byKey.set(key, group);
       groups.push(group);
     }
@@ -273,10 +293,10 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
   const keyOfPart: (string | undefined)[] = new Array<string | undefined>(parts.length);
   const known = previous && previous.parts.length === parts.length ? previous : undefined;
   // Read here, where every part is visited anyway: another pass over thousands of parts costs a miss each.
-  let hasDateTimes = false;
+  let datedParts = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    if (part.hasDateTimes) hasDateTimes = true;
+    if (part.hasDateTimes) datedParts++;
     let key = known && known.parts[i] === part ? known.keyOfPart[i] : undefined;
     if (key === undefined) {
       if (!part.header) {
@@ -284,6 +304,7 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
           const group = groupOf(entry.key);
           group.sources.push(entry);
           group.at.push(entry.start);
+          group.indexes.push(i);
         }
         continue;
       }
@@ -293,37 +314,101 @@ export function joinTomlParts(parts: TomlPart[], base: number, length: number, p
     const group = groupOf(key);
     group.sources.push(part);
     group.at.push(part.table.start);
+    group.indexes.push(i);
   }
   const earlier = new Map((previous?.groups ?? []).map((group) => [group.key, group]));
   const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
   for (const group of groups) {
     const old = earlier.get(group.key);
     const moved = old ? sameSourcesMoved(old, group) : null;
-    const patched = old && moved === null ? patchedArrayOfTables(old, group) : null;
     if (old && moved !== null) {
       if (moved !== 0) for (const object of old.owned) moveJoined(object, moved);
       group.entries = old.entries;
       group.owned = old.owned;
       group.arrayOfTables = old.arrayOfTables;
-    } else if (patched) {
-      group.entries = patched.entries;
-      group.owned = patched.owned;
-      group.arrayOfTables = true;
-    } else {
-      const merger = new TomlMerger();
-      const groupRoot = merger.start(base, length);
-      for (const source of group.sources) {
-        if ('table' in source) {
-          if (source.header) merger.joinTable(groupRoot, source.header, source.table);
-        } else merger.joinEntries(groupRoot, [source]);
-      }
-      group.entries = groupRoot.entries;
-      group.owned = merger.ownedObjects(groupRoot);
-      group.arrayOfTables = group.sources.every((source) => isArrayTable(source));
-    }
+    } else joinGroup(group, old, base, length);
     for (const entry of group.entries) root.entries.push(entry);
   }
-  return { root, join: { groups, parts, keyOfPart }, hasDateTimes };
+  return { root, join: { groups, parts, keyOfPart, datedParts }, hasDateTimes: datedParts > 0 };
+}
+
+/** Joins a group's sources again: patched as an array of tables when it is one as before, else merged. */
+function joinGroup(group: TomlGroup, old: TomlGroup | undefined, base: number, length: number): void {
+  const patched = old ? patchedArrayOfTables(old, group) : null;
+  if (patched) {
+    group.entries = patched.entries;
+    group.owned = patched.owned;
+    group.arrayOfTables = true;
+    return;
+  }
+  const merger = new TomlMerger();
+  const groupRoot = merger.start(base, length);
+  for (const source of group.sources) {
+    if ('table' in source) {
+      if (source.header) merger.joinTable(groupRoot, source.header, source.table);
+    } else merger.joinEntries(groupRoot, [source]);
+  }
+  group.entries = groupRoot.entries;
+  group.owned = merger.ownedObjects(groupRoot);
+  group.arrayOfTables = group.sources.every((source) => isArrayTable(source));
+}
+
+/**
+ * The join after `change`, from `previous`, when the changed parts are tables under the same
+ * top-level keys as before: a group with no part from `change.from` on is kept, one with all its
+ * parts after the change is moved, and only the others are joined again. Null otherwise.
+ */
+function patchedJoin(
+  parts: TomlPart[],
+  base: number,
+  length: number,
+  previous: TomlJoin,
+  change: TomlPartsChange,
+): { root: MapNode; join: TomlJoin; hasDateTimes: boolean } | null {
+  const { from, stop, delta } = change;
+  // Block 0's entries go to several groups: a change there joins the usual way.
+  if (from === 0 || previous.parts.length !== parts.length) return null;
+  let datedParts = previous.datedParts;
+  for (let i = from; i < stop; i++) {
+    const part = parts[i]!;
+    const old = previous.parts[i]!;
+    if (part === old) continue;
+    if (!part.header || part.header.keys[0]!.name !== previous.keyOfPart[i]) return null;
+    datedParts += (part.hasDateTimes ? 1 : 0) - (old.hasDateTimes ? 1 : 0);
+  }
+  const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
+  const groups: TomlGroup[] = [];
+  for (const old of previous.groups) {
+    const indexes = old.indexes;
+    let group: TomlGroup;
+    if (indexes[indexes.length - 1]! < from) {
+      group = old;
+    } else if (indexes[0]! >= stop) {
+      if (delta !== 0) for (const object of old.owned) moveJoined(object, delta);
+      group = { ...old, at: old.at.map((at) => at + delta) };
+    } else {
+      const sources = old.sources.slice();
+      const at = old.at.slice();
+      let touched = false;
+      for (let k = 0; k < indexes.length; k++) {
+        const i = indexes[k]!;
+        if (i >= stop) at[k]! += delta;
+        else if (i >= from) {
+          const part = parts[i]!;
+          touched = true;
+          sources[k] = part;
+          at[k] = part.table.start;
+        }
+      }
+      if (touched || delta !== 0) {
+        group = { key: old.key, sources, at, indexes, entries: [], owned: [] };
+        joinGroup(group, old, base, length);
+      } else group = old;
+    }
+    groups.push(group);
+    for (const entry of group.entries) root.entries.push(entry);
+  }
+  return { root, join: { groups, parts, keyOfPart: previous.keyOfPart, datedParts }, hasDateTimes: datedParts > 0 };
 }
 
 /** Whether a source of a group is a `[[key]]` table (one key: not a sub-table of an array's item). */
@@ -402,16 +487,6 @@ class TomlMerger {
   }
   /** Index of the first entry of each key, per map. */
   private readonly index = new Map<MapNode, Map<string, number>>();
-
-  merge(parts: TomlPart[], base: number, length: number): MapNode {
-    const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
-    this.owned.add(root);
-    for (const part of parts) {
-      if (!part.header) this.mergeEntries(root, part.table.entries);
-      else this.table(root, part.header, part.table);
-    }
-    return root;
-  }
 
   private keyIndex(map: MapNode): Map<string, number> {
     let byKey = this.index.get(map);
