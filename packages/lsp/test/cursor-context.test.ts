@@ -67,6 +67,15 @@ describe('cursor context (TOML)', () => {
     expect(contextAt(`[[connectors]]\nauth = { type = "none", ‸`, 'toml')).toMatchObject({ kind: 'key', path: ['connectors', 0, 'auth'], present: ['type'] });
   });
 
+  it('finds headers at line starts only: indented ones and CRLF files, not a bracket after a lone CR or a line separator', () => {
+    const text = `svc_version = 2\r\n  [[connectors]]\r\nslug = "a"\r\n[[connectors]]\r\nname = "x\r[agents.a]"\r\nnote = "y\u2028[agents.b]"\r\nau‸\r\n`;
+    expect(contextAt(text, 'toml')).toMatchObject({ kind: 'key', path: ['connectors', 1], prefix: 'au' });
+    expect(contextAt(`svc_version = 2\n‸\n[project]\n  [agents.a]\ndescription = "\r[sandbox]"\n`, 'toml')).toMatchObject({
+      path: [],
+      present: ['agents', 'project', 'svc_version'],
+    });
+  });
+
   it('lists keys of the table and of its sub-tables', () => {
     expect(contextAt(`svc_version = 2\n‸\n[project]\nname = "x"\n[agents.a]\n`, 'toml')).toMatchObject({
       path: [],
