@@ -133,6 +133,25 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
     );
   });
 
+  it('a document updated twice: the second update gives a fresh parse and leaves the first one’s result as it was', () => {
+    // The first update takes the document's block trees over and moves them in place; a second
+    // update of the same document cannot use them, so it reads its text afresh.
+    const text = largeTomlManifest(200, 20, 4);
+    const document = toml(text);
+    const first = document.update(text.replace('slug = "trigger-100"', 'slug = "trigger-100x"'));
+    expect(first.reparsedBytes).toBeLessThan(200);
+    const firstTree = treeJson(first.root);
+    const second = document.update(`# moved\n${text.replace('slug = "trigger-150"', 'slug = "trigger-150y"')}`);
+    expect(second.reparsedBytes).toBe(second.text.length);
+    expect(differenceFromFresh(second)).toBeNull();
+    expect(treeJson(first.root)).toBe(firstTree);
+    expect(differenceFromFresh(first)).toBeNull();
+    // The first update's document is the one to go on from: its next edit is incremental again.
+    const third = first.update(first.text.replace('slug = "trigger-20"', 'slug = "trigger-20z"'));
+    expect(third.reparsedBytes).toBeLessThan(200);
+    expect(differenceFromFresh(third)).toBeNull();
+  });
+
   it('edits that undo themselves (t1 → t2 → t1) give back the first document', () => {
     fc.assert(
       fc.property(tomlManifestArb, tomlEdits, (t1, list) => {
