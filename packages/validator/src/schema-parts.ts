@@ -173,6 +173,8 @@ function nameErrors(piece: CompiledPiece, keys: readonly string[], keep: boolean
 interface KeptMembers {
   members: readonly unknown[];
   errors: (readonly SchemaError[])[];
+  /** The indexes of the members with errors, ascending. */
+  withErrors: number[];
 }
 const keptMembers = new WeakMap<SchemaPart, WeakMap<object, KeptMembers>>();
 
@@ -199,20 +201,30 @@ function walkMembers(
   const first = members[0];
   const last = members[n - 1];
   const previous = (isCollection(first) ? byMember.get(first) : undefined) ?? (isCollection(last) ? byMember.get(last) : undefined);
-  const errors = new Array<readonly SchemaError[]>(n);
   let prefix = 0;
   let suffix = 0;
+  let errors: (readonly SchemaError[])[];
+  const withErrors: number[] = [];
+  // Kept members' results are copied by slices, and only members with errors are visited: in a
+  // large file nearly every member is kept and has none.
   if (previous) {
     const old = previous.members;
     const m = old.length;
     while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
     while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
-    for (let i = 0; i < prefix; i++) errors[i] = previous.errors[i]!;
-    for (let k = 1; k <= suffix; k++) errors[n - k] = previous.errors[m - k]!;
+    errors = previous.errors.slice(0, prefix).concat(new Array<readonly SchemaError[]>(n - prefix - suffix), previous.errors.slice(m - suffix));
+    for (const i of previous.withErrors) if (i < prefix) withErrors.push(i);
+  } else errors = new Array<readonly SchemaError[]>(n);
+  for (let i = prefix; i < n - suffix; i++) {
+    errors[i] = run(part.validate, members[i], () => pointerOf(i), work);
+    if (errors[i]!.length) withErrors.push(i);
   }
-  for (let i = prefix; i < n - suffix; i++) errors[i] = run(part.validate, members[i], () => pointerOf(i), work);
-  for (let i = 0; i < n; i++) if (errors[i]!.length) found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
-  const state: KeptMembers = { members, errors };
+  if (previous) {
+    const shift = n - previous.members.length;
+    for (const i of previous.withErrors) if (i + shift >= n - suffix) withErrors.push(i + shift);
+  }
+  for (const i of withErrors) found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
+  const state: KeptMembers = { members, errors, withErrors };
   if (isCollection(first)) byMember.set(first, state);
   if (isCollection(last)) byMember.set(last, state);
 }
