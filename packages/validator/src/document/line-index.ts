@@ -122,13 +122,20 @@ export class LineIndex {
   }
 }
 
-/** Index of the last element of a sorted list that is at most `offset` (0 when none is): a binary search. */
-export function lastAtMost(list: readonly number[], offset: number): number {
+/**
+ * Index of the last element of a sorted list that is at most `offset` (0 when none is): a binary
+ * search. A list of things that start somewhere (blocks, chunks) is searched by `startOf` each,
+ * without a list of their starts made first.
+ */
+export function lastAtMost(list: readonly number[], offset: number): number;
+export function lastAtMost<T>(list: readonly T[], offset: number, startOf: (item: T) => number): number;
+export function lastAtMost<T>(list: readonly T[], offset: number, startOf?: (item: T) => number): number {
   let low = 0;
   let high = list.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (list[mid]! <= offset) low = mid;
+    const start = startOf ? startOf(list[mid]!) : (list[mid] as number);
+    if (start <= offset) low = mid;
     else high = mid - 1;
   }
   return low;

@@ -478,14 +478,14 @@ export class ManifestDocument {
     const body = bom ? this.text.slice(1) : this.text;
     const r = bodyRegion(region, bom);
     const old = state.blocks;
-    const t = lastBlockAtMost(old, Math.max(0, r.start - 1));
+    const t = lastAtMost(old, Math.max(0, r.start - 1), blockStart);
     const from = old[t]!.start;
     let stop = old.length;
     const plan = tomlParser().planTomlRange(
       body,
       from,
       (offset) => {
-        const j = lastBlockAtMost(old, offset - r.delta);
+        const j = lastAtMost(old, offset - r.delta, blockStart);
         if (j <= t || old[j]!.start !== offset - r.delta) return false;
         stop = j;
         return true;
@@ -782,14 +782,13 @@ function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: 
  * moved by the edit; -1 for the others.
  */
 function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: string, body: string, offset = 0): OldIndex {
-  const starts = old.map((block) => block.start);
   /** Blocks of the old region by text (built when first needed: several edits far apart make one wide region). */
   let byText: Map<string, number[]> | undefined;
   return (_i, block) => {
     const outside = block.end <= region.start || block.start >= region.newEnd;
     const moved = block.start >= region.newEnd ? region.delta : 0;
-    if (outside && starts.length > 0) {
-      const j = lastAtMost(starts, block.start - moved);
+    if (outside && old.length > 0) {
+      const j = lastAtMost(old, block.start - moved, blockStart);
       const candidate = old[j]!;
       if (candidate.start === block.start - moved && candidate.end === block.end - moved) return j + offset;
       return -1;
@@ -814,17 +813,8 @@ function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody
 /** For a block of a new plan (index and block), the index of the earlier block with the same text, or -1. */
 type OldIndex = (i: number, block: TomlBlock) => number;
 
-/** The index of the last block starting at or before `offset` (0 when none does). */
-function lastBlockAtMost(blocks: readonly TomlBlock[], offset: number): number {
-  let low = 0;
-  let high = blocks.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (blocks[mid]!.start <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
+/** Where a block starts: how {@link lastAtMost} searches a block list. */
+const blockStart = (block: TomlBlock): number => block.start;
 
 /** Moves a kept block tree, in place, to start at `at` (its header keys too). */
 function moveCachedPart(cached: CachedTomlPart, at: number): void {
