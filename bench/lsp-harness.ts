@@ -208,7 +208,8 @@ class Session {
   }
 }
 
-function offsetAt(text: string, spot: Spot): number {
+/** The offset of a spot (line, UTF-16 character) in `text`. */
+export function offsetAt(text: string, spot: Spot): number {
   let line = 0;
   let offset = 0;
   while (line < spot.line) {

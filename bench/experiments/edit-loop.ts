@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { computeDiagnostics, createState, updateState } from '@svc-manifest/lsp';
 import { generateManifest } from '../generate.ts';
+import { offsetAt } from '../lsp-harness.ts';
 import { renderToml } from '../render-toml.ts';
 
 const lines = Number(process.argv[2] ?? 50000);
@@ -20,10 +21,7 @@ const uri = `file:///tmp/edit-loop/svc.${format}`;
 let state = createState(uri, 1, text0, { maxFileSizeBytes: 64 * 1024 * 1024 });
 computeDiagnostics(state);
 // Edit where the benchmark edits: inside a trigger's prompt in the middle of the triggers.
-const spot = rendered.spots.edit;
-let at = 0;
-for (let line = 0; line < spot.line; line++) at = text0.indexOf('\n', at) + 1;
-at += spot.character;
+const at = offsetAt(text0, rendered.spots.edit);
 const session = new Session();
 // PROFILE_FROM=1 leaves the first edit out of the profile (after an open it may do more than the next ones).
 const profileFrom = Number(process.env.PROFILE_FROM ?? 0);
