@@ -1,12 +1,13 @@
 /**
  * Why an edit to a text held as one JavaScript string costs more the larger the file: after
  * `text.slice(0, at) + 'x' + text.slice(at)` V8 holds a pair of pieces, and the first read copies
- * them into one new flat string. This times that copy for the benchmark's files (1k, 10k and 50k
- * lines, in YAML), against a plain copy of as many bytes into a buffer allocated once, against a
- * new string made from a byte copy of the text edited in place (Node makes a large Latin-1
- * string outside V8's heap), and against reading the one changed line from pieces kept apart
- * (what a text held in pieces would pay). Each figure is the median of `rounds` edits at the
- * benchmark's spot.
+ * them into one new flat string. For the benchmark's files (1k, 10k and 50k lines, in YAML), this
+ * times that edit and read against three others, each with the minor page faults it took:
+ *   - a plain copy of as many bytes into a buffer allocated once;
+ *   - a new string made from a byte copy of the text edited in place (Node makes a large Latin-1
+ *     string outside V8's heap);
+ *   - reading the one changed line from pieces kept apart (what a text held in pieces would pay).
+ * Each figure is the median of `rounds` edits at the benchmark's spot.
  *
  *   npx tsx bench/experiments/flatten.ts [sizes=1000,10000,50000] [rounds=40]
  */
@@ -16,42 +17,53 @@ import { offsetAt, stat } from '../lsp-harness.ts';
 const sizes = (process.argv[2] ?? '1000,10000,50000').split(',').map(Number);
 const rounds = Number(process.argv[3] ?? 40);
 
-const median = (values: number[]): number => stat(values).median;
+/**
+ * `step(round)` run `rounds` times: the median time of one, and the minor page faults (new memory
+ * touched for the first time) per round. A step answers a character code or byte it read from what
+ * it made, so that none of its work can be skipped.
+ */
+function measure(step: (round: number) => number): string {
+  const times: number[] = [];
+  let faults = 0;
+  for (let round = 0; round < rounds; round++) {
+    const before = process.resourceUsage().minorPageFault;
+    const t = performance.now();
+    const read = step(round);
+    times.push(performance.now() - t);
+    faults += process.resourceUsage().minorPageFault - before;
+    if (!(read >= 0)) throw new Error(`a step read ${read}, not a character code or byte`);
+  }
+  return `${stat(times).median.toFixed(4)} ms, ${(faults / rounds).toFixed(0)} page faults`;
+}
+
+/** Inserts `x` at `at` in even rounds and removes it in odd ones, as the benchmark's edits do. */
+const inserts = (round: number): boolean => round % 2 === 0;
 
 for (const lines of sizes) {
   const manifest = generateManifest({ targetLines: lines, errorRate: 0, seed: 42 });
   const at = offsetAt(manifest.text, manifest.spots.edit);
-  let text = manifest.text;
+  // The byte copies below hold one byte per character.
+  if (/[^\x00-\xff]/.test(manifest.text)) throw new Error(`${manifest.name}: the generated text is not Latin-1`);
   // Flat to begin with, as a text the server has already read.
-  let sink = text.charCodeAt(text.length >> 1);
+  let text = manifest.text;
+  text.charCodeAt(0);
 
-  const flatten: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const edited = i % 2 === 0 ? text.slice(0, at) + 'x' + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
-    const t = performance.now();
-    sink += edited.charCodeAt(at - 1); // the first read: V8 copies the pieces into one string
-    flatten.push(performance.now() - t);
-    text = edited;
-  }
+  const flatten = measure((round) => {
+    text = inserts(round) ? text.slice(0, at) + 'x' + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
+    return text.charCodeAt(at - 1); // the first read: V8 copies the pieces into one new string
+  });
 
-  // The same number of bytes copied into memory that is already the process's (no new pages).
   const from = Buffer.from(text, 'latin1');
   const into = Buffer.alloc(from.length + 1);
-  const copy: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    from.copy(into, i % 2);
-    copy.push(performance.now() - t);
-    sink += into[at]!;
-  }
+  const copy = measure((round) => {
+    from.copy(into, round % 2);
+    return into[at]!;
+  });
 
-  // A byte copy of the text, edited in place, and a new string made from it at each edit.
-  const mirror = Buffer.alloc(from.length + 16);
+  const mirror = Buffer.alloc(from.length + 1);
   let length = mirror.write(text, 'latin1');
-  const fromMirror: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    if (i % 2 === 0) {
+  const fromMirror = measure((round) => {
+    if (inserts(round)) {
       mirror.copyWithin(at + 1, at, length);
       mirror[at] = 0x78;
       length += 1;
@@ -59,29 +71,19 @@ for (const lines of sizes) {
       mirror.copyWithin(at, at + 1, length);
       length -= 1;
     }
-    const made = mirror.toString('latin1', 0, length);
-    sink += made.charCodeAt(at - 1);
-    fromMirror.push(performance.now() - t);
-  }
+    return mirror.toString('latin1', 0, length).charCodeAt(at - 1);
+  });
 
-  // A text kept in pieces: the line around the edit is read from the pieces, nothing else is copied.
   const before = text.slice(0, at);
   const after = text.slice(at);
-  sink += before.charCodeAt(0) + after.charCodeAt(0);
-  const pieces: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const inserted = i % 2 === 0 ? 'x' : '';
-    const t = performance.now();
-    const lineStart = before.lastIndexOf('\n') + 1;
-    const lineEnd = after.indexOf('\n');
-    const line = before.slice(lineStart) + inserted + after.slice(0, lineEnd);
-    sink += line.charCodeAt(line.length >> 1);
-    pieces.push(performance.now() - t);
-  }
+  const pieces = measure((round) => {
+    const line = before.slice(before.lastIndexOf('\n') + 1) + (inserts(round) ? 'x' : '') + after.slice(0, after.indexOf('\n'));
+    return line.charCodeAt(line.length >> 1);
+  });
 
-  console.log(
-    `${manifest.name.padEnd(4)} ${String(manifest.bytes).padStart(8)} bytes: flatten ${median(flatten).toFixed(3)} ms, ` +
-      `copy into a kept buffer ${median(copy).toFixed(3)} ms, string from an edited byte copy ${median(fromMirror).toFixed(3)} ms, read the line from pieces ${median(pieces).toFixed(4)} ms`,
-  );
-  if (sink === -1) console.log('');
+  console.log(`${manifest.name} (${manifest.bytes} bytes)`);
+  console.log(`  edit, then the first read (flatten)     ${flatten}`);
+  console.log(`  copy into a buffer already held         ${copy}`);
+  console.log(`  string from an edited byte copy         ${fromMirror}`);
+  console.log(`  read the changed line from pieces       ${pieces}`);
 }
