@@ -43,7 +43,7 @@ export function noteEdit(previous: ManifestDocument, next: ManifestDocument): vo
 function carriedAnswer(doc: ManifestDocument): Answer | undefined {
   const carry = carried.get(doc);
   if (!carry) return undefined;
-  const directive = afterEdit(doc.text, carry.before.rule, carry.before.directive, carry.region);
+  const directive = afterEdit(doc, carry.before.rule, carry.before.directive, carry.region);
   const answer = { rule: carry.before.rule, directive };
   answers.set(doc, answer);
   carried.delete(doc);
@@ -57,7 +57,7 @@ export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Direc
   const carry = carried.get(doc);
   carried.delete(doc);
   const directive =
-    carry && carry.before.rule === rule ? afterEdit(doc.text, rule, carry.before.directive, carry.region) : searchLines(doc.text, rule, 0, doc.text.length);
+    carry && carry.before.rule === rule ? afterEdit(doc, rule, carry.before.directive, carry.region) : searchLines(doc, rule, 0, doc.length);
   answers.set(doc, { rule, directive });
   return directive;
 }
@@ -67,16 +67,16 @@ export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Direc
  * edit) by an edit of the whole lines `region`. Lines before `region.start` did not change, nor
  * did those after it (they moved by `region.delta`).
  */
-function afterEdit(text: string, rule: DirectiveRule, before: Directive | null, region: ChangedRegion): Directive | null {
+function afterEdit(doc: ManifestDocument, rule: DirectiveRule, before: Directive | null, region: ChangedRegion): Directive | null {
   // Before the edit's lines, and so still the first.
   if (before && before.start < region.start) return before;
-  const inEdit = searchLines(text, rule, region.start, region.newEnd);
+  const inEdit = searchLines(doc, rule, region.start, region.newEnd);
   if (inEdit) return inEdit;
   if (!before) return null;
   // After the edit's lines: the same line, moved.
   if (before.start >= region.oldEnd) return { url: before.url, start: before.start + region.delta, end: before.end + region.delta };
   // The edit changed the line that was first: the next one, if any, is after the edit.
-  return searchLines(text, rule, region.newEnd, text.length);
+  return searchLines(doc, rule, region.newEnd, doc.length);
 }
 
 /**
@@ -84,9 +84,9 @@ function afterEdit(text: string, rule: DirectiveRule, before: Directive | null, 
  * marker and matches the rule. Searching for the marker first keeps this from running a
  * regular expression over every line; each line is looked at once however many markers it holds.
  */
-function searchLines(text: string, { marker, lineRule }: DirectiveRule, from: number, to: number): Directive | null {
+function searchLines(doc: ManifestDocument, { marker, lineRule }: DirectiveRule, from: number, to: number): Directive | null {
   // `indexOf` has no end bound: search a copy of the lines (a keystroke's region is a line or two).
-  const lines = from === 0 && to === text.length ? text : text.slice(from, to);
+  const lines = from === 0 && to === doc.length ? doc.text : doc.slice(from, to);
   for (let at = lines.indexOf(marker); at >= 0;) {
     let lineStart = at;
     while (lineStart > 0 && !isLineBreak(lines.charCodeAt(lineStart - 1))) lineStart--;

@@ -3,7 +3,7 @@
  * States are immutable; an edit makes a new state with {@link updateState}, which reuses the
  * previous parse through `ManifestDocument.update` (only changed YAML chunks are re-parsed).
  */
-import { ManifestDocument, type ManifestFormat, type TextChange } from '@svc-manifest/validator';
+import { ManifestDocument, type ManifestFormat, type TextChange, type TextSource } from '@svc-manifest/validator';
 import { noteEdit } from './directive-search.js';
 import type { SvcVersion } from './schema-model.js';
 
@@ -20,6 +20,11 @@ export interface DocumentState {
    * from the last tree, so a keystroke's completion does not wait for a parse.
    */
   readonly text?: string;
+}
+
+/** The length of the text positions refer to, without making the whole string. */
+export function textLength(state: DocumentState): number {
+  return state.text !== undefined ? state.text.length : state.doc.length;
 }
 
 /** The text positions refer to: the unparsed newer text if there is one, else the document's. */
@@ -53,8 +58,8 @@ export function createState(uri: string, version: number, text: string, options:
  * the client's replacements that made `text` from the state's text, in offsets (see
  * `ManifestDocument.update`); without them the changed lines are found by comparing the texts.
  */
-export function updateState(state: DocumentState, version: number, text: string, changes?: readonly TextChange[]): DocumentState {
-  if (text === state.doc.text) return { ...state, version };
+export function updateState(state: DocumentState, version: number, text: TextSource, changes?: readonly TextChange[]): DocumentState {
+  if (state.doc.hasText(text)) return { ...state, version };
   const doc = state.doc.update(text, changes);
   noteEdit(state.doc, doc);
   return { uri: state.uri, version, format: state.format, doc, lastGood: doc.root ? doc : state.lastGood };

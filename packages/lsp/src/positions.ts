@@ -6,7 +6,7 @@
 import type { Position, Range, TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex, type TextChange } from '@svc-manifest/validator';
-import { textOf, type DocumentState } from './document-state.js';
+import { textLength, textOf, type DocumentState } from './document-state.js';
 
 const cache = new WeakMap<object, LineIndex>();
 
@@ -23,7 +23,7 @@ export function lspLines(state: DocumentState): LineIndex {
 
 export function positionAt(state: DocumentState, offset: number): Position {
   const lines = lspLines(state);
-  const clamped = Math.max(0, Math.min(offset, textOf(state).length));
+  const clamped = Math.max(0, Math.min(offset, textLength(state)));
   const line = lines.lineOf(clamped);
   return { line, character: clamped - lines.lineStarts[line]! };
 }
@@ -36,7 +36,7 @@ export function rangeAt(state: DocumentState, start: number, end: number): Range
 export function offsetAt(state: DocumentState, position: Position): number {
   const lines = lspLines(state);
   if (position.line < 0) return 0;
-  if (position.line >= lines.lineCount) return textOf(state).length;
+  if (position.line >= lines.lineCount) return textLength(state);
   const start = lines.lineStarts[position.line]!;
   return Math.min(start + Math.max(0, position.character), lines.lineEnd(position.line));
 }

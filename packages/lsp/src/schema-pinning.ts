@@ -40,7 +40,6 @@ export function findSchemaPin(state: DocumentState): SchemaPin | null {
 }
 
 function locatePin(state: DocumentState): SchemaPin | null {
-  const text = state.doc.text;
   if (state.format === 'yaml') {
     const modeline = findDirective(state.doc, MODELINE);
     if (modeline) return { ...modeline, how: 'modeline' };
@@ -52,7 +51,7 @@ function locatePin(state: DocumentState): SchemaPin | null {
   if (root?.kind === 'map') {
     const entry = root.entries.find((e) => e.key === '$schema');
     if (entry?.value.kind === 'scalar' && typeof entry.value.value === 'string') {
-      const quoted = /["']/.test(text[entry.value.start] ?? '');
+      const quoted = /["']/.test(state.doc.slice(entry.value.start, entry.value.start + 1));
       const start = entry.value.start + (quoted ? 1 : 0);
       const end = entry.value.end - (quoted ? 1 : 0);
       return { url: entry.value.value, start, end: Math.max(start, end), how: '$schema' };
@@ -60,7 +59,7 @@ function locatePin(state: DocumentState): SchemaPin | null {
   } else if (!root) {
     // A file that does not parse still says what it pins.
     const key = state.format === 'yaml' ? /^["']?\$schema["']?[ \t]*:[ \t]*["']?([^"'\s#]+)/m : /^["']?\$schema["']?[ \t]*=[ \t]*["']([^"']+)/m;
-    const match = key.exec(text);
+    const match = key.exec(state.doc.text);
     if (match) {
       const start = match.index + match[0].length - match[1]!.length;
       return { url: match[1]!, start, end: start + match[1]!.length, how: '$schema' };

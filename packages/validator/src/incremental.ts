@@ -59,7 +59,7 @@ function within(diagnostics: readonly RawDiagnostic[], start: number, end: numbe
 
 /** The habits a quick fix's text follows: line ends, and for YAML the indentation of nested blocks. */
 function habitsOf(document: ManifestDocument): string {
-  const lines = new TextLines(document.text);
+  const lines = new TextLines(document.source);
   if (document.format === 'toml') return `toml|${lines.eol}`;
   const style = detectStyle(document.root, lines);
   return `yaml|${lines.eol}|${style.indent}|${style.seqIndent}`;

@@ -1,4 +1,5 @@
 import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, Severity, TextEdit } from '../diagnostic.js';
+import type { TextSource } from './piece-text.js';
 import type { ChangedRegion } from './text-change.js';
 
 /**
@@ -12,7 +13,8 @@ export class LineIndex {
   private readonly bomLength: number;
 
   constructor(
-    readonly text: string,
+    /** The text (read by ranges only, once the line starts are known: see {@link LineIndex.spliced}). */
+    readonly text: TextSource,
     /** The line starts, when the caller already knows them (see {@link LineIndex.spliced}). */
     lineStarts?: number[],
   ) {
@@ -21,18 +23,7 @@ export class LineIndex {
       this.lineStarts = lineStarts;
       return;
     }
-    const starts = [0];
-    if (text.includes('\r')) {
-      const breaks = /\r\n?|\n/g;
-      for (let match = breaks.exec(text); match; match = breaks.exec(text)) starts.push(match.index + match[0].length);
-    } else {
-      let at = text.indexOf('\n');
-      while (at !== -1) {
-        starts.push(at + 1);
-        at = text.indexOf('\n', at + 1);
-      }
-    }
-    this.lineStarts = starts;
+    this.lineStarts = lineStartsOf(text.toString());
   }
 
   /**
@@ -40,7 +31,7 @@ export class LineIndex {
    * text-change.ts): the previous line starts before the region are kept, those in it found
    * again, those after it moved. Leaves `previous` as it is.
    */
-  static spliced(previous: LineIndex, text: string, region: ChangedRegion): LineIndex {
+  static spliced(previous: LineIndex, text: TextSource, region: ChangedRegion): LineIndex {
     const old = previous.lineStarts;
     const first = lineOfOffset(old, region.start); // old[first] === region.start
     const after = lineOfOffset(old, region.oldEnd) + 1; // the first start past the region
@@ -120,6 +111,22 @@ export class LineIndex {
   edit(edit: OffsetEdit): TextEdit {
     return { range: this.range(edit.start, edit.end), newText: edit.newText };
   }
+}
+
+/** Where each line of a text starts (after `\n`, `\r\n` or a lone `\r`). */
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  if (text.includes('\r')) {
+    const breaks = /\r\n?|\n/g;
+    for (let match = breaks.exec(text); match; match = breaks.exec(text)) starts.push(match.index + match[0].length);
+  } else {
+    let at = text.indexOf('\n');
+    while (at !== -1) {
+      starts.push(at + 1);
+      at = text.indexOf('\n', at + 1);
+    }
+  }
+  return starts;
 }
 
 /**

@@ -24,6 +24,7 @@ import { copyTree, effectiveEntries, shiftInPlace, type MapEntry, type MapNode, 
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
+import { PieceText, type TextSource } from './piece-text.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
@@ -188,11 +189,39 @@ export class ManifestDocument {
   private hasDateTimes = false;
 
   private constructor(
-    readonly text: string,
+    /**
+     * The text as given: a string, or an editor's {@link PieceText}. What runs on every edit
+     * reads this by ranges; {@link text} is the whole string.
+     */
+    readonly source: TextSource,
     readonly format: ManifestFormat,
     readonly limits: Limits,
     readonly filename: string | undefined,
   ) {}
+
+  /**
+   * The whole text as one string. For a document made by {@link update} from a
+   * {@link PieceText}, the string is made on the first read: the edit path (update, validate,
+   * locate diagnostics) reads only ranges, so a keystroke in a large file does not copy it all.
+   */
+  get text(): string {
+    return this.source.toString();
+  }
+
+  /** Whether `text` is this document's text (read by ranges: pieces it shares with it compare by identity). */
+  hasText(text: TextSource): boolean {
+    return text.length === this.source.length && PieceText.rangesEqual(this.source, 0, text, 0, text.length);
+  }
+
+  /** Characters `start..end` of the text, without making the whole string. */
+  slice(start: number, end: number): string {
+    return this.source.slice(start, end);
+  }
+
+  /** The text's length, without making the whole string. */
+  get length(): number {
+    return this.source.length;
+  }
 
   /** Parses a manifest. Never throws. Bytes are decoded as UTF-8; invalid sequences are reported. */
   static parse(input: string | Uint8Array, options: DocumentOptions = {}): ManifestDocument {
@@ -246,9 +275,9 @@ export class ManifestDocument {
    * whose text did not change keeps its tree's node objects (offsets moved in place) and its
    * plain value's objects, in `root` and `value` of the returned document.
    */
-  update(text: string, changes?: readonly TextChange[]): ManifestDocument {
+  update(text: TextSource, changes?: readonly TextChange[]): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
-    const region = changedRegion(this.text, text, changes);
+    const region = changedRegion(this.source, text, changes);
     next.regionFromChanges = region?.fromChanges === true;
     next.editedRegion = region;
     const lines = this.cachedLines ?? (this.linesBase ? this.lines : undefined);
@@ -262,7 +291,7 @@ export class ManifestDocument {
     if (!this.cachedLines) {
       const base = this.linesBase;
       this.linesBase = undefined;
-      this.cachedLines = base ? LineIndex.spliced(base.lines, this.text, base.region) : new LineIndex(this.text);
+      this.cachedLines = base ? LineIndex.spliced(base.lines, this.source, base.region) : new LineIndex(this.text);
     }
     return this.cachedLines;
   }
@@ -419,13 +448,12 @@ export class ManifestDocument {
   private loadYamlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
     const state = previous.yamlChunks;
     if (!state || state.consumed || previous.fatal || previous.forbidden) return false;
-    const text = this.text;
-    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const bom = this.source.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (bom !== state.bom) return false;
     if (!this.regionIsPlain(previous, region)) return false;
     const limits = this.limits;
-    const body = bom ? text.slice(1) : text;
-    const oldBody = bom ? previous.text.slice(1) : previous.text;
+    const body = this.body(bom);
+    const oldBody = previous.body(bom);
     const work = { scanned: 0, reparsed: 0 };
     const replan = replanYaml(state, oldBody, body, region, limits.maxDepth, work);
     this.scannedBytes += work.scanned;
@@ -442,10 +470,18 @@ export class ManifestDocument {
     return true;
   }
 
+  /**
+   * The text after a byte-order mark of `bom` characters, for reading by ranges: the source
+   * itself when there is none (a file with a mark is read as one string).
+   */
+  private body(bom: number): TextSource {
+    return bom ? this.text.slice(bom) : this.source;
+  }
+
   /** The tree of the chunked text, or of the whole text when its chunks do not fit together. */
-  private assembleChunks(body: string, bom: number): ParsedFragment {
+  private assembleChunks(body: TextSource, bom: number): ParsedFragment {
     const assembled = assembleYaml(this.yamlChunks!.tops, bom, body.length);
-    if (!assembled) return this.parseWholeYaml(body, bom);
+    if (!assembled) return this.parseWholeYaml(body.toString(), bom);
     this.entryValues = assembled.values;
     return { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 };
   }
@@ -535,15 +571,15 @@ export class ManifestDocument {
    * follows from the previous one and the region's).
    */
   private regionIsPlain(previous: ManifestDocument, region: ChangedRegion): boolean {
-    const text = this.text;
+    const text = this.source;
     const added = text.slice(region.start, region.newEnd);
     this.scannedBytes += added.length;
     if (hasForbiddenCharacter(added)) return false;
     const limits = this.limits;
     if (text.length * 3 > limits.maxBytes) {
-      const removed = previous.text.slice(region.start, region.oldEnd);
+      const removed = previous.source.slice(region.start, region.oldEnd);
       this.scannedBytes += removed.length;
-      const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(text);
+      const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(this.text);
       if (bytes > limits.maxBytes) return false;
       this.utf8Bytes = bytes;
     }

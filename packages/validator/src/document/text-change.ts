@@ -31,17 +31,19 @@ export interface ChangedRegion {
   fromChanges: boolean;
 }
 
+import { PieceText, type TextSource } from './piece-text.js';
+
 /** Characters compared at a time when looking for the common prefix and suffix (each compare is native). */
 const BLOCK = 4096;
 
-function commonPrefix(a: string, b: string, limit: number): number {
+function commonPrefix(a: TextSource, b: TextSource, limit: number): number {
   let i = 0;
   while (i + BLOCK <= limit && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK;
   while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
 
-function commonSuffix(a: string, b: string, limit: number): number {
+function commonSuffix(a: TextSource, b: TextSource, limit: number): number {
   let n = 0;
   while (n + BLOCK <= limit && a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)) n += BLOCK;
   while (n < limit && a.charCodeAt(a.length - n - 1) === b.charCodeAt(b.length - n - 1)) n++;
@@ -53,7 +55,7 @@ function commonSuffix(a: string, b: string, limit: number): number {
  * `changes`, the span they cover is taken (checked against the texts: changes that do not
  * produce `newText` from `oldText` are ignored and the texts compared instead).
  */
-export function changedRegion(oldText: string, newText: string, changes?: readonly TextChange[]): ChangedRegion | null {
+export function changedRegion(oldText: TextSource, newText: TextSource, changes?: readonly TextChange[]): ChangedRegion | null {
   let prefix = -1;
   let suffix = -1;
   let fromChanges = false;
@@ -61,15 +63,15 @@ export function changedRegion(oldText: string, newText: string, changes?: readon
   if (merged && oldText.length - (merged.end - merged.start) + merged.newLength === newText.length) {
     const p = merged.start;
     const s = oldText.length - merged.end;
-    // Trust, but verify (both compares are native): changes that did not make this text are ignored.
-    if (oldText.slice(0, p) === newText.slice(0, p) && oldText.slice(oldText.length - s) === newText.slice(newText.length - s)) {
+    // Trust, but verify (pieces the texts share compare by identity): changes that did not make this text are ignored.
+    if (PieceText.rangesEqual(oldText, 0, newText, 0, p) && PieceText.rangesEqual(oldText, oldText.length - s, newText, newText.length - s, s)) {
       prefix = p;
       suffix = s;
       fromChanges = true;
     }
   }
   if (prefix < 0) {
-    if (oldText === newText) return null;
+    if (oldText.length === newText.length && PieceText.rangesEqual(oldText, 0, newText, 0, oldText.length)) return null;
     const limit = Math.min(oldText.length, newText.length);
     prefix = commonPrefix(oldText, newText, limit);
     suffix = commonSuffix(oldText, newText, limit - prefix);
@@ -82,7 +84,7 @@ export function changedRegion(oldText: string, newText: string, changes?: readon
   // The region ends after the `\n` ending the line the change ends on; when the change ends just
   // after a `\n` in both texts (or inserts or deletes whole lines) it ends there.
   let oldEnd: number;
-  const atLineEnd = (text: string, end: number): boolean => end === start || (end > start && text.charCodeAt(end - 1) === 10);
+  const atLineEnd = (text: TextSource, end: number): boolean => end === start || (end > start && text.charCodeAt(end - 1) === 10);
   if (atLineEnd(oldText, oldEndOfChange) && atLineEnd(newText, newEndOfChange)) {
     oldEnd = oldEndOfChange;
   } else {

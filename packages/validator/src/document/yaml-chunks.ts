@@ -29,6 +29,7 @@ export interface TopChunk {
 }
 
 import type { YamlLineTable, YamlScan } from './yaml-scan.js';
+import type { TextSource } from './piece-text.js';
 
 /** Top-level chunks with fewer lines than this are parsed whole. */
 export const ITEM_SPLIT_MIN_LINES = 48;
@@ -45,7 +46,7 @@ export function planYamlChunks(text: string, scan: YamlScan): TopChunk[] | null 
  * ends at `end`. `earlierKeys` says whether top-level keys come before these lines. Null when
  * the text must be parsed whole.
  */
-export function planTopChunks(text: string, lines: YamlLineTable, from: number, to: number, end: number, earlierKeys: boolean): TopChunk[] | null {
+export function planTopChunks(text: TextSource, lines: YamlLineTable, from: number, to: number, end: number, earlierKeys: boolean): TopChunk[] | null {
   const tops: { line: number; start: number }[] = [];
   for (let i = from; i < to; i++) {
     if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i] || lines.indent[i]! > 0) continue;
@@ -73,7 +74,7 @@ export function planTopChunks(text: string, lines: YamlLineTable, from: number, 
 }
 
 /** What a line is to a block collection whose items start at `indent` (see `planItems`). */
-export function itemLine(text: string, lines: YamlLineTable, i: number, indent: number, kind: 'seq' | 'map'): 'other' | 'item' | 'invalid' {
+export function itemLine(text: TextSource, lines: YamlLineTable, i: number, indent: number, kind: 'seq' | 'map'): 'other' | 'item' | 'invalid' {
   if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i]) return 'other';
   const lineIndent = lines.indent[i]!;
   if (lineIndent < indent) return 'invalid';
@@ -90,7 +91,7 @@ export function isCollectionHeader(line: string): boolean {
   return /^[A-Za-z0-9_.-]+:[ \t]*(#.*)?\r?\n?$/.test(line);
 }
 
-function planItems(text: string, lines: YamlLineTable, headerLine: number, endLine: number): ItemChunks | undefined {
+function planItems(text: TextSource, lines: YamlLineTable, headerLine: number, endLine: number): ItemChunks | undefined {
   const headerStart = lines.start[headerLine]!;
   const headerEnd = headerLine + 1 < lines.start.length ? lines.start[headerLine + 1]! : text.length;
   // Only `key:` with nothing but a comment after the colon introduces a block collection.

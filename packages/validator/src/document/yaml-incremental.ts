@@ -18,7 +18,8 @@ import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
 import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './yaml-chunks.js';
-import { scanYaml, type YamlLineTable } from './yaml-scan.js';
+import { scanYamlPart, type YamlLineTable } from './yaml-scan.js';
+import type { TextSource } from './piece-text.js';
 
 /** A parsed chunk: its tree carries absolute offsets for `base`, and moves with it. */
 export interface YamlUnit {
@@ -93,7 +94,7 @@ export function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
   return { ...region, start: Math.max(0, region.start - bom), oldEnd: region.oldEnd - bom, newEnd: region.newEnd - bom };
 }
 
-function countNewlines(text: string, start: number, end: number): number {
+function countNewlines(text: TextSource, start: number, end: number): number {
   let count = 0;
   for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
   return count;
@@ -106,8 +107,8 @@ function countNewlines(text: string, start: number, end: number): number {
  */
 export function replanYaml(
   state: YamlChunkState,
-  oldBody: string,
-  body: string,
+  oldBody: TextSource,
+  body: TextSource,
   region: ChangedRegion,
   maxDepth: number,
   work: { scanned: number },
@@ -129,7 +130,7 @@ export function replanYaml(
     let stopIndex = -1;
     /** The top the scan stopped at (the collection then ends there; tops before it are replaced). */
     let stopTop = tops.length;
-    const scan = scanYaml(body, maxDepth, {
+    const scan = scanYamlPart(body, maxDepth, {
       from,
       indents: enclosing,
       stopFrom: r.newEnd,
@@ -203,7 +204,7 @@ export function replanYaml(
 }
 
 /** Whether line `i` of a table starts a top-level key, as `planTopChunks` sees it (not a `-` item, nor a character that makes the text be parsed whole). */
-function startsTopLevelKey(body: string, lines: YamlLineTable, i: number): boolean {
+function startsTopLevelKey(body: TextSource, lines: YamlLineTable, i: number): boolean {
   if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i] || lines.indent[i]! > 0) return false;
   return !'-[{?:|>!&*%@`"\''.includes(String.fromCharCode(lines.first[i]!));
 }
@@ -215,7 +216,7 @@ function startsTopLevelKey(body: string, lines: YamlLineTable, i: number): boole
  */
 function scanTops(
   state: YamlChunkState,
-  body: string,
+  body: TextSource,
   from: number,
   t: number,
   r: BodyRegion,
@@ -226,7 +227,7 @@ function scanTops(
   const starts = tops.map((top) => top.chunk.start);
   const delta = r.delta;
   let stopTop = tops.length;
-  const scan = scanYaml(body, maxDepth, {
+  const scan = scanYamlPart(body, maxDepth, {
     from,
     indents: [],
     stopFrom: r.newEnd,
@@ -256,7 +257,7 @@ function moveUnit(unit: YamlUnit, base: number): void {
   unit.base = base;
 }
 
-function parseUnit(body: string, start: number, end: number, bom: number, work: { reparsed: number }): YamlUnit {
+function parseUnit(body: TextSource, start: number, end: number, bom: number, work: { reparsed: number }): YamlUnit {
   work.reparsed += end - start;
   return { fragment: parseYamlFragment(body.slice(start, end), bom + start, '', { skipRootKeyCheck: true }), base: bom + start };
 }
@@ -283,8 +284,8 @@ class UnitsByPlace {
   constructor(
     private readonly tops: readonly YamlTop[],
     private readonly region: BodyRegion | null,
-    private readonly oldBody: string,
-    private readonly body: string,
+    private readonly oldBody: TextSource,
+    private readonly body: TextSource,
   ) {}
 
   /** The earlier unit for the new range `start..end`, if its text is unchanged. */
@@ -333,10 +334,10 @@ class UnitsByPlace {
 
 /** The tops of a new plan, parsing each unit or reusing an earlier one (by place) when its text is unchanged. */
 export function topsOfPlan(
-  body: string,
+  body: TextSource,
   bom: number,
   plan: TopChunk[],
-  previous: { state: YamlChunkState; body: string } | undefined,
+  previous: { state: YamlChunkState; body: TextSource } | undefined,
   region: ChangedRegion | null,
   work: { reparsed: number },
   /** The lookup to use (one per update, so that no earlier unit serves twice). */
@@ -359,8 +360,8 @@ export function topsOfPlan(
 /** Applies a {@link Replan}: the new tops, reusing every unit outside the changed region. */
 export function commitReplan(
   state: YamlChunkState,
-  oldBody: string,
-  body: string,
+  oldBody: TextSource,
+  body: TextSource,
   region: ChangedRegion,
   replan: Replan,
   work: { reparsed: number },

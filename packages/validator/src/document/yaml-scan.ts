@@ -14,6 +14,8 @@
  * when any is present `chunkable` is false (the depth answer is still complete).
  */
 
+import type { TextSource } from './piece-text.js';
+
 export interface YamlLineTable {
   start: number[];
   indent: number[];
@@ -53,6 +55,37 @@ export interface PartialScan {
    */
   stopAt?: (lineStart: number, indent: number, enclosing: readonly number[]) => boolean;
   stopFrom?: number;
+}
+
+/**
+ * {@link scanYaml} from `partial.from` over a text read by ranges: a string is scanned as it is;
+ * any other source through a window of whole lines from `from`, grown until the scan stops (or
+ * finds the text too deep) inside it or the window reaches the end of the text. Every line the
+ * answer reports is whole in the window, so it reads as the whole text's scan reads it.
+ */
+export function scanYamlPart(text: TextSource, maxDepth: number, partial: PartialScan): YamlScan {
+  if (typeof text === 'string') return scanYaml(text, maxDepth, partial);
+  const base = partial.from;
+  const stopAt = partial.stopAt;
+  for (let size = 64 * 1024; ; size *= 4) {
+    let end = Math.min(text.length, base + size);
+    if (end < text.length) {
+      const newline = text.lastIndexOf('\n', end - 1);
+      if (newline < base) continue;
+      end = newline + 1;
+    }
+    const scan = scanYaml(text.slice(base, end), maxDepth, {
+      from: 0,
+      indents: partial.indents,
+      stopFrom: (partial.stopFrom ?? 0) - base,
+      stopAt: stopAt && ((lineStart, indent, enclosing) => stopAt(lineStart + base, indent, enclosing)),
+    });
+    if (scan.stopped || scan.tooDeepAt >= 0 || end === text.length) {
+      const lines = scan.lines;
+      for (let i = 0; i < lines.start.length; i++) lines.start[i]! += base;
+      return { ...scan, lines, end: scan.end + base, tooDeepAt: scan.tooDeepAt >= 0 ? scan.tooDeepAt + base : -1 };
+    }
+  }
 }
 
 const SPACE = 32;

@@ -4,6 +4,7 @@
  * (the `\r` belongs to the line end, never to the content).
  */
 import type { OffsetEdit } from '../diagnostic.js';
+import type { TextSource } from '../document/piece-text.js';
 
 export function applyEdit(text: string, edit: OffsetEdit): string {
   return text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
@@ -30,11 +31,12 @@ function isLowSurrogate(code: number): boolean {
 export class TextLines {
   private cachedEol?: string;
 
-  constructor(readonly text: string) {}
+  /** `text` is read by ranges (a document's source need not be one string). */
+  constructor(readonly text: TextSource) {}
 
   /** The line end used for inserted lines: CRLF when the file already uses it. */
   get eol(): string {
-    return (this.cachedEol ??= this.text.includes('\r\n') ? '\r\n' : '\n');
+    return (this.cachedEol ??= this.text.indexOf('\r\n') !== -1 ? '\r\n' : '\n');
   }
 
   lineStartOf(offset: number): number {
@@ -45,7 +47,7 @@ export class TextLines {
   lineEndOf(offset: number): number {
     let end = this.text.indexOf('\n', offset);
     if (end < 0) return this.text.length;
-    if (end > 0 && this.text[end - 1] === '\r' && end - 1 >= offset) end -= 1;
+    if (end > 0 && this.text.charCodeAt(end - 1) === 13 && end - 1 >= offset) end -= 1;
     return end;
   }
 
@@ -70,7 +72,7 @@ export class TextLines {
    */
   lastLineEnd(end: number): number {
     let at = end;
-    while (at > 0 && /[\s]/.test(this.text[at - 1]!)) at--;
+    while (at > 0 && /[\s]/.test(this.text.slice(at - 1, at))) at--;
     return this.lineEndOf(Math.max(0, at - 1));
   }
 
@@ -144,9 +146,9 @@ export class TextLines {
     let first = this.blockStart(start);
     let end = this.nextLineStart(Math.max(first, this.lastLineEnd(contentEnd)));
     while (end < this.text.length && this.isComment(end) && this.indentOf(end) > indent) end = this.nextLineStart(end);
-    if (end === this.text.length && !this.text.endsWith('\n') && first > 0) {
+    if (end === this.text.length && this.text.charCodeAt(this.text.length - 1) !== 10 && first > 0) {
       // The block is the last line and has no line end: take the previous line's end instead.
-      first -= this.text[first - 2] === '\r' ? 2 : 1;
+      first -= this.text.charCodeAt(first - 2) === 13 ? 2 : 1;
     } else if (first > 0) {
       const previous = this.lineStartOf(first - 1);
       if (this.isBlank(previous) && (end >= this.text.length || this.isBlank(end))) first = previous;

@@ -16,6 +16,7 @@ import { mapDiff, seqDiff } from './diff.js';
 import { ownEntry } from './own-entries.js';
 import { TextLines, textEdits } from './text-lines.js';
 import { isInline, renderEntryLines, renderFlow, renderKey, renderScalar, renderSeqItemLines, type QuoteStyle, type YamlStyle } from './yaml-render.js';
+import type { TextSource } from '../document/piece-text.js';
 
 /** Where a node sits: the document root, the value of a map entry, or an item of a sequence. */
 type Slot = { kind: 'root' } | { kind: 'pair'; container: MapNode; entry: MapEntry; index: number } | { kind: 'item'; container: SeqNode; index: number };
@@ -99,7 +100,7 @@ function flowStart(item: MapEntry | ValueNode): number {
 }
 
 /** Where an entry's text starts: its key, or the `-` of a block sequence item. */
-function slotStart(text: string, slot: Exclude<Slot, { kind: 'root' }>): number {
+function slotStart(text: TextSource, slot: Exclude<Slot, { kind: 'root' }>): number {
   if (slot.kind === 'pair') return slot.entry.keyStart;
   const node = slot.container.items[slot.index]!;
   return slot.container.flow ? node.start : dashBefore(text, node.start);
@@ -115,7 +116,7 @@ function slotEnd(item: MapEntry | ValueNode): number {
  * The `-` that introduces a block sequence item whose content starts at `offset`: on the
  * same line before it (possibly behind an anchor or tag), or alone on an earlier line.
  */
-function dashBefore(text: string, offset: number): number {
+function dashBefore(text: TextSource, offset: number): number {
   let lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const sameLine = /^([ \t]*(?:-[ \t]+)*)-(?=[ \t]|$)/.exec(text.slice(lineStart, offset));
   if (sameLine) return lineStart + sameLine[1]!.length;

@@ -6,6 +6,7 @@
  */
 import { escapePointerSegment, findEntry, pointerSegments, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
+import type { TextSource } from '../document/piece-text.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
 
@@ -68,8 +69,9 @@ function itemsAt(container: MapNode, key: string): { node: ValueNode; index: num
 }
 
 /** Offsets of a name's text without its surrounding quotes. */
-function unquoted(text: string, start: number, end: number): [number, number] {
-  const quoted = end - start >= 2 && (text[start] === '"' || text[start] === "'") && text[end - 1] === text[start];
+function unquoted(text: TextSource, start: number, end: number): [number, number] {
+  const open = text.charCodeAt(start);
+  const quoted = end - start >= 2 && (open === 34 || open === 39) && text.charCodeAt(end - 1) === open;
   return quoted ? [start + 1, end - 1] : [start, end];
 }
 
@@ -220,7 +222,7 @@ export function namedItems(
   key: string,
   nameKey: string,
   pointer: string,
-  text = '',
+  text: TextSource = '',
   kind: DeclarationKind = 'connector',
 ): Declaration[] {
   if (!container) return [];
@@ -257,7 +259,7 @@ export class ManifestDeclarations {
     readonly root: MapNode | undefined,
     /** The version the index reads for: 1 (agents are a list), 2 (a map) or null (whichever the file has). */
     readonly version: SvcVersion | null,
-    readonly text: string,
+    readonly text: TextSource,
   ) {}
 
   get agents(): AgentDeclaration[] {
@@ -397,19 +399,19 @@ const indexes = new WeakMap<object, Map<SvcVersion | 'any', ManifestDeclarations
  * says how to read `agents` (1: a list of `{ name }`, 2: a map by name); null (the default)
  * reads whichever form the file has.
  */
-export function declarationsOf(tree: { root: ValueNode | null; text: string }, version: SvcVersion | null = null): ManifestDeclarations {
+export function declarationsOf(tree: { root: ValueNode | null; source: TextSource }, version: SvcVersion | null = null): ManifestDeclarations {
   const root = mapAt(tree.root);
   const key: object = root ?? tree;
   let perTree = indexes.get(key);
   if (!perTree) indexes.set(key, (perTree = new Map()));
   let index = perTree.get(version ?? 'any');
   // A tree moved on by `ManifestDocument.update()` keeps its nodes but not its text: read it again.
-  if (!index || index.text !== tree.text) perTree.set(version ?? 'any', (index = new ManifestDeclarations(root, version, tree.text)));
+  if (!index || index.text !== tree.source) perTree.set(version ?? 'any', (index = new ManifestDeclarations(root, version, tree.source)));
   return index;
 }
 
 /** String values of a scalar or a list at `key` of `map`, as references. */
-export function referencesAt(map: MapNode | undefined, key: string, pointer: string, text = ''): Reference[] {
+export function referencesAt(map: MapNode | undefined, key: string, pointer: string, text: TextSource = ''): Reference[] {
   if (!map) return [];
   const node = findEntry(map, key)?.value;
   const value = resolveAlias(node);
@@ -438,21 +440,21 @@ export const DECLARATION_ITEM = {
 interface RuleTree {
   root: MapNode;
   version: SvcVersion;
-  document: { text: string };
+  document: { source: TextSource };
 }
 
 export function declaredAgents(context: RuleTree): AgentDeclaration[] {
-  return declarationsOf({ root: context.root, text: context.document.text }, context.version).agents;
+  return declarationsOf({ root: context.root, source: context.document.source }, context.version).agents;
 }
 
 export function declaredConnectors(context: RuleTree): Declaration[] {
-  return declarationsOf({ root: context.root, text: context.document.text }, context.version).connectors;
+  return declarationsOf({ root: context.root, source: context.document.source }, context.version).connectors;
 }
 
 export function declaredTemplates(context: RuleTree): Declaration[] {
-  return declarationsOf({ root: context.root, text: context.document.text }, context.version).templates;
+  return declarationsOf({ root: context.root, source: context.document.source }, context.version).templates;
 }
 
 export function declaredTriggers(context: RuleTree): Declaration[] {
-  return declarationsOf({ root: context.root, text: context.document.text }, context.version).triggers;
+  return declarationsOf({ root: context.root, source: context.document.source }, context.version).triggers;
 }

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PieceText } from '../src/document/piece-text.js';
+
+/** Text made of lines with every kind of line end, long enough (with `repeat`) to be cut into many pieces. */
+const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', 'b', ' ', ':', '\t', 'é', '😀'), maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r', ''));
+const textArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.integer({ min: 1, max: 1200 })).map(([lines, repeat]) => lines.map(([l, e]) => l + e).join('').repeat(repeat));
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+const insertArb = fc.string({ unit: fc.constantFrom('x', '\n', '\r', '\r\n', '😀'), maxLength: 6 });
+
+/** Edits that stay in range, given as fractions of the length of the text they apply to. */
+function editsFor(fractions: [number, number, string][], length: number): Edit[] {
+  const edits: Edit[] = [];
+  let n = length;
+  for (const [a, b, text] of fractions) {
+    const start = Math.floor(a * n);
+    const end = Math.min(n, start + Math.floor(b * Math.min(n - start, 40000)));
+    edits.push({ start, end, text });
+    n = n - (end - start) + text.length;
+  }
+  return edits;
+}
+const editsArb = fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), insertArb), { maxLength: 8 });
+
+describe('PieceText', () => {
+  it('reads what the same string reads, before and after edits, without making the whole string', () => {
+    fc.assert(
+      fc.property(textArb, editsArb, fc.array(fc.integer({ min: -3, max: 3_000_000 }), { minLength: 4, maxLength: 4 }), (text, fractions, probes) => {
+        let pieces = PieceText.from(text);
+        let plain = text;
+        for (const edit of editsFor(fractions, text.length)) {
+          pieces = pieces.edit(edit.start, edit.end, edit.text);
+          plain = plain.slice(0, edit.start) + edit.text + plain.slice(edit.end);
+        }
+        const wasWhole = pieces.isMaterialized;
+        expect(pieces.length).toBe(plain.length);
+        const [a, b, c, d] = probes.map((p) => (p < 0 ? p : p % (plain.length + 2)));
+        expect(pieces.slice(a, b)).toBe(plain.slice(a, b));
+        expect(pieces.slice(c)).toBe(plain.slice(c));
+        expect(pieces.charCodeAt(a!)).toBe(plain.charCodeAt(a!));
+        expect(pieces.charCodeAt(d!)).toBe(plain.charCodeAt(d!));
+        for (const search of ['\n', '\r\n', 'a:', 'x\n', '😀']) {
+          expect(pieces.indexOf(search, a)).toBe(plain.indexOf(search, a));
+          expect(pieces.lastIndexOf(search, c)).toBe(plain.lastIndexOf(search, c));
+          expect(pieces.startsWith(search, b)).toBe(plain.startsWith(search, b));
+        }
+        expect(pieces.lineCount).toBe(plain.split(/\r\n|\r|\n/).length);
+        // Nothing above needed the whole string (a one-piece text is its own whole string).
+        expect(pieces.isMaterialized).toBe(wasWhole);
+        expect(pieces.toString()).toBe(plain);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps pieces whole lines and near their size after many edits in one place', () => {
+    let text = PieceText.from('key: value\n'.repeat(20000));
+    const at = 100_000;
+    for (let i = 0; i < 2000; i++) text = i % 2 === 0 ? text.edit(at, at, 'line\n') : text.edit(at, at + 2, '');
+    expect(text.pieceCount).toBeGreaterThan(6);
+    expect(text.pieceCount).toBeLessThan(40);
+    const whole = text.toString();
+    // Every piece but the last ends after a `\n`: a line's start found through the pieces is one.
+    for (let line = 0; line < text.lineCount; line += 997) {
+      const offset = text.offsetAt(line, 0);
+      expect(offset === 0 || whole.charCodeAt(offset - 1) === 10).toBe(true);
+    }
+  });
+
+  it('refuses a range outside the text, naming it', () => {
+    const text = PieceText.from('a\nb\n');
+    expect(() => text.edit(3, 9, 'x')).toThrow('no range 3..9 in a text of 4 characters');
+    expect(() => text.edit(2, 1, 'x')).toThrow(RangeError);
+  });
+});
