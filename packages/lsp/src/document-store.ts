@@ -4,7 +4,7 @@
  * records the new text; the parse is brought up to date (with `ManifestDocument.update`) when
  * something needs it, so a burst of keystrokes costs one incremental parse, not one per keystroke.
  */
-import { mergeTextChanges, type TextChange } from '@svc-manifest/validator';
+import { mergeTextChanges, type TextChange, type TextSource } from '@svc-manifest/validator';
 import { createState, updateState, type DocumentState } from './document-state.js';
 import { pinsOurSchema } from './schema-pinning.js';
 import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, type Settings } from './settings.js';
@@ -13,7 +13,8 @@ import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, type Settings } from '.
 export interface OpenFile {
   uri: string;
   version: number;
-  text: string;
+  /** The text: a string, or the server's PieceText (read by ranges on the edit path). */
+  text: TextSource;
   languageId?: string;
   /**
    * The replacements that made `text` from the file's previous text (UTF-16 offsets, in order),
@@ -26,7 +27,7 @@ interface Entry {
   state: DocumentState;
   languageId?: string;
   /** The newest text, not parsed yet, with one change that makes it from the parsed text (when known). */
-  pending?: { version: number; text: string; change?: TextChange };
+  pending?: { version: number; text: TextSource; change?: TextChange };
 }
 
 export class DocumentStore {
@@ -64,7 +65,7 @@ export class DocumentStore {
   typing(uri: string): DocumentState | undefined {
     const entry = this.entries.get(uri);
     if (!entry?.pending || !this.settings.enable || !isManifestName(uri, this.settings)) return this.managed(uri);
-    return { ...entry.state, version: entry.pending.version, text: entry.pending.text };
+    return { ...entry.state, version: entry.pending.version, text: entry.pending.text.toString() };
   }
 
   /** Whether the file is ours under the current settings. */
@@ -86,7 +87,7 @@ export class DocumentStore {
       // Changes since the last parse compose: the span from the first changed character to the last.
       const before = entry.pending;
       const changes = file.changes && (before ? before.change && [before.change, ...file.changes] : file.changes);
-      const change = changes ? mergeTextChanges(entry.state.doc.text.length, changes) : null;
+      const change = changes ? mergeTextChanges(entry.state.doc.length, changes) : null;
       // `ManifestDocument.update` checks the change against the texts (and compares them when it does not fit).
       entry.pending = { version: file.version, text: file.text, ...(change ? { change } : {}) };
       entry.languageId = file.languageId;
@@ -116,6 +117,6 @@ export class DocumentStore {
   }
 
   private create(file: OpenFile): DocumentState {
-    return createState(file.uri, file.version, file.text, { maxFileSizeBytes: this.settings.maxFileSizeBytes, languageId: file.languageId });
+    return createState(file.uri, file.version, file.text.toString(), { maxFileSizeBytes: this.settings.maxFileSizeBytes, languageId: file.languageId });
   }
 }

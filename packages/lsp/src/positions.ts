@@ -4,8 +4,7 @@
  * so a position is (line, offset − line start) with no re-encoding.
  */
 import type { Position, Range, TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LineIndex, type TextChange } from '@svc-manifest/validator';
+import { LineIndex, PieceText, type TextChange } from '@svc-manifest/validator';
 import { textLength, textOf, type DocumentState } from './document-state.js';
 
 const cache = new WeakMap<object, LineIndex>();
@@ -45,28 +44,68 @@ export function offsetAt(state: DocumentState, position: Position): number {
 export type OffsetChanges = TextChange[];
 
 /**
- * Applies a didChange notification's content changes to a document, one at a time, and answers
- * each as an offset replacement of the text it applied to (what `ManifestDocument.update`
- * takes); `changes` is undefined when one of them replaced the whole text.
+ * An open file as the server holds it: what the LSP library's documents answer, over a
+ * {@link PieceText}, so that applying a keystroke to a large file touches one piece instead of
+ * copying the whole text (the library's own document keeps one string, which V8 copies flat at
+ * the first read after every edit).
+ */
+export class OpenText {
+  constructor(
+    readonly uri: string,
+    readonly languageId: string,
+    readonly version: number,
+    readonly text: PieceText,
+  ) {}
+
+  static create(uri: string, languageId: string, version: number, content: string): OpenText {
+    return new OpenText(uri, languageId, version, PieceText.from(content));
+  }
+
+  getText(range?: Range): string {
+    if (!range) return this.text.toString();
+    return this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end));
+  }
+
+  positionAt(offset: number): Position {
+    return this.text.positionAt(offset);
+  }
+
+  offsetAt(position: Position): number {
+    return this.text.offsetAt(position.line, position.character);
+  }
+
+  get lineCount(): number {
+    return this.text.lineCount;
+  }
+}
+
+/**
+ * Applies a didChange notification's content changes to an open file, one at a time, and
+ * answers each as an offset replacement of the text it applied to (what `ManifestDocument.update`
+ * takes); `changes` is undefined when one of them replaced the whole text. A range whose end
+ * comes before its start is taken the other way round, as the LSP library takes it.
  */
 export function applyContentChanges(
-  document: TextDocument,
+  document: OpenText,
   contentChanges: readonly TextDocumentContentChangeEvent[],
   version: number,
-): { document: TextDocument; changes?: TextChange[] } {
+): { document: OpenText; changes?: TextChange[] } {
   const changes: TextChange[] = [];
   let ranged = true;
-  let current = document;
+  let text = document.text;
   for (const change of contentChanges) {
     if ('range' in change && change.range) {
-      const start = current.offsetAt(change.range.start);
-      const end = Math.max(start, current.offsetAt(change.range.end));
+      const a = text.offsetAt(change.range.start.line, change.range.start.character);
+      const b = text.offsetAt(change.range.end.line, change.range.end.character);
+      const start = Math.min(a, b);
+      const end = Math.max(a, b);
       changes.push({ start, end, newLength: change.text.length });
+      text = text.edit(start, end, change.text);
     } else {
       ranged = false;
+      text = PieceText.from(change.text);
     }
-    current = TextDocument.update(current, [change], version);
   }
-  if (contentChanges.length === 0) current = TextDocument.update(current, [], version);
-  return ranged ? { document: current, changes } : { document: current };
+  const updated = new OpenText(document.uri, document.languageId, version, text);
+  return ranged ? { document: updated, changes } : { document: updated };
 }

@@ -17,10 +17,9 @@ import {
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticScheduler } from './diagnostic-scheduler.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
-import { applyContentChanges, type OffsetChanges } from './positions.js';
+import { applyContentChanges, OpenText, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
@@ -48,8 +47,8 @@ const SLOW_VALIDATION_MS = 50;
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   // The client's change ranges, as offsets, from each didChange to the store (see positions.ts).
   const changesByUri = new Map<string, OffsetChanges | undefined>();
-  const documents = new TextDocuments<TextDocument>({
-    create: (uri, languageId, version, content) => TextDocument.create(uri, languageId, version, content),
+  const documents = new TextDocuments<OpenText>({
+    create: (uri, languageId, version, content) => OpenText.create(uri, languageId, version, content),
     update: (document, changes, version) => {
       const applied = applyContentChanges(document, changes, version);
       changesByUri.set(document.uri, applied.changes);
@@ -198,7 +197,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     notification('didChange', ({ document }) => {
       const changes = changesByUri.get(document.uri);
       changesByUri.delete(document.uri);
-      const managed = store.change({ uri: document.uri, version: document.version, text: document.getText(), languageId: document.languageId, changes });
+      const managed = store.change({ uri: document.uri, version: document.version, text: document.text, languageId: document.languageId, changes });
       if (managed !== undefined) showOrClear(document.uri, managed);
     }),
   );

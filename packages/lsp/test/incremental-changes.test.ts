@@ -5,20 +5,21 @@
  * (a client syncing whole texts) still works, by comparing the texts.
  */
 import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ManifestDocument } from '@svc-manifest/validator';
 import { DocumentStore } from '../src/document-store.js';
-import { applyContentChanges } from '../src/positions.js';
+import { applyContentChanges, OpenText } from '../src/positions.js';
 import { startServer } from '../src/server.js';
 
 const URI = 'file:///work/svc.yaml';
 
 describe('applyContentChanges', () => {
   it('answers each ranged change in the offsets of the text it applies to', () => {
-    const document = TextDocument.create(URI, 'yaml', 1, 'svc_version: 2\r\nagents:\n  a: {}\n');
+    const document = OpenText.create(URI, 'yaml', 1, 'svc_version: 2\r\nagents:\n  a: {}\n');
     const { document: updated, changes } = applyContentChanges(
       document,
       [
@@ -39,7 +40,7 @@ describe('applyContentChanges', () => {
   });
 
   it('answers no changes when one replaces the whole text', () => {
-    const document = TextDocument.create(URI, 'yaml', 1, 'a: 1\n');
+    const document = OpenText.create(URI, 'yaml', 1, 'a: 1\n');
     const result = applyContentChanges(
       document,
       [{ range: { start: { line: 0, character: 3 }, end: { line: 0, character: 4 } }, text: '2' }, { text: 'b: 3\n' }],
@@ -47,6 +48,42 @@ describe('applyContentChanges', () => {
     );
     expect(result.document.getText()).toBe('b: 3\n');
     expect(result.changes).toBeUndefined();
+  });
+
+  it('reads positions and applies edits as the LSP library does, in a text held in many pieces', () => {
+    const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', ':'), maxLength: 10 }), fc.constantFrom('\n', '\r\n', '\r', ''));
+    const positionArb = fc.record({ line: fc.integer({ min: -1, max: 3000 }), character: fc.integer({ min: -1, max: 14 }) });
+    const changeArb = fc.oneof(
+      { weight: 9, arbitrary: fc.record({ range: fc.record({ start: positionArb, end: positionArb }), text: fc.string({ unit: fc.constantFrom('x', '\n', '\r', '\r\n', '😀'), maxLength: 5 }) }) },
+      { weight: 1, arbitrary: fc.record({ text: fc.constantFrom('', 'a\r\nb', 'k: v\n'.repeat(9000)) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 2500 }), fc.array(changeArb, { maxLength: 6 }), (lines, repeat, contentChanges) => {
+        const content = lines.map(([l, e]) => l + e).join('').repeat(repeat);
+        let oracle = TextDocument.create(URI, 'yaml', 1, content);
+        // Clients send ranges inside the text (the library's line bookkeeping assumes it): lines wrap into it.
+        const inside = contentChanges.map((change) => {
+          if (!('range' in change)) {
+            oracle = TextDocument.update(oracle, [change], 2);
+            return change;
+          }
+          const wrap = (p: { line: number; character: number }) => ({ line: Math.abs(p.line) % oracle.lineCount, character: p.character });
+          const clamped = { range: { start: wrap(change.range.start), end: wrap(change.range.end) }, text: change.text };
+          oracle = TextDocument.update(oracle, [clamped], 2);
+          return clamped;
+        });
+        const { document } = applyContentChanges(OpenText.create(URI, 'yaml', 1, content), inside, 2);
+        const text = oracle.getText();
+        expect(document.getText()).toBe(text);
+        expect(document.lineCount).toBe(oracle.lineCount);
+        for (const probe of [0, 1, 2, 7, 99, 1000, 2999]) {
+          for (const character of [0, 1, 5, 40]) expect(document.offsetAt({ line: probe, character })).toBe(oracle.offsetAt({ line: probe, character }));
+          const offset = Math.floor((probe / 2999) * text.length);
+          expect(document.positionAt(offset)).toEqual(oracle.positionAt(offset));
+        }
+      }),
+      { numRuns: 120 },
+    );
   });
 });
 
@@ -109,7 +146,7 @@ describe('the server', () => {
     const lastCall = () => {
       const index = spy.mock.calls.length - 1;
       const [text, changes] = spy.mock.calls[index]!;
-      return { text, changes, fromChanges: (spy.mock.results[index]!.value as ManifestDocument).regionFromChanges };
+      return { text: String(text), changes, fromChanges: (spy.mock.results[index]!.value as ManifestDocument).regionFromChanges };
     };
     const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n';
     await client.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'yaml', version: 1, text } });

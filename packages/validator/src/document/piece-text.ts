@@ -146,7 +146,10 @@ export class PieceText implements TextSource {
         lineStart = k + 1;
       }
     }
-    return { line, character: within - lineStart };
+    // An offset inside or at the end of a line break is taken to the end of its line, as LSP's library takes it.
+    let character = within - lineStart;
+    while (character > 0 && isLineBreak(piece.charCodeAt(lineStart + character - 1))) character--;
+    return { line, character };
   }
 
   /** The offset where a 0-based line starts (0 ≤ line < lineCount). */
