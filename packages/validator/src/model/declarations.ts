@@ -78,26 +78,21 @@ function unquoted(text: TextSource, start: number, end: number): [number, number
 type Span = { start: number; end: number };
 
 /**
- * A declaration that knows its nodes: {@link refresh} brings its offsets up to date when an edit
- * moved them (the document moves an unchanged item's nodes instead of parsing it again), so an
- * unchanged item's declaration is reused. Its fields are plain data, as a reader expects.
+ * A declaration that knows its nodes and reads its offsets from them when asked: an edit moves
+ * an unchanged item's nodes in place instead of parsing it again, so an unchanged item's
+ * declaration is reused as it is, and an edit does not visit every declaration after it.
  */
 class LocatedDeclaration implements Declaration {
   kind: DeclarationKind;
   name: string;
   path: string;
   segments: (string | number)[];
-  start = 0;
-  end = 0;
-  nameStart = 0;
-  nameEnd = 0;
   written: boolean;
   node: ValueNode;
-  spanStart = 0;
-  spanEnd = 0;
   entry?: MapEntry;
   enabled?: boolean;
   readonly #name: ValueNode | MapEntry;
+  readonly #nameIsKey: boolean;
   readonly #quotes: number;
   readonly #span: Span;
 
@@ -115,23 +110,33 @@ class LocatedDeclaration implements Declaration {
     this.node = fields.node;
     if (fields.entry) this.entry = fields.entry;
     this.#name = name;
+    this.#nameIsKey = 'keyStart' in name;
     this.#quotes = quotes;
     this.#span = span;
-    this.refresh();
   }
 
-  /** Reads the offsets again from the nodes (they move in place when an edit before them changes the text's length). */
-  refresh(): void {
-    const name = this.#name;
-    const start = 'keyStart' in name ? name.keyStart : name.start;
-    if (start === this.start && this.spanStart === this.#span.start) return;
-    const end = 'keyStart' in name ? name.keyEnd : name.end;
-    this.start = start;
-    this.end = end;
-    this.nameStart = start + this.#quotes;
-    this.nameEnd = end - this.#quotes;
-    this.spanStart = this.#span.start;
-    this.spanEnd = this.#span.end;
+  get start(): number {
+    return this.#nameIsKey ? (this.#name as MapEntry).keyStart : (this.#name as ValueNode).start;
+  }
+
+  get end(): number {
+    return this.#nameIsKey ? (this.#name as MapEntry).keyEnd : (this.#name as ValueNode).end;
+  }
+
+  get nameStart(): number {
+    return this.start + this.#quotes;
+  }
+
+  get nameEnd(): number {
+    return this.end - this.#quotes;
+  }
+
+  get spanStart(): number {
+    return this.#span.start;
+  }
+
+  get spanEnd(): number {
+    return this.#span.end;
   }
 }
 
@@ -139,6 +144,8 @@ interface KeptList {
   items: readonly object[];
   built: (LocatedDeclaration | null | typeof THROUGH_ALIAS)[];
   list: Declaration[];
+  /** Whether an item was read through an alias (then every reading reads it again). */
+  throughAlias: boolean;
 }
 
 /**
@@ -181,6 +188,9 @@ function readItems<T extends ValueNode | MapEntry>(
   const n = items.length;
   if (n === 0) return [];
   const previous = keptLists.get(items[0]!)?.get(slot) ?? keptLists.get(items[n - 1]!)?.get(slot);
+  // The same items array: the collection was not parsed again (an edit elsewhere), so its nodes,
+  // and the declarations that read their offsets from them, are all as they were.
+  if (previous && previous.items === items && !previous.throughAlias) return previous.list;
   const built = new Array<LocatedDeclaration | null | typeof THROUGH_ALIAS>(n);
   let prefix = 0;
   let suffix = 0;
@@ -192,7 +202,6 @@ function readItems<T extends ValueNode | MapEntry>(
     if (n === m) while (suffix < n - prefix && items[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
     for (let i = 0; i < prefix; i++) built[i] = previous.built[i]!;
     for (let k = 1; k <= suffix; k++) built[n - k] = previous.built[m - k]!;
-    for (const kept of built) if (kept && kept !== THROUGH_ALIAS) kept.refresh();
   }
   for (let i = prefix; i < n - suffix; i++) built[i] = throughAlias(items[i]!) ? THROUGH_ALIAS : read(items[i]!, i);
   const list: Declaration[] = [];
@@ -207,7 +216,7 @@ function readItems<T extends ValueNode | MapEntry>(
   if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d || previous.list[i]!.name === d.name)) {
     sameNames.set(list, sameNames.get(previous.list) ?? previous.list);
   }
-  const state: KeptList = { items, built, list: same ? previous.list : list };
+  const state: KeptList = { items, built, list: same ? previous.list : list, throughAlias: built.includes(THROUGH_ALIAS) };
   for (const anchor of [items[0]!, items[n - 1]!]) {
     let bySlot = keptLists.get(anchor);
     if (!bySlot) keptLists.set(anchor, (bySlot = new Map()));
