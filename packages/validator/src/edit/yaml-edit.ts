@@ -33,7 +33,8 @@ function unsupported(message: string): ManifestEditError {
 
 /** One parse of the text, with what planning needs. */
 class YamlEdit {
-  readonly text: string;
+  /** Read by ranges (a quick fix planned during validation must not make a large text whole). */
+  readonly text: TextSource;
   readonly lines: TextLines;
   private cachedStyle?: YamlStyle;
 
@@ -42,13 +43,13 @@ class YamlEdit {
     /** The document whose habits new text follows: the original of a multi-step edit. */
     private readonly styleFrom: ManifestDocument = document,
   ) {
-    this.text = document.text;
+    this.text = document.source;
     this.lines = new TextLines(this.text);
   }
 
   get style(): YamlStyle {
     return (this.cachedStyle ??=
-      this.styleFrom === this.document ? detectStyle(this.document.root, this.lines) : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.text)));
+      this.styleFrom === this.document ? detectStyle(this.document.root, this.lines) : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.source)));
   }
 
   /** The plain value at a located path (own keys only, so the document's value has it). */
@@ -260,10 +261,10 @@ function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
     return { item, entry, name };
   });
   if (node.flow) {
-    if (text[node.start] !== '[' || text[node.end - 1] !== ']') throw unsupported(`cannot find the brackets of ${formatPath(path)}`);
+    if (text.charCodeAt(node.start) !== 91 || text.charCodeAt(node.end - 1) !== 93) throw unsupported(`cannot find the brackets of ${formatPath(path)}`);
     splices.push({ start: node.start, end: node.start + 1, text: '{' }, { start: node.end - 1, end: node.end, text: '}' });
     for (const { item, entry, name } of itemParts) {
-      if (!item.flow || text[item.start] !== '{') throw unsupported(`${formatPath(path)} holds an item that is not a {…} map`);
+      if (!item.flow || text.charCodeAt(item.start) !== 123) throw unsupported(`${formatPath(path)} holds an item that is not a {…} map`);
       splices.push({ start: item.start, end: item.start, text: `${renderKey(name)}: ` }, ...removeFlowEntry(item, entry));
     }
     return spliced(text, splices);
@@ -325,10 +326,18 @@ function removeFlowEntry(map: MapNode, entry: MapEntry): Splice[] {
   return [{ start: slotEnd(entries[index - 1]!), end: slotEnd(entry), text: '' }];
 }
 
-/** The splices as one offset edit of `text`. */
-function spliced(text: string, splices: readonly Splice[]): OffsetEdit {
-  const after = applySplices(text, splices);
-  return textEdits(text, after)[0] ?? { start: 0, end: 0, newText: '' };
+/** The splices as one offset edit of `text`, found in the span they cover (the rest of the text is unchanged). */
+function spliced(text: TextSource, splices: readonly Splice[]): OffsetEdit {
+  if (splices.length === 0) return { start: 0, end: 0, newText: '' };
+  const from = Math.min(...splices.map((splice) => splice.start));
+  const to = Math.max(...splices.map((splice) => splice.end));
+  const before = text.slice(from, to);
+  const after = applySplices(
+    before,
+    splices.map((splice) => ({ ...splice, start: splice.start - from, end: splice.end - from })),
+  );
+  const edit = textEdits(before, after)[0];
+  return edit ? { start: edit.start + from, end: edit.end + from, newText: edit.newText } : { start: 0, end: 0, newText: '' };
 }
 
 /** A key's new text, in the old key's quoting when it had one. */
@@ -348,7 +357,7 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
     if (parent.slot.kind === 'root') {
       if (!isEmptyText(container)) throw unsupported('cannot add a key to a document that is null');
       // An empty document: the new entries are the whole text.
-      const lead = edit.text === '' || edit.text.endsWith('\n') ? '' : edit.style.eol;
+      const lead = edit.text.length === 0 || edit.text.charCodeAt(edit.text.length - 1) === 10 ? '' : edit.style.eol;
       return edit.lines.splice(
         edit.text.length,
         edit.text.length,
@@ -397,9 +406,9 @@ function appendItem(edit: YamlEdit, located: Located, seq: SeqNode, value: Json,
 }
 
 /** The quoting of a scalar as written. */
-function quoteOf(text: string, node: ValueNode | null): QuoteStyle {
+function quoteOf(text: TextSource, node: ValueNode | null): QuoteStyle {
   if (node?.kind !== 'scalar') return undefined;
-  if (node.style === 'quoted') return text[node.start] === "'" ? 'QUOTE_SINGLE' : 'QUOTE_DOUBLE';
+  if (node.style === 'quoted') return text.charCodeAt(node.start) === 39 ? 'QUOTE_SINGLE' : 'QUOTE_DOUBLE';
   return node.style === 'plain' ? 'PLAIN' : undefined;
 }
 
