@@ -56,8 +56,7 @@ export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Direc
   if (known?.rule === rule) return known.directive;
   const carry = carried.get(doc);
   carried.delete(doc);
-  const directive =
-    carry && carry.before.rule === rule ? afterEdit(doc, rule, carry.before.directive, carry.region) : searchLines(doc, rule, 0, doc.length);
+  const directive = carry && carry.before.rule === rule ? afterEdit(doc, rule, carry.before.directive, carry.region) : searchLines(doc, rule, 0, doc.length);
   answers.set(doc, { rule, directive });
   return directive;
 }

@@ -10,9 +10,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ManifestDocument } from '@svc-manifest/validator';
+import { ManifestDocument, PieceText } from '@svc-manifest/validator';
 import { DocumentStore } from '../src/document-store.js';
 import { applyContentChanges, OpenText } from '../src/positions.js';
+import { createState, updateState } from '../src/document-state.js';
+import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { startServer } from '../src/server.js';
 
 const URI = 'file:///work/svc.yaml';
@@ -54,36 +56,72 @@ describe('applyContentChanges', () => {
     const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', ':'), maxLength: 10 }), fc.constantFrom('\n', '\r\n', '\r', ''));
     const positionArb = fc.record({ line: fc.integer({ min: -1, max: 3000 }), character: fc.integer({ min: -1, max: 14 }) });
     const changeArb = fc.oneof(
-      { weight: 9, arbitrary: fc.record({ range: fc.record({ start: positionArb, end: positionArb }), text: fc.string({ unit: fc.constantFrom('x', '\n', '\r', '\r\n', '😀'), maxLength: 5 }) }) },
+      {
+        weight: 9,
+        arbitrary: fc.record({
+          range: fc.record({ start: positionArb, end: positionArb }),
+          text: fc.string({ unit: fc.constantFrom('x', '\n', '\r', '\r\n', '😀'), maxLength: 5 }),
+        }),
+      },
       { weight: 1, arbitrary: fc.record({ text: fc.constantFrom('', 'a\r\nb', 'k: v\n'.repeat(9000)) }) },
     );
     fc.assert(
-      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 2500 }), fc.array(changeArb, { maxLength: 6 }), (lines, repeat, contentChanges) => {
-        const content = lines.map(([l, e]) => l + e).join('').repeat(repeat);
-        let oracle = TextDocument.create(URI, 'yaml', 1, content);
-        // Clients send ranges inside the text (the library's line bookkeeping assumes it): lines wrap into it.
-        const inside = contentChanges.map((change) => {
-          if (!('range' in change)) {
-            oracle = TextDocument.update(oracle, [change], 2);
-            return change;
+      fc.property(
+        fc.array(lineArb, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 2500 }),
+        fc.array(changeArb, { maxLength: 6 }),
+        (lines, repeat, contentChanges) => {
+          const content = lines
+            .map(([l, e]) => l + e)
+            .join('')
+            .repeat(repeat);
+          let oracle = TextDocument.create(URI, 'yaml', 1, content);
+          // Clients send ranges inside the text (the library's line bookkeeping assumes it): lines wrap into it.
+          const inside = contentChanges.map((change) => {
+            if (!('range' in change)) {
+              oracle = TextDocument.update(oracle, [change], 2);
+              return change;
+            }
+            const wrap = (p: { line: number; character: number }) => ({ line: Math.abs(p.line) % oracle.lineCount, character: p.character });
+            const clamped = { range: { start: wrap(change.range.start), end: wrap(change.range.end) }, text: change.text };
+            oracle = TextDocument.update(oracle, [clamped], 2);
+            return clamped;
+          });
+          const { document } = applyContentChanges(OpenText.create(URI, 'yaml', 1, content), inside, 2);
+          const text = oracle.getText();
+          expect(document.getText()).toBe(text);
+          expect(document.lineCount).toBe(oracle.lineCount);
+          for (const probe of [0, 1, 2, 7, 99, 1000, 2999]) {
+            for (const character of [0, 1, 5, 40]) expect(document.offsetAt({ line: probe, character })).toBe(oracle.offsetAt({ line: probe, character }));
+            const offset = Math.floor((probe / 2999) * text.length);
+            expect(document.positionAt(offset)).toEqual(oracle.positionAt(offset));
           }
-          const wrap = (p: { line: number; character: number }) => ({ line: Math.abs(p.line) % oracle.lineCount, character: p.character });
-          const clamped = { range: { start: wrap(change.range.start), end: wrap(change.range.end) }, text: change.text };
-          oracle = TextDocument.update(oracle, [clamped], 2);
-          return clamped;
-        });
-        const { document } = applyContentChanges(OpenText.create(URI, 'yaml', 1, content), inside, 2);
-        const text = oracle.getText();
-        expect(document.getText()).toBe(text);
-        expect(document.lineCount).toBe(oracle.lineCount);
-        for (const probe of [0, 1, 2, 7, 99, 1000, 2999]) {
-          for (const character of [0, 1, 5, 40]) expect(document.offsetAt({ line: probe, character })).toBe(oracle.offsetAt({ line: probe, character }));
-          const offset = Math.floor((probe / 2999) * text.length);
-          expect(document.positionAt(offset)).toEqual(oracle.positionAt(offset));
-        }
-      }),
+        },
+      ),
       { numRuns: 120 },
     );
+  });
+});
+
+describe('a keystroke in a large file', () => {
+  it('is validated and published without making the whole text', () => {
+    const agents = Array.from({ length: 1500 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [gh, missing-${i % 7}]\n`).join('');
+    const text = `# yaml-language-server: $schema=https://example.com/other.json\nsvc_version: 2\ndefault_agent: agent-3\nagents:\n${agents}connectors:\n  - slug: gh\n`;
+    let state = createState(URI, 1, text);
+    const before = computeDiagnostics(state);
+    expect(before.length).toBeGreaterThan(1000);
+    let source = PieceText.from(text);
+    const at = text.indexOf('agent 700') + 5;
+    for (let version = 2; version < 6; version++) {
+      const insert = version % 2 === 0;
+      source = insert ? source.edit(at, at, 'x') : source.edit(at, at + 1, '');
+      state = updateState(state, version, source, [{ start: at, end: insert ? at : at + 1, newLength: insert ? 1 : 0 }]);
+      const diagnostics = computeDiagnostics(state);
+      expect(diagnostics).toHaveLength(before.length);
+      expect(source.isMaterialized).toBe(false);
+      // Diagnostics after the edit moved by one character on its line only.
+      expect(diagnostics.at(-1)).toEqual(before.at(-1));
+    }
   });
 });
 

@@ -13,7 +13,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, mergeTextChanges, type TextChange } from '../src/index.js';
+import { ManifestDocument, mergeTextChanges, PieceText, type TextChange } from '../src/index.js';
 import { changedRegion } from '../src/document/text-change.js';
 import type { MapNode, SeqNode } from '../src/document/nodes.js';
 import {
@@ -122,7 +122,13 @@ const step = fc.array(
   ),
   { minLength: 1, maxLength: 2 },
 );
-const howPassed = fc.record({ passRanges: fc.boolean(), widen: fc.tuple(fc.nat({ max: 40 }), fc.nat({ max: 40 })), split: fc.boolean() });
+/** How an edit reaches `update`: with ranges or not, widened, split in two, and the text as a string or as a PieceText of small pieces (as the language server holds it). */
+const howPassed = fc.record({
+  passRanges: fc.boolean(),
+  widen: fc.tuple(fc.nat({ max: 40 }), fc.nat({ max: 40 })),
+  split: fc.boolean(),
+  pieces: fc.constantFrom(0, 0, 24, 200),
+});
 /** No limits, a byte limit a little above or below the first text's size, or a small depth limit. */
 const limitsFor = (text: string) =>
   fc.oneof(
@@ -135,17 +141,27 @@ function runSequence(
   format: 'yaml' | 'toml',
   first: string,
   limits: Limits,
-  steps: { edit: Mutation[]; how: { passRanges: boolean; widen: [number, number]; split: boolean } }[],
+  steps: { edit: Mutation[]; how: { passRanges: boolean; widen: [number, number]; split: boolean; pieces: number } }[],
   stats: { updates: number; local: number },
 ): void {
   let document = ManifestDocument.parse(first, { format, limits });
   // Read the line index (as every validation does), so later ones are spliced from it.
   void document.lines;
   let text = first;
+  let pieces: PieceText | undefined;
   for (const { edit, how } of steps) {
     const next = applyAll(text, edit);
     const changes = how.passRanges ? changesFor(text, next, how.widen, how.split) : undefined;
-    document = document.update(next, changes);
+    let source: string | PieceText = next;
+    if (how.pieces > 0 && changes) {
+      // The edit applied to the pieces of the previous text, as the server applies a didChange.
+      const merged = mergeTextChanges(text.length, changes)!;
+      pieces = (pieces ?? PieceText.from(text, how.pieces)).edit(merged.start, merged.end, next.slice(merged.start, merged.start + merged.newLength));
+      source = pieces;
+    } else {
+      pieces = undefined;
+    }
+    document = document.update(source, changes);
     expect(document.text).toBe(next);
     if (changes && next !== text) expect(document.regionFromChanges).toBe(true);
     stats.updates += 1;

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManifestDocument, validateDocument, validateManifest } from '../src/index.js';
+import { declarationsOf, ManifestDocument, PieceText, validateDocument, validateManifest, type Declaration } from '../src/index.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import { recordValidationWork, validationWork } from '../src/validate.js';
 import { ResultCache } from '../src/incremental.js';
@@ -235,5 +235,46 @@ describe('kept item results (ResultCache.each)', () => {
       [26, 27],
     ]);
     expect(calls).toEqual([15, 25]);
+  });
+});
+
+describe('an edit of a text held in pieces reads ranges only', () => {
+  // A v2 manifest of ~10k lines, with a mistake in many agents (so fixes and habits are read too).
+  const text = largeManifest(2, 1500, 300, 11).replace(/connectors: \[/g, 'connectors: [ghost, ');
+
+  it('updates, validates and locates without making the whole text, and reads declarations as a fresh parse does', () => {
+    let source = PieceText.from(text);
+    let document = ManifestDocument.parse(text);
+    expect(validateDocument(document).diagnostics.length).toBeGreaterThan(100);
+    const spots = [text.indexOf("prompt: 'Handle trigger 700:") + 8, text.indexOf('agents:') - 1, text.length - 2];
+    for (const [i, at] of spots.entries()) {
+      const typed = `x${i}`;
+      source = source.edit(at, at, typed);
+      document = document.update(source, [{ start: at, end: at, newLength: typed.length }]);
+      const result = validateDocument(document);
+      const located = result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]);
+      const index = declarationsOf(document);
+      const read = (d: Declaration) => [d.kind, d.name, d.path, d.start, d.end, d.nameStart, d.nameEnd, d.spanStart, d.spanEnd];
+      const declared = [...index.agents, ...index.connectors, ...index.triggers].map(read);
+      const references = index.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]);
+      // Nothing above needed the text as one string.
+      expect(source.isMaterialized).toBe(false);
+
+      const fresh = ManifestDocument.parse(source.toString());
+      const freshIndex = declarationsOf(fresh);
+      expect(located).toEqual(
+        validateDocument(fresh).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]),
+      );
+      expect(declared).toEqual([...freshIndex.agents, ...freshIndex.connectors, ...freshIndex.triggers].map(read));
+      expect(references).toEqual(freshIndex.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]));
+    }
+  });
+
+  it('keeps the declarations of a collection the edit did not reach, as they were', () => {
+    const document = ManifestDocument.parse(text);
+    const agents = declarationsOf(document).agents;
+    const at = text.indexOf("prompt: 'Handle trigger 700:") + 8;
+    const next = document.update(PieceText.from(text).edit(at, at, 'x'), [{ start: at, end: at, newLength: 1 }]);
+    expect(declarationsOf(next).agents).toBe(agents);
   });
 });

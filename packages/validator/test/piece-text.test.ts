@@ -4,7 +4,12 @@ import { PieceText } from '../src/document/piece-text.js';
 
 /** Text made of lines with every kind of line end, long enough (with `repeat`) to be cut into many pieces. */
 const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', 'b', ' ', ':', '\t', 'é', '😀'), maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r', ''));
-const textArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.integer({ min: 1, max: 1200 })).map(([lines, repeat]) => lines.map(([l, e]) => l + e).join('').repeat(repeat));
+const textArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.integer({ min: 1, max: 1200 })).map(([lines, repeat]) =>
+  lines
+    .map(([l, e]) => l + e)
+    .join('')
+    .repeat(repeat),
+);
 
 interface Edit {
   start: number;
@@ -30,30 +35,36 @@ const editsArb = fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), f
 describe('PieceText', () => {
   it('reads what the same string reads, before and after edits, without making the whole string', () => {
     fc.assert(
-      fc.property(textArb, editsArb, fc.array(fc.integer({ min: -3, max: 3_000_000 }), { minLength: 4, maxLength: 4 }), (text, fractions, probes) => {
-        let pieces = PieceText.from(text);
-        let plain = text;
-        for (const edit of editsFor(fractions, text.length)) {
-          pieces = pieces.edit(edit.start, edit.end, edit.text);
-          plain = plain.slice(0, edit.start) + edit.text + plain.slice(edit.end);
-        }
-        const wasWhole = pieces.isMaterialized;
-        expect(pieces.length).toBe(plain.length);
-        const [a, b, c, d] = probes.map((p) => (p < 0 ? p : p % (plain.length + 2)));
-        expect(pieces.slice(a, b)).toBe(plain.slice(a, b));
-        expect(pieces.slice(c)).toBe(plain.slice(c));
-        expect(pieces.charCodeAt(a!)).toBe(plain.charCodeAt(a!));
-        expect(pieces.charCodeAt(d!)).toBe(plain.charCodeAt(d!));
-        for (const search of ['\n', '\r\n', 'a:', 'x\n', '😀']) {
-          expect(pieces.indexOf(search, a)).toBe(plain.indexOf(search, a));
-          expect(pieces.lastIndexOf(search, c)).toBe(plain.lastIndexOf(search, c));
-          expect(pieces.startsWith(search, b)).toBe(plain.startsWith(search, b));
-        }
-        expect(pieces.lineCount).toBe(plain.split(/\r\n|\r|\n/).length);
-        // Nothing above needed the whole string (a one-piece text is its own whole string).
-        expect(pieces.isMaterialized).toBe(wasWhole);
-        expect(pieces.toString()).toBe(plain);
-      }),
+      fc.property(
+        textArb,
+        editsArb,
+        fc.array(fc.integer({ min: -3, max: 3_000_000 }), { minLength: 4, maxLength: 4 }),
+        fc.constantFrom(undefined, 1, 7, 300),
+        (text, fractions, probes, pieceSize) => {
+          let pieces = PieceText.from(text, pieceSize);
+          let plain = text;
+          for (const edit of editsFor(fractions, text.length)) {
+            pieces = pieces.edit(edit.start, edit.end, edit.text);
+            plain = plain.slice(0, edit.start) + edit.text + plain.slice(edit.end);
+          }
+          const wasWhole = pieces.isMaterialized;
+          expect(pieces.length).toBe(plain.length);
+          const [a, b, c, d] = probes.map((p) => (p < 0 ? p : p % (plain.length + 2)));
+          expect(pieces.slice(a, b)).toBe(plain.slice(a, b));
+          expect(pieces.slice(c)).toBe(plain.slice(c));
+          expect(pieces.charCodeAt(a!)).toBe(plain.charCodeAt(a!));
+          expect(pieces.charCodeAt(d!)).toBe(plain.charCodeAt(d!));
+          for (const search of ['\n', '\r\n', 'a:', 'x\n', '😀']) {
+            expect(pieces.indexOf(search, a)).toBe(plain.indexOf(search, a));
+            expect(pieces.lastIndexOf(search, c)).toBe(plain.lastIndexOf(search, c));
+            expect(pieces.startsWith(search, b)).toBe(plain.startsWith(search, b));
+          }
+          expect(pieces.lineCount).toBe(plain.split(/\r\n|\r|\n/).length);
+          // Nothing above needed the whole string (a one-piece text is its own whole string).
+          expect(pieces.isMaterialized).toBe(wasWhole);
+          expect(pieces.toString()).toBe(plain);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -24,7 +24,7 @@ export interface TextSource {
   toString(): string;
 }
 
-/** Pieces are cut near this many characters (a new piece is split when it is twice as long). */
+/** Pieces are cut near this many characters by default (a new piece is split when it is twice as long). */
 const PIECE = 16 * 1024;
 
 export class PieceText implements TextSource {
@@ -40,6 +40,8 @@ export class PieceText implements TextSource {
     private readonly pieces: readonly string[],
     /** The line breaks (`\n`, `\r\n`, a lone `\r`) in each piece. */
     private readonly breaks: readonly number[],
+    /** About how long a piece is (see {@link PieceText.from}). */
+    private readonly pieceSize: number,
   ) {
     const n = pieces.length;
     const starts = new Array<number>(n + 1);
@@ -59,9 +61,16 @@ export class PieceText implements TextSource {
     if (n === 1) this.whole = pieces[0];
   }
 
-  static from(text: string): PieceText {
-    const pieces = cut(text);
-    return new PieceText(pieces, pieces.map(countBreaks));
+  /**
+   * The text in pieces of about `pieceSize` characters (tests pass small ones, so that every
+   * read crosses pieces). The given string is kept as the whole text.
+   */
+  static from(text: string, pieceSize = PIECE): PieceText {
+    const size = Math.max(1, Math.trunc(pieceSize));
+    const pieces = cut(text, size);
+    const made = new PieceText(pieces, pieces.map(countBreaks), size);
+    made.whole = text;
+    return made;
   }
 
   get length(): number {
@@ -96,9 +105,9 @@ export class PieceText implements TextSource {
     let made = joined;
     while (next < this.pieces.length && made.length > 0 && made.charCodeAt(made.length - 1) !== 10) made += this.pieces[next++]!;
     // A small piece joins the next one, so pieces do not shrink to nothing.
-    if (made.length < PIECE / 4 && next < this.pieces.length) made += this.pieces[next++]!;
+    if (made.length < this.pieceSize / 4 && next < this.pieces.length) made += this.pieces[next++]!;
     if (made.length > 0) {
-      for (const piece of made.length > 2 * PIECE ? cut(made) : [made]) {
+      for (const piece of made.length > 2 * this.pieceSize ? cut(made, this.pieceSize) : [made]) {
         pieces.push(piece);
         breaks.push(countBreaks(piece));
       }
@@ -107,7 +116,7 @@ export class PieceText implements TextSource {
       pieces.push(this.pieces[i]!);
       breaks.push(this.breaks[i]!);
     }
-    return pieces.length ? new PieceText(pieces, breaks) : new PieceText([''], [0]);
+    return pieces.length ? new PieceText(pieces, breaks, this.pieceSize) : new PieceText([''], [0], this.pieceSize);
   }
 
   /** The number of lines (one more than the line breaks), as LSP counts them. */
@@ -245,7 +254,7 @@ export class PieceText implements TextSource {
    */
   static rangesEqual(a: TextSource, aStart: number, b: TextSource, bStart: number, length: number): boolean {
     if (typeof a === 'string' && typeof b === 'string') return a.slice(aStart, aStart + length) === b.slice(bStart, bStart + length);
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const x = a instanceof PieceText ? a.pieceSpan(aStart + done) : undefined;
       const y = b instanceof PieceText ? b.pieceSpan(bStart + done) : undefined;
       const step = Math.min(length - done, x ? x.piece.length - x.within : PIECE, y ? y.piece.length - y.within : PIECE);
@@ -304,13 +313,13 @@ function clampIndex(index: number, length: number): number {
   return Math.min(index, length);
 }
 
-/** `text` in pieces of about {@link PIECE} characters, each ending just after a `\n` (but the last). */
-function cut(text: string): string[] {
-  if (text.length <= 2 * PIECE) return [text];
+/** `text` in pieces of about `size` characters, each ending just after a `\n` (but the last). */
+function cut(text: string, size: number): string[] {
+  if (text.length <= 2 * size) return [text];
   const pieces: string[] = [];
   let at = 0;
   while (at < text.length) {
-    const newline = text.length - at > 2 * PIECE ? text.indexOf('\n', at + PIECE - 1) : -1;
+    const newline = text.length - at > 2 * size ? text.indexOf('\n', at + size - 1) : -1;
     const end = newline === -1 ? text.length : newline + 1;
     pieces.push(text.slice(at, end));
     at = end;
