@@ -148,11 +148,19 @@ export class PieceText implements TextSource {
     const within = at - this.starts[i]!;
     let line = this.lineStarts[i]!;
     let lineStart = 0;
-    for (let k = 0; k < within; k++) {
-      const code = piece.charCodeAt(k);
-      if (code === 10 || (code === 13 && piece.charCodeAt(k + 1) !== 10)) {
+    if (!piece.includes('\r')) {
+      // Only `\n` ends a line here: hop from one to the next (native), not character by character.
+      for (let at = piece.indexOf('\n'); at !== -1 && at < within; at = piece.indexOf('\n', at + 1)) {
         line++;
-        lineStart = k + 1;
+        lineStart = at + 1;
+      }
+    } else {
+      for (let k = 0; k < within; k++) {
+        const code = piece.charCodeAt(k);
+        if (code === 10 || (code === 13 && piece.charCodeAt(k + 1) !== 10)) {
+          line++;
+          lineStart = k + 1;
+        }
       }
     }
     // An offset inside or at the end of a line break is taken to the end of its line, as LSP's library takes it.
@@ -175,9 +183,13 @@ export class PieceText implements TextSource {
     const piece = this.pieces[low]!;
     let skip = line - this.lineStarts[low]!;
     let k = 0;
-    while (skip > 0) {
-      const code = piece.charCodeAt(k++);
-      if (code === 10 || (code === 13 && piece.charCodeAt(k) !== 10)) skip--;
+    if (!piece.includes('\r')) {
+      for (; skip > 0; skip--) k = piece.indexOf('\n', k) + 1;
+    } else {
+      while (skip > 0) {
+        const code = piece.charCodeAt(k++);
+        if (code === 10 || (code === 13 && piece.charCodeAt(k) !== 10)) skip--;
+      }
     }
     return this.starts[low]! + k;
   }
