@@ -1,8 +1,9 @@
 /**
  * What an edit costs a Node language server that validates nothing: the harness's edit →
  * diagnostics (bench/lsp-harness.ts, the same client, files and edits as `npm run bench`) on
- * minimal vscode-languageserver servers that keep each file in the library's `TextDocuments`
- * (as ours does) and publish an empty list for every version, against ours, at 1k and 50k lines.
+ * minimal vscode-languageserver servers that keep each file in the library's `TextDocuments` (one
+ * string per file; ours holds PieceTexts) and publish an empty list for every version, against
+ * ours, at 1k and 50k lines.
  * One floor only keeps the text; the other also reads it once per edit (a server that checks
  * anything must: V8 then copies the edited text into one flat string), which is the least a
  * server that holds the file as one JavaScript string pays.
