@@ -16,7 +16,7 @@ import { deepEqual, isPlainObject, type Json } from './json.js';
 import { ownEntry } from './own-entries.js';
 import { applyEdit, TextLines, textEdits } from './text-lines.js';
 import { mapDiff, seqDiff } from './diff.js';
-import { applySplices, type Splice } from './yaml-edit.js';
+import { splicedEdit, type Splice } from './yaml-edit.js';
 
 /** How a collection is written. */
 type Shape =
@@ -342,7 +342,7 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
       else if (entries[index + 1]) splices.push({ start: entry.keyStart, end: entries[index + 1]!.keyStart, text: '' });
       else splices.push({ start: entries[index - 1]!.end, end: entry.end, text: '' });
     }
-    return spliced(text, splices);
+    return splicedEdit(text, splices);
   }
   if (shape !== 'aot' || path.some((segment) => typeof segment !== 'string')) throw unsupported(`cannot key ${formatPath(path)} by '${key}' in place`);
   const prefix = path as readonly string[];
@@ -377,12 +377,7 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
       splices.push({ start, end: sub.end, text: sub.array ? `[[${headerOf(keys)}]]` : `[${headerOf(keys)}]` });
     }
   }
-  return spliced(text, splices);
-}
-
-function spliced(text: string, splices: readonly Splice[]): OffsetEdit {
-  const after = applySplices(text, splices);
-  return textEdits(text, after)[0] ?? { start: 0, end: 0, newText: '' };
+  return splicedEdit(text, splices);
 }
 
 /** Whether `[path]` / `[[path]]` appended at the end of the file names exactly `path`: every step is a key of a plain table. */

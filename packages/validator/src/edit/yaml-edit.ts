@@ -237,6 +237,23 @@ export function applySplices(text: string, splices: readonly Splice[]): string {
 }
 
 /**
+ * The splices as one offset edit of `text`, found in the span they cover: the rest of the text
+ * is unchanged, so a fix planned in a large file reads only its own lines.
+ */
+export function splicedEdit(text: TextSource, splices: readonly Splice[]): OffsetEdit {
+  if (splices.length === 0) return { start: 0, end: 0, newText: '' };
+  const from = Math.min(...splices.map((splice) => splice.start));
+  const to = Math.max(...splices.map((splice) => splice.end));
+  const before = text.slice(from, to);
+  const after = applySplices(
+    before,
+    splices.map((splice) => ({ ...splice, start: splice.start - from, end: splice.end - from })),
+  );
+  const edit = textEdits(before, after)[0];
+  return edit ? { start: edit.start + from, end: edit.end + from, newText: edit.newText } : { start: 0, end: 0, newText: '' };
+}
+
+/**
  * `keyBy` on YAML: each item of a list of maps becomes `NAME:` (or `NAME: {…}` in flow
  * style) in the item's place, the key field taken out; a block list keeps its items' lines
  * and is shifted right only when it sits at its parent key's column (`agents:\n- name: a`).
@@ -267,7 +284,7 @@ function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
       if (!item.flow || text.charCodeAt(item.start) !== 123) throw unsupported(`${formatPath(path)} holds an item that is not a {…} map`);
       splices.push({ start: item.start, end: item.start, text: `${renderKey(name)}: ` }, ...removeFlowEntry(item, entry));
     }
-    return spliced(text, splices);
+    return splicedEdit(text, splices);
   }
   // Block list: which column the new keys go to, and how far everything must move right.
   const parentColumn = located.slot.kind === 'pair' && !located.slot.container.flow ? lines.column(located.slot.entry.keyStart) : -1;
@@ -313,7 +330,7 @@ function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
       splices.push({ start: at, end: at, text: pad });
     }
   }
-  return spliced(text, splices);
+  return splicedEdit(text, splices);
 }
 
 /** Removes one entry of a `{…}` map; the last one leaves `{}`. */
@@ -324,20 +341,6 @@ function removeFlowEntry(map: MapNode, entry: MapEntry): Splice[] {
   const next = entries[index + 1];
   if (next) return [{ start: flowStart(entry), end: flowStart(next), text: '' }];
   return [{ start: slotEnd(entries[index - 1]!), end: slotEnd(entry), text: '' }];
-}
-
-/** The splices as one offset edit of `text`, found in the span they cover (the rest of the text is unchanged). */
-function spliced(text: TextSource, splices: readonly Splice[]): OffsetEdit {
-  if (splices.length === 0) return { start: 0, end: 0, newText: '' };
-  const from = Math.min(...splices.map((splice) => splice.start));
-  const to = Math.max(...splices.map((splice) => splice.end));
-  const before = text.slice(from, to);
-  const after = applySplices(
-    before,
-    splices.map((splice) => ({ ...splice, start: splice.start - from, end: splice.end - from })),
-  );
-  const edit = textEdits(before, after)[0];
-  return edit ? { start: edit.start + from, end: edit.end + from, newText: edit.newText } : { start: 0, end: 0, newText: '' };
 }
 
 /** A key's new text, in the old key's quoting when it had one. */
