@@ -44,7 +44,7 @@ export function offsetAt(state: DocumentState, position: Position): number {
 export type OffsetChanges = TextChange[];
 
 /**
- * An open file as the server holds it: what the LSP library's documents answer, over a
+ * An open file as the server holds it (what `TextDocuments` keeps per file): the text as a
  * {@link PieceText}, so that applying a keystroke to a large file touches one piece instead of
  * copying the whole text (the library's own document keeps one string, which V8 copies flat at
  * the first read after every edit).
@@ -61,21 +61,8 @@ export class OpenText {
     return new OpenText(uri, languageId, version, PieceText.from(content));
   }
 
-  getText(range?: Range): string {
-    if (!range) return this.text.toString();
-    return this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end));
-  }
-
-  positionAt(offset: number): Position {
-    return this.text.positionAt(offset);
-  }
-
-  offsetAt(position: Position): number {
-    return this.text.offsetAt(position.line, position.character);
-  }
-
-  get lineCount(): number {
-    return this.text.lineCount;
+  getText(): string {
+    return this.text.toString();
   }
 }
 

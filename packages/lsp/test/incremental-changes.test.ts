@@ -52,7 +52,7 @@ describe('applyContentChanges', () => {
     expect(result.changes).toBeUndefined();
   });
 
-  it('reads positions and applies edits as the LSP library does, in a text held in many pieces', () => {
+  it('finds offsets and applies edits as the LSP library does, in a text held in many pieces', () => {
     const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', ':'), maxLength: 10 }), fc.constantFrom('\n', '\r\n', '\r', ''));
     const positionArb = fc.record({ line: fc.integer({ min: -1, max: 3000 }), character: fc.integer({ min: -1, max: 14 }) });
     const changeArb = fc.oneof(
@@ -88,14 +88,10 @@ describe('applyContentChanges', () => {
             return clamped;
           });
           const { document } = applyContentChanges(OpenText.create(URI, 'yaml', 1, content), inside, 2);
-          const text = oracle.getText();
-          expect(document.getText()).toBe(text);
-          expect(document.lineCount).toBe(oracle.lineCount);
-          for (const probe of [0, 1, 2, 7, 99, 1000, 2999]) {
-            for (const character of [0, 1, 5, 40]) expect(document.offsetAt({ line: probe, character })).toBe(oracle.offsetAt({ line: probe, character }));
-            const offset = Math.floor((probe / 2999) * text.length);
-            expect(document.positionAt(offset)).toEqual(oracle.positionAt(offset));
-          }
+          expect(document.getText()).toBe(oracle.getText());
+          expect(document.text.lineCount).toBe(oracle.lineCount);
+          for (const line of [-1, 0, 1, 2, 7, 99, 1000, 2999])
+            for (const character of [-1, 0, 1, 5, 40]) expect(document.text.offsetAt(line, character)).toBe(oracle.offsetAt({ line, character }));
         },
       ),
       { numRuns: 120 },

@@ -114,7 +114,7 @@ export class LineIndex {
 }
 
 /** Where each line of a text starts (after `\n`, `\r\n` or a lone `\r`). */
-function lineStartsOf(text: string): number[] {
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   if (text.includes('\r')) {
     const breaks = /\r\n?|\n/g;

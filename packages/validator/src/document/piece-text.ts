@@ -13,6 +13,8 @@
  * `indexOf`, `lastIndexOf`, `startsWith`); `toString()` makes the whole string once and keeps
  * it. A `PieceText` is immutable.
  */
+import { lastAtMost, lineStartsOf } from './line-index.js';
+
 /** What the readers of a manifest text use of it: a string has all of it. */
 export interface TextSource {
   readonly length: number;
@@ -33,13 +35,11 @@ export class PieceText implements TextSource {
   /** The number of the line each piece starts (0-based); the last entry is the number of line breaks. */
   private readonly lineStarts: number[];
   private whole?: string;
-  /** The piece the last read was in (reads come in runs). */
-  private last = 0;
 
   private constructor(
     private readonly pieces: readonly string[],
-    /** The line breaks (`\n`, `\r\n`, a lone `\r`) in each piece. */
-    private readonly breaks: readonly number[],
+    /** Where each line starts in each piece (`lineStartsOf` the piece). */
+    private readonly pieceLines: readonly (readonly number[])[],
     /** About how long a piece is (see {@link PieceText.from}). */
     private readonly pieceSize: number,
   ) {
@@ -52,7 +52,7 @@ export class PieceText implements TextSource {
       starts[i] = at;
       lineStarts[i] = line;
       at += pieces[i]!.length;
-      line += breaks[i]!;
+      line += pieceLines[i]!.length - 1;
     }
     starts[n] = at;
     lineStarts[n] = line;
@@ -68,7 +68,7 @@ export class PieceText implements TextSource {
   static from(text: string, pieceSize = PIECE): PieceText {
     const size = Math.max(1, Math.trunc(pieceSize));
     const pieces = cut(text, size);
-    const made = new PieceText(pieces, pieces.map(countBreaks), size);
+    const made = new PieceText(pieces, pieces.map(lineStartsOf), size);
     made.whole = text;
     return made;
   }
@@ -99,7 +99,7 @@ export class PieceText implements TextSource {
     const b = this.pieces[lastPiece]!;
     const joined = a.slice(0, start - this.starts[first]!) + insert + b.slice(end - this.starts[lastPiece]!);
     const pieces = this.pieces.slice(0, first);
-    const breaks = this.breaks.slice(0, first);
+    const pieceLines = this.pieceLines.slice(0, first);
     // A piece must end after a `\n` unless it is the last: one that does not takes the next one in.
     let next = lastPiece + 1;
     let made = joined;
@@ -109,14 +109,14 @@ export class PieceText implements TextSource {
     if (made.length > 0) {
       for (const piece of made.length > 2 * this.pieceSize ? cut(made, this.pieceSize) : [made]) {
         pieces.push(piece);
-        breaks.push(countBreaks(piece));
+        pieceLines.push(lineStartsOf(piece));
       }
     }
     for (let i = next; i < this.pieces.length; i++) {
       pieces.push(this.pieces[i]!);
-      breaks.push(this.breaks[i]!);
+      pieceLines.push(this.pieceLines[i]!);
     }
-    return pieces.length ? new PieceText(pieces, breaks, this.pieceSize) : new PieceText([''], [0], this.pieceSize);
+    return pieces.length ? new PieceText(pieces, pieceLines, this.pieceSize) : new PieceText([''], [[0]], this.pieceSize);
   }
 
   /** The number of lines (one more than the line breaks), as LSP counts them. */
@@ -140,58 +140,11 @@ export class PieceText implements TextSource {
     return offset;
   }
 
-  /** The LSP position (0-based line and UTF-16 character) of an offset, clamped to the text. */
-  positionAt(offset: number): { line: number; character: number } {
-    const at = Math.max(0, Math.min(Math.trunc(offset) || 0, this.length));
-    const i = this.pieceAt(at);
-    const piece = this.pieces[i]!;
-    const within = at - this.starts[i]!;
-    let line = this.lineStarts[i]!;
-    let lineStart = 0;
-    if (!piece.includes('\r')) {
-      // Only `\n` ends a line here: hop from one to the next (native), not character by character.
-      for (let at = piece.indexOf('\n'); at !== -1 && at < within; at = piece.indexOf('\n', at + 1)) {
-        line++;
-        lineStart = at + 1;
-      }
-    } else {
-      for (let k = 0; k < within; k++) {
-        const code = piece.charCodeAt(k);
-        if (code === 10 || (code === 13 && piece.charCodeAt(k + 1) !== 10)) {
-          line++;
-          lineStart = k + 1;
-        }
-      }
-    }
-    // An offset inside or at the end of a line break is taken to the end of its line, as LSP's library takes it.
-    let character = within - lineStart;
-    while (character > 0 && isLineBreak(piece.charCodeAt(lineStart + character - 1))) character--;
-    return { line, character };
-  }
-
   /** The offset where a 0-based line starts (0 ≤ line < lineCount). */
   private lineStart(line: number): number {
-    // The piece holding the line's start: the last one that starts at or before that line.
-    let low = 0;
-    let high = this.pieces.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.lineStarts[mid]! <= line) low = mid;
-      else high = mid - 1;
-    }
-    // Every piece but the last ends with a line break, so each starts a line of its own.
-    const piece = this.pieces[low]!;
-    let skip = line - this.lineStarts[low]!;
-    let k = 0;
-    if (!piece.includes('\r')) {
-      for (; skip > 0; skip--) k = piece.indexOf('\n', k) + 1;
-    } else {
-      while (skip > 0) {
-        const code = piece.charCodeAt(k++);
-        if (code === 10 || (code === 13 && piece.charCodeAt(k) !== 10)) skip--;
-      }
-    }
-    return this.starts[low]! + k;
+    // Every piece but the last ends with a line break, so a line starts in the last piece that starts at or before it.
+    const i = Math.min(lastAtMost(this.lineStarts, line), this.pieces.length - 1);
+    return this.starts[i]! + this.pieceLines[i]![line - this.lineStarts[i]!]!;
   }
 
   charCodeAt(index: number): number {
@@ -286,31 +239,12 @@ export class PieceText implements TextSource {
 
   /** Index of the piece holding `offset` (the last piece for the offset at the end). */
   private pieceAt(offset: number): number {
-    const starts = this.starts;
-    const last = this.last;
-    if (offset >= starts[last]! && offset < starts[last + 1]!) return last;
-    let low = 0;
-    let high = this.pieces.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    this.last = low;
-    return low;
+    return Math.min(lastAtMost(this.starts, offset), this.pieces.length - 1);
   }
 }
 
 function isLineBreak(code: number): boolean {
   return code === 10 || code === 13;
-}
-
-/** Line breaks in a piece: `\n`, `\r\n` and a lone `\r` each count one. */
-function countBreaks(piece: string): number {
-  let count = 0;
-  for (let at = piece.indexOf('\n'); at !== -1; at = piece.indexOf('\n', at + 1)) count++;
-  if (piece.includes('\r')) for (let at = piece.indexOf('\r'); at !== -1; at = piece.indexOf('\r', at + 1)) if (piece.charCodeAt(at + 1) !== 10) count++;
-  return count;
 }
 
 /** A search position as `String.prototype.indexOf` and `startsWith` take it: clamped to the text. */
