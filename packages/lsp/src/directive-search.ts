@@ -56,7 +56,8 @@ export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Direc
   if (known?.rule === rule) return known.directive;
   const carry = carried.get(doc);
   carried.delete(doc);
-  const directive = carry && carry.before.rule === rule ? afterEdit(doc, rule, carry.before.directive, carry.region) : searchLines(doc, rule, 0, doc.length);
+  const directive =
+    carry && carry.before.rule === rule ? afterEdit(doc, rule, carry.before.directive, carry.region) : searchLines(doc, rule, 0, doc.source.length);
   answers.set(doc, { rule, directive });
   return directive;
 }
@@ -75,7 +76,7 @@ function afterEdit(doc: ManifestDocument, rule: DirectiveRule, before: Directive
   // After the edit's lines: the same line, moved.
   if (before.start >= region.oldEnd) return { url: before.url, start: before.start + region.delta, end: before.end + region.delta };
   // The edit changed the line that was first: the next one, if any, is after the edit.
-  return searchLines(doc, rule, region.newEnd, doc.length);
+  return searchLines(doc, rule, region.newEnd, doc.source.length);
 }
 
 /**
@@ -85,7 +86,7 @@ function afterEdit(doc: ManifestDocument, rule: DirectiveRule, before: Directive
  */
 function searchLines(doc: ManifestDocument, { marker, lineRule }: DirectiveRule, from: number, to: number): Directive | null {
   // `indexOf` has no end bound: search a copy of the lines (a keystroke's region is a line or two).
-  const lines = from === 0 && to === doc.length ? doc.text : doc.slice(from, to);
+  const lines = from === 0 && to === doc.source.length ? doc.text : doc.source.slice(from, to);
   for (let at = lines.indexOf(marker); at >= 0;) {
     let lineStart = at;
     while (lineStart > 0 && !isLineBreak(lines.charCodeAt(lineStart - 1))) lineStart--;

@@ -24,7 +24,7 @@ export interface DocumentState {
 
 /** The length of the text positions refer to, without making the whole string. */
 export function textLength(state: DocumentState): number {
-  return state.text !== undefined ? state.text.length : state.doc.length;
+  return state.text !== undefined ? state.text.length : state.doc.source.length;
 }
 
 /** The text positions refer to: the unparsed newer text if there is one, else the document's. */

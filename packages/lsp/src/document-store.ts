@@ -87,7 +87,7 @@ export class DocumentStore {
       // Changes since the last parse compose: the span from the first changed character to the last.
       const before = entry.pending;
       const changes = file.changes && (before ? before.change && [before.change, ...file.changes] : file.changes);
-      const change = changes ? mergeTextChanges(entry.state.doc.length, changes) : null;
+      const change = changes ? mergeTextChanges(entry.state.doc.source.length, changes) : null;
       // `ManifestDocument.update` checks the change against the texts (and compares them when it does not fit).
       entry.pending = { version: file.version, text: file.text, ...(change ? { change } : {}) };
       entry.languageId = file.languageId;

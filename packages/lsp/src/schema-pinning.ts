@@ -51,7 +51,7 @@ function locatePin(state: DocumentState): SchemaPin | null {
   if (root?.kind === 'map') {
     const entry = root.entries.find((e) => e.key === '$schema');
     if (entry?.value.kind === 'scalar' && typeof entry.value.value === 'string') {
-      const quoted = /["']/.test(state.doc.slice(entry.value.start, entry.value.start + 1));
+      const quoted = /["']/.test(state.doc.source.slice(entry.value.start, entry.value.start + 1));
       const start = entry.value.start + (quoted ? 1 : 0);
       const end = entry.value.end - (quoted ? 1 : 0);
       return { url: entry.value.value, start, end: Math.max(start, end), how: '$schema' };

@@ -213,16 +213,6 @@ export class ManifestDocument {
     return text.length === this.source.length && PieceText.rangesEqual(this.source, 0, text, 0, text.length);
   }
 
-  /** Characters `start..end` of the text, without making the whole string. */
-  slice(start: number, end: number): string {
-    return this.source.slice(start, end);
-  }
-
-  /** The text's length, without making the whole string. */
-  get length(): number {
-    return this.source.length;
-  }
-
   /** Parses a manifest. Never throws. Bytes are decoded as UTF-8; invalid sequences are reported. */
   static parse(input: string | Uint8Array, options: DocumentOptions = {}): ManifestDocument {
     const early: RawDiagnostic[] = [];

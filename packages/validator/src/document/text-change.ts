@@ -3,6 +3,7 @@
  * incremental content changes), or, without them, what comparing the two texts' common prefix
  * and suffix finds. `ManifestDocument.update` re-reads only this region.
  */
+import { PieceText, type TextSource } from './piece-text.js';
 
 /**
  * One replacement, in the offsets of the text it applies to: the UTF-16 range `start..end` of
@@ -30,8 +31,6 @@ export interface ChangedRegion {
   /** Whether the region came from the changes passed (else from comparing the texts). */
   fromChanges: boolean;
 }
-
-import { PieceText, type TextSource } from './piece-text.js';
 
 /** Characters compared at a time when looking for the common prefix and suffix (each compare is native). */
 const BLOCK = 4096;

@@ -10,7 +10,7 @@ export const svcVersionFormat: CodeRule<'svc-version-format'> = {
   check(context) {
     const node = resolveAlias(findEntry(context.root, 'svc_version')?.value);
     if (node?.kind !== 'scalar' || typeof node.value !== 'number') return;
-    const written = context.document.slice(node.start, node.end);
+    const written = context.document.source.slice(node.start, node.end);
     if (/^[12]$/.test(written)) return;
     context.report({
       code: this.id,
