@@ -184,7 +184,9 @@ describe('update(text, changes?) equals a fresh parse at every step', () => {
       { numRuns: runs(60) },
     );
     // The property is not only checked on whole-text reads: many updates read only around the edit.
-    expect(stats.local).toBeGreaterThan(stats.updates / 10);
+    // Over twelve runs, 24 to 36 of about 190 updates were local (13–19%). A floor of a tenth sat
+    // under three deviations below that and failed a CI run at 16 of 184; a twentieth is five below.
+    expect(stats.local).toBeGreaterThan(stats.updates / 20);
   });
 
   it('TOML: random edit sequences, ranges passed or not', () => {
