@@ -20,7 +20,7 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
-import { copyTree, effectiveEntries, shiftInPlace, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
+import { copyTree, effectiveEntries, Frame, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
@@ -842,11 +842,11 @@ type OldIndex = (i: number, block: TomlBlock) => number;
 /** Where a block starts: how {@link lastAtMost} searches a block list. */
 const blockStart = (block: TomlBlock): number => block.start;
 
-/** Moves a kept block tree, in place, to start at `at` (its header keys too). */
+/** Moves a kept block tree, in place, to start at `at`: its frame, and its header keys. */
 function moveCachedPart(cached: CachedTomlPart, at: number): void {
   const delta = at - cached.base;
   if (delta === 0) return;
-  shiftInPlace(cached.part.table, delta);
+  cached.part.frame.base += delta;
   for (const key of cached.part.header?.keys ?? []) {
     key.keyStart += delta;
     key.keyEnd += delta;
@@ -866,8 +866,9 @@ function copyTomlPart(part: TomlPart, delta: number): TomlPart {
     array: part.header.array,
     keys: part.header.keys.map((key) => ({ ...key, keyStart: key.keyStart + delta, keyEnd: key.keyEnd + delta })),
   };
-  const table = copyTree(part.table, delta) as MapNode;
-  return header ? { header, table, hasDateTimes: part.hasDateTimes } : { table, hasDateTimes: part.hasDateTimes };
+  const frame = new Frame(part.frame.base + delta);
+  const table = copyTree(part.table, delta, frame) as MapNode;
+  return header ? { header, table, hasDateTimes: part.hasDateTimes, frame } : { table, hasDateTimes: part.hasDateTimes, frame };
 }
 
 function byteOrderMarkDiagnostic(): RawDiagnostic {

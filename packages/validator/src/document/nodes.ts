@@ -234,43 +234,243 @@ export function pathAtOffset(root: ValueNode, offset: number): { steps: PathStep
   return { steps, onKey: false };
 }
 
-/** Moves every offset of an alias-free tree by `delta`, without allocating. */
-export function shiftInPlace(node: ValueNode, delta: number): void {
-  node.start += delta;
-  node.end += delta;
-  if (node.kind === 'seq') {
-    for (const item of node.items) shiftInPlace(item, delta);
-  } else if (node.kind === 'map') {
-    for (const entry of node.entries) {
-      entry.keyStart += delta;
-      entry.keyEnd += delta;
-      entry.start += delta;
-      entry.end += delta;
-      shiftInPlace(entry.value, delta);
-    }
+/**
+ * Where the text of one parsed unit (a YAML chunk or collection item, a TOML block) starts in the
+ * file. The nodes built from the unit keep their offsets from here and add it when read, so an
+ * edit that moves the unit writes `base` once, however many nodes the unit holds
+ * (docs/decisions.md, "(#17) Node offsets are kept from their unit's start").
+ */
+export class Frame {
+  constructor(public base: number) {}
+}
+
+/*
+ * The nodes a parser builds. They are the interfaces above, with offsets kept relative to their
+ * frame: `start`, `end`, `keyStart` and `keyEnd` are accessors, so every reader sees offsets in
+ * the file and every writer (a join that widens a table) writes them. Two things see what an
+ * accessor hides: `{ ...node }` copies the relative fields and not the accessors (use the
+ * `detached*` copies below), and `JSON.stringify` (each class gives its file offsets instead).
+ */
+
+class FramedScalar implements ScalarNode {
+  readonly kind = 'scalar';
+  constructor(
+    private readonly frame: Frame,
+    private s: number,
+    private e: number,
+    public value: ScalarValue,
+    public style: ScalarNode['style'],
+    public tomlType: TomlDateTimeType | undefined,
+  ) {}
+  get start(): number {
+    return this.frame.base + this.s;
+  }
+  set start(offset: number) {
+    this.s = offset - this.frame.base;
+  }
+  get end(): number {
+    return this.frame.base + this.e;
+  }
+  set end(offset: number) {
+    this.e = offset - this.frame.base;
+  }
+  toJSON(): ScalarNode {
+    const json: ScalarNode = { kind: 'scalar', value: this.value, style: this.style, start: this.start, end: this.end };
+    if (this.tomlType !== undefined) json.tomlType = this.tomlType;
+    return json;
   }
 }
 
-/** A copy of an alias-free tree with every offset moved by `delta` (a copy even for 0). */
-export function copyTree(node: ValueNode, delta: number): ValueNode {
+class FramedSeq implements SeqNode {
+  readonly kind = 'seq';
+  constructor(
+    private readonly frame: Frame,
+    private s: number,
+    private e: number,
+    public items: ValueNode[],
+    public flow: boolean,
+  ) {}
+  get start(): number {
+    return this.frame.base + this.s;
+  }
+  set start(offset: number) {
+    this.s = offset - this.frame.base;
+  }
+  get end(): number {
+    return this.frame.base + this.e;
+  }
+  set end(offset: number) {
+    this.e = offset - this.frame.base;
+  }
+  toJSON(): SeqNode {
+    return { kind: 'seq', flow: this.flow, items: this.items, start: this.start, end: this.end };
+  }
+}
+
+class FramedMap implements MapNode {
+  readonly kind = 'map';
+  constructor(
+    private readonly frame: Frame,
+    private s: number,
+    private e: number,
+    public entries: MapEntry[],
+    public flow: boolean,
+  ) {}
+  get start(): number {
+    return this.frame.base + this.s;
+  }
+  set start(offset: number) {
+    this.s = offset - this.frame.base;
+  }
+  get end(): number {
+    return this.frame.base + this.e;
+  }
+  set end(offset: number) {
+    this.e = offset - this.frame.base;
+  }
+  toJSON(): MapNode {
+    return { kind: 'map', flow: this.flow, entries: this.entries, start: this.start, end: this.end };
+  }
+}
+
+class FramedAlias implements AliasNode {
+  readonly kind = 'alias';
+  target: ValueNode | null = null;
+  constructor(
+    private readonly frame: Frame,
+    private s: number,
+    private e: number,
+    public name: string,
+  ) {}
+  get start(): number {
+    return this.frame.base + this.s;
+  }
+  set start(offset: number) {
+    this.s = offset - this.frame.base;
+  }
+  get end(): number {
+    return this.frame.base + this.e;
+  }
+  set end(offset: number) {
+    this.e = offset - this.frame.base;
+  }
+  toJSON(): AliasNode {
+    return { kind: 'alias', name: this.name, target: this.target, start: this.start, end: this.end };
+  }
+}
+
+class FramedEntry implements MapEntry {
+  keyAlias: string | undefined = undefined;
+  merge: boolean | undefined = undefined;
+  ignored: boolean | undefined = undefined;
+  constructor(
+    private readonly frame: Frame,
+    public key: string,
+    private ks: number,
+    private ke: number,
+    public value: ValueNode,
+    private s: number,
+    private e: number,
+  ) {}
+  get keyStart(): number {
+    return this.frame.base + this.ks;
+  }
+  set keyStart(offset: number) {
+    this.ks = offset - this.frame.base;
+  }
+  get keyEnd(): number {
+    return this.frame.base + this.ke;
+  }
+  set keyEnd(offset: number) {
+    this.ke = offset - this.frame.base;
+  }
+  get start(): number {
+    return this.frame.base + this.s;
+  }
+  set start(offset: number) {
+    this.s = offset - this.frame.base;
+  }
+  get end(): number {
+    return this.frame.base + this.e;
+  }
+  set end(offset: number) {
+    this.e = offset - this.frame.base;
+  }
+  toJSON(): MapEntry {
+    return detachedEntry(this);
+  }
+}
+
+/** A scalar of `frame`, at file offsets `start`..`end`. */
+export function scalarNode(frame: Frame, start: number, end: number, value: ScalarValue, style: ScalarNode['style'], tomlType?: TomlDateTimeType): ScalarNode {
+  return new FramedScalar(frame, start - frame.base, end - frame.base, value, style, tomlType);
+}
+
+export function seqNode(frame: Frame, start: number, end: number, items: ValueNode[], flow: boolean): SeqNode {
+  return new FramedSeq(frame, start - frame.base, end - frame.base, items, flow);
+}
+
+export function mapNode(frame: Frame, start: number, end: number, entries: MapEntry[], flow: boolean): MapNode {
+  return new FramedMap(frame, start - frame.base, end - frame.base, entries, flow);
+}
+
+/** An alias of `frame`; its target is linked once the whole fragment is built. */
+export function aliasNode(frame: Frame, start: number, end: number, name: string): AliasNode {
+  return new FramedAlias(frame, start - frame.base, end - frame.base, name);
+}
+
+/** A map entry of `frame`, from its key's first character to its value's last. */
+export function mapEntry(frame: Frame, key: string, keyStart: number, keyEnd: number, value: ValueNode, end: number): MapEntry {
+  const base = frame.base;
+  return new FramedEntry(frame, key, keyStart - base, keyEnd - base, value, keyStart - base, end - base);
+}
+
+/** A plain copy of an entry, with its offsets in the file (a join's own entry, which it may widen and move). */
+export function detachedEntry(entry: MapEntry): MapEntry {
+  const copy: MapEntry = { key: entry.key, keyStart: entry.keyStart, keyEnd: entry.keyEnd, value: entry.value, start: entry.start, end: entry.end };
+  if (entry.keyAlias !== undefined) copy.keyAlias = entry.keyAlias;
+  if (entry.merge !== undefined) copy.merge = entry.merge;
+  if (entry.ignored !== undefined) copy.ignored = entry.ignored;
+  return copy;
+}
+
+/** A plain copy of a map or sequence (its own list of the same children), with its offsets in the file. */
+export function detachedCollection<T extends MapNode | SeqNode>(node: T): T {
+  if (node.kind === 'map') return { kind: 'map', flow: node.flow, entries: [...node.entries], start: node.start, end: node.end } as T;
+  return { kind: 'seq', flow: node.flow, items: [...(node as SeqNode).items], start: node.start, end: node.end } as T;
+}
+
+/** A copy of a tree in `frame` (an alias keeps its target) (new nodes even when nothing moves), every offset moved by `delta`. */
+export function copyTree(node: ValueNode, delta: number, frame: Frame): ValueNode {
   switch (node.kind) {
     case 'seq':
-      return { ...node, start: node.start + delta, end: node.end + delta, items: node.items.map((item) => copyTree(item, delta)) };
+      return seqNode(
+        frame,
+        node.start + delta,
+        node.end + delta,
+        node.items.map((item) => copyTree(item, delta, frame)),
+        node.flow,
+      );
     case 'map':
-      return {
-        ...node,
-        start: node.start + delta,
-        end: node.end + delta,
-        entries: node.entries.map((entry) => ({
-          ...entry,
-          keyStart: entry.keyStart + delta,
-          keyEnd: entry.keyEnd + delta,
-          start: entry.start + delta,
-          end: entry.end + delta,
-          value: copyTree(entry.value, delta),
-        })),
-      };
-    default:
-      return { ...node, start: node.start + delta, end: node.end + delta };
+      return mapNode(
+        frame,
+        node.start + delta,
+        node.end + delta,
+        node.entries.map((entry) => {
+          const copy = mapEntry(frame, entry.key, entry.keyStart + delta, entry.keyEnd + delta, copyTree(entry.value, delta, frame), entry.end + delta);
+          copy.keyAlias = entry.keyAlias;
+          copy.merge = entry.merge;
+          copy.ignored = entry.ignored;
+          return copy;
+        }),
+        node.flow,
+      );
+    case 'scalar':
+      return scalarNode(frame, node.start + delta, node.end + delta, node.value, node.style, node.tomlType);
+    default: {
+      const alias = aliasNode(frame, node.start + delta, node.end + delta, node.name);
+      alias.target = node.target;
+      return alias;
+    }
   }
 }

@@ -1,6 +1,21 @@
 import { parseTOML, type AST } from 'toml-eslint-parser';
 import type { RawDiagnostic } from '../diagnostic.js';
-import { escapePointerSegment, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type TomlDateTimeType, type ValueNode } from './nodes.js';
+import {
+  detachedCollection,
+  detachedEntry,
+  escapePointerSegment,
+  Frame,
+  mapEntry,
+  mapNode,
+  scalarNode,
+  seqNode,
+  type MapEntry,
+  type MapNode,
+  type ScalarNode,
+  type SeqNode,
+  type TomlDateTimeType,
+  type ValueNode,
+} from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
@@ -23,7 +38,7 @@ function buildWhole(program: AST.TOMLProgram, text: string, base: number): Parse
   const root = builder.build(program, text.length);
   const diagnostics: RawDiagnostic[] = [];
   builder.checkKeys(root, '', diagnostics);
-  return { root, diagnostics, aliasCount: 0, hasDateTimes: builder.hasDateTimes };
+  return { root, diagnostics, aliasCount: 0, hasDateTimes: builder.hasDateTimes, frame: builder.frame };
 }
 
 /** The parser's tree, or the fragment reporting why there is none. */
@@ -69,6 +84,8 @@ export interface TomlPart {
   header?: TomlHeader;
   table: MapNode;
   hasDateTimes: boolean;
+  /** What the table's nodes keep their offsets from: moving the block moves them all (the header's keys are plain). */
+  frame: Frame;
 }
 
 /**
@@ -98,13 +115,13 @@ function partsOfProgram(program: AST.TOMLProgram, blocks: TomlBlock[], base: num
   if (tables.length !== blocks.length - 1) return null;
   const parts: TomlPart[] = [];
   const first = new TomlTreeBuilder(base);
-  parts.push({ table: first.rootPart(kvs as AST.TOMLKeyValue[], blocks[0]!), hasDateTimes: first.hasDateTimes });
+  parts.push({ table: first.rootPart(kvs as AST.TOMLKeyValue[], blocks[0]!), hasDateTimes: first.hasDateTimes, frame: first.frame });
   for (let i = 0; i < tables.length; i++) {
     const table = tables[i]!;
     const block = blocks[i + 1]!;
     if (table.type !== 'TOMLTable' || table.range[0] < block.start || table.range[1] > block.end) return null;
     const builder = new TomlTreeBuilder(base);
-    parts.push({ ...builder.tablePart(table), hasDateTimes: builder.hasDateTimes });
+    parts.push({ ...builder.tablePart(table), hasDateTimes: builder.hasDateTimes, frame: builder.frame });
   }
   return parts;
 }
@@ -209,11 +226,11 @@ export function parseTomlBlock(
   let part: TomlPart;
   if (first) {
     if (items.some((item) => item.type !== 'TOMLKeyValue')) return null;
-    part = { table: builder.rootPart(items as AST.TOMLKeyValue[], { start: 0, end: text.length }), hasDateTimes: false };
+    part = { table: builder.rootPart(items as AST.TOMLKeyValue[], { start: 0, end: text.length }), hasDateTimes: false, frame: builder.frame };
   } else {
     const table = items[0];
     if (items.length !== 1 || table?.type !== 'TOMLTable') return null;
-    part = { ...builder.tablePart(table), hasDateTimes: false };
+    part = { ...builder.tablePart(table), hasDateTimes: false, frame: builder.frame };
   }
   part.hasDateTimes = builder.hasDateTimes;
   const diagnostics: RawDiagnostic[] = [];
@@ -508,7 +525,7 @@ class TomlMerger {
   private ownEntry(map: MapNode, i: number): MapEntry {
     let entry = map.entries[i]!;
     if (!this.owned.has(entry)) {
-      entry = { ...entry };
+      entry = detachedEntry(entry);
       this.owned.add(entry);
       map.entries[i] = entry;
     }
@@ -517,10 +534,8 @@ class TomlMerger {
 
   private own<T extends ValueNode>(node: T): T {
     if (this.owned.has(node)) return node;
-    let copy: ValueNode;
-    if (node.kind === 'map') copy = { ...node, entries: [...node.entries] };
-    else if (node.kind === 'seq') copy = { ...node, items: [...node.items] };
-    else return node;
+    if (node.kind !== 'map' && node.kind !== 'seq') return node;
+    const copy = detachedCollection(node);
     this.owned.add(copy);
     return copy as T;
   }
@@ -628,7 +643,12 @@ class TomlTreeBuilder {
   /** Entries by key for each map being built: a file with thousands of tables stays linear. */
   private readonly keys = new Map<MapNode, Map<string, MapEntry>>();
 
-  constructor(private readonly base: number) {}
+  /** What the built nodes keep their offsets from. */
+  readonly frame: Frame;
+
+  constructor(base: number) {
+    this.frame = new Frame(base);
+  }
 
   private lookup(map: MapNode, key: string): MapEntry | undefined {
     return this.keys.get(map)?.get(key);
@@ -643,7 +663,8 @@ class TomlTreeBuilder {
   }
 
   build(program: AST.TOMLProgram, length: number): MapNode {
-    const root: MapNode = { kind: 'map', flow: false, entries: [], start: this.base, end: this.base + length };
+    const base = this.frame.base;
+    const root: MapNode = mapNode(this.frame, base, base + length, [], false);
     const top = program.body[0];
     if (!top) return root;
     for (const item of top.body) {
@@ -655,7 +676,7 @@ class TomlTreeBuilder {
 
   /** Block 0's tree: the root keys, in a map ranged like the block. */
   rootPart(kvs: AST.TOMLKeyValue[], block: { start: number; end: number }): MapNode {
-    const map: MapNode = { kind: 'map', flow: false, entries: [], start: this.base + block.start, end: this.base + block.end };
+    const map: MapNode = mapNode(this.frame, this.frame.base + block.start, this.frame.base + block.end, [], false);
     for (const kv of kvs) this.assign(map, kv);
     return map;
   }
@@ -667,7 +688,7 @@ class TomlTreeBuilder {
       const [keyStart, keyEnd] = this.at(key);
       return { name: this.keyName(key), keyStart, keyEnd };
     });
-    const node: MapNode = { kind: 'map', flow: false, entries: [], start, end };
+    const node: MapNode = mapNode(this.frame, start, end, [], false);
     for (const kv of table.body) this.assign(node, kv);
     return { header: { keys, array: table.kind === 'array' }, table: node };
   }
@@ -687,7 +708,8 @@ class TomlTreeBuilder {
   }
 
   private at(node: { range: [number, number] }): [number, number] {
-    return [this.base + node.range[0], this.base + node.range[1]];
+    const base = this.frame.base;
+    return [base + node.range[0], base + node.range[1]];
   }
 
   /** The map at `segments` below `map`, creating implicit tables on the way; `around` sizes new ones. */
@@ -698,8 +720,8 @@ class TomlTreeBuilder {
       let entry = this.lookup(current, name);
       if (!entry) {
         const [keyStart, keyEnd] = this.at(key);
-        const child: MapNode = { kind: 'map', flow: false, entries: [], start: around[0], end: around[1] };
-        entry = { key: name, keyStart, keyEnd, value: child, start: keyStart, end: around[1] };
+        const child: MapNode = mapNode(this.frame, around[0], around[1], [], false);
+        entry = mapEntry(this.frame, name, keyStart, keyEnd, child, around[1]);
         this.add(current, entry);
       }
       let value = entry.value;
@@ -720,7 +742,7 @@ class TomlTreeBuilder {
     const last = keys[keys.length - 1]!;
     const name = this.keyName(last);
     const [keyStart, keyEnd] = this.at(last);
-    const node: MapNode = { kind: 'map', flow: false, entries: [], start: range[0], end: range[1] };
+    const node: MapNode = mapNode(this.frame, range[0], range[1], [], false);
     const existing = this.lookup(parent, name);
     if (table.kind === 'array') {
       if (existing?.value.kind === 'seq') {
@@ -728,8 +750,8 @@ class TomlTreeBuilder {
         existing.value.end = Math.max(existing.value.end, range[1]);
         existing.end = Math.max(existing.end, range[1]);
       } else {
-        const seq: SeqNode = { kind: 'seq', flow: false, items: [node], start: range[0], end: range[1] };
-        this.add(parent, { key: name, keyStart, keyEnd, value: seq, start: keyStart, end: range[1] });
+        const seq: SeqNode = seqNode(this.frame, range[0], range[1], [node], false);
+        this.add(parent, mapEntry(this.frame, name, keyStart, keyEnd, seq, range[1]));
       }
     } else if (existing?.value.kind === 'map') {
       // A table first created implicitly by a sub-table header (`[a.b]` before `[a]`).
@@ -737,7 +759,7 @@ class TomlTreeBuilder {
       for (const kv of table.body) this.assign(existing.value, kv);
       return;
     } else {
-      this.add(parent, { key: name, keyStart, keyEnd, value: node, start: keyStart, end: range[1] });
+      this.add(parent, mapEntry(this.frame, name, keyStart, keyEnd, node, range[1]));
     }
     for (const kv of table.body) this.assign(node, kv);
   }
@@ -749,16 +771,22 @@ class TomlTreeBuilder {
     const last = keys[keys.length - 1]!;
     const [keyStart, keyEnd] = this.at(last);
     const value = this.value(kv.value);
-    this.add(parent, { key: this.keyName(last), keyStart, keyEnd, value, start: keyStart, end: range[1] });
+    this.add(parent, mapEntry(this.frame, this.keyName(last), keyStart, keyEnd, value, range[1]));
   }
 
   private value(node: AST.TOMLContentNode): ValueNode {
     const [start, end] = this.at(node);
     if (node.type === 'TOMLArray') {
-      return { kind: 'seq', flow: true, items: node.elements.map((element) => this.value(element)), start, end };
+      return seqNode(
+        this.frame,
+        start,
+        end,
+        node.elements.map((element) => this.value(element)),
+        true,
+      );
     }
     if (node.type === 'TOMLInlineTable') {
-      const map: MapNode = { kind: 'map', flow: true, entries: [], start, end };
+      const map: MapNode = mapNode(this.frame, start, end, [], true);
       for (const kv of node.body) this.assign(map, kv);
       return map;
     }
@@ -781,10 +809,10 @@ class TomlTreeBuilder {
         // as written and says which type it is, and the plain value gets a TomlDateTime.
         this.hasDateTimes = true;
         const text = (node as { datetime?: string }).datetime ?? String(node.value);
-        return { kind: 'scalar', value: text, style, start, end, tomlType: TOML_DATE_TIME_TYPES[node.kind] };
+        return scalarNode(this.frame, start, end, text, style, TOML_DATE_TIME_TYPES[node.kind]);
       }
     }
-    return { kind: 'scalar', value, style, start, end };
+    return scalarNode(this.frame, start, end, value, style);
   }
 }
 

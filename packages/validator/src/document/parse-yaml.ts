@@ -1,6 +1,20 @@
 import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Document, Scalar } from 'yaml';
 import type { RawDiagnostic } from '../diagnostic.js';
-import { escapePointerSegment, type AliasNode, type MapEntry, type MapNode, type ScalarNode, type SeqNode, type ValueNode } from './nodes.js';
+import {
+  aliasNode,
+  escapePointerSegment,
+  Frame,
+  mapEntry,
+  mapNode,
+  scalarNode,
+  seqNode,
+  type AliasNode,
+  type MapEntry,
+  type MapNode,
+  type ScalarNode,
+  type SeqNode,
+  type ValueNode,
+} from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
 
 export interface ParsedFragment {
@@ -10,6 +24,8 @@ export interface ParsedFragment {
   aliasCount: number;
   /** Whether a scalar is a TOML date or time (TOML only). */
   hasDateTimes?: boolean;
+  /** What the tree's offsets are kept from (when one builder made all of it): moving it moves the whole tree. */
+  frame?: Frame;
 }
 
 const PARSE_OPTIONS = {
@@ -25,7 +41,8 @@ const PARSE_OPTIONS = {
 
 /**
  * Parses YAML text into the located tree. `base` is added to every offset, so a fragment of
- * a larger file (a chunk, or text after a byte-order mark) is located in the whole file.
+ * a larger file (a chunk, or text after a byte-order mark) is located in the whole file; the
+ * tree's nodes keep their offsets from the returned `frame`, so setting its base moves them.
  * Never throws; syntax problems come back as diagnostics next to whatever tree was built.
  */
 export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment {
@@ -77,14 +94,15 @@ export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', op
       end: base + Math.max(warning.pos[0], warning.pos[1]),
     });
   }
-  const builder = new YamlTreeBuilder(base, diagnostics, options.skipRootKeyCheck === true);
+  const frame = new Frame(base);
+  const builder = new YamlTreeBuilder(frame, diagnostics, options.skipRootKeyCheck === true);
   // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
   const contents = doc.contents as YamlNode | null;
   const empty =
     contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
   const root = contents && !empty ? builder.build(contents, pointerPrefix) : null;
   builder.linkAliases();
-  return { root, diagnostics, aliasCount: builder.aliasCount };
+  return { root, diagnostics, aliasCount: builder.aliasCount, frame };
 }
 
 function lineStartBefore(text: string, offset: number): number {
@@ -116,7 +134,7 @@ class YamlTreeBuilder {
   private readonly anchors = new Map<string, YamlNode>();
 
   constructor(
-    private readonly base: number,
+    private readonly frame: Frame,
     private readonly diagnostics: RawDiagnostic[],
     /** Chunks leave the root map's keys to the assembler, which sees every chunk's keys. */
     private readonly skipRootKeyCheck: boolean,
@@ -157,7 +175,8 @@ class YamlTreeBuilder {
 
   private range(node: { range?: [number, number, number] | null }): [number, number] {
     const range = node.range ?? [0, 0, 0];
-    return [this.base + range[0], this.base + range[1]];
+    const base = this.frame.base;
+    return [base + range[0], base + range[1]];
   }
 
   private convert(node: YamlNode, pointer: string): ValueNode {
@@ -168,12 +187,12 @@ class YamlTreeBuilder {
     if (isAlias(node)) {
       this.aliasCount += 1;
       const [start, end] = this.range(node);
-      const alias: AliasNode = { kind: 'alias', name: node.source, target: null, start, end };
+      const alias: AliasNode = aliasNode(this.frame, start, end, node.source);
       this.aliases.push({ node: alias, target: this.aliasTarget(node) });
       return alias;
     }
     const [start, end] = this.range(node);
-    return { kind: 'scalar', value: null, style: 'plain', start, end };
+    return scalarNode(this.frame, start, end, null, 'plain');
   }
 
   private scalar(node: Scalar): ScalarNode {
@@ -183,7 +202,7 @@ class YamlTreeBuilder {
     if (value !== null && typeof value === 'object') value = String(value);
     const type = node.type;
     const style = type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE' ? 'quoted' : type === 'BLOCK_FOLDED' || type === 'BLOCK_LITERAL' ? 'block' : 'plain';
-    return { kind: 'scalar', value: value as ScalarNode['value'], style, start, end };
+    return scalarNode(this.frame, start, end, value as ScalarNode['value'], style);
   }
 
   private seq(node: import('yaml').YAMLSeq, pointer: string): SeqNode {
@@ -195,20 +214,20 @@ class YamlTreeBuilder {
         // `[a: b]`: a flow sequence entry that is a single-pair mapping.
         const entries = this.entries([item], itemPointer);
         const first = entries[0];
-        items.push({ kind: 'map', flow: true, entries, start: first?.start ?? start, end: first?.end ?? start });
+        items.push(mapNode(this.frame, first?.start ?? start, first?.end ?? start, entries, true));
       } else if (item) {
         items.push(this.build(item as YamlNode, itemPointer));
       } else {
-        items.push({ kind: 'scalar', value: null, style: 'plain', start: end, end });
+        items.push(scalarNode(this.frame, end, end, null, 'plain'));
       }
     });
-    return { kind: 'seq', items, flow: Boolean(node.flow), start, end };
+    return seqNode(this.frame, start, end, items, Boolean(node.flow));
   }
 
   private map(node: import('yaml').YAMLMap, pointer: string): MapNode {
     const [start, end] = this.range(node);
     const entries = this.entries(node.items, pointer);
-    return { kind: 'map', entries, flow: Boolean(node.flow), start, end };
+    return mapNode(this.frame, start, end, entries, Boolean(node.flow));
   }
 
   private entries(pairs: import('yaml').Pair[], pointer: string): MapEntry[] {
@@ -248,16 +267,14 @@ class YamlTreeBuilder {
         key = '';
         this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
-        const valueRange = pair.value ? this.range(pair.value) : [this.base, this.base];
+        const valueRange = pair.value ? this.range(pair.value) : [this.frame.base, this.frame.base];
         keyStart = keyEnd = valueRange[0]!;
         key = '';
         this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
       }
       const childPointer = `${pointer}/${escapePointerSegment(key)}`;
-      const value: ValueNode = pair.value
-        ? this.build(pair.value as YamlNode, childPointer)
-        : { kind: 'scalar', value: null, style: 'plain', start: keyEnd, end: keyEnd };
-      const entry: MapEntry = { key, keyStart, keyEnd, value, start: keyStart, end: Math.max(keyEnd, value.end) };
+      const value: ValueNode = pair.value ? this.build(pair.value as YamlNode, childPointer) : scalarNode(this.frame, keyEnd, keyEnd, null, 'plain');
+      const entry: MapEntry = mapEntry(this.frame, key, keyStart, keyEnd, value, Math.max(keyEnd, value.end));
       if (keyNode && isAlias(keyNode)) entry.keyAlias = keyNode.source;
       if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') entry.merge = true;
       entries.push(entry);

@@ -12,7 +12,7 @@
  */
 import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
-import { escapePointerSegment, shiftInPlace, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { detachedEntry, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
@@ -21,7 +21,7 @@ import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './
 import { scanYamlPart, type YamlLineTable } from './yaml-scan.js';
 import type { TextSource } from './piece-text.js';
 
-/** A parsed chunk: its tree carries absolute offsets for `base`, and moves with it. */
+/** A parsed chunk: its tree is located for `base`, and moves with it (its nodes' offsets are kept from its frame). */
 export interface YamlUnit {
   fragment: ParsedFragment;
   base: number;
@@ -248,11 +248,12 @@ function scanTops(
   return { replaced, stopTop };
 }
 
-/** Moves a unit's tree and diagnostics to `base`, in place. */
+/** Moves a unit's tree (one write: its frame) and diagnostics to `base`, in place. */
 function moveUnit(unit: YamlUnit, base: number): void {
   const delta = base - unit.base;
   if (delta === 0) return;
-  if (unit.fragment.root) shiftInPlace(unit.fragment.root, delta);
+  const frame = unit.fragment.frame;
+  if (frame) frame.base += delta;
   for (const d of unit.fragment.diagnostics) shiftDiagnosticInPlace(d, delta);
   unit.base = base;
 }
@@ -567,7 +568,7 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
     collection = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
   }
   const assembled: AssembledItems = {
-    entry: { ...headerEntry, value: collection, end: collection.end, ignored: undefined },
+    entry: { ...detachedEntry(headerEntry), value: collection, end: collection.end, ignored: undefined },
     collection,
     keyDiagnostics,
     oneEach,
