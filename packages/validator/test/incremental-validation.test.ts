@@ -241,12 +241,25 @@ describe('kept item results (ResultCache.each)', () => {
 describe('an edit of a text held in pieces reads ranges only', () => {
   // A v2 manifest of ~10k lines, with a mistake in many agents (so fixes and habits are read too).
   const text = largeManifest(2, 1500, 300, 11).replace(/connectors: \[/g, 'connectors: [ghost, ');
+  // A TOML manifest of ~9k lines, a table per agent and trigger, with an undeclared agent.
+  const toml = largeTomlManifest(900, 500, 5).replace('agent = "agent-1"', 'agent = "agnet-1"');
 
-  it('updates, validates and locates without making the whole text, and reads declarations as a fresh parse does', () => {
+  it.each([
+    { format: 'yaml' as const, text, spots: [text.indexOf("prompt: 'Handle trigger 700:") + 8, text.indexOf('agents:') - 1, text.length - 2] },
+    {
+      format: 'toml' as const,
+      text: toml,
+      // Inside strings (in the middle, the first table, the last line): each edit leaves the file valid TOML.
+      spots: [
+        toml.indexOf('"', toml.indexOf('[[triggers]]', toml.length >> 1)) + 1,
+        toml.indexOf('"', toml.indexOf('[agents.agent-0]')) + 1,
+        toml.lastIndexOf('"', toml.length - 3),
+      ],
+    },
+  ])('$format: updates, validates and locates without making the whole text, and reads declarations as a fresh parse does', ({ format, text, spots }) => {
     let source = PieceText.from(text);
-    let document = ManifestDocument.parse(text);
-    expect(validateDocument(document).diagnostics.length).toBeGreaterThan(100);
-    const spots = [text.indexOf("prompt: 'Handle trigger 700:") + 8, text.indexOf('agents:') - 1, text.length - 2];
+    let document = ManifestDocument.parse(text, { format });
+    expect(validateDocument(document).diagnostics.length).toBeGreaterThan(0);
     for (const [i, at] of spots.entries()) {
       const typed = `x${i}`;
       source = source.edit(at, at, typed);
@@ -260,13 +273,14 @@ describe('an edit of a text held in pieces reads ranges only', () => {
       // Nothing above needed the text as one string.
       expect(source.isMaterialized).toBe(false);
 
-      const fresh = ManifestDocument.parse(source.toString());
+      const fresh = ManifestDocument.parse(source.toString(), { format });
       const freshIndex = declarationsOf(fresh);
       expect(located).toEqual(
         validateDocument(fresh).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]),
       );
       expect(declared).toEqual([...freshIndex.agents, ...freshIndex.connectors, ...freshIndex.triggers].map(read));
       expect(references).toEqual(freshIndex.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]));
+      expect(JSON.stringify(document.root)).toBe(JSON.stringify(fresh.root));
     }
   });
 

@@ -499,15 +499,15 @@ export class ManifestDocument {
   private loadTomlIncrementally(previous: ManifestDocument, region: ChangedRegion): boolean {
     const state = previous.tomlBlocks;
     if (!state?.fresh || state.consumed || previous.fatal || previous.forbidden) return false;
-    const bom = this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const bom = this.source.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (bom !== state.bom || !this.regionIsPlain(previous, region)) return false;
-    const body = bom ? this.text.slice(1) : this.text;
+    const body = this.body(bom);
     const r = bodyRegion(region, bom);
     const old = state.blocks;
     const t = lastAtMost(old, Math.max(0, r.start - 1), blockStart);
     const from = old[t]!.start;
     let stop = old.length;
-    const plan = tomlParser().planTomlRange(
+    const plan = tomlParser().planTomlPart(
       body,
       from,
       (offset) => {
@@ -520,17 +520,19 @@ export class ManifestDocument {
     );
     if (!plan) return false;
     this.scannedBytes += plan.end - from;
+    // The planned lines only, as one string: the scan reads them character by character.
+    const planned = body.slice(from, plan.end);
     const nesting = scanTomlNesting(
-      body,
+      planned,
       this.limits.maxDepth,
-      from,
-      plan.end,
-      plan.blocks.map((block) => block.start),
+      0,
+      planned.length,
+      plan.blocks.map((block) => block.start - from),
     );
     this.scannedBytes += plan.end - from;
     if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
     const count = plan.blocks.length;
-    const replaced = blocksByPlace(old.slice(t, stop), r, bom ? previous.text.slice(1) : previous.text, body, t);
+    const replaced = blocksByPlace(old.slice(t, stop), r, previous.body(bom), body, t);
     let moved = old.slice(stop);
     if (state.whole?.doc === previous) {
       // This document takes the previous one's trees over (see parseTomlSpliced): its blocks
@@ -587,7 +589,7 @@ export class ManifestDocument {
    * text (by place: the block lies wholly outside the changed region), or -1.
    */
   private parseToml(
-    body: string,
+    body: TextSource,
     base: number,
     previous: ManifestDocument | undefined,
     blocks: TomlBlock[] | null,
@@ -618,10 +620,12 @@ export class ManifestDocument {
     this.tomlBlocks = undefined;
     this.reparsedBytes = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
-    const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(body, base, blocks) : null;
+    // Read whole: made into one string here, if it is not one already.
+    const text = body.toString();
+    const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(text, base, blocks) : null;
     const whole: ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } = byBlocks
       ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
-      : toml.parseTomlDocument(body, base, blocks);
+      : toml.parseTomlDocument(text, base, blocks);
     if (whole.parts && blocks) {
       const parts = whole.parts;
       const owner: TomlOwner = { doc: this };
@@ -651,7 +655,7 @@ export class ManifestDocument {
    * does not parse alone (the general way then decides); null when the whole text must be parsed.
    */
   private parseTomlSpliced(
-    body: string,
+    body: TextSource,
     base: number,
     blocks: TomlBlock[],
     clean: TomlClean,
@@ -714,7 +718,7 @@ export class ManifestDocument {
    * trees that came through a document with an error (owned by an older one) are copied.
    */
   private parseTomlBlockwise(
-    body: string,
+    body: TextSource,
     base: number,
     blocks: TomlBlock[],
     clean: TomlClean,
@@ -807,7 +811,7 @@ function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: 
  * text: one that lies wholly before the changed region at the same place, or wholly after it,
  * moved by the edit; -1 for the others.
  */
-function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: string, body: string, offset = 0): OldIndex {
+function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: TextSource, body: TextSource, offset = 0): OldIndex {
   /** Blocks of the old region by text (built when first needed: several edits far apart make one wide region). */
   let byText: Map<string, number[]> | undefined;
   return (_i, block) => {

@@ -20,7 +20,7 @@ import { checkMapKeys } from './tree-builder.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
 
-export { planTomlBlocks, planTomlRange, type TomlBlock } from './toml-blocks.js';
+export { planTomlBlocks, planTomlPart, planTomlRange, type TomlBlock } from './toml-blocks.js';
 
 /**
  * Parses TOML into the same located tree as YAML. Tables (`[a.b]`), arrays of tables

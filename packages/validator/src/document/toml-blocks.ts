@@ -13,6 +13,8 @@
  *
  * Returns null when the scan ends inside an open string or collection: parse the whole text.
  */
+import type { TextSource } from './piece-text.js';
+
 export interface TomlBlock {
   start: number;
   end: number;
@@ -38,15 +40,50 @@ export function planTomlBlocks(text: string): TomlBlock[] | null {
 }
 
 /**
- * The blocks from `from` (a block's start: 0, or a header line) on. With `stopAt`, the plan
- * ends before the first line start from `stopFrom` on, outside any value, that it accepts
- * (`stopped`); the blocks then end there. Null as for {@link planTomlBlocks}.
+ * {@link planTomlRange} over a text read by ranges: a string is planned as it is; any other
+ * source through a window of whole lines from `from`, grown until the plan stops inside it or
+ * the window reaches the end of the text. A plan that runs to the window's end, or finds a value
+ * still open there, is not an answer until the window is the whole rest of the text.
+ */
+export function planTomlPart(
+  text: TextSource,
+  from: number,
+  stopAt: (offset: number) => boolean,
+  stopFrom: number,
+): { blocks: TomlBlock[]; end: number; stopped: boolean } | null {
+  if (typeof text === 'string') return planTomlRange(text, from, stopAt, stopFrom);
+  for (let size = 16 * 1024; ; size *= 4) {
+    let end = Math.min(text.length, from + size);
+    if (end < text.length) {
+      const newline = text.lastIndexOf('\n', end - 1);
+      if (newline < from) continue;
+      end = newline + 1;
+    }
+    const plan = planTomlRange(text.slice(from, end), 0, (offset) => stopAt(offset + from), stopFrom - from, from === 0);
+    if (end === text.length || plan?.stopped) {
+      if (!plan) return null;
+      for (const block of plan.blocks) {
+        block.start += from;
+        block.end += from;
+      }
+      return { blocks: plan.blocks, end: plan.end + from, stopped: plan.stopped };
+    }
+  }
+}
+
+/**
+ * The blocks from `from` (a block's start: the text's start, or a header line) on. With
+ * `stopAt`, the plan ends before the first line start from `stopFrom` on, outside any value,
+ * that it accepts (`stopped`); the blocks then end there. Null as for {@link planTomlBlocks}.
+ * `atTextStart` says that `from` is the start of the whole text, where block 0 begins even
+ * when the first line is a header (a window of a larger text passes false).
  */
 export function planTomlRange(
   text: string,
   from: number,
   stopAt?: (offset: number) => boolean,
   stopFrom = 0,
+  atTextStart = from === 0,
 ): { blocks: TomlBlock[]; end: number; stopped: boolean } | null {
   const length = text.length;
   const blocks: TomlBlock[] = [];
@@ -108,7 +145,7 @@ export function planTomlRange(
     }
     if (first === OPEN_BRACKET) {
       // A range starting at a header has no block before it.
-      if (lineStart > from || from === 0) blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
+      if (lineStart > from || atTextStart) blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
       blockStart = lineStart;
       const end = lineEnd(i);
       signature = [text.slice(i, end).trimEnd()];

@@ -11,6 +11,7 @@
 import type { OffsetEdit } from '../diagnostic.js';
 import type { ManifestDocument } from '../document/manifest-document.js';
 import type { MapEntry, MapNode, SeqNode, ValueNode } from '../document/nodes.js';
+import type { TextSource } from '../document/piece-text.js';
 import { formatPath, ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './changes.js';
 import { deepEqual, isPlainObject, type Json } from './json.js';
 import { ownEntry } from './own-entries.js';
@@ -53,7 +54,8 @@ function invalid(message: string): ManifestEditError {
 }
 
 class TomlEdit {
-  readonly text: string;
+  /** The document's text as it holds it, read by ranges (see YamlEdit). */
+  readonly text: TextSource;
   readonly lines: TextLines;
   readonly root: MapNode;
 
@@ -62,7 +64,7 @@ class TomlEdit {
     /** The document whose habits new text follows: the original of a multi-step edit. */
     private readonly styleFrom: ManifestDocument = document,
   ) {
-    this.text = document.text;
+    this.text = document.source;
     this.lines = new TextLines(this.text);
     if (document.root?.kind !== 'map') throw unsupported('the TOML document has no root table');
     this.root = document.root;
@@ -103,7 +105,7 @@ class TomlEdit {
     if (node.kind === 'scalar' || node.kind === 'alias') return 'scalar';
     if (node.kind === 'seq') return node.flow ? 'array' : 'aot';
     if (node.flow) return 'inline';
-    if (this.text[node.start] !== '[') return 'dotted';
+    if (!this.text.startsWith('[', node.start)) return 'dotted';
     const header = headerAt(this.text, node.start);
     const keys = path.filter((segment): segment is string => typeof segment === 'string');
     if (header && header.keys.length === keys.length && header.keys.every((key, i) => key === keys[i])) return 'table';
@@ -145,19 +147,19 @@ function spacedArraysOf(document: ManifestDocument): boolean {
       }
     };
     if (document.root) visit(document.root, 0);
-    spaced = first ? /^\[[ \t]/.test(document.text.slice(first.start, first.end)) : true;
+    spaced = first ? /^\[[ \t]/.test(document.source.slice(first.start, first.end)) : true;
     spacedCache.set(document, spaced);
   }
   return spaced;
 }
 
 /** The keys of the `[a."b c"]` / `[[a]]` header starting at `offset`, and the offset just past its closing bracket(s). */
-function headerAt(text: string, offset: number): { keys: string[]; array: boolean; end: number } | undefined {
+function headerAt(text: TextSource, offset: number): { keys: string[]; array: boolean; end: number } | undefined {
   const array = text.startsWith('[[', offset);
   let i = offset + (array ? 2 : 1);
   const keys: string[] = [];
   const skip = (): void => {
-    while (text[i] === ' ' || text[i] === '\t') i++;
+    while (text.startsWith(' ', i) || text.startsWith('\t', i)) i++;
   };
   for (;;) {
     skip();
@@ -178,11 +180,11 @@ function headerAt(text: string, offset: number): { keys: string[]; array: boolea
     }
     i += match[0].length;
     skip();
-    if (text[i] === '.') {
+    if (text.startsWith('.', i)) {
       i++;
       continue;
     }
-    if (text[i] !== ']' || (array && text[i + 1] !== ']')) return undefined;
+    if (!text.startsWith(array ? ']]' : ']', i)) return undefined;
     return { keys, array, end: i + (array ? 2 : 1) };
   }
 }
@@ -370,7 +372,7 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
     // Sub-tables of the item (`[path.x]`, `[[path.x]]`) now live under the item's name.
     for (let at = lines.nextLineStart(item.start); at < item.end; at = lines.nextLineStart(at)) {
       const start = at + /^[ \t]*/.exec(text.slice(at, at + 256))![0].length;
-      if (text[start] !== '[') continue;
+      if (!text.startsWith('[', start)) continue;
       const sub = headerAt(text, start);
       if (!sub || sub.keys.length <= prefix.length || !prefix.every((k, i) => sub.keys[i] === k)) continue;
       const keys = [...prefix, name, ...sub.keys.slice(prefix.length)];
@@ -399,7 +401,7 @@ function sectionPathable(edit: TomlEdit, parent: Located): boolean {
 function appendSections(edit: TomlEdit, sections: string[][]): OffsetEdit {
   const { text, lines } = edit;
   const eol = lines.eol;
-  const separator = text.length === 0 ? '' : text.endsWith('\n') ? eol : eol + eol;
+  const separator = text.length === 0 ? '' : text.startsWith('\n', text.length - 1) ? eol : eol + eol;
   return { start: text.length, end: text.length, newText: separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol };
 }
 
@@ -451,10 +453,7 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
   const ownLines = shape === 'implicit' && edit.plainEntries(container).length > 0;
   if (shape === 'root' || shape === 'table' || ownLines) {
     const sibling = after === undefined ? undefined : edit.plainEntries(container).find((e) => e.key === after && !e.ignored);
-    if (
-      sibling &&
-      sibling.keyStart === edit.lines.lineStartOf(sibling.keyStart) + /^[ \t]*/.exec(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart)))![0].length
-    ) {
+    if (sibling && /^[ \t]*$/.test(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart), sibling.keyStart))) {
       // `after = …` written as one key (not dotted, not inline): the new line goes right below it.
       const at = edit.lines.lineEndOf(sibling.end);
       return edit.lines.splice(at, at, edit.lines.eol + line);
@@ -566,9 +565,11 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
     }
     const sections = sectionsWithin(edit, node, path);
     if (sections.length === 0) throw unsupported(`cannot find the sections of ${formatPath(path)}`);
-    let text = edit.text;
+    // Removing sections reads the whole text (an action asked for, not the path of a keystroke).
+    const before = edit.text.toString();
+    let text = before;
     for (const section of sections.reverse()) text = applyEdit(text, new TextLines(text).removeBlock(section.start, section.end));
-    const removed = textEdits(edit.text, text)[0];
+    const removed = textEdits(before, text)[0];
     if (!removed) return [];
     if (parentShape === 'implicit' && parent.node.kind === 'map' && parent.node.entries.length === 1) {
       // The parent existed only through this table's header: it stays, as an empty table of its own.
