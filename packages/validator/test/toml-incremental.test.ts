@@ -7,9 +7,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, validateDocument, type Diagnostic } from '../src/index.js';
+import { ManifestDocument, PieceText, validateDocument, type Diagnostic } from '../src/index.js';
 import { checkCharacters } from '../src/document/limits.js';
-import { parseTomlFragment, planTomlBlocks } from '../src/document/parse-toml.js';
+import { parseTomlFragment, planTomlBlocks, planTomlPart, planTomlRange } from '../src/document/parse-toml.js';
 import { applyAll, largeTomlManifest, tomlEdits, tomlManifestArb, validTomlEdit } from './support/manifest-arbitraries.js';
 
 const SCALE = Number(process.env.FC_RUNS ?? 1);
@@ -48,6 +48,34 @@ describe('the generated TOML manifests', () => {
     expect(planTomlBlocks(text)!.length).toBe(1 + 4 + 20 + 2 + 40 + 4 + 6 + 1 + 3);
     expect(treeJson(document.root)).toBe(wholeTree(text));
     expect(document.reparsedBytes).toBe(text.length);
+  });
+});
+
+describe('planning blocks over a text held in pieces', () => {
+  // Blocks with multi-line strings of up to 90 KB (past the first windows of 16 and 64 KB), and
+  // now and then a string, array or table left open, so a window can end inside a value.
+  const block = fc.oneof(
+    fc.nat(40).map((n) => `[agents.a${n}]\nenabled = true\n`),
+    fc.nat(40).map((n) => `[[triggers]]\nslug = "t${n}"\ntags = [\n  "x",\n]\n`),
+    fc.integer({ min: 1, max: 90_000 }).map((n) => `[long]\ntext = """\n${'line [not.a.header]\n'.repeat(Math.ceil(n / 21))}"""\n`),
+    fc.constantFrom('[open]\nx = """never closed\n', '[open]\nx = [1,\n', 'k = { a = 1,\n'),
+  );
+  const text = fc.array(block, { minLength: 1, maxLength: 12 }).map((blocks) => 'svc_version = 2\n' + blocks.join('\n'));
+
+  it('gives what planning the string gives, from any block, with any stop', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), fc.integer({ min: 2, max: 5 }), fc.constantFrom(64, 4096, 16 * 1024), (text, pick, stopPick, every, pieceSize) => {
+        const starts = planTomlBlocks(text)?.map((b) => b.start) ?? [0];
+        const from = starts[pick % starts.length]!;
+        const stopFrom = from + (stopPick % Math.max(1, text.length - from));
+        // Accepts some line starts, by their offset alone, as an edit accepts the blocks the previous text had.
+        const stopAt = (offset: number) => ((offset * 2654435761) >>> 0) % every === 0;
+        const expected = planTomlRange(text, from, stopAt, stopFrom);
+        const inWindows = planTomlPart(PieceText.from(text, pieceSize), from, stopAt, stopFrom);
+        expect(inWindows).toEqual(expected);
+      }),
+      { numRuns: runs(150), seed: 1711 },
+    );
   });
 });
 
