@@ -443,9 +443,18 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup): { entries: MapE
   const sources = group.sources;
   const n = sources.length;
   if (!old.arrayOfTables || n === 0 || old.sources.length !== n) return null;
-  // Unchanged sources are the same objects (and were array tables): only the others are looked at.
-  for (let i = 0; i < n; i++) if (sources[i] !== old.sources[i] && !isArrayTable(sources[i]!)) return null;
-  const tables = (sources as TomlPart[]).map((part) => part.table);
+  const oldSeq = old.entries.length === 1 ? old.entries[0]!.value : undefined;
+  if (oldSeq?.kind !== 'seq' || oldSeq.items.length !== n) return null;
+  // Unchanged sources are the same objects (and were array tables), and their tables are the
+  // previous sequence's items: only the others are looked at (reading every part would cost a
+  // memory miss each, in a list of thousands).
+  const tables = oldSeq.items.slice();
+  for (let i = 0; i < n; i++) {
+    const source = sources[i]!;
+    if (source === old.sources[i]) continue;
+    if (!isArrayTable(source)) return null;
+    tables[i] = source.table;
+  }
   const key = (sources[0] as TomlPart).header!.keys[0]!;
   const start = tables[0]!.start;
   const end = tables[n - 1]!.end;
