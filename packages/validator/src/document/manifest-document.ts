@@ -20,7 +20,7 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
-import { copyTree, effectiveEntries, Frame, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
+import { copyTree, effectiveEntries, Frame, locatedName, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
@@ -107,6 +107,8 @@ interface CachedTomlPart {
   part: TomlPart;
   base: number;
   owner: TomlOwner;
+  /** The part's frame, held here so that moving thousands of parts reads no more than this object and the frame. */
+  frame: Frame;
 }
 
 /** A TOML text's blocks and their trees, kept for the next edit (see ManifestDocument.tomlBlocks). */
@@ -632,7 +634,7 @@ export class ManifestDocument {
       this.tomlBlocks = {
         bom: base,
         blocks,
-        parts: parts.map((part, i) => ({ part, base: base + blocks[i]!.start, owner })),
+        parts: parts.map((part, i) => ({ part, base: base + blocks[i]!.start, owner, frame: part.frame })),
         fresh: false,
         join: whole.join,
         whole: owner,
@@ -681,7 +683,7 @@ export class ManifestDocument {
       read += text.length;
       const result = tomlParser().parseTomlBlock(text, base + block.start, i === 0);
       if (!result || 'error' in result) return undefined;
-      middle.push({ part: result.part, base: base + block.start, owner });
+      middle.push({ part: result.part, base: base + block.start, owner, frame: result.part.frame });
     }
     // The other blocks kept their signatures, which are the clean ones (the previous text parsed whole).
     let same = true;
@@ -749,7 +751,7 @@ export class ManifestDocument {
         };
         return result.error;
       }
-      parsed.set(i, { part: result.part, base: at, owner });
+      parsed.set(i, { part: result.part, base: at, owner, frame: result.part.frame });
     }
     if (blocks.length !== clean.signatures.length) return null;
     let same = true;
@@ -771,7 +773,8 @@ export class ManifestDocument {
           moveCachedPart(cached, at);
           cached.owner = owner;
         } else {
-          cached = { part: copyTomlPart(cached.part, delta), base: at, owner };
+          const part = copyTomlPart(cached.part, delta);
+          cached = { part, base: at, owner, frame: part.frame };
         }
       }
       cachedParts.push(cached);
@@ -846,15 +849,11 @@ type OldIndex = (i: number, block: TomlBlock) => number;
 /** Where a block starts: how {@link lastAtMost} searches a block list. */
 const blockStart = (block: TomlBlock): number => block.start;
 
-/** Moves a kept block tree, in place, to start at `at`: its frame, and its header keys. */
+/** Moves a kept block tree (its nodes and header keys), in place, to start at `at`: one write to its frame. */
 function moveCachedPart(cached: CachedTomlPart, at: number): void {
   const delta = at - cached.base;
   if (delta === 0) return;
-  cached.part.frame.base += delta;
-  for (const key of cached.part.header?.keys ?? []) {
-    key.keyStart += delta;
-    key.keyEnd += delta;
-  }
+  cached.frame.base += delta;
   cached.base = at;
 }
 
@@ -866,11 +865,11 @@ function headerLine(signature: string): string {
 
 /** A copy of a TOML block's tree (new nodes even when it does not move) moved by `delta`. */
 function copyTomlPart(part: TomlPart, delta: number): TomlPart {
+  const frame = new Frame(part.frame.base + delta);
   const header = part.header && {
     array: part.header.array,
-    keys: part.header.keys.map((key) => ({ ...key, keyStart: key.keyStart + delta, keyEnd: key.keyEnd + delta })),
+    keys: part.header.keys.map((key) => locatedName(frame, key.name, key.keyStart + delta, key.keyEnd + delta)),
   };
-  const frame = new Frame(part.frame.base + delta);
   const table = copyTree(part.table, delta, frame) as MapNode;
   return header ? { header, table, hasDateTimes: part.hasDateTimes, frame } : { table, hasDateTimes: part.hasDateTimes, frame };
 }

@@ -401,6 +401,42 @@ class FramedEntry implements MapEntry {
   }
 }
 
+/** A name written in the file, kept in a frame (a TOML header's key). */
+export interface LocatedName {
+  name: string;
+  keyStart: number;
+  keyEnd: number;
+}
+
+class FramedName implements LocatedName {
+  constructor(
+    private readonly frame: Frame,
+    public name: string,
+    private ks: number,
+    private ke: number,
+  ) {}
+  get keyStart(): number {
+    return this.frame.base + this.ks;
+  }
+  set keyStart(offset: number) {
+    this.ks = offset - this.frame.base;
+  }
+  get keyEnd(): number {
+    return this.frame.base + this.ke;
+  }
+  set keyEnd(offset: number) {
+    this.ke = offset - this.frame.base;
+  }
+  toJSON(): LocatedName {
+    return { name: this.name, keyStart: this.keyStart, keyEnd: this.keyEnd };
+  }
+}
+
+/** A name of `frame`, at file offsets `keyStart`..`keyEnd`. */
+export function locatedName(frame: Frame, name: string, keyStart: number, keyEnd: number): LocatedName {
+  return new FramedName(frame, name, keyStart - frame.base, keyEnd - frame.base);
+}
+
 /** A scalar of `frame`, at file offsets `start`..`end`. */
 export function scalarNode(frame: Frame, start: number, end: number, value: ScalarValue, style: ScalarNode['style'], tomlType?: TomlDateTimeType): ScalarNode {
   return new FramedScalar(frame, start - frame.base, end - frame.base, value, style, tomlType);

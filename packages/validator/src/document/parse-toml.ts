@@ -5,10 +5,12 @@ import {
   detachedEntry,
   escapePointerSegment,
   Frame,
+  locatedName,
   mapEntry,
   mapNode,
   scalarNode,
   seqNode,
+  type LocatedName,
   type MapEntry,
   type MapNode,
   type ScalarNode,
@@ -71,7 +73,8 @@ function parseProgram(text: string, base: number): AST.TOMLProgram | ParsedFragm
 
 /** One header of a table block: its keys, located, and whether it opens an array of tables. */
 export interface TomlHeader {
-  keys: { name: string; keyStart: number; keyEnd: number }[];
+  /** In the block's frame, so they move with its tree. */
+  keys: LocatedName[];
   array: boolean;
 }
 
@@ -84,7 +87,7 @@ export interface TomlPart {
   header?: TomlHeader;
   table: MapNode;
   hasDateTimes: boolean;
-  /** What the table's nodes keep their offsets from: moving the block moves them all (the header's keys are plain). */
+  /** What the table's nodes and the header's keys keep their offsets from: moving the block moves them all. */
   frame: Frame;
 }
 
@@ -695,7 +698,7 @@ class TomlTreeBuilder {
     const [start, end] = this.at(table);
     const keys = table.key.keys.map((key) => {
       const [keyStart, keyEnd] = this.at(key);
-      return { name: this.keyName(key), keyStart, keyEnd };
+      return locatedName(this.frame, this.keyName(key), keyStart, keyEnd);
     });
     const node: MapNode = mapNode(this.frame, start, end, [], false);
     for (const kv of table.body) this.assign(node, kv);
