@@ -2,6 +2,8 @@
  * Node offsets kept from their unit's frame (nodes.ts): a parser's nodes read as file offsets,
  * move all at once when their frame moves, and serialise and copy as the file offsets they read.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyTree, detachedCollection, detachedEntry, Frame, type MapNode, type ValueNode } from '../src/document/nodes.js';
 import { parseYamlFragment } from '../src/document/parse-yaml.js';
@@ -69,5 +71,23 @@ describe('nodes kept from a frame', () => {
     frame.base += 3;
     expect(offsets(copy)).toEqual(before.map((offset) => offset + 15));
     expect(offsets(original)).toEqual(before);
+  });
+
+  it('are never copied by spreading them in the packages that read trees (a spread loses the accessors)', () => {
+    // Names the code gives to nodes, entries and header keys; a spread of one would copy offsets kept from a frame as if they were file offsets.
+    const spread = /\{\s*\.\.\.(?:node|entry|headerEntry|key|item|child|existing|root|table|value|copy)\s*[,}]/;
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, name.name);
+        if (name.isDirectory()) walk(path);
+        else if (name.name.endsWith('.ts') && !path.includes('generated'))
+          readFileSync(path, 'utf8')
+            .split('\n')
+            .forEach((line, i) => !/^\s*(\*|\/\/)/.test(line) && spread.test(line) && found.push(`${path}:${i + 1}: ${line.trim()}`));
+      }
+    };
+    for (const pkg of ['validator', 'lsp', 'gitops']) walk(join(import.meta.dirname, '..', '..', pkg, 'src'));
+    expect(found).toEqual([]);
   });
 });
