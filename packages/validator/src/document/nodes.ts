@@ -473,10 +473,10 @@ export function detachedEntry(entry: MapEntry): MapEntry {
 /** A plain copy of a map or sequence (its own list of the same children), with its offsets in the file. */
 export function detachedCollection<T extends MapNode | SeqNode>(node: T): T {
   if (node.kind === 'map') return { kind: 'map', flow: node.flow, entries: [...node.entries], start: node.start, end: node.end } as T;
-  return { kind: 'seq', flow: node.flow, items: [...(node as SeqNode).items], start: node.start, end: node.end } as T;
+  return { kind: 'seq', flow: node.flow, items: [...node.items], start: node.start, end: node.end } as T;
 }
 
-/** A copy of a tree in `frame` (an alias keeps its target) (new nodes even when nothing moves), every offset moved by `delta`. */
+/** A copy of a tree in `frame`, every offset moved by `delta`: new nodes even when nothing moves (an alias keeps its target). */
 export function copyTree(node: ValueNode, delta: number, frame: Frame): ValueNode {
   switch (node.kind) {
     case 'seq':
