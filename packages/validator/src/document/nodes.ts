@@ -252,15 +252,12 @@ export class Frame {
  * `detached*` copies below), and `JSON.stringify` (each class gives its file offsets instead).
  */
 
-class FramedScalar implements ScalarNode {
-  readonly kind = 'scalar';
+/** What every framed node and entry has: `start` and `end`, kept from the frame. */
+abstract class Framed {
   constructor(
-    private readonly frame: Frame,
+    protected readonly frame: Frame,
     private s: number,
     private e: number,
-    public value: ScalarValue,
-    public style: ScalarNode['style'],
-    public tomlType: TomlDateTimeType | undefined,
   ) {}
   get start(): number {
     return this.frame.base + this.s;
@@ -273,6 +270,20 @@ class FramedScalar implements ScalarNode {
   }
   set end(offset: number) {
     this.e = offset - this.frame.base;
+  }
+}
+
+class FramedScalar extends Framed implements ScalarNode {
+  readonly kind = 'scalar';
+  constructor(
+    frame: Frame,
+    s: number,
+    e: number,
+    public value: ScalarValue,
+    public style: ScalarNode['style'],
+    public tomlType: TomlDateTimeType | undefined,
+  ) {
+    super(frame, s, e);
   }
   toJSON(): ScalarNode {
     const json: ScalarNode = { kind: 'scalar', value: this.value, style: this.style, start: this.start, end: this.end };
@@ -281,97 +292,69 @@ class FramedScalar implements ScalarNode {
   }
 }
 
-class FramedSeq implements SeqNode {
+class FramedSeq extends Framed implements SeqNode {
   readonly kind = 'seq';
   constructor(
-    private readonly frame: Frame,
-    private s: number,
-    private e: number,
+    frame: Frame,
+    s: number,
+    e: number,
     public items: ValueNode[],
     public flow: boolean,
-  ) {}
-  get start(): number {
-    return this.frame.base + this.s;
-  }
-  set start(offset: number) {
-    this.s = offset - this.frame.base;
-  }
-  get end(): number {
-    return this.frame.base + this.e;
-  }
-  set end(offset: number) {
-    this.e = offset - this.frame.base;
+  ) {
+    super(frame, s, e);
   }
   toJSON(): SeqNode {
     return { kind: 'seq', flow: this.flow, items: this.items, start: this.start, end: this.end };
   }
 }
 
-class FramedMap implements MapNode {
+class FramedMap extends Framed implements MapNode {
   readonly kind = 'map';
   constructor(
-    private readonly frame: Frame,
-    private s: number,
-    private e: number,
+    frame: Frame,
+    s: number,
+    e: number,
     public entries: MapEntry[],
     public flow: boolean,
-  ) {}
-  get start(): number {
-    return this.frame.base + this.s;
-  }
-  set start(offset: number) {
-    this.s = offset - this.frame.base;
-  }
-  get end(): number {
-    return this.frame.base + this.e;
-  }
-  set end(offset: number) {
-    this.e = offset - this.frame.base;
+  ) {
+    super(frame, s, e);
   }
   toJSON(): MapNode {
     return { kind: 'map', flow: this.flow, entries: this.entries, start: this.start, end: this.end };
   }
 }
 
-class FramedAlias implements AliasNode {
+class FramedAlias extends Framed implements AliasNode {
   readonly kind = 'alias';
   target: ValueNode | null = null;
   constructor(
-    private readonly frame: Frame,
-    private s: number,
-    private e: number,
+    frame: Frame,
+    s: number,
+    e: number,
     public name: string,
-  ) {}
-  get start(): number {
-    return this.frame.base + this.s;
-  }
-  set start(offset: number) {
-    this.s = offset - this.frame.base;
-  }
-  get end(): number {
-    return this.frame.base + this.e;
-  }
-  set end(offset: number) {
-    this.e = offset - this.frame.base;
+  ) {
+    super(frame, s, e);
   }
   toJSON(): AliasNode {
     return { kind: 'alias', name: this.name, target: this.target, start: this.start, end: this.end };
   }
 }
 
-class FramedEntry implements MapEntry {
+class FramedEntry extends Framed implements MapEntry {
   keyAlias: string | undefined = undefined;
   merge: boolean | undefined = undefined;
   ignored: boolean | undefined = undefined;
   constructor(
-    private readonly frame: Frame,
+    frame: Frame,
     public key: string,
     private ks: number,
     private ke: number,
     public value: ValueNode,
-    private s: number,
-    private e: number,
-  ) {}
+    s: number,
+    e: number,
+  ) {
+    super(frame, s, e);
+  }
   get keyStart(): number {
     return this.frame.base + this.ks;
   }
@@ -383,18 +366,6 @@ class FramedEntry implements MapEntry {
   }
   set keyEnd(offset: number) {
     this.ke = offset - this.frame.base;
-  }
-  get start(): number {
-    return this.frame.base + this.s;
-  }
-  set start(offset: number) {
-    this.s = offset - this.frame.base;
-  }
-  get end(): number {
-    return this.frame.base + this.e;
-  }
-  set end(offset: number) {
-    this.e = offset - this.frame.base;
   }
   toJSON(): MapEntry {
     return detachedEntry(this);
