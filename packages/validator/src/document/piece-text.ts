@@ -26,6 +26,18 @@ export interface TextSource {
   toString(): string;
 }
 
+/**
+ * Where a window of whole lines from `from`, at most `size` characters long, ends: the text's end
+ * when that is nearer, -1 when no line ends inside the span. Partial readers (the YAML scan, the
+ * TOML block plan) read such windows and grow them until their answer settles inside one.
+ */
+export function wholeLinesEnd(text: TextSource, from: number, size: number): number {
+  const end = Math.min(text.length, from + size);
+  if (end === text.length) return end;
+  const newline = text.lastIndexOf('\n', end - 1);
+  return newline < from ? -1 : newline + 1;
+}
+
 /** Pieces are cut near this many characters by default (a new piece is split when it is twice as long). */
 const PIECE = 16 * 1024;
 

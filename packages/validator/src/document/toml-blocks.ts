@@ -13,7 +13,7 @@
  *
  * Returns null when the scan ends inside an open string or collection: parse the whole text.
  */
-import type { TextSource } from './piece-text.js';
+import { wholeLinesEnd, type TextSource } from './piece-text.js';
 
 export interface TomlBlock {
   start: number;
@@ -53,12 +53,8 @@ export function planTomlPart(
 ): { blocks: TomlBlock[]; end: number; stopped: boolean } | null {
   if (typeof text === 'string') return planTomlRange(text, from, stopAt, stopFrom);
   for (let size = 16 * 1024; ; size *= 4) {
-    let end = Math.min(text.length, from + size);
-    if (end < text.length) {
-      const newline = text.lastIndexOf('\n', end - 1);
-      if (newline < from) continue;
-      end = newline + 1;
-    }
+    const end = wholeLinesEnd(text, from, size);
+    if (end < 0) continue;
     const plan = planTomlRange(text.slice(from, end), 0, (offset) => stopAt(offset + from), stopFrom - from, from === 0);
     if (end === text.length || plan?.stopped) {
       if (!plan) return null;

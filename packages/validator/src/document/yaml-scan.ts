@@ -14,7 +14,7 @@
  * when any is present `chunkable` is false (the depth answer is still complete).
  */
 
-import type { TextSource } from './piece-text.js';
+import { wholeLinesEnd, type TextSource } from './piece-text.js';
 
 export interface YamlLineTable {
   start: number[];
@@ -68,12 +68,8 @@ export function scanYamlPart(text: TextSource, maxDepth: number, partial: Partia
   const base = partial.from;
   const stopAt = partial.stopAt;
   for (let size = 64 * 1024; ; size *= 4) {
-    let end = Math.min(text.length, base + size);
-    if (end < text.length) {
-      const newline = text.lastIndexOf('\n', end - 1);
-      if (newline < base) continue;
-      end = newline + 1;
-    }
+    const end = wholeLinesEnd(text, base, size);
+    if (end < 0) continue;
     const scan = scanYaml(text.slice(base, end), maxDepth, {
       from: 0,
       indents: partial.indents,
