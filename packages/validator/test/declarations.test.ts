@@ -1,6 +1,8 @@
 /** The declarations index: what a manifest declares and where, as rules, the LSP and the applier read it. */
 import { describe, expect, test } from 'vitest';
-import { declarationsOf, ManifestDocument, manifestVersion, isSupportedVersion, SUPPORTED_VERSIONS } from '../src/index.js';
+import { declarationsOf, ManifestDocument, manifestVersion, isSupportedVersion, SUPPORTED_VERSIONS, type Declaration } from '../src/index.js';
+import { sameNamesAs } from '../src/model/declarations.js';
+import { largeManifest } from './support/manifest-arbitraries.js';
 
 const lf = (lines: string[]): string => lines.map((line) => `${line}\n`).join('');
 
@@ -96,4 +98,33 @@ test('versions', () => {
   expect(manifestVersion({ svc_version: '2' })).toBeNull();
   expect(manifestVersion([2])).toBeNull();
   expect(isSupportedVersion(3)).toBe(false);
+});
+
+describe('after an edit of one item of a long list', () => {
+  const text = largeManifest(2, 300, 20, 3);
+  const first = ManifestDocument.parse(text, { format: 'yaml' });
+  const before = declarationsOf(first, 2).triggers;
+  const read = (d: Declaration) => [d.kind, d.name, d.path, d.start, d.end, d.nameStart, d.nameEnd, d.spanStart, d.spanEnd];
+  const edit = (from: ManifestDocument, find: string, insert: string) => {
+    const at = from.text.indexOf(find) + find.length;
+    return from.update(from.text.slice(0, at) + insert + from.text.slice(at), [{ start: at, end: at, newLength: insert.length }]);
+  };
+
+  test('the other items keep their declarations; a name that did not change keeps what depends on names', () => {
+    const second = edit(first, "prompt: 'Handle trigger 150:", ' again');
+    const after = declarationsOf(second, 2).triggers;
+    expect(after.map(read)).toEqual(declarationsOf(ManifestDocument.parse(second.text, { format: 'yaml' }), 2).triggers.map(read));
+    // Every item before and after the edited one is the same object; the edited one is read again.
+    const changed = after.filter((d, i) => d !== before[i]).map((d) => d.name);
+    expect(changed).toEqual(['trigger-150']);
+    expect(sameNamesAs(after)).toBe(before);
+  });
+
+  test('a renamed item is read again, and names no longer match', () => {
+    const second = edit(first, 'slug: trigger-150', 'b');
+    const after = declarationsOf(second, 2).triggers;
+    expect(after.map(read)).toEqual(declarationsOf(ManifestDocument.parse(second.text, { format: 'yaml' }), 2).triggers.map(read));
+    expect(after[150]!.name).toBe('trigger-150b');
+    expect(sameNamesAs(after)).toBeUndefined();
+  });
 });

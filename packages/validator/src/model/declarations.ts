@@ -146,6 +146,8 @@ interface KeptList {
   list: Declaration[];
   /** Whether an item was read through an alias (then every reading reads it again). */
   throughAlias: boolean;
+  /** Every item is a declaration, read directly, and none is left out: `list` holds `built` as it is. */
+  complete: boolean;
 }
 
 /**
@@ -183,7 +185,8 @@ function readItems<T extends ValueNode | MapEntry>(
   slot: string,
   items: readonly T[],
   read: (item: T, index: number) => LocatedDeclaration | null,
-  live: (item: T) => boolean = () => true,
+  /** Whether an item's declaration counts now (a map's entry may be left out by a key repeated elsewhere); all do when absent. */
+  live?: (item: T) => boolean,
 ): Declaration[] {
   const n = items.length;
   if (n === 0) return [];
@@ -200,6 +203,10 @@ function readItems<T extends ValueNode | MapEntry>(
     while (prefix < n && prefix < m && items[prefix] === old[prefix]) prefix++;
     // Items after an added or removed one have a new index, which their path holds.
     if (n === m) while (suffix < n - prefix && items[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
+    if (previous.complete && !live) {
+      const spliced = splicedReading(slot, previous, items, prefix, suffix, read);
+      if (spliced) return spliced;
+    }
     for (let i = 0; i < prefix; i++) built[i] = previous.built[i]!;
     for (let k = 1; k <= suffix; k++) built[n - k] = previous.built[m - k]!;
   }
@@ -208,7 +215,7 @@ function readItems<T extends ValueNode | MapEntry>(
   for (let i = 0; i < n; i++) {
     const kept = built[i];
     const found = kept === THROUGH_ALIAS ? read(items[i]!, i) : kept;
-    if (found && live(items[i]!)) list.push(found);
+    if (found && (!live || live(items[i]!))) list.push(found);
   }
   // The same declarations as last time: the same list, so what was derived from it (the declared names) is too.
   const same = previous !== undefined && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d);
@@ -216,13 +223,53 @@ function readItems<T extends ValueNode | MapEntry>(
   if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d || previous.list[i]!.name === d.name)) {
     sameNames.set(list, sameNames.get(previous.list) ?? previous.list);
   }
-  const state: KeptList = { items, built, list: same ? previous.list : list, throughAlias: built.includes(THROUGH_ALIAS) };
-  for (const anchor of [items[0]!, items[n - 1]!]) {
+  const anyThroughAlias = built.includes(THROUGH_ALIAS);
+  const state: KeptList = { items, built, list: same ? previous.list : list, throughAlias: anyThroughAlias, complete: !anyThroughAlias && list.length === n };
+  return keep(slot, state);
+}
+
+/** Keeps a reading for the next one, by the collection's first and last item. */
+function keep(slot: string, state: KeptList): Declaration[] {
+  const items = state.items;
+  for (const anchor of [items[0]!, items[items.length - 1]!]) {
     let bySlot = keptLists.get(anchor);
     if (!bySlot) keptLists.set(anchor, (bySlot = new Map()));
     bySlot.set(slot, state);
   }
   return state.list;
+}
+
+/**
+ * {@link readItems} for an edit of a few items of a collection whose every item was a
+ * declaration: the new readings of the middle items spliced between the kept ones, with no visit
+ * of the others (an edit in one of thousands of triggers reads one). Undefined when a middle item
+ * is not a plain declaration: read the whole way then.
+ */
+function splicedReading<T extends ValueNode | MapEntry>(
+  slot: string,
+  previous: KeptList,
+  items: readonly T[],
+  prefix: number,
+  suffix: number,
+  read: (item: T, index: number) => LocatedDeclaration | null,
+): Declaration[] | undefined {
+  const n = items.length;
+  const m = previous.items.length;
+  const middle: LocatedDeclaration[] = [];
+  for (let i = prefix; i < n - suffix; i++) {
+    const found = throughAlias(items[i]!) ? null : read(items[i]!, i);
+    if (!found) return undefined;
+    middle.push(found);
+  }
+  // Items after an added or removed one have a new index (their path holds it): suffix is 0 then.
+  const built = previous.built.slice(0, prefix).concat(middle, previous.built.slice(m - suffix)) as LocatedDeclaration[];
+  let list: Declaration[] = built.slice();
+  if (n === m) {
+    const old = previous.list;
+    if (middle.every((d, k) => d === old[prefix + k])) list = old;
+    else if (middle.every((d, k) => d.name === old[prefix + k]!.name)) sameNames.set(list, sameNames.get(old) ?? old);
+  }
+  return keep(slot, { items, built, list, throughAlias: false, complete: true });
 }
 
 /** Named items of a sequence (`triggers`, `connectors`, v1 `agents`), named by `nameKey`. */
