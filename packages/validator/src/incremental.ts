@@ -13,6 +13,7 @@
 import { shiftedDiagnostic, type RawDiagnostic } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
+import { commonEnds } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
 
@@ -165,10 +166,7 @@ export class ResultCache {
     if (previous && previous.depends === depends) {
       const old = previous.anchors;
       const m = old.length;
-      let prefix = 0;
-      let suffix = 0;
-      while (prefix < n && prefix < m && anchors[prefix] === old[prefix]) prefix++;
-      while (suffix < n - prefix && suffix < m - prefix && anchors[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
+      const { prefix, suffix } = commonEnds(anchors, old);
       const changed = n - prefix - suffix;
       results = previous.results.slice(0, prefix).concat(new Array<ItemResult | undefined>(changed), previous.results.slice(m - suffix));
       const shift = n - m;

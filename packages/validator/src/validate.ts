@@ -1,6 +1,7 @@
 import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import { mapSpliced } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
 import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
@@ -123,7 +124,8 @@ function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | Value
   let byList = anchorLists.get(anchor);
   if (!byList) anchorLists.set(anchor, (byList = new WeakMap()));
   let anchors = byList.get(items);
-  if (!anchors) byList.set(items, (anchors = items.map(anchor)));
+  // A list spliced from one mapped before (an edit of a few items) maps only those items.
+  if (!anchors) byList.set(items, (anchors = mapSpliced(items, anchor, (old) => byList.get(old))));
   return anchors;
 }
 

@@ -19,6 +19,7 @@ import {
   type ValueNode,
 } from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
+import { noteSplice } from './spliced-lists.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
 
@@ -452,12 +453,18 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup): { entries: MapE
   // previous sequence's items: only the others are looked at (reading every part would cost a
   // memory miss each, in a list of thousands).
   const tables = oldSeq.items.slice();
+  let first = n;
+  let last = -1;
   for (let i = 0; i < n; i++) {
     const source = sources[i]!;
     if (source === old.sources[i]) continue;
     if (!isArrayTable(source)) return null;
     tables[i] = source.table;
+    first = Math.min(first, i);
+    last = i;
   }
+  // What reads the tables one by one (declarations, kept rule results) looks only between the unchanged ends.
+  if (last >= 0) noteSplice(tables, oldSeq.items, first, n - 1 - last);
   const key = (sources[0] as TomlPart).header!.keys[0]!;
   const start = tables[0]!.start;
   const end = tables[n - 1]!.end;

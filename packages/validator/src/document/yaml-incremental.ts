@@ -14,6 +14,7 @@ import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
 import { detachedEntry, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
+import { noteSplice } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -606,6 +607,8 @@ function patchedSequence(
   // Item i is unit i + 1's: the kept items are the previous collection's, by the same count.
   const old = (previous.collection as SeqNode).items;
   const items = old.slice(0, keptBefore - 1).concat(middleItems, old.slice(old.length - keptAfter));
+  // What reads the items one by one (declarations, kept rule results) looks only between the kept ends.
+  noteSplice(items, old, keptBefore - 1, keptAfter);
   let value: unknown;
   if (Array.isArray(previous.value)) {
     const list = previous.value as unknown[];

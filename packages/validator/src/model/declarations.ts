@@ -7,6 +7,7 @@
 import { escapePointerSegment, findEntry, pointerSegments, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 import type { TextSource } from '../document/piece-text.js';
+import { commonEnds, noteSplice } from '../document/spliced-lists.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
 
@@ -200,9 +201,10 @@ function readItems<T extends ValueNode | MapEntry>(
   if (previous) {
     const old = previous.items;
     const m = old.length;
-    while (prefix < n && prefix < m && items[prefix] === old[prefix]) prefix++;
+    const ends = commonEnds(items, old);
+    prefix = ends.prefix;
     // Items after an added or removed one have a new index, which their path holds.
-    if (n === m) while (suffix < n - prefix && items[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
+    if (n === m) suffix = ends.suffix;
     if (previous.complete && !live) {
       const spliced = splicedReading(slot, previous, items, prefix, suffix, read);
       if (spliced) return spliced;
@@ -264,10 +266,12 @@ function splicedReading<T extends ValueNode | MapEntry>(
   // Items after an added or removed one have a new index (their path holds it): suffix is 0 then.
   const built = previous.built.slice(0, prefix).concat(middle, previous.built.slice(m - suffix)) as LocatedDeclaration[];
   let list: Declaration[] = built.slice();
-  if (n === m) {
-    const old = previous.list;
-    if (middle.every((d, k) => d === old[prefix + k])) list = old;
-    else if (middle.every((d, k) => d.name === old[prefix + k]!.name)) sameNames.set(list, sameNames.get(old) ?? old);
+  const old = previous.list;
+  if (n === m && middle.every((d, k) => d === old[prefix + k])) list = old;
+  else {
+    // What reads the list item by item (kept rule results) needs only look between the kept ends.
+    noteSplice(list, old, prefix, suffix);
+    if (n === m && middle.every((d, k) => d.name === old[prefix + k]!.name)) sameNames.set(list, sameNames.get(old) ?? old);
   }
   return keep(slot, { items, built, list, throughAlias: false, complete: true });
 }

@@ -1,0 +1,60 @@
+/**
+ * Lists made from an earlier list by replacing a run in the middle, and what they share with it.
+ *
+ * After an edit, a collection's items (nodes, values, declarations) are a new list whose items are
+ * the earlier list's, but for the ones the edit reached. Whoever reuses work per item (kept rule
+ * results, kept schema results, kept declarations) needs how many items at each end are the same
+ * objects. Comparing the two lists finds it, but that costs a step per item, on every edit, and in
+ * the first edits after an open those steps run in V8's interpreter. The code that splices a list
+ * knows the answer, so it notes it here, and {@link commonEnds} reads the note instead of comparing.
+ */
+
+/** How `list` was made from `from`: its first `prefix` and last `suffix` items are `from`'s, the same objects. */
+interface SpliceNote {
+  from: readonly unknown[];
+  prefix: number;
+  suffix: number;
+}
+
+const notes = new WeakMap<readonly unknown[], SpliceNote>();
+
+/** Records that `list` holds `from`'s first `prefix` and last `suffix` items (the same objects), with other items between. */
+export function noteSplice(list: readonly unknown[], from: readonly unknown[], prefix: number, suffix: number): void {
+  notes.set(list, { from, prefix, suffix });
+}
+
+/**
+ * How many items at the start and at the end of `list` are `old`'s same items (the two counts
+ * never overlap): from the note of the splice that made `list` from `old`, else by comparing.
+ * A note gives counts the comparison may exceed (an item replaced by itself); they are never
+ * larger, so what they keep is kept rightly, and what is between is looked at again.
+ */
+export function commonEnds(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } {
+  const n = list.length;
+  const m = old.length;
+  const note = notes.get(list);
+  if (note && note.from === old && note.prefix + note.suffix <= Math.min(n, m)) return { prefix: note.prefix, suffix: note.suffix };
+  let prefix = 0;
+  let suffix = 0;
+  while (prefix < n && prefix < m && list[prefix] === old[prefix]) prefix++;
+  while (suffix < n - prefix && suffix < m - prefix && list[n - 1 - suffix] === old[m - 1 - suffix]) suffix++;
+  return { prefix, suffix };
+}
+
+/**
+ * `list.map(map)`, made from the mapped form of the list it was spliced from when there is one
+ * (`mappedOld`): only the items between the kept ends are mapped. The result is noted as spliced
+ * from `mappedOld` in the same way.
+ */
+export function mapSpliced<T, U>(list: readonly T[], map: (item: T) => U, mappedOf: (old: readonly T[]) => readonly U[] | undefined): U[] {
+  const note = notes.get(list);
+  const mappedOld = note ? mappedOf(note.from as readonly T[]) : undefined;
+  if (!note || !mappedOld || mappedOld.length !== note.from.length) return list.map(map);
+  const n = list.length;
+  const m = mappedOld.length;
+  const middle: U[] = [];
+  for (let i = note.prefix; i < n - note.suffix; i++) middle.push(map(list[i]!));
+  const mapped = mappedOld.slice(0, note.prefix).concat(middle, mappedOld.slice(m - note.suffix));
+  noteSplice(mapped, mappedOld, note.prefix, note.suffix);
+  return mapped;
+}
