@@ -6,6 +6,8 @@
  * and 2, valid and invalid, including edits that add, remove or rename declared names and
  * edits that break the syntax and repair it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declarationsOf, ManifestDocument, PieceText, validateDocument, validateManifest, type Declaration } from '../src/index.js';
@@ -106,6 +108,19 @@ describe('incremental validation equals a fresh validation', () => {
 });
 
 describe('what an edit validates again', () => {
+  it("rules give forEachItem anchor functions made once (a list's anchors are kept per function)", () => {
+    const dir = join(import.meta.dirname, '..', 'src', 'rules');
+    const inline = readdirSync(dir)
+      // rule.ts declares the parameter's type; the rules pass the functions.
+      .filter((name) => name.endsWith('.ts') && name !== 'rule.ts')
+      .flatMap((name) =>
+        readFileSync(join(dir, name), 'utf8')
+          .split('\n')
+          .filter((line) => /anchor:\s*\(/.test(line))
+          .map((line) => `${name}: ${line.trim()}`),
+      );
+    expect(inline).toEqual([]);
+  });
   beforeAll(() => recordValidationWork(true));
   afterAll(() => recordValidationWork(false));
   /** Schema parts below a collection (an item), leaving out the root and the collections themselves, which are new objects after any edit. */

@@ -489,6 +489,9 @@ export function referencesAt(map: MapNode | undefined, key: string, pointer: str
   return [];
 }
 
+/** A node as an item of its collection, for `RuleContext.forEachItem` (`pointer` is the collection's, then the index). */
+export const NODE_ITEM = { anchor: (node: ValueNode): ValueNode => node };
+
 /** A declaration as an item of its collection, for `RuleContext.forEachItem`: the agent's entry (or the item's node) and its path. */
 export const DECLARATION_ITEM = {
   anchor: (declaration: Declaration): MapEntry | ValueNode => declaration.entry ?? declaration.node,

@@ -1,6 +1,7 @@
 import type { CodeRule, RuleContext } from './rule.js';
 import { closestMatch } from '../suggest.js';
 import { escapePointerSegment, resolveAlias, type MapEntry, type ValueNode } from '../document/nodes.js';
+import { NODE_ITEM } from '../model/declarations.js';
 import { allowsExtraKeysBelow, knownKeys } from '../schema-keys.js';
 
 type SchemaObject = Record<string, unknown>;
@@ -26,6 +27,9 @@ interface Child {
   schema: SchemaObject;
 }
 
+/** A child's anchor for `forEachItem`: made once, so the anchors of a kept list of children are kept too. */
+const childEntry = (child: Child): MapEntry => child.entry;
+
 /**
  * The children of a map at a kept depth, per entries list and schema, when listing them reported
  * nothing: a collection an edit did not reach keeps its entries list, so it is not gone through
@@ -42,7 +46,7 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
     if (items && typeof items === 'object' && !Array.isArray(items)) {
       const visitOne = (item: ValueNode, index: number) => visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1);
       if (depth < KEPT_DEPTH)
-        context.forEachItem(pointer, resolved.items, { anchor: (item) => item, pointer: (_item, index) => `${pointer}/${index}` }, visitOne);
+        context.forEachItem(pointer, resolved.items, { anchor: NODE_ITEM.anchor, pointer: (_item, index) => `${pointer}/${index}` }, visitOne);
       else resolved.items.forEach(visitOne);
     }
     return;
@@ -52,7 +56,7 @@ function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | und
   const children = kept?.schema === schema ? kept.children : listChildren(context, resolved.entries, schema, pointer, depth);
   const pointerOf = (child: { entry: MapEntry }) => `${pointer}/${escapePointerSegment(child.entry.key)}`;
   const visitChild = (child: Child) => visit(context, child.entry.value, child.schema, pointerOf(child), depth + 1);
-  if (depth < KEPT_DEPTH) context.forEachItem(pointer, children, { anchor: (child) => child.entry, pointer: pointerOf }, visitChild);
+  if (depth < KEPT_DEPTH) context.forEachItem(pointer, children, { anchor: childEntry, pointer: pointerOf }, visitChild);
   else children.forEach(visitChild);
 }
 

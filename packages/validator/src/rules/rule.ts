@@ -76,7 +76,8 @@ export interface RuleContext extends ManifestLocator {
    * is where it is. When the last validation checked the same node at the same place with the
    * same `depends`, its reports are repeated (moved with the node) and `check` does not run:
    * after an edit, a rule checks again only the items the edit changed. `name` tells a rule's
-   * collections apart.
+   * collections apart. Pass an `anchor` made once (a constant such as `NODE_ITEM`): a list's
+   * anchors are kept per anchor function, so a function made per call maps every item again.
    */
   forEachItem<T>(
     name: string,

@@ -1,7 +1,9 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt, referencesAt } from '../model/declarations.js';
+import { declaredAgents, mapAt, NODE_ITEM, referencesAt } from '../model/declarations.js';
 import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
+
+const TRIGGER_ITEM = { ...NODE_ITEM, pointer: (_item: unknown, index: number) => `/triggers/${index}` };
 
 export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
   id: 'trigger-agent-declared',
@@ -17,7 +19,7 @@ export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
     context.forEachItem(
       'triggers',
       triggers.items,
-      { anchor: (item) => item, pointer: (_item, index) => `/triggers/${index}` },
+      TRIGGER_ITEM,
       (item, index) => {
         const map = mapAt(item);
         for (const key of ['agent', 'agent_name']) {
