@@ -8,6 +8,7 @@
  * kept per value object, so after an edit only the parts whose value is new are validated
  * again (the document layer keeps an unchanged block's value object from one update to the next).
  */
+import { notedEnds } from './document/spliced-lists.js';
 import type { SchemaError } from './rules/rule.js';
 
 export type CompiledPiece = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
@@ -210,8 +211,13 @@ function walkMembers(
   if (previous) {
     const old = previous.members;
     const m = old.length;
-    while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
-    while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
+    // A list spliced from the last one (an edited collection's value) says which ends it kept.
+    const noted = notedEnds(members, old);
+    if (noted) ({ prefix, suffix } = noted);
+    else {
+      while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
+      while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
+    }
     errors = previous.errors.slice(0, prefix).concat(new Array<readonly SchemaError[]>(n - prefix - suffix), previous.errors.slice(m - suffix));
     for (const i of previous.withErrors) if (i < prefix) withErrors.push(i);
   } else errors = new Array<readonly SchemaError[]>(n);

@@ -23,6 +23,13 @@ export function noteSplice(list: readonly unknown[], from: readonly unknown[], p
   notes.set(list, { from, prefix, suffix });
 }
 
+/** The ends `list` shares with `old` by the note of the splice that made it from `old`; undefined when there is none. */
+export function notedEnds(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } | undefined {
+  const note = notes.get(list);
+  if (!note || note.from !== old || note.prefix + note.suffix > Math.min(list.length, old.length)) return undefined;
+  return { prefix: note.prefix, suffix: note.suffix };
+}
+
 /**
  * How many items at the start and at the end of `list` are `old`'s same items (the two counts
  * never overlap): from the note of the splice that made `list` from `old`, else by comparing.
@@ -30,10 +37,10 @@ export function noteSplice(list: readonly unknown[], from: readonly unknown[], p
  * larger, so what they keep is kept rightly, and what is between is looked at again.
  */
 export function commonEnds(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } {
+  const noted = notedEnds(list, old);
+  if (noted) return noted;
   const n = list.length;
   const m = old.length;
-  const note = notes.get(list);
-  if (note && note.from === old && note.prefix + note.suffix <= Math.min(n, m)) return { prefix: note.prefix, suffix: note.suffix };
   let prefix = 0;
   let suffix = 0;
   while (prefix < n && prefix < m && list[prefix] === old[prefix]) prefix++;

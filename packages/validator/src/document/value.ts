@@ -1,5 +1,6 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { effectiveEntries, type AliasNode, type TomlDateTimeType, type ValueNode } from './nodes.js';
+import { mapSpliced } from './spliced-lists.js';
 
 /**
  * A TOML offset date-time, local date-time, local date or local time in the plain value.
@@ -61,8 +62,9 @@ export interface BuiltValue {
  * trees whose nodes never change their content (TOML block trees, joined by copying).
  */
 export interface ValueMemo {
-  value: WeakMap<ValueNode, unknown>;
-  schema: WeakMap<ValueNode, unknown>;
+  /** By node, and for a sequence also by its items list (a list spliced from it then builds only its new items). */
+  value: WeakMap<ValueNode | readonly ValueNode[], unknown>;
+  schema: WeakMap<ValueNode | readonly ValueNode[], unknown>;
 }
 
 export function buildValue(root: ValueNode, options: { maxExpandedNodes: number; hasAliases: boolean; hasDateTimes?: boolean; memo?: ValueMemo }): BuiltValue {
@@ -76,7 +78,7 @@ export function buildValue(root: ValueNode, options: { maxExpandedNodes: number;
   return { value, schemaValue, diagnostics };
 }
 
-function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean, shared?: WeakMap<ValueNode, unknown>): unknown {
+function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean, shared?: WeakMap<ValueNode | readonly ValueNode[], unknown>): unknown {
   switch (node.kind) {
     case 'scalar':
       if (node.tomlType) return forSchema ? OPAQUE_FOR_SCHEMA : new TomlDateTime(node.tomlType, String(node.value));
@@ -86,8 +88,16 @@ function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: bool
     case 'seq': {
       const known = shared?.get(node);
       if (known !== undefined) return known;
-      const list = node.items.map((item) => toValue(item, memo, forSchema, shared));
+      // Items spliced from a list whose value is kept (an edited array of tables): only the new items are built.
+      const list = shared
+        ? mapSpliced(
+            node.items,
+            (item) => toValue(item, memo, forSchema, shared),
+            (old) => shared.get(old) as unknown[] | undefined,
+          )
+        : node.items.map((item) => toValue(item, memo, forSchema, shared));
       shared?.set(node, list);
+      shared?.set(node.items, list);
       return list;
     }
     case 'map': {

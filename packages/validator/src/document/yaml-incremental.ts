@@ -615,6 +615,7 @@ function patchedSequence(
     const middleValues: unknown[] = [];
     for (let i = keptBefore; i < middleEnd; i++) for (const item of unitValue(units[i]!) as unknown[]) middleValues.push(item);
     value = list.slice(0, keptBefore - 1).concat(middleValues, list.slice(list.length - keptAfter));
+    noteSplice(value as unknown[], list, keptBefore - 1, keptAfter);
   }
   return { items, value, unitsWithDiagnostics: withDiagnostics };
 }
