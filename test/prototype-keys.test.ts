@@ -77,7 +77,7 @@ function checkResult(state: DocumentState, method: string, result: unknown): voi
 /** The parameters of each request the feature table answers (the method names are the LSP's). */
 function paramsFor(method: string, state: DocumentState, offset: number): unknown[] {
   const textDocument = { uri: state.uri };
-  const position = positionOf(textOf(state), offset);
+  const position = positionOf(textOf(state).toString(), offset);
   const whole = { start: { line: 0, character: 0 }, end: { line: lspLines(state).lineCount, character: 0 } };
   const diagnostics = computeDiagnostics(state);
   switch (method) {

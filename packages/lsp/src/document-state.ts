@@ -27,9 +27,9 @@ export function textLength(state: DocumentState): number {
   return state.text !== undefined ? state.text.length : state.doc.source.length;
 }
 
-/** The text positions refer to: the unparsed newer text if there is one, else the document's. */
-export function textOf(state: DocumentState): string {
-  return state.text ?? state.doc.text;
+/** The text positions refer to: the unparsed newer text if there is one, else the document's source (read it by ranges). */
+export function textOf(state: DocumentState): TextSource {
+  return state.text ?? state.doc.source;
 }
 
 export interface StateOptions {

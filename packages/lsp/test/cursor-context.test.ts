@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LineIndex, PieceText } from '@svc-manifest/validator';
 import { cursorContext } from '../src/cursor-context.js';
 import { CURSOR } from './helpers.js';
 
@@ -81,5 +82,34 @@ describe('cursor context (TOML)', () => {
       path: [],
       present: ['agents', 'project', 'svc_version'],
     });
+  });
+});
+
+describe('cursor context over a text held in pieces (as the server holds an open file)', () => {
+  // Far more than one 64 KB window of headers, a line longer than a window, and CRLF lines.
+  const tables: string[] = ['svc_version = 2', `description = "${'x'.repeat(70_000)}"`, ''];
+  for (let i = 0; i < 2500; i++) {
+    tables.push(i % 3 === 0 ? '[[triggers]]' : `[agents.agent-${i}]`, i % 3 === 0 ? `slug = "t-${i}"` : `enabled = true`, 'name = "n"', '');
+    if (i % 7 === 0) tables.push(`[agents.agent-${i}.sandbox]`, 'template = "a"', '');
+  }
+  const toml = tables.join('\n') + '\n';
+  const crlf = toml.slice(0, 200_000).replace(/\n/g, '\r\n');
+  const yaml = ['svc_version: 2', 'triggers:', ...Array.from({ length: 6000 }, (_, i) => `  - slug: t-${i}\n    type: cron\n    `.trimEnd())].join('\n') + '\n';
+
+  it.each([
+    ['toml', toml],
+    ['toml', crlf],
+    ['yaml', yaml],
+  ] as const)('%s: gives what the same text as one string gives, at every kind of place', (format, text) => {
+    // As after a keystroke: a PieceText made from the string keeps that string, an edited one does not.
+    const pieces = PieceText.from(text, 4096).edit(0, 1, text.charAt(0));
+    // The server passes the document's line starts (kept across edits, never read from a whole string).
+    const starts = new LineIndex(text).lineStarts;
+    const places = [text.length - 1, text.indexOf('name = "n"', text.length >> 1) + 2, text.indexOf('\n', 100_000) + 1, text.lastIndexOf('slug'), 5];
+    for (const offset of places) {
+      expect(cursorContext(pieces, offset, format, starts), `${format} at ${offset}`).toEqual(cursorContext(text, offset, format));
+    }
+    // Nothing above made the whole text one string.
+    expect(pieces.isMaterialized).toBe(false);
   });
 });

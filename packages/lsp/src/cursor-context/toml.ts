@@ -1,12 +1,12 @@
 /** The TOML half of the cursor context: the path comes from the nearest `[table]`/`[[array]]` header. */
-import { lineOfOffset } from '@svc-manifest/validator';
+import { lineOfOffset, type TextSource } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 import { baseContext, flowMapContext, lineText, splitDottedKey, type CursorContext } from './common.js';
 
 const HEADER_RE =
   /^[ \t]*(\[\[?)[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*\]\]?/;
 
-export function tomlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
+export function tomlContext(text: TextSource, offset: number, starts: readonly number[]): CursorContext | null {
   const lineNo = lineOfOffset(starts, offset);
   const lineStart = starts[lineNo]!;
   const full = lineText(text, starts, lineNo);
@@ -96,7 +96,7 @@ export function tomlContext(text: string, offset: number, starts: readonly numbe
 }
 
 /** Keys written in the table at `table`: `key = …` lines of its section and sub-table headers anywhere. */
-function tomlPresentKeys(text: string, starts: readonly number[], headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
+function tomlPresentKeys(text: TextSource, starts: readonly number[], headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
   const present = new Set<string>();
   const names = table.filter((s): s is string => typeof s === 'string');
   const sectionLine = (line: number): boolean => {
@@ -118,20 +118,43 @@ function tomlPresentKeys(text: string, starts: readonly number[], headerLine: nu
 /** A line that starts, after blanks, with `[`: found by the regular expression engine, not line by line. */
 const BRACKET_LINE = /^[ \t]*\[/gm;
 
+/** How much of a text held in pieces {@link forEachHeader} reads as one string. */
+const HEADER_WINDOW = 64 * 1024;
+
 /**
  * Calls `visit` with each header line (in order) starting before `end`. A file has far fewer
  * headers than lines: in a 50k-line file, reading every line above the cursor cost ~20 ms a
- * completion.
+ * completion. A text held in pieces is read in windows of whole lines, so a completion does not
+ * make the whole file one string.
  */
-function forEachHeader(text: string, end: number, visit: (header: RegExpExecArray, start: number) => void): void {
+function forEachHeader(text: TextSource, end: number, visit: (header: RegExpExecArray, start: number) => void): void {
+  if (typeof text === 'string') {
+    headersIn(text, 0, end, visit);
+    return;
+  }
+  for (let from = 0; from < end && from < text.length;) {
+    let to = Math.min(text.length, from + HEADER_WINDOW);
+    if (to < text.length) {
+      const newline = text.lastIndexOf('\n', to - 1);
+      // A line longer than the window: read to its end.
+      const lineEnd = newline >= from ? newline : text.indexOf('\n', to);
+      to = lineEnd === -1 ? text.length : lineEnd + 1;
+    }
+    headersIn(text.slice(from, to), from, end, visit);
+    from = to;
+  }
+}
+
+/** {@link forEachHeader} over `chunk`, whole lines of the text from offset `base`. */
+function headersIn(chunk: string, base: number, end: number, visit: (header: RegExpExecArray, start: number) => void): void {
   BRACKET_LINE.lastIndex = 0;
-  for (let found = BRACKET_LINE.exec(text); found && found.index < end; found = BRACKET_LINE.exec(text)) {
+  for (let found = BRACKET_LINE.exec(chunk); found && base + found.index < end; found = BRACKET_LINE.exec(chunk)) {
     const start = found.index;
-    const lineEnd = text.indexOf('\n', start);
+    const lineEnd = chunk.indexOf('\n', start);
     // The engine's `^` also follows a lone CR or a line separator; the editor's lines end at LF only.
-    if (start === 0 || text.charCodeAt(start - 1) === 10) {
-      const header = HEADER_RE.exec(text.slice(start, lineEnd === -1 ? text.length : lineEnd));
-      if (header) visit(header, start);
+    if (start === 0 || chunk.charCodeAt(start - 1) === 10) {
+      const header = HEADER_RE.exec(chunk.slice(start, lineEnd === -1 ? chunk.length : lineEnd));
+      if (header) visit(header, base + start);
     }
     if (lineEnd === -1) break;
     BRACKET_LINE.lastIndex = lineEnd + 1;

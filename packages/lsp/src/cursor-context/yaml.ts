@@ -2,7 +2,7 @@
  * The YAML half of the cursor context: the path comes from indentation: the nearest lines above
  * with less indentation are the ancestors (`key:` or a `- ` item).
  */
-import { lineOfOffset } from '@svc-manifest/validator';
+import { lineOfOffset, type TextSource } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 import { flowMapContext, lineText, unquoteKey, type CursorContext } from './common.js';
 
@@ -11,7 +11,7 @@ import { flowMapContext, lineText, unquoteKey, type CursorContext } from './comm
  * skip lines by indentation before tokenizing any, so a cursor deep in a 50k-line file
  * costs a pass over line starts, not a regex per line.
  */
-function indentOf(text: string, starts: readonly number[], line: number): number {
+function indentOf(text: TextSource, starts: readonly number[], line: number): number {
   const start = starts[line]!;
   const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
   let at = start;
@@ -55,7 +55,7 @@ function tokenizeLine(line: string): LineToken[] {
   return tokens;
 }
 
-export function yamlContext(text: string, offset: number, starts: readonly number[]): CursorContext | null {
+export function yamlContext(text: TextSource, offset: number, starts: readonly number[]): CursorContext | null {
   const lineNo = lineOfOffset(starts, offset);
   const lineStart = starts[lineNo]!;
   const full = lineText(text, starts, lineNo);
@@ -197,7 +197,7 @@ export function yamlContext(text: string, offset: number, starts: readonly numbe
 }
 
 /** The index of the `- ` item at `col` on `line` among its siblings above. */
-function itemIndex(text: string, starts: readonly number[], line: number, col: number): number {
+function itemIndex(text: TextSource, starts: readonly number[], line: number, col: number): number {
   let index = 0;
   for (let above = line - 1; above >= 0; above--) {
     const indent = indentOf(text, starts, above);
@@ -205,7 +205,7 @@ function itemIndex(text: string, starts: readonly number[], line: number, col: n
     if (indent < col) break;
     const at = starts[above]! + indent;
     // At the sequence's column every line is an item; anything else (its key) ends it.
-    if (text.charCodeAt(at) === 45 /* - */ && /[ \r\n]/.test(text[at + 1] ?? '\n')) index += 1;
+    if (text.charCodeAt(at) === 45 /* - */ && /[ \r\n]/.test(text.slice(at + 1, at + 2) || '\n')) index += 1;
     else break;
   }
   return index;
