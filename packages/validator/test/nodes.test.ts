@@ -27,14 +27,14 @@ describe('nodes kept from a frame', () => {
     expect(before[0]).toBe(100);
     const main = (root as MapNode).entries[0]!.value as MapNode;
     expect(text.slice(main.entries[0]!.keyStart - 100, main.entries[0]!.keyEnd - 100)).toBe('main');
-    fragment.frame!.base += 37;
+    fragment.frame.base += 37;
     expect(offsets(root)).toEqual(before.map((offset) => offset + 37));
   });
 
   it('serialise as file offsets, so a tree prints the same whatever its frame', () => {
     const near = parseYamlFragment(text, 0).root!;
     const far = parseYamlFragment(text, 500);
-    far.frame!.base = 0;
+    far.frame.base = 0;
     expect(JSON.stringify(far.root)).toBe(JSON.stringify(near));
     expect(JSON.parse(JSON.stringify(near))).toMatchObject({ kind: 'map', start: 0, end: text.length });
   });
@@ -44,7 +44,7 @@ describe('nodes kept from a frame', () => {
     const root = fragment.root as MapNode;
     root.end = 90;
     expect(root.end).toBe(90);
-    fragment.frame!.base += 5;
+    fragment.frame.base += 5;
     expect(root.end).toBe(95);
   });
 

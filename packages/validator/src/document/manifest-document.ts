@@ -481,7 +481,7 @@ export class ManifestDocument {
   /** The parsed YAML units by where they start (for tests and bench/profile.ts). */
   private get fragments(): Map<number, YamlUnit> {
     const units = new Map<number, YamlUnit>();
-    for (const top of this.yamlChunks?.tops ?? []) for (const unit of top.units) units.set(unit.base, unit);
+    for (const top of this.yamlChunks?.tops ?? []) for (const unit of top.units) units.set(unit.fragment.frame.base, unit);
     return units;
   }
 

@@ -45,8 +45,9 @@ const PARSE_OPTIONS = {
  * tree's nodes keep their offsets from the returned `frame`, so setting its base moves them.
  * Never throws; syntax problems come back as diagnostics next to whatever tree was built.
  */
-export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment {
+export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment & { frame: Frame } {
   const diagnostics: RawDiagnostic[] = [];
+  const frame = new Frame(base);
   let documents: Document.Parsed[];
   try {
     documents = parseAllDocuments(text, PARSE_OPTIONS);
@@ -58,9 +59,9 @@ export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', op
       start: base,
       end: base,
     });
-    return { root: null, diagnostics, aliasCount: 0 };
+    return { root: null, diagnostics, aliasCount: 0, frame };
   }
-  if (!Array.isArray(documents) || documents.length === 0) return { root: null, diagnostics, aliasCount: 0 };
+  if (!Array.isArray(documents) || documents.length === 0) return { root: null, diagnostics, aliasCount: 0, frame };
   const [first, ...rest] = documents;
   // One fault, one error: at the first extra document, counting the others.
   const extra = rest[0];
@@ -94,7 +95,6 @@ export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', op
       end: base + Math.max(warning.pos[0], warning.pos[1]),
     });
   }
-  const frame = new Frame(base);
   const builder = new YamlTreeBuilder(frame, diagnostics, options.skipRootKeyCheck === true);
   // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
   const contents = doc.contents as YamlNode | null;

@@ -12,7 +12,7 @@
  */
 import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
-import { detachedEntry, escapePointerSegment, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import { detachedEntry, escapePointerSegment, type Frame, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { noteSplice } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
@@ -22,10 +22,9 @@ import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './
 import { scanYamlPart, type YamlLineTable } from './yaml-scan.js';
 import type { TextSource } from './piece-text.js';
 
-/** A parsed chunk: its tree is located for `base`, and moves with it (its nodes' offsets are kept from its frame). */
+/** A parsed chunk: its tree's offsets are kept from its fragment's frame, whose base is where the chunk starts. */
 export interface YamlUnit {
-  fragment: ParsedFragment;
-  base: number;
+  fragment: ParsedFragment & { frame: Frame };
   /** The unit's plain value (offsets do not matter to it, so it survives moves). */
   value?: unknown;
   /** Which of its top-level entries were left out when `value` was built (see `unitValue`). */
@@ -251,17 +250,16 @@ function scanTops(
 
 /** Moves a unit's tree (one write: its frame) and diagnostics to `base`, in place. */
 function moveUnit(unit: YamlUnit, base: number): void {
-  const delta = base - unit.base;
-  if (delta === 0) return;
   const frame = unit.fragment.frame;
-  if (frame) frame.base += delta;
+  const delta = base - frame.base;
+  if (delta === 0) return;
+  frame.base = base;
   for (const d of unit.fragment.diagnostics) shiftDiagnosticInPlace(d, delta);
-  unit.base = base;
 }
 
 function parseUnit(body: TextSource, start: number, end: number, bom: number, work: { reparsed: number }): YamlUnit {
   work.reparsed += end - start;
-  return { fragment: parseYamlFragment(body.slice(start, end), bom + start, '', { skipRootKeyCheck: true }), base: bom + start };
+  return { fragment: parseYamlFragment(body.slice(start, end), bom + start, '', { skipRootKeyCheck: true }) };
 }
 
 /** The unit boundaries of a chunk: [start, end) of the whole chunk, or of the header and each item. */
