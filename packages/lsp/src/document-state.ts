@@ -22,11 +22,6 @@ export interface DocumentState {
   readonly text?: string;
 }
 
-/** The length of the text positions refer to, without making the whole string. */
-export function textLength(state: DocumentState): number {
-  return state.text !== undefined ? state.text.length : state.doc.source.length;
-}
-
 /** The text positions refer to: the unparsed newer text if there is one, else the document's source (read it by ranges). */
 export function textOf(state: DocumentState): TextSource {
   return state.text ?? state.doc.source;

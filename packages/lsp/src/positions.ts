@@ -5,7 +5,7 @@
  */
 import type { Position, Range, TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { LineIndex, PieceText, type TextChange } from '@svc-manifest/validator';
-import { textLength, textOf, type DocumentState } from './document-state.js';
+import { textOf, type DocumentState } from './document-state.js';
 
 const cache = new WeakMap<object, LineIndex>();
 
@@ -22,7 +22,7 @@ export function lspLines(state: DocumentState): LineIndex {
 
 export function positionAt(state: DocumentState, offset: number): Position {
   const lines = lspLines(state);
-  const clamped = Math.max(0, Math.min(offset, textLength(state)));
+  const clamped = Math.max(0, Math.min(offset, textOf(state).length));
   const line = lines.lineOf(clamped);
   return { line, character: clamped - lines.lineStarts[line]! };
 }
@@ -35,7 +35,7 @@ export function rangeAt(state: DocumentState, start: number, end: number): Range
 export function offsetAt(state: DocumentState, position: Position): number {
   const lines = lspLines(state);
   if (position.line < 0) return 0;
-  if (position.line >= lines.lineCount) return textLength(state);
+  if (position.line >= lines.lineCount) return textOf(state).length;
   const start = lines.lineStarts[position.line]!;
   return Math.min(start + Math.max(0, position.character), lines.lineEnd(position.line));
 }
