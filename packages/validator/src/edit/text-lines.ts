@@ -28,6 +28,21 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
+/**
+ * The line ends of texts held in pieces, by text: habits and every quick fix planned while
+ * validating an edit make a TextLines of the same text, and finding that an LF file has no CRLF
+ * reads all of it.
+ */
+const eols = new WeakMap<object, string>();
+
+function eolOf(text: TextSource): string {
+  const known = typeof text === 'string' ? undefined : eols.get(text);
+  if (known) return known;
+  const eol = text.indexOf('\r\n') !== -1 ? '\r\n' : '\n';
+  if (typeof text !== 'string') eols.set(text, eol);
+  return eol;
+}
+
 export class TextLines {
   private cachedEol?: string;
 
@@ -36,7 +51,7 @@ export class TextLines {
 
   /** The line end used for inserted lines: CRLF when the file already uses it. */
   get eol(): string {
-    return (this.cachedEol ??= this.text.indexOf('\r\n') !== -1 ? '\r\n' : '\n');
+    return (this.cachedEol ??= eolOf(this.text));
   }
 
   lineStartOf(offset: number): number {
