@@ -54,7 +54,8 @@ describe('PieceText', () => {
           expect(pieces.slice(c)).toBe(plain.slice(c));
           expect(pieces.charCodeAt(a!)).toBe(plain.charCodeAt(a!));
           expect(pieces.charCodeAt(d!)).toBe(plain.charCodeAt(d!));
-          for (const search of ['\n', '\r\n', 'a:', 'x\n', '😀']) {
+          // Pieces end after a `\n`, so only a search with a line break before its end can cross from one piece to the next.
+          for (const search of ['\n', '\r\n', 'a:', 'x\n', '😀', '\na', 'b\r\na', '\n\n']) {
             expect(pieces.indexOf(search, a)).toBe(plain.indexOf(search, a));
             expect(pieces.lastIndexOf(search, c)).toBe(plain.lastIndexOf(search, c));
             expect(pieces.startsWith(search, b)).toBe(plain.startsWith(search, b));
