@@ -204,11 +204,21 @@ export class PieceText implements TextSource {
     if (this.whole !== undefined) return this.whole.lastIndexOf(search, from);
     if (search.length === 0) return from;
     if (search.length > length) return -1;
-    // The last match starting at or before `from`: search backwards piece by piece.
+    const reach = search.length - 1;
+    // The last match starting at or before `from`: search backwards piece by piece, in the piece
+    // itself (no copy) after the seam with the next piece, where a later match would start.
     for (let i = this.pieceAt(Math.min(from, length - 1)); i >= 0; i--) {
       const base = this.starts[i]!;
-      const window = this.slice(base, Math.min(length, this.starts[i + 1]! + search.length - 1));
-      const at = window.lastIndexOf(search, from - base);
+      const next = this.starts[i + 1]!;
+      if (reach > 0 && next < length) {
+        const seamStart = Math.max(base, next - reach);
+        const last = Math.min(from, next - 1) - seamStart;
+        if (last >= 0) {
+          const seam = this.slice(seamStart, Math.min(length, next + reach)).lastIndexOf(search, last);
+          if (seam !== -1) return seamStart + seam;
+        }
+      }
+      const at = this.pieces[i]!.lastIndexOf(search, from - base);
       if (at !== -1) return base + at;
     }
     return -1;
