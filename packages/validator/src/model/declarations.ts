@@ -195,85 +195,61 @@ function readItems<T extends ValueNode | MapEntry>(
   // The same items array: the collection was not parsed again (an edit elsewhere), so its nodes,
   // and the declarations that read their offsets from them, are all as they were.
   if (previous && previous.items === items && !previous.throughAlias) return previous.list;
-  const built = new Array<LocatedDeclaration | null | typeof THROUGH_ALIAS>(n);
   let prefix = 0;
   let suffix = 0;
+  const m = previous ? previous.items.length : 0;
   if (previous) {
-    const old = previous.items;
-    const m = old.length;
-    const ends = commonEnds(items, old);
+    const ends = commonEnds(items, previous.items);
     prefix = ends.prefix;
     // Items after an added or removed one have a new index, which their path holds.
     if (n === m) suffix = ends.suffix;
-    if (previous.complete && !live) {
-      const spliced = splicedReading(slot, previous, items, prefix, suffix, read);
-      if (spliced) return spliced;
+  }
+  // Only the items between the kept ends are read again (an edit in one of thousands of triggers reads one).
+  const middle: (LocatedDeclaration | null | typeof THROUGH_ALIAS)[] = [];
+  for (let i = prefix; i < n - suffix; i++) middle.push(throughAlias(items[i]!) ? THROUGH_ALIAS : read(items[i]!, i));
+  const built = previous ? previous.built.slice(0, prefix).concat(middle, previous.built.slice(m - suffix)) : middle;
+  // Every item a declaration read directly, none left out: the list is the readings as they are
+  // (a kept complete reading has no other kind, so only the middle needs looking at).
+  const complete = !live && (previous?.complete ? middle : built).every((found) => found !== null && found !== THROUGH_ALIAS);
+  let list: Declaration[];
+  /** The part of the list that can differ from the last one. */
+  let from = 0;
+  let to: number;
+  if (complete) {
+    list = built.slice() as LocatedDeclaration[];
+    to = n;
+    if (previous?.complete) [from, to] = [prefix, n - suffix];
+  } else {
+    list = [];
+    for (let i = 0; i < n; i++) {
+      const kept = built[i];
+      const found = kept === THROUGH_ALIAS ? read(items[i]!, i) : kept;
+      if (found && (!live || live(items[i]!))) list.push(found);
     }
-    for (let i = 0; i < prefix; i++) built[i] = previous.built[i]!;
-    for (let k = 1; k <= suffix; k++) built[n - k] = previous.built[m - k]!;
+    to = list.length;
   }
-  for (let i = prefix; i < n - suffix; i++) built[i] = throughAlias(items[i]!) ? THROUGH_ALIAS : read(items[i]!, i);
-  const list: Declaration[] = [];
-  for (let i = 0; i < n; i++) {
-    const kept = built[i];
-    const found = kept === THROUGH_ALIAS ? read(items[i]!, i) : kept;
-    if (found && (!live || live(items[i]!))) list.push(found);
+  const old = previous?.list;
+  const sameLength = old !== undefined && old.length === list.length;
+  let same = sameLength;
+  for (let i = from; same && i < to; i++) same = list[i] === old![i];
+  if (same) {
+    // The same declarations as last time: the same list, so what was derived from it (the declared names) is too.
+    list = old!;
+  } else if (old) {
+    // What reads the list item by item (kept rule results) needs only look between the kept ends.
+    if (complete && previous?.complete) noteSplice(list, old, prefix, suffix);
+    // Names are read only where the declaration objects differ (the edited items).
+    let sameNamesHere = sameLength;
+    for (let i = from; sameNamesHere && i < to; i++) sameNamesHere = list[i] === old[i] || list[i]!.name === old[i]!.name;
+    if (sameNamesHere) sameNames.set(list, sameNames.get(old) ?? old);
   }
-  // The same declarations as last time: the same list, so what was derived from it (the declared names) is too.
-  const same = previous !== undefined && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d);
-  // Names are read only where the declaration objects differ (the edited items).
-  if (!same && previous && previous.list.length === list.length && list.every((d, i) => previous.list[i] === d || previous.list[i]!.name === d.name)) {
-    sameNames.set(list, sameNames.get(previous.list) ?? previous.list);
-  }
-  const anyThroughAlias = built.includes(THROUGH_ALIAS);
-  const state: KeptList = { items, built, list: same ? previous.list : list, throughAlias: anyThroughAlias, complete: !anyThroughAlias && list.length === n };
-  return keep(slot, state);
-}
-
-/** Keeps a reading for the next one, by the collection's first and last item. */
-function keep(slot: string, state: KeptList): Declaration[] {
-  const items = state.items;
-  for (const anchor of [items[0]!, items[items.length - 1]!]) {
+  const state: KeptList = { items, built, list, throughAlias: !complete && built.includes(THROUGH_ALIAS), complete };
+  for (const anchor of [items[0]!, items[n - 1]!]) {
     let bySlot = keptLists.get(anchor);
     if (!bySlot) keptLists.set(anchor, (bySlot = new Map()));
     bySlot.set(slot, state);
   }
-  return state.list;
-}
-
-/**
- * {@link readItems} for an edit of a few items of a collection whose every item was a
- * declaration: the new readings of the middle items spliced between the kept ones, with no visit
- * of the others (an edit in one of thousands of triggers reads one). Undefined when a middle item
- * is not a plain declaration: read the whole way then.
- */
-function splicedReading<T extends ValueNode | MapEntry>(
-  slot: string,
-  previous: KeptList,
-  items: readonly T[],
-  prefix: number,
-  suffix: number,
-  read: (item: T, index: number) => LocatedDeclaration | null,
-): Declaration[] | undefined {
-  const n = items.length;
-  const m = previous.items.length;
-  const middle: LocatedDeclaration[] = [];
-  for (let i = prefix; i < n - suffix; i++) {
-    const found = throughAlias(items[i]!) ? null : read(items[i]!, i);
-    if (!found) return undefined;
-    middle.push(found);
-  }
-  // Items after an added or removed one have a new index (their path holds it): suffix is 0 then.
-  const built = previous.built.slice(0, prefix).concat(middle, previous.built.slice(m - suffix)) as LocatedDeclaration[];
-  let list: Declaration[] = built.slice();
-  const old = previous.list;
-  if (n === m && middle.every((d, k) => d === old[prefix + k])) list = old;
-  else {
-    // What reads the list item by item (kept rule results) needs only look between the kept ends.
-    noteSplice(list, old, prefix, suffix);
-    if (n === m && middle.every((d, k) => d.name === old[prefix + k]!.name)) sameNames.set(list, sameNames.get(old) ?? old);
-  }
-  return keep(slot, { items, built, list, throughAlias: false, complete: true });
+  return list;
 }
 
 /** Named items of a sequence (`triggers`, `connectors`, v1 `agents`), named by `nameKey`. */
