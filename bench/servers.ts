@@ -5,9 +5,11 @@
  * node_modules is never modified.
  */
 import { build } from 'esbuild';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { computeDiagnostics, createState } from '@svc-manifest/lsp';
+import type { GeneratedManifest } from './generate.ts';
 import type { ServerSpec } from './lsp-harness.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -135,6 +137,81 @@ export function taploSpec(): ServerSpec {
     initializationOptions: { configurationSection: 'evenBetterToml', cachePath: join(WORK, 'taplo-cache') },
     configuration: (section) => (section === 'evenBetterToml' ? TAPLO_SETTINGS : null),
     validationDone: (diagnostics, count) => diagnostics.length > 0 || count >= 3,
+  };
+}
+
+const FLOOR_SERVER = join(WORK, 'floor-server.cjs');
+
+/**
+ * Writes the list ours publishes for `manifest` as opened (computed in process, as the server
+ * computes it) to a JSON file for {@link floorSpec}. The benchmark's edits change one character
+ * of a prompt, so every version publishes a list as long.
+ */
+export function writeOurPublication(manifest: GeneratedManifest): { file: string; count: number } {
+  const published = computeDiagnostics(
+    createState(`file:///tmp/svc-manifest-bench/svc.${manifest.format}`, 1, manifest.text, { maxFileSizeBytes: 64 * 1024 * 1024 }),
+  );
+  mkdirSync(WORK, { recursive: true });
+  const file = join(WORK, `published-${manifest.name}.json`);
+  writeFileSync(file, JSON.stringify(published));
+  return { file, count: published.length };
+}
+
+/**
+ * The floor an edit costs over the protocol: a vscode-languageserver server that validates
+ * nothing. It keeps each file in the library's `TextDocuments` (one string per file; ours holds
+ * PieceTexts) and, for every version, publishes the list in the JSON file named by `published`
+ * (none: an empty list). Given the list ours publishes for a file, it pays what the client and
+ * the pipe cost for a publication that long, and nothing else: with hundreds of diagnostics that
+ * part grows with the file, whoever computes them. `readsText` also reads the text once per
+ * edit (a server that checks anything must: V8 then copies the edited text into one flat string).
+ */
+export async function floorSpec(options: { name?: string; published?: string; readsText?: boolean } = {}): Promise<ServerSpec> {
+  if (!existsSync(FLOOR_SERVER)) {
+    mkdirSync(WORK, { recursive: true });
+    const entry = join(WORK, 'floor-server.ts');
+    writeFileSync(
+      entry,
+      `import { readFileSync } from 'node:fs';
+import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+const publishes = process.argv.find((arg) => arg.startsWith('--publishes='))?.slice('--publishes='.length);
+const published = publishes ? JSON.parse(readFileSync(publishes, 'utf8')) : [];
+const readsText = process.argv.includes('--reads-text');
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental, completionProvider: {}, hoverProvider: true } }));
+connection.onCompletion(() => []);
+connection.onHover(() => null);
+let sink = 0;
+documents.onDidChangeContent(({ document }) => {
+  if (readsText) sink += document.getText().charCodeAt(document.getText().length >> 1);
+  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: published });
+});
+process.on('exit', () => void sink);
+documents.listen(connection);
+connection.listen();
+`,
+    );
+    const temporary = `${FLOOR_SERVER}.${process.pid}.tmp`;
+    await build({
+      entryPoints: [entry],
+      outfile: temporary,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minify: true,
+      logLevel: 'warning',
+    });
+    renameSync(temporary, FLOOR_SERVER);
+  }
+  return {
+    name: options.name ?? 'floor',
+    command: process.execPath,
+    args: [FLOOR_SERVER, '--stdio', ...(options.published ? [`--publishes=${options.published}`] : []), ...(options.readsText ? ['--reads-text'] : [])],
+    crossReferences: false,
+    configuration: () => null,
   };
 }
 
