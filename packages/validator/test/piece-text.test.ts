@@ -70,6 +70,31 @@ describe('PieceText', () => {
     );
   });
 
+  it('knows whether a line ends with CRLF, carrying what earlier texts read through edits', () => {
+    fc.assert(
+      fc.property(textArb, editsArb, fc.constantFrom(undefined, 1, 7, 300), fc.boolean(), (text, fractions, pieceSize, askFirst) => {
+        let pieces = PieceText.from(text, pieceSize);
+        let plain = text;
+        // Asked before the edits, each edit carries the answer per piece; not asked, the last text reads every piece.
+        if (askFirst) expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
+        for (const edit of editsFor(fractions, text.length)) {
+          pieces = pieces.edit(edit.start, edit.end, edit.text);
+          plain = plain.slice(0, edit.start) + edit.text + plain.slice(edit.end);
+          if (askFirst) expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
+        }
+        expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
+      }),
+      { numRuns: 300 },
+    );
+    // A CRLF made by joining a CR and an LF across the edited range, and one removed the same way.
+    const joined = PieceText.from('a\r\nb\n'.replace('\r\n', '\rx\n'), 1);
+    expect(joined.hasCrlf).toBe(false);
+    expect(joined.edit(2, 3, '').hasCrlf).toBe(true);
+    const split = PieceText.from('a\r\nb\n', 1);
+    expect(split.hasCrlf).toBe(true);
+    expect(split.edit(2, 2, 'x').hasCrlf).toBe(false);
+  });
+
   it('keeps pieces whole lines and near their size after many edits in one place', () => {
     let text = PieceText.from('key: value\n'.repeat(20000));
     const at = 100_000;

@@ -47,6 +47,13 @@ export class PieceText implements TextSource {
   /** The number of the line each piece starts (0-based); the last entry is the number of line breaks. */
   private readonly lineStarts: number[];
   private whole?: string;
+  /**
+   * Per piece, whether it holds a CRLF: filled when first asked, and carried to the text an edit
+   * makes, which looks only at its new pieces. (Every piece ends after a `\n`, so no CRLF is split
+   * between two.) Asked on every edit of a file with quick fixes, for its line ends: a search of
+   * an LF file for CRLF reads all of it.
+   */
+  private crlfInPieces?: boolean[];
 
   private constructor(
     private readonly pieces: readonly string[],
@@ -112,6 +119,7 @@ export class PieceText implements TextSource {
     const joined = a.slice(0, start - this.starts[first]!) + insert + b.slice(end - this.starts[lastPiece]!);
     const pieces = this.pieces.slice(0, first);
     const pieceLines = this.pieceLines.slice(0, first);
+    const crlf = this.crlfInPieces?.slice(0, first);
     // A piece must end after a `\n` unless it is the last: one that does not takes the next one in.
     let next = lastPiece + 1;
     let made = joined;
@@ -122,13 +130,23 @@ export class PieceText implements TextSource {
       for (const piece of made.length > 2 * this.pieceSize ? cut(made, this.pieceSize) : [made]) {
         pieces.push(piece);
         pieceLines.push(lineStartsOf(piece));
+        crlf?.push(piece.includes('\r\n'));
       }
     }
     for (let i = next; i < this.pieces.length; i++) {
       pieces.push(this.pieces[i]!);
       pieceLines.push(this.pieceLines[i]!);
+      crlf?.push(this.crlfInPieces![i]!);
     }
-    return pieces.length ? new PieceText(pieces, pieceLines, this.pieceSize) : new PieceText([''], [[0]], this.pieceSize);
+    if (!pieces.length) return new PieceText([''], [[0]], this.pieceSize);
+    const edited = new PieceText(pieces, pieceLines, this.pieceSize);
+    edited.crlfInPieces = crlf;
+    return edited;
+  }
+
+  /** Whether a line of the text ends with CRLF (`indexOf('\r\n') !== -1`), reading only the pieces no earlier text read. */
+  get hasCrlf(): boolean {
+    return (this.crlfInPieces ??= this.pieces.map((piece) => piece.includes('\r\n'))).includes(true);
   }
 
   /** The number of lines (one more than the line breaks), as LSP counts them. */

@@ -4,7 +4,7 @@
  * (the `\r` belongs to the line end, never to the content).
  */
 import type { OffsetEdit } from '../diagnostic.js';
-import type { TextSource } from '../document/piece-text.js';
+import { PieceText, type TextSource } from '../document/piece-text.js';
 
 export function applyEdit(text: string, edit: OffsetEdit): string {
   return text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
@@ -28,19 +28,10 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/**
- * The line ends of texts held in pieces, by text: habits and every quick fix planned while
- * validating an edit make a TextLines of the same text, and finding that an LF file has no CRLF
- * reads all of it.
- */
-const eols = new WeakMap<object, string>();
-
+/** The file's line end: CRLF when any line already ends with it. A PieceText answers from the pieces its edits made. */
 function eolOf(text: TextSource): string {
-  const known = typeof text === 'string' ? undefined : eols.get(text);
-  if (known) return known;
-  const eol = text.indexOf('\r\n') !== -1 ? '\r\n' : '\n';
-  if (typeof text !== 'string') eols.set(text, eol);
-  return eol;
+  const crlf = text instanceof PieceText ? text.hasCrlf : text.indexOf('\r\n') !== -1;
+  return crlf ? '\r\n' : '\n';
 }
 
 export class TextLines {
