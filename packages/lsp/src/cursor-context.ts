@@ -6,7 +6,7 @@
  * YAML: the path comes from indentation: the nearest lines above with less indentation are
  * the ancestors (`key:` or a `- ` item). TOML: from the nearest `[table]`/`[[array]]` header.
  */
-import { LineIndex, type ManifestFormat, type TextSource } from '@svc-manifest/validator';
+import { LineIndex, type LineTable, type ManifestFormat, type TextSource } from '@svc-manifest/validator';
 import type { CursorContext } from './cursor-context/common.js';
 import { tomlContext } from './cursor-context/toml.js';
 import { yamlContext } from './cursor-context/yaml.js';
@@ -15,11 +15,6 @@ export type { CursorContext } from './cursor-context/common.js';
 export { splitDottedKey } from './cursor-context/common.js';
 
 /** The context at `offset`, or null where nothing can be completed (a comment, inside a flow map). */
-export function cursorContext(text: TextSource, offset: number, format: ManifestFormat, starts?: readonly number[]): CursorContext | null {
-  const lines = starts ?? lineStarts(text);
+export function cursorContext(text: TextSource, offset: number, format: ManifestFormat, lines: LineTable = new LineIndex(text)): CursorContext | null {
   return format === 'toml' ? tomlContext(text, offset, lines) : yamlContext(text, offset, lines);
-}
-
-function lineStarts(text: TextSource): readonly number[] {
-  return new LineIndex(text).lineStarts;
 }

@@ -11,7 +11,7 @@ const cache = new WeakMap<object, LineIndex>();
 
 /** The line index of the state's newest text (the parsed document's own when that is the newest). */
 export function lspLines(state: DocumentState): LineIndex {
-  if (state.text === undefined || state.text === state.doc.text) return state.doc.lines;
+  if (state.text === undefined || state.text === state.doc.source) return state.doc.lines;
   let lines = cache.get(state);
   if (!lines) {
     lines = new LineIndex(textOf(state));
@@ -24,7 +24,7 @@ export function positionAt(state: DocumentState, offset: number): Position {
   const lines = lspLines(state);
   const clamped = Math.max(0, Math.min(offset, textOf(state).length));
   const line = lines.lineOf(clamped);
-  return { line, character: clamped - lines.lineStarts[line]! };
+  return { line, character: clamped - lines.lineStart(line) };
 }
 
 export function rangeAt(state: DocumentState, start: number, end: number): Range {
@@ -36,7 +36,7 @@ export function offsetAt(state: DocumentState, position: Position): number {
   const lines = lspLines(state);
   if (position.line < 0) return 0;
   if (position.line >= lines.lineCount) return textOf(state).length;
-  const start = lines.lineStarts[position.line]!;
+  const start = lines.lineStart(position.line);
   return Math.min(start + Math.max(0, position.character), lines.lineEnd(position.line));
 }
 

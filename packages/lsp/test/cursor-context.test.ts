@@ -103,11 +103,11 @@ describe('cursor context over a text held in pieces (as the server holds an open
   ] as const)('%s: gives what the same text as one string gives, at every kind of place', (format, text) => {
     // As after a keystroke: a PieceText made from the string keeps that string, an edited one does not.
     const pieces = PieceText.from(text, 4096).edit(0, 1, text.charAt(0));
-    // The server passes the document's line starts (kept across edits, never read from a whole string).
-    const starts = new LineIndex(text).lineStarts;
+    // The server passes the document's line index: over a PieceText, the pieces' own line tables.
+    const lines = new LineIndex(pieces);
     const places = [text.length - 1, text.indexOf('name = "n"', text.length >> 1) + 2, text.indexOf('\n', 100_000) + 1, text.lastIndexOf('slug'), 5];
     for (const offset of places) {
-      expect(cursorContext(pieces, offset, format, starts), `${format} at ${offset}`).toEqual(cursorContext(text, offset, format));
+      expect(cursorContext(pieces, offset, format, lines), `${format} at ${offset}`).toEqual(cursorContext(text, offset, format));
     }
     // Nothing above made the whole text one string.
     expect(pieces.isMaterialized).toBe(false);

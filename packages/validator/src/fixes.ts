@@ -52,16 +52,16 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
     // A table (or array of tables) defined by `[header]` lines: remove its whole section.
     const firstLine = lines.lineOf(value.start);
     const lastLine = lines.lineOf(Math.max(value.start, trimEndBefore(text, value.end) - 1));
-    return { start: lines.lineStarts[firstLine]!, end: lines.lineStarts[lastLine + 1] ?? text.length, newText: '' };
+    return { start: lines.lineStart(firstLine), end: lastLine + 1 < lines.lineCount ? lines.lineStart(lastLine + 1) : text.length, newText: '' };
   }
   const end = trimEndBefore(text, entry.end);
   const firstLine = lines.lineOf(entry.keyStart);
   const lastLine = lines.lineOf(Math.max(entry.keyStart, end - 1));
-  const lineStart = lines.lineStarts[firstLine]!;
+  const lineStart = lines.lineStart(firstLine);
   const before = text.slice(lineStart, entry.keyStart);
   if (/^\s*$/.test(before)) {
     // The key starts its line: drop the lines it occupies.
-    const nextLineStart = lines.lineStarts[lastLine + 1] ?? text.length;
+    const nextLineStart = lastLine + 1 < lines.lineCount ? lines.lineStart(lastLine + 1) : text.length;
     return { start: lineStart, end: nextLineStart, newText: '' };
   }
   // The key shares its line with a `- ` (the first key of a sequence item): pull the next key up.
@@ -90,7 +90,7 @@ export function insertEntry(document: ManifestDocument, map: MapNode, key: strin
   if (!last) return undefined;
   const first = map.entries[0]!;
   const lines = document.lines;
-  const firstLineStart = lines.lineStarts[lines.lineOf(first.keyStart)]!;
+  const firstLineStart = lines.lineStart(lines.lineOf(first.keyStart));
   const indent = ' '.repeat(Math.max(0, first.keyStart - firstLineStart));
   // For TOML the entries of a table may include sub-tables; insert after the last plain key/value.
   const anchor = format === 'toml' ? lastPlainEntry(map) : last;

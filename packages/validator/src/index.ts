@@ -6,7 +6,7 @@ export type { Diagnostic, Severity, Position, Range, TextEdit, SuggestedFix, Rel
 export { ManifestDocument, detectFormat, type ManifestFormat, type DocumentOptions } from './document/manifest-document.js';
 export { mergeTextChanges, type ChangedRegion, type TextChange } from './document/text-change.js';
 export { PieceText, type TextSource } from './document/piece-text.js';
-export { LineIndex, lineOfOffset } from './document/line-index.js';
+export { LineIndex, lineOfOffset, type LineTable } from './document/line-index.js';
 export { DEFAULT_LIMITS, type Limits } from './document/limits.js';
 export {
   resolveAlias,

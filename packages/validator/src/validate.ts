@@ -264,7 +264,7 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
   if (!entry) {
     const first = root.entries[0];
     const at = first ? first.keyStart : root.start;
-    const lineStart = document.lines.lineStarts[document.lines.lineOf(at)]!;
+    const lineStart = document.lines.lineStart(document.lines.lineOf(at));
     raw.push({
       code: 'svc-version',
       message: "missing 'svc_version': add svc_version: 2 (or 1 for the legacy shape) so the manifest can be checked",

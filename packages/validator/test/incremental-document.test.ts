@@ -49,7 +49,10 @@ function difference(document: ManifestDocument, format: 'yaml' | 'toml', limits:
     const show = (d: ManifestDocument) => JSON.stringify(d.diagnostics.map((x) => [x.code, x.start, x.end, x.path]));
     return `diagnostics differ:\nupdated: ${show(document)}\nfresh:   ${show(fresh)}`;
   }
-  if (!isDeepStrictEqual(document.lines.lineStarts, fresh.lines.lineStarts)) return 'line starts differ';
+  const lines = document.lines;
+  const freshLines = fresh.lines;
+  if (lines.lineCount !== freshLines.lineCount) return `line counts differ: ${lines.lineCount} vs ${freshLines.lineCount}`;
+  for (let line = 0; line < lines.lineCount; line++) if (lines.lineStart(line) !== freshLines.lineStart(line)) return `line ${line} starts elsewhere`;
   return null;
 }
 

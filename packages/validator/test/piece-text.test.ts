@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PieceText } from '../src/document/piece-text.js';
+import { LineIndex } from '../src/document/line-index.js';
 
 /** Text made of lines with every kind of line end, long enough (with `repeat`) to be cut into many pieces. */
 const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', 'b', ' ', ':', '\t', 'é', '😀'), maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r', ''));
@@ -67,6 +68,37 @@ describe('PieceText', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('is its own line index: the same lines, positions and line ends as an index of the string, without making it', () => {
+    fc.assert(
+      fc.property(textArb, editsArb, fc.constantFrom(undefined, 1, 7, 300), fc.boolean(), (text, fractions, pieceSize, bom) => {
+        let pieces = PieceText.from(bom ? `\uFEFF${text}` : text, pieceSize);
+        let plain = pieces.toString();
+        for (const edit of editsFor(fractions, plain.length)) {
+          // Keep a byte-order mark, when there is one, where the index looks for it.
+          const start = Math.max(edit.start, bom ? 1 : 0);
+          const end = Math.max(edit.end, start);
+          pieces = pieces.edit(start, end, edit.text);
+          plain = plain.slice(0, start) + edit.text + plain.slice(end);
+        }
+        const wasWhole = pieces.isMaterialized;
+        const index = new LineIndex(pieces);
+        const expected = new LineIndex(plain);
+        expect(index.lineCount).toBe(expected.lineCount);
+        for (let line = 0; line < expected.lineCount; line++) {
+          expect(index.lineStart(line)).toBe(expected.lineStart(line));
+          expect(index.lineEnd(line)).toBe(expected.lineEnd(line));
+        }
+        for (let offset = 0; offset <= plain.length; offset += Math.max(1, plain.length >> 6)) {
+          expect(index.lineOf(offset)).toBe(expected.lineOf(offset));
+          expect(index.position(offset)).toEqual(expected.position(offset));
+        }
+        expect(index.lineOf(plain.length)).toBe(expected.lineOf(plain.length));
+        expect(pieces.isMaterialized).toBe(wasWhole);
+      }),
+      { numRuns: 80 },
     );
   });
 

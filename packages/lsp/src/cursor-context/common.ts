@@ -1,5 +1,5 @@
 /** What both halves of the cursor context share: its shape, flow maps, and key and line reading. */
-import type { ManifestFormat, TextSource } from '@svc-manifest/validator';
+import type { LineTable, ManifestFormat, TextSource } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 
 export interface CursorContext {
@@ -31,9 +31,9 @@ export interface CursorContext {
   flow?: boolean;
 }
 
-export function lineText(text: TextSource, starts: readonly number[], line: number): string {
-  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
-  return text.slice(starts[line], end).replace(/\r$/, '');
+export function lineText(text: TextSource, lines: LineTable, line: number): string {
+  const end = line + 1 < lines.lineCount ? lines.lineStart(line + 1) - 1 : text.length;
+  return text.slice(lines.lineStart(line), end).replace(/\r$/, '');
 }
 
 /** A YAML key without its quotes. */

@@ -1,15 +1,15 @@
 /** The TOML half of the cursor context: the path comes from the nearest `[table]`/`[[array]]` header. */
-import { lineOfOffset, type TextSource } from '@svc-manifest/validator';
+import type { LineTable, TextSource } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 import { baseContext, flowMapContext, lineText, splitDottedKey, type CursorContext } from './common.js';
 
 const HEADER_RE =
   /^[ \t]*(\[\[?)[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*\]\]?/;
 
-export function tomlContext(text: TextSource, offset: number, starts: readonly number[]): CursorContext | null {
-  const lineNo = lineOfOffset(starts, offset);
-  const lineStart = starts[lineNo]!;
-  const full = lineText(text, starts, lineNo);
+export function tomlContext(text: TextSource, offset: number, lines: LineTable): CursorContext | null {
+  const lineNo = lines.lineOf(offset);
+  const lineStart = lines.lineStart(lineNo);
+  const full = lineText(text, lines, lineNo);
   const before = full.slice(0, offset - lineStart);
   if (/(^|\s)#/.test(before.replace(/"[^"]*"|'[^']*'/g, '""'))) return null;
   const wordAfter = /^[A-Za-z0-9_.-]*/.exec(full.slice(offset - lineStart))![0];
@@ -40,7 +40,7 @@ export function tomlContext(text: TextSource, offset: number, starts: readonly n
     table = resolveTable(splitDottedKey(header[2]!), header[1] === '[[');
     tableHeaderStart = start;
   });
-  if (tableHeaderStart >= 0) tableHeaderLine = lineOfOffset(starts, tableHeaderStart);
+  if (tableHeaderStart >= 0) tableHeaderLine = lines.lineOf(tableHeaderStart);
 
   const headerTyping = /^[ \t]*\[\[?[ \t]*([A-Za-z0-9_.-]*)$/.exec(before);
   if (headerTyping) {
@@ -85,7 +85,7 @@ export function tomlContext(text: TextSource, offset: number, starts: readonly n
     const dot = rest.lastIndexOf('.');
     const parents = dot === -1 ? [] : splitDottedKey(rest.slice(0, dot));
     context = baseContext('key', [...table, ...parents], rest.slice(dot + 1), offset);
-    if (parents.length === 0) context.present = tomlPresentKeys(text, starts, tableHeaderLine, lineNo, table);
+    if (parents.length === 0) context.present = tomlPresentKeys(text, lines, tableHeaderLine, lineNo, table);
   } else {
     return null;
   }
@@ -96,18 +96,18 @@ export function tomlContext(text: TextSource, offset: number, starts: readonly n
 }
 
 /** Keys written in the table at `table`: `key = …` lines of its section and sub-table headers anywhere. */
-function tomlPresentKeys(text: TextSource, starts: readonly number[], headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
+function tomlPresentKeys(text: TextSource, lines: LineTable, headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
   const present = new Set<string>();
   const names = table.filter((s): s is string => typeof s === 'string');
   const sectionLine = (line: number): boolean => {
-    const content = lineText(text, starts, line);
+    const content = lineText(text, lines, line);
     if (HEADER_RE.test(content)) return false;
     const key = /^[ \t]*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))[ \t]*[.=]/.exec(content);
     if (key) present.add(splitDottedKey(key[1]!)[0]!);
     return true;
   };
   for (let line = headerLine + 1; line < cursorLine; line++) sectionLine(line);
-  for (let line = cursorLine + 1; line < starts.length; line++) if (!sectionLine(line)) break;
+  for (let line = cursorLine + 1; line < lines.lineCount; line++) if (!sectionLine(line)) break;
   forEachHeader(text, text.length, (header) => {
     const parts = splitDottedKey(header[2]!);
     if (parts.length > names.length && names.every((name, i) => parts[i] === name)) present.add(parts[names.length]!);

@@ -2,7 +2,7 @@
  * The YAML half of the cursor context: the path comes from indentation: the nearest lines above
  * with less indentation are the ancestors (`key:` or a `- ` item).
  */
-import { lineOfOffset, type TextSource } from '@svc-manifest/validator';
+import type { LineTable, TextSource } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 import { flowMapContext, lineText, unquoteKey, type CursorContext } from './common.js';
 
@@ -11,9 +11,9 @@ import { flowMapContext, lineText, unquoteKey, type CursorContext } from './comm
  * skip lines by indentation before tokenizing any, so a cursor deep in a 50k-line file
  * costs a pass over line starts, not a regex per line.
  */
-function indentOf(text: TextSource, starts: readonly number[], line: number): number {
-  const start = starts[line]!;
-  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+function indentOf(text: TextSource, lines: LineTable, line: number): number {
+  const start = lines.lineStart(line);
+  const end = line + 1 < lines.lineCount ? lines.lineStart(line + 1) - 1 : text.length;
   let at = start;
   while (at < end && text.charCodeAt(at) === 32) at += 1;
   if (at >= end) return -1;
@@ -55,10 +55,10 @@ function tokenizeLine(line: string): LineToken[] {
   return tokens;
 }
 
-export function yamlContext(text: TextSource, offset: number, starts: readonly number[]): CursorContext | null {
-  const lineNo = lineOfOffset(starts, offset);
-  const lineStart = starts[lineNo]!;
-  const full = lineText(text, starts, lineNo);
+export function yamlContext(text: TextSource, offset: number, lines: LineTable): CursorContext | null {
+  const lineNo = lines.lineOf(offset);
+  const lineStart = lines.lineStart(lineNo);
+  const full = lineText(text, lines, lineNo);
   const before = full.slice(0, offset - lineStart);
   if (/(^|\s)#/.test(before.replace(/"[^"]*"|'[^']*'/g, '""'))) return null;
 
@@ -123,11 +123,11 @@ export function yamlContext(text: TextSource, offset: number, starts: readonly n
   const collectSiblings = kind === 'key' && dashCols.length === 0;
   let siblingsOpen = collectSiblings;
   for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen || afterDash); line--) {
-    const indent = indentOf(text, starts, line);
+    const indent = indentOf(text, lines, line);
     // Only a line starting left of the threshold (or a sibling's, at the column) can matter.
     if (indent < 0) continue;
     if (indent >= threshold && !(siblingsOpen && indent === column) && !(afterDash && indent === threshold)) continue;
-    const tokens = tokenizeLine(lineText(text, starts, line));
+    const tokens = tokenizeLine(lineText(text, lines, line));
     for (let t = tokens.length - 1; t >= 0; t--) {
       const token = tokens[t]!;
       if (siblingsOpen && token.col === column && token.kind === 'key') present.add(token.name!);
@@ -147,11 +147,11 @@ export function yamlContext(text: TextSource, offset: number, starts: readonly n
     }
   }
   if (collectSiblings || (kind === 'key' && dashCols.length > 0)) {
-    for (let line = lineNo + 1; line < starts.length; line++) {
-      const indent = indentOf(text, starts, line);
+    for (let line = lineNo + 1; line < lines.lineCount; line++) {
+      const indent = indentOf(text, lines, line);
       if (indent < 0 || indent > column) continue;
       if (indent < column) break;
-      const tokens = tokenizeLine(lineText(text, starts, line));
+      const tokens = tokenizeLine(lineText(text, lines, line));
       for (const token of tokens) if (token.col === column && token.kind === 'key') present.add(token.name!);
     }
   }
@@ -160,7 +160,7 @@ export function yamlContext(text: TextSource, offset: number, starts: readonly n
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const { token, line } = ancestors[i]!;
     if (token.kind === 'key') path.push(token.name!);
-    else path.push(itemIndex(text, starts, line, token.col));
+    else path.push(itemIndex(text, lines, line, token.col));
   }
   if (kind === 'value') path.push(key!);
   else if (kind === 'item') path.push(key!);
@@ -197,13 +197,13 @@ export function yamlContext(text: TextSource, offset: number, starts: readonly n
 }
 
 /** The index of the `- ` item at `col` on `line` among its siblings above. */
-function itemIndex(text: TextSource, starts: readonly number[], line: number, col: number): number {
+function itemIndex(text: TextSource, lines: LineTable, line: number, col: number): number {
   let index = 0;
   for (let above = line - 1; above >= 0; above--) {
-    const indent = indentOf(text, starts, above);
+    const indent = indentOf(text, lines, above);
     if (indent < 0 || indent > col) continue;
     if (indent < col) break;
-    const at = starts[above]! + indent;
+    const at = lines.lineStart(above) + indent;
     // At the sequence's column every line is an item; anything else (its key) ends it.
     if (text.charCodeAt(at) === 45 /* - */ && /[ \r\n]/.test(text.slice(at + 1, at + 2) || '\n')) index += 1;
     else break;

@@ -39,7 +39,7 @@ const EMPTY: CompletionList = { isIncomplete: false, items: [] };
  */
 export function completion(state: DocumentState, params: CompletionParamsLike, context?: FeatureContext): CompletionList {
   const offset = offsetAt(state, params.position);
-  const cursor = cursorContext(textOf(state), offset, state.format, lspLines(state).lineStarts);
+  const cursor = cursorContext(textOf(state), offset, state.format, lspLines(state));
   if (!cursor) return EMPTY;
   throwIfCancelled(context);
   const version = effectiveVersion(state);
@@ -136,7 +136,7 @@ const repaired = new WeakMap<object, ManifestDocument | null>();
 function namesDocument(state: DocumentState, offset: number): ManifestDocument {
   if (state.doc.root) return state.doc;
   // The tree lags the text (an unparsed edit): the cursor's offset is not in its text.
-  if (state.text !== undefined && state.text !== state.doc.text) return state.lastGood ?? state.doc;
+  if (state.text !== undefined && state.text !== state.doc.source) return state.lastGood ?? state.doc;
   let doc = repaired.get(state.doc);
   if (doc === undefined) {
     const text = state.doc.text;

@@ -52,7 +52,7 @@ export function foldingRanges(state: DocumentState, _params: unknown = {}, conte
   // Runs of three or more comment lines fold too.
   let runStart = -1;
   for (let line = 0; line <= lines.lineCount; line++) {
-    const isComment = line < lines.lineCount && /^\s*#/.test(text.slice(lines.lineStarts[line], lines.lineEnd(line)));
+    const isComment = line < lines.lineCount && /^\s*#/.test(text.slice(lines.lineStart(line), lines.lineEnd(line)));
     if (isComment && runStart === -1) runStart = line;
     if (!isComment && runStart !== -1) {
       if (line - 1 - runStart >= 2) ranges.push({ startLine: runStart, endLine: line - 1, kind: FoldingRangeKind.Comment });

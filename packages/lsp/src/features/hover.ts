@@ -79,7 +79,7 @@ function nameHover(state: DocumentState, site: NameSite): Hover {
   const line = positionAt(state, definition.start).line + 1;
   const references = sitesOf(index, site.kind, site.name).filter((s) => s.role === 'reference').length;
   lines.push(`**${label}** \`${site.name}\` — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`);
-  const lineStart = lspLines(state).lineStarts[positionAt(state, declaration.start).line]!;
+  const lineStart = lspLines(state).lineStart(positionAt(state, declaration.start).line);
   let snippet = state.doc.text.slice(lineStart, declaration.end).replace(/\s+$/, '');
   const snippetLines = snippet.split('\n');
   if (snippetLines.length > MAX_DECLARATION_LINES) snippet = [...snippetLines.slice(0, MAX_DECLARATION_LINES), '…'].join('\n');

@@ -1,15 +1,32 @@
 import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, Severity, TextEdit } from '../diagnostic.js';
-import type { TextSource } from './piece-text.js';
+import { lineOfOffset, lineStartsOf } from './line-starts.js';
+import { PieceText, type TextSource } from './piece-text.js';
 import type { ChangedRegion } from './text-change.js';
+
+export { lastAtMost, lineOfOffset, lineStartsOf } from './line-starts.js';
+
+/** What readers of lines use: how many there are, where one starts, which holds an offset. */
+export interface LineTable {
+  readonly lineCount: number;
+  /** The offset where a 0-based line starts (0 ≤ line < lineCount). */
+  lineStart(line: number): number;
+  /** The 0-based line holding `offset`. */
+  lineOf(offset: number): number;
+}
 
 /**
  * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n", "\r\n" or a
  * lone "\r" (as in YAML and LSP), so CRLF files get the same columns as LF ones.
  * A leading byte-order mark is not a visible character: columns on line 1 start after it.
+ *
+ * A text held in pieces keeps a line table per piece, shared with the texts its edits make: its
+ * index is that table, made in constant time. An array of every line start would cost, after each
+ * edit, a copy of the array and a shift of every start past the edit (50,000 of them in a 50k-line
+ * file), and the first read of a plain string's index builds one.
  */
-export class LineIndex {
-  /** Offset at which each line starts. */
-  readonly lineStarts: number[];
+export class LineIndex implements LineTable {
+  /** Offset at which each line starts; none when the text is a PieceText, which answers for itself. */
+  private readonly starts?: number[];
   private readonly bomLength: number;
 
   constructor(
@@ -19,20 +36,18 @@ export class LineIndex {
     lineStarts?: number[],
   ) {
     this.bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    if (lineStarts) {
-      this.lineStarts = lineStarts;
-      return;
-    }
-    this.lineStarts = lineStartsOf(text.toString());
+    if (lineStarts) this.starts = lineStarts;
+    else if (!(text instanceof PieceText)) this.starts = lineStartsOf(text.toString());
   }
 
   /**
    * The index of `text`, which differs from `previous.text` only in `region` (whole lines, see
-   * text-change.ts): the previous line starts before the region are kept, those in it found
-   * again, those after it moved. Leaves `previous` as it is.
+   * text-change.ts): for a PieceText, its own table; otherwise the previous line starts before the
+   * region are kept, those in it found again, those after it moved. Leaves `previous` as it is.
    */
   static spliced(previous: LineIndex, text: TextSource, region: ChangedRegion): LineIndex {
-    const old = previous.lineStarts;
+    const old = previous.starts;
+    if (text instanceof PieceText || !old) return new LineIndex(text);
     const first = lineOfOffset(old, region.start); // old[first] === region.start
     const after = lineOfOffset(old, region.oldEnd) + 1; // the first start past the region
     const found: number[] = [];
@@ -53,18 +68,22 @@ export class LineIndex {
   }
 
   get lineCount(): number {
-    return this.lineStarts.length;
+    return this.starts ? this.starts.length : (this.text as PieceText).lineCount;
+  }
+
+  lineStart(line: number): number {
+    return this.starts ? this.starts[line]! : (this.text as PieceText).lineStart(line);
   }
 
   /** 0-based line containing `offset`. */
   lineOf(offset: number): number {
-    return lineOfOffset(this.lineStarts, offset);
+    return this.starts ? lineOfOffset(this.starts, offset) : (this.text as PieceText).lineOf(offset);
   }
 
   position(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
     const line = this.lineOf(clamped);
-    let lineStart = this.lineStarts[line]!;
+    let lineStart = this.lineStart(line);
     if (line === 0) lineStart = Math.min(this.bomLength, clamped);
     return { offset: clamped, line: line + 1, column: clamped - lineStart + 1 };
   }
@@ -75,18 +94,17 @@ export class LineIndex {
 
   /** Offset of a 1-based line/column (the inverse of {@link position}). */
   offsetAt(line: number, column: number): number {
-    const index = Math.max(0, Math.min(line - 1, this.lineStarts.length - 1));
-    const lineStart = index === 0 ? this.bomLength : this.lineStarts[index]!;
+    const index = Math.max(0, Math.min(line - 1, this.lineCount - 1));
+    const lineStart = index === 0 ? this.bomLength : this.lineStart(index);
     return Math.min(lineStart + column - 1, this.lineEnd(index));
   }
 
   /** Offset just past the last character of a 0-based line, before its line break. */
   lineEnd(line: number): number {
-    const next = this.lineStarts[line + 1];
-    if (next === undefined) return this.text.length;
-    let end = next;
+    if (line + 1 >= this.lineCount) return this.text.length;
+    let end = this.lineStart(line + 1);
     if (this.text.charCodeAt(end - 1) === 10) end -= 1;
-    if (end > this.lineStarts[line]! && this.text.charCodeAt(end - 1) === 13) end -= 1;
+    if (end > this.lineStart(line) && this.text.charCodeAt(end - 1) === 13) end -= 1;
     return end;
   }
 
@@ -111,44 +129,4 @@ export class LineIndex {
   edit(edit: OffsetEdit): TextEdit {
     return { range: this.range(edit.start, edit.end), newText: edit.newText };
   }
-}
-
-/** Where each line of a text starts (after `\n`, `\r\n` or a lone `\r`). */
-export function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  if (text.includes('\r')) {
-    const breaks = /\r\n?|\n/g;
-    for (let match = breaks.exec(text); match; match = breaks.exec(text)) starts.push(match.index + match[0].length);
-  } else {
-    let at = text.indexOf('\n');
-    while (at !== -1) {
-      starts.push(at + 1);
-      at = text.indexOf('\n', at + 1);
-    }
-  }
-  return starts;
-}
-
-/**
- * Index of the last element of a sorted list that is at most `offset` (0 when none is): a binary
- * search. A list of things that start somewhere (blocks, chunks) is searched by `startOf` each,
- * without a list of their starts made first.
- */
-export function lastAtMost(list: readonly number[], offset: number): number;
-export function lastAtMost<T>(list: readonly T[], offset: number, startOf: (item: T) => number): number;
-export function lastAtMost<T>(list: readonly T[], offset: number, startOf?: (item: T) => number): number {
-  let low = 0;
-  let high = list.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    const start = startOf ? startOf(list[mid]!) : (list[mid] as number);
-    if (start <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
-/** 0-based line containing `offset`, given the sorted line-start offsets. */
-export function lineOfOffset(lineStarts: readonly number[], offset: number): number {
-  return lastAtMost(lineStarts, offset);
 }

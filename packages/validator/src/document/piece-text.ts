@@ -13,7 +13,7 @@
  * `indexOf`, `lastIndexOf`, `startsWith`); `toString()` makes the whole string once and keeps
  * it. A `PieceText` is immutable.
  */
-import { lastAtMost, lineStartsOf } from './line-index.js';
+import { lastAtMost, lineStartsOf } from './line-starts.js';
 
 /** What the readers of a manifest text use of it: a string has all of it. */
 export interface TextSource {
@@ -171,10 +171,17 @@ export class PieceText implements TextSource {
   }
 
   /** The offset where a 0-based line starts (0 ≤ line < lineCount). */
-  private lineStart(line: number): number {
+  lineStart(line: number): number {
     // Every piece but the last ends with a line break, so a line starts in the last piece that starts at or before it.
     const i = Math.min(lastAtMost(this.lineStarts, line), this.pieces.length - 1);
     return this.starts[i]! + this.pieceLines[i]![line - this.lineStarts[i]!]!;
+  }
+
+  /** The 0-based line holding `offset` (clamped to the text), as a search of every line start would find it. */
+  lineOf(offset: number): number {
+    const at = Math.max(0, Math.min(offset, this.length));
+    const i = this.pieceAt(at);
+    return this.lineStarts[i]! + lastAtMost(this.pieceLines[i]!, at - this.starts[i]!);
   }
 
   charCodeAt(index: number): number {
