@@ -17,9 +17,10 @@ export interface DocumentState {
   /**
    * The current text, when it is newer than `doc` (an edit not parsed yet). Only completion
    * accepts such a state: it reads the cursor's place from this text and names and values
-   * from the last tree, so a keystroke's completion does not wait for a parse.
+   * from the last tree, so a keystroke's completion does not wait for a parse. Read by ranges,
+   * like the document's source: the pending text of a large file is never made one string.
    */
-  readonly text?: string;
+  readonly text?: TextSource;
 }
 
 /** The text positions refer to: the unparsed newer text if there is one, else the document's source (read it by ranges). */

@@ -65,7 +65,7 @@ export class DocumentStore {
   typing(uri: string): DocumentState | undefined {
     const entry = this.entries.get(uri);
     if (!entry?.pending || !this.settings.enable || !isManifestName(uri, this.settings)) return this.managed(uri);
-    return { ...entry.state, version: entry.pending.version, text: entry.pending.text.toString() };
+    return { ...entry.state, version: entry.pending.version, text: entry.pending.text };
   }
 
   /** Whether the file is ours under the current settings. */

@@ -14,6 +14,7 @@ import { ManifestDocument, PieceText } from '@svc-manifest/validator';
 import { DocumentStore } from '../src/document-store.js';
 import { applyContentChanges, OpenText } from '../src/positions.js';
 import { createState, updateState } from '../src/document-state.js';
+import { completion } from '../src/features/completion.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { startServer } from '../src/server.js';
 
@@ -118,6 +119,25 @@ describe('a keystroke in a large file', () => {
       expect(diagnostics).toHaveLength(before.length);
       expect(diagnostics).toEqual(computeDiagnostics(createState(URI, version, source.toString())));
     }
+  });
+
+  it('is completed before it is parsed by reading the pending text by ranges', () => {
+    const agents = Array.from({ length: 1500 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    workspace: branch\n`).join('');
+    const text = `svc_version: 2\ndefault_agent: agent-3\nagents:\n${agents}`;
+    const store = new DocumentStore(() => {});
+    store.change({ uri: URI, version: 1, text: PieceText.from(text) });
+    void store.state(URI);
+    // A keystroke: `workspace: ` emptied on agent 700, and a completion asked there before any parse.
+    const line = text.indexOf('workspace: branch', text.indexOf('agent-700:'));
+    const at = line + 'workspace: '.length;
+    const pending = PieceText.from(text).edit(at, at + 'branch'.length, '');
+    store.change({ uri: URI, version: 2, text: pending, changes: [{ start: at, end: at + 'branch'.length, newLength: 0 }] });
+    const typing = store.typing(URI)!;
+    expect(typing.text).toBe(pending);
+    const position = { line: pending.slice(0, at).split('\n').length - 1, character: '    workspace: '.length };
+    const labels = completion(typing, { position }).items.map((item) => item.label);
+    expect(labels).toEqual(expect.arrayContaining(['branch']));
+    expect(pending.isMaterialized).toBe(false);
   });
 });
 
