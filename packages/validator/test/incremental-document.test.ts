@@ -401,6 +401,41 @@ describe('identity: what did not change keeps its objects', () => {
     }
     expect(difference(after, 'toml', {})).toBeNull();
   });
+
+  it('TOML: a joined table whose blocks an edit between them moved apart is joined again; one moved whole is kept', () => {
+    const tables = Array.from({ length: 200 }, (_, i) => `[[t]]\nn = ${i}\n`).join('');
+    const text = `svc_version = 2\n[a]\nx = 1\n[b]\ny = 2\n[a.c]\nz = 3\n${tables}`;
+    const entry = (document: ManifestDocument, key: string) => (document.root as MapNode).entries.find((e) => e.key === key)!;
+    const edit = (document: ManifestDocument, at: number, insert: string, withRanges: boolean) => {
+      const next = document.text.slice(0, at) + insert + document.text.slice(at);
+      return document.update(next, withRanges ? [{ start: at, end: at, newLength: insert.length }] : undefined);
+    };
+    for (const withRanges of [true, false]) {
+      let document = ManifestDocument.parse(text, { format: 'toml' });
+      // Typing in a `[[t]]` table in the middle: the array is patched, the tables after it moved.
+      document = edit(document, document.text.indexOf('n = 100') + 4, '22', withRanges);
+      expect(difference(document, 'toml', {})).toBeNull();
+      // Typing in `[b]`, between `[a]` and `[a.c]`: `a` is joined again, and its map ends further on;
+      // every `[[t]]` table moved by the same amount, so the joined array is the same object, moved.
+      const seq = entry(document, 't').value;
+      document = edit(document, document.text.indexOf('y = 2') + 4, '22', withRanges);
+      expect(difference(document, 'toml', {})).toBeNull();
+      expect(entry(document, 'a').end).toBe(document.text.indexOf('z = 3') + 'z = 3'.length);
+      expect(entry(document, 't').value).toBe(seq);
+      expect(seq.start).toBe(document.text.indexOf('[[t]]'));
+      // A key typed in the top-level block: every table after it moved by the same amount, so
+      // each key's join is kept, moved.
+      const a = entry(document, 'a').value;
+      document = edit(document, document.text.indexOf('[a]'), 'name = "n"\n', withRanges);
+      expect(difference(document, 'toml', {})).toBeNull();
+      expect(entry(document, 'a').value).toBe(a);
+      expect(entry(document, 't').value).toBe(seq);
+      // A new block inside `[b]`: the blocks are counted anew.
+      document = edit(document, document.text.indexOf('[a.c]'), '[d]\nw = 1\n', withRanges);
+      expect(difference(document, 'toml', {})).toBeNull();
+      expect(entry(document, 'a').end).toBe(document.text.indexOf('z = 3') + 'z = 3'.length);
+    }
+  });
 });
 
 describe('a document updated twice (which callers must not do) is read afresh the second time', () => {

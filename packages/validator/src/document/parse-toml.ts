@@ -20,6 +20,7 @@ import {
 } from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
 import { noteSplice } from './spliced-lists.js';
+import { lastAtMost } from './line-starts.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
 
@@ -251,8 +252,14 @@ export interface TomlGroup {
   key: string;
   /** What was joined, in order: block 0's entry for the key, and the table blocks under it. */
   sources: (TomlPart | MapEntry)[];
-  /** Where each source started when joined (a source moved since by the same amount as all others moves the group). */
-  at: number[];
+  /**
+   * Where the first and the last source started when joined. Sources are in the text's order and an
+   * edit is one span, so when the sources are the same objects and these two moved by the same
+   * amount, every source between them did (a per-source list cost every edit a pass over
+   * thousands of `[[triggers]]` tables to move).
+   */
+  firstAt: number;
+  lastAt: number;
   /** The index of each source's part (block 0's entries: 0). */
   indexes: number[];
   entries: MapEntry[];
@@ -305,7 +312,7 @@ export function joinTomlParts(
   const groupOf = (key: string): TomlGroup => {
     let group = byKey.get(key);
     if (!group) {
-      group = { key, sources: [], at: [], indexes: [], entries: [], owned: [] };
+      group = { key, sources: [], firstAt: -1, lastAt: -1, indexes: [], entries: [], owned: [] };
       byKey.set(key, group);
       groups.push(group);
     }
@@ -323,19 +330,14 @@ export function joinTomlParts(
       if (!part.header) {
         for (const entry of part.table.entries) {
           const group = groupOf(entry.key);
-          group.sources.push(entry);
-          group.at.push(entry.start);
-          group.indexes.push(i);
+          addSource(group, entry, entry.start, i);
         }
         continue;
       }
       key = part.header.keys[0]!.name;
     }
     keyOfPart[i] = key;
-    const group = groupOf(key);
-    group.sources.push(part);
-    group.at.push(part.table.start);
-    group.indexes.push(i);
+    addSource(groupOf(key), part, part.table.start, i);
   }
   const earlier = new Map((previous?.groups ?? []).map((group) => [group.key, group]));
   const root: MapNode = { kind: 'map', flow: false, entries: [], start: base, end: base + length };
@@ -353,9 +355,20 @@ export function joinTomlParts(
   return { root, join: { groups, parts, keyOfPart, datedParts }, hasDateTimes: datedParts > 0 };
 }
 
-/** Joins a group's sources again: patched as an array of tables when it is one as before, else merged. */
-function joinGroup(group: TomlGroup, old: TomlGroup | undefined, base: number, length: number): void {
-  const patched = old ? patchedArrayOfTables(old, group) : null;
+/** Adds a source to a group being made, starting at `at`, from part `index`. */
+function addSource(group: TomlGroup, source: TomlPart | MapEntry, at: number, index: number): void {
+  if (group.sources.length === 0) group.firstAt = at;
+  group.lastAt = at;
+  group.sources.push(source);
+  group.indexes.push(index);
+}
+
+/**
+ * Joins a group's sources again: patched as an array of tables when it is one as before, else
+ * merged. `replaced`, when known, holds every source that is not `old`'s (positions first..end-1).
+ */
+function joinGroup(group: TomlGroup, old: TomlGroup | undefined, base: number, length: number, replaced?: { first: number; end: number }): void {
+  const patched = old ? patchedArrayOfTables(old, group, replaced) : null;
   if (patched) {
     group.entries = patched.entries;
     group.owned = patched.owned;
@@ -406,24 +419,26 @@ function patchedJoin(
       group = old;
     } else if (indexes[0]! >= stop) {
       if (delta !== 0) for (const object of old.owned) moveJoined(object, delta);
-      group = { ...old, at: old.at.map((at) => at + delta) };
+      group = { ...old, firstAt: old.firstAt + delta, lastAt: old.lastAt + delta };
     } else {
+      // Only the group's sources among the changed parts are replaced: found by their part indexes, which ascend.
       const sources = old.sources.slice();
-      const at = old.at.slice();
-      let touched = false;
-      for (let k = 0; k < indexes.length; k++) {
-        const i = indexes[k]!;
-        if (i >= stop) at[k]! += delta;
-        else if (i >= from) {
-          const part = parts[i]!;
-          touched = true;
-          sources[k] = part;
-          at[k] = part.table.start;
-        }
-      }
+      const first = indexes[0]! >= from ? 0 : lastAtMost(indexes, from - 1) + 1;
+      let end = first;
+      for (; end < indexes.length && indexes[end]! < stop; end++) sources[end] = parts[indexes[end]!]!;
+      const touched = end > first;
+      const startOf = (k: number, was: number): number => (k >= end ? was + delta : k >= first ? (sources[k] as TomlPart).table.start : was);
       if (touched || delta !== 0) {
-        group = { key: old.key, sources, at, indexes, entries: [], owned: [] };
-        joinGroup(group, old, base, length);
+        group = {
+          key: old.key,
+          sources,
+          firstAt: startOf(0, old.firstAt),
+          lastAt: startOf(indexes.length - 1, old.lastAt),
+          indexes,
+          entries: [],
+          owned: [],
+        };
+        joinGroup(group, old, base, length, touched ? { first, end } : { first: 0, end: 0 });
       } else group = old;
     }
     groups.push(group);
@@ -443,7 +458,7 @@ function isArrayTable(source: TomlPart | MapEntry): source is TomlPart & { heade
  * the last, as a join makes it, without going through the tables one by one. Null when `group`
  * is not such an array of as many tables as `old`.
  */
-function patchedArrayOfTables(old: TomlGroup, group: TomlGroup): { entries: MapEntry[]; owned: object[] } | null {
+function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { first: number; end: number }): { entries: MapEntry[]; owned: object[] } | null {
   const sources = group.sources;
   const n = sources.length;
   if (!old.arrayOfTables || n === 0 || old.sources.length !== n) return null;
@@ -455,7 +470,7 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup): { entries: MapE
   const tables = oldSeq.items.slice();
   let first = n;
   let last = -1;
-  for (let i = 0; i < n; i++) {
+  for (let i = replaced?.first ?? 0, stop = replaced?.end ?? n; i < stop; i++) {
     const source = sources[i]!;
     if (source === old.sources[i]) continue;
     if (!isArrayTable(source)) return null;
@@ -476,15 +491,10 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup): { entries: MapE
 /** How far the sources of a group moved since `old` joined them (all by the same amount), or null when they are not the same. */
 function sameSourcesMoved(old: TomlGroup, group: TomlGroup): number | null {
   if (old.sources.length !== group.sources.length) return null;
-  let moved: number | null = null;
-  for (let i = 0; i < old.sources.length; i++) {
-    if (old.sources[i] !== group.sources[i]) return null;
-    // Where the source starts now was read when grouping.
-    const by = group.at[i]! - old.at[i]!;
-    if (moved === null) moved = by;
-    else if (moved !== by) return null;
-  }
-  return moved ?? 0;
+  for (let i = 0; i < old.sources.length; i++) if (old.sources[i] !== group.sources[i]) return null;
+  // Where the sources start now was read when grouping.
+  const moved = group.firstAt - old.firstAt;
+  return group.lastAt - old.lastAt === moved ? moved : null;
 }
 
 /** Moves a node or entry the join made, by its own offsets only (what it holds moves with its block). */
