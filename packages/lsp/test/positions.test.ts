@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { offsetAt, positionAt } from '../src/positions.js';
+import { offsetAt, positionAt, rangeAt } from '../src/positions.js';
+import { toLspRange } from '../src/features/diagnostics.js';
 import { completion } from '../src/features/completion.js';
 import { RequestCancelled } from '../src/feature-context.js';
 import { doc, at } from './helpers.js';
@@ -16,6 +18,21 @@ describe('LSP positions', () => {
     // Past the end of a line means its end, before the line break.
     expect(offsetAt(state, { line: 0, character: 99 })).toBe(text.indexOf('\r'));
     expect(offsetAt(state, { line: 99, character: 0 })).toBe(text.length);
+  });
+});
+
+describe('diagnostic ranges', () => {
+  it("are the validator's positions in LSP's convention: the same as ranges rebuilt from the offsets", () => {
+    const text = fc.tuple(fc.boolean(), fc.string({ unit: fc.constantFrom('a', ' ', ':', '\n', '\r', '\r\n', '😀', '名'), maxLength: 60 }));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), ([bom, body], a, b) => {
+        const source = bom ? `\uFEFF${body}` : body;
+        const state = doc(source);
+        const [start, end] = [a % (source.length + 1), b % (source.length + 1)].sort((x, y) => x - y) as [number, number];
+        expect(toLspRange(state, state.doc.lines.range(start, end))).toEqual(rangeAt(state, start, end));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

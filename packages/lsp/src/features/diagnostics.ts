@@ -1,9 +1,11 @@
 /**
- * Diagnostics: the validator's verdict and the schema pin's, as LSP diagnostics. Ranges are
- * rebuilt from the validator's UTF-16 offsets, the unit LSP columns use.
+ * Diagnostics: the validator's verdict and the schema pin's, as LSP diagnostics. LSP positions
+ * count UTF-16 units from the line's start, as the validator's columns do (but from 0), so a
+ * range of the state's own document is read off the validator's positions; one of another text
+ * is rebuilt from its offsets.
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import type { Diagnostic, Range as ValidatorRange, Severity } from '@svc-manifest/validator';
+import type { Diagnostic, Position as ValidatorPosition, Range as ValidatorRange, Severity } from '@svc-manifest/validator';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
@@ -30,7 +32,15 @@ export function computeDiagnostics(state: DocumentState, _params: unknown = {}, 
 }
 
 export function toLspRange(state: DocumentState, range: ValidatorRange) {
-  return rangeAt(state, range.start.offset, range.end.offset);
+  if (state.text !== undefined && state.text !== state.doc.source) return rangeAt(state, range.start.offset, range.end.offset);
+  // Locating each diagnostic twice, once per convention, cost a quarter of an edit with hundreds of them.
+  const bom = state.doc.source.charCodeAt(0) === 0xfeff;
+  return { start: lspPosition(range.start, bom), end: lspPosition(range.end, bom) };
+}
+
+/** The LSP position of a validator position in the same text: on line 1 the validator's columns start after a byte-order mark, LSP's at the line's start. */
+function lspPosition(position: ValidatorPosition, bom: boolean): { line: number; character: number } {
+  return { line: position.line - 1, character: bom && position.line === 1 ? position.offset : position.column - 1 };
 }
 
 export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic): LspDiagnostic {
