@@ -28,8 +28,18 @@ interface SnippetInput {
   usedSlugs: Set<string>;
 }
 
+/**
+ * The most agents a trigger snippet offers as a choice. An editor shows the choices as one
+ * drop-down: a longer list helps no one, and every snippet carries all of it (with 2,000 agents,
+ * 35 KB per snippet, rendered on every completion). Past it, the placeholder holds the first
+ * agent, and completion on the `agent` value offers every one with filtering.
+ */
+export const MAX_AGENT_CHOICES = 25;
+
 function triggerSpecs(input: SnippetInput): SnippetSpec[] {
-  const agent = (): SnippetField[] => (input.agents.length ? [{ key: 'agent', value: input.agents[0]!, choices: input.agents }] : []);
+  const agents = input.agents;
+  const agent = (): SnippetField[] =>
+    agents.length === 0 ? [] : [{ key: 'agent', value: agents[0]!, ...(agents.length <= MAX_AGENT_CHOICES ? { choices: agents } : {}) }];
   const make = (label: string, detail: string, slug: string, rest: SnippetField[]): SnippetSpec => ({
     collection: 'triggers',
     label,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { ManifestDocument, validateManifest } from '@svc-manifest/validator';
 import { completion } from '../src/features/completion.js';
-import { expandSnippetDefaults } from '../src/snippets.js';
+import { expandSnippetDefaults, MAX_AGENT_CHOICES } from '../src/snippets.js';
 import { applyEdits, at, tomlUri } from './helpers.js';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -69,6 +69,22 @@ describe('snippets produce valid triggers and connectors', () => {
     expect(expanded.map((e) => e.label)).toEqual([...TRIGGER_LABELS, ...CONNECTOR_LABELS]);
     for (const { text } of expanded) expectValid(text, 'toml', 2);
     expect(expanded[0]!.text).toContain('[[triggers]]\nslug = "nightly-report"\ntype = "cron"\nagent = "coder"\n');
+  });
+
+  it('offers the agents as a choice up to a drop-down of MAX_AGENT_CHOICES; past it, the first one as the default, still valid', () => {
+    const agentsYaml = (n: number) => Array.from({ length: n }, (_, i) => `  agent-${i}: {}\n`).join('');
+    const snippetText = (n: number) => {
+      const fixture = at(`svc_version: 2\ndefault_agent: agent-0\nagents:\n${agentsYaml(n)}triggers:\n  - ‸\n`);
+      const cron = completion(fixture.state, { position: fixture.position }).items.find((i) => i.label === 'trigger: cron')!;
+      return (cron.textEdit as { newText: string }).newText;
+    };
+    const choices = snippetText(MAX_AGENT_CHOICES);
+    expect(choices).toContain(`agent: \${2|${Array.from({ length: MAX_AGENT_CHOICES }, (_, i) => `agent-${i}`).join(',')}|}`);
+    const many = snippetText(MAX_AGENT_CHOICES + 1);
+    expect(many).toContain('agent: ${2:agent-0}');
+    expect(many).not.toContain('agent-1');
+    const expanded = expandAll(`svc_version: 2\ndefault_agent: agent-0\nagents:\n${agentsYaml(MAX_AGENT_CHOICES + 1)}triggers:\n  - ‸\n`);
+    for (const { text } of expanded) expectValid(text, 'yaml', 2);
   });
 
   it('offers no snippets once an item has keys', () => {
