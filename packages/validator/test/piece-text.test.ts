@@ -127,6 +127,32 @@ describe('PieceText', () => {
     expect(split.edit(2, 2, 'x').hasCrlf).toBe(false);
   });
 
+  it('derives per piece once: an edited text derives only the pieces its edit made', () => {
+    const text = Array.from({ length: 4000 }, (_, i) => `line ${i}\n`).join('');
+    const key = {};
+    const seen: string[] = [];
+    const derive = (piece: string) => {
+      seen.push(piece);
+      return piece.split('\n').length - 1;
+    };
+    const first = PieceText.from(text, 1024);
+    const lines = (t: PieceText) => t.derived(key, derive).values.reduce((sum, n) => sum + n, 0);
+    expect(lines(first)).toBe(4000);
+    expect(seen).toHaveLength(first.pieceCount);
+    seen.length = 0;
+    const at = text.indexOf('line 2000');
+    const edited = first.edit(at, at, 'new line\n');
+    expect(lines(edited)).toBe(4001);
+    // The pieces the edit made, and no other.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThanOrEqual(3);
+    expect(seen.join('')).toContain('new line\nline 2000');
+    // The starts are the text's own: each piece's derivation is found at its offset.
+    const { starts } = edited.derived(key, derive);
+    expect(starts[starts.length - 1]).toBe(edited.length);
+    expect(edited.isMaterialized).toBe(false);
+  });
+
   it('keeps pieces whole lines and near their size after many edits in one place', () => {
     let text = PieceText.from('key: value\n'.repeat(20000));
     const at = 100_000;

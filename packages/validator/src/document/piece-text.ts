@@ -38,6 +38,9 @@ export function wholeLinesEnd(text: TextSource, from: number, size: number): num
   return newline < from ? -1 : newline + 1;
 }
 
+/** The key of {@link PieceText.hasCrlf}'s derivation. */
+const HAS_CRLF = {};
+
 /** Pieces are cut near this many characters by default (a new piece is split when it is twice as long). */
 const PIECE = 16 * 1024;
 
@@ -48,12 +51,10 @@ export class PieceText implements TextSource {
   private readonly lineStarts: number[];
   private whole?: string;
   /**
-   * Per piece, whether it holds a CRLF: filled when first asked, and carried to the text an edit
-   * makes, which looks only at its new pieces. (Every piece ends after a `\n`, so no CRLF is split
-   * between two.) Asked on every edit of a file with quick fixes, for its line ends: a search of
-   * an LF file for CRLF reads all of it.
+   * What readers derived from each piece (see {@link PieceText.derived}), per reader's key:
+   * carried to the text an edit makes, which derives only its new pieces.
    */
-  private crlfInPieces?: boolean[];
+  private derivations?: Map<object, unknown[]>;
 
   private constructor(
     private readonly pieces: readonly string[],
@@ -119,7 +120,7 @@ export class PieceText implements TextSource {
     const joined = a.slice(0, start - this.starts[first]!) + insert + b.slice(end - this.starts[lastPiece]!);
     const pieces = this.pieces.slice(0, first);
     const pieceLines = this.pieceLines.slice(0, first);
-    const crlf = this.crlfInPieces?.slice(0, first);
+    const kept = pieces.length;
     // A piece must end after a `\n` unless it is the last: one that does not takes the next one in.
     let next = lastPiece + 1;
     let made = joined;
@@ -130,23 +131,41 @@ export class PieceText implements TextSource {
       for (const piece of made.length > 2 * this.pieceSize ? cut(made, this.pieceSize) : [made]) {
         pieces.push(piece);
         pieceLines.push(lineStartsOf(piece));
-        crlf?.push(piece.includes('\r\n'));
       }
     }
+    const added = pieces.length - kept;
     for (let i = next; i < this.pieces.length; i++) {
       pieces.push(this.pieces[i]!);
       pieceLines.push(this.pieceLines[i]!);
-      crlf?.push(this.crlfInPieces![i]!);
     }
     if (!pieces.length) return new PieceText([''], [[0]], this.pieceSize);
     const edited = new PieceText(pieces, pieceLines, this.pieceSize);
-    edited.crlfInPieces = crlf;
+    if (this.derivations) {
+      edited.derivations = new Map();
+      for (const [key, values] of this.derivations) {
+        edited.derivations.set(key, values.slice(0, first).concat(new Array<unknown>(added), values.slice(next)));
+      }
+    }
     return edited;
+  }
+
+  /**
+   * What `derive` gives for each piece, in order, with where each piece starts. Kept under `key`
+   * and carried to the texts this one's edits make, which derive only their new pieces, so a
+   * reader of the whole file after each edit pays for what the edit touched. `derive` must
+   * depend on the piece's text alone, and not return undefined. Pieces are whole lines.
+   */
+  derived<T>(key: object, derive: (piece: string) => T): { values: readonly T[]; starts: readonly number[] } {
+    let values = this.derivations?.get(key) as T[] | undefined;
+    if (!values) (this.derivations ??= new Map()).set(key, (values = new Array<T>(this.pieces.length)));
+    for (let i = 0; i < this.pieces.length; i++) if (values[i] === undefined) values[i] = derive(this.pieces[i]!);
+    return { values, starts: this.starts };
   }
 
   /** Whether a line of the text ends with CRLF (`indexOf('\r\n') !== -1`), reading only the pieces no earlier text read. */
   get hasCrlf(): boolean {
-    return (this.crlfInPieces ??= this.pieces.map((piece) => piece.includes('\r\n'))).includes(true);
+    // Every piece ends after a `\n`, so no CRLF is split between two.
+    return this.derived(HAS_CRLF, (piece) => piece.includes('\r\n')).values.includes(true);
   }
 
   /** The number of lines (one more than the line breaks), as LSP counts them. */
