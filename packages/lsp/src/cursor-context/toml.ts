@@ -1,5 +1,5 @@
 /** The TOML half of the cursor context: the path comes from the nearest `[table]`/`[[array]]` header. */
-import type { LineTable, TextSource } from '@svc-manifest/validator';
+import { PieceText, type LineTable, type TextSource } from '@svc-manifest/validator';
 import type { PathSegment } from '../schema-model.js';
 import { baseContext, flowMapContext, lineText, splitDottedKey, type CursorContext } from './common.js';
 
@@ -37,7 +37,7 @@ export function tomlContext(text: TextSource, offset: number, lines: LineTable):
   };
   let tableHeaderStart = -1;
   forEachHeader(text, lineStart, (header, start) => {
-    table = resolveTable(splitDottedKey(header[2]!), header[1] === '[[');
+    table = resolveTable(header.keys, header.array);
     tableHeaderStart = start;
   });
   if (tableHeaderStart >= 0) tableHeaderLine = lines.lineOf(tableHeaderStart);
@@ -108,9 +108,8 @@ function tomlPresentKeys(text: TextSource, lines: LineTable, headerLine: number,
   };
   for (let line = headerLine + 1; line < cursorLine; line++) sectionLine(line);
   for (let line = cursorLine + 1; line < lines.lineCount; line++) if (!sectionLine(line)) break;
-  forEachHeader(text, text.length, (header) => {
-    const parts = splitDottedKey(header[2]!);
-    if (parts.length > names.length && names.every((name, i) => parts[i] === name)) present.add(parts[names.length]!);
+  forEachHeader(text, text.length, ({ keys }) => {
+    if (keys.length > names.length && names.every((name, i) => keys[i] === name)) present.add(keys[names.length]!);
   });
   return [...present];
 }
@@ -118,43 +117,53 @@ function tomlPresentKeys(text: TextSource, lines: LineTable, headerLine: number,
 /** A line that starts, after blanks, with `[`: found by the regular expression engine, not line by line. */
 const BRACKET_LINE = /^[ \t]*\[/gm;
 
-/** How much of a text held in pieces {@link forEachHeader} reads as one string. */
-const HEADER_WINDOW = 64 * 1024;
+/** A table header: `[a.b]`, or `[[a.b]]` for an array table. */
+interface Header {
+  array: boolean;
+  /** The dotted key, split and unquoted. */
+  keys: string[];
+}
+
+/** The key of the headers a PieceText keeps per piece. */
+const HEADERS_OF_PIECE = {};
 
 /**
  * Calls `visit` with each header line (in order) starting before `end`. A file has far fewer
  * headers than lines: in a 50k-line file, reading every line above the cursor cost ~20 ms a
- * completion. A text held in pieces is read in windows of whole lines, so a completion does not
- * make the whole file one string.
+ * completion. A text held in pieces keeps each piece's headers, so after an edit only the edited
+ * piece is read again, and a completion never makes the whole file one string.
  */
-function forEachHeader(text: TextSource, end: number, visit: (header: RegExpExecArray, start: number) => void): void {
-  if (typeof text === 'string') {
-    headersIn(text, 0, end, visit);
+function forEachHeader(text: TextSource, end: number, visit: (header: Header, start: number) => void): void {
+  if (!(text instanceof PieceText)) {
+    scanHeaders(typeof text === 'string' ? text : text.slice(0, end), end, visit);
     return;
   }
-  for (let from = 0; from < end && from < text.length;) {
-    let to = Math.min(text.length, from + HEADER_WINDOW);
-    if (to < text.length) {
-      const newline = text.lastIndexOf('\n', to - 1);
-      // A line longer than the window: read to its end.
-      const lineEnd = newline >= from ? newline : text.indexOf('\n', to);
-      to = lineEnd === -1 ? text.length : lineEnd + 1;
+  const { values, starts } = text.derived(HEADERS_OF_PIECE, headersIn);
+  for (let i = 0; i < values.length && starts[i]! < end; i++) {
+    for (const { at, header } of values[i]!) {
+      if (starts[i]! + at >= end) return;
+      visit(header, starts[i]! + at);
     }
-    headersIn(text.slice(from, to), from, end, visit);
-    from = to;
   }
 }
 
-/** {@link forEachHeader} over `chunk`, whole lines of the text from offset `base`. */
-function headersIn(chunk: string, base: number, end: number, visit: (header: RegExpExecArray, start: number) => void): void {
+/** The headers of `chunk`, whole lines of a text, with where each starts in it. */
+function headersIn(chunk: string): { at: number; header: Header }[] {
+  const found: { at: number; header: Header }[] = [];
+  scanHeaders(chunk, chunk.length, (header, at) => found.push({ at, header }));
+  return found;
+}
+
+/** Calls `visit` with each header of `chunk` (whole lines of a text) that starts before `end`. */
+function scanHeaders(chunk: string, end: number, visit: (header: Header, start: number) => void): void {
   BRACKET_LINE.lastIndex = 0;
-  for (let found = BRACKET_LINE.exec(chunk); found && base + found.index < end; found = BRACKET_LINE.exec(chunk)) {
-    const start = found.index;
+  for (let bracket = BRACKET_LINE.exec(chunk); bracket && bracket.index < end; bracket = BRACKET_LINE.exec(chunk)) {
+    const start = bracket.index;
     const lineEnd = chunk.indexOf('\n', start);
     // The engine's `^` also follows a lone CR or a line separator; the editor's lines end at LF only.
     if (start === 0 || chunk.charCodeAt(start - 1) === 10) {
       const header = HEADER_RE.exec(chunk.slice(start, lineEnd === -1 ? chunk.length : lineEnd));
-      if (header) visit(header, base + start);
+      if (header) visit({ array: header[1] === '[[', keys: splitDottedKey(header[2]!) }, start);
     }
     if (lineEnd === -1) break;
     BRACKET_LINE.lastIndex = lineEnd + 1;
