@@ -1,18 +1,9 @@
 import type { OffsetEdit, Position, Range, RawDiagnostic, Diagnostic, Severity, TextEdit } from '../diagnostic.js';
-import { lineOfOffset, lineStartsOf } from './line-starts.js';
+import { LineStarts, lineOfOffset, lineStartsOf, type LineTable } from './line-starts.js';
 import { PieceText, type TextSource } from './piece-text.js';
 import type { ChangedRegion } from './text-change.js';
 
-export { lastAtMost, lineOfOffset, lineStartsOf } from './line-starts.js';
-
-/** What readers of lines use: how many there are, where one starts, which holds an offset. */
-export interface LineTable {
-  readonly lineCount: number;
-  /** The offset where a 0-based line starts (0 ≤ line < lineCount). */
-  lineStart(line: number): number;
-  /** The 0-based line holding `offset`. */
-  lineOf(offset: number): number;
-}
+export { lastAtMost, lineOfOffset, lineStartsOf, type LineTable } from './line-starts.js';
 
 /**
  * Turns UTF-16 offsets into 1-based line/column positions. Lines end at "\n", "\r\n" or a
@@ -25,8 +16,8 @@ export interface LineTable {
  * file), and the first read of a plain string's index builds one.
  */
 export class LineIndex implements LineTable {
-  /** Offset at which each line starts; none when the text is a PieceText, which answers for itself. */
-  private readonly starts?: number[];
+  /** The text's line table: a PieceText's own, or the array of a string's line starts. */
+  private readonly table: LineTable;
   private readonly bomLength: number;
 
   constructor(
@@ -36,8 +27,8 @@ export class LineIndex implements LineTable {
     lineStarts?: number[],
   ) {
     this.bomLength = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    if (lineStarts) this.starts = lineStarts;
-    else if (!(text instanceof PieceText)) this.starts = lineStartsOf(text.toString());
+    if (lineStarts) this.table = new LineStarts(lineStarts);
+    else this.table = text instanceof PieceText ? text : new LineStarts(lineStartsOf(text.toString()));
   }
 
   /**
@@ -46,8 +37,8 @@ export class LineIndex implements LineTable {
    * region are kept, those in it found again, those after it moved. Leaves `previous` as it is.
    */
   static spliced(previous: LineIndex, text: TextSource, region: ChangedRegion): LineIndex {
-    const old = previous.starts;
-    if (text instanceof PieceText || !old) return new LineIndex(text);
+    if (text instanceof PieceText || !(previous.table instanceof LineStarts)) return new LineIndex(text);
+    const old = previous.table.starts;
     const first = lineOfOffset(old, region.start); // old[first] === region.start
     const after = lineOfOffset(old, region.oldEnd) + 1; // the first start past the region
     const found: number[] = [];
@@ -68,16 +59,16 @@ export class LineIndex implements LineTable {
   }
 
   get lineCount(): number {
-    return this.starts ? this.starts.length : (this.text as PieceText).lineCount;
+    return this.table.lineCount;
   }
 
   lineStart(line: number): number {
-    return this.starts ? this.starts[line]! : (this.text as PieceText).lineStart(line);
+    return this.table.lineStart(line);
   }
 
   /** 0-based line containing `offset`. */
   lineOf(offset: number): number {
-    return this.starts ? lineOfOffset(this.starts, offset) : (this.text as PieceText).lineOf(offset);
+    return this.table.lineOf(offset);
   }
 
   position(offset: number): Position {

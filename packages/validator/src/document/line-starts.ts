@@ -3,6 +3,32 @@
  * text held in pieces build on.
  */
 
+/** What readers of lines use: how many there are, where one starts, which holds an offset. */
+export interface LineTable {
+  readonly lineCount: number;
+  /** The offset where a 0-based line starts (0 ≤ line < lineCount). */
+  lineStart(line: number): number;
+  /** The 0-based line holding `offset`. */
+  lineOf(offset: number): number;
+}
+
+/** The line table of a text held as one string: the array of its line starts. */
+export class LineStarts implements LineTable {
+  constructor(readonly starts: readonly number[]) {}
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  lineStart(line: number): number {
+    return this.starts[line]!;
+  }
+
+  lineOf(offset: number): number {
+    return lastAtMost(this.starts, offset);
+  }
+}
+
 /** Where each line of a text starts (after `\n`, `\r\n` or a lone `\r`). */
 export function lineStartsOf(text: string): number[] {
   const starts = [0];

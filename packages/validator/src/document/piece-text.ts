@@ -13,7 +13,7 @@
  * `indexOf`, `lastIndexOf`, `startsWith`); `toString()` makes the whole string once and keeps
  * it. A `PieceText` is immutable.
  */
-import { lastAtMost, lineStartsOf } from './line-starts.js';
+import { lastAtMost, lineStartsOf, type LineTable } from './line-starts.js';
 
 /** What the readers of a manifest text use of it: a string has all of it. */
 export interface TextSource {
@@ -44,7 +44,7 @@ const HAS_CRLF = {};
 /** Pieces are cut near this many characters by default (a new piece is split when it is twice as long). */
 const PIECE = 16 * 1024;
 
-export class PieceText implements TextSource {
+export class PieceText implements TextSource, LineTable {
   /** Offset of each piece's first character; the last entry is the length. */
   private readonly starts: number[];
   /** The number of the line each piece starts (0-based); the last entry is the number of line breaks. */
