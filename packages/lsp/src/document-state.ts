@@ -23,6 +23,11 @@ export interface DocumentState {
   readonly text?: TextSource;
 }
 
+/** Whether the state carries a text newer than its parsed document (an edit not parsed yet). */
+export function hasNewerText(state: DocumentState): boolean {
+  return state.text !== undefined && state.text !== state.doc.source;
+}
+
 /** The text positions refer to: the unparsed newer text if there is one, else the document's source (read it by ranges). */
 export function textOf(state: DocumentState): TextSource {
   return state.text ?? state.doc.source;

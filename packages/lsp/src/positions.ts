@@ -5,13 +5,13 @@
  */
 import type { Position, Range, TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { LineIndex, PieceText, type TextChange } from '@svc-manifest/validator';
-import { textOf, type DocumentState } from './document-state.js';
+import { hasNewerText, textOf, type DocumentState } from './document-state.js';
 
 const cache = new WeakMap<object, LineIndex>();
 
 /** The line index of the state's newest text (the parsed document's own when that is the newest). */
 export function lspLines(state: DocumentState): LineIndex {
-  if (state.text === undefined || state.text === state.doc.source) return state.doc.lines;
+  if (!hasNewerText(state)) return state.doc.lines;
   let lines = cache.get(state);
   if (!lines) {
     lines = new LineIndex(textOf(state));

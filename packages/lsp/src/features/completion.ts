@@ -15,7 +15,7 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { cursorContext, type CursorContext } from '../cursor-context.js';
-import { textOf, valueAt, type DocumentState } from '../document-state.js';
+import { hasNewerText, textOf, valueAt, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
 import { lspLines, offsetAt, rangeAt } from '../positions.js';
@@ -136,7 +136,7 @@ const repaired = new WeakMap<object, ManifestDocument | null>();
 function namesDocument(state: DocumentState, offset: number): ManifestDocument {
   if (state.doc.root) return state.doc;
   // The tree lags the text (an unparsed edit): the cursor's offset is not in its text.
-  if (state.text !== undefined && state.text !== state.doc.source) return state.lastGood ?? state.doc;
+  if (hasNewerText(state)) return state.lastGood ?? state.doc;
   let doc = repaired.get(state.doc);
   if (doc === undefined) {
     const text = state.doc.text;

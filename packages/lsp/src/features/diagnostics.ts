@@ -6,7 +6,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import type { Diagnostic, Position as ValidatorPosition, Range as ValidatorRange, Severity } from '@svc-manifest/validator';
-import type { DocumentState } from '../document-state.js';
+import { hasNewerText, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
 import { validate } from '../validation.js';
@@ -32,7 +32,7 @@ export function computeDiagnostics(state: DocumentState, _params: unknown = {}, 
 }
 
 export function toLspRange(state: DocumentState, range: ValidatorRange) {
-  if (state.text !== undefined && state.text !== state.doc.source) return rangeAt(state, range.start.offset, range.end.offset);
+  if (hasNewerText(state)) return rangeAt(state, range.start.offset, range.end.offset);
   // Locating each diagnostic twice, once per convention, cost a quarter of an edit with hundreds of them.
   const bom = state.doc.source.charCodeAt(0) === 0xfeff;
   return { start: lspPosition(range.start, bom), end: lspPosition(range.end, bom) };
