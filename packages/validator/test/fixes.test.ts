@@ -51,3 +51,17 @@ describe('quick fixes on the fixtures', () => {
     });
   }
 });
+
+describe('removing the last entry of a file', () => {
+  // The lines removed run to the end of the text, whether or not it ends with a line break.
+  it.each([
+    ['yaml', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    bogus: 1', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n'],
+    ['yaml', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    bogus: 1\n', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n'],
+  ] as const)('%s: %j', (format, text, expected) => {
+    const [diagnostic] = validateManifest(text, { format }).diagnostics;
+    expect(diagnostic?.code).toBe('unknown-key');
+    const [fix] = diagnostic!.fixes!;
+    expect(fix!.edits.map((e) => [e.range.start.offset, e.range.end.offset])).toEqual([[expected.length, text.length]]);
+    expect(applyFix(text, fix!)).toBe(expected);
+  });
+});
