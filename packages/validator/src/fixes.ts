@@ -52,7 +52,7 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
     // A table (or array of tables) defined by `[header]` lines: remove its whole section.
     const firstLine = lines.lineOf(value.start);
     const lastLine = lines.lineOf(Math.max(value.start, trimEndBefore(text, value.end) - 1));
-    return { start: lines.lineStart(firstLine), end: lastLine + 1 < lines.lineCount ? lines.lineStart(lastLine + 1) : text.length, newText: '' };
+    return { start: lines.lineStart(firstLine), end: lines.nextLineStart(lastLine), newText: '' };
   }
   const end = trimEndBefore(text, entry.end);
   const firstLine = lines.lineOf(entry.keyStart);
@@ -61,7 +61,7 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
   const before = text.slice(lineStart, entry.keyStart);
   if (/^\s*$/.test(before)) {
     // The key starts its line: drop the lines it occupies.
-    const nextLineStart = lastLine + 1 < lines.lineCount ? lines.lineStart(lastLine + 1) : text.length;
+    const nextLineStart = lines.nextLineStart(lastLine);
     return { start: lineStart, end: nextLineStart, newText: '' };
   }
   // The key shares its line with a `- ` (the first key of a sequence item): pull the next key up.

@@ -90,6 +90,11 @@ export class LineIndex implements LineTable {
     return Math.min(lineStart + column - 1, this.lineEnd(index));
   }
 
+  /** Where the line after a 0-based line starts, past its line break: the text's end after the last line. */
+  nextLineStart(line: number): number {
+    return line + 1 < this.lineCount ? this.lineStart(line + 1) : this.text.length;
+  }
+
   /** Offset just past the last character of a 0-based line, before its line break. */
   lineEnd(line: number): number {
     if (line + 1 >= this.lineCount) return this.text.length;
