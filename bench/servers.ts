@@ -158,54 +158,16 @@ export function writeOurPublication(manifest: GeneratedManifest): { file: string
 }
 
 /**
- * The floor an edit costs over the protocol: a vscode-languageserver server that validates
- * nothing. It keeps each file in the library's `TextDocuments` (one string per file; ours holds
- * PieceTexts) and, for every version, publishes the list in the JSON file named by `published`
- * (none: an empty list). Given the list ours publishes for a file, it pays what the client and
+ * The floor an edit costs over the protocol: bench/floor-server.ts, a vscode-languageserver server
+ * that validates nothing. It keeps each file in the library's `TextDocuments` (one string per file;
+ * ours holds PieceTexts) and, for every version, publishes the list in the JSON file named by
+ * `published` (none: an empty list). Given the list ours publishes for a file, it pays what the client and
  * the pipe cost for a publication that long, and nothing else: with hundreds of diagnostics that
  * part grows with the file, whoever computes them. `readsText` also reads the text once per
  * edit (a server that checks anything must: V8 then copies the edited text into one flat string).
  */
 export async function floorSpec(options: { name?: string; published?: string; readsText?: boolean } = {}): Promise<ServerSpec> {
-  if (!existsSync(FLOOR_SERVER)) {
-    mkdirSync(WORK, { recursive: true });
-    const entry = join(WORK, 'floor-server.ts');
-    writeFileSync(
-      entry,
-      `import { readFileSync } from 'node:fs';
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-const publishes = process.argv.find((arg) => arg.startsWith('--publishes='))?.slice('--publishes='.length);
-const published = publishes ? JSON.parse(readFileSync(publishes, 'utf8')) : [];
-const readsText = process.argv.includes('--reads-text');
-const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
-connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental, completionProvider: {}, hoverProvider: true } }));
-connection.onCompletion(() => []);
-connection.onHover(() => null);
-let sink = 0;
-documents.onDidChangeContent(({ document }) => {
-  if (readsText) sink += document.getText().charCodeAt(document.getText().length >> 1);
-  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: published });
-});
-process.on('exit', () => void sink);
-documents.listen(connection);
-connection.listen();
-`,
-    );
-    const temporary = `${FLOOR_SERVER}.${process.pid}.tmp`;
-    await build({
-      entryPoints: [entry],
-      outfile: temporary,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      minify: true,
-      logLevel: 'warning',
-    });
-    renameSync(temporary, FLOOR_SERVER);
-  }
+  await (floorBuilt ??= buildFloorServer());
   return {
     name: options.name ?? 'floor',
     command: process.execPath,
@@ -213,6 +175,25 @@ connection.listen();
     crossReferences: false,
     configuration: () => null,
   };
+}
+
+/** The floor server's bundle, built once per run from bench/floor-server.ts (never a stale one from an earlier run). */
+let floorBuilt: Promise<void> | undefined;
+
+async function buildFloorServer(): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  const temporary = `${FLOOR_SERVER}.${process.pid}.tmp`;
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'floor-server.ts')],
+    outfile: temporary,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    logLevel: 'warning',
+  });
+  renameSync(temporary, FLOOR_SERVER);
 }
 
 /**
