@@ -299,6 +299,20 @@ describe('an edit of a text held in pieces reads ranges only', () => {
     }
   });
 
+  it('locates diagnostics after an edit without making the whole text, though the document it came from never made its line index', () => {
+    // Parsed, never validated: no line index to splice.
+    const document = ManifestDocument.parse(text);
+    const at = text.indexOf("prompt: 'Handle trigger 700:") + 8;
+    const source = PieceText.from(text).edit(at, at, 'x');
+    const next = document.update(source, [{ start: at, end: at, newLength: 1 }]);
+    const located = (d: ManifestDocument) =>
+      validateDocument(d).diagnostics.map((x) => [x.code, x.range.start.line, x.range.start.column, x.range.end.line, x.range.end.column]);
+    const diagnostics = located(next);
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(source.isMaterialized).toBe(false);
+    expect(diagnostics).toEqual(located(ManifestDocument.parse(source.toString())));
+  });
+
   it('keeps the declarations of a collection the edit did not reach, as they were', () => {
     const document = ManifestDocument.parse(text);
     const agents = declarationsOf(document).agents;

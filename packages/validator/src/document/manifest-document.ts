@@ -287,7 +287,7 @@ export class ManifestDocument {
     if (!this.cachedLines) {
       const base = this.linesBase;
       this.linesBase = undefined;
-      this.cachedLines = base ? LineIndex.spliced(base.lines, this.source, base.region) : new LineIndex(this.text);
+      this.cachedLines = base ? LineIndex.spliced(base.lines, this.source, base.region) : new LineIndex(this.source);
     }
     return this.cachedLines;
   }
