@@ -194,6 +194,13 @@ export function scanTomlNesting(
         if (keyDepth + flowDepth > maxDepth) return { tooDeepAt: i, fresh: false };
       }
     }
+    // A one-line string ends with its line, closed or not (the parser reports one left open), and
+    // so does a table header, balanced or not: the block planner reads them so, and a `"` or `[`
+    // being typed then does not change how the lines after it are read.
+    if (header) {
+      flowDepth = 0;
+      quote = 0;
+    } else if (quote !== 0 && !triple) quote = 0;
     lineStart = lineEnd + 1;
   }
   return { tooDeepAt: -1, fresh: fresh && flowDepth === 0 && quote === 0 };
