@@ -204,6 +204,18 @@ describe('what an edit re-parses', () => {
     return text.slice(start, end);
   }
 
+  /**
+   * What an update reads of a text with an error in the block holding `offset`: the block, and
+   * the next header line, up to its line break (the parser may look past the block's end).
+   */
+  function readForError(text: string, offset: number): number {
+    const block = blockAround(text, offset);
+    const next = text.indexOf(block) + block.length;
+    if (next >= text.length) return block.length;
+    const lineEnd = text.indexOf('\n', next);
+    return block.length + (lineEnd === -1 ? text.length : lineEnd) - next;
+  }
+
   for (const [name, triggers] of [
     ['1k lines', 120],
     ['50k lines', 7000],
@@ -281,11 +293,43 @@ describe('what an edit re-parses', () => {
     for (const typed of steps) {
       const edited = text.slice(0, at) + typed + text.slice(at + '"trigger-1000"'.length);
       document = document.update(edited);
-      expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+      expect(document.reparsedBytes).toBe(document.root ? blockAround(edited, at).length : readForError(edited, at));
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
       const syntax = validateDocument(document).diagnostics.filter((d) => d.code === 'toml-syntax');
       expect(syntax.map((d) => d.range.start.offset >= at && d.range.start.offset <= at + typed.length + 1)).toEqual(typed === '"ab"' ? [] : [true]);
+    }
+  });
+
+  it('a table header typed above another one, key by key, re-reads only the lines around it until it is complete', () => {
+    // While a header is unfinished the text has a syntax error; it is the error of the one block
+    // that holds it, and the lines after it are read as before (no string or bracket left open).
+    const text = largeTomlManifest(2000, 20, 7);
+    const at = text.indexOf('[[triggers]]\nslug = "trigger-1000"');
+    const header = '[[triggers]]';
+    let document = toml(text);
+    for (let n = 1; n <= header.length; n++) {
+      const edited = text.slice(0, at) + header.slice(0, n) + text.slice(at);
+      document = document.update(edited);
+      expect(document.root).toBeNull();
+      expect(document.reparsedBytes).toBe(readForError(edited, at));
+      expect(document.scannedBytes).toBeLessThan(2000);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+    }
+    // Then a value typed with its quotes: the open quote leaves the lines after it as they were.
+    const typed = `${header}\nslug = "`;
+    const edited = text.slice(0, at) + typed + text.slice(at);
+    document = document.update(edited);
+    expect(document.scannedBytes).toBeLessThan(2000);
+    expect(differenceFromFresh(document)).toBeNull();
+  });
+
+  it('a broken header or an open one-line string does not hide the nesting of the lines after it', () => {
+    const deep = `x = ${'['.repeat(200)}${']'.repeat(200)}\n`;
+    for (const broken of ['[[triggers\n', '[a.[b\n', 'name = "open\n', "name = 'open\n"]) {
+      const document = toml(`svc_version = 2\n${broken}${deep}`);
+      expect(document.diagnostics.map((d) => d.code)).toEqual(['too-deep']);
     }
   });
 
@@ -296,7 +340,7 @@ describe('what an edit re-parses', () => {
     for (const typed of ['n', 'note', 'note =', 'note = "', 'note = "later"', 'note = "later"\n']) {
       const edited = text.slice(0, at) + typed + text.slice(at);
       document = document.update(edited);
-      expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
+      expect(document.reparsedBytes).toBe(document.root ? blockAround(edited, at).length : readForError(edited, at));
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
     }

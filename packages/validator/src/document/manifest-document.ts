@@ -743,9 +743,18 @@ export class ManifestDocument {
       const result = tomlParser().parseTomlBlock(text, at, i === 0);
       if (!result) return null;
       if ('error' in result) {
-        // The error stands for the whole text's only when nothing before it can differ.
-        if (!result.syntax || (result.index >= text.length - 1 && i < blocks.length - 1) || i >= clean.signatures.length) return null;
-        for (let j = 1; j <= i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
+        if (!result.syntax || i >= clean.signatures.length) return null;
+        const error = this.blockErrorInContext(body, base, blocks, i, result);
+        if (!error) return null;
+        // The error stands for the whole text's only when nothing before it can differ: the parser
+        // reports a header that redefines an earlier one where it reads it, so every header it
+        // read before the error must be the clean text's. A header the error cuts short was not read.
+        for (let j = 1; j < i; j++) if (headerLine(blocks[j]!.signature) !== headerLine(clean.signatures[j]!)) return null;
+        if (i > 0) {
+          const read = headerAsRead(text, error.index);
+          const cleanHeader = headerLine(clean.signatures[i]!);
+          if (read !== null && read !== cleanHeader && headerLine(blocks[i]!.signature) !== cleanHeader) return null;
+        }
         this.tomlClean = clean;
         this.tomlBlocks = {
           bom: base,
@@ -753,7 +762,7 @@ export class ManifestDocument {
           parts: blocks.map((_, k) => parsed.get(k) ?? earlierPart(previous, oldIndex(k, blocks[k]!))),
           fresh: false,
         };
-        return result.error;
+        return error.error;
       }
       parsed.set(i, { part: result.part, base: at, owner, frame: result.part.frame });
     }
@@ -795,6 +804,36 @@ export class ManifestDocument {
       aliasCount: 0,
       hasDateTimes: joined.hasDateTimes,
     };
+  }
+
+  /**
+   * The syntax error block `i` has in the whole text, from its error read alone (`alone`), or null
+   * when that cannot be told from the block. The parser may look past where it reports an error
+   * (over blank lines, after a key's dot or an `=`), so a block that is not the last is read
+   * again with the next block's header line after it: an error before that line's last
+   * character is what the whole text gives there too. An error on that line's last character
+   * may depend on what follows it.
+   */
+  private blockErrorInContext(
+    body: TextSource,
+    base: number,
+    blocks: TomlBlock[],
+    i: number,
+    alone: { error: ParsedFragment; syntax: boolean; index: number },
+  ): { error: ParsedFragment; index: number } | null {
+    if (i === blocks.length - 1) return alone;
+    const block = blocks[i]!;
+    const next = blocks[i + 1]!;
+    let lineEnd = body.indexOf('\n', next.start);
+    if (lineEnd === -1) lineEnd = body.length;
+    const extended = body.slice(block.start, lineEnd);
+    let last = extended.length - 1;
+    while (last >= 0 && /\s/.test(extended.charAt(last))) last--;
+    if (last < next.start - block.start) return null;
+    this.reparsedBytes += extended.length - (next.start - block.start);
+    const again = tomlParser().parseTomlBlock(extended, base + block.start, i === 0);
+    if (!again || !('error' in again) || !again.syntax || again.index >= last) return null;
+    return again;
   }
 
   private assembleValue(root: ValueNode): unknown {
@@ -859,6 +898,25 @@ function moveCachedPart(cached: CachedTomlPart, at: number): void {
   if (delta === 0) return;
   cached.frame.base += delta;
   cached.base = at;
+}
+
+/**
+ * The header of a table block (whose text starts with its header line) as the parser read it
+ * before an error at `index`: from its `[` to its closing bracket (`]`, or `]]` for `[[`). Null
+ * when the error comes first, or the line has no closing: the parser then never finished the
+ * header, so it defined no table there. A quote before the error gives the whole line (a quoted
+ * key may hold a bracket), which is compared as it stands.
+ */
+function headerAsRead(text: string, index: number): string | null {
+  let i = 0;
+  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+  let lineEnd = text.indexOf('\n', i);
+  if (lineEnd === -1) lineEnd = text.length;
+  const line = text.slice(i, lineEnd).trimEnd();
+  if (text.charCodeAt(i) !== 91 || index > lineEnd || /["']/.test(text.slice(i, index))) return line;
+  const closing = text.charCodeAt(i + 1) === 91 ? ']]' : ']';
+  const close = text.indexOf(closing, i);
+  return close === -1 || close >= lineEnd || index < close ? null : text.slice(i, close + closing.length);
 }
 
 /** The header line of a block's signature (block 0 has none). */

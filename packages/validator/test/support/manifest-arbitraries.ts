@@ -418,8 +418,29 @@ export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
   }),
 );
 
+/**
+ * Typing a table header: the first characters of one at the start of a line (before what the
+ * line holds, as when typing above a header), or a bracket, quote, dot or letter typed inside a
+ * header line. Most leave a header broken, or cut short, in the middle of the file.
+ */
+const headerTyping: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES.filter((line) => line.startsWith('['))), fc.nat()).map(([n, header, cut]) => (t: string) => {
+    const starts = [0, ...[...t.matchAll(/\n/g)].map((m) => m.index + 1)];
+    const at = starts[n % starts.length]!;
+    return t.slice(0, at) + header.slice(0, 1 + (cut % header.length)) + t.slice(at);
+  }),
+  fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('[', ']', ']]', '"', "'", '.', 'x', ' ', '#')).map(([n, k, typed]) => (t: string) => {
+    const headers = [...t.matchAll(/^[ \t]*\[[^\n]*/gm)];
+    if (headers.length === 0) return t;
+    const m = headers[n % headers.length]!;
+    const at = m.index + (k % (m[0].length + 1));
+    return t.slice(0, at) + typed + t.slice(at);
+  }),
+);
+
 export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: validTomlEdit },
+  { weight: 3, arbitrary: headerTyping },
   ...lineEdits(TOML_LINES),
   // Typing inside a value, mostly keeping the TOML valid.
   {
