@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, PieceText, validateDocument, type Diagnostic } from '../src/index.js';
+import { ManifestDocument, nodeAtPointer, PieceText, validateDocument, type Diagnostic } from '../src/index.js';
 import { checkCharacters } from '../src/document/limits.js';
 import { parseTomlFragment, planTomlBlocks, planTomlPart, planTomlRange } from '../src/document/parse-toml.js';
 import { applyAll, largeTomlManifest, tomlEdits, tomlManifestArb, validTomlEdit } from './support/manifest-arbitraries.js';
@@ -317,12 +317,43 @@ describe('what an edit re-parses', () => {
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
     }
-    // Then a value typed with its quotes: the open quote leaves the lines after it as they were.
-    const typed = `${header}\nslug = "`;
-    const edited = text.slice(0, at) + typed + text.slice(at);
-    document = document.update(edited);
-    expect(document.scannedBytes).toBeLessThan(2000);
-    expect(differenceFromFresh(document)).toBeNull();
+    // The line break makes it one more item of the array of tables: still only the lines around it.
+    // Then a key typed with its quotes: the open quote leaves the lines after it as they were.
+    const typed = `${header}\nslug = "new-one"\n`;
+    for (const n of [header.length + 1, header.length + 'slug = "'.length + 1, typed.length]) {
+      const edited = text.slice(0, at) + typed.slice(0, n) + text.slice(at);
+      document = document.update(edited);
+      expect(document.scannedBytes).toBeLessThan(2000);
+      expect(document.reparsedBytes).toBeLessThan(400);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+    }
+    expect((document.value as { triggers: { slug: string }[] }).triggers.map((t) => t.slug).slice(999, 1002)).toEqual([
+      'trigger-999',
+      'new-one',
+      'trigger-1000',
+    ]);
+  });
+
+  it('a table added to an array of tables is joined with the others; any other added table parses the whole text', () => {
+    const text = largeTomlManifest(300, 20, 8);
+    const at = text.indexOf('[[triggers]]\nslug = "trigger-150"');
+    const added = document(text, at, '[[triggers]]\nslug = "new"\n');
+    expect(added.reparsedBytes).toBeLessThan(200);
+    expect(differenceFromFresh(added)).toBeNull();
+    // `agents` is a table, not an array of tables: `[[agents]]` redefines it.
+    const redefined = document(text, at, '[[agents]]\nname = "x"\n');
+    expect(redefined.reparsedBytes).toBe(redefined.text.length);
+    expect(validateDocument(redefined).diagnostics.map((d) => d.code)).toEqual(['duplicate-key']);
+    expect(differenceFromFresh(redefined)).toBeNull();
+    // A key that a header names (`[triggers.filter]` below would extend it) is not a key only this table has.
+    const named = document(text, at, '[[triggers]]\nfilter = 1\n');
+    expect(named.reparsedBytes).toBe(named.text.length);
+    expect(differenceFromFresh(named)).toBeNull();
+
+    function document(base: string, offset: number, insert: string): ManifestDocument {
+      return toml(base).update(base.slice(0, offset) + insert + base.slice(offset));
+    }
   });
 
   it('a broken header or an open one-line string does not hide the nesting of the lines after it', () => {
@@ -353,7 +384,7 @@ describe('what an edit re-parses', () => {
     expect(differenceFromFresh(updated)).toBeNull();
   });
 
-  it('the last document with a tree, kept while the text has an error, is not changed by the updates after it', () => {
+  it('the last document with a tree, kept while the text has an error, is not changed by the updates after it until one has a tree', () => {
     // The language server keeps it for completion and hover while the file does not parse.
     fc.assert(
       fc.property(tomlManifestArb, fc.array(tomlEdits, { minLength: 2, maxLength: 5 }), (t1, steps) => {
@@ -378,12 +409,27 @@ describe('what an edit re-parses', () => {
     const text = largeTomlManifest(30, 10, 6);
     const good = toml(text);
     const tree = treeJson(good.root);
+    const trigger = nodeAtPointer(good.root!, '/triggers/5').node;
     const broken = good.update(text.replace('slug = "trigger-20"', 'slug = "trigger-20'));
     expect(broken.root).toBeNull();
-    const fixed = broken.update(`# a longer first line moves every block\n${text}`);
+    const stillBroken = broken.update(broken.text.replace('slug = "trigger-20', 'slug = "trigger-2'));
+    expect(stillBroken.root).toBeNull();
+    expect(treeJson(good.root)).toBe(tree);
+    // The first text with a tree again takes the last tree's blocks over, moved in place, as an
+    // update of that document would: what did not change keeps its nodes (and the results
+    // validation kept for them). That document is done with, as the language server drops it.
+    const fixed = stillBroken.update(`# a longer first line moves every block\n${text}`);
     expect(fixed.reparsedBytes).toBeLessThan(text.length / 10);
     expect(differenceFromFresh(fixed)).toBeNull();
-    expect(treeJson(good.root)).toBe(tree);
+    expect(nodeAtPointer(fixed.root!, '/triggers/5').node).toBe(trigger);
+    // An update of the broken document again, or of the last tree's, reads its text afresh.
+    const again = stillBroken.update(`# another first line\n${text}`);
+    expect(differenceFromFresh(again)).toBeNull();
+    expect(nodeAtPointer(again.root!, '/triggers/5').node).not.toBe(trigger);
+    const fromGood = good.update(text.replace('"conn-5"', '"conn-55"'));
+    expect(fromGood.reparsedBytes).toBe(fromGood.text.length);
+    expect(differenceFromFresh(fromGood)).toBeNull();
+    expect(differenceFromFresh(fixed)).toBeNull();
   });
 
   it('a key that a later header extends, added in another block, is the error a fresh parse gives', () => {

@@ -50,6 +50,8 @@ interface TomlClean {
   signatures: string[];
   /** Every key named in a header (`a`, `b` of `[a.b]`); null when a header quotes one. Computed when needed. */
   headerKeys?: Set<string> | null;
+  /** The keys of the `[[key]]` headers (one bare key). Computed when needed. */
+  arrayTables?: Set<string>;
 }
 
 /**
@@ -79,6 +81,39 @@ function onlyNewKeysAdded(after: string, before: string, hasHeader: boolean, cle
     if (!headerKeys || headerKeys.has(first)) return false;
   }
   return true;
+}
+
+/** The key of a `[[key]]` header line (one bare key, a comment after it allowed), or null. */
+function arrayTableKey(line: string): string | null {
+  return /^\[\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]\][ \t]*(?:#.*)?$/.exec(line)?.[1] ?? null;
+}
+
+/**
+ * The clean signatures with one table added, lined up with `blocks` (one more than the clean
+ * text had), or null. The added block must open one more item of a top-level array of tables the
+ * clean text already has (`[[triggers]]` typed between two others): it takes the sub-tables
+ * after it from the item before it, which had them alone, so nothing can be defined twice. Its
+ * signature is lined up with its header line alone, so its statements are checked as keys added
+ * to a block ({@link onlyNewKeysAdded}).
+ */
+function withTableAdded(blocks: readonly TomlBlock[], clean: TomlClean): string[] | null {
+  const old = clean.signatures;
+  if (blocks.length !== old.length + 1) return null;
+  let front = 0;
+  while (front < old.length && blocks[front]!.signature === old[front]) front++;
+  let back = 0;
+  while (back < old.length - front && blocks[blocks.length - 1 - back]!.signature === old[old.length - 1 - back]) back++;
+  for (const at of new Set([front, blocks.length - 1 - back])) {
+    // Where the blocks first differ from the front, or from the back; any other block that differs
+    // from its counterpart is held to it as for an edit that adds nothing.
+    if (at < 1) continue;
+    const key = arrayTableKey(headerLine(blocks[at]!.signature));
+    if (key === null) continue;
+    const arrays = (clean.arrayTables ??= new Set(old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null)));
+    if (!arrays.has(key)) continue;
+    return [...old.slice(0, at), headerLine(blocks[at]!.signature), ...old.slice(at)];
+  }
+  return null;
 }
 
 /** The keys the header lines of a text's blocks name; null if one is quoted. */
@@ -126,6 +161,14 @@ interface TomlBlocksState {
   whole?: TomlOwner;
   /** The next document moved these blocks and trees in place: another update of this document reads its text afresh. */
   consumed?: boolean;
+  /**
+   * A text without a tree: the blocks of the last document with a tree, whose trees (those its
+   * `whole` token still owns) this text holds for the next one. The first document after it with
+   * a tree takes them over in place, as from its own previous document, and marks them consumed.
+   */
+  lender?: TomlBlocksState;
+  /** A later document took the trees this `whole` token owned over through a {@link lender}: none is lent again. */
+  lent?: boolean;
 }
 
 /**
@@ -648,7 +691,14 @@ export class ManifestDocument {
       // Keep what the last clean text allows for the edits that will fix this one.
       this.tomlClean = clean;
       const earlier = previous?.tomlBlocks;
-      if (blocks && earlier) this.tomlBlocks = { bom: base, blocks, parts: blocks.map((_, i) => earlierPart(earlier, oldIndex(i, blocks[i]!))), fresh: false };
+      if (blocks && earlier)
+        this.tomlBlocks = {
+          bom: base,
+          blocks,
+          parts: blocks.map((_, i) => earlierPart(earlier, oldIndex(i, blocks[i]!))),
+          fresh: false,
+          lender: whole.root ? undefined : lenderOf(earlier),
+        };
     }
     return whole;
   }
@@ -761,19 +811,23 @@ export class ManifestDocument {
           blocks,
           parts: blocks.map((_, k) => parsed.get(k) ?? earlierPart(previous, oldIndex(k, blocks[k]!))),
           fresh: false,
+          lender: lenderOf(previous),
         };
         return error.error;
       }
       parsed.set(i, { part: result.part, base: at, owner, frame: result.part.frame });
     }
-    if (blocks.length !== clean.signatures.length) return null;
-    let same = true;
+    const signatures = blocks.length === clean.signatures.length ? clean.signatures : withTableAdded(blocks, clean);
+    if (!signatures) return null;
+    let same = signatures === clean.signatures;
     for (let i = 0; i < blocks.length; i++) {
-      if (blocks[i]!.signature === clean.signatures[i]) continue;
-      if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
+      if (blocks[i]!.signature === signatures[i]) continue;
+      if (!onlyNewKeysAdded(blocks[i]!.signature, signatures[i]!, i > 0, clean)) return null;
       same = false;
     }
-    // The result has a tree: take the block trees over.
+    // The result has a tree: take the block trees over, those of the last document with a tree too
+    // when the previous text had none (that document is not to be used again, and is marked so).
+    const lender = previous.lender && !previous.lender.lent ? previous.lender : undefined;
     const cachedParts: CachedTomlPart[] = [];
     const parts: TomlPart[] = [];
     for (let i = 0; i < blocks.length; i++) {
@@ -782,7 +836,7 @@ export class ManifestDocument {
       if (!cached) {
         cached = earlierPart(previous, oldIndex(i, blocks[i]!))!;
         const delta = at - cached.base;
-        if (cached.owner.doc === previousDocument) {
+        if (cached.owner.doc === previousDocument || (lender !== undefined && cached.owner === lender.whole)) {
           moveCachedPart(cached, at);
           cached.owner = owner;
         } else {
@@ -793,9 +847,14 @@ export class ManifestDocument {
       cachedParts.push(cached);
       parts.push(cached.part);
     }
-    const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join);
+    const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join ?? lender?.join);
     // The joined nodes are this document's now (moved in place): never join from them twice.
     previous.join = undefined;
+    if (lender) {
+      lender.lent = true;
+      lender.consumed = true;
+      lender.join = undefined;
+    }
     this.tomlBlocks = { bom: base, blocks, parts: cachedParts, fresh: false, join: joined.join, whole: owner };
     this.tomlClean = same ? clean : { signatures: blocks.map((block) => block.signature), headerKeys: clean.headerKeys };
     return {
@@ -845,6 +904,11 @@ export class ManifestDocument {
     }
     return object;
   }
+}
+
+/** What a text without a tree lends on from the blocks it was updated from: their own trees, or what they hold. */
+function lenderOf(earlier: TomlBlocksState): TomlBlocksState | undefined {
+  return earlier.whole ? earlier : earlier.lender;
 }
 
 /** The earlier document's parsed block `index`, if any. */
