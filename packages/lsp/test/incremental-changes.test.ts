@@ -13,7 +13,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ManifestDocument, PieceText } from '@svc-manifest/validator';
 import { DocumentStore } from '../src/document-store.js';
 import { applyContentChanges, OpenText } from '../src/positions.js';
-import { createState, updateState } from '../src/document-state.js';
+import { createState, declaredVersion, updateState } from '../src/document-state.js';
+import { findSchemaPin } from '../src/schema-pinning.js';
 import { completion } from '../src/features/completion.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { startServer } from '../src/server.js';
@@ -118,6 +119,29 @@ describe('a keystroke in a large file', () => {
       // What a server that parsed the new text afresh publishes: codes, ranges and fixes.
       expect(diagnostics).toHaveLength(before.length);
       expect(diagnostics).toEqual(computeDiagnostics(createState(URI, version, source.toString())));
+    }
+  });
+
+  it('in a TOML file that does not parse is validated without making the whole text, and still reads what it pins', () => {
+    // While a table header is typed the file has a syntax error and no tree: its `svc_version` and
+    // `$schema` are read from the lines before the first header, not from the whole text.
+    const triggers = Array.from({ length: 1500 }, (_, i) => `[[triggers]]\nslug = "t-${i}"\ntype = "cron"\ncron = "0 0 * * *"\n`).join('\n');
+    const text = `"$schema" = "https://schemas.svc.example/manifest/svc.v1.schema.json"\nsvc_version = 1\nnotes = """\n[not.a.header]\n"""\n\n${triggers}`;
+    const uri = 'file:///work/svc.toml';
+    let state = createState(uri, 1, text);
+    computeDiagnostics(state);
+    let source = PieceText.from(text);
+    const at = text.indexOf('[[triggers]]\nslug = "t-700"');
+    for (const [version, typed] of ['[', '[[', '[[t'].entries()) {
+      source = source.edit(at, at + version, typed);
+      state = updateState(state, version + 2, source, [{ start: at, end: at + version, newLength: typed.length }]);
+      const diagnostics = computeDiagnostics(state);
+      expect(state.doc.root).toBeNull();
+      expect(diagnostics.map((d) => d.code)).toEqual(['toml-syntax']);
+      expect(declaredVersion(state)).toBe(1);
+      expect(findSchemaPin(state)?.url).toBe('https://schemas.svc.example/manifest/svc.v1.schema.json');
+      expect(source.isMaterialized).toBe(false);
+      expect(diagnostics).toEqual(computeDiagnostics(createState(uri, version + 2, source.toString())));
     }
   });
 
