@@ -333,9 +333,18 @@ describe('what an edit re-parses', () => {
       'new-one',
       'trigger-1000',
     ]);
+    // And deleted again, character by character, back to the first text: the last one removes an item.
+    for (let n = typed.length - 1; n >= 0; n--) {
+      const edited = text.slice(0, at) + typed.slice(0, n) + text.slice(at);
+      document = document.update(edited);
+      expect(document.reparsedBytes).toBeLessThan(400);
+      const problem = differenceFromFresh(document);
+      if (problem) throw new Error(problem);
+    }
+    expect(document.text).toBe(text);
   });
 
-  it('a table added to an array of tables is joined with the others; any other added table parses the whole text', () => {
+  it('a table added to or removed from an array of tables is joined with the others; any other such change parses the whole text', () => {
     const text = largeTomlManifest(300, 20, 8);
     const at = text.indexOf('[[triggers]]\nslug = "trigger-150"');
     const added = document(text, at, '[[triggers]]\nslug = "new"\n');
@@ -350,6 +359,22 @@ describe('what an edit re-parses', () => {
     const named = document(text, at, '[[triggers]]\nfilter = 1\n');
     expect(named.reparsedBytes).toBe(named.text.length);
     expect(differenceFromFresh(named)).toBeNull();
+
+    // Removed: a whole item is joined; its header alone gives its keys to the item before (a key
+    // defined twice there); an item whose sub-table stays would give that sub-table to the item before.
+    const item = (t: number) => text.slice(text.indexOf(`[[triggers]]\nslug = "trigger-${t}"`), text.indexOf(`[[triggers]]\nslug = "trigger-${t + 1}"`));
+    const removed = toml(text).update(text.replace(item(150), ''));
+    expect(removed.reparsedBytes).toBeLessThan(200);
+    expect(differenceFromFresh(removed)).toBeNull();
+    expect((removed.value as { triggers: { slug: string }[] }).triggers[150]!.slug).toBe('trigger-151');
+    const headerOnly = toml(text).update(text.replace('[[triggers]]\nslug = "trigger-150"', 'slug = "trigger-150"'));
+    expect(validateDocument(headerOnly).diagnostics.map((d) => d.code)).toEqual(['duplicate-key']);
+    expect(differenceFromFresh(headerOnly)).toBeNull();
+    expect(item(148)).toContain('[triggers.filter]');
+    const withSubTable = item(148).slice(0, item(148).indexOf('[triggers.filter]'));
+    const orphaned = toml(text).update(text.replace(withSubTable, ''));
+    expect(orphaned.reparsedBytes).toBe(orphaned.text.length);
+    expect(differenceFromFresh(orphaned)).toBeNull();
 
     function document(base: string, offset: number, insert: string): ManifestDocument {
       return toml(base).update(base.slice(0, offset) + insert + base.slice(offset));

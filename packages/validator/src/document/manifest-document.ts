@@ -89,29 +89,52 @@ function arrayTableKey(line: string): string | null {
 }
 
 /**
- * The clean signatures with one table added, lined up with `blocks` (one more than the clean
- * text had), or null. The added block must open one more item of a top-level array of tables the
- * clean text already has (`[[triggers]]` typed between two others): it takes the sub-tables
- * after it from the item before it, which had them alone, so nothing can be defined twice. Its
- * signature is lined up with its header line alone, so its statements are checked as keys added
- * to a block ({@link onlyNewKeysAdded}).
+ * The clean signatures lined up with `blocks` when they differ by one item of a top-level array of
+ * tables (`[[triggers]]` typed between two others, or removed), or null. Every other block is
+ * then held to its counterpart as for any edit ({@link onlyNewKeysAdded}).
+ *
+ * An added item must be of an array the clean text already has. It takes the sub-tables after it
+ * from the item before it, which had them alone, so nothing can be defined twice; its own
+ * signature is lined up with its header line alone, so its statements are checked as keys added.
+ * A removed item gives its statements to the block before it (checked as keys added there), and
+ * must have no sub-table after it (`[triggers.filter]`): that would pass to the item before,
+ * which may have one of its own.
  */
-function withTableAdded(blocks: readonly TomlBlock[], clean: TomlClean): string[] | null {
+function alignedWithClean(blocks: readonly TomlBlock[], clean: TomlClean): string[] | null {
   const old = clean.signatures;
-  if (blocks.length !== old.length + 1) return null;
+  const added = blocks.length - old.length;
+  if (added !== 1 && added !== -1) return null;
+  const shorter = added === 1 ? old.length : blocks.length;
   let front = 0;
-  while (front < old.length && blocks[front]!.signature === old[front]) front++;
+  while (front < shorter && blocks[front]!.signature === old[front]) front++;
   let back = 0;
-  while (back < old.length - front && blocks[blocks.length - 1 - back]!.signature === old[old.length - 1 - back]) back++;
-  for (const at of new Set([front, blocks.length - 1 - back])) {
-    // Where the blocks first differ from the front, or from the back; any other block that differs
-    // from its counterpart is held to it as for an edit that adds nothing.
-    if (at < 1) continue;
-    const key = arrayTableKey(headerLine(blocks[at]!.signature));
+  while (back < shorter - front && blocks[blocks.length - 1 - back]!.signature === old[old.length - 1 - back]) back++;
+  const longer = added === 1 ? blocks.length : old.length;
+  // Where the lists first differ from the front, or from the back.
+  for (const at of new Set([front, longer - 1 - back])) {
+    if (at < 1 || at >= longer) continue;
+    if (added === 1) {
+      const key = arrayTableKey(headerLine(blocks[at]!.signature));
+      if (key === null) continue;
+      const arrays = (clean.arrayTables ??= new Set(old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null)));
+      if (!arrays.has(key)) continue;
+      return [...old.slice(0, at), headerLine(blocks[at]!.signature), ...old.slice(at)];
+    }
+    const key = arrayTableKey(headerLine(old[at]!));
     if (key === null) continue;
-    const arrays = (clean.arrayTables ??= new Set(old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null)));
-    if (!arrays.has(key)) continue;
-    return [...old.slice(0, at), headerLine(blocks[at]!.signature), ...old.slice(at)];
+    // The headers up to the next item of the array: a sub-table among them belonged to the removed item.
+    const subTable = new RegExp(`^\\[\\[?[ \\t]*${key}[ \\t]*\\.`);
+    let owned = false;
+    for (let j = at; j < blocks.length; j++) {
+      const line = headerLine(blocks[j]!.signature);
+      if (arrayTableKey(line) === key) break;
+      if (/["']/.test(line) || subTable.test(line)) {
+        owned = true;
+        break;
+      }
+    }
+    if (owned) continue;
+    return [...old.slice(0, at), ...old.slice(at + 1)];
   }
   return null;
 }
@@ -821,7 +844,7 @@ export class ManifestDocument {
       }
       parsed.set(i, { part: result.part, base: at, owner, frame: result.part.frame });
     }
-    const signatures = blocks.length === clean.signatures.length ? clean.signatures : withTableAdded(blocks, clean);
+    const signatures = blocks.length === clean.signatures.length ? clean.signatures : alignedWithClean(blocks, clean);
     if (!signatures) return null;
     let same = signatures === clean.signatures;
     for (let i = 0; i < blocks.length; i++) {
