@@ -6,9 +6,10 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const os = require('node:os');
 const vm = require('node:vm');
-const Module = require('node:module');
+// Neither node:os nor node:module is loaded (each costs a one-shot run a few tenths of a millisecond,
+// node:module four internal modules): the home folder is $HOME where os.homedir() would read it,
+// and the module wrapper is written out below.
 
 /** A short, stable tag of a path (32-bit FNV-1a): caches of installs in different folders never meet. */
 function pathTag(file) {
@@ -33,12 +34,18 @@ const GENERATIONS = 3;
  * next write removes).
  */
 function cacheFiles(bundle, name, variant, stat) {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
   const prefix = `${name}-${pathTag(bundle)}-${variant}-`;
   const key = `${process.version}-${process.arch}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
   const files = [];
   for (let generation = 1; generation <= GENERATIONS; generation++) files.push(path.join(base, 'svc-manifest', `${prefix}${key}-${generation}.v8cache`));
   return { files, prefix };
+}
+
+/** os.homedir(), which reads $HOME first on POSIX (libuv's uv_os_homedir), without loading node:os for it. */
+function homedir() {
+  const home = process.platform === 'win32' ? undefined : process.env.HOME;
+  return home !== undefined ? home : require('node:os').homedir();
 }
 
 function writeCache(file, prefix, name, script) {
@@ -60,18 +67,21 @@ function writeCache(file, prefix, name, script) {
   }
 }
 
+/** Node's CommonJS module wrapper (`Module.wrap`), around the bundle's text. */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAPPER_TAIL = '\n});';
+
 /**
  * The bundle's text inside the CommonJS module wrapper, made as one string: the file is read
  * straight into a buffer that already holds the wrapper's head, and decoded once. Copying a
  * half-megabyte bundle on the JavaScript heap (read, `#!` line removed, wrapped and flattened)
  * filled a one-shot run's young generation and cost a garbage collection; joining buffers
- * cost another copy.
+ * cost another copy. Returns the text and the buffer, which the code cache is then read into
+ * (see readCache).
  */
 function wrappedSource(fd, size) {
-  const probe = Module.wrap('\0');
-  const cut = probe.indexOf('\0');
-  const head = Buffer.from(probe.slice(0, cut));
-  const tail = Buffer.from(probe.slice(cut + 1));
+  const head = Buffer.from(WRAPPER_HEAD, 'latin1');
+  const tail = Buffer.from(WRAPPER_TAIL, 'latin1');
   const buffer = Buffer.allocUnsafe(head.length + size + tail.length);
   head.copy(buffer, 0);
   let read = 0;
@@ -84,7 +94,29 @@ function wrappedSource(fd, size) {
   // a comment, and every line keeps its number.
   if (buffer[head.length] === 0x23 && buffer[head.length + 1] === 0x21) buffer.write('//', head.length, 'latin1');
   tail.copy(buffer, head.length + read);
-  return buffer.toString('utf8', 0, head.length + read + tail.length);
+  return { text: buffer.toString('utf8', 0, head.length + read + tail.length), buffer };
+}
+
+/**
+ * The contents of a cache file, read into `spare` (the buffer the source was read through, no
+ * longer needed once decoded) when it fits: a fresh half-megabyte buffer costs a one-shot run
+ * a page fault per 4 KiB touched. Throws when the file cannot be read, as readFileSync does.
+ */
+function readCache(file, spare) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buffer = size <= spare.length ? spare : Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const count = fs.readSync(fd, buffer, read, size - read, read);
+      if (count === 0) break;
+      read += count;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -99,12 +131,13 @@ function runWithCodeCache(bundle, name, options = {}) {
   if (process.env.SVC_MANIFEST_NO_CACHE) return plainRequire(bundle, start);
   let cache;
   let source;
+  let spare;
   try {
     const fd = fs.openSync(bundle, 'r');
     try {
       const stat = fs.fstatSync(fd);
       cache = cacheFiles(bundle, name, options.variant ?? 'main', stat);
-      source = wrappedSource(fd, stat.size);
+      ({ text: source, buffer: spare } = wrappedSource(fd, stat.size));
     } finally {
       fs.closeSync(fd);
     }
@@ -116,7 +149,7 @@ function runWithCodeCache(bundle, name, options = {}) {
   let cachedData;
   for (; generation > 0 && cachedData === undefined; generation--) {
     try {
-      cachedData = fs.readFileSync(cache.files[generation - 1]);
+      cachedData = readCache(cache.files[generation - 1], spare);
     } catch {
       cachedData = undefined;
     }
