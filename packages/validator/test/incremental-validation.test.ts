@@ -10,7 +10,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { declarationsOf, ManifestDocument, PieceText, validateDocument, validateManifest, type Declaration } from '../src/index.js';
+import {
+  declarationsOf,
+  ManifestDocument,
+  nodeAtPointer,
+  PieceText,
+  validateDocument,
+  validateManifest,
+  type Declaration,
+  type SeqNode,
+} from '../src/index.js';
+import { notedEnds } from '../src/document/spliced-lists.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import { recordValidationWork, validationWork } from '../src/validate.js';
 import { ResultCache } from '../src/incremental.js';
@@ -180,6 +190,43 @@ describe('what an edit validates again', () => {
     // No agent or connector is validated again, nor checked again by a rule.
     expect(items(work.schemaParts).filter((p) => !p.startsWith('/triggers/'))).toEqual([]);
     expect(work.checked.filter((c) => !c.startsWith('explain ') && /\/(agents|connectors)\/[^/ ]+$/.test(c))).toEqual([]);
+  });
+});
+
+describe('a [[triggers]] table typed into a large TOML file', () => {
+  beforeAll(() => recordValidationWork(true));
+  afterAll(() => recordValidationWork(false));
+  const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
+
+  it('validates again only the new table and the one it was typed in front of, though the texts between had an error', () => {
+    const table = (t: number) => `[[triggers]]\nslug = "trigger-${t}"\ntype = "cron"\nagent = "main"\ncron = "0 ${t % 24} * * *"\nprompt = "Run ${t}"\n\n`;
+    const text = `svc_version = 2\ndefault_agent = "main"\n\n[agents.main]\nconnectors = []\n\n${Array.from({ length: 300 }, (_, t) => table(t)).join('')}`;
+    let document = ManifestDocument.parse(text, { format: 'toml' });
+    validateDocument(document);
+    const tablesBefore = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
+    const at = text.indexOf('[[triggers]]\nslug = "trigger-150"');
+    // An unfinished header first: the text has an error and no tree.
+    document = document.update(`${text.slice(0, at)}[[trig${text.slice(at)}`);
+    expect(document.root).toBeNull();
+    validateDocument(document);
+    const edited = `${text.slice(0, at)}${table(1000)}${text.slice(at)}`;
+    document = document.update(edited);
+    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    // The array of tables is spliced, not joined table by table, and says which ends it kept.
+    const tables = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
+    expect(tables).toHaveLength(301);
+    expect(notedEnds(tables, tablesBefore)).toEqual({ prefix: 150, suffix: 149 });
+    // The new table, and the one it was typed in front of: the unfinished header shared that
+    // table's block, so its text was read again. No other trigger, agent or connector.
+    const work = validationWork(document)!;
+    expect(items(work.schemaParts)).toEqual(['/triggers/150', '/triggers/151']);
+    expect(work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c)).sort()).toEqual([
+      'possible-typo@2:/triggers /triggers/150',
+      'possible-typo@2:/triggers /triggers/151',
+      'trigger-agent-declared@2:triggers /triggers/150',
+      'trigger-agent-declared@2:triggers /triggers/151',
+    ]);
   });
 });
 

@@ -319,13 +319,21 @@ export function joinTomlParts(
     return group;
   };
   const keyOfPart: (string | undefined)[] = new Array<string | undefined>(parts.length);
-  const known = previous && previous.parts.length === parts.length ? previous : undefined;
+  // A part of `previous` at the same index, or (when parts were added or removed) at the index the
+  // change moved it to, keeps its group's key without its header being read.
+  const shift = previous ? parts.length - previous.parts.length : 0;
+  const keyKnown = (i: number, part: TomlPart): string | undefined => {
+    if (!previous) return undefined;
+    if (previous.parts[i] === part) return previous.keyOfPart[i];
+    const j = i - shift;
+    return shift !== 0 && j >= 0 && previous.parts[j] === part ? previous.keyOfPart[j] : undefined;
+  };
   // Read here, where every part is visited anyway: another pass over thousands of parts costs a miss each.
   let datedParts = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (part.hasDateTimes) datedParts++;
-    let key = known && known.parts[i] === part ? known.keyOfPart[i] : undefined;
+    let key = keyKnown(i, part);
     if (key === undefined) {
       if (!part.header) {
         for (const entry of part.table.entries) {
@@ -461,9 +469,10 @@ function isArrayTable(source: TomlPart | MapEntry): source is TomlPart & { heade
 function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { first: number; end: number }): { entries: MapEntry[]; owned: object[] } | null {
   const sources = group.sources;
   const n = sources.length;
-  if (!old.arrayOfTables || n === 0 || old.sources.length !== n) return null;
+  if (!old.arrayOfTables || n === 0) return null;
   const oldSeq = old.entries.length === 1 ? old.entries[0]!.value : undefined;
-  if (oldSeq?.kind !== 'seq' || oldSeq.items.length !== n) return null;
+  if (oldSeq?.kind !== 'seq' || oldSeq.items.length !== old.sources.length) return null;
+  if (old.sources.length !== n) return splicedArrayOfTables(old, oldSeq, sources);
   // Unchanged sources are the same objects (and were array tables), and their tables are the
   // previous sequence's items: only the others are looked at (reading every part would cost a
   // memory miss each, in a list of thousands).
@@ -480,9 +489,37 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { fir
   }
   // What reads the tables one by one (declarations, kept rule results) looks only between the unchanged ends.
   if (last >= 0) noteSplice(tables, oldSeq.items, first, n - 1 - last);
+  return arrayOfTablesEntry(sources, tables);
+}
+
+/**
+ * {@link patchedArrayOfTables} for an array whose number of tables changed (a `[[key]]` table
+ * typed between two others, or deleted): the sources at both ends that are `old`'s, the same
+ * objects, keep their tables; those between must all be `[[key]]` tables. Null otherwise.
+ */
+function splicedArrayOfTables(old: TomlGroup, oldSeq: SeqNode, sources: readonly (TomlPart | MapEntry)[]): { entries: MapEntry[]; owned: object[] } | null {
+  const before = old.sources;
+  const shorter = Math.min(before.length, sources.length);
+  let prefix = 0;
+  while (prefix < shorter && sources[prefix] === before[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix && sources[sources.length - 1 - suffix] === before[before.length - 1 - suffix]) suffix++;
+  const tables = oldSeq.items.slice(0, prefix);
+  for (let i = prefix; i < sources.length - suffix; i++) {
+    const source = sources[i]!;
+    if (!isArrayTable(source)) return null;
+    tables.push(source.table);
+  }
+  for (let i = oldSeq.items.length - suffix; i < oldSeq.items.length; i++) tables.push(oldSeq.items[i]!);
+  noteSplice(tables, oldSeq.items, prefix, suffix);
+  return arrayOfTablesEntry(sources, tables);
+}
+
+/** The one entry of an array of tables: its key as the first table's header names it, and the sequence of `tables`. */
+function arrayOfTablesEntry(sources: readonly (TomlPart | MapEntry)[], tables: ValueNode[]): { entries: MapEntry[]; owned: object[] } {
   const key = (sources[0] as TomlPart).header!.keys[0]!;
   const start = tables[0]!.start;
-  const end = tables[n - 1]!.end;
+  const end = tables[tables.length - 1]!.end;
   const seq: SeqNode = { kind: 'seq', flow: false, items: tables, start, end };
   const entry: MapEntry = { key: key.name, keyStart: key.keyStart, keyEnd: key.keyEnd, value: seq, start: key.keyStart, end };
   return { entries: [entry], owned: [seq, entry] };
