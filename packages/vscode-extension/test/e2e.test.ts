@@ -583,7 +583,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // Change the workspace setting on disk, as a person editing settings.json would.
     mkdirSync(join(workspace, '.vscode'), { recursive: true });
     writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'] }, null, 2));
-    await expect.poll(outputText, { timeout: 60_000 }).toContain('file patterns changed: **/svc.yaml, **/svc.yml, **/svc.toml, **/*.manifest.yaml');
+    // Read from the extension's log on disk: the panel's editor may not be drawn yet (a run timed out
+    // waiting for it), and what is checked here is that the setting reached the extension.
+    await expect.poll(serverLog, { timeout: 60_000 }).toContain('file patterns changed: **/svc.yaml, **/svc.yml, **/svc.toml, **/*.manifest.yaml');
     await page.locator('.tabs-container .tab', { hasText: 'app.manifest.yaml' }).click();
     await activeEditor().locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
     const problem = await problemFor('app.manifest.yaml', 'enabeld');
