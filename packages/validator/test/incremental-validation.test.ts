@@ -213,6 +213,7 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     document = document.update(edited);
     expect(document.reparsedBytes).toBeLessThan(300);
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format: 'toml' }).root));
     // The array of tables is spliced, not joined table by table, and says which ends it kept.
     const tables = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
     expect(tables).toHaveLength(301);
@@ -227,6 +228,13 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
       'trigger-agent-declared@2:triggers /triggers/150',
       'trigger-agent-declared@2:triggers /triggers/151',
     ]);
+    // Deleted again: the array loses that one table, and keeps all the others.
+    const tablesWithNew = tables;
+    document = document.update(text);
+    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(text, { format: 'toml' }).root));
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(text, { format: 'toml' }).diagnostics);
+    expect(notedEnds((nodeAtPointer(document.root!, '/triggers').node as SeqNode).items, tablesWithNew)).toEqual({ prefix: 150, suffix: 150 });
   });
 });
 
