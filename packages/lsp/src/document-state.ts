@@ -85,11 +85,15 @@ export function declaredVersion(state: DocumentState): SvcVersion | null {
   if (cached !== undefined) return cached;
   let version: SvcVersion | null = null;
   const root = doc.root;
+  // The text is read only when the tree cannot say: no tree, or an `svc_version` whose value is not
+  // the number 1 or 2 (`"2"`). A tree without the key has none at the top level to find.
+  let readText = root?.kind !== 'map';
   if (root?.kind === 'map') {
     const entry = root.entries.find((e) => e.key === 'svc_version');
     if (entry?.value.kind === 'scalar' && (entry.value.value === 1 || entry.value.value === 2)) version = entry.value.value;
+    else readText = entry !== undefined;
   }
-  if (version === null) {
+  if (version === null && readText) {
     const match = /^svc_version\s*[:=]\s*["']?([12])["']?\s*(?:#.*)?$/m.exec(topLevelText(doc));
     if (match) version = Number(match[1]) as SvcVersion;
   }

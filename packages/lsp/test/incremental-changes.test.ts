@@ -145,6 +145,22 @@ describe('a keystroke in a large file', () => {
     }
   });
 
+  it('in a YAML file without svc_version asks the tree, not the whole text, for the version', () => {
+    const agents = Array.from({ length: 1500 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n`).join('');
+    const text = `default_agent: agent-3\nagents:\n${agents}`;
+    let state = createState(URI, 1, text);
+    computeDiagnostics(state);
+    let source = PieceText.from(text);
+    const at = text.indexOf('agent 700') + 5;
+    source = source.edit(at, at, 'x');
+    state = updateState(state, 2, source, [{ start: at, end: at, newLength: 1 }]);
+    expect(computeDiagnostics(state).map((d) => d.code)).toEqual(['svc-version']);
+    expect(declaredVersion(state)).toBeNull();
+    expect(source.isMaterialized).toBe(false);
+    // A value the tree does not read as 1 or 2 is still read from the text.
+    expect(declaredVersion(createState(URI, 1, `svc_version: "1"\n${text}`))).toBe(1);
+  });
+
   it('is completed before it is parsed by reading the pending text by ranges', () => {
     const agents = Array.from({ length: 1500 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    workspace: branch\n`).join('');
     const text = `svc_version: 2\ndefault_agent: agent-3\nagents:\n${agents}`;
