@@ -19,7 +19,7 @@ import {
   type ValueNode,
 } from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
-import { noteSplice } from './spliced-lists.js';
+import { commonEnds, noteSplice } from './spliced-lists.js';
 import { lastAtMost } from './line-starts.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
@@ -498,12 +498,7 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { fir
  * objects, keep their tables; those between must all be `[[key]]` tables. Null otherwise.
  */
 function splicedArrayOfTables(old: TomlGroup, oldSeq: SeqNode, sources: readonly (TomlPart | MapEntry)[]): { entries: MapEntry[]; owned: object[] } | null {
-  const before = old.sources;
-  const shorter = Math.min(before.length, sources.length);
-  let prefix = 0;
-  while (prefix < shorter && sources[prefix] === before[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < shorter - prefix && sources[sources.length - 1 - suffix] === before[before.length - 1 - suffix]) suffix++;
+  const { prefix, suffix } = commonEnds(sources, old.sources);
   const tables = oldSeq.items.slice(0, prefix);
   for (let i = prefix; i < sources.length - suffix; i++) {
     const source = sources[i]!;
