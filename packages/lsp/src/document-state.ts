@@ -94,37 +94,11 @@ export function declaredVersion(state: DocumentState): SvcVersion | null {
     else readText = entry !== undefined;
   }
   if (version === null && readText) {
-    const match = /^svc_version\s*[:=]\s*["']?([12])["']?\s*(?:#.*)?$/m.exec(topLevelText(doc));
+    const match = /^svc_version\s*[:=]\s*["']?([12])["']?\s*(?:#.*)?$/m.exec(doc.topLevelText());
     if (match) version = Number(match[1]) as SvcVersion;
   }
   versionCache.set(doc, version);
   return version;
-}
-
-/**
- * The text that may hold a document's top-level keys, from its start, for reading them where the
- * tree does not say. YAML: the whole text (a top-level key may be anywhere). TOML: the
- * lines before the first table header, where every top-level key of a TOML file stands; read by
- * ranges, so a keystroke in a large broken file does not make its whole text one string.
- */
-export function topLevelText(doc: ManifestDocument): string {
-  if (doc.format !== 'toml') return doc.text;
-  const source = doc.source;
-  /** Inside a multi-line string, where a line starting with `[` is no header. */
-  let quote: '' | '"""' | "'''" = '';
-  let lineStart = 0;
-  while (lineStart < source.length) {
-    let lineEnd = source.indexOf('\n', lineStart);
-    if (lineEnd === -1) lineEnd = source.length;
-    const line = source.slice(lineStart, lineEnd);
-    if (!quote && /^[ \t\uFEFF]*\[/.test(line)) break;
-    for (const mark of line.matchAll(/"""|'''/g)) {
-      if (!quote) quote = mark[0] as '"""' | "'''";
-      else if (mark[0] === quote) quote = '';
-    }
-    lineStart = lineEnd + 1;
-  }
-  return source.slice(0, Math.min(lineStart, source.length));
 }
 
 /** The plain value at a path, when the tree has one. */

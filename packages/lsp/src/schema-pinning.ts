@@ -6,7 +6,7 @@
 import { schemaForUrl } from '@svc-manifest/schema';
 import { severityOf, type Diagnostic } from '@svc-manifest/validator';
 import { findDirective, type DirectiveRule } from './directive-search.js';
-import { declaredVersion, topLevelText, type DocumentState } from './document-state.js';
+import { declaredVersion, type DocumentState } from './document-state.js';
 import type { SvcVersion } from './schema-model.js';
 
 export interface SchemaPin {
@@ -59,7 +59,7 @@ function locatePin(state: DocumentState): SchemaPin | null {
   } else if (!root) {
     // A file that does not parse still says what it pins.
     const key = state.format === 'yaml' ? /^["']?\$schema["']?[ \t]*:[ \t]*["']?([^"'\s#]+)/m : /^["']?\$schema["']?[ \t]*=[ \t]*["']([^"']+)/m;
-    const match = key.exec(topLevelText(state.doc));
+    const match = key.exec(state.doc.topLevelText());
     if (match) {
       const start = match.index + match[0].length - match[1]!.length;
       return { url: match[1]!, start, end: start + match[1]!.length, how: '$schema' };

@@ -126,7 +126,7 @@ describe('a keystroke in a large file', () => {
     // While a table header is typed the file has a syntax error and no tree: its `svc_version` and
     // `$schema` are read from the lines before the first header, not from the whole text.
     const triggers = Array.from({ length: 1500 }, (_, i) => `[[triggers]]\nslug = "t-${i}"\ntype = "cron"\ncron = "0 0 * * *"\n`).join('\n');
-    const text = `"$schema" = "https://schemas.svc.example/manifest/svc.v1.schema.json"\nsvc_version = 1\nnotes = """\n[not.a.header]\n"""\n\n${triggers}`;
+    const text = `"$schema" = "https://schemas.svc.example/manifest/svc.v1.schema.json"\nmatrix = [\n  [1, 2],\n]\nnotes = """\n[not.a.header]\n"""\nsvc_version = 1\n\n${triggers}`;
     const uri = 'file:///work/svc.toml';
     let state = createState(uri, 1, text);
     computeDiagnostics(state);

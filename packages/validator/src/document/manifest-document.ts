@@ -349,6 +349,20 @@ export class ManifestDocument {
     return next;
   }
 
+  /**
+   * The text from its start to where a top-level key can no longer stand, for reading one where
+   * the tree does not say (a file that does not parse). YAML: the whole text. TOML: the lines
+   * before the first table header outside any value, as the block planner finds it, read by
+   * ranges (a keystroke in a large broken file does not make its whole text one string).
+   */
+  topLevelText(): string {
+    if (this.format !== 'toml') return this.text;
+    const source = this.source;
+    if (startsHeader(source, 0)) return '';
+    const plan = tomlParser().planTomlPart(source, 0, (offset) => startsHeader(source, offset), 1);
+    return plan?.stopped ? source.slice(0, plan.end) : this.text;
+  }
+
   get lines(): LineIndex {
     if (!this.cachedLines) {
       const base = this.linesBase;
@@ -1008,6 +1022,14 @@ function headerAsRead(text: string, index: number): string | null {
   const closing = text.charCodeAt(i + 1) === 91 ? ']]' : ']';
   const close = text.indexOf(closing, i);
   return close === -1 || close >= lineEnd || index < close ? null : text.slice(i, close + closing.length);
+}
+
+/** Whether the line starting at `offset` is a table header line (its first non-blank character is `[`). */
+function startsHeader(text: TextSource, offset: number): boolean {
+  let i = offset;
+  let c = text.charCodeAt(i);
+  while (c === 32 || c === 9 || c === 0xfeff) c = text.charCodeAt(++i);
+  return c === 91;
 }
 
 /** The header line of a block's signature (block 0 has none). */
