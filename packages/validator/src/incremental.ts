@@ -5,12 +5,13 @@
  * `ManifestDocument.update()` keeps the tree nodes (and plain-value objects) of every block or
  * collection item whose text did not change, moving them (offsets shifted in place). A result
  * computed for such a node is reused when it depends on nothing else: it is stored with the
- * node's start at the time, its offsets are shifted by how far the node moved, and it is kept
- * only when every offset it holds (ranges, related places, fix edits) lies inside the node's
+ * node's start at the time, its offsets are moved in place by how far the node moved (a copy per
+ * diagnostic per edit would be new memory, kept, for every diagnostic after the edit), and it is
+ * kept only when every offset it holds (ranges, related places, fix edits) lies inside the node's
  * text, so that moving the node moves all of it. Quick fixes also follow the file's habits (line
  * ends, indentation): a result with fixes is reused only under the same habits.
  */
-import { shiftedDiagnostic, type RawDiagnostic } from './diagnostic.js';
+import { shiftDiagnosticInPlace, shiftedDiagnostic, type RawDiagnostic } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { commonEnds } from './document/spliced-lists.js';
@@ -119,6 +120,31 @@ function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
 
 const NO_DIAGNOSTICS: readonly RawDiagnostic[] = Object.freeze([]);
 
+/** The diagnostics some kept result holds: it alone moves them (see {@link owned}). */
+const heldByAResult = new WeakSet<RawDiagnostic>();
+
+/**
+ * `diagnostics` as a kept result may hold them. A kept result moves its diagnostics in place when
+ * its node moves, so no diagnostic may be held by two: an item checked inside another item's
+ * check (a rule's walk into `triggers` from the top level) reports the inner item's diagnostics,
+ * which the inner item's result already holds, into the outer one's. The outer one keeps copies.
+ */
+function owned(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
+  let out = diagnostics;
+  for (let i = 0; i < diagnostics.length; i++) {
+    const d = diagnostics[i]!;
+    if (!heldByAResult.has(d)) {
+      heldByAResult.add(d);
+      continue;
+    }
+    if (out === diagnostics) out = diagnostics.slice();
+    const copy = shiftedDiagnostic(d, 0);
+    heldByAResult.add(copy);
+    out[i] = copy;
+  }
+  return out;
+}
+
 /** One validation's access to the kept results. */
 export class ResultCache {
   private habits?: string;
@@ -197,7 +223,7 @@ export class ResultCache {
           start,
           length,
           habits: diagnostics.some((d) => d.fixes?.length) ? this.currentHabits() : undefined,
-          diagnostics: diagnostics.length ? diagnostics : NO_DIAGNOSTICS,
+          diagnostics: diagnostics.length && keep ? owned(diagnostics) : NO_DIAGNOSTICS,
         };
         for (const d of diagnostics) out.push(d);
         results[i] = keep ? fresh : undefined;
@@ -207,7 +233,7 @@ export class ResultCache {
       }
       if (result.diagnostics.length === 0) continue;
       if (result.start !== start) {
-        result.diagnostics = result.diagnostics.map((d) => shiftedDiagnostic(d, start - result.start));
+        for (const d of result.diagnostics) shiftDiagnosticInPlace(d, start - result.start);
         result.start = start;
       }
       withDiagnostics.push(i);
@@ -233,7 +259,7 @@ export class ResultCache {
       const start = anchor.start;
       if (result.length !== anchor.end - start || (result.habits !== undefined && result.habits !== this.currentHabits())) return undefined;
       if (result.start !== start) {
-        result.diagnostics = result.diagnostics.map((d) => shiftedDiagnostic(d, start - result.start));
+        for (const d of result.diagnostics) shiftDiagnosticInPlace(d, start - result.start);
         result.start = start;
       }
       for (const d of result.diagnostics) out.push(d);
@@ -261,7 +287,7 @@ export class ResultCache {
       (hit.habits === undefined || hit.habits === this.currentHabits())
     ) {
       if (hit.start !== start) {
-        if (hit.diagnostics.length) hit.diagnostics = hit.diagnostics.map((d) => shiftedDiagnostic(d, start - hit.start));
+        for (const d of hit.diagnostics) shiftDiagnosticInPlace(d, start - hit.start);
         hit.start = start;
       }
       return hit.diagnostics;
@@ -271,7 +297,7 @@ export class ResultCache {
     if (within(diagnostics, start, end)) {
       if (!bySlot) kept.set(anchor, (bySlot = new Map()));
       const habits = diagnostics.some((d) => d.fixes?.length) ? this.currentHabits() : undefined;
-      bySlot.set(slot, { pointer, depends, start, length: end - start, habits, diagnostics });
+      bySlot.set(slot, { pointer, depends, start, length: end - start, habits, diagnostics: owned(diagnostics) });
     } else {
       bySlot?.delete(slot);
     }

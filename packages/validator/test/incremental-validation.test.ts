@@ -255,6 +255,29 @@ describe('kept quick fixes follow the file’s habits', () => {
   });
 });
 
+describe('kept diagnostics', () => {
+  it("moves a diagnostic once when both an item's kept result and its collection's hold it", () => {
+    // possible-typo keeps a result per trigger and one for the whole `triggers` entry, which
+    // holds the triggers' diagnostics too. Kept results move their diagnostics in place.
+    const text = largeManifest(2, 40, 10, 1).replace(/( {2}- slug: trigger-0\n {4})type:/, '$1tpye:');
+    let document = ManifestDocument.parse(text);
+    const typo = (diagnostics: readonly { code: string; range: { start: { offset: number } } }[]) =>
+      diagnostics.find((d) => d.code === 'possible-typo')?.range.start.offset;
+    const before = typo(validateDocument(document).diagnostics)!;
+    // 1. An edit above `triggers`: the whole entry's kept result moves its diagnostics.
+    const moved = text.replace('name: Project 1\n', 'name: Project 100\n');
+    document = document.update(moved);
+    expect(typo(validateDocument(document).diagnostics)).toBe(before + 2);
+    // 2. An edit in trigger 30: the entry is checked again, and trigger 0's own kept result is used.
+    const edited = moved.replace(/(- slug: trigger-30\n(?: {4}.*\n)*? {4}prompt: ')/, '$1x');
+    expect(edited).not.toBe(moved);
+    document = document.update(edited);
+    const incremental = validateDocument(document).diagnostics;
+    expect(typo(incremental)).toBe(before + 2);
+    expect(incremental).toEqual(validateManifest(edited).diagnostics);
+  });
+});
+
 describe('kept item results (ResultCache.each)', () => {
   /** An item's stand-in: what `each` reads of an anchor is its offsets. */
   const node = (start: number, end: number) => ({ kind: 'scalar' as const, value: null, style: 'plain' as const, start, end });
