@@ -18,6 +18,7 @@ import {
   validateDocument,
   validateManifest,
   type Declaration,
+  type Diagnostic,
   type SeqNode,
 } from '../src/index.js';
 import { notedEnds } from '../src/document/spliced-lists.js';
@@ -275,6 +276,35 @@ describe('kept diagnostics', () => {
     const incremental = validateDocument(document).diagnostics;
     expect(typo(incremental)).toBe(before + 2);
     expect(incremental).toEqual(validateManifest(edited).diagnostics);
+  });
+
+  it('keeps the located form of a diagnostic the edit did not move, and locates again one whose line changed at the same offset', () => {
+    // Unknown keys in trigger 2 and trigger 30; comment lines between them.
+    const text = largeManifest(2, 40, 10, 1)
+      .replace(/( {2}- slug: trigger-2\n {4})type:/, '$1tpye:')
+      .replace(/( {2}- slug: trigger-30\n)/, '  # one\n  # two\n$1')
+      .replace(/( {2}- slug: trigger-30\n {4})type:/, '$1tpye:');
+    let document = ManifestDocument.parse(text);
+    const typos = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => d.code === 'possible-typo');
+    const [early, late] = typos(validateDocument(document).diagnostics);
+    expect(late!.range.start.line).toBeGreaterThan(early!.range.start.line);
+    // Typing in trigger 20: the typo above it did not move, the one below moved by a character.
+    const typed = text.replace(/(- slug: trigger-20\n(?: {4}.*\n)*? {4}prompt: ')/, '$1x');
+    document = document.update(typed);
+    let now = typos(validateDocument(document).diagnostics);
+    expect(now[0]).toBe(early);
+    expect(now[1]).not.toBe(late);
+    expect(now[1]!.range.start).toEqual({ ...late!.range.start, offset: late!.range.start.offset + 1 });
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(typed).diagnostics);
+    // Two comment lines made one of the same length: the typo below is at the same offset, a line up.
+    const joined = typed.replace('  # one\n  # two\n', '  # one   # two\n');
+    expect(joined.length).toBe(typed.length);
+    const before = now[1]!;
+    document = document.update(joined);
+    now = typos(validateDocument(document).diagnostics);
+    expect(now[0]).toBe(early);
+    expect(now[1]!.range.start).toEqual({ ...before.range.start, line: before.range.start.line - 1 });
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(joined).diagnostics);
   });
 });
 

@@ -211,6 +211,8 @@ interface TomlSplice {
  * Immutable: an edit makes a new document with {@link ManifestDocument.update}, which
  * re-parses only the YAML chunks whose text changed.
  */
+let lastSerial = 0;
+
 export class ManifestDocument {
   /** Set when the text could not be parsed at all (too large, too deep, an alias bomb). */
   fatal = false;
@@ -255,6 +257,10 @@ export class ManifestDocument {
    * the earlier text search only these lines of this one.
    */
   editedRegion: ChangedRegion | null = null;
+  /** A number no other document of this process has: what was worked out for a document can name it without keeping it. */
+  readonly serial = ++lastSerial;
+  /** The {@link serial} of the document this one was {@link update}d from; `editedRegion` says where their texts differ. */
+  updatedFrom: number | undefined;
   root: ValueNode | null = null;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
@@ -342,6 +348,7 @@ export class ManifestDocument {
     const region = changedRegion(this.source, text, changes);
     next.regionFromChanges = region?.fromChanges === true;
     next.editedRegion = region;
+    next.updatedFrom = this.serial;
     const lines = this.cachedLines ?? (this.linesBase ? this.lines : undefined);
     if (lines && region) next.linesBase = { lines, region };
     else if (lines) next.cachedLines = lines;
