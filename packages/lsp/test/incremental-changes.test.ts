@@ -122,6 +122,28 @@ describe('a keystroke in a large file', () => {
     }
   });
 
+  it('publishes again, as the same objects, the diagnostics the keystroke did not move', () => {
+    const agents = Array.from({ length: 300 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`).join('');
+    // Two diagnostics per agent (an unknown key, an undeclared connector), none for the top level.
+    const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}`;
+    let state = createState(URI, 1, text);
+    const before = computeDiagnostics(state);
+    expect(before).toHaveLength(600);
+    const at = text.indexOf('agent 150') + 5;
+    const source = PieceText.from(text).edit(at, at, 'x');
+    state = updateState(state, 2, source, [{ start: at, end: at, newLength: 1 }]);
+    const after = computeDiagnostics(state);
+    expect(after).toEqual(computeDiagnostics(createState(URI, 2, source.toString())));
+    const editLine = text.slice(0, at).split('\n').length - 1;
+    const above = after.filter((d) => d.range.end.line < editLine);
+    const below = after.filter((d) => d.range.start.line > editLine);
+    expect(above).toHaveLength(300);
+    expect(below).toHaveLength(299);
+    for (const d of above) expect(before).toContain(d);
+    // Below the edit the offsets moved: the validator locates them again, and they are converted again.
+    for (const d of below) expect(before).not.toContain(d);
+  });
+
   it('in a TOML file that does not parse is validated without making the whole text, and still reads what it pins', () => {
     // While a table header is typed the file has a syntax error and no tree: its `svc_version` and
     // `$schema` are read from the lines before the first header, not from the whole text.

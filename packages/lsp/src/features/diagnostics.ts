@@ -43,7 +43,25 @@ function lspPosition(position: ValidatorPosition, bom: boolean): { line: number;
   return { line: position.line - 1, character: bom && position.line === 1 ? position.offset : position.column - 1 };
 }
 
+/**
+ * The LSP form of each validator diagnostic, with what it was made for. The validator gives the
+ * same diagnostic object again while the edit did not move it (see validateDocument), so after a
+ * keystroke only the moved ones are converted again.
+ */
+const converted = new WeakMap<Diagnostic, { lsp: LspDiagnostic; uri: string; bom: boolean }>();
+
 export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic): LspDiagnostic {
+  // A newer text's ranges are rebuilt from offsets in that text: nothing to keep then.
+  if (hasNewerText(state)) return convert(state, diagnostic);
+  const bom = state.doc.source.charCodeAt(0) === 0xfeff;
+  const kept = converted.get(diagnostic);
+  if (kept && kept.uri === state.uri && kept.bom === bom) return kept.lsp;
+  const lsp = convert(state, diagnostic);
+  converted.set(diagnostic, { lsp, uri: state.uri, bom });
+  return lsp;
+}
+
+function convert(state: DocumentState, diagnostic: Diagnostic): LspDiagnostic {
   const lsp: LspDiagnostic = {
     range: toLspRange(state, diagnostic.range),
     severity: SEVERITY[diagnostic.severity] ?? DiagnosticSeverity.Error,
