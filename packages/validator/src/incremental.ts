@@ -14,7 +14,7 @@
 import { shiftDiagnosticInPlace, shiftedDiagnostic, type RawDiagnostic } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
-import { commonEnds } from './document/spliced-lists.js';
+import { commonEnds, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
 
@@ -194,7 +194,7 @@ export class ResultCache {
       const m = old.length;
       const { prefix, suffix } = commonEnds(anchors, old);
       const changed = n - prefix - suffix;
-      results = previous.results.slice(0, prefix).concat(new Array<ItemResult | undefined>(changed), previous.results.slice(m - suffix));
+      results = withRunReplaced(previous.results, prefix, m - suffix, new Array<ItemResult | undefined>(changed));
       const shift = n - m;
       const kept: number[] = [];
       keptIndexes(mergeAscending(previous.withDiagnostics, previous.missing), prefix, m - suffix, shift, kept, () => {

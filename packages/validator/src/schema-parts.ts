@@ -8,7 +8,7 @@
  * kept per value object, so after an edit only the parts whose value is new are validated
  * again (the document layer keeps an unchanged block's value object from one update to the next).
  */
-import { notedEnds } from './document/spliced-lists.js';
+import { notedEnds, withRunReplaced } from './document/spliced-lists.js';
 import type { SchemaError } from './rules/rule.js';
 
 export type CompiledPiece = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
@@ -218,7 +218,7 @@ function walkMembers(
       while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
       while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
     }
-    errors = previous.errors.slice(0, prefix).concat(new Array<readonly SchemaError[]>(n - prefix - suffix), previous.errors.slice(m - suffix));
+    errors = withRunReplaced(previous.errors, prefix, m - suffix, new Array<readonly SchemaError[]>(n - prefix - suffix));
     for (const i of previous.withErrors) if (i < prefix) withErrors.push(i);
   } else errors = new Array<readonly SchemaError[]>(n);
   for (let i = prefix; i < n - suffix; i++) {

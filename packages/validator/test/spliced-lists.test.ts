@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commonEnds, mapSpliced, noteSplice } from '../src/document/spliced-lists.js';
+import { commonEnds, mapSpliced, noteSplice, withRunReplaced } from '../src/document/spliced-lists.js';
 
 /** The counts a comparison of references finds (the reference the note must never exceed). */
 function compared(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } {
@@ -71,5 +71,19 @@ describe('spliced lists', () => {
     calls = 0;
     expect(mapSpliced(list, map, () => undefined)).toHaveLength(9);
     expect(calls).toBe(9);
+  });
+
+  it('replaces a run in one new array, as slicing and concatenating would, leaving the old list alone', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(9), { maxLength: 30 }), fc.nat(30), fc.nat(6), fc.array(fc.nat(9), { maxLength: 6 }), (old, at, removed, middle) => {
+        const from = Math.min(at, old.length);
+        const to = Math.min(from + removed, old.length);
+        const copy = old.slice();
+        const made = withRunReplaced(old, from, to, middle);
+        expect(made).toEqual(old.slice(0, from).concat(middle, old.slice(to)));
+        expect(made).not.toBe(old);
+        expect(old).toEqual(copy);
+      }),
+    );
   });
 });

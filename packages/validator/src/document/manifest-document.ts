@@ -25,6 +25,7 @@ import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { PieceText, type TextSource } from './piece-text.js';
+import { withRunReplaced } from './spliced-lists.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
@@ -626,20 +627,21 @@ export class ManifestDocument {
     if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
     const count = plan.blocks.length;
     const replaced = blocksByPlace(old.slice(t, stop), r, previous.body(bom), body, t);
-    let moved = old.slice(stop);
+    let blocks: TomlBlock[];
     if (state.whole?.doc === previous) {
       // This document takes the previous one's trees over (see parseTomlSpliced): its blocks
       // after the edit move in place too, and the previous document cannot be updated from again.
       state.consumed = true;
       if (r.delta !== 0)
-        for (const block of moved) {
-          block.start += r.delta;
-          block.end += r.delta;
+        for (let i = stop; i < old.length; i++) {
+          old[i]!.start += r.delta;
+          old[i]!.end += r.delta;
         }
+      blocks = withRunReplaced(old, t, stop, plan.blocks);
     } else {
-      moved = moved.map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
+      const moved = old.slice(stop).map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
+      blocks = old.slice(0, t).concat(plan.blocks, moved);
     }
-    const blocks = old.slice(0, t).concat(plan.blocks, moved);
     const oldIndex: OldIndex = (i, block) => (i < t ? i : i >= t + count ? i - t - count + stop : replaced(i, block));
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const fragment = this.parseToml(body, bom, previous, blocks, oldIndex, { from: t, count, stop, delta: r.delta });
@@ -795,13 +797,15 @@ export class ManifestDocument {
     const parts = previous.parts as CachedTomlPart[];
     for (let k = 0; k < middle.length; k++) moveCachedPart(middle[k]!, base + blocks[from + k]!.start);
     for (let i = stop; i < parts.length; i++) moveCachedPart(parts[i]!, base + blocks[i]!.start);
-    const trees = join.parts.slice(0, from).concat(
+    const trees = withRunReplaced(
+      join.parts,
+      from,
+      stop,
       middle.map((cached) => cached.part),
-      join.parts.slice(stop),
     );
     const joined = tomlParser().joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
     previous.join = undefined;
-    this.tomlBlocks = { bom: base, blocks, parts: parts.slice(0, from).concat(middle, parts.slice(stop)), fresh: false, join: joined.join, whole: owner };
+    this.tomlBlocks = { bom: base, blocks, parts: withRunReplaced(parts, from, stop, middle), fresh: false, join: joined.join, whole: owner };
     if (same) this.tomlClean = clean;
     else {
       const signatures = clean.signatures.slice();

@@ -49,6 +49,25 @@ export function commonEnds(list: readonly unknown[], old: readonly unknown[]): {
 }
 
 /**
+ * `old` with its items from `from` to `to` replaced by `middle`, as one new array. An edit splices
+ * lists of thousands of items (blocks, their trees, item results) on every keystroke;
+ * `old.slice(0, from).concat(middle, old.slice(to))` makes three such arrays to keep one, and the
+ * garbage makes the young-generation collections come sooner.
+ */
+export function withRunReplaced<T>(old: readonly T[], from: number, to: number, middle: readonly T[]): T[] {
+  const count = middle.length;
+  if (count === to - from) {
+    const out = old.slice();
+    for (let i = 0; i < count; i++) out[from + i] = middle[i]!;
+    return out;
+  }
+  const out = old.slice(0, from);
+  for (let i = 0; i < count; i++) out.push(middle[i]!);
+  for (let i = to; i < old.length; i++) out.push(old[i]!);
+  return out;
+}
+
+/**
  * `list.map(map)`, made from the mapped form of the list it was spliced from when there is one
  * (`mappedOld`): only the items between the kept ends are mapped. The result is noted as spliced
  * from `mappedOld` in the same way.
@@ -61,7 +80,7 @@ export function mapSpliced<T, U>(list: readonly T[], map: (item: T) => U, mapped
   const m = mappedOld.length;
   const middle: U[] = [];
   for (let i = note.prefix; i < n - note.suffix; i++) middle.push(map(list[i]!));
-  const mapped = mappedOld.slice(0, note.prefix).concat(middle, mappedOld.slice(m - note.suffix));
+  const mapped = withRunReplaced(mappedOld, note.prefix, m - note.suffix, middle);
   noteSplice(mapped, mappedOld, note.prefix, note.suffix);
   return mapped;
 }

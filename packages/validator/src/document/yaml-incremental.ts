@@ -14,7 +14,7 @@ import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
 import { detachedEntry, escapePointerSegment, type Frame, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
-import { noteSplice } from './spliced-lists.js';
+import { noteSplice, withRunReplaced } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -604,7 +604,7 @@ function patchedSequence(
   for (const i of previous.unitsWithDiagnostics) if (i >= previousUnits - keptAfter) withDiagnostics.push(i + moved);
   // Item i is unit i + 1's: the kept items are the previous collection's, by the same count.
   const old = (previous.collection as SeqNode).items;
-  const items = old.slice(0, keptBefore - 1).concat(middleItems, old.slice(old.length - keptAfter));
+  const items = withRunReplaced(old, keptBefore - 1, old.length - keptAfter, middleItems);
   // What reads the items one by one (declarations, kept rule results) looks only between the kept ends.
   noteSplice(items, old, keptBefore - 1, keptAfter);
   let value: unknown;
@@ -612,7 +612,7 @@ function patchedSequence(
     const list = previous.value as unknown[];
     const middleValues: unknown[] = [];
     for (let i = keptBefore; i < middleEnd; i++) for (const item of unitValue(units[i]!) as unknown[]) middleValues.push(item);
-    value = list.slice(0, keptBefore - 1).concat(middleValues, list.slice(list.length - keptAfter));
+    value = withRunReplaced(list, keptBefore - 1, list.length - keptAfter, middleValues);
     noteSplice(value as unknown[], list, keptBefore - 1, keptAfter);
   }
   return { items, value, unitsWithDiagnostics: withDiagnostics };

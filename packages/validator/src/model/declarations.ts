@@ -7,7 +7,7 @@
 import { escapePointerSegment, findEntry, pointerSegments, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 import type { TextSource } from '../document/piece-text.js';
-import { commonEnds, noteSplice } from '../document/spliced-lists.js';
+import { commonEnds, noteSplice, withRunReplaced } from '../document/spliced-lists.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
 
@@ -207,7 +207,7 @@ function readItems<T extends ValueNode | MapEntry>(
   // Only the items between the kept ends are read again (an edit in one of thousands of triggers reads one).
   const middle: (LocatedDeclaration | null | typeof THROUGH_ALIAS)[] = [];
   for (let i = prefix; i < n - suffix; i++) middle.push(throughAlias(items[i]!) ? THROUGH_ALIAS : read(items[i]!, i));
-  const built = previous ? previous.built.slice(0, prefix).concat(middle, previous.built.slice(m - suffix)) : middle;
+  const built = previous ? withRunReplaced(previous.built, prefix, m - suffix, middle) : middle;
   // Every item a declaration read directly, none left out: the list is the readings as they are
   // (a kept complete reading has no other kind, so only the middle needs looking at).
   const complete = !live && (previous?.complete ? middle : built).every((found) => found !== null && found !== THROUGH_ALIAS);
