@@ -111,12 +111,12 @@ function anchorFinder(locator: ManifestLocator): (pointer: string) => MapEntry |
 }
 
 /** An identity for a part's error list, stable while it is the same array. */
-const errorIds = new WeakMap<object, number>();
+const errorIds = new WeakMap<object, string>();
 let nextErrorId = 0;
 function errorsKey(found: PartErrors): string {
   let id = errorIds.get(found.errors);
-  if (id === undefined) errorIds.set(found.errors, (id = ++nextErrorId));
-  return String(id);
+  if (id === undefined) errorIds.set(found.errors, (id = String(++nextErrorId)));
+  return id;
 }
 
 /** The anchors of a list of items, made once per list (the declarations index gives the same list while its collection is unchanged). */
@@ -184,7 +184,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
             const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
             const anchor = anchorAt(found.pointer);
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
-            raw.push(...(anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()));
+            for (const d of anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()) raw.push(d);
           },
           keep ? { validated: isRecordingWork() ? work.schemaParts : undefined } : undefined,
         );

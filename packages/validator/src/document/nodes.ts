@@ -152,6 +152,8 @@ export function pointerSegments(pointer: string): string[] {
 
 /** One JSON pointer segment, unescaped (RFC 6901: `~1` → `/`, then `~0` → `~`). */
 export function unescapePointerSegment(segment: string): string {
+  // Most segments have nothing escaped; a lookup of a kept diagnostic's place does this per diagnostic.
+  if (!segment.includes('~')) return segment;
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
