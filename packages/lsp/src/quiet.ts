@@ -27,6 +27,11 @@ export class QuietWatch {
     },
   ) {}
 
+  /** How many messages were handled so far. */
+  get handled(): number {
+    return this.activity;
+  }
+
   /** A message (an edit, a request) was handled. */
   note(): void {
     this.activity += 1;

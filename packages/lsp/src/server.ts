@@ -24,6 +24,7 @@ import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
+import { fullCollection, IdleCollection, LARGE_PARSE } from './idle-collection.js';
 import { QuietWatch } from './quiet.js';
 import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
@@ -31,6 +32,8 @@ import { readSettings, type Settings } from './settings.js';
 export interface ServerOptions {
   /** Quiet time after an edit before diagnostics run (default 15 ms). */
   debounceMs?: number;
+  /** The full collection run when idle after a large parse (see idle-collection.ts); null for none. Default: V8's. */
+  collectGarbage?: (() => void) | null;
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
@@ -76,6 +79,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const quiet = new QuietWatch();
   // Requests that read the parsed document wait for the same quiet, and go before validation.
   const requests = new RequestBatch(quiet);
+  // After a large parse, one full collection while nothing is asked of the server (idle-collection.ts).
+  const collection = new IdleCollection({
+    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? fullCollection()),
+    activity: () => quiet.handled,
+  });
   const scheduler = new DiagnosticScheduler({
     whenQuiet: (callback) =>
       quiet.wait(() => {
@@ -86,7 +94,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
     delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
     current: (uri) => store.state(uri),
-    compute: (state) => (store.isManaged(state) ? computeDiagnostics(state) : []),
+    compute: (state) => {
+      if (!store.isManaged(state)) return [];
+      const diagnostics = computeDiagnostics(state);
+      if (state.doc.reparsedBytes >= LARGE_PARSE) collection.request();
+      return diagnostics;
+    },
     publish: (uri, version, diagnostics) => {
       shown.add(uri);
       void connection.sendDiagnostics({ uri, version, diagnostics });
@@ -216,6 +229,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
+    collection.dispose();
     requests.dispose();
     scheduler.dispose();
   });

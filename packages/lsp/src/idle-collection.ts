@@ -1,0 +1,77 @@
+/**
+ * One full garbage collection while the server is idle, after a parse of a large text.
+ *
+ * Opening a file of megabytes (or parsing one whole again) builds its tree in V8's old generation
+ * and leaves the parse's garbage beside it. The heap then needs a full collection, and V8 starts
+ * one when the heap next grows: during the first keystrokes after the open, each of which it slows
+ * by milliseconds (marking steps, then the pause that ends the cycle; bench/findings.md, "The first
+ * keystrokes after opening a large file"). Done once the server has had no message for a moment,
+ * the same work costs nobody a wait. Node has no idle-time collection of its own, so the server
+ * takes `gc` as test runners do (the `--expose-gc` flag set at run time, the function read from a
+ * fresh context); where that is refused, nothing is collected and nothing else changes.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** Parses at least this long (characters read, see ManifestDocument.reparsedBytes) leave enough behind to collect. */
+export const LARGE_PARSE = 512 * 1024;
+/** No message for this long counts as idle. */
+const IDLE_MS = 100;
+
+/** V8's full collection, or undefined when this runtime does not give it. */
+export function fullCollection(): (() => void) | undefined {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return exposed as () => void;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface IdleCollectionOptions {
+  /** The collection to run; undefined turns this off. */
+  collect: (() => void) | undefined;
+  /** A count that grows with every message the server handles (QuietWatch.activity). */
+  activity: () => number;
+  idleMs?: number;
+  setTimer?: (callback: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+export class IdleCollection {
+  private timer: unknown;
+  private readonly idleMs: number;
+  private readonly setTimer: (callback: () => void, ms: number) => unknown;
+  private readonly clearTimer: (handle: unknown) => void;
+
+  constructor(private readonly options: IdleCollectionOptions) {
+    this.idleMs = options.idleMs ?? IDLE_MS;
+    // Unreferenced: a pending collection never keeps the process alive.
+    this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms).unref());
+    this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+  }
+
+  /** Collect once the server is next idle (one collection for any number of requests before it). */
+  request(): void {
+    if (!this.options.collect || this.timer !== undefined) return;
+    this.arm(this.options.activity());
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) this.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(seen: number): void {
+    this.timer = this.setTimer(() => {
+      const now = this.options.activity();
+      // A message came in meanwhile: the user is at work; wait for the next quiet moment.
+      if (now !== seen) return this.arm(now);
+      this.timer = undefined;
+      this.options.collect!();
+    }, this.idleMs);
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * After a large parse the server runs one full garbage collection once it has had no message for
+ * a moment (src/idle-collection.ts): never while messages keep coming, once however many parses
+ * asked, and not at all after small ones.
+ */
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createConnection } from 'vscode-languageserver/node';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { fullCollection, IdleCollection, LARGE_PARSE } from '../src/idle-collection.js';
+import { startServer } from '../src/server.js';
+
+/** Timers run by hand: `fire()` runs the pending one. */
+function handTimers() {
+  const pending: { callback: () => void; ms: number }[] = [];
+  return {
+    setTimer: (callback: () => void, ms: number) => {
+      const timer = { callback, ms };
+      pending.push(timer);
+      return timer;
+    },
+    clearTimer: (handle: unknown) => {
+      const at = pending.indexOf(handle as (typeof pending)[number]);
+      if (at >= 0) pending.splice(at, 1);
+    },
+    fire: () => pending.shift()?.callback(),
+    pending,
+  };
+}
+
+describe('IdleCollection', () => {
+  it('collects once the server had no message for the idle time, once for any number of requests', () => {
+    const timers = handTimers();
+    let activity = 0;
+    const collect = vi.fn();
+    const collection = new IdleCollection({ collect, activity: () => activity, idleMs: 100, ...timers });
+    collection.request();
+    collection.request();
+    expect(timers.pending).toHaveLength(1);
+    expect(timers.pending[0]!.ms).toBe(100);
+    // Messages came in while it waited: it waits again.
+    activity += 3;
+    timers.fire();
+    expect(collect).not.toHaveBeenCalled();
+    expect(timers.pending).toHaveLength(1);
+    timers.fire();
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(timers.pending).toHaveLength(0);
+    // A later large parse asks again.
+    collection.request();
+    timers.fire();
+    expect(collect).toHaveBeenCalledTimes(2);
+  });
+
+  it('does nothing without a collection to run, and forgets a pending one when disposed', () => {
+    const timers = handTimers();
+    new IdleCollection({ collect: undefined, activity: () => 0, ...timers }).request();
+    expect(timers.pending).toHaveLength(0);
+    const collect = vi.fn();
+    const collection = new IdleCollection({ collect, activity: () => 0, ...timers });
+    collection.request();
+    collection.dispose();
+    expect(timers.pending).toHaveLength(0);
+    expect(collect).not.toHaveBeenCalled();
+  });
+
+  it("takes V8's full collection from this runtime: it frees what nothing holds", async () => {
+    const gc = fullCollection();
+    expect(typeof gc).toBe('function');
+    const ref = ((): WeakRef<object> => new WeakRef({ items: Array.from({ length: 1000 }, (_, i) => i) }))();
+    // A weak reference holds its target until the task that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc!();
+    expect(ref.deref()).toBeUndefined();
+  });
+});
+
+describe('the server', () => {
+  let client: ProtocolConnection | undefined;
+  afterEach(() => client?.dispose());
+
+  async function serve(collectGarbage: () => void) {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const connection = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    startServer(connection, { debounceMs: 0, collectGarbage });
+    connection.listen();
+    client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    const published: number[] = [];
+    client.onNotification('textDocument/publishDiagnostics', (params: { version?: number }) => {
+      published.push(params.version ?? -1);
+    });
+    client.onRequest('workspace/configuration', () => [null]);
+    client.listen();
+    await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    await client.sendNotification('initialized', {});
+    const open = async (uri: string, text: string) => {
+      const before = published.length;
+      await client!.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+      for (let i = 0; i < 1000 && published.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(published.length).toBeGreaterThan(before);
+    };
+    return { open };
+  }
+
+  const waitUntil = async (done: () => boolean) => {
+    for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('collects once after opening a large file, when the client is quiet', async () => {
+    const collect = vi.fn();
+    const { open } = await serve(collect);
+    const agents = Array.from({ length: 16_000 }, (_, i) => `  agent-${i}:\n    connectors: [gh]\n`).join('');
+    const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}connectors:\n  - slug: gh\n`;
+    expect(text.length).toBeGreaterThan(LARGE_PARSE);
+    await open('file:///work/large/svc.yaml', text);
+    await waitUntil(() => collect.mock.calls.length > 0);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not collect after opening a small file', async () => {
+    const collect = vi.fn();
+    const { open } = await serve(collect);
+    await open('file:///work/small/svc.yaml', 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n');
+    // Past the idle time, the server has asked for nothing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(collect).not.toHaveBeenCalled();
+  });
+});
