@@ -24,7 +24,7 @@ import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
-import { fullCollection, IdleCollection, LARGE_PARSE } from './idle-collection.js';
+import { collectWhenAsked, IdleCollection, LARGE_PARSE } from './idle-collection.js';
 import { QuietWatch } from './quiet.js';
 import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
@@ -81,7 +81,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const requests = new RequestBatch(quiet);
   // After a large parse, one full collection while nothing is asked of the server (idle-collection.ts).
   const collection = new IdleCollection({
-    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? fullCollection()),
+    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
     activity: () => quiet.handled,
   });
   const scheduler = new DiagnosticScheduler({

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
-import { fullCollection, IdleCollection, LARGE_PARSE } from '../src/idle-collection.js';
+import { collectWhenAsked, fullCollection, IdleCollection, LARGE_PARSE } from '../src/idle-collection.js';
 import { startServer } from '../src/server.js';
 
 /** Timers run by hand: `fire()` runs the pending one. */
@@ -29,11 +29,12 @@ function handTimers() {
 }
 
 describe('IdleCollection', () => {
-  it('collects once the server had no message for the idle time, once for any number of requests', () => {
+  it('collects once the server had no message for the idle time, once for any number of requests, and not again soon after', () => {
     const timers = handTimers();
     let activity = 0;
+    let clock = 0;
     const collect = vi.fn();
-    const collection = new IdleCollection({ collect, activity: () => activity, idleMs: 100, ...timers });
+    const collection = new IdleCollection({ collect, activity: () => activity, idleMs: 100, minIntervalMs: 10_000, now: () => clock, ...timers });
     collection.request();
     collection.request();
     expect(timers.pending).toHaveLength(1);
@@ -46,7 +47,12 @@ describe('IdleCollection', () => {
     timers.fire();
     expect(collect).toHaveBeenCalledTimes(1);
     expect(timers.pending).toHaveLength(0);
-    // A later large parse asks again.
+    // Another large parse soon after (a large file parsed whole on every keystroke) does not collect again.
+    clock += 9_999;
+    collection.request();
+    expect(timers.pending).toHaveLength(0);
+    // Later, one does.
+    clock += 1;
     collection.request();
     timers.fire();
     expect(collect).toHaveBeenCalledTimes(2);
@@ -72,6 +78,25 @@ describe('IdleCollection', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     gc!();
     expect(ref.deref()).toBeUndefined();
+  });
+});
+
+describe('collectWhenAsked', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('loads node:v8 on the first collection, not before (start-up does not pay for it)', () => {
+    const gc = (globalThis as { gc?: unknown }).gc;
+    delete (globalThis as { gc?: unknown }).gc;
+    try {
+      const lookup = vi.spyOn(process, 'getBuiltinModule');
+      const collect = collectWhenAsked();
+      expect(lookup).not.toHaveBeenCalled();
+      collect();
+      collect();
+      expect(lookup.mock.calls.map(([id]) => id)).toEqual(['node:v8', 'node:vm']);
+    } finally {
+      if (gc !== undefined) (globalThis as { gc?: unknown }).gc = gc;
+    }
   });
 });
 
