@@ -4,12 +4,14 @@
  * Opening a file of megabytes (or parsing one whole again) builds its tree in V8's old generation
  * and leaves the parse's garbage beside it. The heap then needs a full collection, and V8 starts
  * one when the heap next grows: during the first keystrokes after the open, each of which it slows
- * by milliseconds (marking steps, then the pause that ends the cycle; bench/findings.md, "The first
- * keystrokes after opening a large file"). Done once the server has had no message for a moment,
- * the same work costs nobody a wait. Node has no idle-time collection of its own, so the server
- * takes `gc` as test runners do (the `--expose-gc` flag set at run time, the function read from a
- * fresh context); where that is refused, nothing is collected and nothing else changes.
+ * by milliseconds (marking steps, then the pause that ends the cycle; bench/findings.md, "At
+ * 6c83f5e: what a keystroke allocates, and the first keystrokes after opening a large file").
+ * Done once the server has had no message for a moment, the same work costs nobody a wait. Node
+ * has no idle-time collection of its own, so the server takes `gc` as test runners do (the
+ * `--expose-gc` flag set at run time, the function read from a fresh context); where that is
+ * refused, nothing is collected and nothing else changes.
  */
+
 /** Parses at least this long (characters read, see ManifestDocument.reparsedBytes) leave enough behind to collect. */
 export const LARGE_PARSE = 512 * 1024;
 /** No message for this long counts as idle. */
