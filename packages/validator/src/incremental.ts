@@ -9,9 +9,10 @@
  * diagnostic per edit would be new memory, kept, for every diagnostic after the edit), and it is
  * kept only when every offset it holds (ranges, related places, fix edits) lies inside the node's
  * text, so that moving the node moves all of it. Quick fixes also follow the file's habits (line
- * ends, indentation): a result with fixes is reused only under the same habits.
+ * ends, indentation): a result with fixes is reused only under the same habits. The located form
+ * of a diagnostic (lines and columns) is kept too, while the edit did not move it ({@link locatedAgain}).
  */
-import { shiftDiagnosticInPlace, shiftedDiagnostic, type RawDiagnostic } from './diagnostic.js';
+import { shiftDiagnosticInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { commonEnds, withRunReplaced } from './document/spliced-lists.js';
@@ -303,4 +304,51 @@ export class ResultCache {
     }
     return diagnostics;
   }
+}
+
+/**
+ * The located form of each raw diagnostic, as the last validation that located it made it. A kept
+ * result's diagnostics are the same objects from one validation to the next (moved in place, see
+ * incremental.ts), and most of them stay where they were: those before the edit keep their
+ * located form instead of making new positions for every diagnostic on every keystroke.
+ */
+const lastLocated = new WeakMap<RawDiagnostic, { located: Diagnostic; serial: number }>();
+
+/**
+ * `raw` located in `document`: the form located for the document this one was updated from,
+ * when every offset of the diagnostic is the same and lies before the lines the edit changed (a
+ * position there depends only on the text before it, which both texts share); otherwise made anew.
+ */
+export function locatedAgain(document: ManifestDocument, raw: RawDiagnostic, severity: Severity): Diagnostic {
+  const kept = lastLocated.get(raw);
+  if (kept && kept.located.severity === severity && kept.serial === document.updatedFrom) {
+    // The earlier text and this one are the same up to the first changed line (all of it when null).
+    const limit = document.editedRegion?.start ?? Infinity;
+    if (locatedAt(kept.located, raw, limit)) {
+      kept.serial = document.serial;
+      return kept.located;
+    }
+  }
+  const located = document.lines.locate(raw, severity);
+  lastLocated.set(raw, { located, serial: document.serial });
+  return located;
+}
+
+/** Whether `located` was made from `raw`'s offsets as they are now, all of them at or before `limit`. */
+function locatedAt(located: Diagnostic, raw: RawDiagnostic, limit: number): boolean {
+  const at = (range: Range, start: number, end: number) =>
+    range.start.offset === start && range.end.offset === Math.max(start, end) && start >= 0 && range.end.offset <= limit;
+  if (located.message !== raw.message || !at(located.range, raw.start, raw.end)) return false;
+  const related = raw.related ?? [];
+  if (related.length !== (located.related?.length ?? 0)) return false;
+  for (let i = 0; i < related.length; i++) if (!at(located.related![i]!.range, related[i]!.start, related[i]!.end)) return false;
+  const fixes = raw.fixes ?? [];
+  if (fixes.length !== (located.fixes?.length ?? 0)) return false;
+  for (let i = 0; i < fixes.length; i++) {
+    const edits = fixes[i]!.edits;
+    const made = located.fixes![i]!.edits;
+    if (made.length !== edits.length) return false;
+    for (let j = 0; j < edits.length; j++) if (made[j]!.newText !== edits[j]!.newText || !at(made[j]!.range, edits[j]!.start, edits[j]!.end)) return false;
+  }
+  return true;
 }

@@ -1,4 +1,4 @@
-import type { Diagnostic, Range, RawDiagnostic, Severity } from './diagnostic.js';
+import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { mapSpliced } from './document/spliced-lists.js';
@@ -11,7 +11,7 @@ import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf 
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
 import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
-import { isRecordingWork, ResultCache, type ValidationWork } from './incremental.js';
+import { isRecordingWork, locatedAgain, ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -259,53 +259,6 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
 }
 
 /** Reads `svc_version`, reporting a missing or unsupported one. */
-/**
- * The located form of each raw diagnostic, as the last validation that located it made it. A kept
- * result's diagnostics are the same objects from one validation to the next (moved in place, see
- * incremental.ts), and most of them stay where they were: those before the edit keep their
- * located form instead of making new positions for every diagnostic on every keystroke.
- */
-const lastLocated = new WeakMap<RawDiagnostic, { located: Diagnostic; serial: number }>();
-
-/**
- * `raw` located in `document`: the form located for the document this one was updated from,
- * when every offset of the diagnostic is the same and lies before the lines the edit changed (a
- * position there depends only on the text before it, which both texts share); otherwise made anew.
- */
-function locatedAgain(document: ManifestDocument, raw: RawDiagnostic, severity: Severity): Diagnostic {
-  const kept = lastLocated.get(raw);
-  if (kept && kept.located.severity === severity && kept.serial === document.updatedFrom) {
-    // The earlier text and this one are the same up to the first changed line (all of it when null).
-    const limit = document.editedRegion?.start ?? Infinity;
-    if (locatedAt(kept.located, raw, limit)) {
-      kept.serial = document.serial;
-      return kept.located;
-    }
-  }
-  const located = document.lines.locate(raw, severity);
-  lastLocated.set(raw, { located, serial: document.serial });
-  return located;
-}
-
-/** Whether `located` was made from `raw`'s offsets as they are now, all of them at or before `limit`. */
-function locatedAt(located: Diagnostic, raw: RawDiagnostic, limit: number): boolean {
-  const at = (range: Range, start: number, end: number) =>
-    range.start.offset === start && range.end.offset === Math.max(start, end) && start >= 0 && range.end.offset <= limit;
-  if (located.message !== raw.message || !at(located.range, raw.start, raw.end)) return false;
-  const related = raw.related ?? [];
-  if (related.length !== (located.related?.length ?? 0)) return false;
-  for (let i = 0; i < related.length; i++) if (!at(located.related![i]!.range, related[i]!.start, related[i]!.end)) return false;
-  const fixes = raw.fixes ?? [];
-  if (fixes.length !== (located.fixes?.length ?? 0)) return false;
-  for (let i = 0; i < fixes.length; i++) {
-    const edits = fixes[i]!.edits;
-    const made = located.fixes![i]!.edits;
-    if (made.length !== edits.length) return false;
-    for (let j = 0; j < edits.length; j++) if (made[j]!.newText !== edits[j]!.newText || !at(made[j]!.range, edits[j]!.start, edits[j]!.end)) return false;
-  }
-  return true;
-}
-
 function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnostic[]): SvcVersion | null {
   const entry = findEntry(root, 'svc_version');
   const toml = document.format === 'toml';
