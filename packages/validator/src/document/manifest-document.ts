@@ -119,7 +119,7 @@ function alignedWithClean(blocks: readonly TomlBlock[], clean: TomlClean): strin
       if (key === null) continue;
       const arrays = (clean.arrayTables ??= new Set(old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null)));
       if (!arrays.has(key)) continue;
-      return [...old.slice(0, at), headerLine(blocks[at]!.signature), ...old.slice(at)];
+      return withRunReplaced(old, at, at, [headerLine(blocks[at]!.signature)]);
     }
     const key = arrayTableKey(headerLine(old[at]!));
     if (key === null) continue;
@@ -135,7 +135,7 @@ function alignedWithClean(blocks: readonly TomlBlock[], clean: TomlClean): strin
       }
     }
     if (owned) continue;
-    return [...old.slice(0, at), ...old.slice(at + 1)];
+    return withRunReplaced(old, at, at + 1, []);
   }
   return null;
 }

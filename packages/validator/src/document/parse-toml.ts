@@ -19,7 +19,7 @@ import {
   type ValueNode,
 } from './nodes.js';
 import { checkMapKeys } from './tree-builder.js';
-import { commonEnds, noteSplice } from './spliced-lists.js';
+import { commonEnds, noteSplice, withRunReplaced } from './spliced-lists.js';
 import { lastAtMost } from './line-starts.js';
 import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
@@ -499,13 +499,13 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { fir
  */
 function splicedArrayOfTables(old: TomlGroup, oldSeq: SeqNode, sources: readonly (TomlPart | MapEntry)[]): { entries: MapEntry[]; owned: object[] } | null {
   const { prefix, suffix } = commonEnds(sources, old.sources);
-  const tables = oldSeq.items.slice(0, prefix);
+  const middle: ValueNode[] = [];
   for (let i = prefix; i < sources.length - suffix; i++) {
     const source = sources[i]!;
     if (!isArrayTable(source)) return null;
-    tables.push(source.table);
+    middle.push(source.table);
   }
-  for (let i = oldSeq.items.length - suffix; i < oldSeq.items.length; i++) tables.push(oldSeq.items[i]!);
+  const tables = withRunReplaced(oldSeq.items, prefix, oldSeq.items.length - suffix, middle);
   noteSplice(tables, oldSeq.items, prefix, suffix);
   return arrayOfTablesEntry(sources, tables);
 }

@@ -14,6 +14,7 @@
  * it. A `PieceText` is immutable.
  */
 import { lastAtMost, lineStartsOf, type LineTable } from './line-starts.js';
+import { withRunReplaced } from './spliced-lists.js';
 
 /** What the readers of a manifest text use of it: a string has all of it. */
 export interface TextSource {
@@ -143,7 +144,7 @@ export class PieceText implements TextSource, LineTable {
     if (this.derivations) {
       edited.derivations = new Map();
       for (const [key, values] of this.derivations) {
-        edited.derivations.set(key, values.slice(0, first).concat(new Array<unknown>(added), values.slice(next)));
+        edited.derivations.set(key, withRunReplaced(values, first, next, new Array<unknown>(added)));
       }
     }
     return edited;
