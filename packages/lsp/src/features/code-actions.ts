@@ -7,7 +7,7 @@ import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit }
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { offsetAt } from '../positions.js';
-import { manifestDiagnostics, toLspDiagnostic, toLspRange } from './diagnostics.js';
+import { manifestDiagnostics, textFacts, toLspDiagnostic, toLspRange } from './diagnostics.js';
 import { CodeActionRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
 import { FIX_ALL_KIND, transformActions } from '../transform-actions.js';
@@ -17,6 +17,7 @@ export function codeActions(state: DocumentState, params: Pick<CodeActionParams,
   const from = offsetAt(state, params.range.start);
   const to = offsetAt(state, params.range.end);
   const actions: CodeAction[] = [];
+  const text = textFacts(state);
   for (const diagnostic of manifestDiagnostics(state, context)) {
     throwIfCancelled(context);
     if (!diagnostic.fixes?.length) continue;
@@ -24,9 +25,9 @@ export function codeActions(state: DocumentState, params: Pick<CodeActionParams,
     const end = diagnostic.range.end.offset;
     // Overlapping, or touching: a cursor at either end of the squiggle counts.
     if (start > to || end < from) continue;
-    const lspDiagnostic = toLspDiagnostic(state, diagnostic);
+    const lspDiagnostic = toLspDiagnostic(state, diagnostic, text);
     for (const fix of diagnostic.fixes) {
-      const edits: TextEdit[] = fix.edits.map((edit) => ({ range: toLspRange(state, edit.range), newText: edit.newText }));
+      const edits: TextEdit[] = fix.edits.map((edit) => ({ range: toLspRange(state, edit.range, text), newText: edit.newText }));
       actions.push({
         title: fix.title,
         kind: CodeActionKind.QuickFix,

@@ -28,14 +28,26 @@ export function manifestDiagnostics(state: DocumentState, context?: FeatureConte
 
 /** The diagnostics to publish for a manifest. */
 export function computeDiagnostics(state: DocumentState, _params: unknown = {}, context?: FeatureContext): LspDiagnostic[] {
-  return manifestDiagnostics(state, context).map((diagnostic) => toLspDiagnostic(state, diagnostic));
+  const text = textFacts(state);
+  return manifestDiagnostics(state, context).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
 }
 
-export function toLspRange(state: DocumentState, range: ValidatorRange) {
-  if (hasNewerText(state)) return rangeAt(state, range.start.offset, range.end.offset);
+/** What converting a range of `state` reads of its text: read once for a whole list, not per range. */
+export interface TextFacts {
+  /** The state has a newer text than its document: ranges are rebuilt from offsets in it. */
+  newer: boolean;
+  /** The document's text starts with a byte-order mark. */
+  bom: boolean;
+}
+
+export function textFacts(state: DocumentState): TextFacts {
+  return { newer: hasNewerText(state), bom: state.doc.source.charCodeAt(0) === 0xfeff };
+}
+
+export function toLspRange(state: DocumentState, range: ValidatorRange, text: TextFacts = textFacts(state)) {
+  if (text.newer) return rangeAt(state, range.start.offset, range.end.offset);
   // Locating each diagnostic twice, once per convention, cost a quarter of an edit with hundreds of them.
-  const bom = state.doc.source.charCodeAt(0) === 0xfeff;
-  return { start: lspPosition(range.start, bom), end: lspPosition(range.end, bom) };
+  return { start: lspPosition(range.start, text.bom), end: lspPosition(range.end, text.bom) };
 }
 
 /** The LSP position of a validator position in the same text: on line 1 the validator's columns start after a byte-order mark, LSP's at the line's start. */
@@ -50,20 +62,19 @@ function lspPosition(position: ValidatorPosition, bom: boolean): { line: number;
  */
 const converted = new WeakMap<Diagnostic, { lsp: LspDiagnostic; uri: string; bom: boolean }>();
 
-export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic): LspDiagnostic {
+export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic, text: TextFacts = textFacts(state)): LspDiagnostic {
   // A newer text's ranges are rebuilt from offsets in that text: nothing to keep then.
-  if (hasNewerText(state)) return convert(state, diagnostic);
-  const bom = state.doc.source.charCodeAt(0) === 0xfeff;
+  if (text.newer) return convert(state, diagnostic, text);
   const kept = converted.get(diagnostic);
-  if (kept && kept.uri === state.uri && kept.bom === bom) return kept.lsp;
-  const lsp = convert(state, diagnostic);
-  converted.set(diagnostic, { lsp, uri: state.uri, bom });
+  if (kept && kept.uri === state.uri && kept.bom === text.bom) return kept.lsp;
+  const lsp = convert(state, diagnostic, text);
+  converted.set(diagnostic, { lsp, uri: state.uri, bom: text.bom });
   return lsp;
 }
 
-function convert(state: DocumentState, diagnostic: Diagnostic): LspDiagnostic {
+function convert(state: DocumentState, diagnostic: Diagnostic, text: TextFacts): LspDiagnostic {
   const lsp: LspDiagnostic = {
-    range: toLspRange(state, diagnostic.range),
+    range: toLspRange(state, diagnostic.range, text),
     severity: SEVERITY[diagnostic.severity] ?? DiagnosticSeverity.Error,
     code: diagnostic.code,
     source: DIAGNOSTIC_SOURCE,
@@ -71,7 +82,7 @@ function convert(state: DocumentState, diagnostic: Diagnostic): LspDiagnostic {
   };
   if (diagnostic.related?.length) {
     lsp.relatedInformation = diagnostic.related.map((related): DiagnosticRelatedInformation => ({
-      location: { uri: state.uri, range: toLspRange(state, related.range) },
+      location: { uri: state.uri, range: toLspRange(state, related.range, text) },
       message: related.message,
     }));
   }
