@@ -84,17 +84,23 @@ function wrappedSource(fd, size) {
   const tail = Buffer.from(WRAPPER_TAIL, 'latin1');
   const buffer = Buffer.allocUnsafe(head.length + size + tail.length);
   head.copy(buffer, 0);
-  let read = 0;
-  while (read < size) {
-    const count = fs.readSync(fd, buffer, head.length + read, size - read, read);
-    if (count === 0) break;
-    read += count;
-  }
+  const read = readInto(fd, buffer, head.length, size);
   // A `#!` line is only valid at the very start of a file, not inside the wrapper: `//` makes it
   // a comment, and every line keeps its number.
   if (buffer[head.length] === 0x23 && buffer[head.length + 1] === 0x21) buffer.write('//', head.length, 'latin1');
   tail.copy(buffer, head.length + read);
   return { text: buffer.toString('utf8', 0, head.length + read + tail.length), buffer };
+}
+
+/** Reads up to `size` bytes of the file from its start into `buffer` at `at`; answers how many it read. */
+function readInto(fd, buffer, at, size) {
+  let read = 0;
+  while (read < size) {
+    const count = fs.readSync(fd, buffer, at + read, size - read, read);
+    if (count === 0) break;
+    read += count;
+  }
+  return read;
 }
 
 /**
@@ -107,13 +113,7 @@ function readCache(file, spare) {
   try {
     const size = fs.fstatSync(fd).size;
     const buffer = size <= spare.length ? spare : Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const count = fs.readSync(fd, buffer, read, size - read, read);
-      if (count === 0) break;
-      read += count;
-    }
-    return buffer.subarray(0, read);
+    return buffer.subarray(0, readInto(fd, buffer, 0, size));
   } finally {
     fs.closeSync(fd);
   }
