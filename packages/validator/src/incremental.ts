@@ -10,10 +10,11 @@
  * kept only when every offset it holds (ranges, related places, fix edits) lies inside the node's
  * text, so that moving the node moves all of it. Quick fixes also follow the file's habits (line
  * ends, indentation): a result with fixes is reused only under the same habits. The located form
- * of a diagnostic (lines and columns) is kept too, while the edit did not move it ({@link locatedAgain}).
+ * of a diagnostic (lines and columns) is kept too, or moved with it ({@link locatedList}).
  */
 import { shiftDiagnosticInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
+import type { ChangedRegion } from './document/text-change.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { commonEnds, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
@@ -307,48 +308,128 @@ export class ResultCache {
 }
 
 /**
- * The located form of each raw diagnostic, as the last validation that located it made it. A kept
- * result's diagnostics are the same objects from one validation to the next (moved in place, see
- * incremental.ts), and most of them stay where they were: those before the edit keep their
- * located form instead of making new positions for every diagnostic on every keystroke.
+ * A validation's located list, kept for the next validation of a document updated from it. Lined
+ * up with that validation's sorted raw list by the raw objects' identity, it gives each kept
+ * diagnostic its located form without reading that form: a kept result's diagnostics are the same
+ * objects from one validation to the next, and a move (`shiftDiagnosticInPlace`) moves every
+ * offset of one by the same amount, so the raw object and its start tell where all of it is.
  */
-const lastLocated = new WeakMap<RawDiagnostic, { located: Diagnostic; serial: number }>();
+interface LocatedList {
+  raws: readonly RawDiagnostic[];
+  located: readonly Diagnostic[];
+  /** Per entry, in the text it was located in: its start, and the lowest and highest offset of any of its ranges. */
+  starts: number[];
+  lows: number[];
+  highs: number[];
+}
+
+/** The located lists of the last validations, by document serial (a document is updated from a recent one). */
+const lastLists = new Map<number, LocatedList>();
+/** How many lists are kept: one per open file being edited, and then some. */
+const KEPT_LISTS = 16;
 
 /**
- * `raw` located in `document`: the form located for the document this one was updated from,
- * when every offset of the diagnostic is the same and lies before the lines the edit changed (a
- * position there depends only on the text before it, which both texts share); otherwise made anew.
+ * `sorted` (a validation's raw diagnostics, in order) located in `document`. A diagnostic that the
+ * list of the document this one was updated from holds, at the same offsets and all of it before
+ * the lines the edit changed, keeps its located form (a position there depends only on the text
+ * before it, which both texts share); one that moved by the edit and lies wholly after those lines
+ * takes its form moved (see {@link moved}); any other is located anew.
  */
-export function locatedAgain(document: ManifestDocument, raw: RawDiagnostic, severity: Severity): Diagnostic {
-  const kept = lastLocated.get(raw);
-  if (kept && kept.located.severity === severity && kept.serial === document.updatedFrom) {
-    // The earlier text and this one are the same up to the first changed line (all of it when null).
-    const limit = document.editedRegion?.start ?? Infinity;
-    if (locatedAt(kept.located, raw, limit)) {
-      kept.serial = document.serial;
-      return kept.located;
+export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (raw: RawDiagnostic) => Severity): Diagnostic[] {
+  const previous = document.updatedFrom === undefined ? undefined : lastLists.get(document.updatedFrom);
+  const region = document.editedRegion;
+  // The earlier text and this one are the same up to the first changed line (all of it when null).
+  const before = region?.start ?? Infinity;
+  const delta = region?.delta ?? 0;
+  const n = sorted.length;
+  const list: LocatedList = {
+    raws: sorted,
+    located: new Array<Diagnostic>(n),
+    starts: new Array<number>(n),
+    lows: new Array<number>(n),
+    highs: new Array<number>(n),
+  };
+  const located = list.located as Diagnostic[];
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const raw = sorted[i]!;
+    const start = raw.start;
+    let k = -1;
+    if (previous && start >= 0) {
+      // Where the raw object was in the earlier text, if it is the same diagnostic: before the edit, or after it.
+      const old = start < before ? start : region && start >= region.newEnd ? start - delta : -1;
+      const { raws, starts } = previous;
+      while (j < raws.length && starts[j]! < old) j++;
+      for (let at = j; at < raws.length && starts[at] === old; at++) {
+        if (raws[at] === raw) {
+          k = at;
+          break;
+        }
+      }
+    }
+    if (k >= 0 && start < before && previous!.highs[k]! <= before) {
+      located[i] = previous!.located[k]!;
+      list.starts[i] = start;
+      list.lows[i] = previous!.lows[k]!;
+      list.highs[i] = previous!.highs[k]!;
+    } else if (k >= 0 && region && region.newEnd < document.source.length && previous!.lows[k]! >= region.oldEnd) {
+      located[i] = moved(document, previous!.located[k]!, region);
+      list.starts[i] = start;
+      list.lows[i] = previous!.lows[k]! + delta;
+      list.highs[i] = previous!.highs[k]! + delta;
+    } else {
+      located[i] = document.lines.locate(raw, severityOf(raw));
+      list.starts[i] = start;
+      const [low, high] = offsetSpan(raw);
+      list.lows[i] = low;
+      list.highs[i] = high;
     }
   }
-  const located = document.lines.locate(raw, severity);
-  lastLocated.set(raw, { located, serial: document.serial });
+  lastLists.delete(document.serial);
+  lastLists.set(document.serial, list);
+  if (lastLists.size > KEPT_LISTS) lastLists.delete(lastLists.keys().next().value!);
   return located;
 }
 
-/** Whether `located` was made from `raw`'s offsets as they are now, all of them at or before `limit`. */
-function locatedAt(located: Diagnostic, raw: RawDiagnostic, limit: number): boolean {
-  const at = (range: Range, start: number, end: number) =>
-    range.start.offset === start && range.end.offset === Math.max(start, end) && start >= 0 && range.end.offset <= limit;
-  if (located.message !== raw.message || !at(located.range, raw.start, raw.end)) return false;
-  const related = raw.related ?? [];
-  if (related.length !== (located.related?.length ?? 0)) return false;
-  for (let i = 0; i < related.length; i++) if (!at(located.related![i]!.range, related[i]!.start, related[i]!.end)) return false;
-  const fixes = raw.fixes ?? [];
-  if (fixes.length !== (located.fixes?.length ?? 0)) return false;
-  for (let i = 0; i < fixes.length; i++) {
-    const edits = fixes[i]!.edits;
-    const made = located.fixes![i]!.edits;
-    if (made.length !== edits.length) return false;
-    for (let j = 0; j < edits.length; j++) if (made[j]!.newText !== edits[j]!.newText || !at(made[j]!.range, edits[j]!.start, edits[j]!.end)) return false;
+/** The lowest and the highest offset of a diagnostic's ranges: its own, its related places', its fixes' edits'. */
+function offsetSpan(raw: RawDiagnostic): [number, number] {
+  let low = raw.start;
+  let high = Math.max(raw.start, raw.end);
+  const reach = (start: number, end: number) => {
+    low = Math.min(low, start);
+    high = Math.max(high, start, end);
+  };
+  for (const r of raw.related ?? []) reach(r.start, r.end);
+  for (const fix of raw.fixes ?? []) for (const edit of fix.edits) reach(edit.start, edit.end);
+  return [low, high];
+}
+
+/** How many lines the edit that made a document added (negative: removed), once known; by document serial. */
+let lineShift: { serial: number; lines: number } | undefined;
+
+/**
+ * `located` moved by the edit that made `document`, for a diagnostic that lay wholly past the
+ * changed lines and moved by the edit's `delta`. The region ends at a line start (the caller checks
+ * it does not run to the text's end), and the text from there on is the same in both: such a
+ * position keeps its column, and its line moves by as many lines as the edit added, the same for
+ * every one (found once per document).
+ */
+function moved(document: ManifestDocument, located: Diagnostic, region: ChangedRegion): Diagnostic {
+  const delta = region.delta;
+  if (lineShift?.serial !== document.serial) {
+    const at = located.range.start;
+    lineShift = { serial: document.serial, lines: document.lines.lineOf(at.offset + delta) + 1 - at.line };
   }
-  return true;
+  const lines = lineShift.lines;
+  // An edit that kept the length of its lines and their number leaves every position after it as it was.
+  if (delta === 0 && lines === 0) return located;
+  const move = (range: Range): Range => ({
+    start: { offset: range.start.offset + delta, line: range.start.line + lines, column: range.start.column },
+    end: { offset: range.end.offset + delta, line: range.end.line + lines, column: range.end.column },
+  });
+  const out: Diagnostic = { code: located.code, severity: located.severity, message: located.message, path: located.path, range: move(located.range) };
+  if (located.related) out.related = located.related.map((r) => ({ message: r.message, range: move(r.range) }));
+  if (located.fixes)
+    out.fixes = located.fixes.map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: move(e.range), newText: e.newText })) }));
+  return out;
 }

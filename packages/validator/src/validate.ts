@@ -1,4 +1,4 @@
-import type { Diagnostic, RawDiagnostic } from './diagnostic.js';
+import type { Diagnostic, RawDiagnostic, Severity } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { mapSpliced } from './document/spliced-lists.js';
@@ -11,7 +11,7 @@ import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf 
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
 import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
-import { isRecordingWork, locatedAgain, ResultCache, type ValidationWork } from './incremental.js';
+import { isRecordingWork, locatedList, ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -252,7 +252,8 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
       ],
     });
   }
-  const diagnostics = sortedOnce(raw).map((d) => (keep ? locatedAgain(document, d, severityOf(d.code)) : document.lines.locate(d, severityOf(d.code))));
+  const sorted = sortedOnce(raw);
+  const diagnostics = keep ? locatedList(document, sorted, severityOfRaw) : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
@@ -300,6 +301,10 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
  * message, the first reported. The sort is stable, so the first reported of such a group is the
  * first of its run of equal positions and code, where it is looked for.
  */
+function severityOfRaw(raw: RawDiagnostic): Severity {
+  return severityOf(raw.code);
+}
+
 function sortedOnce(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
   const sorted = diagnostics.slice().sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code));
   const once: RawDiagnostic[] = [];

@@ -24,7 +24,8 @@ import {
 import { notedEnds } from '../src/document/spliced-lists.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import { recordValidationWork, validationWork } from '../src/validate.js';
-import { ResultCache } from '../src/incremental.js';
+import { locatedList, ResultCache } from '../src/incremental.js';
+import type { RawDiagnostic } from '../src/diagnostic.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
 const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
@@ -305,6 +306,96 @@ describe('kept diagnostics', () => {
     expect(now[0]).toBe(early);
     expect(now[1]!.range.start).toEqual({ ...before.range.start, line: before.range.start.line - 1 });
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(joined).diagnostics);
+  });
+
+  it('moves the located form of a diagnostic past the edited lines, and keeps it when nothing after them moved', () => {
+    const text = largeManifest(2, 40, 10, 1).replace(/( {2}- slug: trigger-30\n {4})type:/, '$1tpye:');
+    let document = ManifestDocument.parse(text);
+    const typo = (diagnostics: readonly Diagnostic[]) => diagnostics.find((d) => d.code === 'possible-typo')!;
+    const first = typo(validateDocument(document).diagnostics);
+    expect(first.fixes?.length).toBeGreaterThan(0);
+    // A character replaced by another in trigger 20: no offset and no line after it changed.
+    const swapped = text.replace(/(- slug: trigger-20\n(?: {4}.*\n)*? {4}prompt: ')./, '$1#');
+    expect(swapped).not.toBe(text);
+    document = document.update(swapped);
+    expect(typo(validateDocument(document).diagnostics)).toBe(first);
+    // A line added in trigger 20: the typo is a line down, at the same column, and so are its fix's edits.
+    const added = swapped.replace(/(- slug: trigger-20\n)/, '$1    # a note\n');
+    document = document.update(added);
+    const moved = typo(validateDocument(document).diagnostics);
+    const shift = '    # a note\n'.length;
+    expect(moved.range).toEqual({
+      start: { ...first.range.start, line: first.range.start.line + 1, offset: first.range.start.offset + shift },
+      end: { ...first.range.end, line: first.range.end.line + 1, offset: first.range.end.offset + shift },
+    });
+    expect(moved.fixes![0]!.edits[0]!.range.start.line).toBe(first.fixes![0]!.edits[0]!.range.start.line + 1);
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(added).diagnostics);
+    // Two lines removed above it, one of them partly: still what a fresh validation finds.
+    const removed = added.replace(/(- slug: trigger-20\n) {4}# a note\n(.*\n)/, '$1');
+    document = document.update(removed);
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(removed).diagnostics);
+  });
+});
+
+describe('located lists (locatedList)', () => {
+  const warning = () => 'warning' as const;
+  const text = 'svc_version: 2\nproject:\n  name: a\n  note: b\n';
+  const note = text.indexOf('note');
+  /** Line 3 made two characters longer: every offset after it moves by 2, and no line is added. */
+  const longer = text.replace('  name: a\n', '  name: abc\n');
+  /** Every offset of a raw diagnostic moved by `by`, as a kept result moves it (`shiftDiagnosticInPlace`). */
+  const move = (raw: RawDiagnostic, by: number) => {
+    raw.start += by;
+    raw.end += by;
+    for (const place of [...(raw.related ?? []), ...(raw.fixes ?? []).flatMap((fix) => fix.edits)]) {
+      place.start += by;
+      place.end += by;
+    }
+  };
+
+  it('keeps the form of a diagnostic wholly before the edited lines, and moves one wholly after them', () => {
+    const above: RawDiagnostic = { code: 'possible-typo', message: 'above', path: '', start: 0, end: 3 };
+    const below: RawDiagnostic = { code: 'possible-typo', message: 'below', path: '', start: note, end: note + 4 };
+    const first = ManifestDocument.parse(text);
+    const [keptAbove, keptBelow] = locatedList(first, [above, below], warning);
+    // Line 3 made longer and a line added after it.
+    const edited = text.replace('  name: a\n', '  name: abc\n  owner: b\n');
+    const second = first.update(edited);
+    move(below, edited.length - text.length);
+    const [nowAbove, nowBelow] = locatedList(second, [above, below], warning);
+    expect(nowAbove).toBe(keptAbove);
+    expect(nowBelow).toEqual(second.lines.locate(below, 'warning'));
+    expect(nowBelow!.range.start).toEqual({ offset: below.start, line: keptBelow!.range.start.line + 1, column: keptBelow!.range.start.column });
+  });
+
+  it('locates again a kept diagnostic that starts before the edited lines and reaches past them', () => {
+    // Its fix edits the key below the line edited next; the offsets of the raw object stay.
+    const raw: RawDiagnostic = {
+      code: 'possible-typo',
+      message: 'm',
+      path: '',
+      start: 0,
+      end: 3,
+      fixes: [{ title: 't', edits: [{ start: note, end: note + 4, newText: 'x' }] }],
+    };
+    const first = ManifestDocument.parse(text);
+    const [before] = locatedList(first, [raw], warning);
+    const second = first.update(longer);
+    const [after] = locatedList(second, [raw], warning);
+    expect(after).toEqual(second.lines.locate(raw, 'warning'));
+    expect(after!.fixes![0]!.edits[0]!.range.start.column).toBe(before!.fixes![0]!.edits[0]!.range.start.column - 2);
+  });
+
+  it('locates again a moved diagnostic that starts after the edited lines and reaches before them', () => {
+    // A related place on line 1; the raw object moved whole by the edit's two characters.
+    const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: note, end: note + 4, related: [{ message: 'r', start: 0, end: 3 }] };
+    const first = ManifestDocument.parse(text);
+    const [before] = locatedList(first, [raw], warning);
+    const second = first.update(longer);
+    move(raw, 2);
+    const [after] = locatedList(second, [raw], warning);
+    expect(after).toEqual(second.lines.locate(raw, 'warning'));
+    expect(after!.related![0]!.range.start.column).toBe(before!.related![0]!.range.start.column + 2);
   });
 });
 
