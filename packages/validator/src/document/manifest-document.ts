@@ -796,7 +796,16 @@ export class ManifestDocument {
     this.reparsedBytes += read;
     const parts = previous.parts as CachedTomlPart[];
     for (let k = 0; k < middle.length; k++) moveCachedPart(middle[k]!, base + blocks[from + k]!.start);
-    for (let i = stop; i < parts.length; i++) moveCachedPart(parts[i]!, base + blocks[i]!.start);
+    // The blocks after the edit are the previous document's moved by the edit's delta (see
+    // loadTomlIncrementally), so their parts move by it too: one loop over thousands of parts, the
+    // first times in V8's interpreter, that reads neither the blocks nor a call per part.
+    const delta = splice.delta;
+    if (delta !== 0)
+      for (let i = stop; i < parts.length; i++) {
+        const cached = parts[i]!;
+        cached.frame.base += delta;
+        cached.base += delta;
+      }
     const trees = withRunReplaced(
       join.parts,
       from,
