@@ -16,7 +16,7 @@ import { shiftDiagnosticInPlace, shiftedDiagnostic, type Diagnostic, type Range,
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { ChangedRegion } from './document/text-change.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
-import { commonEnds, withRunReplaced } from './document/spliced-lists.js';
+import { appendAll, commonEnds, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
 
@@ -147,6 +147,11 @@ function owned(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
   return out;
 }
 
+/** Moves every diagnostic of a kept result by `delta`, in place (see the module comment). */
+function shiftAllInPlace(diagnostics: readonly RawDiagnostic[], delta: number): void {
+  for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
+}
+
 /** One validation's access to the kept results. */
 export class ResultCache {
   private habits?: string;
@@ -174,7 +179,7 @@ export class ResultCache {
     const n = anchors.length;
     const out: RawDiagnostic[] = [];
     if (!this.keep) {
-      for (let i = 0; i < n; i++) for (const d of compute(i)) out.push(d);
+      for (let i = 0; i < n; i++) appendAll(out, compute(i));
       return out;
     }
     if (n === 0) return out;
@@ -211,7 +216,8 @@ export class ResultCache {
     }
     const withDiagnostics: number[] = [];
     const missing: number[] = [];
-    for (const i of visit) {
+    for (let k = 0; k < visit.length; k++) {
+      const i = visit[k]!;
       let result = results[i];
       const anchor = anchors[i]!;
       const start = anchor.start;
@@ -227,7 +233,7 @@ export class ResultCache {
           habits: diagnostics.some((d) => d.fixes?.length) ? this.currentHabits() : undefined,
           diagnostics: diagnostics.length && keep ? owned(diagnostics) : NO_DIAGNOSTICS,
         };
-        for (const d of diagnostics) out.push(d);
+        appendAll(out, diagnostics);
         results[i] = keep ? fresh : undefined;
         if (!keep) missing.push(i);
         else if (diagnostics.length) withDiagnostics.push(i);
@@ -235,11 +241,11 @@ export class ResultCache {
       }
       if (result.diagnostics.length === 0) continue;
       if (result.start !== start) {
-        for (const d of result.diagnostics) shiftDiagnosticInPlace(d, start - result.start);
+        shiftAllInPlace(result.diagnostics, start - result.start);
         result.start = start;
       }
       withDiagnostics.push(i);
-      for (const d of result.diagnostics) out.push(d);
+      appendAll(out, result.diagnostics);
     }
     const state: KeptItems = { anchors, depends, results, withDiagnostics, missing };
     for (const anchor of [anchors[0]!, anchors[n - 1]!]) {
@@ -255,16 +261,18 @@ export class ResultCache {
     // An item without a result is computed again: not the shortcut.
     if (kept.missing.length > 0) return undefined;
     const out: RawDiagnostic[] = [];
-    for (const i of kept.withDiagnostics) {
+    const withDiagnostics = kept.withDiagnostics;
+    for (let k = 0; k < withDiagnostics.length; k++) {
+      const i = withDiagnostics[k]!;
       const result = kept.results[i]!;
       const anchor = kept.anchors[i]!;
       const start = anchor.start;
       if (result.length !== anchor.end - start || (result.habits !== undefined && result.habits !== this.currentHabits())) return undefined;
       if (result.start !== start) {
-        for (const d of result.diagnostics) shiftDiagnosticInPlace(d, start - result.start);
+        shiftAllInPlace(result.diagnostics, start - result.start);
         result.start = start;
       }
-      for (const d of result.diagnostics) out.push(d);
+      appendAll(out, result.diagnostics);
     }
     return out;
   }
@@ -289,7 +297,7 @@ export class ResultCache {
       (hit.habits === undefined || hit.habits === this.currentHabits())
     ) {
       if (hit.start !== start) {
-        for (const d of hit.diagnostics) shiftDiagnosticInPlace(d, start - hit.start);
+        shiftAllInPlace(hit.diagnostics, start - hit.start);
         hit.start = start;
       }
       return hit.diagnostics;

@@ -90,7 +90,8 @@ export function walkParts(part: SchemaPart, value: unknown, pointer: string, fou
   if (!byValue) keptWalks.set(part, (byValue = new WeakMap()));
   const kept = byValue.get(value);
   if (kept?.pointer === pointer) {
-    for (const errors of kept.found) found(errors);
+    const list = kept.found;
+    for (let i = 0; i < list.length; i++) found(list[i]!);
     return;
   }
   const collected: PartErrors[] = [];
@@ -229,7 +230,10 @@ function walkMembers(
     const shift = n - previous.members.length;
     for (const i of previous.withErrors) if (i + shift >= n - suffix) withErrors.push(i + shift);
   }
-  for (const i of withErrors) found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
+  for (let k = 0; k < withErrors.length; k++) {
+    const i = withErrors[k]!;
+    found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
+  }
   const state: KeptMembers = { members, errors, withErrors };
   if (isCollection(first)) byMember.set(first, state);
   if (isCollection(last)) byMember.set(last, state);

@@ -1,7 +1,7 @@
 import type { Diagnostic, RawDiagnostic, Severity } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
-import { mapSpliced } from './document/spliced-lists.js';
+import { appendAll, mapSpliced } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
 import { v1Validator } from './lazy-parts.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
@@ -184,7 +184,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
             const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
             const anchor = anchorAt(found.pointer);
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
-            for (const d of anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain()) raw.push(d);
+            appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
           },
           keep ? { validated: isRecordingWork() ? work.schemaParts : undefined } : undefined,
         );
@@ -221,7 +221,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
               },
               depends,
             );
-            for (const diagnostic of found) sink.push(diagnostic);
+            appendAll(sink, found);
           };
           const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
           rule.check(context);

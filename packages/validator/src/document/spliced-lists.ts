@@ -84,3 +84,12 @@ export function mapSpliced<T, U>(list: readonly T[], map: (item: T) => U, mapped
   noteSplice(mapped, mappedOld, note.prefix, note.suffix);
   return mapped;
 }
+
+/**
+ * Appends every item of `items` to `into`, in order. The per-diagnostic paths of an edit run it
+ * hundreds of times per keystroke, the first ones before V8 optimises them: an indexed loop costs
+ * no iterator there, and no arguments list as large as `items` (as `push(...items)` would).
+ */
+export function appendAll<T>(into: T[], items: readonly T[]): void {
+  for (let i = 0; i < items.length; i++) into.push(items[i]!);
+}
