@@ -177,6 +177,8 @@ interface KeptMembers {
   errors: (readonly SchemaError[])[];
   /** The indexes of the members with errors, ascending. */
   withErrors: number[];
+  /** What was handed on for each of them (parallel to `withErrors`): handed on again while its pointer and errors are the same. */
+  reported: PartErrors[];
 }
 const keptMembers = new WeakMap<SchemaPart, WeakMap<object, KeptMembers>>();
 
@@ -207,6 +209,8 @@ function walkMembers(
   let suffix = 0;
   let errors: (readonly SchemaError[])[];
   const withErrors: number[] = [];
+  /** Parallel to `withErrors`: what the last walk handed on for a kept member. */
+  const handedOn: (PartErrors | undefined)[] = [];
   // Kept members' results are copied by slices, and only members with errors are visited: in a
   // large file nearly every member is kept and has none.
   if (previous) {
@@ -220,21 +224,40 @@ function walkMembers(
       while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
     }
     errors = withRunReplaced(previous.errors, prefix, m - suffix, new Array<readonly SchemaError[]>(n - prefix - suffix));
-    for (const i of previous.withErrors) if (i < prefix) withErrors.push(i);
+    for (let k = 0; k < previous.withErrors.length && previous.withErrors[k]! < prefix; k++) {
+      withErrors.push(previous.withErrors[k]!);
+      handedOn.push(previous.reported[k]);
+    }
   } else errors = new Array<readonly SchemaError[]>(n);
   for (let i = prefix; i < n - suffix; i++) {
     errors[i] = run(part.validate, members[i], () => pointerOf(i), work);
-    if (errors[i]!.length) withErrors.push(i);
+    if (errors[i]!.length) {
+      withErrors.push(i);
+      handedOn.push(undefined);
+    }
   }
   if (previous) {
     const shift = n - previous.members.length;
-    for (const i of previous.withErrors) if (i + shift >= n - suffix) withErrors.push(i + shift);
+    for (let k = 0; k < previous.withErrors.length; k++) {
+      const i = previous.withErrors[k]! + shift;
+      if (i < n - suffix) continue;
+      withErrors.push(i);
+      handedOn.push(previous.reported[k]);
+    }
   }
+  // The same object for a member whose pointer and errors did not change: what receives it may keep
+  // what it worked out for it (validate.ts keeps where its anchor was).
+  const reported: PartErrors[] = new Array<PartErrors>(withErrors.length);
   for (let k = 0; k < withErrors.length; k++) {
     const i = withErrors[k]!;
-    found({ pointer: pointerOf(i), at: part.at, errors: errors[i]! });
+    const pointer = pointerOf(i);
+    const before = handedOn[k];
+    const errorsHere = errors[i]!;
+    const report = before && before.pointer === pointer && before.errors === errorsHere ? before : { pointer, at: part.at, errors: errorsHere };
+    reported[k] = report;
+    found(report);
   }
-  const state: KeptMembers = { members, errors, withErrors };
+  const state: KeptMembers = { members, errors, withErrors, reported };
   if (isCollection(first)) byMember.set(first, state);
   if (isCollection(last)) byMember.set(last, state);
 }

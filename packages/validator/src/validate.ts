@@ -86,27 +86,61 @@ function validated(document: ManifestDocument, keep: boolean): ValidationResult 
   return result;
 }
 
+/** Where a part's anchor was found: in which collection (by pointer), at which index of its items or entries. */
+interface PlacedAnchor {
+  parentPointer: string;
+  index: number;
+  anchor: MapEntry | ValueNode;
+}
+
+/**
+ * Where the anchor of each part's errors was, by the part's error object: walkParts hands on the
+ * same object for a member whose errors and pointer did not change (see schema-parts.ts).
+ */
+const placedAnchors = new WeakMap<PartErrors, PlacedAnchor>();
+
 /**
  * The located node (a map entry for a key) that a schema part's diagnostics are kept with, as
  * `locator.target` finds it, with each parent looked up once per validation (the parts with
- * errors are often many items of one collection).
+ * errors are often many items of one collection). A part's anchor found by the last validation is
+ * taken again when it is still at the same index of the same collection: hundreds of kept parts
+ * with errors then cost an array read each, not a pointer split, two string lookups and a key search.
  */
-function anchorFinder(locator: ManifestLocator): (pointer: string) => MapEntry | ValueNode | undefined {
+export function anchorFinder(locator: ManifestLocator): (found: PartErrors) => MapEntry | ValueNode | undefined {
   const parents = new Map<string, ValueNode | null>();
-  return (pointer) => {
-    if (pointer === '') return undefined;
-    const cut = pointer.lastIndexOf('/');
-    const parentPointer = pointer.slice(0, cut);
+  const containerAt = (parentPointer: string) => {
     let parent = parents.get(parentPointer);
     if (parent === undefined) {
       const found = locator.target(parentPointer);
       parents.set(parentPointer, (parent = found.exact ? found.node : null));
     }
-    const container = resolveAlias(parent);
+    return resolveAlias(parent);
+  };
+  return (found) => {
+    const placed = placedAnchors.get(found);
+    if (placed) {
+      const container = containerAt(placed.parentPointer);
+      const atIndex = container?.kind === 'seq' ? container.items[placed.index] : container?.kind === 'map' ? container.entries[placed.index] : undefined;
+      if (atIndex === placed.anchor) return atIndex;
+    }
+    const pointer = found.pointer;
+    if (pointer === '') return undefined;
+    const cut = pointer.lastIndexOf('/');
+    const parentPointer = pointer.slice(0, cut);
+    const container = containerAt(parentPointer);
     const segment = unescapePointerSegment(pointer.slice(cut + 1));
-    if (container?.kind === 'map') return findEntry(container, segment);
-    if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) return container.items[Number(segment)];
-    return undefined;
+    let anchor: MapEntry | ValueNode | undefined;
+    let index = -1;
+    if (container?.kind === 'map') {
+      anchor = findEntry(container, segment);
+      // An entry found through a merge key (`<<`) is in another map: not placed, looked up each time.
+      if (anchor) index = container.entries.indexOf(anchor as MapEntry);
+    } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
+      index = Number(segment);
+      anchor = container.items[index];
+    }
+    if (anchor && index >= 0) placedAnchors.set(found, { parentPointer, index, anchor });
+    return anchor;
   };
 }
 
@@ -182,7 +216,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
           '',
           (found: PartErrors) => {
             const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
-            const anchor = anchorAt(found.pointer);
+            const anchor = anchorAt(found);
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
             appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
           },

@@ -19,12 +19,16 @@ import {
   validateManifest,
   type Declaration,
   type Diagnostic,
+  type MapNode,
   type SeqNode,
 } from '../src/index.js';
 import { notedEnds } from '../src/document/spliced-lists.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import { recordValidationWork, validationWork } from '../src/validate.js';
 import { locatedList, ResultCache } from '../src/incremental.js';
+import { anchorFinder } from '../src/validate.js';
+import { ManifestLocator } from '../src/locator.js';
+import type { PartErrors } from '../src/schema-parts.js';
 import type { RawDiagnostic } from '../src/diagnostic.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
@@ -334,6 +338,50 @@ describe('kept diagnostics', () => {
     const removed = added.replace(/(- slug: trigger-20\n) {4}# a note\n(.*\n)/, '$1');
     document = document.update(removed);
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(removed).diagnostics);
+  });
+});
+
+describe('kept schema parts', () => {
+  const text = [
+    'svc_version: 2',
+    'project:',
+    '  name: p',
+    'default_agent: a',
+    'agents:',
+    '  a: {}',
+    'triggers:',
+    '  - &t',
+    '    slug: one',
+    '    schedule: "0 0 * * *"',
+    '    agent: a',
+    '    prompt: hi',
+    '  - *t',
+    '',
+  ].join('\n');
+
+  it('an alias item edited: its diagnostics are a fresh validation’s', () => {
+    // Trigger 1 is an alias of trigger 0: the same value, so the same errors, at another pointer.
+    let document = ManifestDocument.parse(text);
+    const missing = (diagnostics: readonly Diagnostic[]) => diagnostics.find((d) => d.code === 'missing-key' && d.path === '/triggers/1')!;
+    expect(missing(validateDocument(document).diagnostics).range.start).toMatchObject({ line: 13, column: 5 });
+    const edited = text.replace('  - *t', '  -  *t');
+    document = document.update(edited);
+    expect(missing(validateDocument(document).diagnostics).range.start).toMatchObject({ line: 13, column: 6 });
+    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited).diagnostics);
+  });
+
+  it('takes a part’s anchor from the last validation only while it is still the node at the part’s place', () => {
+    const finderFor = (document: ManifestDocument) => anchorFinder(new ManifestLocator(document, document.root as MapNode));
+    const found: PartErrors = { pointer: '/triggers/0', at: '/properties/triggers/items', errors: [] };
+    const first = ManifestDocument.parse(text);
+    const firstItem = (first.root as MapNode).entries.find((e) => e.key === 'triggers')!.value as SeqNode;
+    expect(finderFor(first)(found)).toBe(firstItem.items[0]);
+    expect(finderFor(first)(found)).toBe(firstItem.items[0]);
+    // The same part's errors handed on for another tree: its own node, not the one found before.
+    const second = ManifestDocument.parse(text);
+    const secondItem = (second.root as MapNode).entries.find((e) => e.key === 'triggers')!.value as SeqNode;
+    expect(secondItem.items[0]).not.toBe(firstItem.items[0]);
+    expect(finderFor(second)(found)).toBe(secondItem.items[0]);
   });
 });
 

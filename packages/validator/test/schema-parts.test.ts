@@ -13,7 +13,7 @@ import { loadExamples, loadFixtures } from '../../../test/support/fixtures.js';
 import { AJV_OPTIONS, COMPILED, planParts } from '../scripts/validator-parts.js';
 import { partsV2, validateV2 } from '../src/generated/validators-v2.js';
 import { partsV1, validateV1 } from '../src/generated/validators-v1.js';
-import { walkParts, type PartWork, type SchemaPart } from '../src/schema-parts.js';
+import { walkParts, type PartErrors, type PartWork, type SchemaPart } from '../src/schema-parts.js';
 import type { SchemaError } from '../src/rules/rule.js';
 import { applyAll, largeManifest, largeTomlManifest, mutations } from './support/manifest-arbitraries.js';
 
@@ -130,5 +130,32 @@ describe('the part tree', () => {
     const second = { validated: [] as string[] } satisfies PartWork;
     walkParts(partsV2 as SchemaPart, document.schemaValue, '', () => {}, second);
     expect(second.validated).toEqual(['', '/triggers', '/triggers/12']);
+  });
+
+  it('hands on the same error object for a kept member whose pointer and errors are the same, and a new one otherwise', () => {
+    // Triggers 3 and 20 have an unknown trigger type; the edits go to trigger 12, between them.
+    const text = largeManifest(2, 30, 8, 4).replace(/(slug: trigger-(?:3|20)\n(?: {4}.*\n)*? {4}type: )\w+/g, '$1nope');
+    const walk = (document: ManifestDocument) => {
+      const found = new Map<string, PartErrors>();
+      walkParts(partsV2 as SchemaPart, document.schemaValue, '', (errors) => found.set(errors.pointer, errors), { validated: [] });
+      return found;
+    };
+    let document = ManifestDocument.parse(text, { format: 'yaml' });
+    const first = walk(document);
+    expect([...first.keys()]).toEqual(expect.arrayContaining(['/triggers/3', '/triggers/20']));
+    const at = text.indexOf('prompt: ', text.indexOf('slug: trigger-12')) + 'prompt: '.length + 1;
+    const typed = text.slice(0, at) + 'x' + text.slice(at);
+    document = document.update(typed);
+    const second = walk(document);
+    expect(second.get('/triggers/3')).toBe(first.get('/triggers/3'));
+    expect(second.get('/triggers/20')).toBe(first.get('/triggers/20'));
+    // Trigger 12 removed: trigger 20 is now at index 19, a new pointer.
+    const start = typed.indexOf('  - slug: trigger-12');
+    const end = typed.indexOf('  - slug: trigger-13');
+    document = document.update(typed.slice(0, start) + typed.slice(end));
+    const third = walk(document);
+    expect(third.get('/triggers/3')).toBe(first.get('/triggers/3'));
+    expect(third.get('/triggers/19')).not.toBe(first.get('/triggers/20'));
+    expect(third.get('/triggers/19')!.errors).toBe(first.get('/triggers/20')!.errors);
   });
 });
