@@ -134,7 +134,7 @@ export function anchorFinder(locator: ManifestLocator): (found: PartErrors) => M
     if (container?.kind === 'map') {
       anchor = findEntry(container, segment);
       // An entry found through a merge key (`<<`) is in another map: not placed, looked up each time.
-      if (anchor) index = container.entries.indexOf(anchor as MapEntry);
+      if (anchor) index = container.entries.indexOf(anchor);
     } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
       index = Number(segment);
       anchor = container.items[index];
