@@ -1,4 +1,4 @@
-import type { Diagnostic, RawDiagnostic, Severity } from './diagnostic.js';
+import { sortedByPlace, type Diagnostic, type RawDiagnostic, type Severity } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { appendAll, mapSpliced } from './document/spliced-lists.js';
@@ -340,7 +340,7 @@ function severityOfRaw(raw: RawDiagnostic): Severity {
 }
 
 function sortedOnce(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
-  const sorted = diagnostics.slice().sort((a, b) => a.start - b.start || a.end - b.end || a.code.localeCompare(b.code));
+  const sorted = sortedByPlace(diagnostics);
   const once: RawDiagnostic[] = [];
   let messages = new Set<string>();
   for (let i = 0; i < sorted.length; i++) {
