@@ -412,6 +412,19 @@ function offsetSpan(raw: RawDiagnostic): [number, number] {
   return [low, high];
 }
 
+/** The located form each moved one was made from (see {@link movedFrom}). */
+const formerForms = new WeakMap<Diagnostic, Diagnostic>();
+
+/**
+ * The located form `diagnostic` was moved from by the edit that made its document, when it was
+ * moved rather than located anew: the same diagnostic, its columns the same and every line shifted
+ * by as many. A consumer that converted the earlier form can move what it made (the language
+ * server reuses its LSP form when no line moved).
+ */
+export function movedFrom(diagnostic: Diagnostic): Diagnostic | undefined {
+  return formerForms.get(diagnostic);
+}
+
 /** How many lines the edit that made a document added (negative: removed), once known; by document serial. */
 let lineShift: { serial: number; lines: number } | undefined;
 
@@ -439,5 +452,6 @@ function moved(document: ManifestDocument, located: Diagnostic, region: ChangedR
   if (located.related) out.related = located.related.map((r) => ({ message: r.message, range: move(r.range) }));
   if (located.fixes)
     out.fixes = located.fixes.map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: move(e.range), newText: e.newText })) }));
+  formerForms.set(out, located);
   return out;
 }

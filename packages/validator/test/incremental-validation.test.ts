@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   declarationsOf,
   ManifestDocument,
+  movedFrom,
   nodeAtPointer,
   PieceText,
   validateDocument,
@@ -333,6 +334,7 @@ describe('kept diagnostics', () => {
       end: { ...first.range.end, line: first.range.end.line + 1, offset: first.range.end.offset + shift },
     });
     expect(moved.fixes![0]!.edits[0]!.range.start.line).toBe(first.fixes![0]!.edits[0]!.range.start.line + 1);
+    expect(movedFrom(moved)).toBe(first);
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(added).diagnostics);
     // Two lines removed above it, one of them partly: still what a fresh validation finds.
     const removed = added.replace(/(- slug: trigger-20\n) {4}# a note\n(.*\n)/, '$1');
