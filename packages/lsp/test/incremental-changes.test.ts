@@ -122,7 +122,7 @@ describe('a keystroke in a large file', () => {
     }
   });
 
-  it('publishes again, as the same objects, the diagnostics the keystroke did not move', () => {
+  it('publishes again, as the same objects, the diagnostics whose lines and columns a keystroke did not move', () => {
     const agents = Array.from({ length: 300 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`).join('');
     // Two diagnostics per agent (an unknown key, an undeclared connector), none for the top level.
     const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}`;
@@ -140,8 +140,27 @@ describe('a keystroke in a large file', () => {
     expect(above).toHaveLength(300);
     expect(below).toHaveLength(299);
     for (const d of above) expect(before).toContain(d);
-    // Below the edit the offsets moved: the validator locates them again, and they are converted again.
-    for (const d of below) expect(before).not.toContain(d);
+    // Past the edited agent (its connectors are checked again), the offsets moved by one and no line
+    // or column did: the same LSP objects.
+    const beyond = below.filter((d) => d.range.start.line > editLine + 1);
+    expect(beyond).toHaveLength(298);
+    for (const d of beyond) expect(before).toContain(d);
+    // A line added: past it every diagnostic is a line down, converted again.
+    const note = '    # note\n';
+    const lineAfter = source.toString().indexOf('\n', at) + 1;
+    const added = source.edit(lineAfter, lineAfter, note);
+    state = updateState(state, 3, added, [{ start: lineAfter, end: lineAfter, newLength: note.length }]);
+    const moved = computeDiagnostics(state);
+    expect(moved).toEqual(computeDiagnostics(createState(URI, 3, added.toString())));
+    const movedBeyond = moved.filter((d) => d.range.start.line > editLine + 2);
+    expect(movedBeyond).toHaveLength(298);
+    for (const [i, d] of movedBeyond.entries()) {
+      expect(after).not.toContain(d);
+      expect(d.range).toEqual({
+        start: { ...beyond[i]!.range.start, line: beyond[i]!.range.start.line + 1 },
+        end: { ...beyond[i]!.range.end, line: beyond[i]!.range.end.line + 1 },
+      });
+    }
   });
 
   it('in a TOML file that does not parse is validated without making the whole text, and still reads what it pins', () => {

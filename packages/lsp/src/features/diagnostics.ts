@@ -5,7 +5,7 @@
  * is rebuilt from its offsets.
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import type { Diagnostic, Position as ValidatorPosition, Range as ValidatorRange, Severity } from '@svc-manifest/validator';
+import { movedFrom, type Diagnostic, type Position as ValidatorPosition, type Range as ValidatorRange, type Severity } from '@svc-manifest/validator';
 import { hasNewerText, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
@@ -57,8 +57,9 @@ function lspPosition(position: ValidatorPosition, bom: boolean): { line: number;
 
 /**
  * The LSP form of each validator diagnostic, with what it was made for. The validator gives the
- * same diagnostic object again while the edit did not move it (see validateDocument), so after a
- * keystroke only the moved ones are converted again.
+ * same diagnostic object again while the edit did not move it (see validateDocument), and says
+ * which form a moved one came from (`movedFrom`): after a keystroke within a line nothing is
+ * converted again but what the edit changed.
  */
 const converted = new WeakMap<Diagnostic, { lsp: LspDiagnostic; uri: string; bom: boolean }>();
 
@@ -67,7 +68,10 @@ export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic, te
   if (text.newer) return convert(state, diagnostic, text);
   const kept = converted.get(diagnostic);
   if (kept && kept.uri === state.uri && kept.bom === text.bom) return kept.lsp;
-  const lsp = convert(state, diagnostic, text);
+  // Moved by the edit with no line added or removed before it: the same lines and columns, so the same LSP form.
+  const former = movedFrom(diagnostic);
+  const earlier = former && former.range.start.line === diagnostic.range.start.line ? converted.get(former) : undefined;
+  const lsp = earlier && earlier.uri === state.uri && earlier.bom === text.bom ? earlier.lsp : convert(state, diagnostic, text);
   converted.set(diagnostic, { lsp, uri: state.uri, bom: text.bom });
   return lsp;
 }
