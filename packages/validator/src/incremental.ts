@@ -14,11 +14,11 @@
  */
 import { shiftDiagnosticInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
-import type { ChangedRegion } from './document/text-change.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { appendAll, commonEnds, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
+import type { RuleCode } from './rules/index.js';
 
 /** A node, or a map entry (its key and value): what a cached result belongs to. */
 export type Anchor = ValueNode | MapEntry;
@@ -343,12 +343,16 @@ const KEPT_LISTS = 16;
  * before it, which both texts share); one that moved by the edit and lies wholly after those lines
  * takes its form moved (see {@link moved}); any other is located anew.
  */
-export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (raw: RawDiagnostic) => Severity): Diagnostic[] {
+export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (code: RuleCode) => Severity): Diagnostic[] {
   const previous = document.updatedFrom === undefined ? undefined : lastLists.get(document.updatedFrom);
   const region = document.editedRegion;
   // The earlier text and this one are the same up to the first changed line (all of it when null).
   const before = region?.start ?? Infinity;
   const delta = region?.delta ?? 0;
+  // A region running to the text's end ends on no line start: nothing lies wholly after it.
+  const after = region && region.newEnd < document.source.length ? region : undefined;
+  /** How many lines the edit added (negative: removed), found from the first diagnostic moved. */
+  let lines: number | undefined;
   const n = sorted.length;
   const list: LocatedList = {
     raws: sorted,
@@ -362,6 +366,7 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
   for (let i = 0; i < n; i++) {
     const raw = sorted[i]!;
     const start = raw.start;
+    list.starts[i] = start;
     let k = -1;
     if (previous && start >= 0) {
       // Where the raw object was in the earlier text, if it is the same diagnostic: before the edit, or after it.
@@ -377,17 +382,16 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
     }
     if (k >= 0 && start < before && previous!.highs[k]! <= before) {
       located[i] = previous!.located[k]!;
-      list.starts[i] = start;
       list.lows[i] = previous!.lows[k]!;
       list.highs[i] = previous!.highs[k]!;
-    } else if (k >= 0 && region && region.newEnd < document.source.length && previous!.lows[k]! >= region.oldEnd) {
-      located[i] = moved(document, previous!.located[k]!, region);
-      list.starts[i] = start;
+    } else if (k >= 0 && after && previous!.lows[k]! >= after.oldEnd) {
+      const earlier = previous!.located[k]!;
+      lines ??= document.lines.lineOf(earlier.range.start.offset + delta) + 1 - earlier.range.start.line;
+      located[i] = moved(earlier, delta, lines);
       list.lows[i] = previous!.lows[k]! + delta;
       list.highs[i] = previous!.highs[k]! + delta;
     } else {
-      located[i] = document.lines.locate(raw, severityOf(raw));
-      list.starts[i] = start;
+      located[i] = document.lines.locate(raw, severityOf(raw.code));
       const [low, high] = offsetSpan(raw);
       list.lows[i] = low;
       list.highs[i] = high;
@@ -425,23 +429,13 @@ export function movedFrom(diagnostic: Diagnostic): Diagnostic | undefined {
   return formerForms.get(diagnostic);
 }
 
-/** How many lines the edit that made a document added (negative: removed), once known; by document serial. */
-let lineShift: { serial: number; lines: number } | undefined;
-
 /**
- * `located` moved by the edit that made `document`, for a diagnostic that lay wholly past the
- * changed lines and moved by the edit's `delta`. The region ends at a line start (the caller checks
- * it does not run to the text's end), and the text from there on is the same in both: such a
- * position keeps its column, and its line moves by as many lines as the edit added, the same for
- * every one (found once per document).
+ * `located` moved by an edit, for a diagnostic that lay wholly past the changed lines and moved by
+ * the edit's `delta`. The region ends at a line start, and the text from there on is the same in
+ * both: such a position keeps its column, and its line moves by the `lines` the edit added, the same
+ * for every one.
  */
-function moved(document: ManifestDocument, located: Diagnostic, region: ChangedRegion): Diagnostic {
-  const delta = region.delta;
-  if (lineShift?.serial !== document.serial) {
-    const at = located.range.start;
-    lineShift = { serial: document.serial, lines: document.lines.lineOf(at.offset + delta) + 1 - at.line };
-  }
-  const lines = lineShift.lines;
+function moved(located: Diagnostic, delta: number, lines: number): Diagnostic {
   // An edit that kept the length of its lines and their number leaves every position after it as it was.
   if (delta === 0 && lines === 0) return located;
   const move = (range: Range): Range => ({

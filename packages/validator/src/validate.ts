@@ -1,4 +1,4 @@
-import { sortedByPlace, type Diagnostic, type RawDiagnostic, type Severity } from './diagnostic.js';
+import { sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { appendAll, mapSpliced } from './document/spliced-lists.js';
@@ -287,7 +287,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
     });
   }
   const sorted = sortedOnce(raw);
-  const diagnostics = keep ? locatedList(document, sorted, severityOfRaw) : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
+  const diagnostics = keep ? locatedList(document, sorted, severityOf) : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
@@ -335,10 +335,6 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
  * message, the first reported. The sort is stable, so the first reported of such a group is the
  * first of its run of equal positions and code, where it is looked for.
  */
-function severityOfRaw(raw: RawDiagnostic): Severity {
-  return severityOf(raw.code);
-}
-
 function sortedOnce(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
   const sorted = sortedByPlace(diagnostics);
   const once: RawDiagnostic[] = [];
