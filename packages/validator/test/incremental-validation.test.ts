@@ -436,6 +436,19 @@ describe('located lists (locatedList)', () => {
     expect(after!.fixes![0]!.edits[0]!.range.start.column).toBe(before!.fixes![0]!.edits[0]!.range.start.column - 2);
   });
 
+  it('locates again a diagnostic at the end of a text whose last line the edit changed', () => {
+    // No line break at the end: the changed region runs to the text's end, where a column is not kept.
+    const last = 'svc_version: 2\nproject:\n  name: a';
+    const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: last.length, end: last.length };
+    const first = ManifestDocument.parse(last);
+    const [before] = locatedList(first, [raw], warning);
+    const second = first.update(last.replace('name: a', 'name: abc'));
+    move(raw, 2);
+    const [after] = locatedList(second, [raw], warning);
+    expect(after).toEqual(second.lines.locate(raw, 'warning'));
+    expect(after!.range.start.column).toBe(before!.range.start.column + 2);
+  });
+
   it('locates again a moved diagnostic that starts after the edited lines and reaches before them', () => {
     // A related place on line 1; the raw object moved whole by the edit's two characters.
     const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: note, end: note + 4, related: [{ message: 'r', start: 0, end: 3 }] };
