@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyTree, detachedCollection, detachedEntry, Frame, type MapNode, type ValueNode } from '../src/document/nodes.js';
+import { copyTree, detachedCollection, detachedEntry, Frame, FrameGroup, type MapNode, type ValueNode } from '../src/document/nodes.js';
 import { parseYamlFragment } from '../src/document/parse-yaml.js';
 import { parseTomlFragment } from '../src/document/parse-toml.js';
 
@@ -71,6 +71,31 @@ describe('nodes kept from a frame', () => {
     frame.base += 3;
     expect(offsets(copy)).toEqual(before.map((offset) => offset + 15));
     expect(offsets(original)).toEqual(before);
+  });
+
+  it('move with their frame’s group, and keep their offsets when the frame changes group', () => {
+    const original = parseTomlFragment('x = { y = [1, "two"] }\n', 0).root!;
+    const before = offsets(original);
+    const [a, b] = [new Frame(0), new Frame(0)];
+    const [copyA, copyB] = [copyTree(original, 10, a), copyTree(original, 40, b)];
+    const group = new FrameGroup(5);
+    a.joinGroup(group);
+    b.joinGroup(group);
+    expect([a.base, b.base]).toEqual([0, 0]);
+    expect(offsets(copyA)).toEqual(before.map((offset) => offset + 10));
+    // One write moves every frame of the group.
+    group.base += 7;
+    expect(offsets(copyA)).toEqual(before.map((offset) => offset + 17));
+    expect(offsets(copyB)).toEqual(before.map((offset) => offset + 47));
+    // A frame's own base moves it alone, in its group.
+    b.base += 1;
+    expect(offsets(copyB)).toEqual(before.map((offset) => offset + 48));
+    expect(offsets(copyA)).toEqual(before.map((offset) => offset + 17));
+    // Changing group keeps where the frame is; the old group then moves it no more.
+    b.joinGroup(new FrameGroup(-3));
+    group.base += 100;
+    expect(offsets(copyB)).toEqual(before.map((offset) => offset + 48));
+    expect(offsets(copyA)).toEqual(before.map((offset) => offset + 117));
   });
 
   it('are never copied by spreading them in the packages that read trees (a spread loses the accessors)', () => {

@@ -479,3 +479,25 @@ describe('what an edit re-parses', () => {
     expect(differenceFromFresh(again)).toBeNull();
   });
 });
+
+describe('the trees after an edit move by groups of 64 blocks', () => {
+  // Each block's tree keeps its offsets from a frame, and the frames of 64 consecutive blocks
+  // share a group: an edit moves one by one the blocks after it in its own group, and the later
+  // groups whole. Lines typed into the blocks around group boundaries, one after another on the
+  // same chain of documents, must each leave what a fresh parse of the text gives.
+  it('lines added in the blocks on either side of a group boundary, on one chain of documents', () => {
+    let text = largeTomlManifest(300, 20, 5);
+    const count = planTomlBlocks(text)!.length;
+    expect(count).toBeGreaterThan(3 * 64);
+    let document = toml(text);
+    for (const index of [63, 64, 65, 127, 128, 0, 1, 192, count - 1, 62, 129]) {
+      const block = planTomlBlocks(text)![index]!;
+      // A comment line after the block's first line: the block's text changes, its keys do not.
+      const at = text.indexOf('\n', block.start) + 1;
+      text = `${text.slice(0, at)}# note ${index}\n${text.slice(at)}`;
+      document = document.update(text);
+      expect(document.reparsedBytes, `block ${index}`).toBeLessThan(500);
+      expect(differenceFromFresh(document), `block ${index}`).toBeNull();
+    }
+  });
+});

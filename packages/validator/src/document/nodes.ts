@@ -237,13 +237,43 @@ export function pathAtOffset(root: ValueNode, offset: number): { steps: PathStep
 }
 
 /**
+ * A run of frames that move together: each frame's base is its group's plus its own offset, so
+ * moving every frame of a group is one write. A TOML text's thousands of blocks are kept in
+ * groups of consecutive blocks, and an edit moves the groups after it rather than each block's
+ * frame (a frame is a memory miss of its own, far from the next; docs/decisions.md, "(#17) The
+ * blocks after a TOML edit move by groups").
+ */
+export class FrameGroup {
+  constructor(public base: number) {}
+}
+
+/** The group of frames kept alone: at 0 for ever (frozen, so no move can reach it by mistake). */
+const ALONE: FrameGroup = Object.freeze(new FrameGroup(0));
+
+/**
  * Where the text of one parsed unit (a YAML chunk or collection item, a TOML block) starts in the
  * file. The nodes built from the unit keep their offsets from here and add it when read, so an
  * edit that moves the unit writes `base` once, however many nodes the unit holds
  * (docs/decisions.md, "(#17) Node offsets are kept from their unit's start").
  */
 export class Frame {
-  constructor(public base: number) {}
+  /** The base's offset from the group's. */
+  offset: number;
+  group: FrameGroup = ALONE;
+  constructor(base: number) {
+    this.offset = base;
+  }
+  get base(): number {
+    return this.group.base + this.offset;
+  }
+  set base(offset: number) {
+    this.offset = offset - this.group.base;
+  }
+  /** Moves the frame into `group`, keeping its base. */
+  joinGroup(group: FrameGroup): void {
+    this.offset += this.group.base - group.base;
+    this.group = group;
+  }
 }
 
 /*
@@ -262,13 +292,15 @@ abstract class Framed {
     private e: number,
   ) {}
   get start(): number {
-    return this.frame.base + this.s;
+    const frame = this.frame;
+    return frame.group.base + frame.offset + this.s;
   }
   set start(offset: number) {
     this.s = offset - this.frame.base;
   }
   get end(): number {
-    return this.frame.base + this.e;
+    const frame = this.frame;
+    return frame.group.base + frame.offset + this.e;
   }
   set end(offset: number) {
     this.e = offset - this.frame.base;
@@ -358,13 +390,15 @@ class FramedEntry extends Framed implements MapEntry {
     super(frame, s, e);
   }
   get keyStart(): number {
-    return this.frame.base + this.ks;
+    const frame = this.frame;
+    return frame.group.base + frame.offset + this.ks;
   }
   set keyStart(offset: number) {
     this.ks = offset - this.frame.base;
   }
   get keyEnd(): number {
-    return this.frame.base + this.ke;
+    const frame = this.frame;
+    return frame.group.base + frame.offset + this.ke;
   }
   set keyEnd(offset: number) {
     this.ke = offset - this.frame.base;
@@ -389,13 +423,15 @@ class FramedName implements LocatedName {
     private ke: number,
   ) {}
   get keyStart(): number {
-    return this.frame.base + this.ks;
+    const frame = this.frame;
+    return frame.group.base + frame.offset + this.ks;
   }
   set keyStart(offset: number) {
     this.ks = offset - this.frame.base;
   }
   get keyEnd(): number {
-    return this.frame.base + this.ke;
+    const frame = this.frame;
+    return frame.group.base + frame.offset + this.ke;
   }
   set keyEnd(offset: number) {
     this.ke = offset - this.frame.base;
