@@ -67,7 +67,6 @@ export interface SpawnSample {
 }
 
 export interface RunOptions {
-  spawns: number;
   /** Measured edits / completions / hovers per spawn. */
   inner: number;
   /**
@@ -448,10 +447,8 @@ export interface ServerResult {
   openErrors: number;
 }
 
-/** `spawns` fresh servers on one manifest; every figure as median/min/max. */
-export async function runServer(spec: ServerSpec, manifest: GeneratedManifest, options: RunOptions): Promise<ServerResult> {
-  const samples: SpawnSample[] = [];
-  for (let i = 0; i < options.spawns; i++) samples.push(await runOnce(spec, manifest, options));
+/** One server's spawns on one manifest (at least one), every figure as median/min/max. */
+export function summarizeSpawns(spec: ServerSpec, manifest: GeneratedManifest, samples: readonly SpawnSample[]): ServerResult {
   const last = samples[samples.length - 1]!;
   return {
     server: spec.name,

@@ -29,7 +29,6 @@ const generated = generateManifest({ targetLines: lines, errorRate: errors ? 0.0
 const manifest = process.argv[5] === 'toml' ? renderToml(generated) : generated;
 const spec = { ...ourSpec(), name: 'ours-profiled', args: ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, outfile, '--stdio'] };
 const sample = await runOnce(spec, manifest, {
-  spawns: 1,
   inner: Number(process.argv[4] ?? 5),
   workDir: '/tmp/svc-manifest-bench',
   timeoutMs: 120_000,

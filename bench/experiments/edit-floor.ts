@@ -33,7 +33,7 @@ for (const lines of sizes) {
     for (const spec of servers) {
       const edits: number[] = [];
       for (let r = 0; r < rounds; r++) {
-        const sample = await runOnce(spec, manifest, { spawns: 1, inner: 10, workDir: '/tmp/svc-manifest-bench' });
+        const sample = await runOnce(spec, manifest, { inner: 10, workDir: '/tmp/svc-manifest-bench' });
         edits.push(...sample.editToDiagnosticsMs);
       }
       const s = stat(edits);

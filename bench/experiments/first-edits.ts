@@ -22,7 +22,7 @@ const early = new Map<string, number[]>();
 const late = new Map<string, number[]>();
 for (let s = 0; s < spawns; s++) {
   for (const spec of specs) {
-    const sample = await runOnce(spec, manifest, { spawns: 1, inner: 20, workDir: `${WORK}/first-edits`, timeoutMs: 120_000 });
+    const sample = await runOnce(spec, manifest, { inner: 20, workDir: `${WORK}/first-edits`, timeoutMs: 120_000 });
     // editToDiagnosticsMs leaves out the first edit: index 0 is edit 2.
     early.set(spec.name, [...(early.get(spec.name) ?? []), ...sample.editToDiagnosticsMs.slice(0, 7)]);
     late.set(spec.name, [...(late.get(spec.name) ?? []), ...sample.editToDiagnosticsMs.slice(10)]);
