@@ -20,7 +20,19 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
-import { copyTree, effectiveEntries, Frame, FrameGroup, locatedName, type MapEntry, type MapNode, type ValueNode } from './nodes.js';
+import {
+  copyTree,
+  effectiveEntries,
+  Frame,
+  groupAt,
+  groupFramesByIndex,
+  locatedName,
+  moveFramesFrom,
+  type FrameGroup,
+  type MapEntry,
+  type MapNode,
+  type ValueNode,
+} from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
@@ -160,14 +172,11 @@ function keysOfHeaders(signatures: string[]): Set<string> | null {
 interface TomlOwner {
   doc: ManifestDocument;
   /**
-   * The groups of the trees' frames: the frame of the tree at index i is in group i >> GROUP_BITS.
-   * Only the trees this token owns are in them, so moving a group moves nothing of another's.
+   * The groups of the trees' frames, by block index (see `groupFramesByIndex`). Only the trees this
+   * token owns are in them, so moving a group moves nothing of another's.
    */
   groups: FrameGroup[];
 }
-
-/** How many consecutive TOML blocks' frames share a group, as a power of two (see {@link moveBlocksAfter}). */
-const GROUP_BITS = 6;
 
 /** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
 interface CachedTomlPart {
@@ -192,27 +201,9 @@ function partStart(cached: CachedTomlPart): number {
   return cached.frame.base + cached.lead;
 }
 
-/** Puts the frames of `parts` (all of one owner) into new groups by index, keeping their bases; returns the groups. */
+/** Puts the frames of `parts` (all of one owner) into new groups by index; returns the groups. */
 function groupFrames(parts: readonly CachedTomlPart[]): FrameGroup[] {
-  const groups: FrameGroup[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    if (i >> GROUP_BITS === groups.length) groups.push(new FrameGroup(0));
-    parts[i]!.frame.joinGroup(groups[i >> GROUP_BITS]!);
-  }
-  return groups;
-}
-
-/**
- * Moves the trees from index `stop` on by `delta`, in place: one by one to the end of the group
- * `stop` is in, then the groups after it, one write each. An edit in a file of thousands of
- * blocks so touches at most a group's frames and a group object per 64 blocks, where moving
- * every frame cost a memory miss each (0.5 ms per keystroke at 50k lines, measured).
- */
-function moveBlocksAfter(parts: readonly CachedTomlPart[], groups: readonly FrameGroup[], stop: number, delta: number): void {
-  const firstWhole = (stop + (1 << GROUP_BITS) - 1) >> GROUP_BITS;
-  const end = Math.min(firstWhole << GROUP_BITS, parts.length);
-  for (let i = stop; i < end; i++) parts[i]!.frame.offset += delta;
-  for (let g = firstWhole; g < groups.length; g++) groups[g]!.base += delta;
+  return groupFramesByIndex(parts.length, (i) => parts[i]!.frame);
 }
 
 /** A TOML text's blocks and their trees, kept for the next edit (see ManifestDocument.tomlBlocks). */
@@ -840,12 +831,12 @@ export class ManifestDocument {
     const parts = previous.parts as CachedTomlPart[];
     // The new trees take the places (and so the groups) of those they replace.
     for (let k = 0; k < middle.length; k++) {
-      middle[k]!.frame.joinGroup(owner.groups[(from + k) >> GROUP_BITS]!);
+      middle[k]!.frame.joinGroup(groupAt(owner.groups, from + k));
       moveCachedPart(middle[k]!, base + blocks[from + k]!.start);
     }
     // The blocks after the edit are the previous document's moved by the edit's delta (see
     // loadTomlIncrementally), so their trees move by it too.
-    if (splice.delta !== 0) moveBlocksAfter(parts, owner.groups, stop, splice.delta);
+    if (splice.delta !== 0) moveFramesFrom(parts.length, (i) => parts[i]!.frame, owner.groups, stop, splice.delta);
     const trees = withRunReplaced(
       join.parts,
       from,
