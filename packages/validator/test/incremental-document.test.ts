@@ -302,6 +302,45 @@ describe('the work of an edit is local', () => {
   });
 });
 
+describe('the items after a YAML edit move by groups of 64', () => {
+  // A collection parsed item by item keeps its items' frames in groups of 64 by index: an edit
+  // moves the items after it one by one to the end of its group, then the later groups whole, and
+  // the items' own diagnostics (offsets in the file) with them. Items added or removed re-number
+  // the items after them, which then join the groups of their new indexes.
+  it('a chain of edits that add, remove and type into items around group boundaries', () => {
+    let text = largeManifest(2, 300, 20, 9);
+    let document = ManifestDocument.parse(text);
+    const item = (slug: string) => `  - slug: ${slug}\n    type: cron\n    agent: agent-1\n    cron: "0 0 * * *"\n`;
+    const step = (name: string, next: string) => {
+      text = next;
+      document = document.update(text);
+      expect(document.reparsedBytes, name).toBeLessThan(text.length / 10);
+      expect(difference(document, 'yaml', {}), name).toBeNull();
+    };
+    const before = (slug: string) => text.indexOf(`  - slug: ${slug}\n`);
+    // An item with a diagnostic of its own (a repeated key), then items added before it.
+    const repeated = before('trigger-200');
+    step(
+      'a repeated key in an item',
+      `${text.slice(0, repeated)}  - slug: trigger-200\n    slug: again\n${text.slice(repeated + '  - slug: trigger-200\n'.length)}`,
+    );
+    expect(document.diagnostics.some((d) => d.code === 'duplicate-key')).toBe(true);
+    step('an item added before the 64th', `${text.slice(0, before('trigger-63'))}${item('added-1')}${text.slice(before('trigger-63'))}`);
+    step('typing early in the list', text.replace('slug: trigger-10\n', 'slug: trigger-10x\n'));
+    step('two items removed around the 128th', `${text.slice(0, before('trigger-127'))}${text.slice(before('trigger-129'))}`);
+    step('typing before them', text.replace('slug: trigger-100\n', 'slug: trigger-100yy\n'));
+    step('typing after the repeated key', text.replace('slug: trigger-250\n', 'slug: trigger-250z\n'));
+    // Past 320 items, the list needs a sixth group.
+    const many = Array.from({ length: 30 }, (_, i) => item(`late-${i}`)).join('');
+    step('thirty items added near the end', `${text.slice(0, before('trigger-290'))}${many}${text.slice(before('trigger-290'))}`);
+    step('typing in the first item', text.replace('slug: trigger-0\n', 'slug: trigger-0w\n'));
+    step('typing in the last item', text.replace('slug: trigger-299\n', 'slug: trigger-299v\n'));
+    // An edit above the list moves it whole.
+    step('a line added to an agent above the list', text.replace('  agent-3:\n', '  agent-3:\n    sandbox: tpl-9\n'));
+    step('typing early in the list again', text.replace('slug: trigger-11\n', 'slug: trigger-11q\n'));
+  });
+});
+
 describe('the work of a TOML edit is local', () => {
   it('on a 10k-line TOML document, typing in a value scans and parses its block, with or without ranges', () => {
     const text = largeTomlManifest(1200, 300, 9);

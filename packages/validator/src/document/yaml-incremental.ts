@@ -12,7 +12,20 @@
  */
 import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
-import { detachedEntry, escapePointerSegment, type Frame, type MapEntry, type MapNode, type SeqNode, type ValueNode } from './nodes.js';
+import {
+  detachedEntry,
+  escapePointerSegment,
+  groupAt,
+  groupFramesByIndex,
+  groupsFor,
+  moveFramesFrom,
+  type Frame,
+  type FrameGroup,
+  type MapEntry,
+  type MapNode,
+  type SeqNode,
+  type ValueNode,
+} from './nodes.js';
 import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
 import { noteSplice, withRunReplaced } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
@@ -60,6 +73,10 @@ interface ItemsPatch {
 export interface YamlTop {
   chunk: TopChunk;
   units: YamlUnit[];
+  /** The groups of the units' frames, by index (see `groupFramesByIndex`): moving the top or the units after an edit moves these. */
+  groups: FrameGroup[];
+  /** The indexes, ascending, of the units whose fragments have diagnostics (moved with them: their offsets are the file's). */
+  withDiagnostics: number[];
   assembled?: AssembledItems;
   /** The units passed the assembly's checks (a chunk that is a map, a header with one key, ...). */
   ok?: boolean;
@@ -348,15 +365,40 @@ export function topsOfPlan(
   const reuse =
     shared ??
     (previous && previous.state.bom === bom ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body) : undefined);
-  return plan.map((chunk) => ({
-    chunk,
-    units: unitRanges(chunk).map(([start, end]) => {
-      const unit = reuse?.find(start, end);
-      if (!unit) return parseUnit(body, start, end, bom, work);
-      moveUnit(unit, bom + start);
-      return unit;
-    }),
-  }));
+  return plan.map((chunk) =>
+    grouped(
+      chunk,
+      unitRanges(chunk).map(([start, end]) => {
+        const unit = reuse?.find(start, end);
+        if (!unit) return parseUnit(body, start, end, bom, work);
+        moveUnit(unit, bom + start);
+        return unit;
+      }),
+    ),
+  );
+}
+
+/** A top of `units` in groups of their own (the units may come from other tops). */
+function grouped(chunk: TopChunk, units: YamlUnit[]): YamlTop {
+  const withDiagnostics: number[] = [];
+  for (let i = 0; i < units.length; i++) if (units[i]!.fragment.diagnostics.length > 0) withDiagnostics.push(i);
+  return { chunk, units, groups: groupFramesByIndex(units.length, (i) => units[i]!.fragment.frame), withDiagnostics };
+}
+
+/**
+ * Moves the units of `top` from index `stop` on by `delta`, in place, by their groups (see
+ * `moveFramesFrom`), and their diagnostics with them.
+ */
+function moveUnitsFrom(top: YamlTop, stop: number, delta: number): void {
+  if (delta === 0) return;
+  const units = top.units;
+  moveFramesFrom(units.length, (i) => units[i]!.fragment.frame, top.groups, stop, delta);
+  const withDiagnostics = top.withDiagnostics;
+  for (let k = 0; k < withDiagnostics.length; k++) {
+    if (withDiagnostics[k]! < stop) continue;
+    const diagnostics = units[withDiagnostics[k]!]!.fragment.diagnostics;
+    for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
+  }
 }
 
 /** Applies a {@link Replan}: the new tops, reusing every unit outside the changed region. */
@@ -394,6 +436,9 @@ export function commitReplan(
     const units: YamlUnit[] = [];
     units.push(unchanged(-1, chunk.start, items.itemsStart) ?? parseUnit(body, chunk.start, items.itemsStart, bom, work));
     const count = items.itemStarts.length;
+    // With as many items as before, the units kept after the scan keep their indexes, and so their
+    // groups: they move by groups below. Otherwise they move one by one here.
+    const shift = count - oldItems.itemStarts.length;
     for (let i = 0; i < count; i++) {
       if (i < i0) {
         units.push(old.units[i + 1]!);
@@ -402,7 +447,7 @@ export function commitReplan(
       const start = items.itemStarts[i]!;
       if (i >= count - keptAfter) {
         const unit = old.units[1 + resumeAt + (i - (count - keptAfter))]!;
-        moveUnit(unit, bom + start);
+        if (shift !== 0) moveUnit(unit, bom + start);
         units.push(unit);
         continue;
       }
@@ -413,7 +458,23 @@ export function commitReplan(
       if (unit) moveUnit(unit, bom + start);
       units.push(unit ?? parseUnit(body, start, end, bom, work));
     }
-    const top: YamlTop = { chunk, units };
+    // The units before the scan keep their indexes and groups. The header and the units the scan
+    // covered join their index's group, and so do the units after it when their indexes moved.
+    const firstKept = 1 + count - keptAfter;
+    const groups = groupsFor(old.groups, units.length);
+    const withDiagnostics: number[] = [];
+    const header = units[0]!;
+    header.fragment.frame.joinGroup(groups[0]!);
+    if (header.fragment.diagnostics.length > 0) withDiagnostics.push(0);
+    for (const k of old.withDiagnostics) if (k >= 1 && k < 1 + i0) withDiagnostics.push(k);
+    for (let k = 1 + i0; k < (shift === 0 ? firstKept : units.length); k++) {
+      const unit = units[k]!;
+      unit.fragment.frame.joinGroup(groupAt(groups, k));
+      if (k < firstKept && unit.fragment.diagnostics.length > 0) withDiagnostics.push(k);
+    }
+    for (const k of old.withDiagnostics) if (k >= 1 + resumeAt) withDiagnostics.push(k + shift);
+    const top: YamlTop = { chunk, units, groups, withDiagnostics };
+    if (shift === 0) moveUnitsFrom(top, firstKept, delta);
     // Units are counted with the header: kept are the header and the items before i0, and the last keptAfter.
     if (old.ok && old.assembled?.oneEach && units[0] === old.units[0])
       top.patch = { previous: old.assembled, previousUnits: old.units.length, keptBefore: 1 + i0, keptAfter: Math.min(keptAfter, count - i0) };
@@ -423,12 +484,12 @@ export function commitReplan(
     replaced = topsOfPlan(body, bom, replan.replaced, { state: { bom, tops: replacedOld }, body: oldBody }, region, work);
   }
   const after = tops.slice(replan.to);
-  for (const top of after) moveTop(top, delta, bom);
+  for (const top of after) moveTop(top, delta);
   return [...tops.slice(0, replan.from), ...replaced, ...after];
 }
 
 /** Moves a top that did not change by `delta`, in place: its plan, units and assembled collection. */
-function moveTop(top: YamlTop, delta: number, bom: number): void {
+function moveTop(top: YamlTop, delta: number): void {
   if (delta === 0) return;
   const chunk = top.chunk;
   chunk.start += delta;
@@ -438,9 +499,7 @@ function moveTop(top: YamlTop, delta: number, bom: number): void {
     items.itemsStart += delta;
     for (let i = 0; i < items.itemStarts.length; i++) items.itemStarts[i]! += delta;
   }
-  // The header (or the whole chunk) starts with the chunk, item units at their item starts.
-  moveUnit(top.units[0]!, bom + chunk.start);
-  if (items) for (let i = 0; i < items.itemStarts.length; i++) moveUnit(top.units[i + 1]!, bom + items.itemStarts[i]!);
+  moveUnitsFrom(top, 0, delta);
   const assembled = top.assembled;
   if (assembled) {
     const header = (top.units[0]!.fragment.root as MapNode).entries[0]!;
