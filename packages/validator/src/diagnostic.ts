@@ -91,6 +91,11 @@ export function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number)
     }
 }
 
+/** Moves every offset of every diagnostic in `diagnostics` by `delta`, in place (indexed: run per kept result and per moved unit on a keystroke). */
+export function shiftAllInPlace(diagnostics: readonly RawDiagnostic[], delta: number): void {
+  for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
+}
+
 /** A copy of a raw diagnostic with every offset moved by `delta` (the original is left as it is). */
 export function shiftedDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
   const copy: RawDiagnostic = { ...diagnostic };

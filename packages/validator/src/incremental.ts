@@ -12,7 +12,7 @@
  * ends, indentation): a result with fixes is reused only under the same habits. The located form
  * of a diagnostic (lines and columns) is kept too, or moved with it ({@link locatedList}).
  */
-import { shiftDiagnosticInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
+import { shiftAllInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { appendAll, commonEnds, withRunReplaced } from './document/spliced-lists.js';
@@ -145,11 +145,6 @@ function owned(diagnostics: RawDiagnostic[]): RawDiagnostic[] {
     out[i] = copy;
   }
   return out;
-}
-
-/** Moves every diagnostic of a kept result by `delta`, in place (see the module comment). */
-function shiftAllInPlace(diagnostics: readonly RawDiagnostic[], delta: number): void {
-  for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
 }
 
 /** One validation's access to the kept results. */

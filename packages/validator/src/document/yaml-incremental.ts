@@ -10,7 +10,7 @@
  * indentations): from there on the scan, and so the plan, is the previous one moved by the
  * edit's length. Units whose text lies outside the region keep their trees (moved in place).
  */
-import { shiftDiagnosticInPlace, type RawDiagnostic } from '../diagnostic.js';
+import { shiftAllInPlace, type RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost } from './line-index.js';
 import {
   detachedEntry,
@@ -271,9 +271,7 @@ function moveUnit(unit: YamlUnit, base: number): void {
   const delta = base - frame.base;
   if (delta === 0) return;
   frame.base = base;
-  // Run for thousands of units after an edit, the first times in V8's interpreter: no iterator for the (usually empty) list.
-  const diagnostics = unit.fragment.diagnostics;
-  for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
+  shiftAllInPlace(unit.fragment.diagnostics, delta);
 }
 
 function parseUnit(body: TextSource, start: number, end: number, bom: number, work: { reparsed: number }): YamlUnit {
@@ -395,9 +393,7 @@ function moveUnitsFrom(top: YamlTop, stop: number, delta: number): void {
   moveFramesFrom(units.length, (i) => units[i]!.fragment.frame, top.groups, stop, delta);
   const withDiagnostics = top.withDiagnostics;
   for (let k = 0; k < withDiagnostics.length; k++) {
-    if (withDiagnostics[k]! < stop) continue;
-    const diagnostics = units[withDiagnostics[k]!]!.fragment.diagnostics;
-    for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
+    if (withDiagnostics[k]! >= stop) shiftAllInPlace(units[withDiagnostics[k]!]!.fragment.diagnostics, delta);
   }
 }
 
@@ -516,7 +512,7 @@ function moveTop(top: YamlTop, delta: number): void {
       collection.end = collection.entries[collection.entries.length - 1]!.end;
     }
     entry.end = collection.end;
-    for (const d of assembled.keyDiagnostics) shiftDiagnosticInPlace(d, delta);
+    shiftAllInPlace(assembled.keyDiagnostics, delta);
   }
 }
 
