@@ -53,8 +53,6 @@ interface AssembledItems {
   value?: unknown;
   /** A sequence whose every item unit holds exactly one item (then item `i` is unit `i + 1`'s). */
   oneEach?: boolean;
-  /** The item units (indexes into `units`) with diagnostics, ascending. */
-  unitsWithDiagnostics: number[];
 }
 
 /**
@@ -64,7 +62,6 @@ interface AssembledItems {
  */
 interface ItemsPatch {
   previous: AssembledItems;
-  previousUnits: number;
   keptBefore: number;
   keptAfter: number;
 }
@@ -473,7 +470,7 @@ export function commitReplan(
     if (shift === 0) moveUnitsFrom(top, firstKept, delta);
     // Units are counted with the header: kept are the header and the items before i0, and the last keptAfter.
     if (old.ok && old.assembled?.oneEach && units[0] === old.units[0])
-      top.patch = { previous: old.assembled, previousUnits: old.units.length, keptBefore: 1 + i0, keptAfter: Math.min(keptAfter, count - i0) };
+      top.patch = { previous: old.assembled, keptBefore: 1 + i0, keptAfter: Math.min(keptAfter, count - i0) };
     // A top-level key typed inside the collection: the chunks from it on.
     replaced = [top, ...topsOfPlan(body, bom, replan.replaced.slice(1), undefined, region, work, inRegion)];
   } else {
@@ -546,19 +543,21 @@ export function assembleYaml(
     const header = top.units[0]!;
     diagnostics.push(...header.fragment.diagnostics);
     const pointer = `/${escapePointerSegment(assembled.entry.key)}`;
+    // The item units with diagnostics (the header's are above).
+    const itemsWithDiagnostics = top.withDiagnostics[0] === 0 ? top.withDiagnostics.slice(1) : top.withDiagnostics;
     if (top.chunk.items.kind === 'seq') {
       // The items before a unit's: one per unit when each holds one, else counted.
       let before: number[] | undefined;
-      if (!assembled.oneEach && assembled.unitsWithDiagnostics.length > 0) {
+      if (!assembled.oneEach && itemsWithDiagnostics.length > 0) {
         before = [0, 0];
         for (let j = 1; j < top.units.length; j++) before.push(before[j]! + (top.units[j]!.fragment.root as SeqNode).items.length);
       }
-      for (const i of assembled.unitsWithDiagnostics) {
+      for (const i of itemsWithDiagnostics) {
         const offset = before ? before[i]! : i - 1;
         for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: rebaseSeqPath(d.path, pointer, offset) });
       }
     } else {
-      for (const i of assembled.unitsWithDiagnostics) {
+      for (const i of itemsWithDiagnostics) {
         for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: d.path ? pointer + d.path : d.path });
       }
       diagnostics.push(...assembled.keyDiagnostics);
@@ -584,7 +583,6 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
   const pointer = `/${escapePointerSegment(headerEntry.key)}`;
   let collection: SeqNode | MapNode;
   const keyDiagnostics: RawDiagnostic[] = [];
-  const unitsWithDiagnostics: number[] = [];
   let oneEach: boolean | undefined;
   let value: unknown;
   if (top.chunk.items!.kind === 'seq') {
@@ -594,7 +592,6 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
     if (patched) {
       ({ items: seqItems, value } = patched);
       oneEach = true;
-      unitsWithDiagnostics.push(...patched.unitsWithDiagnostics);
     } else {
       seqItems = [];
       oneEach = true;
@@ -603,7 +600,6 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
         const root = fragment.root;
         if (root?.kind !== 'seq') return undefined;
         if (root.items.length !== 1) oneEach = false;
-        if (fragment.diagnostics.length > 0) unitsWithDiagnostics.push(i);
         for (const item of root.items) seqItems.push(item);
       }
     }
@@ -614,7 +610,6 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
       const fragment = top.units[i]!.fragment;
       const root = fragment.root;
       if (root?.kind !== 'map') return undefined;
-      if (fragment.diagnostics.length > 0) unitsWithDiagnostics.push(i);
       for (const entry of root.entries) {
         entry.ignored = undefined;
         mapEntries.push(entry);
@@ -628,7 +623,6 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
     collection,
     keyDiagnostics,
     oneEach,
-    unitsWithDiagnostics,
     value,
   };
   top.assembled = assembled;
@@ -636,29 +630,21 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
 }
 
 /**
- * The items, value and units with diagnostics of a sequence edited inside, from its previous
+ * The items and value of a sequence edited inside, from its previous
  * assembly (one item per unit) and its new middle units: undefined when a middle unit does not
  * hold exactly one item (assemble it whole), null when one is not a sequence (it does not fit).
  */
-function patchedSequence(
-  top: YamlTop,
-  { previous, previousUnits, keptBefore, keptAfter }: ItemsPatch,
-): { items: ValueNode[]; value: unknown; unitsWithDiagnostics: number[] } | undefined | null {
+function patchedSequence(top: YamlTop, { previous, keptBefore, keptAfter }: ItemsPatch): { items: ValueNode[]; value: unknown } | undefined | null {
   const units = top.units;
   const middleEnd = units.length - keptAfter;
   const middleItems: ValueNode[] = [];
-  const withDiagnostics: number[] = [];
-  for (const i of previous.unitsWithDiagnostics) if (i < keptBefore) withDiagnostics.push(i);
   for (let i = keptBefore; i < middleEnd; i++) {
     const fragment = units[i]!.fragment;
     const root = fragment.root;
     if (root?.kind !== 'seq') return null;
     if (root.items.length !== 1) return undefined;
-    if (fragment.diagnostics.length > 0) withDiagnostics.push(i);
     middleItems.push(root.items[0]!);
   }
-  const moved = units.length - previousUnits;
-  for (const i of previous.unitsWithDiagnostics) if (i >= previousUnits - keptAfter) withDiagnostics.push(i + moved);
   // Item i is unit i + 1's: the kept items are the previous collection's, by the same count.
   const old = (previous.collection as SeqNode).items;
   const items = withRunReplaced(old, keptBefore - 1, old.length - keptAfter, middleItems);
@@ -672,7 +658,7 @@ function patchedSequence(
     value = withRunReplaced(list, keptBefore - 1, list.length - keptAfter, middleValues);
     noteSplice(value as unknown[], list, keptBefore - 1, keptAfter);
   }
-  return { items, value, unitsWithDiagnostics: withDiagnostics };
+  return { items, value };
 }
 
 /** The plain value of a collection parsed item by item, from its items' values. */
