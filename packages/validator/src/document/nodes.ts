@@ -326,7 +326,11 @@ export class Frame {
  * `detached*` copies below), and `JSON.stringify` (each class gives its file offsets instead).
  */
 
-/** What every framed node and entry has: `start` and `end`, kept from the frame. */
+/**
+ * What every framed node and entry has: `start` and `end`, kept from the frame. The getters here
+ * and below add the group's base and the frame's offset themselves rather than read `frame.base`:
+ * one accessor call fewer per offset read, in the code that runs before V8 optimises it.
+ */
 abstract class Framed {
   constructor(
     protected readonly frame: Frame,
