@@ -105,9 +105,13 @@ export function shiftedDiagnostic(diagnostic: RawDiagnostic, delta: number): Raw
   return copy;
 }
 
-/** The order diagnostics are reported in: by start, then end, then code. */
+/**
+ * The order diagnostics are reported in: by start, then end, then code. Codes compare by UTF-16
+ * code units, not `localeCompare`: the order must not depend on the machine's locale, and the
+ * first `localeCompare` of a process loads ICU's collator (about 8 ms of a CLI run).
+ */
 export function compareByPlace(a: RawDiagnostic, b: RawDiagnostic): number {
-  return a.start - b.start || a.end - b.end || a.code.localeCompare(b.code);
+  return a.start - b.start || a.end - b.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
 /** Keys hold an index below this, and a start below {@link START_LIMIT}: their product stays an exact double. */

@@ -37,6 +37,12 @@ describe('sortedByPlace', () => {
     expect(sortedByPlace(odd).map((d) => d.message)).toEqual(['a', 'c', 'b']);
   });
 
+  it('orders diagnostics on one place by their codes’ code units, whatever the locale would say', () => {
+    // A locale's collation puts `a_b` before `a-b` and `b` before `B`; code units put `B` first.
+    const list = ['b', 'a_b', 'B', 'a-b', 'ab'].map((code): RawDiagnostic => ({ code, message: code, path: '', start: 4, end: 7 }));
+    expect(sortedByPlace(list).map((d) => d.code)).toEqual(['B', 'a-b', 'a_b', 'ab', 'b']);
+  });
+
   it('leaves its input as it was', () => {
     const list: RawDiagnostic[] = [
       { code: 'wrong-type', message: 'second', path: '', start: 9, end: 9 },
