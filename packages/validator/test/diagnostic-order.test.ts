@@ -39,7 +39,7 @@ describe('sortedByPlace', () => {
 
   it('orders diagnostics on one place by their codes’ code units, whatever the locale would say', () => {
     // A locale's collation puts `a_b` before `a-b` and `b` before `B`; code units put `B` first.
-    const list = ['b', 'a_b', 'B', 'a-b', 'ab'].map((code): RawDiagnostic => ({ code, message: code, path: '', start: 4, end: 7 }));
+    const list = ['b', 'a_b', 'B', 'a-b', 'ab'].map((code) => ({ code, message: code, path: '', start: 4, end: 7 }) as unknown as RawDiagnostic);
     expect(sortedByPlace(list).map((d) => d.code)).toEqual(['B', 'a-b', 'a_b', 'ab', 'b']);
   });
 
