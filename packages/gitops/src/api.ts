@@ -11,6 +11,7 @@ import { printableSource, printApply, printUpdate, printUpdateAll, type CliOutpu
 import { ItemCache, openCatalog, type Catalog, type CatalogLimits } from './marketplace/catalog.js';
 import { installEdit, type InstallInfo } from './marketplace/install.js';
 import { LOCK_PATH, parseLock } from './marketplace/lockfile.js';
+import { compareCodeUnits } from './marketplace/item.js';
 import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
 import { availableUpdates, updateAllEdit, updateEdit, type AvailableUpdate, type UpdateAllInfo, type UpdateInfo } from './marketplace/update.js';
 import { setAgentScopeEdit, setDefaultAgentEdit, type AgentChangeInfo, type AgentScope, type Allowlist } from './operations/agents.js';
@@ -231,7 +232,7 @@ export const OPERATIONS = {
 export function installedItems(lockBytes: Uint8Array | null): InstalledItem[] {
   const lock = parseLock(lockBytes);
   return Object.entries(lock.items)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareCodeUnits(a, b))
     .map(([name, item]) => ({ name, version: item.version, id: item.id, source: item.source, files: Object.keys(item.files).sort() }));
 }
 

@@ -1,10 +1,23 @@
 /**
  * install → re-install (no commit) → local edit → update (edit kept / merged) →
  * conflicting update (refused, no commit) → remove, asserted on the repository's
- * history and contents.
+ * history and contents; the version precedence `updates()` relies on, and the
+ * locale-free order of catalog listings and lock items.
  */
 import { afterAll, expect, test } from 'vitest';
-import { install, LOCK_PATH, PRISTINE_REF, RefusedError, remove, update, updateAll, updates, type LockFile } from '../src/index.js';
+import {
+  compareVersions,
+  FolderCatalog,
+  install,
+  LOCK_PATH,
+  PRISTINE_REF,
+  RefusedError,
+  remove,
+  update,
+  updateAll,
+  updates,
+  type LockFile,
+} from '../src/index.js';
 import { crlf, EXTRACT_PY, lf, PDF_V1, PDF_V2, SKILL_V1, SKILL_V2, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from './support/repos.js';
 
@@ -169,4 +182,58 @@ test('updateAll commits the clean updates and reports the conflicting item', asy
   expect(show(repo, 'main', 'skills/notes/NOTES.md').toString()).toBe(lf(['# notes', 'mine']));
   const lock = lockAt(repo);
   expect([lock.items['pdf-tools']!.version, lock.items.notes!.version]).toEqual(['1.1.0', '1.0.0']);
+});
+
+test('compareVersions orders the SemVer 2.0.0 example chain, every pair in both directions', () => {
+  const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0'];
+  for (const [i, a] of chain.entries()) {
+    for (const [j, b] of chain.entries()) {
+      expect(compareVersions(a, b), `${a} vs ${b}`).toBe(Math.sign(i - j));
+    }
+  }
+});
+
+test('compareVersions: pre-release identifiers by SemVer rules and ASCII order, not by locale', () => {
+  const below: [string, string][] = [
+    ['1.0.0-Beta', '1.0.0-alpha'], // 'B' (0x42) < 'a' (0x61); a locale puts alpha first
+    ['1.0.0-a-b', '1.0.0-a_b'], // '-' (0x2D) < '_' (0x5F); a locale puts '_' first
+    ['1.0.0-a.b', '1.0.0-a-b'], // identifier 'a' is a prefix of 'a-b'
+    ['1.0.0-11', '1.0.0-2a'], // a numeric identifier is below an alphanumeric one
+    ['1.0.0-rc.2', '1.0.0-rc.10'], // numeric identifiers by value
+    ['1.0.0-rc.9007199254740992', '1.0.0-rc.9007199254740993'], // exactly, past 2^53
+    ['1.B.0', '1.a.0'], // non-numeric core parts by code units too
+  ];
+  for (const [a, b] of below) {
+    expect(compareVersions(a, b), `${a} < ${b}`).toBe(-1);
+    expect(compareVersions(b, a), `${b} > ${a}`).toBe(1);
+  }
+  // Unchanged: a leading `v` and build metadata are ignored, a missing core part is 0.
+  expect(compareVersions('v1.2.0+build.7', '1.2')).toBe(0);
+  expect(compareVersions('1.0.0-rc.1+a', '1.0.0-rc.1+b')).toBe(0);
+  expect(compareVersions('1.10.0', '1.9.0')).toBe(1);
+});
+
+test("a folder catalog lists its items in code-unit order, whatever the machine's locale", async () => {
+  const catalog = tempDir();
+  const ids = ['b', 'B', 'a_b', 'a-b'];
+  for (const id of ids) writeCatalogItem(catalog, id, { version: '1.0.0', files: { [`skills/${id}/NOTES.md`]: lf([id]) }, manifest: {} });
+  expect((await new FolderCatalog(catalog).items()).map((item) => item.id)).toEqual(['B', 'a-b', 'a_b', 'b']);
+});
+
+test('updates() and updateAll() go through the lock items in code-unit order', async () => {
+  const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
+  const catalog = tempDir();
+  const names = ['b', 'a_b', 'a-b'];
+  const item = (name: string, version: string) => ({ version, files: { [`skills/${name}/NOTES.md`]: lf([name, version]) }, manifest: {} });
+  const options = { ...(await applyOptions()), catalog };
+  for (const name of names) {
+    writeCatalogItem(catalog, name, item(name, '1.0.0'));
+    await install(repo, name, options);
+  }
+  for (const name of names) writeCatalogItem(catalog, name, item(name, '1.1.0'));
+
+  expect((await updates(repo, { catalog })).map((u) => u.name)).toEqual(['a-b', 'a_b', 'b']);
+  const result = await updateAll(repo, options);
+  expect(result.info.updated.map((u) => u.name)).toEqual(['a-b', 'a_b', 'b']);
+  expect(subjects(repo)[0]).toBe('marketplace: update a-b 1.0.0 -> 1.1.0, a_b 1.0.0 -> 1.1.0, b 1.0.0 -> 1.1.0');
 });

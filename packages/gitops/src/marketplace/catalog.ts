@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { RefusedError } from '../errors.js';
 import { isPlainObject } from '../json.js';
 import { checkItemPath } from '../policy/item-paths.js';
-import { computeIntegrity, parseItemDescriptor, type FetchedItem, type ItemDescriptor } from './item.js';
+import { compareCodeUnits, computeIntegrity, parseItemDescriptor, type FetchedItem, type ItemDescriptor } from './item.js';
 
 /** One row of `items()`. */
 export interface ItemSummary {
@@ -113,7 +113,7 @@ export class FolderCatalog implements Catalog {
         `cannot read the catalog folder ${this.root}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
       );
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareCodeUnits(a.name, b.name))) {
       if (!entry.isDirectory() || !ID.test(entry.name)) continue;
       const raw = await this.item(entry.name);
       if (!isPlainObject(raw)) continue;

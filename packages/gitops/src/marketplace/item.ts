@@ -116,9 +116,25 @@ export function computeIntegrity(item: ItemDescriptor, contents: ReadonlyMap<str
   return `sha256-${digest}`;
 }
 
+/** Orders strings by UTF-16 code units (as git orders names by bytes): unlike `localeCompare`, the same on every machine, and no ICU collator to load. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const DIGITS = /^\d+$/;
+
+/** Two strings of digits by their value, exactly (no 2^53 limit); leading zeros do not count. */
+function compareDigits(a: string, b: string): number {
+  const x = a.replace(/^0+/, '');
+  const y = b.replace(/^0+/, '');
+  return Math.sign(x.length - y.length) || compareCodeUnits(x, y);
+}
+
 /**
- * Orders versions like semver: numeric dot parts compared as numbers, a pre-release
- * (`1.0.0-beta`) before its release; anything else falls back to text order.
+ * Orders versions by SemVer 2.0.0 precedence: core dot parts of digits compared as numbers
+ * (other parts by code units, a missing part counts as 0), a pre-release (`1.0.0-beta`) before
+ * its release, pre-releases compared identifier by identifier; a leading `v` and build
+ * metadata (`+…`) are ignored.
  */
 export function compareVersions(a: string, b: string): number {
   const parse = (v: string) => {
@@ -131,11 +147,30 @@ export function compareVersions(a: string, b: string): number {
   for (let i = 0; i < length; i++) {
     const x = left.parts[i] ?? '0';
     const y = right.parts[i] ?? '0';
-    const diff = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
-    if (diff !== 0) return Math.sign(diff);
+    const diff = DIGITS.test(x) && DIGITS.test(y) ? compareDigits(x, y) : compareCodeUnits(x, y);
+    if (diff !== 0) return diff;
   }
   if (left.pre === right.pre) return 0;
   if (left.pre === undefined) return 1;
   if (right.pre === undefined) return -1;
-  return Math.sign(left.pre.localeCompare(right.pre, 'en', { numeric: true }));
+  return comparePreReleases(left.pre, right.pre);
+}
+
+/**
+ * SemVer 2.0.0 item 11: dot-separated identifiers compared in turn; identifiers of digits
+ * numerically and below alphanumeric ones, alphanumeric ones by ASCII (code-unit) order; when
+ * all compared identifiers are equal, the longer list is the greater.
+ */
+function comparePreReleases(a: string, b: string): number {
+  const left = a.split('.');
+  const right = b.split('.');
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const x = left[i]!;
+    const y = right[i]!;
+    const xDigits = DIGITS.test(x);
+    const yDigits = DIGITS.test(y);
+    const diff = xDigits && yDigits ? compareDigits(x, y) : xDigits !== yDigits ? (xDigits ? -1 : 1) : compareCodeUnits(x, y);
+    if (diff !== 0) return diff;
+  }
+  return Math.sign(left.length - right.length);
 }

@@ -10,7 +10,7 @@ import type { Snapshot } from '../git/snapshot.js';
 import { deepEqual } from '../json.js';
 import type { ItemCache } from './catalog.js';
 import { describeEntry, fragmentEntries } from './fragment.js';
-import { compareVersions, type FetchedItem } from './item.js';
+import { compareCodeUnits, compareVersions, type FetchedItem } from './item.js';
 import { checkName, SLUG } from '../policy/names.js';
 import { LOCK_PATH, lockedItem, MAX_LOCK_BYTES, parseLock, type LockedItem } from './lockfile.js';
 import { mergeFile } from './merge.js';
@@ -176,7 +176,7 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
   const edit = async (snapshot: Snapshot): Promise<EditPlan<UpdateAllInfo>> => {
     const state = await loadState(snapshot);
     const result: UpdateAllInfo = { updated: [], refused: [] };
-    for (const [name, installed] of Object.entries(state.lock.items).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [name, installed] of Object.entries(state.lock.items).sort(([a], [b]) => compareCodeUnits(a, b))) {
       // Only items with a newer version are fetched with their files.
       const descriptor = await items.descriptor(installed.id);
       if (!descriptor || descriptor.name !== name || compareVersions(descriptor.version, installed.version) <= 0) continue;
@@ -204,7 +204,7 @@ export async function availableUpdates(snapshot: Snapshot, items: ItemCache): Pr
   const lock = parseLock(await snapshot.read(LOCK_PATH, MAX_LOCK_BYTES));
   const updates: AvailableUpdate[] = [];
   // One `item(id)` read per installed item: no need to page through the whole marketplace.
-  for (const [name, installed] of Object.entries(lock.items).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, installed] of Object.entries(lock.items).sort(([a], [b]) => compareCodeUnits(a, b))) {
     const descriptor = await items.descriptor(installed.id);
     if (descriptor && compareVersions(descriptor.version, installed.version) > 0) {
       updates.push({ name, id: installed.id, installed: installed.version, available: descriptor.version });
