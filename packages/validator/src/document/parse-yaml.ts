@@ -15,6 +15,7 @@ import {
   type SeqNode,
   type ValueNode,
 } from './nodes.js';
+import { readSimpleYaml } from './simple-yaml.js';
 import { checkMapKeys } from './tree-builder.js';
 
 export interface ParsedFragment {
@@ -44,8 +45,21 @@ const PARSE_OPTIONS = {
  * a larger file (a chunk, or text after a byte-order mark) is located in the whole file; the
  * tree's nodes keep their offsets from the returned `frame`, so setting its base moves them.
  * Never throws; syntax problems come back as diagnostics next to whatever tree was built.
+ *
+ * Plain YAML is read by simple-yaml.ts, which gives the same tree as the `yaml` library or
+ * declines; everything it declines is read by the library.
  */
 export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment & { frame: Frame } {
+  return readSimpleYaml(text, base, pointerPrefix, options.skipRootKeyCheck === true) ?? parseYamlWithLibrary(text, base, pointerPrefix, options);
+}
+
+/** {@link parseYamlFragment} by the `yaml` library alone (what simple-yaml.ts is tested against). */
+export function parseYamlWithLibrary(
+  text: string,
+  base = 0,
+  pointerPrefix = '',
+  options: { skipRootKeyCheck?: boolean } = {},
+): ParsedFragment & { frame: Frame } {
   const diagnostics: RawDiagnostic[] = [];
   const frame = new Frame(base);
   let documents: Document.Parsed[];
