@@ -22,10 +22,12 @@ export interface CliResult {
   ratio: Stat;
   /** What a CLI start costs on top of node itself (per pair, ms). */
   overheadMs: Stat;
-  /** CPU time (user + sys, from /usr/bin/time) when available: steadier than wall time on a loaded machine. */
+  /** CPU time (user + sys; see {@link CPU_CLOCK}) when it can be measured: steadier than wall time on a loaded machine. */
   cliCpu?: Stat;
   bareNodeCpu?: Stat;
   cpuRatio?: Stat;
+  /** How the CPU time was read. */
+  cpuClock?: string;
   exitCode: number | null;
 }
 
@@ -37,11 +39,27 @@ export function cliManifest(): string {
 }
 
 const TIME = '/usr/bin/time';
-const HAS_TIME = existsSync(TIME);
+const RUSAGE = join(ROOT, 'bench', 'rusage.py');
+const HAS_PYTHON = spawnSync('python3', ['-c', '0']).status === 0;
+const HAS_TIME = HAS_PYTHON || existsSync(TIME);
 const TIME_OUT = `${tmpdir()}/svc-manifest-bench-time-${process.pid}.txt`;
+/** How CPU time is read: getrusage through bench/rusage.py (microseconds), else /usr/bin/time (10 ms steps). */
+export const CPU_CLOCK = HAS_PYTHON ? 'getrusage, bench/rusage.py' : HAS_TIME ? '/usr/bin/time, 10 ms resolution' : 'not measured';
 
-/** Wall time spawn → exit, and CPU time (user + sys) through /usr/bin/time when it exists. */
+/**
+ * Wall time spawn → exit, and CPU time (user + sys). With python3, both come from bench/rusage.py,
+ * which runs the command (its own start-up is outside the times); else the wall time is taken here
+ * and the CPU time from /usr/bin/time when it exists.
+ */
 export function wall(args: string[], env?: Record<string, string>): { ms: number; cpuMs: number; status: number | null } {
+  if (HAS_PYTHON) {
+    const result = spawnSync('python3', [RUSAGE, process.execPath, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: env ? { ...process.env, ...env } : process.env,
+    });
+    if (result.status !== 0) throw new Error(`bench/rusage.py failed: ${result.stderr.toString()}`);
+    return JSON.parse(result.stdout.toString()) as { ms: number; cpuMs: number; status: number | null };
+  }
   const command = HAS_TIME ? TIME : process.execPath;
   const argv = HAS_TIME ? ['-f', '%U %S', '-o', TIME_OUT, process.execPath, ...args] : args;
   const t = performance.now();
@@ -111,7 +129,7 @@ function pairs(manifest: string, runs: number, runCommand: () => Run, runBareNod
     bareNode: stat(bare),
     ratio: stat(cli.map((c, i) => c / bare[i]!)),
     overheadMs: stat(cli.map((c, i) => c - bare[i]!)),
-    ...(HAS_TIME ? { cliCpu: stat(cliCpu), bareNodeCpu: stat(bareCpu), cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)) } : {}),
+    ...(HAS_TIME ? { cliCpu: stat(cliCpu), bareNodeCpu: stat(bareCpu), cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)), cpuClock: CPU_CLOCK } : {}),
     exitCode,
   };
 }

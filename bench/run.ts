@@ -270,7 +270,7 @@ async function main(): Promise<void> {
   let cli: CliResult | undefined;
   if (PARTS.has('cli')) {
     log('cli vs node -e 0');
-    cli = benchCli(QUICK ? 6 : 20);
+    cli = benchCli(QUICK ? 6 : 40);
     log(`  cli ${fmtMs(cli.cli)} bare ${fmtMs(cli.bareNode)} ratio ${fmtRatio(cli.ratio.median)}`);
   }
 
@@ -712,7 +712,7 @@ function ratioTable(
       );
     if (cli?.cliCpu && cli.bareNodeCpu && cli.cpuRatio)
       c.push(
-        `| the same, CPU time (user+sys, /usr/bin/time, 10 ms resolution) | ${fmtRange(cli.cliCpu)} | ${fmtRange(cli.bareNodeCpu)} | ${fmtRatio(cli.cpuRatio.median)}× |`,
+        `| the same, CPU time (user+sys, ${cli.cpuClock ?? '/usr/bin/time, 10 ms resolution'}) | ${fmtRange(cli.cliCpu)} | ${fmtRange(cli.bareNodeCpu)} | ${fmtRatio(cli.cpuRatio.median)}× |`,
       );
     if (applier)
       c.push(
@@ -822,7 +822,8 @@ ${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('
   each time, paired and alternating.
 - CLI: \`node packages/validator/dist/svc-manifest.cjs validate ${'<example>'}\` vs \`node -e 0\`, wall time spawn → exit,
   alternating which goes first, ratio per pair (after one unrecorded run, so the launcher's V8 code cache exists, as it
-  does for a user from the second run on); CPU time (user + sys) from /usr/bin/time beside it.
+  does for a user from the second run on); CPU time (user + sys) beside it, counted by getrusage through
+  \`bench/rusage.py\` (which then also times the wall clock) or, without python3, read from /usr/bin/time.
 - Bursts (\`bench/burst-bench.ts\`, ours only): a 13 KB manifest whose one agent names 1,000 undeclared connectors (1,000
   warnings); 200 edits sent at once (each renames one reference), a hover right behind them, timed send → answer, in a fresh
   server each time; validations and publications counted with the server's \`svc/stats\` request. Then 5,000 random edits
