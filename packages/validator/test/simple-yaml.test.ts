@@ -181,6 +181,7 @@ const COMMON = [
   'https://svc.example/a',
   '0 7 * * 1',
   'é ü 中',
+  'ship it 🚀',
   "'it''s'",
   '"q #x"',
   '[a, b ,c]',
@@ -387,6 +388,8 @@ describe('the simple YAML reader', () => {
       'just a scalar\n',
       'a: \u0085\n',
       'a: \ufeff\n',
+      'a: \ud83d\n',
+      'a: \ude80x\n',
       `${'k'.repeat(1025)}: 1\n`,
     ];
     for (const text of declined) {
@@ -405,6 +408,12 @@ describe('the simple YAML reader', () => {
     expect(readSimpleYaml(text, 0, '', true)!.diagnostics.map((d) => d.path)).toEqual(['/b/c']);
     expectSameReading(text, 10, '/top');
     expectSameReading(text, 0, '', true);
+  });
+
+  it('takes characters beyond U+FFFF (surrogate pairs), with the library’s UTF-16 offsets', () => {
+    const text = 'name: ship it 🚀\nnext: [🚀, x]\n';
+    expect(readSimpleYaml(text, 0, '', false)).not.toBeNull();
+    expect(expectSameReading(text)).toBe(true);
   });
 
   it('types plain scalars by the YAML 1.2 core schema', () => {

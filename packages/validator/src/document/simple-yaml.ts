@@ -24,8 +24,8 @@ import { checkMapKeys } from './tree-builder.js';
 
 /** Nesting deeper than this is left to the library path (and its depth checks). */
 const MAX_DEPTH = 64;
-/** The library refuses implicit keys longer than 1024 characters; such keys are left to it. */
-const MAX_KEY_LENGTH = 1024;
+/** The library refuses implicit keys over 1024 characters; long keys are left to it, with a margin. */
+const MAX_KEY_LENGTH = 1000;
 
 const BLANK = 0;
 const COMMENT = 1;
@@ -71,7 +71,10 @@ export function readSimpleYaml(text: string, base: number, pointerPrefix: string
   }
 }
 
-/** Printable characters and `\n` only: no tab, CR, control or other line-break character, no byte-order mark, no surrogate. */
+/**
+ * Printable characters and `\n` only: no tab, CR, control or other line-break character, no
+ * byte-order mark, no lone surrogate (a pair, a character beyond U+FFFF, is printable).
+ */
 function hasOnlySimpleCharacters(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -79,6 +82,13 @@ function hasOnlySimpleCharacters(text: string): boolean {
     if (c === 0x0a) continue;
     if (c >= 0xa0 && c < 0xd800 && c !== 0x2028 && c !== 0x2029) continue;
     if (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff) continue;
+    if (c >= 0xd800 && c < 0xdc00) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) {
+        i++;
+        continue;
+      }
+    }
     return false;
   }
   return true;
