@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseYamlFragment, parseYamlWithLibrary } from '../src/document/parse-yaml.js';
 import { readSimpleYaml, resolvePlain } from '../src/document/simple-yaml.js';
 import type { ValueNode } from '../src/document/nodes.js';
-import type { ParsedFragment } from '../src/document/parse-yaml.js';
+import type { ParsedFragment } from '../src/document/tree-builder.js';
 import { loadExamples, loadFixtures } from '../../../test/support/fixtures.js';
 import { applyAll, manifestArb, mutations } from './support/manifest-arbitraries.js';
 

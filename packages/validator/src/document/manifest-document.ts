@@ -35,7 +35,8 @@ import {
 } from './nodes.js';
 import { tomlParser } from '../lazy-parts.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
-import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
+import { parseYamlFragment } from './parse-yaml.js';
+import type { ParsedFragment } from './tree-builder.js';
 import { PieceText, type TextSource } from './piece-text.js';
 import { withRunReplaced } from './spliced-lists.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';

@@ -18,10 +18,9 @@ import {
   type TomlDateTimeType,
   type ValueNode,
 } from './nodes.js';
-import { checkMapKeys } from './tree-builder.js';
+import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
 import { commonEnds, noteSplice, withRunReplaced } from './spliced-lists.js';
 import { lastAtMost } from './line-starts.js';
-import type { ParsedFragment } from './parse-yaml.js';
 import type { TomlBlock } from './toml-blocks.js';
 
 export { planTomlBlocks, planTomlPart, planTomlRange, type TomlBlock } from './toml-blocks.js';

@@ -16,18 +16,7 @@ import {
   type ValueNode,
 } from './nodes.js';
 import { readSimpleYaml } from './simple-yaml.js';
-import { checkMapKeys } from './tree-builder.js';
-
-export interface ParsedFragment {
-  root: ValueNode | null;
-  diagnostics: RawDiagnostic[];
-  /** Number of alias nodes (`*name`) met. */
-  aliasCount: number;
-  /** Whether a scalar is a TOML date or time (TOML only). */
-  hasDateTimes?: boolean;
-  /** What the tree's offsets are kept from (when one builder made all of it): moving it moves the whole tree. */
-  frame?: Frame;
-}
+import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
 
 const PARSE_OPTIONS = {
   prettyErrors: false,

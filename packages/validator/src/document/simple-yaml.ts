@@ -19,8 +19,7 @@
 
 import type { RawDiagnostic } from '../diagnostic.js';
 import { escapePointerSegment, Frame, mapEntry, mapNode, scalarNode, seqNode, type MapEntry, type ScalarValue, type ValueNode } from './nodes.js';
-import type { ParsedFragment } from './parse-yaml.js';
-import { checkMapKeys } from './tree-builder.js';
+import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
 
 /** Nesting deeper than this is left to the library path (and its depth checks). */
 const MAX_DEPTH = 64;

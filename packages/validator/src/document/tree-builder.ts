@@ -1,5 +1,17 @@
 import type { RawDiagnostic } from '../diagnostic.js';
-import { escapePointerSegment, type MapEntry } from './nodes.js';
+import { escapePointerSegment, type Frame, type MapEntry, type ValueNode } from './nodes.js';
+
+/** What a YAML or TOML builder gives: the located tree, the problems met, and a few facts about the text. */
+export interface ParsedFragment {
+  root: ValueNode | null;
+  diagnostics: RawDiagnostic[];
+  /** Number of alias nodes (`*name`) met. */
+  aliasCount: number;
+  /** Whether a scalar is a TOML date or time (TOML only). */
+  hasDateTimes?: boolean;
+  /** What the tree's offsets are kept from (when one builder made all of it): moving it moves the whole tree. */
+  frame?: Frame;
+}
 
 /**
  * Marks the entries a map's value must leave out: repeated keys (the first one wins), each

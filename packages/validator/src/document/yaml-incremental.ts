@@ -26,7 +26,8 @@ import {
   type SeqNode,
   type ValueNode,
 } from './nodes.js';
-import { parseYamlFragment, type ParsedFragment } from './parse-yaml.js';
+import { parseYamlFragment } from './parse-yaml.js';
+import type { ParsedFragment } from './tree-builder.js';
 import { noteSplice, withRunReplaced } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
