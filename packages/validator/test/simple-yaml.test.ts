@@ -267,11 +267,17 @@ function writeCollection(lines: string[], node: Tree, column: number, continueLi
 }
 
 const document = fc
-  .record({ root: tree, column: fc.integer({ min: 0, max: 3 }), end: fc.constantFrom('', '\n', '\n\n', '\n# tail\n', '\n  # tail\n', '\n    # deep tail\n\n') })
-  .map(({ root, column, end }) => {
+  .record({
+    root: tree,
+    column: fc.integer({ min: 0, max: 3 }),
+    end: fc.constantFrom('', '\n', '\n\n', '\n# tail\n', '\n  # tail\n', '\n    # deep tail\n\n'),
+    crlf: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  })
+  .map(({ root, column, end, crlf }) => {
     const lines: string[] = [];
     writeCollection(lines, root, root.kind === 'leaf' ? 0 : column, false);
-    return lines.join('\n') + end;
+    const text = lines.join('\n') + end;
+    return crlf ? text.replace(/\n/g, '\r\n') : text;
   });
 
 // ---------------------------------------------------------------------------------------------
@@ -370,7 +376,8 @@ describe('the simple YAML reader', () => {
       'a: [b,\n  c]\n',
       'a: "x\\ty"\n',
       'a:\tb\n',
-      'a: b\r\nc: d\r\n',
+      'a: b\rc: d\n',
+      'a: b\r',
       'a: plain\n  continued\n',
       '"a": 1\n',
       '? a\n: 1\n',
@@ -412,6 +419,12 @@ describe('the simple YAML reader', () => {
 
   it('takes characters beyond U+FFFF (surrogate pairs), with the library’s UTF-16 offsets', () => {
     const text = 'name: ship it 🚀\nnext: [🚀, x]\n';
+    expect(readSimpleYaml(text, 0, '', false)).not.toBeNull();
+    expect(expectSameReading(text)).toBe(true);
+  });
+
+  it('takes CRLF line breaks, with the library’s offsets (a scalar ends before the CR, a collection after the LF)', () => {
+    const text = '# c\r\nname: x  \r\nlist:\r\n  - a # c\r\n  -\r\nflow: [a, b]\r\nlast:\r\n';
     expect(readSimpleYaml(text, 0, '', false)).not.toBeNull();
     expect(expectSameReading(text)).toBe(true);
   });

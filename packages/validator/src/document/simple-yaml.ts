@@ -10,7 +10,7 @@
  * Why it cannot read a file differently: it accepts only block mappings and block sequences of
  * single-line scalars (plain, quoted without escapes, or a one-line flow sequence of those), with
  * comments and blank lines, indented with spaces; anything else (anchors, tags, block and
- * multi-line scalars, flow mappings, escapes, tabs, CR, odd indentation, keys that are not simple
+ * multi-line scalars, flow mappings, escapes, tabs, a CR outside CRLF, odd indentation, keys that are not simple
  * names, document markers, anything the library would report) makes it decline, not guess. On
  * what it accepts it gives exactly the library's tree: values by the YAML 1.2 core schema, and
  * the library's offsets, down to where a collection ends among trailing comments. A property test
@@ -71,14 +71,17 @@ export function readSimpleYaml(text: string, base: number, pointerPrefix: string
 }
 
 /**
- * Printable characters and `\n` only: no tab, CR, control or other line-break character, no
- * byte-order mark, no lone surrogate (a pair, a character beyond U+FFFF, is printable).
+ * Printable characters and line breaks only: no tab, control or other line-break character, no
+ * byte-order mark, no lone surrogate (a pair, a character beyond U+FFFF, is printable); CR
+ * only in a CRLF line break.
  */
 function hasOnlySimpleCharacters(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f) continue;
     if (c === 0x0a) continue;
+    // CR only as the first half of a CRLF line break.
+    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
     if (c >= 0xa0 && c < 0xd800 && c !== 0x2028 && c !== 0x2029) continue;
     if (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff) continue;
     if (c >= 0xd800 && c < 0xdc00) {
@@ -96,7 +99,7 @@ function hasOnlySimpleCharacters(text: string): boolean {
 class SimpleYamlReader {
   private readonly frame: Frame;
   private readonly diagnostics: RawDiagnostic[] = [];
-  /** Per line: its start, the end of its text (before `\n`), its indentation and its kind. */
+  /** Per line: its start, the end of its text (before its `\n` or `\r\n`), its indentation and its kind. */
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
   private readonly indents: number[] = [];
@@ -112,6 +115,8 @@ class SimpleYamlReader {
     while (start <= text.length) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
+      const next = end + 1;
+      if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
       let indent = 0;
       while (start + indent < end && text.charCodeAt(start + indent) === 0x20) indent++;
       const first = start + indent < end ? text.charCodeAt(start + indent) : -1;
@@ -120,7 +125,7 @@ class SimpleYamlReader {
       this.indents.push(indent);
       this.kinds.push(first === -1 ? BLANK : first === 0x23 ? COMMENT : CONTENT);
       if (first !== -1 && indent === 0 && /^(?:---|\.\.\.|%)/.test(text.slice(start, start + 3))) throw new Decline();
-      start = end + 1;
+      start = next;
     }
   }
 
@@ -154,7 +159,7 @@ class SimpleYamlReader {
     const text = this.text;
     if (text.charCodeAt(at) !== 0x2d) return false;
     const next = text.charCodeAt(at + 1);
-    return next === 0x20 || next === 0x0a || at + 1 === text.length;
+    return next === 0x20 || next === 0x0a || next === 0x0d || at + 1 === text.length;
   }
 
   /** The block collection whose first line is `line`, indented `column`. */
@@ -214,7 +219,7 @@ class SimpleYamlReader {
   }
 
   private lineEndWithBreak(line: number): number {
-    return Math.min(this.ends[line]! + 1, this.text.length);
+    return line + 1 < this.starts.length ? this.starts[line + 1]! : this.text.length;
   }
 
   private mapping(line: number, at: number, column: number, pointer: string, depth: number): Read {
@@ -227,7 +232,8 @@ class SimpleYamlReader {
       const keyEnd = KEY.lastIndex;
       if (text.charCodeAt(keyEnd) !== 0x3a || keyEnd - at > MAX_KEY_LENGTH) throw new Decline();
       const afterColon = keyEnd + 1;
-      if (afterColon < text.length && text.charCodeAt(afterColon) !== 0x20 && text.charCodeAt(afterColon) !== 0x0a) throw new Decline();
+      const after = text.charCodeAt(afterColon);
+      if (afterColon < text.length && after !== 0x20 && after !== 0x0a && after !== 0x0d) throw new Decline();
       const key = text.slice(at, keyEnd);
       if (typeof resolvePlain(key) !== 'string') throw new Decline();
       const childPointer = `${pointer}/${escapePointerSegment(key)}`;
