@@ -6,6 +6,7 @@
 import type * as childProcessModule from 'node:child_process';
 import type * as tomlSyntaxModule from 'toml-eslint-parser';
 import type * as toml from './document/parse-toml.js';
+import type * as yamlLibraryModule from './document/yaml-library.js';
 import type * as github from './formatters/github.js';
 import type * as json from './formatters/json.js';
 import type * as sarif from './formatters/sarif.js';
@@ -15,11 +16,16 @@ import type * as eager from './lazy-parts.js';
 declare const require: (id: string) => unknown;
 
 let tomlModule: typeof toml | undefined;
+let yamlLibraryLoaded: typeof yamlLibraryModule | undefined;
 let v1Module: typeof v1 | undefined;
 let formatterModules: { json: typeof json; sarif: typeof sarif; github: typeof github } | undefined;
 
 export function tomlParser(): typeof toml {
   return (tomlModule ??= require('./document/parse-toml.js') as typeof toml);
+}
+
+export function yamlLibrary(): typeof yamlLibraryModule {
+  return (yamlLibraryLoaded ??= require('./document/yaml-library.js') as typeof yamlLibraryModule);
 }
 
 export function tomlSyntax(): typeof tomlSyntaxModule {
@@ -44,4 +50,4 @@ export function childProcess(): typeof childProcessModule {
 }
 
 // Both files offer the same getters with the same types (checked by tsc, gone from the bundle).
-void ({ tomlParser, tomlSyntax, v1Validator, formatters, childProcess } satisfies typeof eager);
+void ({ tomlParser, yamlLibrary, tomlSyntax, v1Validator, formatters, childProcess } satisfies typeof eager);

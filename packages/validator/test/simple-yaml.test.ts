@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseYamlFragment, parseYamlWithLibrary } from '../src/document/parse-yaml.js';
+import { parseYamlFragment } from '../src/document/parse-yaml.js';
+import { parseYamlWithLibrary } from '../src/document/yaml-library.js';
 import { readSimpleYaml, resolvePlain } from '../src/document/simple-yaml.js';
 import type { ValueNode } from '../src/document/nodes.js';
 import type { ParsedFragment } from '../src/document/tree-builder.js';

@@ -47,7 +47,7 @@ export const REPORTED_ELSEWHERE = [
     kind: 'parse',
     severity: 'error',
     description: 'A mapping key that is not a plain string (a collection, an alias of one, an empty key).',
-    reportedBy: 'validator/src/document/parse-yaml.ts',
+    reportedBy: 'validator/src/document/yaml-library.ts',
   },
   {
     id: 'invalid-utf8',
@@ -61,7 +61,7 @@ export const REPORTED_ELSEWHERE = [
     kind: 'parse',
     severity: 'error',
     description: 'A YAML file with more than one document (`---`); a manifest is one document.',
-    reportedBy: 'validator/src/document/parse-yaml.ts',
+    reportedBy: 'validator/src/document/yaml-library.ts',
   },
   {
     id: 'not-a-mapping',
@@ -103,14 +103,14 @@ export const REPORTED_ELSEWHERE = [
     kind: 'parse',
     severity: 'error',
     description: 'The text is not valid YAML (a syntax error, tabs in indentation, a bad indent).',
-    reportedBy: 'validator/src/document/parse-yaml.ts',
+    reportedBy: 'validator/src/document/yaml-library.ts',
   },
   {
     id: 'yaml-warning',
     kind: 'parse',
     severity: 'warning',
     description: 'The YAML parser has a warning (an unknown tag, an unusual construct).',
-    reportedBy: 'validator/src/document/parse-yaml.ts',
+    reportedBy: 'validator/src/document/yaml-library.ts',
   },
   {
     id: 'internal-error',
