@@ -71,22 +71,17 @@ export function parseYamlWithLibrary(
     });
   }
   const doc = first!;
-  for (const error of doc.errors) {
+  const problems = [
+    ...doc.errors.map((problem) => ({ code: 'yaml-syntax' as const, problem })),
+    ...doc.warnings.map((problem) => ({ code: 'yaml-warning' as const, problem })),
+  ];
+  for (const { code, problem } of problems) {
     diagnostics.push({
-      code: 'yaml-syntax',
-      message: describeYamlProblem(error.code, error.message),
+      code,
+      message: describeYamlProblem(problem.code, problem.message),
       path: '',
-      start: base + error.pos[0],
-      end: base + Math.max(error.pos[0], error.pos[1]),
-    });
-  }
-  for (const warning of doc.warnings) {
-    diagnostics.push({
-      code: 'yaml-warning',
-      message: describeYamlProblem(warning.code, warning.message),
-      path: '',
-      start: base + warning.pos[0],
-      end: base + Math.max(warning.pos[0], warning.pos[1]),
+      start: base + problem.pos[0],
+      end: base + Math.max(problem.pos[0], problem.pos[1]),
     });
   }
   const builder = new YamlTreeBuilder(frame, diagnostics, options.skipRootKeyCheck === true);
