@@ -236,8 +236,7 @@ class SimpleYamlReader {
       if (afterColon < text.length && after !== 0x20 && after !== 0x0a && after !== 0x0d) throw new Decline();
       const key = text.slice(at, keyEnd);
       if (typeof resolvePlain(key) !== 'string') throw new Decline();
-      const childPointer = `${pointer}/${escapePointerSegment(key)}`;
-      value = this.valueAfterIndicator(line, afterColon, column, childPointer, depth, true);
+      value = this.valueAfterIndicator(line, afterColon, column, pointer, key, depth);
       entries.push(mapEntry(this.frame, key, this.base + at, this.base + keyEnd, value.node, Math.max(this.base + keyEnd, value.node.end)));
       const next = this.nextContent(value.lastLine + 1);
       if (next === -1 || this.indents[next]! < column) break;
@@ -256,8 +255,7 @@ class SimpleYamlReader {
     const start = this.base + at;
     let value: Read;
     for (;;) {
-      const itemPointer = `${pointer}/${items.length}`;
-      value = this.valueAfterIndicator(line, at + 1, column, itemPointer, depth, false);
+      value = this.valueAfterIndicator(line, at + 1, column, pointer, items.length, depth);
       items.push(value.node);
       const next = this.nextContent(value.lastLine + 1);
       if (next === -1 || this.indents[next]! < column) break;
@@ -274,9 +272,11 @@ class SimpleYamlReader {
 
   /**
    * The value after a mapping's `:` or a sequence's `-` (at `from`, on `line`), in a collection
-   * indented `column`: on the same line, in the lines below, or empty.
+   * indented `column`: on the same line, in the lines below, or empty. `segment` is its key (in a
+   * mapping) or its index (in a sequence) under `parentPointer`.
    */
-  private valueAfterIndicator(line: number, from: number, column: number, pointer: string, depth: number, inMapping: boolean): Read {
+  private valueAfterIndicator(line: number, from: number, column: number, parentPointer: string, segment: string | number, depth: number): Read {
+    const inMapping = typeof segment === 'string';
     const text = this.text;
     const lineEnd = this.ends[line]!;
     let at = from;
@@ -286,7 +286,8 @@ class SimpleYamlReader {
       if (next !== -1) {
         const indent = this.indents[next]!;
         const nextAt = this.starts[next]! + indent;
-        if (indent > column || (inMapping && indent === column && this.isDash(nextAt))) return this.block(next, indent, pointer, depth + 1);
+        if (indent > column || (inMapping && indent === column && this.isDash(nextAt)))
+          return this.block(next, indent, childPointer(parentPointer, segment), depth + 1);
       }
       // An empty value followed by comments: the library's offsets there are its own; leave it to it.
       if (this.commentFollows(line)) throw new Decline();
@@ -300,7 +301,7 @@ class SimpleYamlReader {
     if (!inMapping) {
       // `- - x` (a sequence in a sequence's item) is left to the library; `- key: value` opens a mapping at the key.
       if (this.isDash(at)) throw new Decline();
-      if (this.startsMappingEntry(at, lineEnd)) return this.mapping(line, at, at - this.starts[line]!, pointer, depth + 1);
+      if (this.startsMappingEntry(at, lineEnd)) return this.mapping(line, at, at - this.starts[line]!, childPointer(parentPointer, segment), depth + 1);
     }
     const node = this.inlineValue(at, lineEnd);
     this.expectLineRest(node.end - this.base, lineEnd);
@@ -381,6 +382,14 @@ class SimpleYamlReader {
     }
     return seqNode(this.frame, this.base + at, this.base + close + 1, items, true);
   }
+}
+
+/**
+ * The pointer of a value under `parent` (a key, or an item's index). Only a collection's repeated
+ * keys are reported with a pointer, so it is made for collections, not for every scalar.
+ */
+function childPointer(parent: string, segment: string | number): string {
+  return `${parent}/${typeof segment === 'string' ? escapePointerSegment(segment) : segment}`;
 }
 
 /**
