@@ -41,7 +41,9 @@ export function cliManifest(): string {
 const TIME = '/usr/bin/time';
 const RUSAGE = join(ROOT, 'bench', 'rusage.py');
 const HAS_PYTHON = spawnSync('python3', ['-c', '0']).status === 0;
-const HAS_TIME = HAS_PYTHON || existsSync(TIME);
+const HAS_TIME = existsSync(TIME);
+/** Whether CPU time is measured at all (see {@link CPU_CLOCK}). */
+const COUNTS_CPU = HAS_PYTHON || HAS_TIME;
 const TIME_OUT = `${tmpdir()}/svc-manifest-bench-time-${process.pid}.txt`;
 /** How CPU time is read: getrusage through bench/rusage.py (microseconds), else /usr/bin/time (10 ms steps). */
 export const CPU_CLOCK = HAS_PYTHON ? 'getrusage, bench/rusage.py' : HAS_TIME ? '/usr/bin/time, 10 ms resolution' : 'not measured';
@@ -129,7 +131,7 @@ function pairs(manifest: string, runs: number, runCommand: () => Run, runBareNod
     bareNode: stat(bare),
     ratio: stat(cli.map((c, i) => c / bare[i]!)),
     overheadMs: stat(cli.map((c, i) => c - bare[i]!)),
-    ...(HAS_TIME ? { cliCpu: stat(cliCpu), bareNodeCpu: stat(bareCpu), cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)), cpuClock: CPU_CLOCK } : {}),
+    ...(COUNTS_CPU ? { cliCpu: stat(cliCpu), bareNodeCpu: stat(bareCpu), cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)), cpuClock: CPU_CLOCK } : {}),
     exitCode,
   };
 }
