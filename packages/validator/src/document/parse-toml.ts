@@ -22,6 +22,7 @@ import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
 import { commonEnds, noteSplice, withRunReplaced } from './spliced-lists.js';
 import { lastAtMost } from './line-starts.js';
 import type { TomlBlock } from './toml-blocks.js';
+import { TOML_PARSER_OPTIONS } from './toml-version.js';
 
 export { planTomlBlocks, planTomlPart, planTomlRange, type TomlBlock } from './toml-blocks.js';
 
@@ -47,7 +48,7 @@ function buildWhole(program: AST.TOMLProgram, text: string, base: number): Parse
 /** The parser's tree, or the fragment reporting why there is none. */
 function parseProgram(text: string, base: number): AST.TOMLProgram | ParsedFragment {
   try {
-    return parseTOML(text);
+    return parseTOML(text, TOML_PARSER_OPTIONS);
   } catch (error) {
     const problem = error as { message?: string; index?: number };
     const index = typeof problem.index === 'number' ? problem.index : 0;
