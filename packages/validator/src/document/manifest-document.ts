@@ -482,7 +482,7 @@ export class ManifestDocument {
     }
     if (this.text.length * 3 > limits.maxBytes) this.utf8Bytes = utf8Length(this.text);
     this.scannedBytes += this.text.length;
-    const checked = checkCharacters(this.text);
+    const checked = checkCharacters(this.text, this.format);
     this.forbidden = checked.diagnostics.length > 0;
     this.parseDiagnostics.push(...checked.diagnostics);
     const bom = checked.text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -694,7 +694,7 @@ export class ManifestDocument {
     const text = this.source;
     const added = text.slice(region.start, region.newEnd);
     this.scannedBytes += added.length;
-    if (hasForbiddenCharacter(added)) return false;
+    if (hasForbiddenCharacter(added, this.format)) return false;
     const limits = this.limits;
     if (text.length * 3 > limits.maxBytes) {
       const removed = previous.source.slice(region.start, region.oldEnd);
