@@ -37,6 +37,20 @@ const refusals: RefusalCase[] = [
     text: `${V2_TOML}\n[project]\nbuild = 0xFFFFFFFFFFFFFF\n`,
     expected: ['toml-syntax', V2_TOML.length + 19, V2_TOML.length + 35],
   },
+  {
+    name: 'TOML: seconds of 60 in a local time are refused, as tomllib refuses them',
+    format: 'toml',
+    before: V2_TOML,
+    text: `${V2_TOML}\n[project]\nstarts = 07:32:60\n`,
+    expected: ['toml-syntax', V2_TOML.length + 26, V2_TOML.length + 28],
+  },
+  {
+    name: 'TOML: and in a local date-time and an offset date-time, in an inline table',
+    format: 'toml',
+    before: V2_TOML,
+    text: `${V2_TOML}\n[project]\nat = { a = 1979-05-27 23:59:59, b = 1979-05-27T23:59:60.5+01:00 }\n`,
+    expected: ['toml-syntax', V2_TOML.length + 64, V2_TOML.length + 66],
+  },
 ];
 
 describe('texts the reference parsers refuse, or we refuse by a recorded decision', () => {

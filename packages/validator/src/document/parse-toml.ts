@@ -91,8 +91,9 @@ const LARGEST_EXACT_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * The first value of a parsed text that we do not read, located in the text: an integer beyond
  * ±(2^53 − 1), which a manifest's value (a JavaScript, and JSON, number) cannot keep exactly
- * (TOML 1.0 says a reader must refuse an integer it cannot keep, never round it; see
- * docs/decisions.md). The parser's tokens are in text order, so the first found is the first in the text.
+ * (TOML 1.0 says a reader must refuse an integer it cannot keep, never round it); and a time
+ * whose seconds are 60, which tomllib refuses too (see docs/decisions.md). The parser's tokens are
+ * in text order, so the first found is the first in the text.
  */
 function refusedValue(program: AST.TOMLProgram): { message: string; start: number; end: number } | null {
   for (const token of program.tokens) {
@@ -103,6 +104,14 @@ function refusedValue(program: AST.TOMLProgram): { message: string; start: numbe
           message: `the integer ${token.value} is beyond ±9007199254740991 (2^53 − 1), the largest a manifest's number keeps exactly; TOML has a reader refuse an integer it cannot keep, never round it`,
           start: token.range[0],
           end: token.range[1],
+        };
+    } else if (token.type === 'LocalTime' || token.type === 'LocalDateTime' || token.type === 'OffsetDateTime') {
+      const leap = /\d\d:\d\d:(60)/.exec(token.value);
+      if (leap)
+        return {
+          message: `seconds of 60 (a leap second) in ${token.value} are not read: a manifest's time has seconds 00 to 59`,
+          start: token.range[0] + leap.index + 6,
+          end: token.range[0] + leap.index + 8,
         };
     }
   }
