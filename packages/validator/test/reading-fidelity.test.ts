@@ -20,6 +20,7 @@ interface RefusalCase {
 
 const located = (list: readonly Diagnostic[]) => list.map((d) => [d.code, d.range.start.offset, d.range.end.offset]);
 
+const V2_YAML = 'svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    enabled: true\n';
 const V2_TOML = 'svc_version = 2\ndefault_agent = "main"\n\n[agents.main]\nenabled = true\n';
 
 const refusals: RefusalCase[] = [
@@ -51,6 +52,34 @@ const refusals: RefusalCase[] = [
     text: `${V2_TOML}\n[project]\nat = { a = 1979-05-27 23:59:59, b = 1979-05-27T23:59:60.5+01:00 }\n`,
     expected: ['toml-syntax', V2_TOML.length + 64, V2_TOML.length + 66],
   },
+  {
+    name: 'YAML: a merge key whose value is a scalar is refused on the value, not dropped',
+    format: 'yaml',
+    before: V2_YAML,
+    text: 'svc_version: 2\ndefault_agent: main\nagents:\n  main: { <<: no, enabled: true }\n',
+    expected: ['yaml-syntax', 57, 59],
+  },
+  {
+    name: 'YAML: an empty merge value is refused where the value would be',
+    format: 'yaml',
+    before: V2_YAML,
+    text: `${V2_YAML}    <<:\n`,
+    expected: ['yaml-syntax', V2_YAML.length + 7, V2_YAML.length + 7],
+  },
+  {
+    name: 'YAML: a list of merge sources with a scalar in it is refused on that item',
+    format: 'yaml',
+    before: V2_YAML,
+    text: `base: &b {enabled: true}\n${V2_YAML}    <<: [*b, 3]\n`,
+    expected: ['yaml-syntax', 25 + V2_YAML.length + 13, 25 + V2_YAML.length + 14],
+  },
+  {
+    name: 'YAML: an alias of a list holding a scalar is refused on the merge key’s value',
+    format: 'yaml',
+    before: V2_YAML,
+    text: `list: &l [{enabled: true}, x]\n${V2_YAML}    <<: *l\n`,
+    expected: ['yaml-syntax', 30 + V2_YAML.length + 8, 30 + V2_YAML.length + 10],
+  },
 ];
 
 describe('texts the reference parsers refuse, or we refuse by a recorded decision', () => {
@@ -62,6 +91,14 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
       expect(updated).toEqual(fresh);
     });
   }
+
+  it('YAML: merge sources that are mappings, aliases of them and lists of those are merged', () => {
+    const text = `base: &b {model: x}\nlist: &l [{model: y}]\n${V2_YAML}    <<: [*b, {sandbox: s}]\n  other:\n    <<: *l\n  third:\n    <<: []\n`;
+    const result = validateManifest(text, { format: 'yaml' });
+    expect(result.diagnostics.filter((d) => d.code === 'yaml-syntax')).toEqual([]);
+    const agents = (result.manifest as { agents: Record<string, unknown> }).agents;
+    expect(agents).toEqual({ main: { enabled: true, model: 'x', sandbox: 's' }, other: { model: 'y' }, third: {} });
+  });
 
   it('TOML: the largest exact integers are read exactly', () => {
     const result = validateManifest(`${V2_TOML}\n[project]\nbuild = 9007199254740991\nlow = -9_007_199_254_740_991\n`, { format: 'toml' });
