@@ -80,6 +80,13 @@ const refusals: RefusalCase[] = [
     text: `list: &l [{enabled: true}, x]\n${V2_YAML}    <<: *l\n`,
     expected: ['yaml-syntax', 30 + V2_YAML.length + 8, 30 + V2_YAML.length + 10],
   },
+  {
+    name: 'YAML: a collection as a mapping key is refused where it stands',
+    format: 'yaml',
+    before: V2_YAML,
+    text: `${V2_YAML}project:\n  labels: {team: billing, [2, 3]: x}\n`,
+    expected: ['invalid-key', V2_YAML.length + 35, V2_YAML.length + 41],
+  },
 ];
 
 describe('texts the reference parsers refuse, or we refuse by a recorded decision', () => {
@@ -98,6 +105,17 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
     expect(result.diagnostics.filter((d) => d.code === 'yaml-syntax')).toEqual([]);
     const agents = (result.manifest as { agents: Record<string, unknown> }).agents;
     expect(agents).toEqual({ main: { enabled: true, model: 'x', sandbox: 's' }, other: { model: 'y' }, third: {} });
+  });
+
+  it('YAML: a key that is no string is left out of the value, not read as the key ""', () => {
+    for (const labels of ['{"": 1, [2, 3]: x}', '{"": 1, {a: b}: x}', '{"": 1, ? : x}']) {
+      const text = `${V2_YAML}project:\n  labels: ${labels}\n`;
+      const fresh = validateManifest(text, { format: 'yaml' });
+      expect(fresh.diagnostics.map((d) => d.code).filter((code) => code === 'invalid-key' || code === 'duplicate-key')).toEqual(['invalid-key']);
+      expect((fresh.manifest as { project: unknown }).project).toEqual({ labels: { '': 1 } });
+      const updated = ManifestDocument.parse(V2_YAML, { format: 'yaml' }).update(text);
+      expect(updated.value).toEqual(fresh.manifest);
+    }
   });
 
   it('TOML: the largest exact integers are read exactly', () => {

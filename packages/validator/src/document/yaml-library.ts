@@ -230,6 +230,8 @@ class YamlTreeBuilder {
       let key: string;
       let keyStart: number;
       let keyEnd: number;
+      /** The key is no string: reported here, and left out of the value. */
+      let refused = false;
       if (keyNode && isScalar(keyNode)) {
         this.noteAnchor(keyNode);
         // An anchored key (`&k name: …`) may be used as a value elsewhere (`x: *k`).
@@ -237,7 +239,7 @@ class YamlTreeBuilder {
         [keyStart, keyEnd] = this.range(keyNode);
         key = keyNode.value === null ? '' : String(keyNode.value);
         if (keyNode.value === null || typeof keyNode.value === 'object') {
-          this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
+          refused = this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
         }
       } else if (keyNode && isAlias(keyNode)) {
         // `*name : value`: the key is the anchored scalar, checked like any key written out.
@@ -247,6 +249,8 @@ class YamlTreeBuilder {
           key = String(target.value);
         } else {
           key = '';
+          // An alias with no anchor is a yaml-syntax error already.
+          refused = true;
           if (target)
             this.invalidKey(
               keyStart,
@@ -258,17 +262,18 @@ class YamlTreeBuilder {
       } else if (keyNode) {
         [keyStart, keyEnd] = this.range(keyNode);
         key = '';
-        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
+        refused = this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
         const valueRange = pair.value ? this.range(pair.value) : [this.frame.base, this.frame.base];
         keyStart = keyEnd = valueRange[0]!;
         key = '';
-        this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
+        refused = this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
       }
       const childPointer = `${pointer}/${escapePointerSegment(key)}`;
       const value: ValueNode = pair.value ? this.build(pair.value as YamlNode, childPointer) : scalarNode(this.frame, keyEnd, keyEnd, null, 'plain');
       const entry: MapEntry = mapEntry(this.frame, key, keyStart, keyEnd, value, Math.max(keyEnd, value.end));
       if (keyNode && isAlias(keyNode)) entry.keyAlias = keyNode.source;
+      if (refused) entry.keyRefused = true;
       if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') {
         entry.merge = true;
         this.checkMergeSource(pair.value as YamlNode | null, value, pointer);
@@ -309,8 +314,10 @@ class YamlTreeBuilder {
     }
   }
 
-  private invalidKey(start: number, end: number, pointer: string, message: string): void {
+  /** Reports a key that is no string; true, for the entry to say so. */
+  private invalidKey(start: number, end: number, pointer: string, message: string): true {
     this.diagnostics.push({ code: 'invalid-key', message, path: pointer, start, end });
+    return true;
   }
 }
 
