@@ -124,3 +124,16 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
     expect((result.manifest as { project: unknown }).project).toEqual({ build: 9007199254740991, low: -9007199254740991 });
   });
 });
+
+describe('results kept from one validation to the next', () => {
+  it('a list of declared names holding one empty name is not taken for an empty list (their tokens differ)', () => {
+    const head = 'svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    connectors: [github]\n';
+    const withEmptySlug = `${head}connectors:\n  - slug: ""\n    provider: mcp\n    url: https://mcp.example.com\n`;
+    const before = ManifestDocument.parse(withEmptySlug, { format: 'yaml' });
+    const messages = (list: readonly Diagnostic[]) => list.filter((d) => d.code === 'agent-connector-declared').map((d) => d.message);
+    expect(messages(validateDocument(before).diagnostics)).toEqual([expect.stringContaining("(declared connectors: '')")]);
+    const updated = before.update(head);
+    expect(messages(validateDocument(updated).diagnostics)).toEqual([expect.stringContaining('(no connectors are declared)')]);
+    expect(located(validateDocument(updated).diagnostics)).toEqual(located(validateManifest(head, { format: 'yaml' }).diagnostics));
+  });
+});
