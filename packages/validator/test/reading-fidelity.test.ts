@@ -125,6 +125,15 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
   });
 });
 
+describe('what the reference parsers read, we read to the same value', () => {
+  it('YAML: a top-level merge key brings its keys into the value (a file read chunk by chunk)', () => {
+    const text = 'svc_version: 2\n<<: {m: 1, enabled: true}\nname: x\n';
+    const expected = { svc_version: 2, name: 'x', m: 1, enabled: true };
+    expect(ManifestDocument.parse(text, { format: 'yaml' }).value).toEqual(expected);
+    expect(ManifestDocument.parse('svc_version: 2\nname: x\n', { format: 'yaml' }).update(text).value).toEqual(expected);
+  });
+});
+
 describe('results kept from one validation to the next', () => {
   it('a list of declared names holding one empty name is not taken for an empty list (their tokens differ)', () => {
     const head = 'svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    connectors: [github]\n';

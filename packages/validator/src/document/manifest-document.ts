@@ -993,7 +993,9 @@ export class ManifestDocument {
     const object = newObject();
     for (const entry of effectiveEntries(root)) {
       const get = this.entryValues?.get(entry);
-      object[entry.key] = get ? get() : undefined;
+      // An entry a top-level merge key brings in (`<<: {a: 1}`) is no chunk's: its value is built
+      // here (alias-free, as every chunked text is).
+      object[entry.key] = get ? get() : buildValue(entry.value, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: false }).value;
     }
     return object;
   }
