@@ -132,6 +132,13 @@ describe('what the reference parsers read, we read to the same value', () => {
     expect(ManifestDocument.parse(text, { format: 'yaml' }).value).toEqual(expected);
     expect(ManifestDocument.parse('svc_version: 2\nname: x\n', { format: 'yaml' }).update(text).value).toEqual(expected);
   });
+
+  it('YAML: an anchor inside a key that is a collection can be aliased after it', () => {
+    const text = '? [&a {x: 1}]\n: v\nb: *a\n';
+    const document = ManifestDocument.parse(text, { format: 'yaml' });
+    expect(document.diagnostics.map((d) => [d.code, d.start, d.end])).toEqual([['invalid-key', 2, 13]]);
+    expect(document.value).toEqual({ b: { x: 1 } });
+  });
 });
 
 describe('results kept from one validation to the next', () => {

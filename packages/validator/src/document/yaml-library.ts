@@ -261,6 +261,8 @@ class YamlTreeBuilder {
         }
       } else if (keyNode) {
         [keyStart, keyEnd] = this.range(keyNode);
+        // Not a key of the value, but read: an anchor inside it may be aliased after it.
+        this.build(keyNode, pointer);
         key = '';
         refused = this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
