@@ -139,6 +139,14 @@ describe('what the reference parsers read, we read to the same value', () => {
     expect(document.diagnostics.map((d) => [d.code, d.start, d.end])).toEqual([['invalid-key', 2, 13]]);
     expect(document.value).toEqual({ b: { x: 1 } });
   });
+
+  it('YAML: a syntax error at the end of the text is located inside the text', () => {
+    for (const text of ["main: ['single ''quoted'''']\n", 'a: {x: 1, y: *b\n']) {
+      const errors = ManifestDocument.parse(text, { format: 'yaml' }).diagnostics.filter((d) => d.code === 'yaml-syntax');
+      expect(errors.length).toBeGreaterThan(0);
+      for (const error of errors) expect(error.end).toBeLessThanOrEqual(text.length);
+    }
+  });
 });
 
 describe('results kept from one validation to the next', () => {

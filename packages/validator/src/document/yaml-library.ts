@@ -80,8 +80,9 @@ export function parseYamlWithLibrary(
       code,
       message: describeYamlProblem(problem.code, problem.message),
       path: '',
-      start: base + problem.pos[0],
-      end: base + Math.max(problem.pos[0], problem.pos[1]),
+      // The library places a problem at the end of the text one character past it: kept inside the text.
+      start: base + Math.min(problem.pos[0], text.length),
+      end: base + Math.min(Math.max(problem.pos[0], problem.pos[1]), text.length),
     });
   }
   const builder = new YamlTreeBuilder(frame, diagnostics, options.skipRootKeyCheck === true);
