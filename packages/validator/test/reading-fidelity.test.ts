@@ -140,6 +140,18 @@ describe('what the reference parsers read, we read to the same value', () => {
     expect(document.value).toEqual({ b: { x: 1 } });
   });
 
+  it('YAML: a U+FEFF at the start of a line inside the text is part of the line, not a byte-order mark', () => {
+    const text = 'svc_version: 2\n\ufeffname: x\n';
+    for (const document of [
+      ManifestDocument.parse(text, { format: 'yaml' }),
+      ManifestDocument.parse('svc_version: 2\nname: x\n', { format: 'yaml' }).update(text),
+    ]) {
+      expect(document.value).toEqual({ svc_version: 2, '\ufeffname': 'x' });
+    }
+    const refused = ManifestDocument.parse('svc_version: 1\nconnectors:\n  - plain\n\ufeff', { format: 'yaml' });
+    expect(refused.diagnostics.map((d) => d.code)).toEqual(['yaml-syntax']);
+  });
+
   it('YAML: a syntax error at the end of the text is located inside the text', () => {
     for (const text of ["main: ['single ''quoted'''']\n", 'a: {x: 1, y: *b\n']) {
       const errors = ManifestDocument.parse(text, { format: 'yaml' }).diagnostics.filter((d) => d.code === 'yaml-syntax');
