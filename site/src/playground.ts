@@ -5,7 +5,7 @@
  * migrate, convert) are ours, below, because they need what the client does not keep.
  *
  * The manifest may be a stranger's (it arrives in the URL fragment): it and every message that
- * quotes it are shown as text; Markdown hovers pass DOMPurify with links kept only to this origin.
+ * quotes it are shown as text; Markdown hovers keep only the tags Markdown makes (sanitize.ts).
  */
 import { basicSetup, EditorView } from 'codemirror';
 import { EditorState, StateEffect, StateField, type Extension, type Text } from '@codemirror/state';
@@ -15,9 +15,9 @@ import { setDiagnostics, type Action, type Diagnostic as EditorDiagnostic } from
 import { yaml } from '@codemirror/lang-yaml';
 import { toml } from '@codemirror/legacy-modes/mode/toml';
 import { hoverTooltips, LSPClient, LSPPlugin, serverCompletion, type Transport } from '@codemirror/lsp-client';
-import DOMPurify from 'dompurify';
 import type * as lsp from 'vscode-languageserver-protocol';
 import { playgroundFragment, readPlaygroundFragment, type PlaygroundFormat } from './fragment.js';
+import { sanitize } from './sanitize.js';
 // The repository's examples, bundled as text (esbuild's text loader): what a first visit shows.
 import exampleYaml from '../../examples/svc.yaml';
 import exampleToml from '../../examples/legacy/svc.toml';
@@ -45,28 +45,6 @@ editorRoot.append(editorStyles, editorParent);
 const problemsList = $<HTMLOListElement>('problems');
 const formatSelect = $<HTMLSelectElement>('format');
 const statusLine = $<HTMLSpanElement>('status');
-
-// ---- The sanitiser for Markdown the server sends (hovers, completion documentation).
-
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName !== 'A') return;
-  const href = node.getAttribute('href');
-  let sameOrigin = false;
-  try {
-    const url = href === null ? undefined : new URL(href, location.href);
-    sameOrigin = url !== undefined && url.origin === location.origin && (url.protocol === 'http:' || url.protocol === 'https:');
-  } catch {
-    sameOrigin = false;
-  }
-  if (!sameOrigin) node.removeAttribute('href');
-});
-
-export function sanitize(html: string): string {
-  return DOMPurify.sanitize(html, {
-    ALLOWED_TAGS: ['p', 'br', 'hr', 'code', 'pre', 'em', 'strong', 'ul', 'ol', 'li', 'a', 'span', 'div', 'blockquote', 'h1', 'h2', 'h3', 'h4'],
-    ALLOWED_ATTR: ['href', 'class'],
-  });
-}
 
 // ---- The worker and the client.
 
