@@ -6,7 +6,7 @@
  * the renderer lets through no HTML except the `<a id="…"></a>` anchors the reference is
  * generated with.
  */
-import MarkdownIt, { type Token } from 'markdown-it';
+import MarkdownIt from 'markdown-it';
 import { playgroundFragment, type PlaygroundFormat } from '../src/fragment.js';
 
 export interface SitePage {
@@ -28,6 +28,7 @@ export function slug(text: string): string {
 }
 
 const ANCHOR_ONLY = /^<a id="([A-Za-z0-9_-]+)"><\/a>\s*$/;
+const ANCHOR_OPENING = /^<a id="([A-Za-z0-9_-]+)">$/;
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -44,14 +45,19 @@ export function renderPage(sourcePath: string, markdown: string, published: Read
   const toRoot = '../'.repeat(depth);
   const playgroundHref = `${toRoot}playground/index.html`;
 
-  // Raw HTML: only the generated reference's empty anchors pass; anything else shows as text.
-  const htmlRule = (tokens: Token[], index: number): string => {
-    const content = tokens[index]!.content;
-    const anchor = ANCHOR_ONLY.exec(content.trim());
-    return anchor ? `<a id="${anchor[1]}"></a>\n` : escapeHtml(content);
+  // Raw HTML: only the generated reference's empty anchors pass; anything else shows as text. In a
+  // paragraph Markdown hands the anchor over as two inline tokens, `<a id="…">` and `</a>`.
+  md.renderer.rules.html_block = (tokens, index) => {
+    const anchor = ANCHOR_ONLY.exec(tokens[index]!.content.trim());
+    return anchor ? `<a id="${anchor[1]}"></a>\n` : escapeHtml(tokens[index]!.content);
   };
-  md.renderer.rules.html_block = htmlRule;
-  md.renderer.rules.html_inline = htmlRule;
+  md.renderer.rules.html_inline = (tokens, index) => {
+    const content = tokens[index]!.content;
+    const opening = ANCHOR_OPENING.exec(content);
+    if (opening && tokens[index + 1]?.content === '</a>') return `<a id="${opening[1]}">`;
+    if (content === '</a>' && ANCHOR_OPENING.test(tokens[index - 1]?.content ?? '')) return '</a>';
+    return escapeHtml(content);
+  };
 
   const usedAnchors = new Map<string, number>();
   const sections: SitePage['sections'] = [];
@@ -74,7 +80,11 @@ export function renderPage(sourcePath: string, markdown: string, published: Read
         const section = sections[sections.length - 1]!;
         if (tokens[index - 1]?.type !== 'heading_open') section.text += ` ${token.content}`;
       }
-      if (token.type === 'fence' && sections.length > 0) sections[sections.length - 1]!.text += ` ${token.content}`;
+      if (token.type === 'fence' && sections.length > 0) {
+        sections[sections.length - 1]!.text += ` ${token.content}`;
+        // The renderer runs after this walk: the fence remembers the section it is in.
+        token.meta = { section: sections[sections.length - 1]!.heading };
+      }
       for (const child of token.children ?? []) {
         if (child.type !== 'link_open') continue;
         const href = String(child.attrGet('href') ?? '');
@@ -99,7 +109,7 @@ export function renderPage(sourcePath: string, markdown: string, published: Read
     const token = tokens[index]!;
     const html = fence(tokens, index, options, env, self);
     const language = token.info.trim().split(/\s+/)[0] as PlaygroundFormat | string;
-    const inExample = sections[sections.length - 1] !== undefined && sourcePath.startsWith('rules/') && sourcePath !== 'rules/README.md';
+    const inExample = (token.meta as { section?: string } | null)?.section === 'Example' && sourcePath.startsWith('rules/');
     if (!inExample || (language !== 'yaml' && language !== 'toml') || examplesLinked > 0) return html;
     // Limits in the info string (`maxBytes=64`) are the CLI's; the playground runs with its defaults.
     if (token.info.trim() !== language) return html;
