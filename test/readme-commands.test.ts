@@ -270,19 +270,28 @@ describe('the root README', () => {
     const served = (path: string) => readClone(join('site/dist', path));
     expect(JSON.parse(served('manifest/svc.v2.schema.json'))).toEqual(JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')));
     expect(served('_headers')).toContain('Content-Type: application/schema+json');
-    // The preview, as written, on a port of its own (SITE_PORT, as the README says), until it answers.
+    // The preview, as written, on a port of its own (SITE_PORT, as the README says).
     const port = String(20_000 + (process.pid % 20_000));
-    const preview = spawn('bash', ['-c', b.lines[1]!], { cwd: clone, env: { ...env, SITE_PORT: port }, detached: true, stdio: 'ignore' });
+    const preview = spawn('bash', ['-c', b.lines[1]!], { cwd: clone, env: { ...env, SITE_PORT: port }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      let response: Response | undefined;
-      for (let attempt = 0; attempt < 600 && !response; attempt++) {
-        response = await fetch(`http://127.0.0.1:${port}/manifest/svc.v2.schema.json`).catch(() => undefined);
-        if (!response) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(response?.status).toBe(200);
-      expect(response?.headers.get('content-type')).toBe('application/schema+json');
-      expect(response?.headers.get('access-control-allow-origin')).toBe('*');
-      expect(((await response!.json()) as { $id: string }).$id).toBe('https://schemas.svc.example/manifest/svc.v2.schema.json');
+      // serve says when it accepts connections; the timer only guards against it never saying so.
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        const guard = setTimeout(() => reject(new Error(`npm run site:serve did not start serving:\n${output}`)), 120_000);
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (!output.includes('Accepting connections')) return;
+          clearTimeout(guard);
+          resolve();
+        };
+        preview.stdout.on('data', onData);
+        preview.stderr.on('data', onData);
+      });
+      const response = await fetch(`http://127.0.0.1:${port}/manifest/svc.v2.schema.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/schema+json');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(((await response.json()) as { $id: string }).$id).toBe('https://schemas.svc.example/manifest/svc.v2.schema.json');
     } finally {
       process.kill(-preview.pid!, 'SIGTERM');
     }

@@ -22,7 +22,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { createState, findSchemaPin, schemaPinDiagnostics } from '@svc-manifest/lsp';
 import { SCHEMA_DIR } from '../scripts/build.js';
-import { builtSite, freePort, REPO, startStaticServer, type StaticServer } from './support.js';
+import { builtSite, freePort, PublishedDiagnostics, REPO, startStaticServer, type StaticServer } from './support.js';
 
 const WAIT_MS = 30_000;
 const VERSION = '0.1.0';
@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schema.json', () => {
   let taplo: ChildProcess;
   let connection: ProtocolConnection;
-  const published = new Map<string, PublishDiagnosticsParams[]>();
+  const published = new PublishedDiagnostics<PublishDiagnosticsParams>();
 
   beforeAll(async () => {
     taplo = spawn(process.execPath, [join(REPO, 'bench/taplo-server.mjs')], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
@@ -56,9 +56,7 @@ describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schem
       params.items.map((item) => (item.section === 'evenBetterToml' ? settings : null)),
     );
     (connection as unknown as { onRequest(handler: (method: string) => null): void }).onRequest(() => null);
-    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
-      published.set(params.uri, [...(published.get(params.uri) ?? []), params]);
-    });
+    connection.onNotification(PublishDiagnosticsNotification.type, published.record);
     connection.listen();
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -76,17 +74,12 @@ describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schem
     if (taplo?.exitCode === null) taplo.kill();
   });
 
-  /** Taplo publishes up to three times (syntax, structure, schema): the newest list once `accept` holds. */
+  /** Taplo publishes up to three times (syntax, structure, schema): the first list `accept` takes. */
   async function diagnosticsOf(name: string, text: string, accept: (list: PublishDiagnosticsParams['diagnostics']) => boolean) {
     const uri = pathToFileURL(join(site.dir, 'pinning', name, 'svc.toml')).href;
+    const newest = published.next(uri, (params) => accept(params.diagnostics), WAIT_MS);
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'toml', version: 1, text } });
-    const deadline = Date.now() + WAIT_MS;
-    while (Date.now() < deadline) {
-      const latest = published.get(uri)?.at(-1)?.diagnostics;
-      if (latest && accept(latest)) return latest;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return published.get(uri)?.at(-1)?.diagnostics;
+    return (await newest)?.diagnostics;
   }
 
   it('reports what the served schema forbids on its line', async () => {

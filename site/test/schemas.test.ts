@@ -28,7 +28,7 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { buildSchemas } from '@svc-manifest/schema';
 import { DEFAULT_BASE_URL, SCHEMA_DIR, siteSchemas } from '../scripts/build.js';
-import { builtSite, freePort, REPO, startStaticServer, type StaticServer } from './support.js';
+import { builtSite, freePort, PublishedDiagnostics, REPO, startStaticServer, type StaticServer } from './support.js';
 
 const WAIT_MS = 30_000;
 const example = parseYaml(readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8')) as unknown;
@@ -106,7 +106,7 @@ describe('the schemas the site serves', () => {
 describe('yaml-language-server with a modeline pinning the served svc.v2.schema.json', () => {
   let yamlServer: ChildProcessWithoutNullStreams;
   let connection: ProtocolConnection;
-  const published = new Map<string, PublishDiagnosticsParams>();
+  const published = new PublishedDiagnostics<PublishDiagnosticsParams>();
   let stderr = '';
 
   beforeAll(async () => {
@@ -119,7 +119,7 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
       params.items.map((item) => settings[item.section ?? ''] ?? null),
     );
     (connection as unknown as { onRequest(handler: (method: string) => null): void }).onRequest(() => null);
-    connection.onNotification(PublishDiagnosticsNotification.type, (params) => void published.set(params.uri, params));
+    connection.onNotification(PublishDiagnosticsNotification.type, published.record);
     connection.listen();
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -143,14 +143,9 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
     accept: (params: PublishDiagnosticsParams) => boolean,
   ): Promise<PublishDiagnosticsParams | undefined> {
     const uri = `file:///pinning/${name}/svc.yaml`;
+    const diagnostics = published.next(uri, accept, WAIT_MS);
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    const deadline = Date.now() + WAIT_MS;
-    while (Date.now() < deadline) {
-      const params = published.get(uri);
-      if (params && accept(params)) return params;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return published.get(uri);
+    return diagnostics;
   }
 
   it('reports what the served schema forbids, and only that, naming the served URL', async () => {

@@ -76,17 +76,18 @@ describe('the web extension', () => {
           received.push(message);
           for (const waiter of waiters.splice(0)) waiter();
         };
-        // Bounded: a server that never answers fails the test with what it did send.
-        const until = async (test: () => boolean) => {
-          const deadline = performance.now() + 30_000;
-          while (!test()) {
-            if (performance.now() > deadline) throw new Error(`no answer; received ${JSON.stringify(received).slice(0, 500)}`);
-            await new Promise<void>((resolve) => {
-              waiters.push(resolve);
-              setTimeout(resolve, 500);
-            });
-          }
-        };
+        // Resolves on the message that makes `test` true; the timer only guards against a server
+        // that never sends it, failing with what it did send.
+        const until = (test: () => boolean) =>
+          new Promise<void>((resolve, reject) => {
+            const guard = setTimeout(() => reject(new Error(`no answer; received ${JSON.stringify(received).slice(0, 500)}`)), 30_000);
+            const check = () => {
+              if (!test()) return void waiters.push(check);
+              clearTimeout(guard);
+              resolve();
+            };
+            check();
+          });
         const uri = 'vscode-vfs://github/example/repo/svc.yaml';
         worker.postMessage({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
         await until(() => received.some((m) => m.id === 1 && 'result' in m));
