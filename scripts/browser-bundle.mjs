@@ -68,7 +68,9 @@ export function browserBuild(options) {
     logLevel: 'warning',
     ...options,
     plugins: [nodeStandIns, ...(options.plugins ?? [])],
-    // process-io.ts (the CLI's, re-exported by the validator's index) reads this at load time.
-    define: { 'process.platform': JSON.stringify('browser'), ...(options.define ?? {}) },
+    // process-io.ts (the CLI's, re-exported by the validator's index) reads process.platform at
+    // load time; SVC_MANIFEST_BUNDLE marks a bundle, as the Node bundles do (issue #32 leaves
+    // development-only checks out of bundles by it).
+    define: { 'process.platform': JSON.stringify('browser'), SVC_MANIFEST_BUNDLE: 'true', ...(options.define ?? {}) },
   });
 }
