@@ -3,10 +3,11 @@
  * from packages/schema/src/source.ts. Deterministic; CI re-runs it and fails on any diff.
  * The base address of the `$id`s is `SVC_SCHEMA_URL` (default: DEFAULT_SCHEMA_URL).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
+import { catalogEntry, schemastoreTests } from './schemastore.js';
 import { buildSchemas, DEFAULT_RULE_DOCS_URL, DEFAULT_SCHEMA_URL, EDITOR_ONLY_KEYWORDS, GENERATED_NOTE } from '../src/build.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +20,18 @@ const write = (file: string, content: string) => writeFileSync(join(outDir, file
 write('svc.schema.json', JSON.stringify(schemas.combined, null, 2) + '\n');
 write('svc.v1.schema.json', JSON.stringify(schemas.v1, null, 2) + '\n');
 write('svc.v2.schema.json', JSON.stringify(schemas.v2, null, 2) + '\n');
+
+// SchemaStore: the catalog entry and the test files, rewritten whole so a removed fixture leaves no file behind.
+const storeDir = join(outDir, 'schemastore');
+rmSync(storeDir, { recursive: true, force: true });
+const repoRoot = join(packageDir, '..', '..');
+for (const file of [
+  { path: 'catalog-entry.json', text: JSON.stringify(catalogEntry(schemas.urls), null, 2) + '\n' },
+  ...schemastoreTests(join(repoRoot, 'fixtures'), join(repoRoot, 'examples')),
+]) {
+  mkdirSync(dirname(join(storeDir, file.path)), { recursive: true });
+  writeFileSync(join(storeDir, file.path), file.text);
+}
 
 /** The name of a definition's type: `agentV2` → `AgentV2` (a schema's title is for people: "Agent"). */
 const typeName = (definition: string) => definition[0]!.toUpperCase() + definition.slice(1);
