@@ -95,6 +95,12 @@ const PLACES = {
     yaml: '‸svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    connectors_personal: [docs]\n',
     toml: '‸svc_version = 2\ndefault_agent = "main"\n\n[agents.main]\nconnectors_personal = ["docs"]\n',
   },
+  unknownAgentKey: {
+    name: 'an unknown key in an agent',
+    kind: 'diagnostics',
+    yaml: '‸svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    temperature: 0.2\n',
+    toml: '‸svc_version = 2\ndefault_agent = "main"\n\n[agents.main]\ntemperature = 0.2\n',
+  },
   webhookSecret: {
     name: 'a webhook trigger without `secret_env`',
     kind: 'diagnostics',
@@ -250,6 +256,17 @@ describe('yaml-language-server with the published v2 schema', () => {
     const line = text.split('\n').findIndex((l) => l.includes('connectors_personal'));
     expect(diagnosticsAt('yaml-language-server', 'deprecatedKey').map((d) => ({ line: d.range.start.line, message: d.message }))).toEqual([
       { line, message: "'connectors_personal' is deprecated: use 'connectors_required' instead" },
+    ]);
+  });
+
+  it('says which keys an agent takes, on the unknown key', () => {
+    const { text } = atMarker(PLACES.unknownAgentKey.yaml);
+    const line = text.split('\n').findIndex((l) => l.includes('temperature'));
+    expect(diagnosticsAt('yaml-language-server', 'unknownAgentKey').map((d) => ({ range: d.range, message: d.message }))).toEqual([
+      {
+        range: { start: { line, character: 4 }, end: { line, character: 'temperature'.length + 4 } },
+        message: 'an agent is a map of these keys only: enabled, sandbox, connectors, secrets, skills, svc_cli, connectors_required, workspace',
+      },
     ]);
   });
 

@@ -148,8 +148,24 @@ function withHints(schema: SchemaObject, key: string | undefined): SchemaObject 
     taplo.docs = { ...(isObject(taplo.docs) ? taplo.docs : {}), enumValues: out.markdownEnumDescriptions };
   }
   if (Array.isArray(out.required) && isObject(out.properties) && out.type === 'object') taplo.initKeys = out.required;
+  const closedMessage = closedObjectMessage(out);
+  if (closedMessage && !('errorMessage' in out)) out.errorMessage = closedMessage;
   if (Object.keys(taplo).length) out['x-taplo'] = taplo;
   return out;
+}
+
+/**
+ * What to say when a closed object (`additionalProperties: false`) fails, in place of "Property x is
+ * not allowed.": the keys it takes. Only for an object without `required`, whose failures are then
+ * an unknown key or not being a map at all, both of which the message words.
+ */
+function closedObjectMessage(schema: SchemaObject): string | undefined {
+  if (schema.additionalProperties !== false || 'required' in schema || !isObject(schema.properties) || typeof schema.title !== 'string') return undefined;
+  const offered = Object.entries(schema.properties)
+    .filter(([, property]) => isObject(property) && property.doNotSuggest !== true && !('x-svc-deprecated' in property))
+    .map(([name]) => name);
+  const noun = schema.title.toLowerCase();
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} is a map of these keys only: ${offered.join(', ')}`;
 }
 
 /** Every key a rule demands or forbids (its `required` and `properties`, not its `if`'s), with the rule's id. */
