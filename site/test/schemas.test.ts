@@ -153,10 +153,11 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
     const text = `# yaml-language-server: $schema=${url}\nsvc_version: 2\ndefault_agent: writer\nagents:\n  writer:\n    model: large\n`;
     const result = await diagnosticsOf('invalid', text, (params) => params.diagnostics.length > 0);
     const diagnostics = result?.diagnostics ?? [];
+    // One diagnostic, on the unknown key (line 5, columns 4-9), in the schema's own words for an agent.
     expect(
-      diagnostics.map((d) => `${d.range.start.line}:${d.message}`),
+      diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character}:${d.message}`),
       stderr,
-    ).toEqual([expect.stringMatching(/^5:.*model/)]);
+    ).toEqual([expect.stringMatching(/^5:4-9:an agent is a map of these keys only: /)]);
     expect(JSON.stringify(diagnostics[0])).toContain(url);
 
     const valid = readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8');

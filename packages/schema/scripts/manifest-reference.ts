@@ -220,7 +220,8 @@ function anchor(path: string): string {
 }
 
 class Reference {
-  readonly schemas = buildSchemas();
+  // What the rules mean, as the validators read it: each object's `properties` beside its rules, no editor hints.
+  readonly schemas = buildSchemas(undefined, { shape: 'validation' });
   readonly keys: KeyEntry[] = [];
   readonly objects: ObjectEntry[] = [];
   private readonly ajv = new Ajv({
