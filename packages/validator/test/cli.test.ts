@@ -111,28 +111,30 @@ describe('exit codes', () => {
       const result = await cli(argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stdout, argv.join(' ')).toBe('');
-      expect(result.stderr, argv.join(' ')).toMatch(/usage: svc-manifest/);
+      // One line naming the problem and where help is, not the whole usage.
+      expect(result.stderr, argv.join(' ')).toMatch(/^svc-manifest: [^\n]+ \(see 'svc-manifest( validate| schema)? --help'\)\n$/);
     }
-    expect((await cli(['validate', '--frmat', 'json', VALID])).stderr).toContain("unknown option '--frmat'");
+    expect((await cli(['validate', '--frmat', 'json', VALID])).stderr).toContain("unknown option '--frmat'; did you mean '--format'?");
   });
 
   it('2 for a missing or unreadable file, still reporting the files it could read', async () => {
     const missing = await cli(['validate', 'no/such/svc.yaml']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('svc-manifest: cannot read no/such/svc.yaml: ENOENT\n');
+    expect(missing.stderr).toBe('svc-manifest: no/such/svc.yaml: no such file\n');
 
     const dir = folder('unreadable', { 'svc.yaml': INVALID_YAML, 'sub/.keep': '' });
     const mixed = await cli(['validate', 'sub', 'svc.yaml', '--format', 'json'], { cwd: dir });
     expect(mixed.code).toBe(2); // an unreadable file wins over an invalid one
-    expect(mixed.stderr).toBe('svc-manifest: cannot read sub: is a directory\n');
-    expect(JSON.parse(mixed.stdout)).toHaveLength(1);
+    expect(mixed.stderr).toBe('svc-manifest: sub: holds no svc.yaml, svc.yml, svc.toml\n');
+    // The folder that gave nothing is in the report too (last), as ESLint reports a file it cannot parse.
+    expect(JSON.parse(mixed.stdout).map((file: { fatalErrorCount: number }) => file.fatalErrorCount)).toEqual([0, 1]);
   });
 
   it('2 when no file is named and the folder has no svc.yaml, svc.yml or svc.toml', async () => {
     const dir = folder('empty', { 'README.md': '# nothing here\n', 'manifest.yaml': 'svc_version: 1\n' });
     const result = await cli(['validate'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`no svc.yaml, svc.yml, svc.toml in ${dir}`);
+    expect(result.stderr).toMatch(/^svc-manifest: no manifest here; pass a folder, e.g. `svc-manifest validate \.`\n/);
   });
 });
 

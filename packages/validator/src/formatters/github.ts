@@ -6,6 +6,11 @@ export function formatGithub(reports: readonly FileReport[], options: FormatOpti
   const lines: string[] = [];
   for (const report of reports) {
     const file = relative(options.repositoryRoot, report.absolutePath).split('\\').join('/');
+    if (report.readError !== undefined) {
+      const title = escapeProperty('svc-manifest (unreadable)');
+      lines.push(`::error title=${title}::${escapeData(`cannot read ${report.filePath}: ${report.readError}`)}`);
+      continue;
+    }
     for (const d of report.diagnostics) {
       const command = d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'notice';
       const properties = [

@@ -35,6 +35,7 @@ export function formatJson(reports: readonly FileReport[]): string {
   return (
     JSON.stringify(
       reports.map((report) => {
+        if (report.readError !== undefined) return unreadableFile(report.absolutePath, report.readError);
         const messages = report.diagnostics.filter((d) => d.severity !== 'info').map((d) => toMessage(d, report.text));
         const errorCount = messages.filter((m) => m.severity === 2).length;
         const fixable = (severity: 1 | 2) => messages.filter((m) => m.severity === severity && m.fix !== undefined).length;
@@ -50,6 +51,19 @@ export function formatJson(reports: readonly FileReport[]): string {
       }),
     ) + '\n'
   );
+}
+
+/** A file that could not be read, as ESLint reports a file it cannot parse: one fatal message without a rule. */
+function unreadableFile(filePath: string, reason: string) {
+  return {
+    filePath,
+    messages: [{ ruleId: null, fatal: true, severity: 2, message: `cannot read the file: ${reason}`, line: 0, column: 0 }],
+    errorCount: 1,
+    fatalErrorCount: 1,
+    warningCount: 0,
+    fixableErrorCount: 0,
+    fixableWarningCount: 0,
+  };
 }
 
 function toMessage(d: Diagnostic, text: string): EslintMessage {

@@ -26,9 +26,13 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
     out.push('');
   }
   const total = errors + warnings + infos;
+  const unreadable = reports.filter((report) => report.readError !== undefined).length;
   if (total > 0) {
     const summary = `${total} ${total === 1 ? 'problem' : 'problems'} (${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}${infos ? `, ${infos} info` : ''})`;
     out.push(paint(errors ? ANSI.red + ANSI.bold : ANSI.yellow + ANSI.bold, `✖ ${summary}`));
+  } else if (unreadable > 0) {
+    // The reasons are on stderr; an all-clear here would contradict them.
+    return '';
   } else {
     out.push(`✔ ${reports.length === 1 ? reports[0]!.filePath : `${reports.length} files`}: no problems`);
   }

@@ -8,6 +8,8 @@ export interface FileReport {
   absolutePath: string;
   text: string;
   diagnostics: Diagnostic[];
+  /** Why the file (or an argument) could not be read, in words (`no such file`); then it has no text and no diagnostics. */
+  readError?: string;
 }
 
 export interface FormatOptions {
