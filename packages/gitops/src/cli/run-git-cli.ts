@@ -6,6 +6,7 @@
  * operation was refused (with the reason and any diagnostics), 2 on a usage error.
  */
 import { resolve } from 'node:path';
+import { closestMatch } from '@svc-manifest/validator';
 import type { Identity } from '../applier.js';
 import { OPERATIONS, type CliInput, type Operation } from '../api.js';
 import { RefusedError } from '../errors.js';
@@ -32,13 +33,7 @@ const COMMON: Readonly<Record<string, 'value' | 'flag'>> = {
 
 const ROWS: readonly Operation[] = Object.values(OPERATIONS);
 
-function usageText(): string {
-  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
-  return `usage: svc-manifest git <command> [options]
-
-commands:
-${commands}
-options:
+const COMMON_OPTIONS = `options:
   --repo PATH|URL       repository: a path (bare or not) or a git URL (file://, ssh://,
                         git://, http(s)://, user@host:path); default: current directory
   --branch NAME         branch to change (default: the repository's HEAD branch)
@@ -49,7 +44,41 @@ options:
                         (default: $XDG_CACHE_HOME/svc-manifest, else ~/.cache/svc-manifest)
   --timeout SECONDS     time limit of each network git call (default 60)
   --format text|json    output format (default text)
+  -h, --help            this help
 `;
+
+function usageText(): string {
+  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
+  return `usage: svc-manifest git <command> [options]
+
+commands:
+${commands}
+${COMMON_OPTIONS}
+'svc-manifest git <command> --help' describes one command.
+`;
+}
+
+/** One operation's usage: its synopsis, what it does, and the options it takes. */
+function commandUsageText(row: Operation): string {
+  return `usage: svc-manifest git ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''} [options]
+
+${row.summary[0]!.toUpperCase()}${row.summary.slice(1)}.
+
+${COMMON_OPTIONS}`;
+}
+
+/** ` (did you mean 'x'?)` when a candidate is close to what was typed, else nothing. */
+function didYouMean(typed: string, candidates: readonly string[]): string {
+  const match = closestMatch(typed, candidates);
+  return match === undefined ? '' : `; did you mean '${match}'?`;
+}
+
+/** Shown escaped on a terminal: control characters and bidirectional overrides (see the validator's terminal-text.ts). */
+function shown(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 class UsageError extends Error {}
@@ -70,6 +99,10 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
       positional.push(...argv.slice(i + 1));
       break;
     }
+    if (arg === '-h') {
+      options.set('help', true);
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;
@@ -82,7 +115,15 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
       const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       options.set(name, value);
-    } else throw new UsageError(`unknown option ${arg.slice(0, eq < 0 ? undefined : eq)}`);
+    } else {
+      const typed = arg.slice(0, eq < 0 ? undefined : eq);
+      throw new UsageError(
+        `unknown option ${shown(typed)}${didYouMean(
+          typed,
+          [...known.keys()].map((option) => `--${option}`),
+        )}`,
+      );
+    }
   }
   return { positional, options };
 }
@@ -97,15 +138,25 @@ function parseIdentity(flag: string, value: string): Identity {
 export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
   const args = argv[0] === 'git' ? argv.slice(1) : argv;
   let json = false;
+  let usedCommand: string | undefined;
   try {
     const { positional, options } = parseArgs(args);
     const [command, ...rest] = positional;
-    if (!command || options.has('help') || command === 'help') {
-      (command ? io.stdout : io.stderr)(usageText());
-      return command ? 0 : 2;
+    if (command === 'help' || (command === undefined && options.has('help'))) {
+      const topic = command === 'help' ? rest[0] : undefined;
+      const row = ROWS.find((candidate) => candidate.command === topic);
+      if (topic !== undefined && row === undefined) throw new UsageError(unknownCommand(topic));
+      io.stdout(row ? commandUsageText(row) : usageText());
+      return 0;
     }
+    if (command === undefined) throw new UsageError('name a command, e.g. set-default-agent');
     const row = ROWS.find((candidate) => candidate.command === command);
-    if (!row) throw new UsageError(`unknown command '${command}'`);
+    if (!row) throw new UsageError(unknownCommand(command));
+    usedCommand = row.command;
+    if (options.has('help')) {
+      io.stdout(commandUsageText(row));
+      return 0;
+    }
     for (const name of options.keys()) {
       if (!(name in COMMON) && !(row.options && name in row.options)) throw new UsageError(`${command} does not take --${name}`);
     }
@@ -160,7 +211,8 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     return (row.exitCode as ((result: unknown) => number) | undefined)?.(result) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`svc-manifest git: ${error.message}\n\n${usageText()}`);
+      const help = usedCommand === undefined ? 'svc-manifest git --help' : `svc-manifest git ${usedCommand} --help`;
+      io.stderr(`svc-manifest git: ${error.message} (see '${help}')\n`);
       return 2;
     }
     if (error instanceof RefusedError) {
@@ -172,6 +224,13 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`error: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+function unknownCommand(command: string): string {
+  return `unknown command '${shown(command)}'${didYouMean(
+    command,
+    ROWS.map((row) => row.command),
+  )}`;
 }
 
 function stringOption(options: Map<string, string | true>, name: string): string | undefined {
