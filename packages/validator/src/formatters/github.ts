@@ -1,5 +1,6 @@
 import type { FileReport, FormatOptions } from './types.js';
 import { relative } from 'node:path';
+import { escapeForTerminal } from './terminal-text.js';
 
 /** GitHub Actions workflow commands: one annotation per diagnostic. */
 export function formatGithub(reports: readonly FileReport[], options: FormatOptions): string {
@@ -27,9 +28,13 @@ export function formatGithub(reports: readonly FileReport[], options: FormatOpti
   return lines.length ? lines.join('\n') + '\n' : '';
 }
 
-/** Message text: `%`, CR and LF are escaped. */
+/**
+ * Message text: `%`, CR and LF are escaped as the runner reads them; every other control
+ * character and bidirectional override is shown escaped (`\x1b`, `\u202e`), since the log
+ * would obey it.
+ */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return escapeForTerminal(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** Property values: also `:` and `,`, which separate properties. */
