@@ -15,6 +15,8 @@ import { closestMatch } from './suggest.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
+import type { Diagnostic } from './diagnostic.js';
+import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { formatStylish } from './formatters/stylish.js';
 import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
@@ -260,13 +262,26 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
     }
     const file = input.displayPath;
     const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
-    const checked =
-      flags.has('--fix') || flags.has('--fix-dry-run')
-        ? fixFile(document, file, input.absolutePath, flags.has('--fix'), diffs)
-        : { text: document.text, diagnostics: validateDocument(document).diagnostics };
+    let checked: { text: string; diagnostics: Diagnostic[]; fixable?: ReadonlyMap<Diagnostic, Replacement> };
+    if (flags.has('--fix') || flags.has('--fix-dry-run')) {
+      const fixed = fixFile(document, file, input.absolutePath, flags.has('--fix'), diffs);
+      // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
+      if (flags.has('--fix'))
+        for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
+      checked = fixed;
+    } else {
+      const result = validateDocument(document);
+      checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
+    }
     let diagnostics = checked.diagnostics;
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
-    reports.push({ filePath: file, absolutePath: input.absolutePath, text: checked.text, diagnostics });
+    reports.push({
+      filePath: file,
+      absolutePath: input.absolutePath,
+      text: checked.text,
+      diagnostics,
+      ...(checked.fixable ? { fixable: checked.fixable } : {}),
+    });
   }
   // Arguments that selected nothing come last in the report (JSON and SARIF say what they were).
   for (const problem of found.problems) {

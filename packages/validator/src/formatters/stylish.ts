@@ -15,7 +15,9 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
   let errors = 0;
   let warnings = 0;
   let infos = 0;
+  let fixable = 0;
   for (const report of reports) {
+    for (const d of report.diagnostics) if (report.fixable?.has(d)) fixable++;
     if (report.diagnostics.length === 0) continue;
     out.push(paint(ANSI.underline, escapeForTerminal(report.filePath)));
     // Split like the positions count lines: LF, CRLF or a lone CR.
@@ -36,6 +38,7 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
   if (total > 0) {
     const summary = `${total} ${total === 1 ? 'problem' : 'problems'} (${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}${infos ? `, ${infos} info` : ''})`;
     out.push(paint(errors ? ANSI.red + ANSI.bold : ANSI.yellow + ANSI.bold, `✖ ${summary}`));
+    if (fixable > 0) out.push(`  ${fixable} of them fixable with --fix (--fix-dry-run shows the changes)`);
   } else if (unreadable > 0) {
     // The reasons are on stderr; an all-clear here would contradict them.
     return '';
