@@ -5,13 +5,16 @@
  * `--format json` the operation's result as JSON; exit 0 on success, 1 when the
  * operation was refused (with the reason and any diagnostics), 2 on a usage error.
  */
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { closestMatch } from '@svc-manifest/validator';
 import type { Identity } from '../applier.js';
 import { OPERATIONS, type CliInput, type Operation } from '../api.js';
 import { RefusedError } from '../errors.js';
 import { parseRemote } from '../remote/url.js';
 import type { ReadOptions, WriteOptions } from '../remote/target.js';
+import type { ManifestLocation } from '../operations/manifest-access.js';
+import { gitText } from '../git/exec.js';
 import type { CliOutput } from './output.js';
 
 export interface CliIo extends CliOutput {
@@ -44,6 +47,9 @@ const COMMON_OPTIONS = `options:
                         (default: $XDG_CACHE_HOME/svc-manifest, else ~/.cache/svc-manifest)
   --timeout SECONDS     time limit of each network git call (default 60)
   --format text|json    output format (default text)
+  --manifest PATH       (set-default-agent, set-agent-scope) the manifest to edit; default: the
+                        svc.yaml, svc.yml or svc.toml nearest above the current folder in its
+                        repository (with --repo: at the repository's root)
   -h, --help            this help
 `;
 
@@ -202,6 +208,7 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
       write,
       read,
       usage: (text) => new UsageError(text),
+      manifestLocation: () => manifestLocation(stringOption(options, 'manifest'), options.has('repo') ? repo : undefined, io.cwd),
     };
     const call = row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>;
     const cli = row.cli as (input: CliInput, call: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>;
@@ -223,6 +230,50 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     }
     io.stderr(`error: ${(error as Error).message}\n`);
     return 1;
+  }
+}
+
+/**
+ * Which manifest an agent operation edits. `--manifest PATH` is relative to the current folder
+ * and becomes a path in the repository (for a URL or a bare repository, it is one already).
+ * Without it, and without `--repo`, the search starts at the current folder's place in its
+ * repository and goes up to the root, as git finds its repository; with `--repo`, the root.
+ */
+async function manifestLocation(manifest: string | undefined, repo: string | undefined, cwd: string): Promise<ManifestLocation> {
+  if (manifest !== undefined) {
+    if (manifest === '') throw new UsageError('--manifest needs a path');
+    if (repo !== undefined && (parseRemote(repo) || (await gitOutput(repo, ['rev-parse', '--is-bare-repository'])) === 'true')) return { manifest };
+    const topLevel = await gitOutput(repo ?? cwd, ['rev-parse', '--show-toplevel']);
+    if (topLevel === undefined) return { manifest };
+    const inRepository = relative(realpathOrSelf(topLevel), realpathOrSelf(resolve(cwd, manifest)))
+      .split(sep)
+      .join('/');
+    if (inRepository === '' || inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
+      throw new UsageError(`--manifest ${JSON.stringify(shown(manifest))} is not inside the repository at ${shown(topLevel)}`);
+    }
+    return { manifest: inRepository };
+  }
+  if (repo !== undefined) return {};
+  const prefix = await gitOutput(cwd, ['rev-parse', '--show-prefix']);
+  return prefix ? { searchFrom: prefix.replace(/\/+$/, '') } : {};
+}
+
+/** A git command's output, trimmed; undefined when it fails (not a repository, git missing). */
+async function gitOutput(cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    return await gitText(args, { cwd });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path of what exists (a manifest named by --manifest may be a file in the work tree or not). */
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realpathOrSelf(parent), basename(path));
   }
 }
 
