@@ -431,7 +431,9 @@ async function gitCommand(args: readonly string[], io: CliIo): Promise<number> {
   if (command === undefined) {
     io.stderr(
       `svc-manifest: 'svc-manifest git' needs the ${GIT_COMMAND} command of @svc-manifest/gitops, which is not installed.\n` +
-        `Install it beside @svc-manifest/validator: npm install @svc-manifest/gitops\n`,
+        `The packages are not on a public registry: in a clone of the svc manifest toolchain, run\n` +
+        `  npm run build && npm pack -w @svc-manifest/validator -w @svc-manifest/gitops\n` +
+        `then install both tarballs in your project: npm install ./svc-manifest-validator-${VERSION}.tgz ./svc-manifest-gitops-${VERSION}.tgz\n`,
     );
     return 2;
   }
