@@ -6,6 +6,9 @@
  * Symbolic links met while walking are not followed (a link to `/` or to a parent must not make
  * a walk endless or leave the tree); a link named as an argument is.
  */
+// The lsp and gitops programs compile these sources without this package's tsconfig, which includes the file.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- an ambient module declaration has no import form
+/// <reference path="./picomatch.d.ts" />
 import { readdirSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import picomatch from 'picomatch';
