@@ -44,6 +44,7 @@ out what .gitignore ignores, node_modules and .git), a quoted glob ('services/**
 options:
   --format <name>          stylish (default), json (ESLint's shape), sarif (2.1.0), github (annotations)
   --no-warnings            report errors only
+  --max-warnings <n>       exit 1 when there are more than n warnings (errors always do)
   --fix                    apply the safe fixes in place, report what is left
   --fix-dry-run            print the safe fixes as a unified diff (the report goes to stderr)
   --no-ignore              also walk what .gitignore ignores, node_modules and .git
@@ -52,7 +53,8 @@ options:
   --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
   -h, --help               this help
 
-exit codes: 0 no errors (warnings are fine), 1 errors, 2 a usage error or a path that gave no file
+exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors (or too many
+warnings), 2 a usage error or a path that gave no file
 `,
   migrate: `usage: svc-manifest migrate [file] --to 2 [options]
 
@@ -217,7 +219,7 @@ const NO_MANIFEST_HERE = 'no manifest here; pass a folder, e.g. `svc-manifest va
 async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { flags, positional } = parseFlags(
     args,
-    ['--format', '--max-bytes', '--stdin-filename'],
+    ['--format', '--max-bytes', '--stdin-filename', '--max-warnings'],
     ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color'],
   );
   const format = flags.get('--format') ?? 'stylish';
@@ -228,6 +230,9 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const diffs: string[] = [];
   const maxBytes = flags.has('--max-bytes') ? Number(flags.get('--max-bytes')) : DEFAULT_LIMITS.maxBytes;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-bytes takes a positive whole number');
+  const maxWarningsFlag = flags.get('--max-warnings');
+  if (maxWarningsFlag !== undefined && !/^\d+$/.test(maxWarningsFlag)) throw new UsageError('--max-warnings takes a whole number, 0 or more');
+  const maxWarnings = maxWarningsFlag === undefined ? Infinity : Number(maxWarningsFlag);
   const stdinFilename = flags.get('--stdin-filename');
   if (stdinFilename !== undefined && !positional.includes('-')) throw new UsageError("--stdin-filename names standard input: pass '-' too");
   if (stdinFilename === '') throw new UsageError('--stdin-filename needs a name');
@@ -290,7 +295,13 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   if (flags.has('--fix-dry-run')) io.stdout(diffs.join(''));
   await printReports(reports, format, io, flags.has('--fix-dry-run'), color);
   if (unreadable) return 2;
-  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  if (reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'))) return 1;
+  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
+  if (warnings > maxWarnings) {
+    io.stderr(`svc-manifest: ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${maxWarnings} allows\n`);
+    return 1;
+  }
+  return 0;
 }
 
 const FORMATS = ['stylish', 'json', 'sarif', 'github'];
