@@ -17,6 +17,7 @@ import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
 import type { Diagnostic } from './diagnostic.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
+import { applyPolicy, PolicyError, PolicyFinder, type Policy } from './policy/config.js';
 import { formatStylish } from './formatters/stylish.js';
 import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
@@ -52,6 +53,10 @@ options:
   --max-bytes <n>          largest file to read (default ${DEFAULT_LIMITS.maxBytes})
   --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
   -h, --help               this help
+
+policy: the nearest .svc-manifest.yaml up from each manifest (to the repository root) sets our
+rules' severities ('rules: {possible-typo: error, deprecated-key: off}') and globs to leave out
+of folder walks ('ignore: [legacy/**]'); rules the schema's verdict rests on cannot be changed.
 
 exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors (or too many
 warnings), 2 a usage error or a path that gave no file
@@ -213,6 +218,18 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
   return { flags, positional };
 }
 
+/** The fixes of the diagnostics a policy kept (a diagnostic whose severity it changed is a copy with the same range). */
+function keptFixes(fixable: ReadonlyMap<Diagnostic, Replacement>, kept: readonly Diagnostic[]): Map<Diagnostic, Replacement> {
+  const byRange = new Map<unknown, Replacement>();
+  for (const [d, fix] of fixable) byRange.set(d.range, fix);
+  const out = new Map<Diagnostic, Replacement>();
+  for (const d of kept) {
+    const fix = byRange.get(d.range);
+    if (fix !== undefined) out.set(d, fix);
+  }
+  return out;
+}
+
 /** Reported when `validate` is run with no argument in a folder that has no manifest. */
 const NO_MANIFEST_HERE = 'no manifest here; pass a folder, e.g. `svc-manifest validate .`';
 
@@ -242,7 +259,18 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       ? { files: manifestsInFolder(io.cwd), stdin: false, problems: [] }
       : findManifestFiles(positional, { cwd: io.cwd, honourIgnoreFiles: !flags.has('--no-ignore') });
   if (positional.length === 0 && found.files.length === 0) throw new UsageError(NO_MANIFEST_HERE, false);
-  const inputs: { displayPath: string; absolutePath: string; read: () => Uint8Array }[] = found.files.map((file) => ({
+  const policies = new PolicyFinder();
+  const policyOf = (absolutePath: string): Policy | undefined => {
+    try {
+      return policies.policyFor(absolutePath);
+    } catch (error) {
+      if (error instanceof PolicyError) throw new UsageError(escapeForTerminal(error.message), false);
+      throw error;
+    }
+  };
+  // A policy's ignore globs leave out what walks and globs found, never a file named as an argument.
+  const files = found.files.filter((file) => file.named || !policyOf(file.absolutePath)?.ignores(file.absolutePath));
+  const inputs: { displayPath: string; absolutePath: string; read: () => Uint8Array }[] = files.map((file) => ({
     ...file,
     read: () => readFileCapped(file.absolutePath, maxBytes + 1),
   }));
@@ -278,14 +306,14 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       const result = validateDocument(document);
       checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
     }
-    let diagnostics = checked.diagnostics;
+    let diagnostics = applyPolicy(checked.diagnostics, policyOf(input.absolutePath));
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
     reports.push({
       filePath: file,
       absolutePath: input.absolutePath,
       text: checked.text,
       diagnostics,
-      ...(checked.fixable ? { fixable: checked.fixable } : {}),
+      ...(checked.fixable ? { fixable: keptFixes(checked.fixable, diagnostics) } : {}),
     });
   }
   // Arguments that selected nothing come last in the report (JSON and SARIF say what they were).

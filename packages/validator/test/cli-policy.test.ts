@@ -1,9 +1,10 @@
 /**
- * Policy options of `svc-manifest validate`, through the built command: `--max-warnings`.
+ * Policy of `svc-manifest validate`, through the built command: `--max-warnings`, and the
+ * `.svc-manifest.yaml` policy file (rule severities, ignore globs).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBundle, runBundle } from './support/child.js';
 
@@ -43,6 +44,78 @@ describe('--max-warnings N', () => {
       const result = runBundle(['validate', 'warned.yaml', `--max-warnings=${value}`], { cwd: work });
       expect(result.status, value).toBe(2);
       expect(result.stderr).toBe("svc-manifest: --max-warnings takes a whole number, 0 or more (see 'svc-manifest validate --help')\n");
+    }
+  });
+});
+
+describe('.svc-manifest.yaml', () => {
+  /** A repository (a folder with .git) holding these files, inside a folder whose own policy must not reach it. */
+  function repository(name: string, files: Record<string, string>): string {
+    const outer = join(work, name);
+    const root = join(outer, 'repo');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(outer, '.svc-manifest.yaml'), 'rules:\n  default-agent-declared: off\n');
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  }
+
+  it("sets our rules' severities: the nearest file up from each manifest, up to the repository root, wins", () => {
+    const root = repository('severities', {
+      '.svc-manifest.yaml': 'rules:\n  default-agent-declared: error\n',
+      'services/api/svc.yaml': ONE_WARNING,
+      'services/web/svc.yaml': ONE_WARNING,
+      'services/web/.svc-manifest.yaml': '# quiet here\nrules:\n  default-agent-declared: off\n',
+    });
+    const result = runBundle(['validate', '.', '--format', 'json'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    const files = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string; severity: number }[] }[];
+    expect(files.map((file) => [file.filePath.slice(root.length + 1), file.messages.map((m) => [m.ruleId, m.severity])])).toEqual([
+      ['services/api/svc.yaml', [['default-agent-declared', 2]]],
+      ['services/web/svc.yaml', []],
+    ]);
+    // Outside the repository's own files, the policy above its root does not apply.
+    const plain = repository('no-policy', { 'svc.yaml': ONE_WARNING });
+    expect(runBundle(['validate', 'svc.yaml'], { cwd: plain }).stdout).toContain('warning default_agent');
+  });
+
+  it('leaves what its ignore globs match out of folder walks, never a file named as an argument', () => {
+    const root = repository('ignore', {
+      '.svc-manifest.yaml': 'ignore:\n  - legacy\n  - "**/generated/*.yaml"\n',
+      'legacy/svc.yaml': ONE_ERROR,
+      'app/generated/svc.yaml': ONE_ERROR,
+      'app/svc.yaml': ONE_WARNING,
+    });
+    const walked = runBundle(['validate', '.'], { cwd: root });
+    expect([walked.status, walked.stdout.split('\n')[0]]).toEqual([0, 'app/svc.yaml']);
+    const named = runBundle(['validate', '.', 'legacy/svc.yaml', '--format', 'json'], { cwd: root });
+    expect(named.status).toBe(1);
+    expect((JSON.parse(named.stdout) as { filePath: string }[]).map((file) => file.filePath.slice(root.length + 1))).toEqual([
+      'app/svc.yaml',
+      'legacy/svc.yaml',
+    ]);
+  });
+
+  it("cannot change a rule the schema's verdict rests on, and names what is wrong in the file (exit 2)", () => {
+    const cases: [string, string][] = [
+      ['rules:\n  wrong-type: off\n', "'wrong-type' decides whether the published schema accepts a manifest; it cannot be changed or turned off"],
+      [
+        'rules:\n  trigger-webhook-secret: warning\n',
+        "'trigger-webhook-secret' decides whether the published schema accepts a manifest; it cannot be changed or turned off",
+      ],
+      ['rules:\n  posible-typo: off\n', "no rule 'posible-typo' (did you mean 'possible-typo'?)"],
+      ['rules:\n  possible-typo: silent\n', 'rule \'possible-typo\' is set to "silent"; use error, warning, info or off'],
+      ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules' and 'ignore'"],
+      ['ignore: legacy\n', "'ignore' is a list of globs, relative to the folder of the file"],
+    ];
+    for (const [policy, message] of cases) {
+      const root = repository(`refused-${cases.findIndex(([p]) => p === policy)}`, { '.svc-manifest.yaml': policy, 'svc.yaml': ONE_ERROR });
+      const result = runBundle(['validate', 'svc.yaml'], { cwd: root });
+      expect([result.status, result.stdout]).toEqual([2, '']);
+      expect(result.stderr).toBe(`svc-manifest: ${join(root, '.svc-manifest.yaml')}: ${message}\n`);
     }
   });
 });

@@ -19,6 +19,8 @@ export interface ManifestFile {
   /** The path to show: as the user typed it, or the folder or glob base they typed joined with the path found under it. */
   displayPath: string;
   absolutePath: string;
+  /** Named as an argument itself (not found in a folder or by a glob): checked whatever ignore rules and policy globs say. */
+  named?: boolean;
 }
 
 /** Why an argument gave no file. */
@@ -64,12 +66,17 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
   const honourIgnoreFiles = options.honourIgnoreFiles ?? true;
   const files: ManifestFile[] = [];
   const problems: InputProblem[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, ManifestFile>();
   let stdin = false;
   const add = (file: ManifestFile) => {
     const key = identityOf(file.absolutePath);
-    if (seen.has(key)) return;
-    seen.add(key);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      // Found by a walk and also named: it counts as named.
+      if (file.named) earlier.named = true;
+      return;
+    }
+    seen.set(key, file);
     files.push(file);
   };
   for (const input of inputs) {
@@ -94,7 +101,7 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
       continue;
     }
     if (!isDirectory) {
-      add({ displayPath: input, absolutePath });
+      add({ displayPath: input, absolutePath, named: true });
       continue;
     }
     const found = fileWalker().manifestsUnder(input, { cwd: options.cwd, honourIgnoreFiles });
@@ -119,7 +126,7 @@ export function manifestsInFolder(folder: string): ManifestFile[] {
     } catch {
       return false;
     }
-  }).map((name) => ({ displayPath: name, absolutePath: join(folder, name) }));
+  }).map((name) => ({ displayPath: name, absolutePath: join(folder, name), named: true }));
 }
 
 /** The same file named twice (`a/svc.yaml`, `./a/svc.yaml`, through a symbolic link) has one identity. */

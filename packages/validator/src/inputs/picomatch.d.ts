@@ -5,6 +5,6 @@ declare module 'picomatch' {
     /** Match names that start with a dot where the glob does not write one. */
     dot?: boolean;
   }
-  function picomatch(glob: string, options?: PicomatchOptions): (path: string) => boolean;
+  function picomatch(glob: string | readonly string[], options?: PicomatchOptions): (path: string) => boolean;
   export = picomatch;
 }

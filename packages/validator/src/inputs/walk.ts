@@ -100,3 +100,9 @@ function walkTree(folder: string, options: WalkOptions, maxDepth: number, wanted
 function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** A matcher for any of these globs (picomatch's syntax), given a `/`-separated relative path; `dir/` also matches what is below it. */
+export function globMatcher(globs: readonly string[]): (relativePath: string) => boolean {
+  const patterns = globs.flatMap((glob) => (glob.endsWith('/') ? [`${glob}**`] : [glob, `${glob}/**`]));
+  return picomatch(patterns, { dot: true });
+}
