@@ -55,3 +55,4 @@ export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
 export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
 export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
+export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';
