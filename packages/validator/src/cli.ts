@@ -18,6 +18,7 @@ import { validateDocument } from './validate.js';
 import type { Diagnostic } from './diagnostic.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { applyPolicy, PolicyError, PolicyFinder, type Policy } from './policy/config.js';
+import { applySuppressions } from './policy/suppressions.js';
 import { formatStylish } from './formatters/stylish.js';
 import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
@@ -57,6 +58,9 @@ options:
 policy: the nearest .svc-manifest.yaml up from each manifest (to the repository root) sets our
 rules' severities ('rules: {possible-typo: error, deprecated-key: off}') and globs to leave out
 of folder walks ('ignore: [legacy/**]'); rules the schema's verdict rests on cannot be changed.
+In a manifest, '# svc-manifest-disable-next-line <rule> -- reason' (or '# svc-manifest-disable
+<rule>' ... '# svc-manifest-enable <rule>') suppresses those rules' problems; unused ones are
+reported as warnings.
 
 exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors (or too many
 warnings), 2 a usage error or a path that gave no file
@@ -279,6 +283,8 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
     inputs.push({ displayPath: name, absolutePath: resolve(io.cwd, name), read: () => readStdinCapped(maxBytes + 1) });
   }
   const reports: FileReport[] = [];
+  /** Problems of suppression comments (unused, or naming a rule they cannot suppress): warnings, reported on stderr. */
+  let suppressionWarnings = 0;
   let unreadable = found.problems.length > 0;
   for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
   for (const input of inputs) {
@@ -306,7 +312,12 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       const result = validateDocument(document);
       checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
     }
-    let diagnostics = applyPolicy(checked.diagnostics, policyOf(input.absolutePath));
+    const suppressed = applySuppressions(checked.text, applyPolicy(checked.diagnostics, policyOf(input.absolutePath)));
+    for (const problem of suppressed.problems) {
+      io.stderr(`svc-manifest: ${escapeForTerminal(file)}:${problem.line}:${problem.column}: warning: ${escapeForTerminal(problem.message)}\n`);
+    }
+    suppressionWarnings += suppressed.problems.length;
+    let diagnostics = suppressed.diagnostics;
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
     reports.push({
       filePath: file,
@@ -324,7 +335,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   await printReports(reports, format, io, flags.has('--fix-dry-run'), color);
   if (unreadable) return 2;
   if (reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'))) return 1;
-  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
+  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, suppressionWarnings);
   if (warnings > maxWarnings) {
     io.stderr(`svc-manifest: ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${maxWarnings} allows\n`);
     return 1;

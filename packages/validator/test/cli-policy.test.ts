@@ -119,3 +119,58 @@ describe('.svc-manifest.yaml', () => {
     }
   });
 });
+
+describe('inline suppressions', () => {
+  const YAML = [
+    'svc_version: 2',
+    '# svc-manifest-disable-next-line default-agent-declared -- the platform declares it',
+    'default_agent: nobody',
+    'agents:',
+    '  writer: {}',
+    '# svc-manifest-disable-next-line possible-typo, wrong-type -- stale',
+    'project: {}',
+    '# svc-manifest-disable trigger-agent-declared -- agents come from the platform',
+    'triggers:',
+    '  - slug: a',
+    '    type: cron',
+    '    cron: "0 1 * * *"',
+    '    agent: ghost',
+    '    prompt: x',
+    '# svc-manifest-enable trigger-agent-declared',
+    '  - slug: b',
+    '    type: cron',
+    '    cron: "0 2 * * *"',
+    '    agent: phantom',
+    '    prompt: y',
+    '',
+  ].join('\n');
+
+  it('hide the problems of the rules they name, on the next line or in a disable/enable range; the rest is reported', () => {
+    writeFileSync(join(work, 'suppressed.yaml'), YAML);
+    const result = runBundle(['validate', 'suppressed.yaml', '--format', 'json'], { cwd: work });
+    const [file] = JSON.parse(result.stdout) as { messages: { ruleId: string; line: number }[] }[];
+    // Only the trigger after the range is left (line 19); the suppressed ones are gone.
+    expect(file!.messages.map((m) => [m.ruleId, m.line])).toEqual([['trigger-agent-declared', 19]]);
+    expect(result.stderr).toBe(
+      [
+        "svc-manifest: suppressed.yaml:6:1: warning: svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it",
+        'svc-manifest: suppressed.yaml:6:1: warning: unused suppression: no possible-typo problem on the next line',
+        '',
+      ].join('\n'),
+    );
+    expect(result.status).toBe(0);
+    // Problems of the comments count as warnings.
+    expect(runBundle(['validate', 'suppressed.yaml', '--max-warnings', '2'], { cwd: work }).status).toBe(1);
+    expect(runBundle(['validate', 'suppressed.yaml', '--max-warnings', '3'], { cwd: work }).status).toBe(0);
+  });
+
+  it('never hide a problem the schema reports, in TOML too', () => {
+    writeFileSync(join(work, 'svc.toml'), '# svc-manifest-disable-next-line wrong-type\nsvc_version = "1"\n');
+    const result = runBundle(['validate', 'svc.toml'], { cwd: work });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('wrong-type');
+    expect(result.stderr).toBe(
+      "svc-manifest: svc.toml:1:1: warning: svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it\n",
+    );
+  });
+});

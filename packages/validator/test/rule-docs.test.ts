@@ -27,14 +27,14 @@ const ruleIds = RULES.map((rule) => rule.id).sort();
 /** What a page's `## Policy` section says: whether and how a policy file can change the rule. */
 function policySection(rule: (typeof RULES)[number]): string {
   const body = CONFIGURABLE_RULES.includes(rule.id)
-    ? `A rule of ours, not the schema's: a \`.svc-manifest.yaml\` policy file (the nearest up from the manifest, to the repository root) sets its severity or turns it off, e.g. \`rules: { ${rule.id}: off }\`. Inline suppression comments are not supported yet.`
+    ? `A rule of ours, not the schema's: a \`.svc-manifest.yaml\` policy file (the nearest up from the manifest, to the repository root) sets its severity or turns it off, e.g. \`rules: { ${rule.id}: off }\`. A comment in the manifest suppresses it on the next line, \`# svc-manifest-disable-next-line ${rule.id} -- reason\`, or from \`# svc-manifest-disable ${rule.id}\` to \`# svc-manifest-enable ${rule.id}\` (the CLI and so the pre-commit hook and the Action; not yet the language server).`
     : rule.kind === MIGRATE_KIND
       ? 'Reported by `svc-manifest migrate --to 2`, which refuses to write a manifest it cannot carry over: it cannot be changed or suppressed.'
       : rule.kind === EDITOR_KIND
         ? 'Reported by the language server only; the policy file does not apply to it yet.'
         : rule.kind === 'internal'
           ? 'A bug of ours, reported instead of a crash: it cannot be changed or suppressed.'
-          : 'Whether the published schema accepts a manifest rests on it: no policy file can change its severity or turn it off (one that tries is refused), and it cannot be suppressed.';
+          : 'Whether the published schema accepts a manifest rests on it: no policy file can change its severity or turn it off (one that tries is refused), and a suppression comment naming it is reported instead of obeyed.';
   return `## Policy\n\n${body}\n`;
 }
 const pages = loadRulePages();
