@@ -28,10 +28,15 @@ export async function buildHookBundle(): Promise<{ code: string; licenses: strin
     // (the package's own bin, launcher/svc-manifest.cjs, does the same from its bundle).
     stdin: {
       contents: [
+        "import { isMainThread } from 'node:worker_threads';",
         "import { processIo, runCli } from './index.ts';",
-        'void runCli(process.argv.slice(2), processIo()).then((code) => {',
-        '  process.exitCode = code;',
-        '});',
+        // The CLI's validation workers load this same file (cli-workers.ts): they take its export, not the command.
+        "export { runValidationWorker } from './index.ts';",
+        'if (isMainThread) {',
+        '  void runCli(process.argv.slice(2), processIo()).then((code) => {',
+        '    process.exitCode = code;',
+        '  });',
+        '}',
       ].join('\n'),
       resolveDir: join(ROOT, 'packages', 'validator', 'src'),
       sourcefile: 'svc-manifest-hook.ts',

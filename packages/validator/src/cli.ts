@@ -5,7 +5,7 @@
  *
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { describeFileError } from './inputs/file-errors.js';
@@ -23,6 +23,7 @@ import { formatStylish } from './formatters/stylish.js';
 import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
+import { checkFile, checkFilesInWorkers, readFileCapped, workerCount, type CheckedFile } from './cli-workers.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -52,6 +53,7 @@ options:
   --no-ignore              also walk what .gitignore ignores, node_modules and .git
   --stdin-filename <name>  the name shown for '-' (and its format: .toml is TOML)
   --max-bytes <n>          largest file to read (default ${DEFAULT_LIMITS.maxBytes})
+  --concurrency <n>        threads for many files: auto (default: every core, from 400 files), off, or a number
   --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
   -h, --help               this help
 
@@ -240,7 +242,7 @@ const NO_MANIFEST_HERE = 'no manifest here; pass a folder, e.g. `svc-manifest va
 async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { flags, positional } = parseFlags(
     args,
-    ['--format', '--max-bytes', '--stdin-filename', '--max-warnings'],
+    ['--format', '--max-bytes', '--stdin-filename', '--max-warnings', '--concurrency'],
     ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color'],
   );
   const format = flags.get('--format') ?? 'stylish';
@@ -254,6 +256,9 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const maxWarningsFlag = flags.get('--max-warnings');
   if (maxWarningsFlag !== undefined && !/^\d+$/.test(maxWarningsFlag)) throw new UsageError('--max-warnings takes a whole number, 0 or more');
   const maxWarnings = maxWarningsFlag === undefined ? Infinity : Number(maxWarningsFlag);
+  const concurrencyFlag = flags.get('--concurrency') ?? 'auto';
+  if (!/^(auto|off|[1-9]\d{0,2})$/.test(concurrencyFlag)) throw new UsageError('--concurrency takes auto, off or a number of threads');
+  const concurrency = concurrencyFlag === 'auto' ? 'auto' : concurrencyFlag === 'off' ? 1 : Number(concurrencyFlag);
   const stdinFilename = flags.get('--stdin-filename');
   if (stdinFilename !== undefined && !positional.includes('-')) throw new UsageError("--stdin-filename names standard input: pass '-' too");
   if (stdinFilename === '') throw new UsageError('--stdin-filename needs a name');
@@ -274,43 +279,54 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   };
   // A policy's ignore globs leave out what walks and globs found, never a file named as an argument.
   const files = found.files.filter((file) => file.named || !policyOf(file.absolutePath)?.ignores(file.absolutePath));
-  const inputs: { displayPath: string; absolutePath: string; read: () => Uint8Array }[] = files.map((file) => ({
-    ...file,
-    read: () => readFileCapped(file.absolutePath, maxBytes + 1),
-  }));
+  const inputs: { displayPath: string; absolutePath: string; stdin?: boolean }[] = [...files];
   if (found.stdin) {
     const name = stdinFilename ?? '<stdin>';
-    inputs.push({ displayPath: name, absolutePath: resolve(io.cwd, name), read: () => readStdinCapped(maxBytes + 1) });
+    inputs.push({ displayPath: name, absolutePath: resolve(io.cwd, name), stdin: true });
   }
   const reports: FileReport[] = [];
   /** Problems of suppression comments (unused, or naming a rule they cannot suppress): warnings, reported on stderr. */
   let suppressionWarnings = 0;
   let unreadable = found.problems.length > 0;
   for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
-  for (const input of inputs) {
-    let bytes: Uint8Array;
-    try {
-      // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
-      bytes = input.read();
-    } catch (error) {
-      const reason = describeFileError(error);
-      io.stderr(`svc-manifest: ${escapeForTerminal(input.displayPath)}: ${reason}\n`);
-      reports.push({ filePath: input.displayPath, absolutePath: input.absolutePath, text: '', diagnostics: [], readError: reason });
+  const fixing = flags.has('--fix') || flags.has('--fix-dry-run');
+  // Many files are validated on every core (cli-workers.ts); the results come back in the files' order.
+  const workers = fixing ? undefined : workerCount(files.length, concurrency);
+  const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, maxBytes, workers);
+  for (const [index, input] of inputs.entries()) {
+    const file = input.displayPath;
+    let checked: CheckedFile;
+    if (checkedInWorkers !== undefined && !input.stdin) checked = checkedInWorkers[index]!;
+    else if (!fixing && !input.stdin) checked = checkFile(input, maxBytes);
+    else {
+      let bytes: Uint8Array | undefined;
+      let readError = '';
+      try {
+        // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
+        bytes = input.stdin ? readStdinCapped(maxBytes + 1) : readFileCapped(input.absolutePath, maxBytes + 1);
+      } catch (error) {
+        readError = describeFileError(error);
+      }
+      if (bytes === undefined) checked = { text: '', diagnostics: [], readError };
+      else {
+        const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
+        if (fixing) {
+          const fixed = fixFile(document, file, input.absolutePath, flags.has('--fix'), diffs);
+          // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
+          if (flags.has('--fix'))
+            for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
+          checked = fixed;
+        } else {
+          const result = validateDocument(document);
+          checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
+        }
+      }
+    }
+    if (checked.readError !== undefined) {
+      io.stderr(`svc-manifest: ${escapeForTerminal(file)}: ${checked.readError}\n`);
+      reports.push({ filePath: file, absolutePath: input.absolutePath, text: '', diagnostics: [], readError: checked.readError });
       unreadable = true;
       continue;
-    }
-    const file = input.displayPath;
-    const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
-    let checked: { text: string; diagnostics: Diagnostic[]; fixable?: ReadonlyMap<Diagnostic, Replacement> };
-    if (flags.has('--fix') || flags.has('--fix-dry-run')) {
-      const fixed = fixFile(document, file, input.absolutePath, flags.has('--fix'), diffs);
-      // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
-      if (flags.has('--fix'))
-        for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
-      checked = fixed;
-    } else {
-      const result = validateDocument(document);
-      checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
     }
     const suppressed = applySuppressions(checked.text, applyPolicy(checked.diagnostics, policyOf(input.absolutePath)));
     for (const problem of suppressed.problems) {
@@ -406,21 +422,6 @@ const CLI_TOOLS: CliTools = {
   report: printReports,
   checkFormat,
 };
-
-/** A file's bytes, at most `limit` of them; a folder is refused as EISDIR. */
-function readFileCapped(path: string, limit: number): Uint8Array {
-  const stats = statSync(path);
-  if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  if (stats.size <= limit) return readFileSync(path);
-  const buffer = Buffer.alloc(limit);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, buffer, 0, limit, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return buffer;
-}
 
 /** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
 function readStdinCapped(limit: number): Uint8Array {
