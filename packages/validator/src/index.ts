@@ -55,3 +55,6 @@ export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
 export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
 export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
+/** For the CLI's own worker threads (cli-workers.ts), which load this bundle: not an API to call. */
+export { runValidationWorker } from './cli-workers.js';
+export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';

@@ -10,6 +10,7 @@ import type * as yamlLibraryModule from './document/yaml-library.js';
 import type * as github from './formatters/github.js';
 import type * as json from './formatters/json.js';
 import type * as sarif from './formatters/sarif.js';
+import type * as walk from './inputs/walk.js';
 import type * as v1 from './generated/validators-v1.js';
 import type * as eager from './lazy-parts.js';
 
@@ -49,5 +50,11 @@ export function childProcess(): typeof childProcessModule {
   return require('node:child_process') as typeof childProcessModule;
 }
 
+let walkModule: typeof walk | undefined;
+
+export function fileWalker(): typeof walk {
+  return (walkModule ??= require('./inputs/walk.js') as typeof walk);
+}
+
 // Both files offer the same getters with the same types (checked by tsc, gone from the bundle).
-void ({ tomlParser, yamlLibrary, tomlSyntax, v1Validator, formatters, childProcess } satisfies typeof eager);
+void ({ tomlParser, yamlLibrary, tomlSyntax, v1Validator, formatters, childProcess, fileWalker } satisfies typeof eager);

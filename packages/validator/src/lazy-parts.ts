@@ -14,6 +14,7 @@ import * as yamlLibraryModule from './document/yaml-library.js';
 import * as github from './formatters/github.js';
 import * as json from './formatters/json.js';
 import * as sarif from './formatters/sarif.js';
+import * as walk from './inputs/walk.js';
 import * as v1 from './generated/validators-v1.js';
 
 /** The TOML half of the document layer (and toml-eslint-parser behind it). */
@@ -44,4 +45,9 @@ export function formatters(): { json: typeof json; sarif: typeof sarif; github: 
 /** Node's child_process, for `svc-manifest git` when it runs the applier's command. */
 export function childProcess(): typeof childProcessModule {
   return childProcessModule;
+}
+
+/** Walking folders and globs for the CLI's arguments (and picomatch and `ignore` behind it). */
+export function fileWalker(): typeof walk {
+  return walk;
 }
