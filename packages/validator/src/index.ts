@@ -55,3 +55,5 @@ export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
 export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
 export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
+export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
+export { isTimeZone, suggestTimeZone } from './model/time-zones.js';
