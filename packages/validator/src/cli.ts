@@ -16,6 +16,7 @@ import { formatStylish } from './formatters/stylish.js';
 import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
+import { fmtCommand } from './cli-fmt.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -41,6 +42,9 @@ commands:
                         turn a svc_version 1 manifest into version 2 (stdout, or in place)
   convert [svc.toml] [--write]
                         turn svc.toml into svc.yaml (stdout, or write svc.yaml and remove svc.toml)
+  fmt [files...] [--check]
+                        format manifests in place (indent width from .editorconfig, else 2);
+                        --check writes nothing, lists the files that would change, exits 1
   schema [--version 1|2]  print the published JSON Schema (combined, or one version's)
   git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as
                         git commits (runs svc-manifest-git from @svc-manifest/gitops;
@@ -62,6 +66,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await migrateCommand(rest, io, CLI_TOOLS);
       case 'convert':
         return await convertCommand(rest, io, CLI_TOOLS);
+      case 'fmt':
+        return await fmtCommand(rest, io, CLI_TOOLS);
       case 'git':
         return await gitCommand(rest, io);
       case '--version':
