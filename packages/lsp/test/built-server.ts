@@ -39,6 +39,8 @@ export interface StdioClient {
   /** Notifications the server sent, by method. */
   notifications: { method: string; params: any }[];
   stderr: () => string;
+  /** The server's answer to `initialize` (its capabilities). */
+  initializeResult: { capabilities: Record<string, unknown> };
   close(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export async function startStdioClient(settings: unknown | (() => unknown) = nul
   );
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
-  await connection.sendRequest('initialize', {
+  const initializeResult: StdioClient['initializeResult'] = await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,
     capabilities: {
@@ -72,6 +74,7 @@ export async function startStdioClient(settings: unknown | (() => unknown) = nul
     process: child,
     notifications,
     stderr: () => stderr,
+    initializeResult,
     async close() {
       try {
         await Promise.race([connection.sendRequest('shutdown'), new Promise((resolve) => setTimeout(resolve, 2000))]);

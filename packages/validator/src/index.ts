@@ -57,4 +57,4 @@ export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
 export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
 export { isTimeZone, suggestTimeZone } from './model/time-zones.js';
-export { formatManifest, type FormatOptions, type FormatResult } from './edit/format.js';
+export { formatManifest, formatManifestRange, type FormatOptions, type FormatResult } from './edit/format.js';

@@ -11,6 +11,7 @@ import { definitionFeature } from './definition.js';
 import { documentHighlightFeature } from './document-highlight.js';
 import { documentSymbolsFeature } from './document-symbols.js';
 import { foldingFeature } from './folding.js';
+import { formattingFeature } from './formatting.js';
 import { hoverFeature } from './hover.js';
 import { inlayHintsFeature } from './inlay-hints.js';
 import { referencesFeature } from './references.js';
@@ -27,4 +28,5 @@ export const FEATURES: readonly Feature[] = [
   foldingFeature,
   codeActionsFeature,
   inlayHintsFeature,
+  formattingFeature,
 ];

@@ -441,3 +441,29 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
   }
   out.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * The formatting edits that lie in `range` (offsets; whole lines from the range's first), when
+ * applying only them keeps the value and changes only whitespace; else those of them that do
+ * not re-indent, checked the same way; else none. For an editor's "format selection".
+ */
+export function formatManifestRange(text: string, range: { start: number; end: number }, options: FormatOptions = {}): OffsetEdit[] {
+  const full = formatManifest(text, options);
+  if (!full.changed) return [];
+  const lineStart = text.lastIndexOf('\n', Math.max(0, range.start - 1)) + 1;
+  const inside = full.edits.filter((edit) => edit.start >= lineStart && edit.end <= range.end);
+  const format = options.format ?? detectFormat(options.filename);
+  const original = ManifestDocument.parse(text, { format, filename: options.filename, limits: options.limits });
+  const keeps = (edits: readonly OffsetEdit[]): boolean => {
+    if (edits.length === 0) return true;
+    const formatted = applyAll(text, edits);
+    const after = ManifestDocument.parse(formatted, { format, filename: options.filename, limits: options.limits });
+    return after.root !== null && deepEqual(after.value, original.value) && withoutWhitespace(formatted) === withoutWhitespace(text);
+  };
+  if (keeps(inside)) return inside;
+  const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
+  const notIndentation = inside.filter(
+    (edit) => !(atLineStart(edit) && /^ *$/.test(edit.newText) && edit.end > edit.start && !text.slice(edit.start, edit.end).includes('\n')),
+  );
+  return keeps(notIndentation) ? notIndentation : [];
+}
