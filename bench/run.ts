@@ -57,11 +57,12 @@ import {
   ylsVersion,
 } from './servers.ts';
 import { benchValidator, type ValidatorResult } from './validator-bench.ts';
+import { benchFormat, type FormatBenchRow } from './format-bench.ts';
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
-const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops').split(','));
+const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops,format').split(','));
 const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,floor,yls-patched,yls-stock,taplo').split(','));
 const FORMATS = new Set((env.BENCH_FORMATS ?? 'yaml,toml').split(','));
 /** The peer each format is compared with. */
@@ -152,6 +153,7 @@ interface Results {
   applier?: ApplierResult;
   burst?: BurstResult;
   gitops?: GitopsResult;
+  format?: FormatBenchRow[];
   targets: Target[];
 }
 
@@ -159,7 +161,11 @@ async function main(): Promise<void> {
   if (process.argv.includes('--docs-only')) {
     const file = join(ROOT, 'bench', 'results.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    results.targets = [...evaluate(results.lsp, results.validator, results.cli, results.burst), ...gitopsTargets(results.gitops)];
+    results.targets = [
+      ...evaluate(results.lsp, results.validator, results.cli, results.burst),
+      ...gitopsTargets(results.gitops),
+      ...formatTargets(results.format),
+    ];
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
     writeDocs(results);
     return;
@@ -317,8 +323,17 @@ async function main(): Promise<void> {
       );
   }
 
+  // 7. The formatter on a 10,000-line manifest, YAML and TOML (issue #37).
+  let format: FormatBenchRow[] | undefined;
+  if (PARTS.has('format')) {
+    const base = manifests.find((m) => m.targetLines === 10000 && m.errorRate === 0) ?? generateManifest({ targetLines: 10000, errorRate: 0, seed: 42 });
+    format = [benchFormat(base, QUICK ? 5 : 15), benchFormat(renderToml(base), QUICK ? 5 : 15)];
+    for (const row of format)
+      log(`format ${row.format} ${row.lines} lines: ${fmtMs(row.format_ms)} (parse alone ${fmtMs(row.parse_ms)}, ratio ${fmtRatio(row.ratio.median)})`);
+  }
+
   const finished = new Date();
-  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops)];
+  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops), ...formatTargets(format)];
   const results: Results = {
     started: started.toISOString(),
     finished: finished.toISOString(),
@@ -336,6 +351,7 @@ async function main(): Promise<void> {
     applier,
     burst,
     gitops,
+    format,
     targets,
     skipped,
     failed,
@@ -409,6 +425,15 @@ export function gitopsTable(gitops: GitopsResult): string {
 
 function get(lsp: ServerResult[], server: string, manifest: string): ServerResult | undefined {
   return lsp.find((r) => r.server === server && r.manifest === manifest);
+}
+
+function formatTargets(format: FormatBenchRow[] | undefined): Target[] {
+  return (format ?? []).map((row) => ({
+    name: `fmt: formatManifest on a ${row.lines.toLocaleString('en-US')}-line ${row.format.toUpperCase()} manifest (re-indenting every line)`,
+    measured: `${fmtMs(row.format_ms)} ms (${fmtRatio(row.ratio.median)}× one parse)`,
+    target: '≤ 100 ms',
+    met: row.changed ? row.format_ms.median <= 100 : null,
+  }));
 }
 
 function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliResult | undefined, burst?: BurstResult): Target[] {

@@ -14,7 +14,7 @@ import type { Limits } from '../document/limits.js';
 import type { MapNode, SeqNode, ValueNode } from '../document/nodes.js';
 import { ManifestEditError } from './changes.js';
 import { openForEdit } from './engine.js';
-import { deepEqual } from './json.js';
+import { isPlainObject } from './json.js';
 
 export interface FormatOptions {
   format?: ManifestFormat;
@@ -61,15 +61,54 @@ export function formatManifest(source: string | Uint8Array, options: FormatOptio
     const after = reparse(formatted);
     if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key'))
       lastProblem = 'would break its syntax';
-    else if (!deepEqual(after.value, document.value)) lastProblem = 'would change a value';
-    else if (withoutWhitespace(formatted) !== withoutWhitespace(text)) lastProblem = 'would change more than whitespace';
+    else if (!sameValue(after.value, document.value)) lastProblem = 'would change a value';
+    else if (!sameWithoutWhitespace(formatted, text)) lastProblem = 'would change more than whitespace';
     else return { text: formatted, changed: true, edits, indentKept: !reindent };
   }
   throw new ManifestEditError('mismatch', `${options.filename ?? 'the manifest'} was left as it is: formatting it ${lastProblem || 'is not supported'}`);
 }
 
-function withoutWhitespace(text: string): string {
-  return text.replace(/[ \t\r\n]+/g, '');
+function isWhitespace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** Whether two texts are equal once spaces, tabs and line ends are removed (compared in place, without copies). */
+function sameWithoutWhitespace(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && isWhitespace(a.charCodeAt(i))) i++;
+    while (j < b.length && isWhitespace(b.charCodeAt(j))) j++;
+    if (i === a.length || j === b.length) return i === a.length && j === b.length;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+    i++;
+    j++;
+  }
+}
+
+/**
+ * Whether two plain values are the same, keys in the same order (a formatter moves no key); a
+ * class instance (a TOML date-time) by its class and JSON form. Stricter than `deepEqual`, and
+ * without its copies: on a large file the check is a good part of the formatter's time.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (!isPlainObject(a)) return JSON.stringify(a) === JSON.stringify(b);
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i] || !sameValue(a[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 function applyAll(text: string, edits: readonly OffsetEdit[]): string {
@@ -168,7 +207,9 @@ function plan(document: ManifestDocument, width: number, reindent: boolean, sequ
     const start = lines.starts[line]!;
     const end = lines.ends[line]!;
     let contentStart = start;
-    while (contentStart < end && (text.charCodeAt(contentStart) === 32 || text.charCodeAt(contentStart) === 9)) contentStart++;
+    let tab = false;
+    for (let code = text.charCodeAt(contentStart); contentStart < end && (code === 32 || code === 9); code = text.charCodeAt(++contentStart))
+      tab ||= code === 9;
     const blank = contentStart === end;
     if (blank && linePlan.inValue[line] === 0) {
       blankRun++;
@@ -191,7 +232,7 @@ function plan(document: ManifestDocument, width: number, reindent: boolean, sequ
       } else if (!isTomlIndented(line) && linePlan.inValue[line] === 0) {
         indent = 0;
       }
-      if (indent !== old || text.slice(start, contentStart).includes('\t')) edits.push({ start, end: contentStart, newText: ' '.repeat(Math.max(0, indent)) });
+      if (indent !== old || tab) edits.push({ start, end: contentStart, newText: ' '.repeat(Math.max(0, indent)) });
     }
     // In-line spacing on this line.
     while (inlineAt < inline.length && inline[inlineAt]!.start < end) {
@@ -232,12 +273,10 @@ function mergeSorted(edits: OffsetEdit[]): OffsetEdit[] {
 
 /** Marks the lines that start or end inside a scalar spanning lines. */
 function markValues(node: ValueNode, text: string, lines: Lines, linePlan: LinePlan, format: ManifestFormat): void {
+  // The walk never enters an alias's target: it meets each node once.
   const stack: ValueNode[] = [node];
-  const seen = new Set<ValueNode>();
   while (stack.length > 0) {
     const current = stack.pop()!;
-    if (seen.has(current)) continue;
-    seen.add(current);
     if (current.kind === 'map') for (const entry of current.entries) stack.push(entry.value);
     else if (current.kind === 'seq') for (const item of current.items) stack.push(item);
     else if (current.kind === 'scalar' && current.end > current.start) {
@@ -283,8 +322,8 @@ function indentationOf(text: string, lines: Lines, line: number): number | undef
 /** `flush` when the file's first sequence under a key on its own lines starts at the key's column. */
 function sequenceStyleOf(root: MapNode, text: string, lines: Lines): 'flush' | 'indented' {
   const stack: ValueNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.shift()!;
+  for (let next = 0; next < stack.length; next++) {
+    const node = stack[next]!;
     if (node.kind === 'map' && !node.flow) {
       for (const entry of node.entries) {
         const value = entry.value;
@@ -390,25 +429,24 @@ class YamlIndenter {
 /** `key:   value` → `key: value`, `key :` → `key:`, `-   item` → `- item`. */
 function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: boolean): void {
   const stack: ValueNode[] = [root];
-  const seen = new Set<ValueNode>();
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
     if (node.kind === 'map') {
       for (const entry of node.entries) {
         stack.push(entry.value);
         const value = entry.value;
         if (entry.keyAlias !== undefined || value.start <= entry.keyEnd || (value.kind === 'scalar' && value.start === value.end)) continue;
+        // Already `key: value`: nothing to read further.
+        if (value.start === entry.keyEnd + 2 && text.charCodeAt(entry.keyEnd) === 58 && text.charCodeAt(entry.keyEnd + 1) === 32) continue;
         const between = text.slice(entry.keyEnd, value.start);
-        if (/^[ \t]*:[ \t]+$/.test(between) && between !== ': ') out.push({ start: entry.keyEnd, end: value.start, newText: ': ' });
+        if (/^[ \t]*:[ \t]+$/.test(between)) out.push({ start: entry.keyEnd, end: value.start, newText: ': ' });
       }
     } else if (node.kind === 'seq') {
       for (const item of node.items) {
         stack.push(item);
         if (node.flow) continue;
         const dash = dashBefore(text, item.start);
-        if (dash === undefined || (item.kind === 'scalar' && item.start === item.end)) continue;
+        if (dash === undefined || (item.kind === 'scalar' && item.start === item.end) || item.start === dash + 2) continue;
         const between = text.slice(dash + 1, item.start);
         // A map item's later keys align with its first: re-indentation moves them with it.
         if (/^[ \t]+$/.test(between) && between !== ' ' && (reindent || item.kind !== 'map')) out.push({ start: dash + 1, end: item.start, newText: ' ' });
@@ -458,7 +496,7 @@ export function formatManifestRange(text: string, range: { start: number; end: n
     if (edits.length === 0) return true;
     const formatted = applyAll(text, edits);
     const after = ManifestDocument.parse(formatted, { format, filename: options.filename, limits: options.limits });
-    return after.root !== null && deepEqual(after.value, original.value) && withoutWhitespace(formatted) === withoutWhitespace(text);
+    return after.root !== null && sameValue(after.value, original.value) && sameWithoutWhitespace(formatted, text);
   };
   if (keeps(inside)) return inside;
   const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
