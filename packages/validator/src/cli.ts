@@ -17,6 +17,7 @@ import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 import { fmtCommand } from './cli-fmt.js';
+import { withPathDiagnostics } from './cli-paths.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -38,6 +39,7 @@ commands:
       --no-warnings     report errors only
       --fix             apply the safe fixes in place, report what is left
       --fix-dry-run     print the safe fixes as a unified diff (the report goes to stderr)
+      --no-path-checks  do not look up the paths the manifest names (path-not-found)
   migrate [file] --to 2 [--default-agent NAME] [--write] [--format <name>]
                         turn a svc_version 1 manifest into version 2 (stdout, or in place)
   convert [svc.toml] [--write]
@@ -125,7 +127,7 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
 const DEFAULT_FILES = MANIFEST_FILE_NAMES;
 
 async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings', '--fix', '--fix-dry-run']);
+  const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings', '--fix', '--fix-dry-run', '--no-path-checks']);
   const format = flags.get('--format') ?? 'stylish';
   checkFormat(format);
   if (flags.has('--fix') && flags.has('--fix-dry-run')) throw new UsageError('use --fix or --fix-dry-run, not both');
@@ -157,6 +159,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
         ? fixFile(document, file, absolutePath, flags.has('--fix'), diffs)
         : { text: document.text, diagnostics: validateDocument(document).diagnostics };
     let diagnostics = checked.diagnostics;
+    if (!flags.has('--no-path-checks')) diagnostics = withPathDiagnostics(document, absolutePath, diagnostics);
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
     reports.push({ filePath: file, absolutePath, text: checked.text, diagnostics });
   }
