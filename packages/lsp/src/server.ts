@@ -8,6 +8,8 @@
  */
 import {
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  WatchKind,
   LSPErrorCodes,
   ResponseError,
   TextDocuments,
@@ -21,7 +23,7 @@ import { DiagnosticScheduler } from './diagnostic-scheduler.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
 import { applyContentChanges, OpenText, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
-import { FeatureRefusal, RequestCancelled } from './feature-context.js';
+import { FeatureRefusal, RequestCancelled, type FeatureContext } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
 import { collectWhenAsked, IdleCollection, LARGE_PARSE } from './idle-collection.js';
@@ -34,6 +36,8 @@ export interface ServerOptions {
   debounceMs?: number;
   /** The full collection run when idle after a large parse (see idle-collection.ts); null for none. Default: V8's. */
   collectGarbage?: (() => void) | null;
+  /** The files around a document, for path checks (`path-not-found`): the Node entry passes them for `file:` URIs; none in a browser. */
+  files?: FeatureContext['files'];
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
@@ -71,6 +75,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
   let canCreateAndDeleteFiles = false;
+  let canWatchFiles = false;
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
@@ -96,7 +101,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state);
+      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
       if (state.doc.reparsedBytes >= LARGE_PARSE) collection.request();
       return diagnostics;
     },
@@ -125,7 +130,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const uri = params.textDocument.uri;
         const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
         if (!state) return handler.fallback;
-        const result = handler.run(state, params, { token, settings: store.settings, client: { resourceOperations: canCreateAndDeleteFiles } });
+        const result = handler.run(state, params, {
+          token,
+          settings: store.settings,
+          client: { resourceOperations: canCreateAndDeleteFiles },
+          files: options.files,
+        });
         if (token?.isCancellationRequested) return cancelled();
         return result;
       } catch (error) {
@@ -181,6 +191,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
+    canWatchFiles = !!options.files && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
     const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
     canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
@@ -195,6 +206,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onInitialized(
     notification('initialized', () => {
       if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
+      // Created and deleted files can settle a path warning (path-not-found).
+      if (canWatchFiles)
+        void connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }],
+        });
       void pullSettings().then(applySettings, (error) => log('settings', error));
     }),
   );
@@ -212,6 +228,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       changesByUri.delete(document.uri);
       const managed = store.change({ uri: document.uri, version: document.version, text: document.text, languageId: document.languageId, changes });
       if (managed !== undefined) showOrClear(document.uri, managed);
+    }),
+  );
+
+  // A file created or deleted may settle a path warning: every open manifest is checked again.
+  connection.onDidChangeWatchedFiles(
+    notification('didChangeWatchedFiles', () => {
+      for (const document of documents.all()) if (store.managed(document.uri)) scheduler.schedule(document.uri);
     }),
   );
 

@@ -9,6 +9,7 @@ import { codeActionsFeature } from './code-actions.js';
 import { completionFeature } from './completion.js';
 import { definitionFeature } from './definition.js';
 import { documentHighlightFeature } from './document-highlight.js';
+import { documentLinksFeature } from './document-links.js';
 import { documentSymbolsFeature } from './document-symbols.js';
 import { foldingFeature } from './folding.js';
 import { formattingFeature } from './formatting.js';
@@ -29,4 +30,5 @@ export const FEATURES: readonly Feature[] = [
   codeActionsFeature,
   inlayHintsFeature,
   formattingFeature,
+  documentLinksFeature,
 ];
