@@ -76,6 +76,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canRegisterConfiguration = false;
   let canCreateAndDeleteFiles = false;
   let canWatchFiles = false;
+  /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
+  let pulls = false;
+  let canRefreshDiagnostics = false;
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
@@ -116,8 +119,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
   };
   const showOrClear = (uri: string, managed: boolean): void => {
+    if (pulls) return;
     if (managed) scheduler.schedule(uri);
     else clearDiagnostics(uri);
+  };
+  /** Settings or files changed: a pulling client asks again (when it can be told), a pushed one is sent new lists. */
+  const refreshDiagnostics = (uris: string[]): void => {
+    if (pulls) {
+      if (canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
+      return;
+    }
+    for (const uri of uris) if (store.managed(uri)) scheduler.schedule(uri);
   };
 
   const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
@@ -175,6 +187,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** New settings (or the same, when undefined): every open file is read again. */
   const applySettings = (settings: Settings | undefined): void => {
     for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles())) showOrClear(uri, managed);
+    if (pulls && canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
   };
   /** The client's settings, when it can be asked and answers. */
   const pullSettings = async (): Promise<Settings | undefined> => {
@@ -192,6 +205,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
     canWatchFiles = !!options.files && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    pulls = !!params.capabilities.textDocument?.diagnostic;
+    canRefreshDiagnostics = !!workspace?.diagnostics?.refreshSupport;
     const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
     canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
@@ -234,7 +249,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // A file created or deleted may settle a path warning: every open manifest is checked again.
   connection.onDidChangeWatchedFiles(
     notification('didChangeWatchedFiles', () => {
-      for (const document of documents.all()) if (store.managed(document.uri)) scheduler.schedule(document.uri);
+      refreshDiagnostics(documents.all().map((document) => document.uri));
     }),
   );
 

@@ -45,7 +45,12 @@ export interface StdioClient {
 }
 
 /** Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration. */
-export async function startStdioClient(settings: unknown | (() => unknown) = null, bin = ensureBuiltServer()): Promise<StdioClient> {
+export async function startStdioClient(
+  settings: unknown | (() => unknown) = null,
+  bin = ensureBuiltServer(),
+  /** Client capabilities beyond the usual ones (merged per section: `textDocument`, `workspace`). */
+  extraCapabilities: { textDocument?: Record<string, unknown>; workspace?: Record<string, unknown> } = {},
+): Promise<StdioClient> {
   const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
@@ -64,8 +69,12 @@ export async function startStdioClient(settings: unknown | (() => unknown) = nul
     processId: process.pid,
     rootUri: null,
     capabilities: {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
-      textDocument: { publishDiagnostics: { versionSupport: true }, completion: { completionItem: { snippetSupport: true } } },
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, ...extraCapabilities.workspace },
+      textDocument: {
+        publishDiagnostics: { versionSupport: true },
+        completion: { completionItem: { snippetSupport: true } },
+        ...extraCapabilities.textDocument,
+      },
     },
   });
   await connection.sendNotification('initialized', {});

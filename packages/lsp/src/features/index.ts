@@ -16,7 +16,9 @@ import { formattingFeature } from './formatting.js';
 import { hoverFeature } from './hover.js';
 import { inlayHintsFeature } from './inlay-hints.js';
 import { referencesFeature } from './references.js';
+import { pullDiagnosticsFeature } from './pull-diagnostics.js';
 import { renameFeature } from './rename.js';
+import { selectionRangesFeature } from './selection-ranges.js';
 
 export const FEATURES: readonly Feature[] = [
   completionFeature,
@@ -31,4 +33,6 @@ export const FEATURES: readonly Feature[] = [
   inlayHintsFeature,
   formattingFeature,
   documentLinksFeature,
+  selectionRangesFeature,
+  pullDiagnosticsFeature,
 ];
