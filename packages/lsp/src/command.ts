@@ -4,7 +4,7 @@
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from './server.js';
-import { nodeWorkspaceFiles } from './workspace-files.js';
+import { nodeWorkspaceFiles, nodeWorkspaceManifests } from './workspace-files.js';
 
 export function runLanguageServer(args: readonly string[]): void {
   if (args.includes('--version')) {
@@ -22,6 +22,6 @@ export function runLanguageServer(args: readonly string[]): void {
   process.on('uncaughtException', (error) => connection.console.error(`uncaught: ${error.stack ?? error.message}`));
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${String(reason)}`));
   // Path checks read the files beside a manifest on disk; a browser build passes no `files`.
-  startServer(connection, { files: nodeWorkspaceFiles });
+  startServer(connection, { files: nodeWorkspaceFiles, manifests: nodeWorkspaceManifests });
   connection.listen();
 }

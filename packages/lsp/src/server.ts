@@ -30,6 +30,7 @@ import { collectWhenAsked, IdleCollection, LARGE_PARSE } from './idle-collection
 import { QuietWatch } from './quiet.js';
 import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
+import { WorkspaceManifests, workspaceDiagnostics, workspaceSymbols, type ManifestLister } from './workspace.js';
 
 export interface ServerOptions {
   /** Quiet time after an edit before diagnostics run (default 15 ms). */
@@ -38,6 +39,8 @@ export interface ServerOptions {
   collectGarbage?: (() => void) | null;
   /** The files around a document, for path checks (`path-not-found`): the Node entry passes them for `file:` URIs; none in a browser. */
   files?: FeatureContext['files'];
+  /** Lists the manifests in the workspace folders, for workspace symbols and workspace diagnostics (the Node entry's walks the disk). */
+  manifests?: ManifestLister;
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
@@ -76,6 +79,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canRegisterConfiguration = false;
   let canCreateAndDeleteFiles = false;
   let canWatchFiles = false;
+  /** The workspace folders' URIs, from initialize. */
+  let folders: string[] = [];
+  const onDisk = new WorkspaceManifests(options.manifests);
+  const workspaceStates = () =>
+    onDisk.states(
+      folders,
+      documents.all().flatMap((document) => store.managed(document.uri) ?? []),
+    );
   /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
   let pulls = false;
   let canRefreshDiagnostics = false;
@@ -215,6 +226,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (initial) store.settings = readSettings(initial);
     const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
     for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
+    folders = (params.workspaceFolders ?? []).map((folder) => folder.uri);
+    if (folders.length === 0 && params.rootUri) folders = [params.rootUri];
+    capabilities.workspaceSymbolProvider = true;
+    if (options.manifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
     return { capabilities, serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
   });
 
@@ -265,6 +280,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
+  // Whole-workspace requests (workspace.ts): the open manifests and those on disk in the folders.
+  connection.onWorkspaceSymbol((params, token) => {
+    try {
+      return workspaceSymbols(workspaceStates(), params.query, { token, settings: store.settings });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return cancelled();
+      log('workspaceSymbol failed', error);
+      return [];
+    }
+  });
+  connection.languages.diagnostics.onWorkspace((params, token) => {
+    try {
+      return workspaceDiagnostics(workspaceStates(), params.previousResultIds, { token, settings: store.settings, files: options.files });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
+      log('workspace diagnostics failed', error);
+      return { items: [] };
+    }
+  });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
     collection.dispose();

@@ -50,6 +50,8 @@ export async function startStdioClient(
   bin = ensureBuiltServer(),
   /** Client capabilities beyond the usual ones (merged per section: `textDocument`, `workspace`). */
   extraCapabilities: { textDocument?: Record<string, unknown>; workspace?: Record<string, unknown> } = {},
+  /** More initialize params (say, `workspaceFolders`). */
+  initialize: Record<string, unknown> = {},
 ): Promise<StdioClient> {
   const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -76,6 +78,7 @@ export async function startStdioClient(
         ...extraCapabilities.textDocument,
       },
     },
+    ...initialize,
   });
   await connection.sendNotification('initialized', {});
   return {
