@@ -1,8 +1,11 @@
 import type { CodeRule, RuleContext } from './rule.js';
-import { DECLARATION_ITEM, declaredTriggers, mapAt } from '../model/declarations.js';
+import { mapAt, NODE_ITEM } from '../model/declarations.js';
 import { findEntry, resolveAlias, type ScalarNode } from '../document/nodes.js';
 import { isCronProblem, readCron } from '../model/cron.js';
 import { objectLabel } from '../messages.js';
+
+/** A trigger node as an item of `triggers` (made once: anchors are kept per anchor function). */
+export const TRIGGER_ITEM = { ...NODE_ITEM, pointer: (_item: unknown, index: number) => `/triggers/${index}` };
 
 export const cronSyntax: CodeRule<'cron-syntax'> = {
   id: 'cron-syntax',
@@ -11,9 +14,13 @@ export const cronSyntax: CodeRule<'cron-syntax'> = {
   description: "A trigger's `cron` or `schedule` is not a five-field cron expression or one of the `@daily`-style macros.",
   spec: 'Trigger fields: "`cron`, `schedule`, `run_at`, `runAt` (non-empty)" (the spec asks only for a non-empty string).',
   check(context) {
-    context.forEachItem('triggers', declaredTriggers(context), DECLARATION_ITEM, (trigger) => {
-      const map = mapAt(trigger.node);
+    const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
+    if (triggers?.kind !== 'seq') return;
+    // Per trigger node, as trigger-agent-declared does: after an edit only the changed triggers are read again.
+    context.forEachItem('triggers', triggers.items, TRIGGER_ITEM, (item, index) => {
+      const map = mapAt(item);
       if (!map) return;
+      const pointer = `/triggers/${index}`;
       for (const key of ['cron', 'schedule']) {
         const node = findEntry(map, key)?.value;
         const scalar = resolveAlias(node);
@@ -23,8 +30,8 @@ export const cronSyntax: CodeRule<'cron-syntax'> = {
         const base = node === scalar ? writtenStart(context, scalar) : undefined;
         context.report({
           code: this.id,
-          message: `${objectLabel(trigger.path, context)} ${key} '${scalar.value}': ${read.message}`,
-          path: `${trigger.path}/${key}`,
+          message: `${objectLabel(pointer, context)} ${key} '${scalar.value}': ${read.message}`,
+          path: `${pointer}/${key}`,
           start: base === undefined ? node!.start : base + read.start,
           end: base === undefined ? node!.end : base + read.end,
         });
