@@ -82,11 +82,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** The workspace folders' URIs, from initialize. */
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
+  // With `svc.enable` off the workspace has no manifests of ours either.
   const workspaceStates = () =>
-    onDisk.states(
-      folders,
-      documents.all().flatMap((document) => store.managed(document.uri) ?? []),
-    );
+    store.settings.enable
+      ? onDisk.states(
+          folders,
+          documents.all().flatMap((document) => store.managed(document.uri) ?? []),
+        )
+      : [];
   /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
   let pulls = false;
   let canRefreshDiagnostics = false;

@@ -18,6 +18,7 @@ const BROKEN = 'svc_version: 2\nbogus: [\n';
 describe('workspace requests over stdio', () => {
   let work: string;
   let client: StdioClient;
+  let settings: Record<string, unknown> = {};
   const uri = (path: string) => pathToFileURL(join(work, path)).href;
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'svc-lsp-workspace-'));
@@ -33,7 +34,7 @@ describe('workspace requests over stdio', () => {
       writeFileSync(join(work, path), text);
     }
     symlinkSync(join(work, 'a'), join(work, 'link'));
-    client = await startStdioClient(null, undefined, {}, { workspaceFolders: [{ uri: pathToFileURL(work).href, name: 'work' }] });
+    client = await startStdioClient(() => settings, undefined, {}, { workspaceFolders: [{ uri: pathToFileURL(work).href, name: 'work' }] });
   }, 60_000);
   afterAll(async () => {
     await client.close();
@@ -67,6 +68,20 @@ describe('workspace requests over stdio', () => {
       [uri('a/svc.yaml'), 3, []],
       [uri('b/svc.toml'), null, []],
     ]);
+  });
+
+  it('reports nothing with svc.enable off', async () => {
+    settings = { enable: false };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await expect
+      .poll(async () => (await client.connection.sendRequest<{ items: unknown[] }>('workspace/diagnostic', { previousResultIds: [] })).items)
+      .toEqual([]);
+    expect(await client.connection.sendRequest('workspace/symbol', { query: '' })).toEqual([]);
+    settings = {};
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await expect
+      .poll(async () => (await client.connection.sendRequest<{ items: unknown[] }>('workspace/diagnostic', { previousResultIds: [] })).items.length)
+      .toBe(2);
   });
 
   it('finds agents and triggers across manifests by a fuzzy query', async () => {
