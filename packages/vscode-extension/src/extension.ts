@@ -177,6 +177,20 @@ class Controller implements vscode.Disposable {
           const redhat = redhatValidatesYaml(uri);
           return { ...report, items: filterBySwitches(report.items, switchesFor(uri)).filter((d) => keepDiagnostic(uri.path, d.code, redhat)) };
         },
+        // And for the workspace's manifests (workspace/diagnostic), per file, in partial results too.
+        provideWorkspaceDiagnostics: async (resultIds, token, resultReporter, next) => {
+          const filtered = <T extends { uri: vscode.Uri }>(items: T[]): T[] =>
+            items.map((item) => {
+              if (!('items' in item)) return item;
+              const redhat = redhatValidatesYaml(item.uri);
+              const kept = filterBySwitches(item.items as vscode.Diagnostic[], switchesFor(item.uri)).filter((d) =>
+                keepDiagnostic(item.uri.path, d.code, redhat),
+              );
+              return { ...item, items: kept };
+            });
+          const report = await next(resultIds, token, (chunk) => resultReporter(chunk ? { items: filtered(chunk.items) } : chunk));
+          return report ? { items: filtered(report.items) } : report;
+        },
         provideHover: (document, position, token, next) => (switchesFor(document.uri)('hover') ? next(document, position, token) : undefined),
         provideCompletionItem: (document, position, context, token, next) =>
           switchesFor(document.uri)('completion') ? next(document, position, context, token) : undefined,
