@@ -29,7 +29,9 @@ export {
   type PointerTarget,
 } from './document/nodes.js';
 export { TomlDateTime } from './document/value.js';
-export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
+export { validateManifest, validateDocument, withPathChecks, type ValidationResult, type ValidateOptions } from './validate.js';
+export { checkPaths, type ManifestFiles, type PathKind } from './paths.js';
+export { sourcePaths, type SourcePath } from './model/source-paths.js';
 export { movedFrom } from './incremental.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
@@ -58,3 +60,7 @@ export { processIo } from './process-io.js';
 /** For the CLI's own worker threads (cli-workers.ts), which load this bundle: not an API to call. */
 export { runValidationWorker } from './cli-workers.js';
 export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';
+export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
+export { isTimeZone, suggestTimeZone } from './model/time-zones.js';
+export { formatManifest, formatManifestRange, type FormatOptions, type FormatResult } from './edit/format.js';
+export { nodeManifestFiles, repositoryRootOf } from './node-files.js';
