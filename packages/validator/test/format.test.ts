@@ -211,6 +211,25 @@ describe('svc-manifest fmt', () => {
     expect(await fmt(['fmt', '--check', '.', 'other/svc.toml'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('takes folders and globs as validate does: walked below, .gitignore honoured, an argument that selects nothing is exit 2', async () => {
+    const dir = join(work, 'monorepo');
+    mkdirSync(join(dir, 'services', 'api'), { recursive: true });
+    mkdirSync(join(dir, 'services', 'old'), { recursive: true });
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.gitignore'), 'services/old/\n');
+    writeFileSync(join(dir, 'services', 'api', 'svc.yaml'), MESSY_YAML);
+    writeFileSync(join(dir, 'services', 'old', 'svc.yaml'), MESSY_YAML);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'services/api/svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect((await fmt(['fmt', '--check', 'services/**/svc.yaml'], dir)).stdout).toBe('services/api/svc.yaml\n');
+    expect((await fmt(['fmt', '--check', '--no-ignore', 'services'], dir)).stdout).toBe('services/api/svc.yaml\nservices/old/svc.yaml\n');
+    expect(await fmt(['fmt', '--check', 'nowhere'], dir)).toEqual({ code: 2, stdout: '', stderr: 'svc-manifest: nowhere: no such file\n' });
+    expect(readFileSync(join(dir, 'services', 'api', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
+  });
+
   it('takes the indent width from .editorconfig', async () => {
     const dir = join(work, 'editorconfig');
     mkdirSync(join(dir, 'deep'), { recursive: true });
