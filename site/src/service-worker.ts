@@ -41,8 +41,9 @@ const precached = new Set(SVC_PRECACHE.paths.map((path) => new URL(path, scope.l
 const indexPage = new URL('index.html', scope.registration.scope).href;
 
 scope.addEventListener('install', (event) => {
-  // `cache: 'reload'`: the files of this build from the server, not an older copy the HTTP cache kept.
-  const requests = [...precached].map((url) => new Request(url, { cache: 'reload' }));
+  // `no-cache`: asked of the server again, so an older build's copy in the HTTP cache is not kept under
+  // this build's name, but answered "not modified" (no body) for the files the page has just loaded.
+  const requests = [...precached].map((url) => new Request(url, { cache: 'no-cache' }));
   event.waitUntil(
     caches
       .open(cacheName)
