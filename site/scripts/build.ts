@@ -8,13 +8,15 @@
  * Output: the schemas at the paths their `$id`s name (manifest/svc*.schema.json) and immutable
  * copies under the schema package's version (manifest/<version>/…); the manifest reference and
  * every rule page as HTML; a search index; the playground; `_headers` (Netlify, Cloudflare
- * Pages) and `serve.json` (`npm run site:serve`) with the same headers. Every link is relative.
+ * Pages) and `serve.json` (`npm run site:serve`) with the same headers; the playground's service
+ * worker (playground/sw.js), which keeps the playground's files for offline use. Every link is
+ * relative.
  */
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchemas, DEFAULT_SCHEMA_URL } from '@svc-manifest/schema';
-import { bundleAssets } from './assets.js';
+import { bundleAssets, bundleServiceWorker } from './assets.js';
 import { siteHeaders, headersFile, serveJson } from './headers.js';
 import { layout } from './layout.js';
 import { renderPage } from './pages.js';
@@ -136,7 +138,8 @@ export async function buildSite(options: SiteOptions = {}): Promise<{ outDir: st
   );
 
   for (const sheet of ['site.css', 'editor.css']) cpSync(join(siteDir, 'src', sheet), join(outDir, 'assets', sheet));
-  await bundleAssets(join(outDir, 'assets'));
+  await bundleAssets(outDir);
+  await bundleServiceWorker(outDir);
 
   const headers = siteHeaders(SCHEMA_DIR);
   write('_headers', headersFile(headers));

@@ -72,7 +72,8 @@ function workerTransport(worker: Worker): Transport {
   };
 }
 
-const worker = new Worker(new URL('./lsp-worker.js', import.meta.url), { type: 'module', name: 'svc-manifest-lsp' });
+// Beside the page (playground/), inside the scope of the service worker that keeps it for offline use.
+const worker = new Worker(new URL('../playground/lsp-worker.js', import.meta.url), { type: 'module', name: 'svc-manifest-lsp' });
 
 interface Shown {
   /** The document the server's positions are in. */
@@ -95,6 +96,7 @@ const diagnosticsExtension = {
       const view = file.getView();
       if (!view) return true;
       void showDiagnostics(view, file.doc, params.diagnostics);
+      keepForOffline();
       return true;
     },
   },
@@ -106,6 +108,22 @@ const client = new LSPClient({
   timeout: 10_000,
   extensions: [serverCompletion(), hoverTooltips(), diagnosticsExtension],
 }).connect(workerTransport(worker));
+
+// ---- Offline.
+
+let offlineRequested = false;
+/**
+ * Registers the playground's service worker (playground/sw.js, built with the site), which
+ * keeps this page's files so that it works offline once loaded. Called when the first
+ * diagnostics are shown: the worker's install downloads every file again, which would compete
+ * with the first load for the network and the CPU.
+ */
+function keepForOffline(): void {
+  if (offlineRequested || !('serviceWorker' in navigator)) return;
+  offlineRequested = true;
+  // Resolved against the page's address: the worker's scope is the playground's folder.
+  navigator.serviceWorker.register('sw.js').catch((error: unknown) => console.warn('the playground will not work offline:', error));
+}
 
 // ---- Positions and edits.
 

@@ -6,10 +6,11 @@
  *
  * Waits are for what the page shows (expect.poll, bounded); nothing asserts on timing.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServiceWorker } from '../scripts/assets.js';
 import { playgroundFragment, readPlaygroundFragment } from '../src/fragment.js';
 import { builtSite, guardedContext, hasChromium, launchChromium, REPO, startStaticServer, type StaticServer } from './support.js';
 
@@ -146,6 +147,46 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     await expect.poll(() => problems(page), POLL).toEqual([]);
   });
 
+  it('works offline once loaded: with the network gone, a reload still checks what is typed', async () => {
+    const page = await openPlayground();
+    await expect.poll(() => problems(page), POLL).toEqual([]);
+    // The playground's service worker takes control of the page once it has kept its files.
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), POLL).toBe(`${server.origin}/playground/sw.js`);
+    const version = /version:"([0-9a-f]+)"/.exec(readFileSync(join(site.dir, 'playground/sw.js'), 'utf8'))?.[1];
+    expect(await page.evaluate(() => caches.keys())).toEqual([`svc-playground-${version}`]);
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.locator('.cm-content').waitFor();
+    await typeManifest(page, VALID_START);
+    await page.keyboard.type('    modle: large');
+    await expect.poll(() => page.locator('.cm-lintRange-error').allTextContents(), POLL).toEqual(['modle']);
+    await expect.poll(() => problems(page), POLL).toEqual([expect.stringMatching(/^6:5 error unknown key 'modle'.*unknown-key/)]);
+    await page.locator('.cm-lintRange-error').hover();
+    await expect.poll(() => page.locator('.cm-tooltip-lint').textContent(), POLL).toMatch(/unknown key 'modle'.*unknown-key/);
+  });
+
+  it('a new build replaces the kept files: the old cache goes, the new files are kept', async () => {
+    const page = await openPlayground();
+    const controller = () => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
+    await expect.poll(controller, POLL).toBe(`${server.origin}/playground/sw.js`);
+    const versionIn = () => /version:"([0-9a-f]+)"/.exec(readFileSync(join(site.dir, 'playground/sw.js'), 'utf8'))?.[1];
+    const before = versionIn();
+    expect(await page.evaluate(() => caches.keys())).toEqual([`svc-playground-${before}`]);
+
+    // A new build: one kept file changes, and the service worker is built again for it.
+    appendFileSync(join(site.dir, 'assets/search.js'), '\n// a new build\n');
+    await bundleServiceWorker(site.dir);
+    const after = versionIn();
+    expect(after).not.toBe(before);
+
+    // A reload checks the worker's script: the new one installs, takes over and deletes the old cache.
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => caches.keys()), POLL).toEqual([`svc-playground-${after}`]);
+    const kept = await page.evaluate(async (name) => (await (await caches.open(name)).match('../assets/search.js'))?.text(), `svc-playground-${after}`);
+    expect(kept).toMatch(/\/\/ a new build\n$/);
+  });
+
   it("a problem's rule code links to the rule page, whose example opens in the playground", async () => {
     const page = await openPlayground(playgroundFragment('yaml', `${VALID_START}\n    modle: large\n`));
     await expect.poll(() => problems(page), POLL).toEqual([expect.stringContaining('unknown-key')]);
@@ -179,8 +220,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     // Hover the agent's key: the tooltip quotes it.
     await page.locator('.cm-line', { hasText: /^\s*"a`<img/ }).hover({ position: { x: 40, y: 5 } });
     await expect.poll(() => page.locator('.cm-lsp-hover-tooltip').textContent(), POLL).toContain('declared on line');
-    // The stranger's markup is in the tooltip as text.
+    // The stranger's markup is in the tooltip as text: the name whole, in one code span.
     expect(await page.locator('.cm-lsp-hover-tooltip').textContent()).toContain('<img src=x onerror=alert(1)>');
+    expect(await page.locator('.cm-lsp-hover-tooltip code').first().textContent()).toBe(hostileAgent);
     const rendered = await page.evaluate(() => {
       const roots: (Document | ShadowRoot)[] = [document];
       const shadow = document.getElementById('editor')?.shadowRoot;

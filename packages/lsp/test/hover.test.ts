@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { hover } from '../src/features/hover.js';
 import { publishedSchemas } from '@svc-manifest/schema';
@@ -77,5 +78,37 @@ describe('hover', () => {
   it('answers nothing on blank space or in a broken TOML file', () => {
     expect(hoverAt(`svc_version: 2\n‸\n`)).toBeNull();
     expect(hoverAt(`svc_version = ‸\n`, tomlUri)).toBeNull();
+  });
+
+  it('quotes a name holding backticks, and a declaration holding a line of them, as text a Markdown renderer keeps literal', () => {
+    // A renderer that passes raw HTML through (as editors' Markdown renderers do before sanitising).
+    const markdown = new MarkdownIt({ html: true });
+    const name = 'a`<b>x</b>``y`';
+    const yaml = [
+      'svc_version: 2',
+      `default_agent: "${name}"`,
+      'agents:',
+      `  "${name}":`,
+      '    notes: |',
+      '      ```',
+      '      <i>out of the block</i>',
+      '',
+    ].join('\n');
+    const reference = hoverAt(yaml.replace('default_agent: "a`', 'default_agent: "a‸`'))!.value;
+    expect(reference).toContain('**agent** ``` a`<b>x</b>``y` ``` — declared on line 4, 1 reference');
+    expect(reference).toContain('````yaml\n"a`<b>x</b>``y`":\n  notes: |\n    ```\n    <i>out of the block</i>\n````');
+    const html = markdown.render(reference);
+    expect(html).toContain(`<code>${markdown.utils.escapeHtml(name)}</code>`);
+    expect(html).toContain(markdown.utils.escapeHtml('<i>out of the block</i>'));
+    expect(html).not.toMatch(/<b>|<i>/);
+
+    const missing = hoverAt('svc_version: 2\ndefault_agent: "`gh‸ost`"\n')!.value;
+    expect(missing).toBe('agent `` `ghost` `` is not declared in this manifest');
+    expect(markdown.render(missing)).toBe('<p>agent <code>`ghost`</code> is not declared in this manifest</p>\n');
+
+    // A key the manifest made up is described by its container, under its own name as the title.
+    const madeUp = hoverAt('svc_version: 2\nagents:\n  a:\n    "<b>x</b>_*y*‸`": 1\n')!.value;
+    expect(madeUp.split('\n\n')[0]).toBe('**\\<b\\>x\\<\\/b\\>\\_\\*y\\*\\`**');
+    expect(markdown.render(madeUp)).toMatch(/^<p><strong>&lt;b&gt;x&lt;\/b&gt;_\*y\*`<\/strong><\/p>/);
   });
 });

@@ -61,7 +61,7 @@ function keyDescription(state: DocumentState, segments: PathSegment[]): string |
       .find((text) => text);
   if (!description) return undefined;
   const name = segments[segments.length - 1];
-  const title = typeof name === 'string' ? `**${name}**\n\n` : '';
+  const title = typeof name === 'string' ? `**${escapeMarkdown(name)}**\n\n` : '';
   const replacement = schemas.map((schema) => schema['x-svc-deprecated']).find((key) => typeof key === 'string');
   const deprecated = replacement ? `\n\n*Deprecated:* use \`${String(replacement)}\`.` : '';
   const values = enumValues(schemas);
@@ -75,19 +75,53 @@ function nameHover(state: DocumentState, site: NameSite): Hover {
   const range = rangeAt(state, site.start, site.end);
   const label = KIND_LABEL[site.kind];
   if (!definition) {
-    return { contents: { kind: MarkupKind.Markdown, value: `${label} \`${site.name}\` is not declared in this manifest` }, range };
+    return { contents: { kind: MarkupKind.Markdown, value: `${label} ${codeSpan(site.name)} is not declared in this manifest` }, range };
   }
   const lines: string[] = [];
   const declaration = definition.declaration ?? { start: definition.start, end: definition.end };
   const line = positionAt(state, definition.start).line + 1;
   const references = sitesOf(index, site.kind, site.name).filter((s) => s.role === 'reference').length;
-  lines.push(`**${label}** \`${site.name}\` — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`);
+  lines.push(`**${label}** ${codeSpan(site.name)} — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`);
   const lineStart = lspLines(state).lineStart(positionAt(state, declaration.start).line);
   let snippet = state.doc.text.slice(lineStart, declaration.end).replace(/\s+$/, '');
   const snippetLines = snippet.split('\n');
   if (snippetLines.length > MAX_DECLARATION_LINES) snippet = [...snippetLines.slice(0, MAX_DECLARATION_LINES), '…'].join('\n');
-  lines.push('```' + state.format + '\n' + dedent(snippet) + '\n```');
+  lines.push(codeBlock(state.format, dedent(snippet)));
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n\n') }, range };
+}
+
+/*
+ * Names and declarations come from the manifest, which may be a stranger's (the site's playground
+ * opens shared links): quoted in Markdown, a backtick in a name would end its code span and a
+ * line of backticks would end the code block, turning the rest into Markdown and HTML. Each
+ * quote is fenced with more backticks than the text holds in a row, so the text stays text.
+ */
+
+/** A code span holding `text` literally, whatever backticks it contains (CommonMark §6.1). */
+function codeSpan(text: string): string {
+  // A code span is one line: a line break in it would be read as a space anyway, a blank line would end it.
+  const oneLine = text.replace(/\r\n?|\n/g, ' ');
+  const fence = '`'.repeat(longestRun(oneLine, /`+/g) + 1);
+  // Backticks at either end would join the fence; one space each side keeps them apart and is stripped.
+  const padded = /^[` ]|[` ]$/.test(oneLine) && oneLine.trim() !== '' ? ` ${oneLine} ` : oneLine;
+  return `${fence}${padded}${fence}`;
+}
+
+/** A fenced code block holding `text` literally: its fence is longer than any run of backticks in it. */
+function codeBlock(language: string, text: string): string {
+  const fence = '`'.repeat(Math.max(3, longestRun(text, /`+/g) + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** Text as Markdown shows it: every ASCII punctuation character escaped, line breaks as spaces. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/\r\n?|\n/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+function longestRun(text: string, run: RegExp): number {
+  let longest = 0;
+  for (const match of text.matchAll(run)) longest = Math.max(longest, match[0].length);
+  return longest;
 }
 
 function dedent(text: string): string {
