@@ -296,7 +296,10 @@ async function main(): Promise<void> {
     log(`throughput: ${files} manifests`);
     throughput = benchThroughput(WORK, files, QUICK ? 1 : 3);
     for (const row of throughput.rows)
-      log(`  ${row.tool}: ${row.filesPerSecond} files/s (${row.files} files, ${row.wallMs} ms)${row.note ? ` (${row.note})` : ''}`);
+      log(
+        `  ${row.tool}: ${row.filesPerSecond} files/s (${row.files} files, ${row.wallMs} ms)${row.note ? ` (${row.note})` : ''}` +
+          (row.ours ? `; ours ${row.ours.workers}× with workers, ${row.ours.concurrencyOff}× without` : ''),
+      );
     for (const skip of throughput.skipped) log(`  skipped ${skip}`);
   }
 
@@ -824,7 +827,15 @@ export function burstTable(burst: BurstResult): string {
 }
 
 function markdown(
-  results: { machine: Record<string, unknown>; started: string; finished: string; skipped: string[]; failed?: string[]; manifests: unknown[] },
+  results: {
+    machine: Record<string, unknown>;
+    started: string;
+    finished: string;
+    skipped: string[];
+    failed?: string[];
+    manifests: unknown[];
+    throughput?: ThroughputResult;
+  },
   table: string,
   targets: Target[],
 ): string {
@@ -861,7 +872,7 @@ renderings of the YAML ones of the same size (same items, same mistakes).`
   }
 
 ${table}
-${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('; ')}\n` : ''}${results.failed?.length ? `\n**Failed (not measurements):** ${results.failed.join('; ')}\n` : ''}
+${throughputTable(results.throughput)}${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('; ')}\n` : ''}${results.failed?.length ? `\n**Failed (not measurements):** ${results.failed.join('; ')}\n` : ''}
 ## How it is measured
 
 - Manifests: \`bench/generate.ts\`, deterministic (seed 42): agents, triggers of every type (cron, webhook, monitor poll and
@@ -921,6 +932,23 @@ ${results.skipped.length ? `\nNot measured in this run: ${results.skipped.join('
   \`commit-tree\`, \`update-ref\` with the old value) alternate on the same branch, each a one-line change of svc.yaml.
 
 ${findings}`;
+}
+
+/** The throughput rows (files per second on a generated tree, ours over each anchor), or nothing. */
+function throughputTable(throughput: ThroughputResult | undefined): string {
+  if (!throughput) return '';
+  const rows = throughput.rows.map(
+    (row) =>
+      `| ${row.tool} | ${row.files} | ${row.wallMs} | ${row.filesPerSecond} | ` +
+      `${row.ours ? `${row.ours.workers}× / ${row.ours.concurrencyOff}×` : ''} | ${row.note ?? ''} |`,
+  );
+  return `
+### Throughput: ${throughput.files} manifests in a tree (\`bench/throughput-bench.ts\`, median of ${throughput.runs})
+
+| tool | files | wall ms | files/s | ours over it (workers / off) | |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+${throughput.skipped.length ? `\nNot measured: ${throughput.skipped.join('; ')}\n` : ''}`;
 }
 
 main().catch((error) => {

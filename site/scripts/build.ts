@@ -15,7 +15,7 @@
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSchemas, DEFAULT_SCHEMA_URL } from '@svc-manifest/schema';
+import { buildSchemas, SCHEMA_DIR, siteBaseUrl } from '@svc-manifest/schema';
 import { bundleAssets, bundleServiceWorker } from './assets.js';
 import { siteHeaders, headersFile, serveJson } from './headers.js';
 import { layout } from './layout.js';
@@ -25,10 +25,10 @@ const siteDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = join(siteDir, '..');
 const docsDir = join(repoDir, 'docs');
 
-/** The default base: the host the schemas' `$id`s name. */
-export const DEFAULT_BASE_URL = new URL('/', DEFAULT_SCHEMA_URL).href;
+/** The default base: the site the schemas' `$id`s name (a placeholder host until the site is deployed there). */
+export const DEFAULT_BASE_URL = siteBaseUrl();
 /** Where the schemas live under the base (`manifest`), as the `$id`s say. */
-export const SCHEMA_DIR = new URL(DEFAULT_SCHEMA_URL).pathname.replace(/^\/|\/$/g, '');
+export { SCHEMA_DIR };
 
 export interface SiteOptions {
   baseUrl?: string;

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '@svc-manifest/validator';
+import { ruleUrl } from '@svc-manifest/schema';
 import { readPlaygroundFragment } from '../src/fragment.js';
 import { CONTENT_SECURITY_POLICY } from '../scripts/layout.js';
 import { builtSite, REPO } from './support.js';
@@ -33,6 +34,20 @@ function attributes(html: string, name: 'href' | 'src' | 'id'): string[] {
 }
 
 describe('the pages of the site', () => {
+  // One address per rule page for every tool: the helper's URL, for the schemas the site serves, is a page it wrote.
+  it('writes each rule page at the URL ruleUrl() gives for the schemas it serves, and Taplo links land on them', () => {
+    const base = 'https://example.org/svc/';
+    const served = JSON.parse(readFileSync(join(site.dir, 'manifest/svc.schema.json'), 'utf8')) as { $id: string };
+    const onSite = (url: string) => {
+      expect(url.startsWith(base), url).toBe(true);
+      expect(existsSync(join(site.dir, ...url.slice(base.length).split('/'))), url).toBe(true);
+    };
+    for (const rule of RULES) onSite(ruleUrl(rule.id, served.$id));
+    const links = [...readFileSync(join(site.dir, 'manifest/svc.v2.schema.json'), 'utf8').matchAll(/"key": "([^"]+)"/g)];
+    expect(links.length).toBeGreaterThan(10);
+    for (const [, url] of links) onSite(url!);
+  });
+
   it('has a page for every rule, with the rule id as its title', () => {
     for (const rule of RULES) {
       const page = join(site.dir, 'rules', `${rule.id}.html`);

@@ -1,18 +1,19 @@
 /**
  * `npm run gen` (schema half): writes the published JSON Schemas and the TypeScript types
  * from packages/schema/src/source.ts. Deterministic; CI re-runs it and fails on any diff.
- * The base address of the `$id`s is `SVC_SCHEMA_URL` (default: DEFAULT_SCHEMA_URL).
+ * The base address of the `$id`s is `SVC_SCHEMA_URL` (default: DEFAULT_SCHEMA_URL); Taplo's rule links
+ * follow it (`ruleUrl`: the rule pages of the site serving the schemas).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { catalogEntry, schemastoreTests } from './schemastore.js';
-import { buildSchemas, DEFAULT_RULE_DOCS_URL, DEFAULT_SCHEMA_URL, EDITOR_ONLY_KEYWORDS, GENERATED_NOTE } from '../src/build.js';
+import { buildSchemas, DEFAULT_SCHEMA_URL, EDITOR_ONLY_KEYWORDS, GENERATED_NOTE } from '../src/build.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const baseUrl = process.env.SVC_SCHEMA_URL || DEFAULT_SCHEMA_URL;
-const schemas = buildSchemas(baseUrl, { ruleDocsUrl: process.env.SVC_RULE_DOCS_URL || DEFAULT_RULE_DOCS_URL });
+const schemas = buildSchemas(baseUrl);
 
 const outDir = join(packageDir, 'generated');
 mkdirSync(outDir, { recursive: true });

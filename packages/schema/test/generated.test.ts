@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSchemas, schemaForUrl, SCHEMA_URLS } from '@svc-manifest/schema';
+import { buildSchemas, ruleUrl, schemaForUrl, SCHEMA_URLS, siteBaseUrl } from '@svc-manifest/schema';
 
 const generated = join(import.meta.dirname, '..', 'generated');
 const read = (file: string) => JSON.parse(readFileSync(join(generated, file), 'utf8'));
@@ -46,5 +46,44 @@ describe('published schemas', () => {
     };
     visit(built.combined, '#');
     expect(missing).toEqual([]);
+  });
+});
+
+/** Every value of `keyword` anywhere in a schema. */
+function valuesOf(node: unknown, keyword: string, found: unknown[] = []): unknown[] {
+  if (Array.isArray(node)) node.forEach((item) => valuesOf(item, keyword, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === keyword) found.push(value);
+      valuesOf(value, keyword, found);
+    }
+  }
+  return found;
+}
+
+describe('rule links', () => {
+  it('names the site above the schemas, with or without a version folder', () => {
+    expect(siteBaseUrl()).toBe('https://schemas.svc.example/');
+    expect(siteBaseUrl('https://example.org/svc/manifest/0.1.0/')).toBe('https://example.org/svc/');
+    expect(siteBaseUrl('https://example.org/svc/manifest')).toBe('https://example.org/svc/');
+    expect(ruleUrl('unknown-key')).toBe('https://schemas.svc.example/rules/unknown-key.html');
+  });
+
+  // Taplo's links in the committed schemas are the helper's URLs, under the host of the schemas' own $id.
+  it.each(['svc.schema.json', 'svc.v1.schema.json', 'svc.v2.schema.json'])('%s links each rule key to ruleUrl()', (file) => {
+    const schema = read(file) as Record<string, unknown>;
+    const rules = new Set(valuesOf(schema, 'x-svc-rule') as string[]);
+    const links = (valuesOf(schema, 'x-taplo') as { links?: { key?: string } }[]).flatMap((taplo) => (taplo.links ? [taplo.links.key] : []));
+    expect(links.length).toBeGreaterThan(10);
+    const expected = new Set([...rules].map((rule) => ruleUrl(rule, schema.$id as string)));
+    for (const link of links) {
+      expect(expected, String(link)).toContain(link);
+      expect(link).toMatch(new RegExp(`^${new URL('/', schema.$id as string).href.replace(/\./g, '\\.')}rules/[a-z0-9-]+\\.html$`));
+    }
+  });
+
+  it('follows the base the schemas are built for', () => {
+    const links = valuesOf(buildSchemas('https://example.org/svc/manifest/0.1.0').v2, 'x-taplo') as { links?: { key?: string } }[];
+    expect(links.flatMap((taplo) => (taplo.links ? [taplo.links.key] : []))).toContain('https://example.org/svc/rules/alias-conflict.html');
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES, runCli, validateManifest, type CliIo } from '@svc-manifest/validator';
+import { ruleUrl } from '@svc-manifest/schema';
 import { ensureBundle, REPO_ROOT, runBundle } from './support/child.js';
 import { toEslintFix } from '../src/formatters/json.js';
 
@@ -491,6 +492,11 @@ describe('--max-bytes', () => {
   });
 });
 
+interface SarifRun {
+  tool: { driver: { rules: { id: string; helpUri?: string }[] } };
+  results: { ruleId: string }[];
+}
+
 describe('the built bundle (node dist/svc-manifest.cjs)', () => {
   beforeAll(() => {
     ensureBundle();
@@ -540,6 +546,22 @@ describe('the built bundle (node dist/svc-manifest.cjs)', () => {
         expect(reports.map((r) => r.messages.length)).toEqual([1500, 2]);
         expect(reports[1]!.messages.map((m) => m.ruleId).sort()).toEqual(['default-agent-declared', 'sandbox-template-declared']);
       }
+    }
+  });
+
+  // Each rule a result names links to its page on the site that serves the schemas (the host of the schemas' $id).
+  it("gives every rule it reports in SARIF a helpUri, the rule page under the schemas' $id host", () => {
+    const dir = folder('bundle-sarif-help', { 'svc.yaml': INVALID_YAML });
+    const child = runBundle(['validate', '--format', 'sarif'], { cwd: dir });
+    expect(child.status).toBe(1);
+    const run = (JSON.parse(child.stdout) as { runs: [SarifRun] }).runs[0];
+    const host = new URL('/', (JSON.parse(runBundle(['schema']).stdout) as { $id: string }).$id).href;
+    const reported = [...new Set(run.results.map((result) => result.ruleId))];
+    expect(reported.length).toBeGreaterThan(2);
+    for (const id of reported) {
+      const rule = run.tool.driver.rules.find((candidate) => candidate.id === id);
+      expect(rule?.helpUri, id).toBe(ruleUrl(id));
+      expect(rule?.helpUri, id).toBe(`${host}rules/${id}.html`);
     }
   });
 

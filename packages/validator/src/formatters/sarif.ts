@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { ruleUrl, siteBaseUrl } from '@svc-manifest/schema';
 import { RULES } from '../rules/index.js';
 import type { FileReport, FormatOptions } from './types.js';
 
@@ -42,7 +43,8 @@ export function formatSarif(reports: readonly FileReport[], options: FormatOptio
           driver: {
             name: 'svc-manifest',
             version: options.toolVersion,
-            informationUri: 'https://schemas.svc.example/manifest',
+            // The site that serves the schemas and the rule pages (a placeholder host until it is deployed).
+            informationUri: siteBaseUrl(),
             rules: RULES.map((rule) => ({
               id: rule.id,
               name: rule.id.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase()),
@@ -50,6 +52,7 @@ export function formatSarif(reports: readonly FileReport[], options: FormatOptio
               fullDescription: {
                 text: rule.spec ? `${rule.description.replace(/`/g, "'")} Spec: ${rule.spec.replace(/`/g, "'")}` : rule.description.replace(/`/g, "'"),
               },
+              helpUri: ruleUrl(rule.id),
               defaultConfiguration: { level: LEVELS[rule.severity] },
               properties: { tags: [rule.kind] },
             })),
