@@ -12,13 +12,14 @@
  * ends, indentation): a result with fixes is reused only under the same habits. The located form
  * of a diagnostic (lines and columns) is kept too, or moved with it ({@link locatedList}).
  */
-import { shiftAllInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
+import type { Diagnostic, Range, RawDiagnostic, Severity } from './diagnostic.js';
+import { shiftAllInPlace, shiftedDiagnostic } from './document/shift-diagnostics.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { appendAll, commonEnds, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
-import type { RuleCode } from './rules/index.js';
+import type { RuleCode } from './rule-codes.js';
 
 /** A node, or a map entry (its key and value): what a cached result belongs to. */
 export type Anchor = ValueNode | MapEntry;

@@ -3,7 +3,7 @@ import { ManifestDocument, type DocumentOptions } from './document/manifest-docu
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { appendAll, mapSpliced } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
-import { v1Validator } from './lazy-parts.js';
+import { partsV1 } from './generated/validators-v1.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
@@ -26,9 +26,9 @@ export interface ValidationResult {
 
 export interface ValidateOptions extends DocumentOptions {}
 
-/** The compiled validator of a version, as its tree of parts (version 1's is loaded on first use, see lazy-parts.ts). */
+/** The compiled validator of a version, as its tree of parts (the CLI's bundle loads version 1's on first use: scripts/lazy-parts-plugin.mjs). */
 function partsFor(version: SvcVersion): SchemaPart {
-  return (version === 1 ? v1Validator().partsV1 : partsV2) as SchemaPart;
+  return (version === 1 ? partsV1 : partsV2) as SchemaPart;
 }
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */

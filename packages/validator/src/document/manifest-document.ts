@@ -33,7 +33,7 @@ import {
   type MapNode,
   type ValueNode,
 } from './nodes.js';
-import { tomlParser } from '../lazy-parts.js';
+import * as tomlParser from './parse-toml.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment } from './parse-yaml.js';
 import type { ParsedFragment } from './tree-builder.js';
@@ -400,7 +400,7 @@ export class ManifestDocument {
     if (this.format !== 'toml') return this.text;
     const source = this.source;
     if (startsHeader(source, 0)) return '';
-    const plan = tomlParser().planTomlPart(source, 0, (offset) => startsHeader(source, offset), 1);
+    const plan = tomlParser.planTomlPart(source, 0, (offset) => startsHeader(source, offset), 1);
     return plan?.stopped ? source.slice(0, plan.end) : this.text;
   }
 
@@ -492,7 +492,7 @@ export class ManifestDocument {
     this.scannedBytes += body.length;
     const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
     // TOML: the blocks first (a linear scan), so the nesting check can tell whether it is clean at each.
-    const tomlBlocks = this.format === 'toml' ? tomlParser().planTomlBlocks(body) : null;
+    const tomlBlocks = this.format === 'toml' ? tomlParser.planTomlBlocks(body) : null;
     if (tomlBlocks) this.scannedBytes += body.length;
     const tomlNesting = yamlScan
       ? undefined
@@ -634,7 +634,7 @@ export class ManifestDocument {
     const t = lastAtMost(old, Math.max(0, r.start - 1), blockStart);
     const from = old[t]!.start;
     let stop = old.length;
-    const plan = tomlParser().planTomlPart(
+    const plan = tomlParser.planTomlPart(
       body,
       from,
       (offset) => {
@@ -724,7 +724,6 @@ export class ManifestDocument {
     oldIndex: OldIndex,
     splice?: TomlSplice,
   ): ParsedFragment {
-    const toml = tomlParser();
     const clean = previous?.tomlClean;
     this.valueMemo = previous?.valueMemo;
     // Once per block: a lookup by text hands each earlier block out once. With a splice, only
@@ -750,10 +749,10 @@ export class ManifestDocument {
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     // Read whole: made into one string here, if it is not one already.
     const text = body.toString();
-    const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(text, base, blocks) : null;
+    const byBlocks = blocks && !previous ? tomlParser.parseTomlByBlocks(text, base, blocks) : null;
     const whole: ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } = byBlocks
       ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
-      : toml.parseTomlDocument(text, base, blocks);
+      : tomlParser.parseTomlDocument(text, base, blocks);
     if (whole.parts && blocks) {
       const parts = whole.parts;
       const owner: TomlOwner = { doc: this, groups: [] };
@@ -816,7 +815,7 @@ export class ManifestDocument {
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
       read += text.length;
-      const result = tomlParser().parseTomlBlock(text, base + block.start, i === 0);
+      const result = tomlParser.parseTomlBlock(text, base + block.start, i === 0);
       if (!result || 'error' in result) return undefined;
       middle.push(cachedPart(result.part, base + block.start, owner));
     }
@@ -844,7 +843,7 @@ export class ManifestDocument {
       stop,
       middle.map((cached) => cached.part),
     );
-    const joined = tomlParser().joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
+    const joined = tomlParser.joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
     previous.join = undefined;
     this.tomlBlocks = { bom: base, blocks, parts: withRunReplaced(parts, from, stop, middle), fresh: false, join: joined.join, whole: owner };
     if (same) this.tomlClean = clean;
@@ -879,7 +878,7 @@ export class ManifestDocument {
       const text = body.slice(block.start, block.end);
       const at = base + block.start;
       this.reparsedBytes += text.length;
-      const result = tomlParser().parseTomlBlock(text, at, i === 0);
+      const result = tomlParser.parseTomlBlock(text, at, i === 0);
       if (!result) return null;
       if ('error' in result) {
         if (!result.syntax || i >= clean.signatures.length) return null;
@@ -940,7 +939,7 @@ export class ManifestDocument {
     }
     // The indexes changed: the trees are grouped anew (this document owns them all now).
     owner.groups = groupFrames(cachedParts);
-    const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join ?? lender?.join);
+    const joined = tomlParser.joinTomlParts(parts, base, body.length, previous.join ?? lender?.join);
     // The joined nodes are this document's now (moved in place): never join from them twice.
     previous.join = undefined;
     if (lender) {
@@ -983,7 +982,7 @@ export class ManifestDocument {
     while (last >= 0 && /\s/.test(extended.charAt(last))) last--;
     if (last < next.start - block.start) return null;
     this.reparsedBytes += extended.length - (next.start - block.start);
-    const again = tomlParser().parseTomlBlock(extended, base + block.start, i === 0);
+    const again = tomlParser.parseTomlBlock(extended, base + block.start, i === 0);
     if (!again || !('error' in again) || !again.syntax || again.index >= last) return null;
     return again;
   }
