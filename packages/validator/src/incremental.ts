@@ -33,23 +33,15 @@ interface Kept {
   diagnostics: readonly RawDiagnostic[];
 }
 
-/** What one validation computed afresh instead of reusing, for tests (like `reparsedBytes`). */
+/**
+ * What one validation computed afresh instead of reusing: a probe a caller hands to
+ * `validateDocument` (tests and measurements), which the validation fills in.
+ */
 export interface ValidationWork {
   /** Instance pointers of the schema parts validated again (their value object was new). */
   schemaParts: string[];
   /** `rule-id@version:collection pointer` of each item a code rule checked again, and `explain pointer` for schema errors explained again. */
   checked: string[];
-}
-
-let recording = false;
-
-/** Whether validations record what they computed afresh ({@link ValidationWork}); off unless a test or a measurement asks. */
-export function recordValidationWork(on: boolean): void {
-  recording = on;
-}
-
-export function isRecordingWork(): boolean {
-  return recording;
 }
 
 function within(diagnostics: readonly RawDiagnostic[], start: number, end: number): boolean {
@@ -154,7 +146,7 @@ export class ResultCache {
 
   constructor(
     private readonly document: ManifestDocument,
-    readonly work: ValidationWork,
+    readonly work: ValidationWork | undefined,
     /** False for a document no one will update (a one-shot validation): compute everything, keep nothing. */
     private readonly keep = true,
   ) {}
@@ -220,7 +212,7 @@ export class ResultCache {
       const length = anchor.end - start;
       if (result && (result.length !== length || (result.habits !== undefined && result.habits !== this.currentHabits()))) result = undefined;
       if (!result) {
-        if (recording) this.work.checked.push(`${slot} ${pointerOf(i)}`);
+        this.work?.checked.push(`${slot} ${pointerOf(i)}`);
         const diagnostics = compute(i);
         const keep = within(diagnostics, start, start + length);
         const fresh: ItemResult = {
@@ -298,7 +290,7 @@ export class ResultCache {
       }
       return hit.diagnostics;
     }
-    if (recording) this.work.checked.push(`${slot} ${pointer}`);
+    this.work?.checked.push(`${slot} ${pointer}`);
     const diagnostics = compute();
     if (within(diagnostics, start, end)) {
       if (!bySlot) kept.set(anchor, (bySlot = new Map()));

@@ -11,7 +11,7 @@ import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf 
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
 import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
-import { isRecordingWork, locatedList, ResultCache, type ValidationWork } from './incremental.js';
+import { locatedList, ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -53,15 +53,24 @@ export function validateManifest(input: string | Uint8Array, options: ValidateOp
  * edit changed. A diagnostic the edit did not move is the same object in both results: treat
  * them as read-only.
  */
-export function validateDocument(document: ManifestDocument): ValidationResult {
-  return validated(document, true);
+export function validateDocument(document: ManifestDocument, options: DocumentValidationOptions = {}): ValidationResult {
+  return validated(document, true, options.probe);
 }
 
-function validated(document: ManifestDocument, keep: boolean): ValidationResult {
+/** How {@link validateDocument} runs. */
+export interface DocumentValidationOptions {
+  /**
+   * Filled in with what this validation computed afresh rather than reused (the schema parts
+   * validated, the items checked again), when the document was not validated before.
+   */
+  probe?: ValidationWork;
+}
+
+function validated(document: ManifestDocument, keep: boolean, probe?: ValidationWork): ValidationResult {
   let result = results.get(document);
   if (!result) {
     try {
-      result = runValidation(document, keep);
+      result = runValidation(document, keep, probe);
     } catch (error) {
       // A bug of ours must not take the caller down: report it where the user can see it.
       result = {
@@ -166,22 +175,9 @@ function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | Value
 
 const NOTHING = Object.freeze([]) as unknown as RawDiagnostic[];
 
-const works = new WeakMap<ManifestDocument, ValidationWork>();
+export type { ValidationWork };
 
-export { recordValidationWork } from './incremental.js';
-
-/**
- * What validating `document` computed afresh rather than reusing from an earlier validation of
- * the same file (the schema parts validated, the items checked), when recording is on
- * (`recordValidationWork(true)`): for tests and measurements.
- */
-export function validationWork(document: ManifestDocument): ValidationWork | undefined {
-  return works.get(document);
-}
-
-function runValidation(document: ManifestDocument, keep: boolean): ValidationResult {
-  const work: ValidationWork = { schemaParts: [], checked: [] };
-  works.set(document, work);
+function runValidation(document: ManifestDocument, keep: boolean, work: ValidationWork | undefined): ValidationResult {
   const raw: RawDiagnostic[] = [...document.diagnostics];
   const value = document.value;
   const root = document.root;
@@ -220,7 +216,7 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
             // The explanation depends on the part's errors: the same array while the part's value object is the same.
             appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
           },
-          keep ? { validated: isRecordingWork() ? work.schemaParts : undefined } : undefined,
+          keep ? { validated: work?.schemaParts } : undefined,
         );
         let sink = raw;
         let spare: RawDiagnostic[] | undefined;

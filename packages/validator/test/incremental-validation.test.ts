@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   declarationsOf,
   ManifestDocument,
@@ -25,7 +25,10 @@ import {
 } from '../src/index.js';
 import { notedEnds } from '../src/document/spliced-lists.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
-import { recordValidationWork, validationWork } from '../src/validate.js';
+import type { ValidationWork } from '../src/validate.js';
+
+/** A probe for `validateDocument`: what the validation computed afresh. */
+const newProbe = (): ValidationWork => ({ schemaParts: [], checked: [] });
 import { locatedList, ResultCache } from '../src/incremental.js';
 import { anchorFinder } from '../src/validate.js';
 import { ManifestLocator } from '../src/locator.js';
@@ -138,8 +141,6 @@ describe('what an edit validates again', () => {
       );
     expect(inline).toEqual([]);
   });
-  beforeAll(() => recordValidationWork(true));
-  afterAll(() => recordValidationWork(false));
   /** Schema parts below a collection (an item), leaving out the root and the collections themselves, which are new objects after any edit. */
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
   const at = (text: string, marker: string, after: string) => text.indexOf(after, text.indexOf(marker)) + after.length;
@@ -147,13 +148,14 @@ describe('what an edit validates again', () => {
   it('a one-line edit in one trigger validates that trigger and checks it again, and nothing of the others', () => {
     const text = largeManifest(2, 40, 20, 7);
     let document = ManifestDocument.parse(text, { format: 'yaml' });
-    validateDocument(document);
-    expect(validationWork(document)!.schemaParts.length).toBeGreaterThan(60);
+    const opened = newProbe();
+    validateDocument(document, { probe: opened });
+    expect(opened.schemaParts.length).toBeGreaterThan(60);
     const offset = at(text, 'slug: trigger-17\n', "prompt: '") + 3;
     const edited = text.slice(0, offset) + 'x' + text.slice(offset);
     document = document.update(edited);
-    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited).diagnostics);
-    const work = validationWork(document)!;
+    const work = newProbe();
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited).diagnostics);
     expect(items(work.schemaParts)).toEqual(['/triggers/17']);
     const checked = work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c));
     expect(checked.sort()).toEqual(['possible-typo@2:/triggers /triggers/17', 'trigger-agent-declared@2:triggers /triggers/17']);
@@ -166,9 +168,9 @@ describe('what an edit validates again', () => {
     const offset = at(text, '  agent-5:\n', '  agent-5') - 1;
     const edited = text.slice(0, offset) + 'x' + text.slice(offset);
     document = document.update(edited);
-    const result = validateDocument(document);
+    const work = newProbe();
+    const result = validateDocument(document, { probe: work });
     expect(result.diagnostics).toEqual(validateManifest(edited).diagnostics);
-    const work = validationWork(document)!;
     expect(items(work.schemaParts)).toEqual(['/agents/agent-x5']);
     expect(work.checked.filter((c) => c.startsWith('agent-connector-declared'))).toEqual(['agent-connector-declared@2:agents /agents/agent-x5']);
     // Triggers name agents: each is checked again for trigger-agent-declared; no trigger is validated again.
@@ -185,14 +187,14 @@ describe('what an edit validates again', () => {
     const offset = at(text, 'slug = "trigger-20"', 'slug = "trigger-20"');
     const edited = text.slice(0, offset) + '\nnote = "x"' + text.slice(offset);
     document = document.update(edited);
-    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    const work = newProbe();
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
     // The tables were joined at the open as an edit joins them, so the values made anew are the
     // edited trigger's and those of the triggers a `[triggers.filter]` header extends (joining
     // the triggers again copies those tables): 4, 13 and 22 of this file.
     const after = (document.schemaValue as { triggers: object[] }).triggers;
     const made = after.flatMap((trigger, index) => (trigger === before[index] ? [] : [`/triggers/${index}`]));
     expect(made).toEqual(['/triggers/4', '/triggers/13', '/triggers/20', '/triggers/22']);
-    const work = validationWork(document)!;
     expect(items(work.schemaParts).filter((p) => p.startsWith('/triggers/'))).toEqual(made);
     // No agent or connector is validated again, nor checked again by a rule.
     expect(items(work.schemaParts).filter((p) => !p.startsWith('/triggers/'))).toEqual([]);
@@ -201,8 +203,6 @@ describe('what an edit validates again', () => {
 });
 
 describe('a [[triggers]] table typed into a large TOML file', () => {
-  beforeAll(() => recordValidationWork(true));
-  afterAll(() => recordValidationWork(false));
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
 
   it('validates again only the new table and the one it was typed in front of, though the texts between had an error', () => {
@@ -218,8 +218,9 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     validateDocument(document);
     const edited = `${text.slice(0, at)}${table(1000)}${text.slice(at)}`;
     document = document.update(edited);
-    expect(document.reparsedBytes).toBeLessThan(300);
-    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    expect(document.parsedCharacters).toBeLessThan(300);
+    const work = newProbe();
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format: 'toml' }).root));
     // The array of tables is spliced, not joined table by table, and says which ends it kept.
     const tables = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
@@ -227,7 +228,6 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     expect(notedEnds(tables, tablesBefore)).toEqual({ prefix: 150, suffix: 149 });
     // The new table, and the one it was typed in front of: the unfinished header shared that
     // table's block, so its text was read again. No other trigger, agent or connector.
-    const work = validationWork(document)!;
     expect(items(work.schemaParts)).toEqual(['/triggers/150', '/triggers/151']);
     expect(work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c)).sort()).toEqual([
       'possible-typo@2:/triggers /triggers/150',
@@ -238,7 +238,7 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     // Deleted again: the array loses that one table, and keeps all the others.
     const tablesWithNew = tables;
     document = document.update(text);
-    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(document.parsedCharacters).toBeLessThan(300);
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(text, { format: 'toml' }).root));
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(text, { format: 'toml' }).diagnostics);
     expect(notedEnds((nodeAtPointer(document.root!, '/triggers').node as SeqNode).items, tablesWithNew)).toEqual({ prefix: 150, suffix: 150 });
