@@ -12,7 +12,7 @@
  * refused, nothing is collected and nothing else changes.
  */
 
-/** Parses at least this long (characters read, see ManifestDocument.reparsedBytes) leave enough behind to collect. */
+/** Parses at least this long (characters read, see ManifestDocument.parsedCharacters) leave enough behind to collect. */
 export const LARGE_PARSE = 512 * 1024;
 /** No message for this long counts as idle. */
 const IDLE_MS = 100;

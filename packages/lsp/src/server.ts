@@ -97,7 +97,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     compute: (state) => {
       if (!store.isManaged(state)) return [];
       const diagnostics = computeDiagnostics(state);
-      if (state.doc.reparsedBytes >= LARGE_PARSE) collection.request();
+      if (state.doc.parsedCharacters >= LARGE_PARSE) collection.request();
       return diagnostics;
     },
     publish: (uri, version, diagnostics) => {

@@ -274,16 +274,17 @@ export class ManifestDocument {
   private valueMemo?: ValueMemo;
   /**
    * How many characters of text the parser read to make this document: all of it for a fresh
-   * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
+   * parse, only the changed chunks or blocks for an incremental {@link update}. A parse leaves
+   * garbage in proportion: the language server collects once while idle after a large one.
    */
-  reparsedBytes = 0;
+  parsedCharacters = 0;
   /**
    * How many characters the checks and scans before parsing read (characters, byte count,
    * nesting and chunk plan): each pass over the whole text for a fresh parse, the changed
-   * lines and the chunks around them for an incremental {@link update}. For tests.
+   * lines and the chunks around them for an incremental {@link update}: what an edit cost before parsing.
    */
-  scannedBytes = 0;
-  /** Whether the last {@link update} took the changed region from the changes it was given. For tests. */
+  scannedCharacters = 0;
+  /** Whether {@link update} took the changed region from the changes it was given (else it compared the texts). */
   regionFromChanges = false;
   /**
    * The whole lines where this text differs from the text of the document it was {@link update}d
@@ -474,14 +475,14 @@ export class ManifestDocument {
     if (previousDocument && region && this.format === 'yaml' && this.loadYamlIncrementally(previousDocument, region)) return;
     if (previousDocument && region && this.format === 'toml' && this.loadTomlIncrementally(previousDocument, region)) return;
     const limits = this.limits;
-    this.scannedBytes += this.text.length;
+    this.scannedCharacters += this.text.length;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
       this.refuseAsTooLarge(past);
       return;
     }
     if (this.text.length * 3 > limits.maxBytes) this.utf8Bytes = utf8Length(this.text);
-    this.scannedBytes += this.text.length;
+    this.scannedCharacters += this.text.length;
     const checked = checkCharacters(this.text);
     this.forbidden = checked.diagnostics.length > 0;
     this.parseDiagnostics.push(...checked.diagnostics);
@@ -489,11 +490,11 @@ export class ManifestDocument {
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const body = bom ? checked.text.slice(1) : checked.text;
     // YAML: one scan gives the nesting depth and the line table chunk planning needs.
-    this.scannedBytes += body.length;
+    this.scannedCharacters += body.length;
     const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
     // TOML: the blocks first (a linear scan), so the nesting check can tell whether it is clean at each.
     const tomlBlocks = this.format === 'toml' ? tomlParser.planTomlBlocks(body) : null;
-    if (tomlBlocks) this.scannedBytes += body.length;
+    if (tomlBlocks) this.scannedCharacters += body.length;
     const tomlNesting = yamlScan
       ? undefined
       : scanTomlNesting(
@@ -531,10 +532,10 @@ export class ManifestDocument {
         const previous = state && { state, body: state.bom ? previousDocument!.text.slice(1) : previousDocument!.text };
         this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
         if (state) state.consumed = true;
-        this.reparsedBytes += work.reparsed;
+        this.parsedCharacters += work.reparsed;
         fragment = this.assembleChunks(body, bom);
       } else {
-        this.reparsedBytes = body.length;
+        this.parsedCharacters = body.length;
         fragment = parseYamlFragment(body, bom);
       }
     }
@@ -573,13 +574,13 @@ export class ManifestDocument {
     const oldBody = previous.body(bom);
     const work = { scanned: 0, reparsed: 0 };
     const replan = replanYaml(state, oldBody, body, region, limits.maxDepth, work);
-    this.scannedBytes += work.scanned;
+    this.scannedCharacters += work.scanned;
     if (!replan) return false;
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     this.yamlChunks = { bom, tops: commitReplan(state, oldBody, body, region, replan, work) };
     // Its units are this document's now: another update of the previous document reads its text afresh.
     state.consumed = true;
-    this.reparsedBytes += work.reparsed;
+    this.parsedCharacters += work.reparsed;
     const fragment = this.assembleChunks(body, bom);
     this.root = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
@@ -613,7 +614,7 @@ export class ManifestDocument {
   private entryValues?: Map<MapEntry, () => unknown>;
 
   private parseWholeYaml(body: string, base: number): ParsedFragment {
-    this.reparsedBytes += body.length;
+    this.parsedCharacters += body.length;
     return parseYamlFragment(body, base);
   }
 
@@ -646,7 +647,7 @@ export class ManifestDocument {
       r.newEnd,
     );
     if (!plan) return false;
-    this.scannedBytes += plan.end - from;
+    this.scannedCharacters += plan.end - from;
     // The planned lines only, as one string: the scan reads them character by character.
     const planned = body.slice(from, plan.end);
     const nesting = scanTomlNesting(
@@ -656,7 +657,7 @@ export class ManifestDocument {
       planned.length,
       plan.blocks.map((block) => block.start - from),
     );
-    this.scannedBytes += plan.end - from;
+    this.scannedCharacters += plan.end - from;
     if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
     const count = plan.blocks.length;
     const replaced = blocksByPlace(old.slice(t, stop), r, previous.body(bom), body, t);
@@ -693,12 +694,12 @@ export class ManifestDocument {
   private regionIsPlain(previous: ManifestDocument, region: ChangedRegion): boolean {
     const text = this.source;
     const added = text.slice(region.start, region.newEnd);
-    this.scannedBytes += added.length;
+    this.scannedCharacters += added.length;
     if (hasForbiddenCharacter(added)) return false;
     const limits = this.limits;
     if (text.length * 3 > limits.maxBytes) {
       const removed = previous.source.slice(region.start, region.oldEnd);
-      this.scannedBytes += removed.length;
+      this.scannedCharacters += removed.length;
       const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(this.text);
       if (bytes > limits.maxBytes) return false;
       this.utf8Bytes = bytes;
@@ -745,7 +746,7 @@ export class ManifestDocument {
       if (result) return result;
     }
     this.tomlBlocks = undefined;
-    this.reparsedBytes = body.length;
+    this.parsedCharacters = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     // Read whole: made into one string here, if it is not one already.
     const text = body.toString();
@@ -827,7 +828,7 @@ export class ManifestDocument {
       same = false;
     }
     owner.doc = this;
-    this.reparsedBytes += read;
+    this.parsedCharacters += read;
     const parts = previous.parts as CachedTomlPart[];
     // The new trees take the places (and so the groups) of those they replace.
     for (let k = 0; k < middle.length; k++) {
@@ -877,7 +878,7 @@ export class ManifestDocument {
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
       const at = base + block.start;
-      this.reparsedBytes += text.length;
+      this.parsedCharacters += text.length;
       const result = tomlParser.parseTomlBlock(text, at, i === 0);
       if (!result) return null;
       if ('error' in result) {
@@ -981,7 +982,7 @@ export class ManifestDocument {
     let last = extended.length - 1;
     while (last >= 0 && /\s/.test(extended.charAt(last))) last--;
     if (last < next.start - block.start) return null;
-    this.reparsedBytes += extended.length - (next.start - block.start);
+    this.parsedCharacters += extended.length - (next.start - block.start);
     const again = tomlParser.parseTomlBlock(extended, base + block.start, i === 0);
     if (!again || !('error' in again) || !again.syntax || again.index >= last) return null;
     return again;
