@@ -323,6 +323,57 @@ describe('tests', () => {
     });
   }
 
+  /** Every TypeScript file under a test folder (tests and their helpers), not node_modules. */
+  function testSources(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return testSources(path);
+      return /\.(ts|mts|cts)$/.test(name) ? [path] : [];
+    });
+  }
+  const TEST_SOURCES = [
+    ...readdirSync(join(ROOT, 'packages')).flatMap((pkg) => {
+      const dir = join(ROOT, 'packages', pkg, 'test');
+      return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? testSources(dir) : [];
+    }),
+    ...testSources(join(ROOT, 'test')),
+  ];
+  const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+
+  /**
+   * A sleep: a promise a timer resolves after a delay, awaited, or made by a helper. A test waits
+   * for an event (a notification, a request's answer) or runs injected timers by hand; a timer
+   * raced against an event as a guard, or one of 0 ms (the next turn of the loop), is no sleep.
+   */
+  const SLEEP = [
+    /await\s+new\s+Promise(?:<[^>]*>)?\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*setTimeout\(\s*\1\s*,(?!\s*0\s*\))/,
+    /=>\s*new\s+Promise(?:<[^>]*>)?\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*setTimeout\(\s*\1\s*,(?!\s*0\s*\))/,
+  ];
+  /** A busy-wait or a clock-driven polling loop: a loop whose condition reads the clock. */
+  const BUSY_WAIT = /\b(?:while|for)\s*\([^{;]*(?:;[^{;]*)?\b(?:Date\.now|performance\.now|process\.hrtime)\s*\(/;
+
+  /**
+   * Helpers that wait for a third-party server to accept connections: neither `git daemon` nor
+   * code-server says when it is ready, so they poll, bounded. Nothing of ours is timed there.
+   */
+  const THIRD_PARTY_READINESS = [
+    join('packages', 'gitops', 'test', 'support', 'git-servers.ts'),
+    join('packages', 'vscode-extension', 'test', 'support', 'code-server.ts'),
+  ];
+
+  it('never sleep or busy-wait (they wait for events, or run injected clocks and timers by hand)', () => {
+    expect(TEST_SOURCES.length).toBeGreaterThan(40);
+    const named = TEST_SOURCES.map((file) => relative(ROOT, file));
+    for (const helper of THIRD_PARTY_READINESS) expect(named).toContain(helper);
+    const offenders = TEST_SOURCES.filter((file) => !THIRD_PARTY_READINESS.includes(relative(ROOT, file))).flatMap((file) => {
+      const code = withoutComments(readFileSync(file, 'utf8'));
+      const found = [...SLEEP.filter((sleep) => sleep.test(code)).map(() => 'sleeps'), ...(BUSY_WAIT.test(code) ? ['busy-waits'] : [])];
+      return found.map((what) => `${relative(ROOT, file)} ${what}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
   it('make no timed assertions (speed is measured by npm run bench, as ratios)', () => {
     const files = [...testFiles(join(ROOT, 'packages')), ...testFiles(join(ROOT, 'test'))];
     expect(files.length).toBeGreaterThan(20);

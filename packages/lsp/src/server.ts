@@ -24,7 +24,7 @@ import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
-import { collectWhenAsked, IdleCollection, LARGE_PARSE } from './idle-collection.js';
+import { collectWhenAsked, IdleCollection, LARGE_PARSE, type IdleCollectionOptions } from './idle-collection.js';
 import { QuietWatch } from './quiet.js';
 import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
@@ -34,6 +34,8 @@ export interface ServerOptions {
   debounceMs?: number;
   /** The full collection run when idle after a large parse (see idle-collection.ts); null for none. Default: V8's. */
   collectGarbage?: (() => void) | null;
+  /** The idle collection's clock and timers (default: the process's); tests run them by hand. */
+  idleTimers?: Pick<IdleCollectionOptions, 'now' | 'setTimer' | 'clearTimer'>;
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
@@ -83,6 +85,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const collection = new IdleCollection({
     collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
     activity: () => quiet.handled,
+    ...options.idleTimers,
   });
   const scheduler = new DiagnosticScheduler({
     whenQuiet: (callback) =>
