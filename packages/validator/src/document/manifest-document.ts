@@ -42,7 +42,7 @@ import { withRunReplaced } from './spliced-lists.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
 import { planYamlChunks } from './yaml-chunks.js';
-import { assembleYaml, bodyRegion, commitReplan, replanYaml, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
+import { assembleYaml, bodyRegion, commitReplan, replanYaml, topsOfPlan, type YamlChunkState } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
 
 export type ManifestFormat = 'yaml' | 'toml';
@@ -602,13 +602,6 @@ export class ManifestDocument {
     if (!assembled) return this.parseWholeYaml(body.toString(), bom);
     this.entryValues = assembled.values;
     return { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 };
-  }
-
-  /** The parsed YAML units by where they start (for tests and bench/profile.ts). */
-  private get fragments(): Map<number, YamlUnit> {
-    const units = new Map<number, YamlUnit>();
-    for (const top of this.yamlChunks?.tops ?? []) for (const unit of top.units) units.set(unit.fragment.frame.base, unit);
-    return units;
   }
 
   private entryValues?: Map<MapEntry, () => unknown>;
