@@ -98,12 +98,12 @@ export class PieceText implements TextSource, LineTable {
     return this.starts[this.starts.length - 1]!;
   }
 
-  /** How many pieces hold the text (for tests). */
+  /** How many pieces hold the text. */
   get pieceCount(): number {
     return this.pieces.length;
   }
 
-  /** Whether the whole string has been made (for tests: an edit's reads must not need it). */
+  /** Whether the whole string has been made (an edit reads ranges, so after one it has not, unless a whole-text reader asked). */
   get isMaterialized(): boolean {
     return this.whole !== undefined;
   }
