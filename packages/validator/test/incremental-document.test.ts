@@ -553,3 +553,37 @@ describe('the changed region', () => {
     expect(mergeTextChanges(10, [{ start: 3, end: 2, newLength: 0 }])).toBeNull();
   });
 });
+
+describe('a document an update took over', () => {
+  const reads = (document: ManifestDocument) => [() => document.root, () => document.value, () => document.schemaValue, () => document.diagnostics];
+
+  it('fails loudly when its tree, value or diagnostics are read, in YAML and TOML; its text stays readable and it can be updated again', () => {
+    const cases = [
+      { format: 'yaml' as const, text: largeManifest(2, 40, 12, 5), marker: 'slug: trigger-17' },
+      { format: 'toml' as const, text: largeTomlManifest(30, 10, 5), marker: 'slug = "trigger-17"' },
+    ];
+    for (const { format, text, marker } of cases) {
+      const first = ManifestDocument.parse(text, { format });
+      void first.value;
+      const at = text.indexOf(marker) + marker.length - 2;
+      const edited = text.slice(0, at) + 'x' + text.slice(at);
+      const second = first.update(edited);
+      // The new document took the old one's units over (it re-read only the edited lines).
+      expect(second.parsedCharacters, format).toBeLessThan(text.length / 10);
+      for (const read of reads(first)) expect(read, format).toThrow(/took this document over/);
+      for (const read of reads(second)) expect(read, format).not.toThrow();
+      expect(first.text).toBe(text);
+      // Updating the taken-over document again reads its text afresh.
+      const again = first.update(edited);
+      expect(JSON.stringify(again.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format }).root));
+    }
+  });
+
+  it('is not taken over by an update that leaves it its tree: a TOML text without one keeps the last tree readable', () => {
+    const text = largeTomlManifest(30, 10, 6);
+    const good = ManifestDocument.parse(text, { format: 'toml' });
+    const broken = good.update(text.replace('slug = "trigger-20"', 'slug = "trigger-20'));
+    expect(broken.root).toBeNull();
+    expect(() => good.root).not.toThrow();
+  });
+});

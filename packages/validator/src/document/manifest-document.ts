@@ -41,6 +41,7 @@ import { PieceText, type TextSource } from './piece-text.js';
 import { withRunReplaced } from './spliced-lists.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
+import { CHECK_CONSUMED_READS } from './checks.js';
 import { planYamlChunks } from './yaml-chunks.js';
 import { assembleYaml, bodyRegion, commitReplan, replanYaml, topsOfPlan, type YamlChunkState } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
@@ -296,7 +297,14 @@ export class ManifestDocument {
   readonly serial = ++lastSerial;
   /** The {@link serial} of the document this one was {@link update}d from; `editedRegion` says where their texts differ. */
   updatedFrom: number | undefined;
-  root: ValueNode | null = null;
+  /** The located tree; read through {@link root}. */
+  private tree: ValueNode | null = null;
+  /**
+   * The {@link serial} of the document whose {@link update} took this one's units (chunks,
+   * items, blocks and their trees) over, moving them in place: this document's tree, value and
+   * diagnostics are then no longer its own, and reading them fails in tests and development builds.
+   */
+  private takenOverBy: number | undefined;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
   private hasDateTimes = false;
@@ -414,8 +422,29 @@ export class ManifestDocument {
     return this.cachedLines;
   }
 
+  /** The located tree; null when the text has none (a TOML syntax error, a refused text). */
+  get root(): ValueNode | null {
+    this.checkNotTakenOver('root');
+    return this.tree;
+  }
+
+  /**
+   * Throws, where checks are on (tests and development; bundles leave them out), when an update
+   * took this document's units over: what this document would read has moved to the new one.
+   */
+  private checkNotTakenOver(what: string): void {
+    if (CHECK_CONSUMED_READS && this.takenOverBy !== undefined)
+      throw new Error(`ManifestDocument: '${what}' read after update() took this document over (read the document update() returned)`);
+  }
+
+  /** Notes that `next`'s update took this document's units over (see {@link takenOverBy}). */
+  private takenOver(next: ManifestDocument): void {
+    this.takenOverBy ??= next.serial;
+  }
+
   /** Problems found while reading the text: limits, syntax, duplicate keys, aliases. */
   get diagnostics(): readonly RawDiagnostic[] {
+    this.checkNotTakenOver('diagnostics');
     void this.value;
     return [...this.parseDiagnostics, ...this.valueDiagnostics];
   }
@@ -425,6 +454,7 @@ export class ManifestDocument {
    * null-prototype objects; a TOML date or time is a {@link TomlDateTime}.
    */
   get value(): unknown {
+    this.checkNotTakenOver('value');
     return this.built().value;
   }
 
@@ -433,19 +463,20 @@ export class ManifestDocument {
    * time is a value of no JSON type (`OPAQUE_FOR_SCHEMA`), so no `type` accepts it.
    */
   get schemaValue(): unknown {
+    this.checkNotTakenOver('schemaValue');
     return this.built().schemaValue;
   }
 
   private built(): { value: unknown; schemaValue: unknown } {
     if (!this.cachedValue) {
-      if (!this.root || this.fatal) {
+      if (!this.tree || this.fatal) {
         this.cachedValue = { value: undefined, schemaValue: undefined };
       } else if (this.entryValues) {
-        const value = this.assembleValue(this.root);
+        const value = this.assembleValue(this.tree);
         this.cachedValue = { value, schemaValue: value };
       } else {
         const memo = this.format === 'toml' ? (this.valueMemo ??= { value: new WeakMap(), schema: new WeakMap() }) : undefined;
-        const built = buildValue(this.root, {
+        const built = buildValue(this.tree, {
           maxExpandedNodes: this.limits.maxExpandedNodes,
           hasAliases: this.hasAliases,
           hasDateTimes: this.hasDateTimes,
@@ -531,7 +562,10 @@ export class ManifestDocument {
         const state = earlier && !earlier.consumed ? earlier : undefined;
         const previous = state && { state, body: state.bom ? previousDocument!.text.slice(1) : previousDocument!.text };
         this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
-        if (state) state.consumed = true;
+        if (state) {
+          state.consumed = true;
+          previousDocument!.takenOver(this);
+        }
         this.parsedCharacters += work.reparsed;
         fragment = this.assembleChunks(body, bom);
       } else {
@@ -539,7 +573,7 @@ export class ManifestDocument {
         fragment = parseYamlFragment(body, bom);
       }
     }
-    this.root = fragment.root;
+    this.tree = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasAliases = fragment.aliasCount > 0;
     this.hasDateTimes = fragment.hasDateTimes === true;
@@ -580,9 +614,10 @@ export class ManifestDocument {
     this.yamlChunks = { bom, tops: commitReplan(state, oldBody, body, region, replan, work) };
     // Its units are this document's now: another update of the previous document reads its text afresh.
     state.consumed = true;
+    previous.takenOver(this);
     this.parsedCharacters += work.reparsed;
     const fragment = this.assembleChunks(body, bom);
-    this.root = fragment.root;
+    this.tree = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasAliases = fragment.aliasCount > 0;
     return true;
@@ -673,7 +708,7 @@ export class ManifestDocument {
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const fragment = this.parseToml(body, bom, previous, blocks, oldIndex, { from: t, count, stop, delta: r.delta });
     if (this.tomlBlocks) this.tomlBlocks.fresh = true;
-    this.root = fragment.root;
+    this.tree = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasDateTimes = fragment.hasDateTimes === true;
     return true;
@@ -820,6 +855,8 @@ export class ManifestDocument {
       if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
       same = false;
     }
+    // The trees are this document's now, moved in place: the previous document's tree is no longer its own.
+    previousDocument.takenOver(this);
     owner.doc = this;
     this.parsedCharacters += read;
     const parts = previous.parts as CachedTomlPart[];
@@ -922,6 +959,7 @@ export class ManifestDocument {
       if (!cached) {
         cached = earlierPart(previous, oldIndex(i, blocks[i]!))!;
         if (cached.owner.doc === previousDocument || (lender !== undefined && cached.owner === lender.whole)) {
+          cached.owner.doc.takenOver(this);
           moveCachedPart(cached, at);
           cached.owner = owner;
         } else {
@@ -935,6 +973,7 @@ export class ManifestDocument {
     owner.groups = groupFrames(cachedParts);
     const joined = tomlParser.joinTomlParts(parts, base, body.length, previous.join ?? lender?.join);
     // The joined nodes are this document's now (moved in place): never join from them twice.
+    if (previous.join) previousDocument.takenOver(this);
     previous.join = undefined;
     if (lender) {
       lender.lent = true;
