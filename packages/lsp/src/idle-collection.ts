@@ -24,7 +24,8 @@ const MIN_INTERVAL_MS = 10_000;
 
 /**
  * V8's full collection, or undefined when this runtime does not give it. Asked for only when a
- * collection is due: loading `node:v8` alone costs about 2 ms, which start-up should not pay.
+ * collection is due: loading `node:v8` is a cost start-up should not pay (docs/decisions.md, "(#17) After
+ * a large parse, the server collects garbage once while idle").
  */
 export function fullCollection(): (() => void) | undefined {
   const exposed = (globalThis as { gc?: unknown }).gc;

@@ -72,7 +72,8 @@ export interface RawDiagnostic {
 /**
  * The order diagnostics are reported in: by start, then end, then code. Codes compare by UTF-16
  * code units, not `localeCompare`: the order must not depend on the machine's locale, and the
- * first `localeCompare` of a process loads ICU's collator (about 8 ms of a CLI run).
+ * first `localeCompare` of a process loads ICU's collator (measured in docs/decisions.md, "(#17) Plain
+ * YAML is read by a line loop").
  */
 export function compareByPlace(a: RawDiagnostic, b: RawDiagnostic): number {
   return a.start - b.start || a.end - b.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
