@@ -202,91 +202,123 @@ function runValidation(document: ManifestDocument, keep: boolean, work: Validati
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
         const cache = new ResultCache(document, work, keep);
-        const schema = schemaFor(version);
-        const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
-        const anchorAt = anchorFinder(locator);
-        // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
-        walkParts(
-          partsFor(version),
-          document.schemaValue,
-          '',
-          (found: PartErrors) => {
-            const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
-            const anchor = anchorAt(found);
-            // The explanation depends on the part's errors: the same array while the part's value object is the same.
-            appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
-          },
-          keep ? { validated: work?.schemaParts } : undefined,
-        );
-        let sink = raw;
-        let spare: RawDiagnostic[] | undefined;
-        const base = Object.assign(Object.create(locator) as ManifestLocator, {
-          version,
-          root: mapRoot,
-          value: value as Record<string, unknown>,
-          schema,
-          report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
-        });
-        for (const rule of CODE_RULES) {
-          // What a rule reports about an item also depends on the version (say, the schema it reads).
-          const slot = `${rule.id}@${version}`;
-          const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
-            const found = cache.each(
-              `${slot}:${name}`,
-              anchorsOf(items, item.anchor),
-              (index) => item.pointer(items[index]!, index),
-              (index) => {
-                // Most items report nothing: they share one spare list (taken while in use, as checks nest).
-                const outer = sink;
-                const collected: RawDiagnostic[] = (sink = spare ?? []);
-                spare = undefined;
-                try {
-                  check(items[index]!, index);
-                } finally {
-                  sink = outer;
-                }
-                if (collected.length > 0) return collected;
-                spare = collected;
-                return NOTHING;
-              },
-              depends,
-            );
-            appendAll(sink, found);
-          };
-          const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
-          rule.check(context);
-        }
+        checkSchema(document, version, locator, cache, raw, keep ? { validated: work?.schemaParts } : undefined);
+        runCodeRules({ version, locator, root: mapRoot, value: value as Record<string, unknown> }, cache, raw);
       }
     }
   } else if (!document.fatal && !root && !raw.some((d) => severityOf(d.code) === 'error')) {
-    raw.push({
-      code: 'not-a-mapping',
-      message: 'the manifest is empty; it needs at least svc_version',
-      path: '',
-      start: 0,
-      end: 0,
-      // At the end: after any comments and a lone `---`, so the file stays one document.
-      fixes: [
-        {
-          title: 'Add svc_version: 2',
-          edits: [
-            {
-              start: document.text.length,
-              end: document.text.length,
-              newText:
-                (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') +
-                (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
-            },
-          ],
-        },
-      ],
-    });
+    raw.push(emptyManifest(document));
   }
   const sorted = sortedOnce(raw);
   const diagnostics = keep ? locatedList(document, sorted, severityOf) : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
+}
+
+/**
+ * The schema's errors, part by part (schema-parts.ts), explained into `raw`. A part's
+ * explanation is reused through `cache` while its errors are the same array (the part's value
+ * object is the same).
+ */
+function checkSchema(
+  document: ManifestDocument,
+  version: SvcVersion,
+  locator: ManifestLocator,
+  cache: ResultCache,
+  raw: RawDiagnostic[],
+  walk: Parameters<typeof walkParts>[4],
+): void {
+  const schema = schemaFor(version);
+  const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
+  const anchorAt = anchorFinder(locator);
+  // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
+  walkParts(
+    partsFor(version),
+    document.schemaValue,
+    '',
+    (found: PartErrors) => {
+      const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
+      const anchor = anchorAt(found);
+      appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
+    },
+    walk,
+  );
+}
+
+/**
+ * Every code rule over the tree, reporting into `raw`. What a rule's `forEachItem` check reports
+ * about an item is reused through `cache` for the same node at the same place (incremental.ts).
+ */
+function runCodeRules(
+  tree: { version: SvcVersion; locator: ManifestLocator; root: MapNode; value: Record<string, unknown> },
+  cache: ResultCache,
+  raw: RawDiagnostic[],
+): void {
+  const { version, locator } = tree;
+  let sink = raw;
+  let spare: RawDiagnostic[] | undefined;
+  const base = Object.assign(Object.create(locator) as ManifestLocator, {
+    version,
+    root: tree.root,
+    value: tree.value,
+    schema: schemaFor(version),
+    report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
+  });
+  for (const rule of CODE_RULES) {
+    // What a rule reports about an item also depends on the version (say, the schema it reads).
+    const slot = `${rule.id}@${version}`;
+    const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+      const found = cache.each(
+        `${slot}:${name}`,
+        anchorsOf(items, item.anchor),
+        (index) => item.pointer(items[index]!, index),
+        (index) => {
+          // Most items report nothing: they share one spare list (taken while in use, as checks nest).
+          const outer = sink;
+          const collected: RawDiagnostic[] = (sink = spare ?? []);
+          spare = undefined;
+          try {
+            check(items[index]!, index);
+          } finally {
+            sink = outer;
+          }
+          if (collected.length > 0) return collected;
+          spare = collected;
+          return NOTHING;
+        },
+        depends,
+      );
+      appendAll(sink, found);
+    };
+    const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
+    rule.check(context);
+  }
+}
+
+/** What a text without a tree and without an error gets: it is empty; the fix adds `svc_version`. */
+function emptyManifest(document: ManifestDocument): RawDiagnostic {
+  return {
+    code: 'not-a-mapping',
+    message: 'the manifest is empty; it needs at least svc_version',
+    path: '',
+    start: 0,
+    end: 0,
+    // At the end: after any comments and a lone `---`, so the file stays one document.
+    fixes: [
+      {
+        title: 'Add svc_version: 2',
+        edits: [
+          {
+            start: document.text.length,
+            end: document.text.length,
+            newText:
+              (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') + (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
+          },
+        ],
+      },
+    ],
+  };
 }
 
 /** Reads `svc_version`, reporting a missing or unsupported one. */
