@@ -34,6 +34,8 @@ import { anchorFinder } from '../src/validate.js';
 import { ManifestLocator } from '../src/locator.js';
 import type { PartErrors } from '../src/schema-parts.js';
 import type { RawDiagnostic } from '../src/diagnostic.js';
+import { CODE_RULES } from '../src/rules/index.js';
+import type { RuleContext } from '../src/rules/rule.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
 const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
@@ -75,6 +77,43 @@ function checkChain(text: string, format: 'yaml' | 'toml', edits: Mutation[]): v
 }
 
 const pick = (list: Fixture[]) => fc.nat(list.length - 1).map((i) => list[i]!);
+
+describe('a rule that reuses a result it should recompute', () => {
+  /**
+   * `trigger-agent-declared` with its `depends` dropped: its per-trigger results are then reused
+   * after an agent is renamed, though they read the declared names. The comparison with a fresh
+   * validation, which every incremental test makes, must see that; here the real rule is wrapped
+   * for the length of the test.
+   */
+  it('is caught by the comparison with a fresh validation (here: a reference rule that drops its depends)', () => {
+    const rule = CODE_RULES.find((candidate) => candidate.id === 'trigger-agent-declared')!;
+    const check = rule.check;
+    const text = largeManifest(2, 20, 18, 8);
+    const offset = text.indexOf('  agent-5:\n') + '  agent-5'.length - 1;
+    const renamed = text.slice(0, offset) + 'x' + text.slice(offset);
+    const compare = () => {
+      const document = ManifestDocument.parse(text);
+      validateDocument(document);
+      return { incremental: validateDocument(document.update(renamed)).diagnostics, fresh: validateManifest(renamed).diagnostics };
+    };
+    // The real rule: equal.
+    const honest = compare();
+    expect(honest.incremental).toEqual(honest.fresh);
+    rule.check = function (context) {
+      const forEachItem: RuleContext['forEachItem'] = (name, items, item, each) => context.forEachItem(name, items, item, each);
+      return check.call(this, Object.assign(Object.create(context) as RuleContext, { forEachItem }));
+    };
+    try {
+      const stale = compare();
+      expect(stale.incremental).not.toEqual(stale.fresh);
+      // The triggers that name the renamed agent keep their old (empty) result.
+      const codes = (list: { code: string }[]) => list.filter((d) => d.code === 'trigger-agent-declared').length;
+      expect(codes(stale.incremental)).toBeLessThan(codes(stale.fresh));
+    } finally {
+      rule.check = check;
+    }
+  });
+});
 
 describe('incremental validation equals a fresh validation', () => {
   it('on YAML fixtures (v1 and v2, valid and invalid) after chains of edits', () => {
