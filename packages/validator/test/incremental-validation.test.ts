@@ -87,7 +87,9 @@ describe('a rule that reuses a result it should recompute', () => {
    */
   it('is caught by the comparison with a fresh validation (here: a reference rule that drops its depends)', () => {
     const rule = CODE_RULES.find((candidate) => candidate.id === 'trigger-agent-declared')!;
-    const check = rule.check;
+    // The rule's own check, kept as its property descriptor to be put back as it was.
+    const original = Object.getOwnPropertyDescriptor(rule, 'check')!;
+    const check = original.value as (this: unknown, context: RuleContext) => void;
     const text = largeManifest(2, 20, 18, 8);
     const offset = text.indexOf('  agent-5:\n') + '  agent-5'.length - 1;
     const renamed = text.slice(0, offset) + 'x' + text.slice(offset);
@@ -110,7 +112,7 @@ describe('a rule that reuses a result it should recompute', () => {
       const codes = (list: { code: string }[]) => list.filter((d) => d.code === 'trigger-agent-declared').length;
       expect(codes(stale.incremental)).toBeLessThan(codes(stale.fresh));
     } finally {
-      rule.check = check;
+      Object.defineProperty(rule, 'check', original);
     }
   });
 });
