@@ -57,8 +57,11 @@ describe('DiagnosticScheduler', () => {
       delayMs: 10,
       current: (uri) => states.get(uri),
       compute: (state) => {
+        // What arrives while a validation runs is handled after it has read its document (the
+        // server's loop is one thread); a document an edit took over is never read again.
+        const diagnostics = computeDiagnostics(state);
         onCompute?.();
-        return computeDiagnostics(state);
+        return diagnostics;
       },
       publish: (uri, version, diagnostics) => published.push({ uri, version, codes: diagnostics.map((d) => String(d.code)) }),
       onError: (error) => {
