@@ -331,7 +331,7 @@ const KEPT_LISTS = 16;
  * before it, which both texts share); one that moved by the edit and lies wholly after those lines
  * takes its form moved (see {@link moved}); any other is located anew.
  */
-export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (code: RuleCode) => Severity): Diagnostic[] {
+export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (code: RuleCode) => Severity): LocatedDiagnostics {
   const previous = document.updatedFrom === undefined ? undefined : lastLists.get(document.updatedFrom);
   const region = document.editedRegion;
   // The earlier text and this one are the same up to the first changed line (all of it when null).
@@ -350,6 +350,7 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
     highs: new Array<number>(n),
   };
   const located = list.located as Diagnostic[];
+  let movedFrom: (Diagnostic | undefined)[] | undefined;
   let j = 0;
   for (let i = 0; i < n; i++) {
     const raw = sorted[i]!;
@@ -376,6 +377,7 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
       const earlier = previous!.located[k]!;
       lines ??= document.lines.lineOf(earlier.range.start.offset + delta) + 1 - earlier.range.start.line;
       located[i] = moved(earlier, delta, lines);
+      (movedFrom ??= new Array<Diagnostic | undefined>(n))[i] = earlier;
       list.lows[i] = previous!.lows[k]! + delta;
       list.highs[i] = previous!.highs[k]! + delta;
     } else {
@@ -388,7 +390,13 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
   lastLists.delete(document.serial);
   lastLists.set(document.serial, list);
   if (lastLists.size > KEPT_LISTS) lastLists.delete(lastLists.keys().next().value!);
-  return located;
+  return { diagnostics: located, movedFrom };
+}
+
+/** A validation's diagnostics located, and for each one moved by the edit, the form it was moved from (same index). */
+export interface LocatedDiagnostics {
+  diagnostics: Diagnostic[];
+  movedFrom: (Diagnostic | undefined)[] | undefined;
 }
 
 /** The lowest and the highest offset of a diagnostic's ranges: its own, its related places', its fixes' edits'. */
@@ -402,19 +410,6 @@ function offsetSpan(raw: RawDiagnostic): [number, number] {
   for (const r of raw.related ?? []) reach(r.start, r.end);
   for (const fix of raw.fixes ?? []) for (const edit of fix.edits) reach(edit.start, edit.end);
   return [low, high];
-}
-
-/** The located form each moved one was made from (see {@link movedFrom}). */
-const formerForms = new WeakMap<Diagnostic, Diagnostic>();
-
-/**
- * The located form `diagnostic` was moved from by the edit that made its document, when it was
- * moved rather than located anew: the same diagnostic, its columns the same and every line shifted
- * by as many. A consumer that converted the earlier form can move what it made (the language
- * server reuses its LSP form when no line moved).
- */
-export function movedFrom(diagnostic: Diagnostic): Diagnostic | undefined {
-  return formerForms.get(diagnostic);
 }
 
 /**
@@ -434,6 +429,5 @@ function moved(located: Diagnostic, delta: number, lines: number): Diagnostic {
   if (located.related) out.related = located.related.map((r) => ({ message: r.message, range: move(r.range) }));
   if (located.fixes)
     out.fixes = located.fixes.map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: move(e.range), newText: e.newText })) }));
-  formerForms.set(out, located);
   return out;
 }

@@ -31,7 +31,6 @@ export {
 } from './document/nodes.js';
 export { TomlDateTime } from './document/value.js';
 export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
-export { movedFrom } from './incremental.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
 export { MANIFEST_FILES, MANIFEST_FILE_NAMES, manifestFileNamed, type ManifestFileName } from './model/files.js';

@@ -22,6 +22,14 @@ export interface ValidationResult {
   manifest?: unknown;
   /** Sorted by position. */
   diagnostics: Diagnostic[];
+  /**
+   * For a validation of a document made by `update()`: per diagnostic (the same index), the
+   * located form of the last validation it was moved from by the edit (the same diagnostic, its
+   * columns the same and every line shifted by as many), when it was moved rather than located
+   * anew. A consumer that converted the earlier form can move what it made (the language server
+   * reuses its LSP form when no line moved). Absent when none was moved.
+   */
+  movedFrom?: readonly (Diagnostic | undefined)[];
 }
 
 export interface ValidateOptions extends DocumentOptions {}
@@ -210,8 +218,10 @@ function runValidation(document: ManifestDocument, keep: boolean, work: Validati
     raw.push(emptyManifest(document));
   }
   const sorted = sortedOnce(raw);
-  const diagnostics = keep ? locatedList(document, sorted, severityOf) : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
+  const located = keep ? locatedList(document, sorted, severityOf) : undefined;
+  const diagnostics = located ? located.diagnostics : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
+  if (located?.movedFrom) result.movedFrom = located.movedFrom;
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
 }

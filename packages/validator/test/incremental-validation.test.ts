@@ -13,7 +13,6 @@ import { describe, expect, it } from 'vitest';
 import {
   declarationsOf,
   ManifestDocument,
-  movedFrom,
   nodeAtPointer,
   PieceText,
   validateDocument,
@@ -368,14 +367,16 @@ describe('kept diagnostics', () => {
     // A line added in trigger 20: the typo is a line down, at the same column, and so are its fix's edits.
     const added = swapped.replace(/(- slug: trigger-20\n)/, '$1    # a note\n');
     document = document.update(added);
-    const moved = typo(validateDocument(document).diagnostics);
+    const result = validateDocument(document);
+    const moved = typo(result.diagnostics);
     const shift = '    # a note\n'.length;
     expect(moved.range).toEqual({
       start: { ...first.range.start, line: first.range.start.line + 1, offset: first.range.start.offset + shift },
       end: { ...first.range.end, line: first.range.end.line + 1, offset: first.range.end.offset + shift },
     });
     expect(moved.fixes![0]!.edits[0]!.range.start.line).toBe(first.fixes![0]!.edits[0]!.range.start.line + 1);
-    expect(movedFrom(moved)).toBe(first);
+    // The result says which form it was moved from, at the same index.
+    expect(result.movedFrom?.[result.diagnostics.indexOf(moved)]).toBe(first);
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(added).diagnostics);
     // Two lines removed above it, one of them partly: still what a fresh validation finds.
     const removed = added.replace(/(- slug: trigger-20\n) {4}# a note\n(.*\n)/, '$1');
@@ -448,12 +449,12 @@ describe('located lists (locatedList)', () => {
     const above: RawDiagnostic = { code: 'possible-typo', message: 'above', path: '', start: 0, end: 3 };
     const below: RawDiagnostic = { code: 'possible-typo', message: 'below', path: '', start: note, end: note + 4 };
     const first = ManifestDocument.parse(text);
-    const [keptAbove, keptBelow] = locatedList(first, [above, below], warning);
+    const [keptAbove, keptBelow] = locatedList(first, [above, below], warning).diagnostics;
     // Line 3 made longer and a line added after it.
     const edited = text.replace('  name: a\n', '  name: abc\n  owner: b\n');
     const second = first.update(edited);
     move(below, edited.length - text.length);
-    const [nowAbove, nowBelow] = locatedList(second, [above, below], warning);
+    const [nowAbove, nowBelow] = locatedList(second, [above, below], warning).diagnostics;
     expect(nowAbove).toBe(keptAbove);
     expect(nowBelow).toEqual(second.lines.locate(below, 'warning'));
     expect(nowBelow!.range.start).toEqual({ offset: below.start, line: keptBelow!.range.start.line + 1, column: keptBelow!.range.start.column });
@@ -470,9 +471,9 @@ describe('located lists (locatedList)', () => {
       fixes: [{ title: 't', edits: [{ start: note, end: note + 4, newText: 'x' }] }],
     };
     const first = ManifestDocument.parse(text);
-    const [before] = locatedList(first, [raw], warning);
+    const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(longer);
-    const [after] = locatedList(second, [raw], warning);
+    const [after] = locatedList(second, [raw], warning).diagnostics;
     expect(after).toEqual(second.lines.locate(raw, 'warning'));
     expect(after!.fixes![0]!.edits[0]!.range.start.column).toBe(before!.fixes![0]!.edits[0]!.range.start.column - 2);
   });
@@ -482,10 +483,10 @@ describe('located lists (locatedList)', () => {
     const last = 'svc_version: 2\nproject:\n  name: a';
     const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: last.length, end: last.length };
     const first = ManifestDocument.parse(last);
-    const [before] = locatedList(first, [raw], warning);
+    const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(last.replace('name: a', 'name: abc'));
     move(raw, 2);
-    const [after] = locatedList(second, [raw], warning);
+    const [after] = locatedList(second, [raw], warning).diagnostics;
     expect(after).toEqual(second.lines.locate(raw, 'warning'));
     expect(after!.range.start.column).toBe(before!.range.start.column + 2);
   });
@@ -494,10 +495,10 @@ describe('located lists (locatedList)', () => {
     // A related place on line 1; the raw object moved whole by the edit's two characters.
     const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: note, end: note + 4, related: [{ message: 'r', start: 0, end: 3 }] };
     const first = ManifestDocument.parse(text);
-    const [before] = locatedList(first, [raw], warning);
+    const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(longer);
     move(raw, 2);
-    const [after] = locatedList(second, [raw], warning);
+    const [after] = locatedList(second, [raw], warning).diagnostics;
     expect(after).toEqual(second.lines.locate(raw, 'warning'));
     expect(after!.related![0]!.range.start.column).toBe(before!.related![0]!.range.start.column + 2);
   });
