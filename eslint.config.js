@@ -47,7 +47,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        project: ['./packages/*/tsconfig.json', './tsconfig.tests.json', './packages/vscode-extension/test/tsconfig.json'],
+        project: ['./packages/*/tsconfig.json', './tsconfig.tests.json', './packages/vscode-extension/test/tsconfig.json', './site/tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ['source', 'import', 'node', 'default'] },
   ssr: { resolve: { conditions: ['source', 'import', 'node', 'default'], externalConditions: ['source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'site/test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

@@ -17,11 +17,14 @@
  *  6. The applier's fixed cost: setDefaultAgent vs the plumbing floor at 1, 1,000 and 20,000
  *     files, and `svc-manifest-git set-default-agent` vs `node -e 0` at 1 and 20,000 files
  *     (bench/gitops-bench.ts).
+ *  7. The site's budgets in Chromium against the built site on a local static server: the
+ *     playground's first load (compressed bytes, time to usable), keystroke to squiggles on
+ *     examples/svc.yaml, the validator's browser bundle gzipped (bench/site-bench.ts).
  *
  * Writes bench/results.json, docs/performance.svg and docs/performance.md (figures from this
  * run + the hand-written analysis in bench/findings.md), and prints the ratio table.
  *
- * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier,burst,gitops
+ * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier,burst,gitops,site
  * BENCH_SERVERS=ours,yls-patched,yls-stock,taplo  BENCH_FORMATS=yaml,toml (the LSP part)
  * BENCH_QUICK=1 (fewer repetitions)
  * BENCH_NO_DOCS=1 (do not rewrite docs/). Any of the first five makes a partial run: its results go to
@@ -56,12 +59,13 @@ import {
   ylsSpec,
   ylsVersion,
 } from './servers.ts';
+import { benchSite, type SiteResult } from './site-bench.ts';
 import { benchValidator, type ValidatorResult } from './validator-bench.ts';
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
-const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops').split(','));
+const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops,site').split(','));
 const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,floor,yls-patched,yls-stock,taplo').split(','));
 const FORMATS = new Set((env.BENCH_FORMATS ?? 'yaml,toml').split(','));
 /** The peer each format is compared with. */
@@ -152,6 +156,7 @@ interface Results {
   applier?: ApplierResult;
   burst?: BurstResult;
   gitops?: GitopsResult;
+  site?: SiteResult;
   targets: Target[];
 }
 
@@ -159,7 +164,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--docs-only')) {
     const file = join(ROOT, 'bench', 'results.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    results.targets = [...evaluate(results.lsp, results.validator, results.cli, results.burst), ...gitopsTargets(results.gitops)];
+    results.targets = [...evaluate(results.lsp, results.validator, results.cli, results.burst), ...gitopsTargets(results.gitops), ...siteTargets(results.site)];
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
     writeDocs(results);
     return;
@@ -317,8 +322,20 @@ async function main(): Promise<void> {
       );
   }
 
+  // 7. The site in Chromium.
+  let site: SiteResult | undefined;
+  if (PARTS.has('site')) {
+    if (existsSync('/usr/bin/chromium') || env.CHROMIUM_PATH) {
+      log('site: the playground in Chromium against the built site on a local static server');
+      site = await benchSite({ loads: QUICK ? 2 : 5, keystrokes: QUICK ? 20 : 60 });
+      log(
+        `  first load ${site.firstLoadCompressedKb.toFixed(0)} KB compressed in ${site.firstLoadRequests} requests; usable at ${site.usableMs.map((ms) => ms.toFixed(0)).join(', ')} ms; keystroke→squiggles p95 ${site.keystrokeMs.p95.toFixed(1)} ms (median ${site.keystrokeMs.median.toFixed(1)}, ${site.keystrokeMs.samples} keys); validator bundle ${site.validatorBundleGzipKb.toFixed(0)} KB gzipped`,
+      );
+    } else skipped.push('site: no Chromium (npm run test:setup installs it)');
+  }
+
   const finished = new Date();
-  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops)];
+  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops), ...siteTargets(site)];
   const results: Results = {
     started: started.toISOString(),
     finished: finished.toISOString(),
@@ -336,6 +353,7 @@ async function main(): Promise<void> {
     applier,
     burst,
     gitops,
+    site,
     targets,
     skipped,
     failed,
@@ -358,6 +376,33 @@ async function main(): Promise<void> {
 
   if (env.BENCH_NO_DOCS !== '1' && !PARTIAL && lsp.length) writeDocs(results);
   log(`done in ${((finished.getTime() - started.getTime()) / 1000).toFixed(0)} s`);
+}
+
+/** Issue #35's budgets for the site, each with what it was measured on. */
+function siteTargets(site: SiteResult | undefined): Target[] {
+  if (!site) return [];
+  const usable = [...site.usableMs].sort((a, b) => a - b)[Math.floor(site.usableMs.length / 2)]!;
+  return [
+    {
+      name: `playground first load, compressed transfer (${site.on})`,
+      measured: `${site.firstLoadCompressedKb.toFixed(0)} KB in ${site.firstLoadRequests} requests`,
+      target: '≤ 500 KB',
+      met: site.firstLoadCompressedKb <= 500,
+    },
+    { name: 'playground usable (first squiggle of a shared link), median of loads', measured: `${usable.toFixed(0)} ms`, target: '≤ 1 s', met: usable <= 1000 },
+    {
+      name: 'keystroke → updated squiggles on examples/svc.yaml, p95',
+      measured: `${site.keystrokeMs.p95.toFixed(1)} ms (median ${site.keystrokeMs.median.toFixed(1)}, ${site.keystrokeMs.samples} keys)`,
+      target: '≤ 50 ms',
+      met: site.keystrokeMs.p95 <= 50,
+    },
+    {
+      name: "the validator's browser bundle, gzipped",
+      measured: `${site.validatorBundleGzipKb.toFixed(0)} KB`,
+      target: '≤ 150 KB',
+      met: site.validatorBundleGzipKb <= 150,
+    },
+  ];
 }
 
 /** Issue #13's targets: the CLI within 2× `node -e 0` at one file and 1.3× that at 20,000; the library within 1.5× the floor. */

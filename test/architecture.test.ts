@@ -375,7 +375,7 @@ describe('tests', () => {
   });
 
   it('make no timed assertions (speed is measured by npm run bench, as ratios)', () => {
-    const files = [...testFiles(join(ROOT, 'packages')), ...testFiles(join(ROOT, 'test'))];
+    const files = [...testFiles(join(ROOT, 'packages')), ...testFiles(join(ROOT, 'test')), ...testFiles(join(ROOT, 'site'))];
     expect(files.length).toBeGreaterThan(20);
     // An expectation on a duration: a clock read and a bound on the difference, or a bound on a
     // value named after time.

@@ -167,8 +167,12 @@ describe('the tarballs', () => {
   });
 
   it('ships the CLI, the language server and the applier once each, as the bundle their bins run', () => {
+    // dist/browser.mjs (the `./browser` export) is the library again, built for browsers and workers
+    // without Node built-ins; the bins never run it.
     const holding = (name: string, text: string) =>
-      packs.get(name)!.files.filter((path) => !path.endsWith('.d.ts') && !path.endsWith('.md') && file(name, path).includes(text));
+      packs
+        .get(name)!
+        .files.filter((path) => !path.endsWith('.d.ts') && !path.endsWith('.md') && path !== 'dist/browser.mjs' && file(name, path).includes(text));
     expect(holding('@svc-manifest/validator', 'usage: svc-manifest <command>')).toEqual(['dist/svc-manifest-main.cjs']);
     expect(holding('@svc-manifest/lsp', 'usage: svc-manifest-lsp --stdio')).toEqual(['dist/svc-manifest-lsp-main.cjs']);
     expect(holding('@svc-manifest/gitops', 'usage: svc-manifest git <command>')).toEqual(['dist/svc-manifest-git-main.cjs']);
@@ -176,7 +180,7 @@ describe('the tarballs', () => {
     for (const name of ['@svc-manifest/validator', '@svc-manifest/lsp', '@svc-manifest/gitops']) {
       const code = packs.get(name)!.files.filter((path) => /\.(c|m)?js$/.test(path));
       expect(
-        code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path)),
+        code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|browser\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path)),
         code.join(', '),
       ).toBe(true);
     }

@@ -10,7 +10,7 @@
  * reaching out. Every shell block must be known to this test: a new one fails it until it is
  * given checks (or a reason not to run it).
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +161,7 @@ const PLANNED: [string, string][] = [
   ['README.md', 'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml'],
   ['README.md', FIX_LINE],
   ['README.md', LIBRARY_LINE],
+  ['README.md', 'npm run site         # site/dist: schemas, manifest reference, rule pages, search, playground'],
   ['README.md', 'npm run build      # tsc -b, then the esbuild bundles (CLI, language server, extension)'],
   ['packages/validator/README.md', 'npm ci && npm run example        # build, then validate examples/svc.yaml'],
   ['packages/validator/README.md', 'npx --no-install svc-manifest validate                        # svc.yaml, svc.yml and svc.toml in this folder'],
@@ -259,6 +260,41 @@ describe('the root README', () => {
     const b = block('README.md', LIBRARY_LINE);
     expect(b.lines).toHaveLength(1);
     expect(sh(b.lines[0]!, clone)).toMatchObject({ status: 0, stdout: 'true\n', stderr: '' });
+  });
+
+  it('The site: npm run site builds site/dist, and npm run site:serve serves it with the schema headers', async () => {
+    const b = block('README.md', 'npm run site         # site/dist: schemas, manifest reference, rule pages, search, playground');
+    expect(b.lines.map((line) => line.split(/\s+#/)[0]!.trim())).toEqual(['npm run site', 'npm run site:serve']);
+    const [site] = runLines(b, clone, { 1: 'a server that runs until stopped: started below' });
+    expect(site!.status, site!.stderr).toBe(0);
+    const served = (path: string) => readClone(join('site/dist', path));
+    expect(JSON.parse(served('manifest/svc.v2.schema.json'))).toEqual(JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')));
+    expect(served('_headers')).toContain('Content-Type: application/schema+json');
+    // The preview, as written, on a port of its own (SITE_PORT, as the README says).
+    const port = String(20_000 + (process.pid % 20_000));
+    const preview = spawn('bash', ['-c', b.lines[1]!], { cwd: clone, env: { ...env, SITE_PORT: port }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      // serve says when it accepts connections; the timer only guards against it never saying so.
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        const guard = setTimeout(() => reject(new Error(`npm run site:serve did not start serving:\n${output}`)), 120_000);
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (!output.includes('Accepting connections')) return;
+          clearTimeout(guard);
+          resolve();
+        };
+        preview.stdout.on('data', onData);
+        preview.stderr.on('data', onData);
+      });
+      const response = await fetch(`http://127.0.0.1:${port}/manifest/svc.v2.schema.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/schema+json');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(((await response.json()) as { $id: string }).$id).toBe('https://schemas.svc.example/manifest/svc.v2.schema.json');
+    } finally {
+      process.kill(-preview.pid!, 'SIGTERM');
+    }
   });
 
   it('Development: build and gen run, and gen leaves the committed files as they are', () => {

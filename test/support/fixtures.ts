@@ -113,7 +113,7 @@ export function parseYamlFixture(fixture: Pick<Fixture, 'text'>): unknown {
  * of either format, such as the generated types; throws on anything a conforming parser rejects.
  */
 export function parseFixture(fixture: Pick<Fixture, 'format' | 'text'>): unknown {
-  return fixture.format === 'yaml' ? parseYamlFixture(fixture) : jsonRoundTrip(tomlToValue(parseTOML(fixture.text)));
+  return fixture.format === 'yaml' ? parseYamlFixture(fixture) : jsonRoundTrip(tomlToValue(parseTOML(fixture.text, { tomlVersion: '1.0' })));
 }
 
 /** What a schema validator over the wire would see: JSON text, parsed again. */

@@ -71,7 +71,9 @@ function childSchemas(schema: Schema, segment: PathSegment): Schema[] {
 
 /** The subschemas that describe the value at `segments` (several when an `anyOf` allows several shapes). */
 export function schemasAt(version: SvcVersion, segments: readonly PathSegment[]): Schema[] {
-  const cacheKey = `${version}:${segments.map((s) => (typeof s === 'number' ? '#' : `.${s}`)).join('')}`;
+  // JSON of the path (every index as 0, as the walk reads it), not the keys joined: a key may hold
+  // any separator, and joined, ['a.b'] and ['a', 'b'] were one entry.
+  const cacheKey = JSON.stringify([version, ...segments.map((s) => (typeof s === 'number' ? 0 : s))]);
   const cached = pathCache.get(cacheKey);
   if (cached) return cached;
   let current: Schema[] = [rootSchema(version)];

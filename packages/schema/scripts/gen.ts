@@ -3,14 +3,16 @@
  * from packages/schema/src/source.ts. Deterministic; CI re-runs it and fails on any diff.
  * The base address of the `$id`s is `SVC_SCHEMA_URL` (default: DEFAULT_SCHEMA_URL).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
-import { buildSchemas, DEFAULT_SCHEMA_URL, GENERATED_NOTE } from '../src/build.js';
+import { catalogEntry, schemastoreTests } from './schemastore.js';
+import { buildSchemas, DEFAULT_RULE_DOCS_URL, DEFAULT_SCHEMA_URL, EDITOR_ONLY_KEYWORDS, GENERATED_NOTE } from '../src/build.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const schemas = buildSchemas(process.env.SVC_SCHEMA_URL || DEFAULT_SCHEMA_URL);
+const baseUrl = process.env.SVC_SCHEMA_URL || DEFAULT_SCHEMA_URL;
+const schemas = buildSchemas(baseUrl, { ruleDocsUrl: process.env.SVC_RULE_DOCS_URL || DEFAULT_RULE_DOCS_URL });
 
 const outDir = join(packageDir, 'generated');
 mkdirSync(outDir, { recursive: true });
@@ -19,9 +21,24 @@ write('svc.schema.json', JSON.stringify(schemas.combined, null, 2) + '\n');
 write('svc.v1.schema.json', JSON.stringify(schemas.v1, null, 2) + '\n');
 write('svc.v2.schema.json', JSON.stringify(schemas.v2, null, 2) + '\n');
 
+// SchemaStore: the catalog entry and the test files, rewritten whole so a removed fixture leaves no file behind.
+const storeDir = join(outDir, 'schemastore');
+rmSync(storeDir, { recursive: true, force: true });
+const repoRoot = join(packageDir, '..', '..');
+for (const file of [
+  { path: 'catalog-entry.json', text: JSON.stringify(catalogEntry(schemas.urls), null, 2) + '\n' },
+  ...schemastoreTests(join(repoRoot, 'fixtures'), join(repoRoot, 'examples')),
+]) {
+  mkdirSync(dirname(join(storeDir, file.path)), { recursive: true });
+  writeFileSync(join(storeDir, file.path), file.text);
+}
+
+/** The name of a definition's type: `agentV2` → `AgentV2` (a schema's title is for people: "Agent"). */
+const typeName = (definition: string) => definition[0]!.toUpperCase() + definition.slice(1);
+
 /** A copy of the schema that says only what a type can: shapes, not conditions. */
-function forTypes(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(forTypes);
+function forTypes(node: unknown, definition?: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => forTypes(item));
   if (!node || typeof node !== 'object') return node;
   const source = node as Record<string, unknown>;
   if ('x-svc-forbidden' in source) return { tsType: 'never', description: source.description };
@@ -29,10 +46,17 @@ function forTypes(node: unknown): unknown {
   for (const [key, value] of Object.entries(source)) {
     if (key === 'properties' || key === 'definitions') {
       // A record of schemas, not a schema: convert each member.
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, forTypes(member)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, forTypes(member, key === 'definitions' ? name : undefined)]),
+      );
+      continue;
+    }
+    if (key === 'title') {
+      if (definition) out.title = typeName(definition);
       continue;
     }
     if (['allOf', 'if', 'then', 'else', 'not', 'markdownDescription', '$comment', '$id', '$schema', 'propertyNames'].includes(key)) continue;
+    if ((EDITOR_ONLY_KEYWORDS as readonly string[]).includes(key)) continue;
     if (key.startsWith('x-svc-')) continue;
     out[key] = forTypes(value);
   }
@@ -47,11 +71,13 @@ function forTypes(node: unknown): unknown {
   return out;
 }
 
+// The types follow the source's shape: the published one splits objects from their rules for Taplo.
+const sourceShape = buildSchemas(baseUrl, { shape: 'source' });
 const typeRoot = {
   title: 'Manifest',
   description: 'An svc project manifest: svc_version 1 or 2.',
   anyOf: [{ $ref: '#/definitions/manifestV1' }, { $ref: '#/definitions/manifestV2' }],
-  definitions: (forTypes({ definitions: schemas.combined.definitions }) as { definitions: unknown }).definitions,
+  definitions: (forTypes({ definitions: sourceShape.combined.definitions }) as { definitions: unknown }).definitions,
 };
 const types = await compile(typeRoot as never, 'Manifest', {
   bannerComment: `/* eslint-disable */\n// ${GENERATED_NOTE}\n// (types.ts is made by json-schema-to-typescript from the published schemas.)`,

@@ -220,7 +220,8 @@ function anchor(path: string): string {
 }
 
 class Reference {
-  readonly schemas = buildSchemas();
+  // What the rules mean, as the validators read it: each object's `properties` beside its rules, no editor hints.
+  readonly schemas = buildSchemas(undefined, { shape: 'validation' });
   readonly keys: KeyEntry[] = [];
   readonly objects: ObjectEntry[] = [];
   private readonly ajv = new Ajv({
@@ -564,7 +565,9 @@ export function renderManifestReference(): string {
     'Every key of `svc.yaml` (and of the legacy `svc.toml`, which has the same keys), for both',
     'shapes of the file: `svc_version: 1` and `svc_version: 2`. For each key: its type, the rules the',
     'validator applies, and an example. The same descriptions appear when you hover a key in an editor',
-    'with the language server, and the published JSON Schemas say the same in machine form:',
+    'with the language server, and the JSON Schemas say the same in machine form. They are files of',
+    '`@svc-manifest/schema`, and the site `npm run site` builds serves them at the addresses their',
+    '`$id`s name (placeholders until the site is deployed there; see the README, "The site"):',
     '',
     `- both versions: \`${reference.schemas.urls.combined}\``,
     `- version 1: \`${reference.schemas.urls.v1}\``,

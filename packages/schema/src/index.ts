@@ -6,7 +6,18 @@
  */
 import { buildSchemas, DEFAULT_SCHEMA_URL, schemaUrls, type PublishedSchemas } from './build.js';
 
-export { buildSchemas, dereference, DEFAULT_SCHEMA_URL, schemaUrls, GENERATED_NOTE, type PublishedSchemas } from './build.js';
+export {
+  buildSchemas,
+  dereference,
+  DEFAULT_SCHEMA_URL,
+  DEFAULT_RULE_DOCS_URL,
+  EDITOR_ONLY_KEYWORDS,
+  schemaUrls,
+  GENERATED_NOTE,
+  type BuildOptions,
+  type PublishedSchemas,
+  type SchemaShape,
+} from './build.js';
 export { definitions, manifestRoot, type JsonSchema } from './source.js';
 export * from './patterns.js';
 export type * from './generated/types.js';

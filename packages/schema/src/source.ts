@@ -12,6 +12,13 @@
  * - `x-svc-forbidden`: on a `{ not: {} }` property: why the key is not allowed.
  * - `x-svc-deprecated`: the key to use instead.
  * - `x-svc-code`: the diagnostic code for a failure of this subschema, when the keyword's default is not right.
+ *
+ * Hints for other editors' servers (yaml-language-server, Taplo), written here where they belong;
+ * they never change a verdict, and the validators are compiled without them (build.ts,
+ * `EDITOR_ONLY_KEYWORDS`): `doNotSuggest` (forbidden keys, aliases), per-value enum descriptions
+ * (`markdownEnumDescriptions`/`enumDescriptions`), `examples`, `defaultSnippets`, and `errorMessage`
+ * on a `required` whose failure is the rule's only error. What can be derived from the annotations
+ * above (`deprecationMessage`, `x-taplo`, the shapes Taplo reads) is added by editor-shape.ts.
  */
 import {
   ABSOLUTE_URL_PATH_PATTERN,
@@ -37,6 +44,7 @@ import {
   SECRET_ENV_PATTERN,
   SESSION_MODES,
   SLUG_PATTERN,
+  SVC_CLI_PERMISSIONS_V1_ONLY,
   TRANSPORTS,
   TRIGGER_TYPES,
   WORKSPACES,
@@ -65,13 +73,39 @@ function described(markdown: string, schema: SchemaObject): SchemaObject {
   return { ...doc(markdown), ...schema };
 }
 
-/** A key that must not appear, and why. */
+/** A key that must not appear, and why. Editors do not offer it. */
 function forbidden(reason: string, markdown = reason): SchemaObject {
-  return { ...doc(markdown), not: {}, 'x-svc-forbidden': reason };
+  return { ...doc(markdown), not: {}, 'x-svc-forbidden': reason, doNotSuggest: true };
 }
 
-function requireOne(keys: readonly string[]): SchemaObject[] {
-  return keys.map((key) => ({ required: [key] }));
+/** The second spelling of a key (`sessionMode` for `session_mode`): accepted, never offered. */
+function alias(schema: SchemaObject): SchemaObject {
+  return { ...schema, doNotSuggest: true };
+}
+
+/**
+ * "At least one of these keys". `message` is what an editor shows for the missing key: each
+ * branch can fail only by that key's absence, so the message hides nothing.
+ */
+function requireOne(keys: readonly string[], message?: string): SchemaObject[] {
+  return keys.map((key) => ({ required: [key], ...(message ? { errorMessage: message } : {}) }));
+}
+
+/**
+ * An enum whose every value is described, for editors that show a value's own text when offering
+ * it (yaml-language-server reads `markdownEnumDescriptions`, then `enumDescriptions`).
+ */
+function enumOf<Value extends string | number>(descriptions: readonly (readonly [Value, string])[]): SchemaObject {
+  return {
+    enum: descriptions.map(([value]) => value),
+    markdownEnumDescriptions: descriptions.map(([, markdown]) => markdown),
+    enumDescriptions: descriptions.map(([, markdown]) => doc(markdown).description),
+  };
+}
+
+/** Pairs each value of a list from patterns.ts with its description; the type forbids a missing or extra value. */
+function describeValues<Value extends string>(values: readonly Value[], text: Record<Value, string>): [Value, string][] {
+  return values.map((value) => [value, text[value]]);
 }
 
 /**
@@ -139,14 +173,25 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
     },
     sessionMode: described(
       'How a run picks its session: `fresh` (a new session every run), `reuse`, `pinned` (the session in `session_id`) or `keyed` (one session per `session_key`).',
-      {
-        enum: [...SESSION_MODES],
-      },
+      enumOf(
+        describeValues(SESSION_MODES, {
+          fresh: 'A new session for every run.',
+          reuse: 'Runs reuse a session instead of starting a new one each time.',
+          pinned: 'Every run uses the one session named by `session_id`.',
+          keyed: 'One session per `session_key`: runs with the same key share it.',
+        }),
+      ),
     ),
     allowlist: {
       ...doc('An allowlist: an array of names, or `all`, or `none`.'),
       'x-svc-message': "expected an array of names, 'all' or 'none'",
-      anyOf: [{ type: 'array', items: ref('nonEmptyString') }, { enum: ['all', 'none'] }],
+      anyOf: [
+        { type: 'array', items: ref('nonEmptyString') },
+        enumOf([
+          ['all', 'Every one there is.'],
+          ['none', 'None at all.'],
+        ]),
+      ],
     },
     [`svcCliV${v}`]: {
       ...doc(
@@ -157,19 +202,26 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
         ),
       ),
       'x-svc-message': "expected an array of svc_cli permission names, '*', 'all' or 'none'",
-      anyOf: [{ type: 'array', items: { enum: [...svcCliPermissions(v), '*'] } }, { enum: ['all', 'none', '*'] }],
+      anyOf: [
+        { type: 'array', items: enumOf([...svcCliPermissions(v).map((name) => [name, permissionDescription(name)] as const), ['*', 'Every permission.']]) },
+        enumOf([
+          ['all', 'Every permission.'],
+          ['none', 'No permission: the agent may not use the `svc` CLI.'],
+          ['*', 'Every permission (the same as `all`).'],
+        ]),
+      ],
     },
     project: openObject({
       ...doc('The project: its `name` and `description`.'),
       title: 'Project',
       properties: {
-        name: described("The project's name.", { type: 'string' }),
+        name: described("The project's name.", { type: 'string', examples: ['checkout-service'] }),
         description: described('What the project is for.', { type: 'string' }),
       },
     }),
     env: openObject({
       ...doc("Environment variables the project's sessions use: the names that must be set (`required`) and those that may be (`optional`)."),
-      title: 'Env',
+      title: 'Environment variables',
       properties: {
         required: described('Variables that must be set before a session starts.', { type: 'array', items: ref('envName') }),
         optional: described('Variables a session uses when they are set.', { type: 'array', items: ref('envName') }),
@@ -177,7 +229,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
     }),
     agentRuntime: openObject({
       ...doc('Settings of the agent runtime.'),
-      title: 'AgentRuntime',
+      title: 'Agent runtime',
       properties: {
         config_dir: described(
           "Where the agent runtime's configuration lives: a non-empty relative path, not starting with `/`, with no `..` segment.",
@@ -187,7 +239,11 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
     }),
     template: closedObject({
       ...doc("A sandbox template: how a session's sandbox is built. It has exactly one of `image` or `dockerfile`."),
-      title: 'Template',
+      title: 'Sandbox template',
+      defaultSnippets: [
+        { label: 'template from an image', body: { slug: '${1:base}', image: '${2:ubuntu:24.04}' } },
+        { label: 'template from a Dockerfile', body: { slug: '${1:build}', dockerfile: '${2:Dockerfile}' } },
+      ],
       required: ['slug'],
       properties: {
         slug: described("The template's slug (not `default`); agents and `sandbox.default` name templates by it.", {
@@ -195,14 +251,23 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
         }),
         name: described('A display name.', { type: 'string' }),
         entrypoint: described('The command the sandbox starts with.', { type: 'string' }),
-        cpu: described('CPU cores, at least 1.', { type: 'integer', minimum: 1 }),
+        cpu: described('CPU cores, at least 1.', { type: 'integer', minimum: 1, examples: [2] }),
         memory: described('Memory, at least 1.', { type: 'integer', minimum: 1 }),
         disk: described('Disk, at least 1.', { type: 'integer', minimum: 1 }),
-        image: described('A container image to start from (non-empty). Give `image` or `dockerfile`, not both.', ref('nonEmptyString')),
-        dockerfile: described('A Dockerfile to build, as a relative path. Give `image` or `dockerfile`, not both.', ref('relativePath')),
+        image: described('A container image to start from (non-empty). Give `image` or `dockerfile`, not both.', {
+          ...ref('nonEmptyString'),
+          examples: ['ubuntu:24.04'],
+        }),
+        dockerfile: described('A Dockerfile to build, as a relative path. Give `image` or `dockerfile`, not both.', {
+          ...ref('relativePath'),
+          examples: ['Dockerfile'],
+        }),
       },
       allOf: [
-        { 'x-svc-rule': 'template-image-or-dockerfile', anyOf: requireOne(['image', 'dockerfile']) },
+        {
+          'x-svc-rule': 'template-image-or-dockerfile',
+          anyOf: requireOne(['image', 'dockerfile'], "a sandbox template needs 'image' or 'dockerfile'"),
+        },
         { 'x-svc-rule': 'template-image-or-dockerfile', ...notTogether(['image', 'dockerfile']) },
       ],
     }),
@@ -226,10 +291,25 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       ...doc(
         'How the connector authenticates. `type` is required; the key `secret` is not allowed (reference secrets by name instead of inlining them); other keys are allowed.',
       ),
-      title: 'ConnectorAuth',
+      title: 'Connector authentication',
       required: ['type'],
       properties: {
-        type: described('The authentication scheme.', { enum: [...AUTH_TYPES] }),
+        type: described(
+          'The authentication scheme.',
+          enumOf(
+            describeValues(AUTH_TYPES, {
+              bearer: 'A bearer token in the `Authorization` header.',
+              basic: 'HTTP basic authentication: a user name and a password.',
+              custom: 'A scheme of its own, described by the other keys of `auth`.',
+              api_key: 'An API key.',
+              oauth1: 'OAuth 1.0 request signing.',
+              hmac: 'An HMAC signature over each request.',
+              aws_sigv4: 'AWS Signature Version 4 request signing.',
+              mtls: 'A client certificate (mutual TLS).',
+              none: 'No authentication (the only type a `channel` connector may give).',
+            }),
+          ),
+        ),
         secret: forbidden("'secret' is not allowed inside 'auth': never put a secret value in the manifest"),
       },
     }),
@@ -247,11 +327,20 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
     },
     connectorPolicy: closedObject({
       ...doc('A tool-call policy: tools whose name matches `match` get `action`.'),
-      title: 'ConnectorPolicy',
+      title: 'Connector policy',
       required: ['match', 'action'],
       properties: {
         match: described('Which tools the policy covers (non-empty).', ref('nonEmptyString')),
-        action: described('`always_run`, `require_approval` (goes to the approval inbox) or `block`.', { enum: [...POLICY_ACTIONS] }),
+        action: described(
+          '`always_run`, `require_approval` (goes to the approval inbox) or `block`.',
+          enumOf(
+            describeValues(POLICY_ACTIONS, {
+              always_run: 'The tool call runs without asking.',
+              require_approval: 'The tool call waits in the approval inbox until someone approves it.',
+              block: 'The tool call never runs.',
+            }),
+          ),
+        ),
       },
     }),
     ...byVersion<Record<string, SchemaObject>>(
@@ -259,7 +348,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       {
         agentV1: closedObject({
           ...doc('A version 1 agent.'),
-          title: 'AgentV1',
+          title: 'Agent',
           required: ['name'],
           properties: {
             name: described("The agent's name (a slug).", ref('slug')),
@@ -289,7 +378,11 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       {
         agentV2: closedObject({
           ...doc('A version 2 agent. Only the keys listed here are allowed.'),
-          title: 'AgentV2',
+          title: 'Agent',
+          defaultSnippets: [
+            { label: 'agent', body: { enabled: true, connectors: '${1|all,none|}' } },
+            { label: 'agent with a sandbox', body: { enabled: true, sandbox: '${1:base}', workspace: '${2|runtime,read,branch|}' } },
+          ],
           properties: {
             enabled: described('Whether the agent can run. `default_agent` must name an enabled agent.', { type: 'boolean' }),
             sandbox: described("The slug of the sandbox template the agent's sessions use.", ref('slug')),
@@ -306,21 +399,44 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               items: ref('nonEmptyString'),
               'x-svc-deprecated': 'connectors_required',
             }),
-            workspace: described("What the agent's session works on: `runtime`, `read` or `branch`.", { enum: [...WORKSPACES] }),
+            workspace: described(
+              "What the agent's session works on: `runtime`, `read` or `branch`.",
+              enumOf(
+                describeValues(WORKSPACES, {
+                  runtime: "The runtime's own workspace.",
+                  read: 'The repository, read only.',
+                  branch: 'A branch of the repository the session may change.',
+                }),
+              ),
+            ),
           },
           allOf: [aliasConflict('connectors_required', 'connectors_personal')],
         }),
         app: openObject({
           ...doc('An app the project deploys. Keys beyond the ones listed are allowed: the spec does not show every app field.'),
           title: 'App',
+          defaultSnippets: [
+            { label: 'static app', body: { type: 'static', path: '${1:web}', build_command: '${2:npm run build}', output_dir: '${3:dist}' } },
+            { label: 'app from a Dockerfile', body: { type: 'dockerfile', dockerfile: '${1:Dockerfile}', port: '^${2:3000}' } },
+          ],
           properties: {
             path: described("The app's folder: a non-empty relative path.", ref('relativePath')),
             root: described("The app's root folder: a non-empty relative path.", ref('relativePath')),
             output_dir: described('Where the build writes its output: a non-empty relative path.', ref('relativePath')),
-            type: described('How the app is built and served: `static`, `bundle`, `dockerfile` or `oci_image`.', { enum: [...APP_TYPES] }),
+            type: described(
+              'How the app is built and served: `static`, `bundle`, `dockerfile` or `oci_image`.',
+              enumOf(
+                describeValues(APP_TYPES, {
+                  static: 'Static files, served as they are (from `output_dir` after the build).',
+                  bundle: 'A bundle the platform runs.',
+                  dockerfile: 'A container built from `dockerfile`.',
+                  oci_image: 'A ready container image, `image`.',
+                }),
+              ),
+            ),
             image: described('A container image (non-empty).', ref('nonEmptyString')),
-            install_command: described('The command that installs dependencies (non-empty).', ref('nonEmptyString')),
-            build_command: described('The command that builds the app (non-empty).', ref('nonEmptyString')),
+            install_command: described('The command that installs dependencies (non-empty).', { ...ref('nonEmptyString'), examples: ['npm ci'] }),
+            build_command: described('The command that builds the app (non-empty).', { ...ref('nonEmptyString'), examples: ['npm run build'] }),
             dockerfile: described('A Dockerfile, as a non-empty relative path.', ref('relativePath')),
             command: described('The command that starts the app: an array of at least one non-empty string.', {
               type: 'array',
@@ -331,6 +447,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               type: 'integer',
               minimum: 1,
               maximum: 65535,
+              examples: [3000],
               allOf: [
                 { 'x-svc-code': 'out-of-range', 'x-svc-message': 'ports 7331 and 8080 are reserved by the platform', not: { enum: [...RESERVED_APP_PORTS] } },
               ],
@@ -339,6 +456,7 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
             readiness_path: described('The HTTP path polled until the app is ready; starts with `/`.', {
               type: 'string',
               pattern: ABSOLUTE_URL_PATH_PATTERN,
+              examples: ['/health'],
             }),
             idle_timeout_seconds: described('Seconds without requests before the app sleeps: 120 to 86400.', {
               type: 'integer',
@@ -346,19 +464,30 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               maximum: 86400,
             }),
             monthly_budget_usd: described('The most the app may cost a month, in US dollars (0 or more).', { type: 'number', minimum: 0 }),
-            resources: openObject({
-              ...doc('Compute for the app. Keys beyond `cpu` and `memory_gb` (such as `disk_gb`) are allowed: the spec does not show them.'),
-              title: 'AppResources',
-              properties: {
-                cpu: described('CPU cores: 1 to 64.', { type: 'integer', minimum: 1, maximum: 64 }),
-                memory_gb: described('Memory in GB: 1 to 512.', { type: 'integer', minimum: 1, maximum: 512 }),
-              },
-            }),
+            resources: ref('appResources'),
+          },
+        }),
+        appResources: openObject({
+          ...doc('Compute for the app. Keys beyond `cpu` and `memory_gb` (such as `disk_gb`) are allowed: the spec does not show them.'),
+          title: 'App resources',
+          properties: {
+            cpu: described('CPU cores: 1 to 64.', { type: 'integer', minimum: 1, maximum: 64 }),
+            memory_gb: described('Memory in GB: 1 to 512.', { type: 'integer', minimum: 1, maximum: 512 }),
           },
         }),
       },
     ),
   };
+}
+
+/** What an `svc_cli` permission lets the agent do, from its name (`project.session.read` → read sessions). */
+function permissionDescription(name: string): string {
+  const [scope, ...rest] = name.split('.');
+  const action = rest.pop()!;
+  const subject = rest.join(' ') || scope!;
+  const sentence = `\`${action}\` on ${subject}`;
+  const v1Only = (SVC_CLI_PERMISSIONS_V1_ONLY as readonly string[]).includes(name) ? ' (svc_version 1 only)' : '';
+  return `Lets the agent's \`svc\` CLI do ${sentence}${v1Only}.`;
 }
 
 function trigger(): SchemaObject {
@@ -372,56 +501,105 @@ function trigger(): SchemaObject {
       'A trigger: starts an agent run on a schedule (`cron`), on a signed inbound webhook (`webhook`), or from a `monitor` command. Keys beyond the ones listed are allowed.',
     ),
     title: 'Trigger',
+    defaultSnippets: [
+      {
+        label: 'cron trigger',
+        description: 'Runs an agent on a schedule.',
+        body: { slug: '${1:nightly}', type: 'cron', cron: '${2:0 3 * * *}', agent: '${3:main}', prompt: '${4:What to do}' },
+      },
+      {
+        label: 'webhook trigger',
+        description: 'Runs an agent on a signed inbound request.',
+        body: { slug: '${1:on-push}', type: 'webhook', secret_env: '${2:WEBHOOK_SECRET}', agent: '${3:main}', prompt_template: '${4:Handle {{event}}}' },
+      },
+      {
+        label: 'monitor trigger (poll)',
+        description: 'Runs a command every interval and an agent on what it reports.',
+        body: { slug: '${1:watch}', type: 'monitor', mode: 'poll', interval: '${2:5m}', run: '${3:./check.sh}', agent: '${4:main}', prompt: '${5:What to do}' },
+      },
+      {
+        label: 'monitor trigger (stream)',
+        description: 'Runs a command continuously and an agent on each event.',
+        body: { slug: '${1:tail}', type: 'monitor', mode: 'stream', run: '${2:./events.sh}', agent: '${3:main}', prompt: '${4:What to do}' },
+      },
+    ],
     required: ['slug', 'type'],
     properties: {
       slug: described("The trigger's slug.", ref('slug')),
-      type: described('`cron` (a schedule), `webhook` (an HMAC-signed inbound request) or `monitor` (a command that is polled or streamed).', {
-        enum: [...TRIGGER_TYPES],
-      }),
+      type: described(
+        '`cron` (a schedule), `webhook` (an HMAC-signed inbound request) or `monitor` (a command that is polled or streamed).',
+        enumOf(
+          describeValues(TRIGGER_TYPES, {
+            cron: 'On a schedule: needs one of `cron`, `schedule`, `run_at`, `runAt`.',
+            webhook: 'On an inbound request signed with the HMAC secret named by `secret_env`.',
+            monitor: 'From a command (`run`) that is polled (`mode: poll`, every `interval`) or streamed (`mode: stream`).',
+          }),
+        ),
+      ),
       name: described('A display name.', { type: 'string' }),
       agent: nonEmpty('The agent that runs (its name).'),
       agent_name: nonEmpty('The agent that runs (its name).'),
       enabled: ref('enabledFlag'),
       session_mode: described('How a run picks its session. Also spelled `sessionMode`.', ref('sessionMode')),
-      sessionMode: described('How a run picks its session. Also spelled `session_mode`.', ref('sessionMode')),
+      sessionMode: alias(described('How a run picks its session. Also spelled `session_mode`.', ref('sessionMode'))),
       session_key: nonEmpty('The key of the session a `keyed` run uses. Also spelled `sessionKey`.'),
-      sessionKey: nonEmpty('The key of the session a `keyed` run uses. Also spelled `session_key`.'),
+      sessionKey: alias(nonEmpty('The key of the session a `keyed` run uses. Also spelled `session_key`.')),
       session_id: nonEmpty('The session a `pinned` run uses. Also spelled `sessionId`.'),
-      sessionId: nonEmpty('The session a `pinned` run uses. Also spelled `session_id`.'),
+      sessionId: alias(nonEmpty('The session a `pinned` run uses. Also spelled `session_id`.')),
       filter: described('Only events whose fields match: a map of string to string.', {
         type: 'object',
         additionalProperties: { type: 'string' },
       }),
       prompt: nonEmpty('The prompt the agent gets. A trigger needs `prompt` or `prompt_template`.'),
       prompt_template: nonEmpty('A prompt template filled in from the event. A trigger needs `prompt` or `prompt_template`.'),
-      cron: nonEmpty('A cron expression. A `cron` trigger needs one of `cron`, `schedule`, `run_at`, `runAt`.'),
+      cron: { ...nonEmpty('A cron expression. A `cron` trigger needs one of `cron`, `schedule`, `run_at`, `runAt`.'), examples: ['0 3 * * *'] },
       schedule: nonEmpty('A schedule. A `cron` trigger needs one of `cron`, `schedule`, `run_at`, `runAt`.'),
       run_at: nonEmpty('A single run time. Also spelled `runAt`.'),
-      runAt: nonEmpty('A single run time. Also spelled `run_at`.'),
-      timezone: described('The time zone of `cron`/`schedule`/`run_at`.', { type: 'string' }),
-      secret_env: described(
-        "The environment variable holding the webhook's HMAC secret (uppercase). A `webhook` trigger needs it. Also spelled `secretEnv`.",
-        ref('secretEnvName'),
-      ),
-      secretEnv: described("The environment variable holding the webhook's HMAC secret (uppercase). Also spelled `secret_env`.", ref('secretEnvName')),
+      runAt: alias(nonEmpty('A single run time. Also spelled `run_at`.')),
+      timezone: described('The time zone of `cron`/`schedule`/`run_at`.', { type: 'string', examples: ['UTC', 'Europe/Berlin'] }),
+      secret_env: described("The environment variable holding the webhook's HMAC secret (uppercase). A `webhook` trigger needs it. Also spelled `secretEnv`.", {
+        ...ref('secretEnvName'),
+        examples: ['WEBHOOK_SECRET'],
+      }),
+      secretEnv: alias(described("The environment variable holding the webhook's HMAC secret (uppercase). Also spelled `secret_env`.", ref('secretEnvName'))),
       run: described('The command a `monitor` runs: non-empty, at most 1024 characters.', { type: 'string', minLength: 1, maxLength: 1024 }),
-      mode: described('How a `monitor` runs its command: `poll` (every `interval`) or `stream` (continuously).', { enum: [...MONITOR_MODES] }),
-      interval: described('How often a polling monitor runs, e.g. `5m`.', ref('duration')),
-      expect_event_within: described('Report a monitor that sees no event for this long, e.g. `1h`.', ref('duration')),
+      mode: described(
+        'How a `monitor` runs its command: `poll` (every `interval`) or `stream` (continuously).',
+        enumOf(
+          describeValues(MONITOR_MODES, {
+            poll: 'Runs the command every `interval` (required).',
+            stream: 'Runs the command continuously and reads its events as they come (no `interval`).',
+          }),
+        ),
+      ),
+      interval: described('How often a polling monitor runs, e.g. `5m`.', { ...ref('duration'), examples: ['5m', '1h'] }),
+      expect_event_within: described('Report a monitor that sees no event for this long, e.g. `1h`.', { ...ref('duration'), examples: ['1h'] }),
     },
     allOf: [
       // Trigger rule 1: "At least one of `prompt` or `prompt_template` is required."
-      { 'x-svc-rule': 'trigger-prompt-required', anyOf: requireOne(['prompt', 'prompt_template']) },
+      {
+        'x-svc-rule': 'trigger-prompt-required',
+        anyOf: requireOne(['prompt', 'prompt_template'], "a trigger needs 'prompt' or 'prompt_template'"),
+      },
       // Rule 2: "`type` `cron` requires at least one of `cron`, `schedule`, `run_at`, `runAt`."
-      { 'x-svc-rule': 'trigger-cron-schedule', if: ifType('cron'), then: { anyOf: requireOne(['cron', 'schedule', 'run_at', 'runAt']) } },
+      {
+        'x-svc-rule': 'trigger-cron-schedule',
+        if: ifType('cron'),
+        then: { anyOf: requireOne(['cron', 'schedule', 'run_at', 'runAt'], "a cron trigger needs one of 'cron', 'schedule', 'run_at' or 'runAt'") },
+      },
       // Rule 3: "`type` `webhook` requires `secret_env` or `secretEnv`."
-      { 'x-svc-rule': 'trigger-webhook-secret', if: ifType('webhook'), then: { anyOf: requireOne(['secret_env', 'secretEnv']) } },
+      {
+        'x-svc-rule': 'trigger-webhook-secret',
+        if: ifType('webhook'),
+        then: { anyOf: requireOne(['secret_env', 'secretEnv'], "a webhook trigger needs 'secret_env' (or 'secretEnv'): the variable holding its HMAC secret") },
+      },
       // Rule 4: "`type` `monitor` requires `run` and `mode` and forbids `cron`, `schedule`, `run_at`, `runAt`, `timezone`, `secret_env`, `secretEnv`."
       {
         'x-svc-rule': 'trigger-monitor-fields',
         if: ifType('monitor'),
         then: {
           required: ['run', 'mode'],
+          errorMessage: "a monitor trigger needs 'run' (the command) and 'mode' ('poll' or 'stream')",
           properties: Object.fromEntries(MONITOR_FORBIDDEN_KEYS.map((key) => [key, forbidden(`a monitor trigger does not take '${key}'`)])),
         },
       },
@@ -429,7 +607,7 @@ function trigger(): SchemaObject {
       {
         'x-svc-rule': 'trigger-monitor-interval',
         if: ifType('monitor', { properties: { mode: { const: 'poll' } }, required: ['mode'] }),
-        then: { required: ['interval'] },
+        then: { required: ['interval'], errorMessage: "a polling monitor needs 'interval', e.g. '5m'" },
       },
       {
         'x-svc-rule': 'trigger-monitor-interval',
@@ -449,7 +627,14 @@ function connector(version: SvcVersion): SchemaObject {
   const ifProvider = (provider: string) => ({ properties: { provider: { const: provider } }, required: ['provider'] });
   return openObject({
     ...doc("A connector: gives agents tools (`<connector>.<action>`) through the platform's gateway. Keys beyond the ones listed are allowed."),
-    title: `ConnectorV${version}`,
+    title: 'Connector',
+    defaultSnippets: [
+      { label: 'MCP connector', body: { slug: '${1:docs}', provider: 'mcp', url: '${2:https://mcp.example.com/mcp}', transport: '${3|http,sse|}' } },
+      { label: 'HTTP connector', body: { slug: '${1:api}', provider: 'http', base_url: '${2:https://api.example.com}' } },
+      { label: 'GraphQL connector', body: { slug: '${1:graph}', provider: 'graphql', endpoint: '${2:https://api.example.com/graphql}' } },
+      { label: 'managed connector', body: { slug: '${1:tracker}', provider: 'managed_a', app: '${2:app}' } },
+      { label: 'channel connector', body: { slug: '${1|svc_slack,svc_teams,svc_email|}', provider: 'channel', platform: '${2|chat_a,chat_b,email|}' } },
+    ],
     required: ['slug', 'provider'],
     properties: {
       slug: described(
@@ -458,17 +643,46 @@ function connector(version: SvcVersion): SchemaObject {
       ),
       provider: described(
         'Where the tools come from: `managed_a`, `managed_b`, `mcp`, `openapi`, `collection`, `graphql`, `http` or `channel`. (`computer` is reserved for the connector with slug `computer`.)',
-        { enum: [...CONNECTOR_PROVIDERS, ...RESERVED_PROVIDERS] },
+        enumOf([
+          ...describeValues(CONNECTOR_PROVIDERS, {
+            managed_a: 'A managed app (`app`) run by the platform.',
+            managed_b: 'A managed integration of the second kind.',
+            mcp: 'An MCP server at `url` (`transport`: `http` or `sse`).',
+            openapi: 'An HTTP API described by an OpenAPI document (`spec`).',
+            collection: 'An HTTP API described by a request collection (`spec`).',
+            graphql: 'A GraphQL API at `endpoint`.',
+            http: 'A plain HTTP API at `base_url`.',
+            channel: 'A chat or email channel (`platform`); slugs `svc_slack`, `svc_teams`, `svc_email`.',
+          }),
+          ...RESERVED_PROVIDERS.map((provider) => [provider, `Reserved for the connector with slug \`${provider}\`.`] as const),
+        ]),
       ),
       name: described('A display name (non-empty).', ref('nonEmptyString')),
       app: described('The managed app (required by provider `managed_a`).', ref('nonEmptyString')),
       url: described('The server URL (required by provider `mcp`).', ref('nonEmptyString')),
       endpoint: described('The GraphQL endpoint (required by provider `graphql`).', ref('nonEmptyString')),
       base_url: described('The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `baseUrl`.', ref('nonEmptyString')),
-      baseUrl: described('The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `base_url`.', ref('nonEmptyString')),
-      transport: described('How to reach an MCP server: `http` or `sse`.', { enum: [...TRANSPORTS] }),
+      baseUrl: alias(described('The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `base_url`.', ref('nonEmptyString'))),
+      transport: described(
+        'How to reach an MCP server: `http` or `sse`.',
+        enumOf(
+          describeValues(TRANSPORTS, {
+            http: 'Streamable HTTP.',
+            sse: 'Server-sent events.',
+          }),
+        ),
+      ),
       spec: described('The API description (an OpenAPI document, a collection, …).', {}),
-      platform: described('The channel platform: `chat_a`, `chat_b` or `email` (required by provider `channel`).', { enum: [...CHANNEL_PLATFORMS] }),
+      platform: described(
+        'The channel platform: `chat_a`, `chat_b` or `email` (required by provider `channel`).',
+        enumOf(
+          describeValues(CHANNEL_PLATFORMS, {
+            chat_a: 'The first chat platform.',
+            chat_b: 'The second chat platform.',
+            email: 'Email.',
+          }),
+        ),
+      ),
       credential: byVersion<SchemaObject>(
         version,
         described("The connector's credential (any value in version 1).", {}),
@@ -477,7 +691,12 @@ function connector(version: SvcVersion): SchemaObject {
       authorization_strategy: described(
         'Whose account the tools act as: `project` (one shared connection, the default) or `user` (each user connects their own).',
         {
-          enum: [...AUTHORIZATION_STRATEGIES],
+          ...enumOf(
+            describeValues(AUTHORIZATION_STRATEGIES, {
+              project: 'One shared connection for the whole project (the default).',
+              user: 'Each user connects their own account.',
+            }),
+          ),
           default: 'project',
         },
       ),
@@ -511,7 +730,11 @@ function connector(version: SvcVersion): SchemaObject {
       { 'x-svc-rule': 'connector-provider-fields', if: ifProvider('managed_a'), then: { required: ['app'] } },
       { 'x-svc-rule': 'connector-provider-fields', if: ifProvider('mcp'), then: { required: ['url'] } },
       { 'x-svc-rule': 'connector-provider-fields', if: ifProvider('graphql'), then: { required: ['endpoint'] } },
-      { 'x-svc-rule': 'connector-provider-fields', if: ifProvider('http'), then: { anyOf: requireOne(['base_url', 'baseUrl']) } },
+      {
+        'x-svc-rule': 'connector-provider-fields',
+        if: ifProvider('http'),
+        then: { anyOf: requireOne(['base_url', 'baseUrl'], "an http connector needs 'base_url' (or 'baseUrl')") },
+      },
       { 'x-svc-rule': 'connector-provider-fields', if: ifProvider('channel'), then: { required: ['platform'] } },
       // Rule 3: "For `provider` `channel`, when `auth` is present its `type` must be `none`."
       {
@@ -535,11 +758,11 @@ export function manifestRoot(version: SvcVersion): SchemaObject {
         'An svc project manifest, `svc_version` 2 (map-form `agents`, `default_agent`, `apps`, `runtime`).',
       ),
     ),
-    title: `ManifestV${v}`,
+    title: `svc manifest, version ${v}`,
     type: 'object',
     required: byVersion(v, ['svc_version'], ['svc_version', 'default_agent', 'agents']),
     properties: {
-      svc_version: described('The manifest shape: `1` or `2`. It decides which keys the rest of the file may use.', { const: v }),
+      svc_version: described('The manifest shape: `1` or `2`. It decides which keys the rest of the file may use.', { const: v, examples: [v] }),
       project: ref('project'),
       env: ref('env'),
       agent_runtime: ref('agentRuntime'),
@@ -555,8 +778,19 @@ export function manifestRoot(version: SvcVersion): SchemaObject {
           channels: described('Chat and email channels the project listens on.', { type: 'array', items: ref('channel') }),
         },
         {
-          default_agent: described('The agent new sessions use unless told otherwise: the name of a declared, enabled agent.', ref('nonEmptyString')),
-          runtime: described('The agent runtime: `runtime_a` or `runtime_b`.', { enum: [...RUNTIMES] }),
+          default_agent: described('The agent new sessions use unless told otherwise: the name of a declared, enabled agent.', {
+            ...ref('nonEmptyString'),
+            examples: ['main'],
+          }),
+          runtime: described(
+            'The agent runtime: `runtime_a` or `runtime_b`.',
+            enumOf(
+              describeValues(RUNTIMES, {
+                runtime_a: 'The first agent runtime.',
+                runtime_b: 'The second agent runtime.',
+              }),
+            ),
+          ),
           agents: described('The agents, keyed by name (a slug); at least one.', {
             type: 'object',
             minProperties: 1,

@@ -36,7 +36,8 @@ function withoutDocs(node: unknown): unknown {
   return out;
 }
 
-const schemas = buildSchemas();
+// The shape the error tracing reads (source.ts's, without editor-only hints), not the published editor shape.
+const schemas = buildSchemas(undefined, { shape: 'validation' });
 /** What the validators are compiled from, per version: dereferenced, without the prose. */
 export const COMPILED: Record<1 | 2, SchemaObject> = {
   1: withoutDocs(dereference(schemas.v1)) as SchemaObject,

@@ -136,7 +136,9 @@ export class ManifestLocator {
 
   removeKeyFix(pointer: string, title?: string): RawDiagnostic['fixes'] {
     const found = this.entryAt(pointer);
-    if (!found) return undefined;
+    // A key a merge key brings in (`<<: *base`) is not the map's to remove: taking it out of the
+    // merged map changes every map that merges it, and may leave an empty value no merge takes.
+    if (!found || !found.map.entries.includes(found.entry)) return undefined;
     const planned = found.entry.ignored || found.entry.merge ? undefined : this.planned(this.change(pointer, (path) => ({ op: 'delete', path })));
     return [{ title: title ?? `Remove '${found.entry.key}'`, edits: [planned ?? removeEntry(this.document, found.map, found.entry)] }];
   }

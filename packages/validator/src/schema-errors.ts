@@ -100,7 +100,8 @@ function explainFailures(failures: KeywordFailure[], root: SchemaObject, at: Man
     if (!rule) continue;
     const anchorPath = paths[anchorIndex]!;
     const objectPath = truncatePointer(failure.error.instancePath, instanceDepth(anchorPath));
-    const key = `${anchorPath}|${objectPath}`;
+    // JSON of the pair: a schema path (a pattern's key) and an object's pointer (a manifest's key) may hold any separator.
+    const key = JSON.stringify([anchorPath, objectPath]);
     let entry = groups.get(key);
     if (!entry) groups.set(key, (entry = { rule, group: { objectPath, anchor, failures: [] } }));
     entry.group.failures.push(failure);

@@ -65,3 +65,11 @@ describe('removing the last entry of a file', () => {
     expect(applyFix(text, fix!)).toBe(expected);
   });
 });
+
+describe('a key a merge key brings in', () => {
+  it('gets no removal fix: removing it from the merged map would leave an empty value the merge refuses', () => {
+    const text = 'svc_version: 1\nx-v2-parts: &v2\n  apps:\n    web: {port: 3000}\n<<: *v2\n';
+    const forbidden = validateManifest(text, { format: 'yaml' }).diagnostics.filter((d) => d.code === 'forbidden-key');
+    expect(forbidden.map((d) => [d.range.start.offset, d.range.end.offset, d.fixes])).toEqual([[33, 37, undefined]]);
+  });
+});

@@ -3,7 +3,8 @@
  * the library path's tree (kinds, values, styles, every offset) and diagnostics exactly; on what it
  * declines, the library reads. Texts come from a generator of block YAML with random formatting
  * (indents, comments, blank lines, scalars the core schema types), from that YAML with random
- * characters changed, and from every fixture and example, whole and cut into top-level chunks.
+ * characters changed, with merge keys (every kind of source) and keys that are collections added, and
+ * from every fixture and example, whole and cut into top-level chunks.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,7 @@ function plainTree(node: ValueNode | null): unknown {
           end: entry.end,
           ignored: entry.ignored === true,
           merge: entry.merge === true,
+          keyRefused: entry.keyRefused === true,
           keyAlias: entry.keyAlias,
           value: plainTree(entry.value),
         })),
@@ -368,6 +370,49 @@ describe('the simple YAML reader', () => {
     expect(accepted / units).toBeGreaterThan(0.5);
   });
 
+  it('reads generated documents with merge keys and keys that are collections, whole and by units, as the library path does', () => {
+    // Every kind of merge source (a mapping, an alias of one, a list of those, and what the reader refuses)
+    // and every kind of key that is no string; with an anchor first for the aliases to find.
+    const special = fc.constantFrom(
+      '<<: *base',
+      '<<: {m: 1}',
+      '<<: [*base, {m: 2}]',
+      '<<: *list',
+      '<<: no',
+      "<<: ''",
+      '<<:',
+      '<<: [*base, 3]',
+      '<<: |\n  text',
+      '"<<": quoted',
+      '? [a, b]\n: x',
+      '[1, 2]: y',
+      '{a: 1}: z',
+      '? {x: y}',
+      ': no key',
+      '*base : aliased collection',
+    );
+    let merges = 0;
+    let refusedKeys = 0;
+    fc.assert(
+      fc.property(document, special, fc.boolean(), (text, line, first) => {
+        // The anchors only where an alias needs them: a text with anchors is read whole, by the library.
+        const anchors = line.includes('*') ? 'base: &base {p: 1}\nlist: &list [{q: 1}]\n' : '';
+        const changed = first ? `${anchors}${line}\n${text}` : `${anchors}${text.endsWith('\n') || text === '' ? text : `${text}\n`}${line}\n`;
+        expectSameReading(changed);
+        expectSameReadingByUnits(changed);
+        const read = parseYamlFragment(changed);
+        expect(plainFragment(read), JSON.stringify(changed)).toEqual(plainFragment(parseYamlWithLibrary(changed)));
+        const entries = read.root?.kind === 'map' ? read.root.entries : [];
+        if (entries.some((entry) => entry.merge)) merges += 1;
+        if (entries.some((entry) => entry.keyRefused)) refusedKeys += 1;
+      }),
+      { numRuns: runs(600), seed: 3301 },
+    );
+    // Not vacuous: the merge keys and the refused keys reached the tree.
+    expect(merges).toBeGreaterThan(50);
+    expect(refusedKeys).toBeGreaterThan(50);
+  });
+
   it('reads every fixture and example, whole and by the units they are parsed in, as the library does, and takes the example', () => {
     const files = [...loadFixtures(), ...loadExamples()].filter((file) => file.format === 'yaml');
     expect(files.length).toBeGreaterThan(50);
@@ -409,6 +454,9 @@ describe('the simple YAML reader', () => {
       '# only a comment\n',
       'just a scalar\n',
       'a: \u0085\n',
+      'a: [\u00a0x]\n',
+      'a: [x\u00a0]\n',
+      'a: [x,\u2028y]\n',
       'a: \ufeff\n',
       'a: \ud83d\n',
       'a: \ude80x\n',

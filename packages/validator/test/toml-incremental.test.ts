@@ -21,7 +21,7 @@ const shown = (list: readonly Diagnostic[]) => list.map((d) => [d.code, d.range.
 
 /** The tree of a whole-text build (no blocks) of what the document parses: the text after any byte-order mark, forbidden characters blanked. */
 function wholeTree(text: string): string {
-  const checked = checkCharacters(text).text;
+  const checked = checkCharacters(text, 'toml').text;
   const bom = checked.charCodeAt(0) === 0xfeff ? 1 : 0;
   return treeJson(parseTomlFragment(checked.slice(bom), bom).root);
 }
@@ -466,6 +466,25 @@ describe('what an edit re-parses', () => {
     expect(updated.parsedCharacters).toBe(edited.length);
     expect(validateDocument(updated).diagnostics.map((d) => d.code)).toContain('duplicate-key');
     expect(differenceFromFresh(updated)).toBeNull();
+  });
+
+  it('a line that starts with a lone carriage return is a statement, refused, and update() says what a fresh parse says', () => {
+    // TOML's line breaks are LF and CRLF: the CR is a forbidden character, and the key after it is read.
+    const edited = 'x = 1\n\rb = 1\n[b]\n';
+    const expected = [
+      ['forbidden-character', 6, 7],
+      ['duplicate-key', 14, 15],
+    ];
+    const codes = (document: ManifestDocument) => validateDocument(document).diagnostics.map((d) => [d.code, d.range.start.offset, d.range.end.offset]);
+    expect(codes(toml(edited))).toEqual(expected);
+    const updated = toml('x = 1\n[b]\n').update(edited);
+    expect(codes(updated)).toEqual(expected);
+    expect(differenceFromFresh(updated)).toBeNull();
+    // The planner alone (a text without forbidden characters never holds one, but it must not read the line as blank).
+    expect(planTomlBlocks('svc_version = 2\n\ragents = 1\n[agents.main]\n')!.map((block) => block.signature)).toEqual([
+      'svc_version=\nagents=',
+      '[agents.main]',
+    ]);
   });
 
   it('two blocks with the same text get trees of their own', () => {

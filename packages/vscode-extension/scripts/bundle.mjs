@@ -3,6 +3,10 @@
 //   @svc-manifest/lsp         -> dist/server.js     (its runLanguageServer: the language server, a dependency of this
 //                                                    package, with the validator and schemas inlined)
 // Both are CommonJS for Node >= 20 (VS Code's extension host loads `main` with require).
+// For vscode.dev and github.dev (package.json `browser`), built for the web extension host:
+//   src/web-extension.ts      -> dist/web/extension.js  (the browser client; CommonJS, `vscode` external)
+//   @svc-manifest/lsp/browser -> dist/web/server.js     (startWorkerServer: the same server in a Web
+//                                                        Worker, a classic script; scripts/browser-bundle.mjs)
 //
 // Usage: node scripts/bundle.mjs [--require-server] [--outdir <dir>]
 //   --require-server  fail when the language server entry is missing (used by `npm run package`;
@@ -13,6 +17,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { browserBuild } from '../../../scripts/browser-bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgDir = resolve(here, '..');
@@ -76,7 +81,31 @@ if (!serverEntry) {
   console.warn(`bundle: ${relative(process.cwd(), serverEntry)} does not exist yet; dist/server.js not built`);
 }
 
-for (const f of ['extension.js', 'server.js']) {
+await esbuild.build({
+  ...common,
+  platform: 'browser',
+  target: 'es2022',
+  define: {},
+  banner: {},
+  conditions: ['source', 'browser'],
+  mainFields: ['browser', 'module', 'main'],
+  entryPoints: [join(pkgDir, 'src', 'web-extension.ts')],
+  outfile: join(dist, 'web', 'extension.js'),
+  external: ['vscode'],
+});
+await browserBuild({
+  stdin: {
+    contents: "import { startWorkerServer } from '@svc-manifest/lsp/browser'; startWorkerServer();",
+    resolveDir: pkgDir,
+    sourcefile: 'web-server-entry.js',
+    loader: 'js',
+  },
+  // A classic worker script: the web extension host starts it with `new Worker(url)`.
+  format: 'iife',
+  outfile: join(dist, 'web', 'server.js'),
+});
+
+for (const f of ['extension.js', 'server.js', 'web/extension.js', 'web/server.js']) {
   const p = join(dist, f);
   if (existsSync(p)) console.log(`bundle: ${relative(process.cwd(), p)} ${(statSync(p).size / 1024).toFixed(0)} KiB`);
 }

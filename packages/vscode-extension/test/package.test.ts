@@ -77,7 +77,7 @@ describe('package.json contributions', () => {
 });
 
 describe('the .vsix', () => {
-  it('contains only the manifest, the docs, the images and the two bundles (vsce ls)', () => {
+  it('contains only the manifest, the docs, the images and the bundles, desktop and web (vsce ls)', () => {
     const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
     const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: pkgDir, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
@@ -88,7 +88,8 @@ describe('the .vsix', () => {
       .sort();
     const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'images/icon.png', 'images/screenshot.png', 'package.json'];
     // The bundles are listed once built (npm run bundle).
-    for (const bundle of ['dist/extension.js', 'dist/server.js']) if (existsSync(join(pkgDir, bundle))) expected.push(bundle);
+    for (const bundle of ['dist/extension.js', 'dist/server.js', 'dist/web/extension.js', 'dist/web/server.js'])
+      if (existsSync(join(pkgDir, bundle))) expected.push(bundle);
     expect(files).toEqual(expected.sort());
   }, 60_000);
 });

@@ -24,7 +24,8 @@ export function tomlContext(text: TextSource, offset: number, lines: LineTable):
     parts.forEach((part, i) => {
       path.push(part);
       names.push(part);
-      const key = names.join('\u0000');
+      // JSON of the path, not the keys joined: a quoted key may hold any separator.
+      const key = JSON.stringify(names);
       if (i === parts.length - 1 && isArray) {
         const count = (arrayCounts.get(key) ?? 0) + 1;
         arrayCounts.set(key, count);

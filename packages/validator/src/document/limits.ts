@@ -47,12 +47,20 @@ export function offsetPastByteLimit(text: string, maxBytes: number): number {
 
 // C0 controls other than tab, LF and CR, DEL, C1 controls, and UTF-16 halves that have no partner.
 const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// The same, and in TOML a carriage return not followed by a line feed: TOML's line breaks are LF
+// and CRLF only, so a lone CR is a control character there (YAML counts it as a line break).
+const FORBIDDEN_IN_TOML = new RegExp(`${FORBIDDEN_CHARACTER.source}|\\r(?!\\n)`, 'g');
 
-/** Whether `text` has a character no manifest may contain (see {@link checkCharacters}). */
-export function hasForbiddenCharacter(text: string): boolean {
-  FORBIDDEN_CHARACTER.lastIndex = 0;
-  const found = FORBIDDEN_CHARACTER.test(text);
-  FORBIDDEN_CHARACTER.lastIndex = 0;
+function forbiddenIn(format: 'yaml' | 'toml'): RegExp {
+  return format === 'toml' ? FORBIDDEN_IN_TOML : FORBIDDEN_CHARACTER;
+}
+
+/** Whether `text` has a character no manifest of `format` may contain (see {@link checkCharacters}). */
+export function hasForbiddenCharacter(text: string, format: 'yaml' | 'toml'): boolean {
+  const forbidden = forbiddenIn(format);
+  forbidden.lastIndex = 0;
+  const found = forbidden.test(text);
+  forbidden.lastIndex = 0;
   return found;
 }
 
@@ -74,21 +82,28 @@ export function utf8Length(text: string): number {
 }
 
 /**
- * Finds characters no manifest may contain. Returns one diagnostic (at the first one, with
- * the count in the message) and the text with each such character replaced by a space, so
- * the parsers still see every other character at its original offset.
+ * Finds characters no manifest of `format` may contain. Returns one diagnostic (at the first
+ * one, with the count in the message) and the text with each such character replaced by a
+ * space, so the parsers still see every other character at its original offset.
  */
-export function checkCharacters(text: string): { text: string; diagnostics: RawDiagnostic[] } {
-  FORBIDDEN_CHARACTER.lastIndex = 0;
-  const first = FORBIDDEN_CHARACTER.exec(text);
+export function checkCharacters(text: string, format: 'yaml' | 'toml'): { text: string; diagnostics: RawDiagnostic[] } {
+  const forbidden = forbiddenIn(format);
+  forbidden.lastIndex = 0;
+  const first = forbidden.exec(text);
+  forbidden.lastIndex = 0;
   if (!first) return { text, diagnostics: [] };
   let count = 0;
-  const cleaned = text.replace(FORBIDDEN_CHARACTER, (match) => {
+  const cleaned = text.replace(forbidden, (match) => {
     count += 1;
     return ' '.repeat(match.length);
   });
   const code = first[0].charCodeAt(0);
-  const what = code >= 0xd800 && code <= 0xdfff ? 'an unpaired UTF-16 surrogate' : `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what =
+    code >= 0xd800 && code <= 0xdfff
+      ? 'an unpaired UTF-16 surrogate'
+      : code === 0x0d
+        ? 'a carriage return (U+000D) without a line feed after it, which TOML does not take as a line break'
+        : `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   const more = count > 1 ? ` (${count} such characters in the file; this is the first)` : '';
   return {
     text: cleaned,

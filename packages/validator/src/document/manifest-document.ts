@@ -349,7 +349,7 @@ export class ManifestDocument {
     }
     if (this.text.length * 3 > limits.maxBytes) this.utf8Bytes = utf8Length(this.text);
     this.scannedCharacters += this.text.length;
-    const checked = checkCharacters(this.text);
+    const checked = checkCharacters(this.text, this.format);
     this.forbidden = checked.diagnostics.length > 0;
     this.parseDiagnostics.push(...checked.diagnostics);
     const bom = checked.text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -558,7 +558,7 @@ export class ManifestDocument {
     const text = this.source;
     const added = text.slice(region.start, region.newEnd);
     this.scannedCharacters += added.length;
-    if (hasForbiddenCharacter(added)) return false;
+    if (hasForbiddenCharacter(added, this.format)) return false;
     const limits = this.limits;
     if (text.length * 3 > limits.maxBytes) {
       const removed = previous.source.slice(region.start, region.oldEnd);
@@ -860,7 +860,9 @@ export class ManifestDocument {
     const object = newObject();
     for (const entry of effectiveEntries(root)) {
       const get = this.entryValues?.get(entry);
-      object[entry.key] = get ? get() : undefined;
+      // An entry a top-level merge key brings in (`<<: {a: 1}`) is no chunk's: its value is built
+      // here (alias-free, as every chunked text is).
+      object[entry.key] = get ? get() : buildValue(entry.value, { maxExpandedNodes: this.limits.maxExpandedNodes, hasAliases: false }).value;
     }
     return object;
   }

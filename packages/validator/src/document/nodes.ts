@@ -49,8 +49,14 @@ export interface MapEntry {
    * the key must not simply replace that text.
    */
   keyAlias?: string;
-  /** The key was left out of the value (a repeated key: the first one wins). */
+  /** The key was left out of the value (a repeated key: the first one wins; a refused key). */
   ignored?: boolean;
+  /**
+   * The key is no string (a collection, an alias of one or of an empty value, no key at all):
+   * `invalid-key` is reported and `key` is empty; every check of a map's keys leaves the entry
+   * out of the value (sets `ignored`) instead of reading it as the key "".
+   */
+  keyRefused?: boolean;
 }
 
 export interface MapNode extends NodeBase {
@@ -424,6 +430,7 @@ class FramedEntry extends Framed implements MapEntry {
   keyAlias: string | undefined = undefined;
   merge: boolean | undefined = undefined;
   ignored: boolean | undefined = undefined;
+  keyRefused: boolean | undefined = undefined;
   constructor(
     frame: Frame,
     public key: string,
@@ -522,6 +529,7 @@ export function detachedEntry(entry: MapEntry): MapEntry {
   if (entry.keyAlias !== undefined) copy.keyAlias = entry.keyAlias;
   if (entry.merge !== undefined) copy.merge = entry.merge;
   if (entry.ignored !== undefined) copy.ignored = entry.ignored;
+  if (entry.keyRefused !== undefined) copy.keyRefused = entry.keyRefused;
   return copy;
 }
 
@@ -552,6 +560,7 @@ export function copyTree(node: ValueNode, delta: number, frame: Frame): ValueNod
           copy.keyAlias = entry.keyAlias;
           copy.merge = entry.merge;
           copy.ignored = entry.ignored;
+          copy.keyRefused = entry.keyRefused;
           return copy;
         }),
         node.flow,

@@ -22,6 +22,7 @@ import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
 import { commonEnds, noteSplice, withRunReplaced } from './spliced-lists.js';
 import { lastAtMost } from './line-starts.js';
 import type { TomlBlock } from './toml-blocks.js';
+import { TOML_PARSER_OPTIONS } from './toml-version.js';
 
 export { planTomlBlocks, planTomlPart, planTomlRange, type TomlBlock } from './toml-blocks.js';
 
@@ -44,10 +45,15 @@ function buildWhole(program: AST.TOMLProgram, text: string, base: number): Parse
   return { root, diagnostics, aliasCount: 0, hasDateTimes: builder.hasDateTimes, frame: builder.frame };
 }
 
-/** The parser's tree, or the fragment reporting why there is none. */
-function parseProgram(text: string, base: number): AST.TOMLProgram | ParsedFragment {
+/**
+ * The parser's tree, or the fragment reporting why there is none: a syntax error, or (when the
+ * text parses) the first value we refuse to read (see {@link refusedValue}); `refusedValue` marks
+ * the latter, which is the whole text's first error only when the whole text parses.
+ */
+function parseProgram(text: string, base: number): AST.TOMLProgram | (ParsedFragment & { refusedValue?: true }) {
+  let program: AST.TOMLProgram;
   try {
-    return parseTOML(text);
+    program = parseTOML(text, TOML_PARSER_OPTIONS);
   } catch (error) {
     const problem = error as { message?: string; index?: number };
     const index = typeof problem.index === 'number' ? problem.index : 0;
@@ -70,6 +76,46 @@ function parseProgram(text: string, base: number): AST.TOMLProgram | ParsedFragm
       ],
     };
   }
+  const refused = refusedValue(program);
+  if (!refused) return program;
+  return {
+    root: null,
+    aliasCount: 0,
+    refusedValue: true,
+    diagnostics: [{ ...refused, code: 'toml-syntax', path: '', start: base + refused.start, end: base + refused.end }],
+  };
+}
+
+const LARGEST_EXACT_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The first value of a parsed text that we do not read, located in the text: an integer beyond
+ * ±(2^53 − 1), which a manifest's value (a JavaScript, and JSON, number) cannot keep exactly
+ * (TOML 1.0 says a reader must refuse an integer it cannot keep, never round it); and a time
+ * whose seconds are 60, which tomllib refuses too (see docs/decisions.md). The parser's tokens are
+ * in text order, so the first found is the first in the text.
+ */
+function refusedValue(program: AST.TOMLProgram): { message: string; start: number; end: number } | null {
+  for (const token of program.tokens) {
+    if (token.type === 'Integer') {
+      const value = token.bigint;
+      if (value > LARGEST_EXACT_INTEGER || value < -LARGEST_EXACT_INTEGER)
+        return {
+          message: `the integer ${token.value} is beyond ±9007199254740991 (2^53 − 1), the largest a manifest's number keeps exactly; TOML has a reader refuse an integer it cannot keep, never round it`,
+          start: token.range[0],
+          end: token.range[1],
+        };
+    } else if (token.type === 'LocalTime' || token.type === 'LocalDateTime' || token.type === 'OffsetDateTime') {
+      const leap = /\d\d:\d\d:(60)/.exec(token.value);
+      if (leap)
+        return {
+          message: `seconds of 60 (a leap second) in ${token.value} are not read: a manifest's time has seconds 00 to 59`,
+          start: token.range[0] + leap.index + 6,
+          end: token.range[0] + leap.index + 8,
+        };
+    }
+  }
+  return null;
 }
 
 /** One header of a table block: its keys, located, and whether it opens an array of tables. */
@@ -223,7 +269,8 @@ export function parseTomlBlock(
   const parsed = parseProgram(text, base);
   if ('root' in parsed) {
     const diagnostic = parsed.diagnostics[0]!;
-    return { error: parsed, syntax: diagnostic.code === 'toml-syntax', index: diagnostic.start - base };
+    // A refused value is the whole text's first error only if the whole text parses: not a block's to say.
+    return { error: parsed, syntax: diagnostic.code === 'toml-syntax' && !parsed.refusedValue, index: diagnostic.start - base };
   }
   const items = parsed.body[0]?.body ?? [];
   const builder = new TomlTreeBuilder(base);

@@ -369,6 +369,9 @@ class SimpleYamlReader {
     if (close === lineEnd) throw new Decline();
     const items: ValueNode[] = [];
     const inner = text.slice(at + 1, close);
+    // JavaScript's trim takes more for white space than YAML's space and tab (U+00A0, U+FEFF,
+    // U+2028…): an item holding such a character is left to the library.
+    if (/[^\S ]/.test(inner)) throw new Decline();
     if (inner.trim() !== '') {
       let from = at + 1;
       for (const part of inner.split(',')) {

@@ -135,7 +135,9 @@ export function planTomlRange(
     while (i < length && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
     const first = text.charCodeAt(i);
     if (i >= length) break;
-    if (first === NEWLINE || first === CR || first === HASH) {
+    // A CR is a line end only before LF (CRLF); a lone CR starts no blank line (the text's
+    // reader refuses it, see limits.ts), so the line is planned as the statement it precedes.
+    if (first === NEWLINE || (first === CR && text.charCodeAt(i + 1) === NEWLINE) || first === HASH) {
       i = lineEnd(i) + 1;
       continue;
     }

@@ -15,7 +15,7 @@ export interface ParsedFragment {
 
 /**
  * Marks the entries a map's value must leave out: repeated keys (the first one wins), each
- * reported with a located diagnostic. Shared by the YAML and TOML builders. Every other key
+ * reported with a located diagnostic, and keys that are no string (reported where they were read). Shared by the YAML and TOML builders. Every other key
  * is data, `__proto__` and `constructor` included: values are built as null-prototype
  * objects (see value.ts), so no key can reach `Object.prototype`.
  */
@@ -23,6 +23,10 @@ export function checkMapKeys(entries: MapEntry[], pointer: string, diagnostics: 
   const firstByKey = new Map<string, MapEntry>();
   for (const entry of entries) {
     if (entry.merge) continue;
+    if (entry.keyRefused) {
+      entry.ignored = true;
+      continue;
+    }
     const first = firstByKey.get(entry.key);
     if (first) {
       entry.ignored = true;

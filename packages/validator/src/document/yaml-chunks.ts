@@ -54,7 +54,9 @@ export function planTopChunks(text: TextSource, lines: YamlLineTable, from: numb
     const start = lines.start[i]!;
     // `key:` followed by a sequence at column 0: the dashes are items of the current chunk.
     if (ch === '-' && (tops.length > 0 || earlierKeys) && /^-( |\r|\n|$)/.test(text.slice(start, start + 2))) continue;
-    if ('-[{?:|>!&*%@`"\''.includes(ch)) return null;
+    // U+FEFF too: at the start of a chunk the parser would take it for a byte-order mark and drop
+    // it, where in the whole text it is part of the line (a key's first character, or an error).
+    if ('-[{?:|>!&*%@`"\'\ufeff'.includes(ch)) return null;
     tops.push({ line: i, start });
   }
   if (tops.length === 0) return null;

@@ -80,8 +80,9 @@ export function parseYamlWithLibrary(
       code,
       message: describeYamlProblem(problem.code, problem.message),
       path: '',
-      start: base + problem.pos[0],
-      end: base + Math.max(problem.pos[0], problem.pos[1]),
+      // The library places a problem at the end of the text one character past it: kept inside the text.
+      start: base + Math.min(problem.pos[0], text.length),
+      end: base + Math.min(Math.max(problem.pos[0], problem.pos[1]), text.length),
     });
   }
   const builder = new YamlTreeBuilder(frame, diagnostics, options.skipRootKeyCheck === true);
@@ -115,6 +116,8 @@ class YamlTreeBuilder {
   private readonly converted = new Map<YamlNode, ValueNode>();
   /** Each alias with the node its anchor was on when the alias was met (or none). */
   private readonly aliases: { node: AliasNode; target: YamlNode | undefined }[] = [];
+  /** The node each of the library's aliases refers to, as found where the alias was met (for merge keys). */
+  private readonly aliasTargets = new Map<import('yaml').Alias, YamlNode | undefined>();
   /**
    * The latest node carrying each anchor name, in document order: an alias refers to the
    * nearest preceding anchor of its name (YAML 1.2, 7.1). Looked up once per alias, so
@@ -177,7 +180,9 @@ class YamlTreeBuilder {
       this.aliasCount += 1;
       const [start, end] = this.range(node);
       const alias: AliasNode = aliasNode(this.frame, start, end, node.source);
-      this.aliases.push({ node: alias, target: this.aliasTarget(node) });
+      const target = this.aliasTarget(node);
+      this.aliasTargets.set(node, target);
+      this.aliases.push({ node: alias, target });
       return alias;
     }
     const [start, end] = this.range(node);
@@ -226,6 +231,8 @@ class YamlTreeBuilder {
       let key: string;
       let keyStart: number;
       let keyEnd: number;
+      /** The key is no string: reported here, and left out of the value. */
+      let refused = false;
       if (keyNode && isScalar(keyNode)) {
         this.noteAnchor(keyNode);
         // An anchored key (`&k name: …`) may be used as a value elsewhere (`x: *k`).
@@ -233,7 +240,7 @@ class YamlTreeBuilder {
         [keyStart, keyEnd] = this.range(keyNode);
         key = keyNode.value === null ? '' : String(keyNode.value);
         if (keyNode.value === null || typeof keyNode.value === 'object') {
-          this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
+          refused = this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a plain string');
         }
       } else if (keyNode && isAlias(keyNode)) {
         // `*name : value`: the key is the anchored scalar, checked like any key written out.
@@ -243,6 +250,8 @@ class YamlTreeBuilder {
           key = String(target.value);
         } else {
           key = '';
+          // An alias with no anchor is a yaml-syntax error already.
+          refused = true;
           if (target)
             this.invalidKey(
               keyStart,
@@ -253,26 +262,72 @@ class YamlTreeBuilder {
         }
       } else if (keyNode) {
         [keyStart, keyEnd] = this.range(keyNode);
+        // Not a key of the value, but read: an anchor inside it may be aliased after it.
+        this.build(keyNode, pointer);
         key = '';
-        this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
+        refused = this.invalidKey(keyStart, keyEnd, pointer, 'a mapping key must be a string, not a collection');
       } else {
         const valueRange = pair.value ? this.range(pair.value) : [this.frame.base, this.frame.base];
         keyStart = keyEnd = valueRange[0]!;
         key = '';
-        this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
+        refused = this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
       }
       const childPointer = `${pointer}/${escapePointerSegment(key)}`;
       const value: ValueNode = pair.value ? this.build(pair.value as YamlNode, childPointer) : scalarNode(this.frame, keyEnd, keyEnd, null, 'plain');
       const entry: MapEntry = mapEntry(this.frame, key, keyStart, keyEnd, value, Math.max(keyEnd, value.end));
       if (keyNode && isAlias(keyNode)) entry.keyAlias = keyNode.source;
-      if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') entry.merge = true;
+      if (refused) entry.keyRefused = true;
+      if (key === '<<' && keyNode && isScalar(keyNode) && keyNode.type === 'PLAIN') {
+        entry.merge = true;
+        this.checkMergeSource(pair.value as YamlNode | null, value, pointer);
+      }
       entries.push(entry);
     }
     if (!(this.skipRootKeyCheck && pointer === '')) checkMapKeys(entries, pointer, this.diagnostics);
     return entries;
   }
 
-  private invalidKey(start: number, end: number, pointer: string, message: string): void {
-    this.diagnostics.push({ code: 'invalid-key', message, path: pointer, start, end });
+  /**
+   * A merge key's value must be a mapping, an alias of one, or a sequence of those (or an alias of
+   * such a sequence), as the `yaml` library with merge keys on requires (it refuses the text
+   * otherwise; decision "(#11) Merge keys"). Anything else would be dropped from the value without
+   * a word, so it is a `yaml-syntax` error on the value, or on the item of the list that is not one.
+   */
+  private checkMergeSource(source: YamlNode | null, converted: ValueNode, pointer: string): void {
+    const resolved = (node: YamlNode | null): YamlNode | null | undefined => (node && isAlias(node) ? this.aliasTargets.get(node) : node);
+    const target = resolved(source);
+    // An alias with no anchor is reported already.
+    if (target === undefined) return;
+    const items = target && isSeq(target) ? (target.items as (YamlNode | null)[]) : [source];
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index] ?? null;
+      const map = resolved(item);
+      if (map === undefined || (map && isMap(map))) continue;
+      // The item that is not a mapping, when the list is written here; else the merge key's value.
+      const at = target === source && converted.kind === 'seq' ? (converted.items[index] ?? converted) : converted;
+      const [start, end] = [at.start, at.end];
+      this.diagnostics.push({
+        code: 'yaml-syntax',
+        message: `a merge key ('<<') takes a mapping, an alias of one, or a list of those; ${describeMergeSource(map)} cannot be merged (quote the key, "<<", for an ordinary key)`,
+        path: pointer,
+        start,
+        end,
+      });
+      return;
+    }
   }
+
+  /** Reports a key that is no string; true, for the entry to say so. */
+  private invalidKey(start: number, end: number, pointer: string, message: string): true {
+    this.diagnostics.push({ code: 'invalid-key', message, path: pointer, start, end });
+    return true;
+  }
+}
+
+/** What a merge source that is not a mapping is, for the message. */
+function describeMergeSource(node: YamlNode | null): string {
+  if (!node || (isScalar(node) && node.value === null)) return 'an empty value';
+  if (isSeq(node)) return 'a list';
+  if (isPair(node)) return 'a single-pair entry of a list';
+  return 'a scalar';
 }

@@ -26,6 +26,7 @@ import { canonicalJson, deepEqual } from './json.js';
 import { TextLines } from './text-lines.js';
 import { severityOfReported } from '../rules/reported-elsewhere.js';
 import { parseTOML } from 'toml-eslint-parser';
+import { TOML_PARSER_OPTIONS } from '../document/toml-version.js';
 
 export interface ConvertedManifest {
   /** The YAML text. */
@@ -329,7 +330,7 @@ export function tomlToYaml(source: string | Uint8Array | ManifestDocument, optio
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const root = document.root;
   if (root?.kind !== 'map') throw new ManifestEditError('unsupported', 'the TOML document has no root table');
-  const program = parseTOML(text.slice(bom));
+  const program = parseTOML(text.slice(bom), TOML_PARSER_OPTIONS);
   const comments = program.comments.map((comment) => ({
     start: comment.range[0] + bom,
     text: text.slice(comment.range[0] + bom, comment.range[1] + bom).replace(/\r$/, ''),

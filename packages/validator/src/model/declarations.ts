@@ -279,7 +279,8 @@ export function namedItems(
     if (kind === 'agent') found.enabled = isEnabled(node);
     return found;
   };
-  return readItems(`${kind}|${pointer}|${key}|${nameKey}|${text ? 'quoted' : 'plain'}`, seq.items, read);
+  // JSON of the parts, not the parts joined: the pointer holds the manifest's keys, which may hold any separator.
+  return readItems(JSON.stringify([kind, pointer, key, nameKey, text ? 'quoted' : 'plain']), seq.items, read);
 }
 
 /**

@@ -19,7 +19,8 @@ export class DeclaredNames {
    * declared names). Items compare it once each, so it is an id, not the names themselves.
    */
   get token(): string {
-    return (this.cachedToken ??= internNames([...this.names].join('\u0000')));
+    // JSON of the list, not the names joined: joined, [] and [''] (or ['a', 'b'] and a name holding the separator) collide.
+    return (this.cachedToken ??= internNames(JSON.stringify([...this.names])));
   }
 
   has(name: string): boolean {

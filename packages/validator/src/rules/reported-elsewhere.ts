@@ -83,7 +83,7 @@ export const REPORTED_ELSEWHERE = [
     id: 'toml-syntax',
     kind: 'parse',
     severity: 'error',
-    description: 'The text is not valid TOML (a syntax error, a key defined twice, a redefined table).',
+    description: 'The text is not valid TOML 1.0 (a syntax error, a key defined twice, a redefined table), or holds a value it cannot keep exactly.',
     reportedBy: 'validator/src/document/parse-toml.ts',
   },
   {

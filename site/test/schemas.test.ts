@@ -1,0 +1,167 @@
+/**
+ * The schema URLs, served: the site built for a base URL on this machine and previewed with the
+ * `serve` package (as `npm run site:serve` does). Every schema file is fetched over HTTP and must
+ * carry its own URL as `$id`, the headers `_headers` promises (`application/schema+json`, any
+ * origin may read), the content the generator builds for that URL, and compile in ajv and in
+ * python3-jsonschema (an implementation that shares no code with ours). Then yaml-language-server
+ * (from npm) validates a manifest that pins the served `svc.v2.schema.json` with a modeline:
+ * pinning proven end to end.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createProtocolConnection,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { parse as parseYaml } from 'yaml';
+import { buildSchemas } from '@svc-manifest/schema';
+import { DEFAULT_BASE_URL, SCHEMA_DIR, siteSchemas } from '../scripts/build.js';
+import { builtSite, freePort, PublishedDiagnostics, REPO, startStaticServer, type StaticServer } from './support.js';
+
+const WAIT_MS = 30_000;
+const example = parseYaml(readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8')) as unknown;
+
+let site: Awaited<ReturnType<typeof builtSite>>;
+let server: StaticServer;
+let base: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}/`;
+  site = await builtSite(base);
+  server = await startStaticServer(site.dir, port);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  site?.remove();
+});
+
+const SCHEMA_PATHS = [...siteSchemas(DEFAULT_BASE_URL).keys()];
+
+describe('the schemas the site serves', () => {
+  it('are the generated files, byte for byte, at the default base (the generator and the site agree)', () => {
+    const atDefault = siteSchemas(DEFAULT_BASE_URL);
+    for (const file of ['svc.schema.json', 'svc.v1.schema.json', 'svc.v2.schema.json']) {
+      const generated = readFileSync(join(REPO, 'packages/schema/generated', file), 'utf8');
+      expect(`${JSON.stringify(atDefault.get(`${SCHEMA_DIR}/${file}`), null, 2)}\n`).toBe(generated);
+    }
+    expect(SCHEMA_PATHS).toHaveLength(6);
+  });
+
+  it.each(SCHEMA_PATHS)('%s: $id is its URL, with the promised headers and content; ajv and python-jsonschema accept it', async (path) => {
+    const url = new URL(path, base).href;
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/schema+json');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const schema = (await response.json()) as Record<string, unknown>;
+    expect(schema.$id).toBe(url);
+    const built = buildSchemas(url.slice(0, url.lastIndexOf('/')));
+    const file = path.slice(path.lastIndexOf('/') + 1);
+    expect(schema).toEqual(file === 'svc.schema.json' ? built.combined : file === 'svc.v1.schema.json' ? built.v1 : built.v2);
+
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const validate = ajv.compile(schema);
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(file !== 'svc.v1.schema.json');
+
+    // python3-jsonschema fetches the URL itself and checks the schema against draft-07's metaschema.
+    const python = spawnSync(
+      'python3',
+      [
+        '-c',
+        [
+          'import json, sys, urllib.request, jsonschema',
+          'schema = json.load(urllib.request.urlopen(sys.argv[1]))',
+          'jsonschema.Draft7Validator.check_schema(schema)',
+          'print(jsonschema.Draft7Validator(schema).is_valid(json.load(sys.stdin)))',
+        ].join('\n'),
+        url,
+      ],
+      { input: JSON.stringify(example), encoding: 'utf8' },
+    );
+    expect(python.stderr).toBe('');
+    expect(python.stdout.trim()).toBe(file !== 'svc.v1.schema.json' ? 'True' : 'False');
+  });
+
+  it('_headers gives the schema paths their content type and CORS, and every page the CSP', () => {
+    const headers = readFileSync(join(site.dir, '_headers'), 'utf8');
+    expect(headers).toContain(`/${SCHEMA_DIR}/*\n  Content-Type: application/schema+json\n  Access-Control-Allow-Origin: *\n`);
+    expect(headers).toMatch(/^\/\*\n {2}Content-Security-Policy: default-src 'none'; script-src 'self';/m);
+  });
+});
+
+describe('yaml-language-server with a modeline pinning the served svc.v2.schema.json', () => {
+  let yamlServer: ChildProcessWithoutNullStreams;
+  let connection: ProtocolConnection;
+  const published = new PublishedDiagnostics<PublishDiagnosticsParams>();
+  let stderr = '';
+
+  beforeAll(async () => {
+    yamlServer = spawn(process.execPath, [join(REPO, 'node_modules/yaml-language-server/bin/yaml-language-server'), '--stdio'], { stdio: 'pipe' });
+    yamlServer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    connection = createProtocolConnection(new StreamMessageReader(yamlServer.stdout), new StreamMessageWriter(yamlServer.stdin));
+    // No schema associations, no schema store: the modeline is the only way to a schema.
+    const settings: Record<string, unknown> = { yaml: { validate: true, schemaStore: { enable: false }, schemas: {} }, http: { proxy: '' } };
+    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+      params.items.map((item) => settings[item.section ?? ''] ?? null),
+    );
+    (connection as unknown as { onRequest(handler: (method: string) => null): void }).onRequest(() => null);
+    connection.onNotification(PublishDiagnosticsNotification.type, published.record);
+    connection.listen();
+    await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      workspaceFolders: null,
+      capabilities: { workspace: { configuration: true } },
+    });
+    await connection.sendNotification(InitializedNotification.type, {});
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.race([connection?.sendRequest(ShutdownRequest.type), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    await connection?.sendNotification(ExitNotification.type);
+    connection?.dispose();
+    if (yamlServer?.exitCode === null) yamlServer.kill();
+  });
+
+  async function diagnosticsOf(
+    name: string,
+    text: string,
+    accept: (params: PublishDiagnosticsParams) => boolean,
+  ): Promise<PublishDiagnosticsParams | undefined> {
+    const uri = `file:///pinning/${name}/svc.yaml`;
+    const diagnostics = published.next(uri, accept, WAIT_MS);
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    return diagnostics;
+  }
+
+  it('reports what the served schema forbids, and only that, naming the served URL', async () => {
+    const url = new URL(`${SCHEMA_DIR}/svc.v2.schema.json`, base).href;
+    const text = `# yaml-language-server: $schema=${url}\nsvc_version: 2\ndefault_agent: writer\nagents:\n  writer:\n    model: large\n`;
+    const result = await diagnosticsOf('invalid', text, (params) => params.diagnostics.length > 0);
+    const diagnostics = result?.diagnostics ?? [];
+    // One diagnostic, on the unknown key (line 5, columns 4-9), in the schema's own words for an agent.
+    expect(
+      diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character}:${d.message}`),
+      stderr,
+    ).toEqual([expect.stringMatching(/^5:4-9:an agent is a map of these keys only: /)]);
+    expect(JSON.stringify(diagnostics[0])).toContain(url);
+
+    const valid = readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8');
+    const clean = await diagnosticsOf('valid', `# yaml-language-server: $schema=${url}\n${valid}`, () => true);
+    expect(clean?.diagnostics).toEqual([]);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * What the site's tests and benchmarks share: the site built into a folder of their own, the
+ * `serve` static server the preview uses (with the site's serve.json) on a free loopback port,
+ * and Chromium (Debian's, installed by `npm run test:setup`) driven by playwright-core.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildSite } from '../scripts/build.js';
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function hasChromium(): boolean {
+  return existsSync(CHROMIUM);
+}
+
+/** Builds the site for `baseUrl` into a new temporary folder; `remove()` deletes it. */
+export async function builtSite(baseUrl?: string): Promise<{ dir: string; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-site-'));
+  await buildSite({ outDir: dir, baseUrl });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface StaticServer {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** `serve <dir>` (the npm package `npm run site:serve` runs) on 127.0.0.1, once it accepts connections. */
+export async function startStaticServer(dir: string, port?: number): Promise<StaticServer> {
+  port ??= await freePort();
+  const bin = join(REPO, 'node_modules/.bin/serve');
+  const child: ChildProcess = spawn(bin, [dir, '--listen', `tcp://127.0.0.1:${port}`, '--no-request-logging', '--no-clipboard'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Accepting connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited (${code}): ${output}`));
+    });
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+}
+
+/**
+ * A browser context that records what a page must never do: a request to another origin
+ * (refused as well as recorded), a console error, an uncaught exception, a dialog (`alert`).
+ */
+export async function guardedContext(browser: Browser, origin: string): Promise<{ context: BrowserContext; offences: string[] }> {
+  const context = await browser.newContext();
+  const offences: string[] = [];
+  await context.route(
+    (url) => url.origin !== origin && url.protocol !== 'data:',
+    async (route) => {
+      offences.push(`request to another origin: ${route.request().url()}`);
+      await route.abort();
+    },
+  );
+  context.on('page', (page) => watchPage(page, offences));
+  return { context, offences };
+}
+
+function watchPage(page: Page, offences: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error') offences.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => offences.push(`uncaught: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    offences.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+}
+
+/**
+ * The newest `textDocument/publishDiagnostics` per URI, and a wait for one that `accept`s: it
+ * resolves on the notification itself; a timer only guards against a server that never sends it
+ * (resolving with the newest list, or undefined, for the test's assertion to report).
+ */
+export class PublishedDiagnostics<T extends { uri: string }> {
+  private readonly newest = new Map<string, T>();
+  private readonly waiters = new Set<() => void>();
+
+  /** Pass each notification's params here. */
+  readonly record = (params: T): void => {
+    this.newest.set(params.uri, params);
+    for (const waiter of [...this.waiters]) waiter();
+  };
+
+  next(uri: string, accept: (params: T) => boolean, guardMs = 30_000): Promise<T | undefined> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        const params = this.newest.get(uri);
+        if (params && accept(params)) finish(params);
+      };
+      const finish = (params: T | undefined): void => {
+        clearTimeout(guard);
+        this.waiters.delete(check);
+        resolve(params);
+      };
+      const guard = setTimeout(() => finish(this.newest.get(uri)), guardMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
+}
