@@ -24,7 +24,8 @@
  * Writes bench/results.json, docs/performance.svg and docs/performance.md (figures from this
  * run + the hand-written analysis in bench/findings.md), and prints the ratio table.
  *
- * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,applier,burst,gitops,site
+ * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,throughput,applier,burst,gitops,site
+ *   BENCH_THROUGHPUT_FILES=10000 (manifests in the throughput tree)
  * BENCH_SERVERS=ours,yls-patched,yls-stock,taplo  BENCH_FORMATS=yaml,toml (the LSP part)
  * BENCH_QUICK=1 (fewer repetitions)
  * BENCH_NO_DOCS=1 (do not rewrite docs/). Any of the first five makes a partial run: its results go to
@@ -41,6 +42,7 @@ import { benchApplier, type ApplierResult } from './applier-bench.ts';
 import { latencyPanels, renderChart } from './chart.ts';
 import { benchBurst, type BurstResult } from './burst-bench.ts';
 import { benchCli, type CliResult } from './cli-bench.ts';
+import { benchThroughput, type ThroughputResult } from './throughput-bench.ts';
 import { generateManifest, type GeneratedManifest } from './generate.ts';
 import { renderToml } from './render-toml.ts';
 import { benchGitops, type GitopsResult } from './gitops-bench.ts';
@@ -65,7 +67,7 @@ import { benchValidator, type ValidatorResult } from './validator-bench.ts';
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
-const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,applier,burst,gitops,site').split(','));
+const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,throughput,applier,burst,gitops,site').split(','));
 const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,floor,yls-patched,yls-stock,taplo').split(','));
 const FORMATS = new Set((env.BENCH_FORMATS ?? 'yaml,toml').split(','));
 /** The peer each format is compared with. */
@@ -157,6 +159,7 @@ interface Results {
   burst?: BurstResult;
   gitops?: GitopsResult;
   site?: SiteResult;
+  throughput?: ThroughputResult;
   targets: Target[];
 }
 
@@ -279,6 +282,17 @@ async function main(): Promise<void> {
     log(`  cli ${fmtMs(cli.cli)} bare ${fmtMs(cli.bareNode)} ratio ${fmtRatio(cli.ratio.median)}`);
   }
 
+  // 3b. Throughput on a tree of manifests, against the anchors (BENCH_THROUGHPUT_FILES, default 10,000).
+  let throughput: ThroughputResult | undefined;
+  if (PARTS.has('throughput')) {
+    const files = Number(env.BENCH_THROUGHPUT_FILES ?? (QUICK ? 1000 : 10_000));
+    log(`throughput: ${files} manifests`);
+    throughput = benchThroughput(WORK, files, QUICK ? 1 : 3);
+    for (const row of throughput.rows)
+      log(`  ${row.tool}: ${row.filesPerSecond} files/s (${row.files} files, ${row.wallMs} ms)${row.note ? ` (${row.note})` : ''}`);
+    for (const skip of throughput.skipped) log(`  skipped ${skip}`);
+  }
+
   // 4. Applier.
   let applier: ApplierResult | undefined;
   if (PARTS.has('applier')) {
@@ -354,6 +368,7 @@ async function main(): Promise<void> {
     burst,
     gitops,
     site,
+    ...(throughput ? { throughput } : {}),
     targets,
     skipped,
     failed,

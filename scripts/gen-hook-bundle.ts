@@ -28,10 +28,15 @@ export async function buildHookBundle(): Promise<{ code: string; licenses: strin
     // (the package's own bin, launcher/svc-manifest.cjs, does the same from its bundle).
     stdin: {
       contents: [
+        "import { isMainThread } from 'node:worker_threads';",
         "import { processIo, runCli } from './index.ts';",
-        'void runCli(process.argv.slice(2), processIo()).then((code) => {',
-        '  process.exitCode = code;',
-        '});',
+        // The CLI's validation workers load this same file (cli-workers.ts): they take its export, not the command.
+        "export { runValidationWorker } from './index.ts';",
+        'if (isMainThread) {',
+        '  void runCli(process.argv.slice(2), processIo()).then((code) => {',
+        '    process.exitCode = code;',
+        '  });',
+        '}',
       ].join('\n'),
       resolveDir: join(ROOT, 'packages', 'validator', 'src'),
       sourcefile: 'svc-manifest-hook.ts',
@@ -85,7 +90,7 @@ function licenseNotices(metafile: Metafile): { text: string; count: number } {
   for (const [dir, name] of dirs) {
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
     const id = `${name}@${manifest.version}`;
-    const licenseName = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(file));
+    const licenseName = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(-[a-z0-9]+)?(\.(md|txt))?$/i.test(file));
     if (!licenseName) throw new Error(`${relative(ROOT, dir).split(sep).join('/')} has no licence file to carry into the bundle's notices`);
     const license = readFileSync(join(dir, licenseName), 'utf8').replace(/\r\n/g, '\n').trim();
     sections.set(id, `${id} (${manifest.license ?? 'see below'})\n${'-'.repeat(id.length)}\n\n${license}\n`);

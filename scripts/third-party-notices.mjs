@@ -28,7 +28,7 @@ export function thirdPartyNotices(metafile, cwd, ourScope = '@svc-manifest/') {
   for (const folder of [...folders].sort()) {
     const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
     if (manifest.name?.startsWith(ourScope)) continue;
-    const licenceFile = readdirSync(folder).find((name) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(name));
+    const licenceFile = readdirSync(folder).find((name) => /^(licen[cs]e|copying)(-[a-z0-9]+)?(\.(md|txt))?$/i.test(name));
     const text = licenceFile ? readFileSync(join(folder, licenceFile), 'utf8').trim() : `(no licence file; package.json says ${manifest.license ?? 'nothing'})`;
     sections.push(`${manifest.name}@${manifest.version} (${manifest.license ?? 'unknown'})\n\n${text}\n`);
   }

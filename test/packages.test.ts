@@ -410,7 +410,7 @@ describe('installed into a fresh project', () => {
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      "svc-manifest: 'svc-manifest git' needs the svc-manifest-git command of @svc-manifest/gitops, which is not installed.\nInstall it beside @svc-manifest/validator: npm install @svc-manifest/gitops\n",
+      "svc-manifest: 'svc-manifest git' needs the svc-manifest-git command of @svc-manifest/gitops, which is not installed.\nThe packages are not on a public registry: in a clone of the svc manifest toolchain, run\n  npm run build && npm pack -w @svc-manifest/validator -w @svc-manifest/gitops\nthen install both tarballs in your project: npm install ./svc-manifest-validator-0.1.0.tgz ./svc-manifest-gitops-0.1.0.tgz\n",
     );
   });
 });

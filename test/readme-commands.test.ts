@@ -21,6 +21,8 @@ import { offlineEnv } from './support/packed.js';
 const LIBRARY_LINE =
   "node --input-type=module -e \"import { validateManifest } from '@svc-manifest/validator'; import { readFileSync } from 'node:fs'; console.log(validateManifest(readFileSync('examples/svc.yaml', 'utf8'), { filename: 'svc.yaml' }).ok)\"";
 
+const MONOREPO_LINE = 'mono=$(mktemp -d) && git -C "$mono" init --quiet && mkdir -p "$mono/services/api" "$mono/services/web" "$mono/node_modules/dep"';
+
 const FIX_LINE = 'npx --no-install svc-manifest validate --fix-dry-run fixable/svc.yaml  # the safe fixes as a unified diff; nothing is written';
 
 /**
@@ -159,6 +161,7 @@ const PLANNED: [string, string][] = [
   ['README.md', 'npm ci && npm run example'],
   ['README.md', 'npx --no-install svc-manifest validate                       # svc.yaml / svc.yml / svc.toml in this folder'],
   ['README.md', 'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml'],
+  ['README.md', MONOREPO_LINE],
   ['README.md', FIX_LINE],
   ['README.md', LIBRARY_LINE],
   ['README.md', 'npm run site         # site/dist: schemas, manifest reference, rule pages, search, playground'],
@@ -250,6 +253,28 @@ describe('the root README', () => {
     const expected = readClone('examples/svc.yaml').replace(/^default_agent: writer$/m, 'default_agent: reviewer');
     expect(committed).toBe(expected);
     expect(readFileSync(join(demo, 'svc.yaml'), 'utf8')).toBe(expected);
+  });
+
+  it('Monorepos and CI: folders, globs and stdin, then the applier on a service of a scratch monorepo', () => {
+    const b = block('README.md', MONOREPO_LINE);
+    expect(b.lines).toHaveLength(7);
+    const before = new Set(readdirSync(join(work, 'tmp')));
+    const result = sh(b.lines.join('\n'), clone);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const created = readdirSync(join(work, 'tmp')).filter((name) => !before.has(name) && existsSync(join(work, 'tmp', name, 'services')));
+    expect(created).toHaveLength(1);
+    const mono = join(work, 'tmp', created[0]!);
+    const git = (...args: string[]) => spawnSync('git', ['-C', mono, ...args], { encoding: 'utf8', env }).stdout.trim();
+    // What the paragraph below the block says each line prints.
+    expect(result.stdout).toBe(
+      `✔ 2 files: no problems\n✔ services/api/svc.yaml: no problems\ncommitted ${git('rev-parse', 'HEAD')} on ${git('rev-parse', '--abbrev-ref', 'HEAD')}: svc: set default agent to reviewer\n`,
+    );
+    expect(readClone('README.md')).toContain('The third line prints `✔ 2 files: no problems`');
+    expect(git('show', '--format=', '--name-only', 'HEAD')).toBe('services/web/svc.yml');
+    expect(readFileSync(join(mono, 'services/web/svc.yml'), 'utf8')).toBe(
+      readClone('examples/svc.yaml').replace(/^default_agent: writer$/m, 'default_agent: reviewer'),
+    );
   });
 
   it('Fix, migrate, convert: the three examples, in examples/', () => {

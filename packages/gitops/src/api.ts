@@ -15,6 +15,7 @@ import { compareCodeUnits } from './marketplace/item.js';
 import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
 import { availableUpdates, updateAllEdit, updateEdit, type AvailableUpdate, type UpdateAllInfo, type UpdateInfo } from './marketplace/update.js';
 import { setAgentScopeEdit, setDefaultAgentEdit, type AgentChangeInfo, type AgentScope, type Allowlist } from './operations/agents.js';
+import type { ManifestLocation } from './operations/manifest-access.js';
 import { applyEdit, readBranch, type ReadOptions, type WriteOptions } from './remote/target.js';
 
 export type { ReadOptions, WriteOptions } from './remote/target.js';
@@ -57,6 +58,11 @@ export interface CliInput {
   readonly read: ReadOptions;
   /** A usage error (exit 2). */
   usage(message: string): Error;
+  /**
+   * Which manifest to edit: `--manifest PATH` (relative to the current folder) as a repository
+   * path; without it, for the repository of the current folder, a search from that folder up.
+   */
+  manifestLocation(): Promise<ManifestLocation>;
 }
 
 export type Group = 'project' | 'marketplace';
@@ -105,14 +111,27 @@ function parseAllowlist(input: CliInput, flag: string): Allowlist | undefined {
 
 const CATALOG = { catalog: 'value' } as const;
 
+/** `--manifest PATH`: the manifest to edit, when it is not at the repository's root. */
+const MANIFEST_OPTION = { manifest: 'value' } as const;
+
+/** Only the location fields of an options object (the edit keeps nothing else). */
+function manifestLocation(options: ManifestLocation | undefined): ManifestLocation {
+  return {
+    ...(options?.manifest !== undefined ? { manifest: options.manifest } : {}),
+    ...(options?.searchFrom !== undefined ? { searchFrom: options.searchFrom } : {}),
+  };
+}
+
 export const OPERATIONS = {
   setDefaultAgent: operation({
     group: 'project',
     command: 'set-default-agent',
     synopsis: 'NAME',
     summary: 'make a declared, enabled agent the default (svc_version 2)',
-    call: (repo: string, name: string, options?: WriteOptions): Promise<ApplyResult<AgentChangeInfo>> => applyEdit(repo, setDefaultAgentEdit(name), options),
-    cli: (input, call) => call(input.one('agent name'), input.write),
+    options: MANIFEST_OPTION,
+    call: (repo: string, name: string, options?: WriteOptions & ManifestLocation): Promise<ApplyResult<AgentChangeInfo>> =>
+      applyEdit(repo, setDefaultAgentEdit(name, manifestLocation(options)), options),
+    cli: async (input, call) => call(input.one('agent name'), { ...input.write, ...(await input.manifestLocation()) }),
     print: printApply,
   }),
 
@@ -121,15 +140,15 @@ export const OPERATIONS = {
     command: 'set-agent-scope',
     synopsis: 'NAME [--secrets a,b|all|none] [--connectors a,b|all|none]',
     summary: "set an agent's secrets and/or connectors allowlists",
-    options: { secrets: 'value', connectors: 'value' },
-    call: (repo: string, name: string, scope: AgentScope, options?: WriteOptions): Promise<ApplyResult<AgentChangeInfo>> =>
-      applyEdit(repo, setAgentScopeEdit(name, scope), options),
-    cli: (input, call) => {
+    options: { secrets: 'value', connectors: 'value', ...MANIFEST_OPTION },
+    call: (repo: string, name: string, scope: AgentScope, options?: WriteOptions & ManifestLocation): Promise<ApplyResult<AgentChangeInfo>> =>
+      applyEdit(repo, setAgentScopeEdit(name, scope, manifestLocation(options)), options),
+    cli: async (input, call) => {
       const name = input.one('agent name');
       const secrets = parseAllowlist(input, 'secrets');
       const connectors = parseAllowlist(input, 'connectors');
       if (!secrets && !connectors) throw input.usage('set-agent-scope needs --secrets and/or --connectors');
-      return call(name, { ...(secrets ? { secrets } : {}), ...(connectors ? { connectors } : {}) }, input.write);
+      return call(name, { ...(secrets ? { secrets } : {}), ...(connectors ? { connectors } : {}) }, { ...input.write, ...(await input.manifestLocation()) });
     },
     print: printApply,
   }),

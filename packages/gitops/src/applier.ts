@@ -12,7 +12,7 @@ import type { ManifestDocument } from '@svc-manifest/validator';
 import { EditError, printable, RefusedError } from './errors.js';
 import { GitRepo, type Identity, type IndexChange, type RefUpdate } from './git/repo.js';
 import { Snapshot } from './git/snapshot.js';
-import { ManifestFile, MANIFEST_CANDIDATES } from './manifest/manifest-file.js';
+import { ManifestFile, MANIFEST_CANDIDATES, type ManifestFormat } from './manifest/manifest-file.js';
 import { FetchNeeded } from './marketplace/catalog.js';
 import { checkItemWrites, describeEntry, isRegularFile, LOCK_FILE_PATH, TreeShape } from './policy/item-paths.js';
 import { checkMessageLine, nameProblem } from './policy/names.js';
@@ -28,6 +28,8 @@ export interface FileWrite {
   content: Uint8Array | null;
   /** For a manifest the editing engine wrote: the document it parsed from `content` to prove the edit. */
   document?: ManifestDocument;
+  /** Set when the write is a manifest (also one in a subfolder): it is validated, and never an item file. */
+  manifestFormat?: ManifestFormat;
 }
 
 /** What an edit wants committed. */
@@ -144,6 +146,16 @@ async function runEdit<T>(edit: Edit<T>, snapshot: Snapshot, repo: GitRepo): Pro
   }
 }
 
+/**
+ * A branch without a commit: when it is the one HEAD names (no `--branch`), the repository
+ * has no commits yet (a fresh `git init`), which is what to say.
+ */
+export function noBranchMessage(branch: string, fromHead: boolean, gitDir: string): string {
+  return fromHead
+    ? `the repository has no commits yet (its HEAD names branch '${branch}', which has none); commit the manifest first`
+    : `branch '${branch}' does not exist in ${gitDir}`;
+}
+
 function checkIdentity(identity: Identity, what: string): Identity {
   for (const [field, value] of [
     ['name', identity.name],
@@ -169,7 +181,7 @@ async function applyLocked<T>(
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     // Both refs are read before the edit runs, so any move of either during the attempt fails the transaction.
     const [head, pristineHead] = await Promise.all([repo.resolve(ref), repo.resolve(PRISTINE_REF)]);
-    if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${repo.gitDir}`);
+    if (!head) throw new RefusedError('unknown-branch', noBranchMessage(branch, options.branch === undefined, repo.gitDir));
     const snapshot = new Snapshot(repo, head);
     const plan = await runEdit(edit, snapshot, repo);
     checkMessageLine(plan.message, 'the commit message');
@@ -247,7 +259,11 @@ class StaleLockWatch {
  * themselves must be regular files.
  */
 async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
-  const special = new Set([...MANIFEST_CANDIDATES.map((candidate) => candidate.path), LOCK_FILE_PATH]);
+  const special = new Set([
+    ...MANIFEST_CANDIDATES.map((candidate) => candidate.path),
+    LOCK_FILE_PATH,
+    ...plan.writes.filter((write) => write.manifestFormat !== undefined).map((write) => write.path),
+  ]);
   const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
   const specialWrites = plan.writes.filter((write) => special.has(write.path));
   // With trees listed too: a folder called svc.lock.json must not be replaced by the lock file (and lose its contents).
@@ -326,12 +342,12 @@ async function indexChanges(repo: GitRepo, snapshot: Snapshot, writes: readonly 
 async function validateManifest(writes: readonly FileWrite[], validate: ValidateFn): Promise<string[]> {
   const warnings: string[] = [];
   for (const write of writes) {
-    const candidate = MANIFEST_CANDIDATES.find((c) => c.path === write.path);
-    if (!candidate || write.content === null) continue;
-    const text = ManifestFile.fromBytes(write.path, candidate.format, write.content).text;
+    const format = write.manifestFormat ?? MANIFEST_CANDIDATES.find((c) => c.path === write.path)?.format;
+    if (!format || write.content === null) continue;
+    const text = ManifestFile.fromBytes(write.path, format, write.content).text;
     // The engine's document is the text only if encoding kept it (a lone surrogate would not survive).
     const document = write.document?.text === text ? write.document : undefined;
-    const outcome = await validate(text, { filename: write.path, format: candidate.format, document });
+    const outcome = await validate(text, { filename: write.path, format, document });
     const errors = outcome.diagnostics.filter((d) => d.severity === 'error');
     if (!outcome.ok || errors.length > 0) {
       throw new RefusedError('invalid-result', `the change would leave ${write.path} invalid:\n${formatDiagnostics(write.path, errors)}`, {

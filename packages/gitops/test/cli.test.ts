@@ -69,12 +69,17 @@ test('install, updates, update, update-all and remove', async () => {
   expect(show(repo, 'main', 'svc.yaml').toString()).toBe(crlf(YAML_LINES));
 });
 
-test('usage errors exit 2 and print the usage', async () => {
+test('usage errors exit 2 with one line naming the problem and where the help is', async () => {
   for (const argv of [[], ['frobnicate'], ['set-agent-scope', 'main'], ['install', 'x'], ['set-default-agent', '--bogus']]) {
     const result = await cli(argv);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('usage: svc-manifest git <command> [options]');
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^svc-manifest git: [^\n]+ \(see 'svc-manifest git( [a-z-]+)? --help'\)\n$/);
   }
+  expect((await cli(['set-default-agnt', 'x'])).stderr).toBe(
+    "svc-manifest git: unknown command 'set-default-agnt'; did you mean 'set-default-agent'? (see 'svc-manifest git --help')\n",
+  );
+  expect((await cli(['install', 'x'])).stderr).toBe("svc-manifest git: install needs --catalog DIR|URL (see 'svc-manifest git install --help')\n");
 });
 
 test('an unknown item is refused with exit 1 and no commit', async () => {

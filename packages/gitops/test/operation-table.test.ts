@@ -52,8 +52,8 @@ test('the usage text has one line per row, in table order, and every command is 
 test("a command refuses another command's options; --format json prints the result", async () => {
   const wrong = await cli(['install', 'pdf', '--force', '--catalog', '/x']);
   expect(wrong.code).toBe(2);
-  expect(wrong.stderr).toMatch(/^svc-manifest git: install does not take --force\n/);
-  expect((await cli(['list', '--format', 'yaml'])).stderr).toMatch(/^svc-manifest git: --format must be text or json\n/);
+  expect(wrong.stderr).toBe("svc-manifest git: install does not take --force (see 'svc-manifest git install --help')\n");
+  expect((await cli(['list', '--format', 'yaml'])).stderr).toBe("svc-manifest git: --format must be text or json (see 'svc-manifest git list --help')\n");
 
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const result = await cli(['set-default-agent', 'helper', '--repo', repo, '--format', 'json', '--author', 'A <a@example.test>']);

@@ -26,6 +26,7 @@ const LAZY_MODULES = [
   'formatters/json.ts',
   'formatters/sarif.ts',
   'formatters/github.ts',
+  'inputs/walk.ts',
 ].map((file) => join(SOURCE, file));
 /** Packages and built-ins loaded on first use. */
 const LAZY_PACKAGES = ['toml-eslint-parser', 'node:child_process'];

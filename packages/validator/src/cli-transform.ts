@@ -11,7 +11,7 @@ import type { Diagnostic } from './diagnostic.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { ManifestEditError } from './edit/changes.js';
 import { tomlToYaml } from './edit/toml-to-yaml.js';
-import { fixManifest } from './fix.js';
+import { fixManifest, type AppliedFix } from './fix.js';
 import type { FileReport } from './formatters/types.js';
 import { migrateManifest } from './migrate.js';
 import { MANIFEST_FILE_NAMES } from './model/files.js';
@@ -50,13 +50,13 @@ export function fixFile(
   absolutePath: string,
   write: boolean,
   diffs: string[],
-): { text: string; diagnostics: Diagnostic[] } {
+): { text: string; diagnostics: Diagnostic[]; fixes: AppliedFix[] } {
   const result = fixManifest(document);
   if (result.changed) {
     if (write) writeText(absolutePath, result.text);
     else diffs.push(unifiedDiff(file, document.text, result.text));
   }
-  return { text: result.text, diagnostics: result.diagnostics };
+  return { text: result.text, diagnostics: result.diagnostics, fixes: result.fixes };
 }
 
 const MANIFESTS = MANIFEST_FILE_NAMES;

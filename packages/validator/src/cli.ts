@@ -5,10 +5,13 @@
  *
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
-import { MANIFEST_FILE_NAMES } from './model/files.js';
+import { describeFileError } from './inputs/file-errors.js';
+import { findManifestFiles, manifestsInFolder } from './inputs/manifest-files.js';
+import { escapeForTerminal } from './formatters/terminal-text.js';
+import { closestMatch } from './suggest.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
@@ -16,40 +19,129 @@ import { spawn } from 'node:child_process';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
+import type { Diagnostic } from './diagnostic.js';
+import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
+import { applyPolicy, PolicyError, PolicyFinder, type Policy } from './policy/config.js';
+import { applySuppressions } from './policy/suppressions.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 import type { CliIo } from './cli-io.js';
+import { checkFile, checkFilesInWorkers, readFileCapped, workerCount, type CheckedFile } from './cli-workers.js';
 
 export type { CliIo };
 
 export const VERSION = '0.1.0';
 
+/** Each command's usage, printed by `svc-manifest <command> --help`. */
+const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  validate: `usage: svc-manifest validate [paths...] [options]
+
+Check manifests. A path is a file, a folder (walked for svc.yaml, svc.yml and svc.toml, leaving
+out what .gitignore ignores, node_modules and .git), a quoted glob ('services/**/svc.yaml'), or
+'-' for standard input. With no path: svc.yaml, svc.yml or svc.toml in the current folder.
+
+options:
+  --format <name>          stylish (default), json (ESLint's shape), sarif (2.1.0), github (annotations)
+  --no-warnings            report errors only
+  --max-warnings <n>       exit 1 when there are more than n warnings (errors always do)
+  --fix                    apply the safe fixes in place, report what is left
+  --fix-dry-run            print the safe fixes as a unified diff (the report goes to stderr)
+  --no-ignore              also walk what .gitignore ignores, node_modules and .git
+  --stdin-filename <name>  the name shown for '-' (and its format: .toml is TOML)
+  --max-bytes <n>          largest file to read (default ${DEFAULT_LIMITS.maxBytes})
+  --concurrency <n>        threads for many files: auto (default: every core, from 400 files), off, or a number
+  --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
+  -h, --help               this help
+
+policy: the nearest .svc-manifest.yaml up from each manifest (to the repository root) sets our
+rules' severities ('rules: {possible-typo: error, deprecated-key: off}') and globs to leave out
+of folder walks ('ignore: [legacy/**]'); rules the schema's verdict rests on cannot be changed.
+In a manifest, '# svc-manifest-disable-next-line <rule> -- reason' (or '# svc-manifest-disable
+<rule>' ... '# svc-manifest-enable <rule>') suppresses those rules' problems; unused ones are
+reported as warnings.
+
+exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors (or too many
+warnings), 2 a usage error or a path that gave no file
+`,
+  migrate: `usage: svc-manifest migrate [file] --to 2 [options]
+
+Turn a svc_version 1 manifest into version 2: printed, or written in place with --write. Refused,
+located, where version 2 has no counterpart. With no file: svc.yaml, svc.yml or svc.toml here.
+
+options:
+  --to 2                   the version to migrate to
+  --default-agent <name>   the default agent, when the file declares several
+  --write                  write the result into the file
+  --format <name>          how refusals are reported: stylish (default), json, sarif, github
+  -h, --help               this help
+`,
+  convert: `usage: svc-manifest convert [svc.toml] [options]
+
+Turn svc.toml into svc.yaml, comments kept: printed, or with --write written as svc.yaml beside it
+(never over an existing svc.yaml or svc.yml) and svc.toml removed.
+
+options:
+  --write                  write svc.yaml and remove the TOML file
+  --format <name>          how problems are reported: stylish (default), json, sarif, github
+  -h, --help               this help
+`,
+  schema: `usage: svc-manifest schema [--version 1|2]
+
+Print the published JSON Schema: the combined one, or one version's.
+
+options:
+  --version 1|2            one version's schema
+  -h, --help               this help
+`,
+};
+
 const USAGE = `usage: svc-manifest <command> [options]
 
 commands:
-  validate [files...]   check manifests (default: svc.yaml, svc.yml or svc.toml here)
-      --format <name>   stylish (default), json (ESLint's shape), sarif (2.1.0), github (annotations)
-      --max-bytes <n>   largest file to read (default ${DEFAULT_LIMITS.maxBytes})
-      --no-warnings     report errors only
-      --fix             apply the safe fixes in place, report what is left
-      --fix-dry-run     print the safe fixes as a unified diff (the report goes to stderr)
-  migrate [file] --to 2 [--default-agent NAME] [--write] [--format <name>]
-                        turn a svc_version 1 manifest into version 2 (stdout, or in place)
-  convert [svc.toml] [--write]
-                        turn svc.toml into svc.yaml (stdout, or write svc.yaml and remove svc.toml)
-  schema [--version 1|2]  print the published JSON Schema (combined, or one version's)
-  git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as
-                        git commits (runs svc-manifest-git from @svc-manifest/gitops;
-                        see 'svc-manifest git help')
-  --help, --version
+  validate [paths...]   check manifests: files, folders, quoted globs, '-' (standard input)
+  migrate [file] --to 2 turn a svc_version 1 manifest into version 2
+  convert [svc.toml]    turn svc.toml into svc.yaml
+  schema [--version N]  print the published JSON Schema
+  git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as git
+                        commits (svc-manifest-git of @svc-manifest/gitops; 'svc-manifest git --help')
+
+'svc-manifest <command> --help' describes a command and its options.
+  -h, --help            this help
+  -v, --version         the version
 `;
 
-class UsageError extends Error {}
+const COMMANDS = ['validate', 'migrate', 'convert', 'schema', 'git', 'help'];
+
+/**
+ * A mistake in the command line: reported in one line, with where to look (`hint`: the help of
+ * the command it was for) unless the message carries its own hint.
+ */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly hint = true,
+  ) {
+    super(message);
+  }
+}
+
+/** Whether the arguments ask for help (before any `--`). */
+function asksForHelp(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
   try {
-    const [command, ...rest] = argv;
+    if (command !== undefined && command in COMMAND_USAGE && asksForHelp(rest)) {
+      io.stdout(COMMAND_USAGE[command]!);
+      return 0;
+    }
     switch (command) {
       case 'validate':
         return await validateCommand(rest, io);
@@ -67,23 +159,36 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 0;
       case '--help':
       case '-h':
-      case 'help':
         io.stdout(USAGE);
         return 0;
+      case 'help': {
+        const topic = rest[0];
+        if (topic === undefined) io.stdout(USAGE);
+        else if (topic in COMMAND_USAGE) io.stdout(COMMAND_USAGE[topic]!);
+        else if (topic === 'git') return await gitCommand(['--help'], io);
+        else throw new UsageError(`no help on '${escapeForTerminal(topic)}'${didYouMean(topic, COMMANDS)}`);
+        return 0;
+      }
       case undefined:
-        io.stderr(USAGE);
-        return 2;
+        throw new UsageError('name a command: validate, migrate, convert, schema or git');
       default:
-        throw new UsageError(`unknown command '${command}'`);
+        throw new UsageError(`unknown command '${escapeForTerminal(command)}'${didYouMean(command, COMMANDS)}`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`svc-manifest: ${error.message}\n\n${USAGE}`);
+      const help = command !== undefined && command in COMMAND_USAGE ? `svc-manifest ${command} --help` : 'svc-manifest --help';
+      io.stderr(`svc-manifest: ${error.message}${error.hint ? ` (see '${help}')` : ''}\n`);
       return 2;
     }
-    io.stderr(`svc-manifest: ${(error as Error).message}\n`);
+    io.stderr(`svc-manifest: ${escapeForTerminal((error as Error).message)}\n`);
     return 2;
   }
+}
+
+/** ` (did you mean 'x'?)` when a candidate is close to what was typed, else nothing. */
+function didYouMean(typed: string, candidates: readonly string[]): string {
+  const match = closestMatch(typed, candidates);
+  return match === undefined ? '' : `; did you mean '${match}'?`;
 }
 
 function parseFlags(args: readonly string[], valued: readonly string[], booleans: readonly string[]): { flags: Map<string, string>; positional: string[] } {
@@ -95,75 +200,188 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
       positional.push(...args.slice(i + 1));
       break;
     }
-    if (!arg.startsWith('--')) {
+    // '-' alone is standard input, a path like any other.
+    if (!arg.startsWith('-') || arg === '-') {
       positional.push(arg);
       continue;
     }
     const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
     if (booleans.includes(name)) {
+      if (inline !== undefined) throw new UsageError(`${name} takes no value`);
       flags.set(name, 'true');
     } else if (valued.includes(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) throw new UsageError(`${name} needs a value`);
       flags.set(name, value);
     } else {
-      throw new UsageError(`unknown option '${name}'`);
+      const shown = escapeForTerminal(name);
+      throw new UsageError(`unknown option '${shown}'${didYouMean(name, [...valued, ...booleans])}`);
     }
   }
   return { flags, positional };
 }
 
-const DEFAULT_FILES = MANIFEST_FILE_NAMES;
+/** The fixes of the diagnostics a policy kept (a diagnostic whose severity it changed is a copy with the same range). */
+function keptFixes(fixable: ReadonlyMap<Diagnostic, Replacement>, kept: readonly Diagnostic[]): Map<Diagnostic, Replacement> {
+  const byRange = new Map<unknown, Replacement>();
+  for (const [d, fix] of fixable) byRange.set(d.range, fix);
+  const out = new Map<Diagnostic, Replacement>();
+  for (const d of kept) {
+    const fix = byRange.get(d.range);
+    if (fix !== undefined) out.set(d, fix);
+  }
+  return out;
+}
+
+/** Reported when `validate` is run with no argument in a folder that has no manifest. */
+const NO_MANIFEST_HERE = 'no manifest here; pass a folder, e.g. `svc-manifest validate .`';
 
 async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { flags, positional } = parseFlags(args, ['--format', '--max-bytes'], ['--no-warnings', '--fix', '--fix-dry-run']);
+  const { flags, positional } = parseFlags(
+    args,
+    ['--format', '--max-bytes', '--stdin-filename', '--max-warnings', '--concurrency'],
+    ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color'],
+  );
   const format = flags.get('--format') ?? 'stylish';
   checkFormat(format);
   if (flags.has('--fix') && flags.has('--fix-dry-run')) throw new UsageError('use --fix or --fix-dry-run, not both');
+  if (flags.has('--color') && flags.has('--no-color')) throw new UsageError('use --color or --no-color, not both');
+  const color = flags.has('--color') ? true : flags.has('--no-color') ? false : undefined;
   const diffs: string[] = [];
   const maxBytes = flags.has('--max-bytes') ? Number(flags.get('--max-bytes')) : DEFAULT_LIMITS.maxBytes;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-bytes takes a positive whole number');
-  let files = positional;
-  if (files.length === 0) {
-    files = DEFAULT_FILES.filter((name) => existsSync(join(io.cwd, name)));
-    if (files.length === 0) throw new UsageError(`no ${DEFAULT_FILES.join(', ')} in ${io.cwd}; name the files to check`);
+  const maxWarningsFlag = flags.get('--max-warnings');
+  if (maxWarningsFlag !== undefined && !/^\d+$/.test(maxWarningsFlag)) throw new UsageError('--max-warnings takes a whole number, 0 or more');
+  const maxWarnings = maxWarningsFlag === undefined ? Infinity : Number(maxWarningsFlag);
+  const concurrencyFlag = flags.get('--concurrency') ?? 'auto';
+  if (!/^(auto|off|[1-9]\d{0,2})$/.test(concurrencyFlag)) throw new UsageError('--concurrency takes auto, off or a number of threads');
+  const concurrency = concurrencyFlag === 'auto' ? 'auto' : concurrencyFlag === 'off' ? 1 : Number(concurrencyFlag);
+  const stdinFilename = flags.get('--stdin-filename');
+  if (stdinFilename !== undefined && !positional.includes('-')) throw new UsageError("--stdin-filename names standard input: pass '-' too");
+  if (stdinFilename === '') throw new UsageError('--stdin-filename needs a name');
+  if (flags.has('--fix') && positional.includes('-')) throw new UsageError('--fix cannot write to standard input; --fix-dry-run prints the fixes as a diff');
+  const found =
+    positional.length === 0
+      ? { files: manifestsInFolder(io.cwd), stdin: false, problems: [] }
+      : findManifestFiles(positional, { cwd: io.cwd, honourIgnoreFiles: !flags.has('--no-ignore') });
+  if (positional.length === 0 && found.files.length === 0) throw new UsageError(NO_MANIFEST_HERE, false);
+  const policies = new PolicyFinder();
+  const policyOf = (absolutePath: string): Policy | undefined => {
+    try {
+      return policies.policyFor(absolutePath);
+    } catch (error) {
+      if (error instanceof PolicyError) throw new UsageError(escapeForTerminal(error.message), false);
+      throw error;
+    }
+  };
+  // A policy's ignore globs leave out what walks and globs found, never a file named as an argument.
+  const files = found.files.filter((file) => file.named || !policyOf(file.absolutePath)?.ignores(file.absolutePath));
+  const inputs: { displayPath: string; absolutePath: string; stdin?: boolean }[] = [...files];
+  if (found.stdin) {
+    const name = stdinFilename ?? '<stdin>';
+    inputs.push({ displayPath: name, absolutePath: resolve(io.cwd, name), stdin: true });
   }
   const reports: FileReport[] = [];
-  let unreadable = false;
-  for (const file of files) {
-    const absolutePath = resolve(io.cwd, file);
-    let bytes: Uint8Array;
-    try {
-      // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
-      if (statSync(absolutePath).isDirectory()) throw new Error('is a directory');
-      bytes = readCapped(absolutePath, maxBytes + 1);
-    } catch (error) {
-      io.stderr(`svc-manifest: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+  /** Problems of suppression comments (unused, or naming a rule they cannot suppress): warnings, reported on stderr. */
+  let suppressionWarnings = 0;
+  let unreadable = found.problems.length > 0;
+  for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
+  const fixing = flags.has('--fix') || flags.has('--fix-dry-run');
+  // Many files are validated on every core (cli-workers.ts); the results come back in the files' order.
+  const workers = fixing ? undefined : workerCount(files.length, concurrency);
+  const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, maxBytes, workers);
+  for (const [index, input] of inputs.entries()) {
+    const file = input.displayPath;
+    let checked: CheckedFile;
+    if (checkedInWorkers !== undefined && !input.stdin) checked = checkedInWorkers[index]!;
+    else if (!fixing && !input.stdin) checked = checkFile(input, maxBytes);
+    else {
+      let bytes: Uint8Array | undefined;
+      let readError = '';
+      try {
+        // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
+        bytes = input.stdin ? readStdinCapped(maxBytes + 1) : readFileCapped(input.absolutePath, maxBytes + 1);
+      } catch (error) {
+        readError = describeFileError(error);
+      }
+      if (bytes === undefined) checked = { text: '', diagnostics: [], readError };
+      else {
+        const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
+        if (fixing) {
+          const fixed = fixFile(document, file, input.absolutePath, flags.has('--fix'), diffs);
+          // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
+          if (flags.has('--fix'))
+            for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
+          checked = fixed;
+        } else {
+          const result = validateDocument(document);
+          checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
+        }
+      }
+    }
+    if (checked.readError !== undefined) {
+      io.stderr(`svc-manifest: ${escapeForTerminal(file)}: ${checked.readError}\n`);
+      reports.push({ filePath: file, absolutePath: input.absolutePath, text: '', diagnostics: [], readError: checked.readError });
       unreadable = true;
       continue;
     }
-    const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
-    const checked =
-      flags.has('--fix') || flags.has('--fix-dry-run')
-        ? fixFile(document, file, absolutePath, flags.has('--fix'), diffs)
-        : { text: document.text, diagnostics: validateDocument(document).diagnostics };
-    let diagnostics = checked.diagnostics;
+    const suppressed = applySuppressions(checked.text, applyPolicy(checked.diagnostics, policyOf(input.absolutePath)));
+    for (const problem of suppressed.problems) {
+      io.stderr(`svc-manifest: ${escapeForTerminal(file)}:${problem.line}:${problem.column}: warning: ${escapeForTerminal(problem.message)}\n`);
+    }
+    suppressionWarnings += suppressed.problems.length;
+    let diagnostics = suppressed.diagnostics;
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
-    reports.push({ filePath: file, absolutePath, text: checked.text, diagnostics });
+    reports.push({
+      filePath: file,
+      absolutePath: input.absolutePath,
+      text: checked.text,
+      diagnostics,
+      ...(checked.fixable ? { fixable: keptFixes(checked.fixable, diagnostics) } : {}),
+    });
+  }
+  // Arguments that selected nothing come last in the report (JSON and SARIF say what they were).
+  for (const problem of found.problems) {
+    reports.push({ filePath: problem.input, absolutePath: resolve(io.cwd, problem.input), text: '', diagnostics: [], readError: problem.reason });
   }
   if (flags.has('--fix-dry-run')) io.stdout(diffs.join(''));
-  await printReports(reports, format, io, flags.has('--fix-dry-run'));
+  await printReports(reports, format, io, flags.has('--fix-dry-run'), color);
   if (unreadable) return 2;
-  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  if (reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'))) return 1;
+  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, suppressionWarnings);
+  if (warnings > maxWarnings) {
+    io.stderr(`svc-manifest: ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${maxWarnings} allows\n`);
+    return 1;
+  }
+  return 0;
 }
+
+const FORMATS = ['stylish', 'json', 'sarif', 'github'];
 
 function checkFormat(format: string): void {
-  if (!['stylish', 'json', 'sarif', 'github'].includes(format)) throw new UsageError(`unknown format '${format}' (stylish, json, sarif or github)`);
+  if (!FORMATS.includes(format)) {
+    const suggestion = closestMatch(format, FORMATS);
+    const choices = suggestion === undefined ? 'stylish, json, sarif or github' : `did you mean '${suggestion}'?`;
+    throw new UsageError(`unknown format '${escapeForTerminal(format)}'; ${choices}`);
+  }
 }
 
-async function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false): Promise<void> {
+/**
+ * Whether to colour: `--color` / `--no-color` when given, else `FORCE_COLOR` (set, and not `0` or
+ * `false`), else not with `NO_COLOR` (set and not empty, as no-color.org says), else on a terminal.
+ */
+function wantsColor(io: CliIo, flag: boolean | undefined, toStderr: boolean): boolean {
+  if (flag !== undefined) return flag;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== '0' && force !== 'false') return true;
+  if (io.env.NO_COLOR) return false;
+  // Colours go only to a terminal; whether stderr is one is not known, so a report there is plain.
+  return io.isTty && !toStderr;
+}
+
+async function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false, colorFlag?: boolean): Promise<void> {
   const options: FormatOptions = {
-    color: io.isTty && !io.env.NO_COLOR && format === 'stylish' && !toStderr,
+    color: format === 'stylish' && wantsColor(io, colorFlag, toStderr),
     repositoryRoot: findRepositoryRoot(io.cwd),
     toolVersion: VERSION,
   };
@@ -192,11 +410,9 @@ const CLI_TOOLS: CliTools = {
   },
   read(file: string, io: CliIo): Uint8Array | undefined {
     try {
-      const path = resolve(io.cwd, file);
-      if (statSync(path).isDirectory()) throw new Error('is a directory');
-      return readCapped(path, DEFAULT_LIMITS.maxBytes + 1);
+      return readFileCapped(resolve(io.cwd, file), DEFAULT_LIMITS.maxBytes + 1);
     } catch (error) {
-      io.stderr(`svc-manifest: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      io.stderr(`svc-manifest: ${escapeForTerminal(file)}: ${describeFileError(error)}\n`);
       return undefined;
     }
   },
@@ -204,16 +420,28 @@ const CLI_TOOLS: CliTools = {
   checkFormat,
 };
 
-function readCapped(path: string, limit: number): Uint8Array {
-  if (statSync(path).size <= limit) return readFileSync(path);
-  const buffer = Buffer.alloc(limit);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, buffer, 0, limit, 0);
-  } finally {
-    closeSync(fd);
+/** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
+function readStdinCapped(limit: number): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  while (total < limit) {
+    let read: number;
+    try {
+      read = readSync(0, chunk, 0, Math.min(chunk.length, limit - total), null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      if (code !== 'EAGAIN') throw error;
+      // A non-blocking descriptor with nothing yet: wait a little, without spinning.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (read === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, read)));
+    total += read;
   }
-  return buffer;
+  return Buffer.concat(chunks);
 }
 
 /** The nearest folder up from `start` that holds `.git`, else `start`. */
@@ -251,7 +479,9 @@ async function gitCommand(args: readonly string[], io: CliIo): Promise<number> {
   if (command === undefined) {
     io.stderr(
       `svc-manifest: 'svc-manifest git' needs the ${GIT_COMMAND} command of @svc-manifest/gitops, which is not installed.\n` +
-        `Install it beside @svc-manifest/validator: npm install @svc-manifest/gitops\n`,
+        `The packages are not on a public registry: in a clone of the svc manifest toolchain, run\n` +
+        `  npm run build && npm pack -w @svc-manifest/validator -w @svc-manifest/gitops\n` +
+        `then install both tarballs in your project: npm install ./svc-manifest-validator-${VERSION}.tgz ./svc-manifest-gitops-${VERSION}.tgz\n`,
     );
     return 2;
   }

@@ -89,7 +89,7 @@ function keyOf(change: ManifestChange): string {
   return canonicalJson(change);
 }
 
-function tryFix(document: ManifestDocument, change: ManifestChange): ManifestDocument | undefined {
+export function tryFix(document: ManifestDocument, change: ManifestChange): ManifestDocument | undefined {
   try {
     const edit = editManifest(document, [change]);
     return edit.text === document.text ? undefined : edit.document;
@@ -109,8 +109,8 @@ function counts(diagnostics: readonly Diagnostic[]): [number, number] {
   return [errors, warnings];
 }
 
-/** Fewer errors, or as many errors and fewer warnings. */
-function better(after: readonly Diagnostic[], before: readonly Diagnostic[]): boolean {
+/** Fewer errors, or as many errors and fewer warnings: when `--fix` keeps a fix (fix-preview.ts asks too). */
+export function better(after: readonly Diagnostic[], before: readonly Diagnostic[]): boolean {
   const [errorsAfter, warningsAfter] = counts(after);
   const [errorsBefore, warningsBefore] = counts(before);
   return errorsAfter < errorsBefore || (errorsAfter === errorsBefore && warningsAfter < warningsBefore);

@@ -7,3 +7,6 @@ export * from './library.js';
 export { runCli, type CliIo } from './cli.js';
 export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
+/** For the CLI's own worker threads (cli-workers.ts), which load this bundle: not an API to call. */
+export { runValidationWorker } from './cli-workers.js';
+export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';

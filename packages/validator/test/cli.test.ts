@@ -111,28 +111,30 @@ describe('exit codes', () => {
       const result = await cli(argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stdout, argv.join(' ')).toBe('');
-      expect(result.stderr, argv.join(' ')).toMatch(/usage: svc-manifest/);
+      // One line naming the problem and where help is, not the whole usage.
+      expect(result.stderr, argv.join(' ')).toMatch(/^svc-manifest: [^\n]+ \(see 'svc-manifest( validate| schema)? --help'\)\n$/);
     }
-    expect((await cli(['validate', '--frmat', 'json', VALID])).stderr).toContain("unknown option '--frmat'");
+    expect((await cli(['validate', '--frmat', 'json', VALID])).stderr).toContain("unknown option '--frmat'; did you mean '--format'?");
   });
 
   it('2 for a missing or unreadable file, still reporting the files it could read', async () => {
     const missing = await cli(['validate', 'no/such/svc.yaml']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('svc-manifest: cannot read no/such/svc.yaml: ENOENT\n');
+    expect(missing.stderr).toBe('svc-manifest: no/such/svc.yaml: no such file\n');
 
     const dir = folder('unreadable', { 'svc.yaml': INVALID_YAML, 'sub/.keep': '' });
     const mixed = await cli(['validate', 'sub', 'svc.yaml', '--format', 'json'], { cwd: dir });
     expect(mixed.code).toBe(2); // an unreadable file wins over an invalid one
-    expect(mixed.stderr).toBe('svc-manifest: cannot read sub: is a directory\n');
-    expect(JSON.parse(mixed.stdout)).toHaveLength(1);
+    expect(mixed.stderr).toBe('svc-manifest: sub: holds no svc.yaml, svc.yml, svc.toml\n');
+    // The folder that gave nothing is in the report too (last), as ESLint reports a file it cannot parse.
+    expect(JSON.parse(mixed.stdout).map((file: { fatalErrorCount: number }) => file.fatalErrorCount)).toEqual([0, 1]);
   });
 
   it('2 when no file is named and the folder has no svc.yaml, svc.yml or svc.toml', async () => {
     const dir = folder('empty', { 'README.md': '# nothing here\n', 'manifest.yaml': 'svc_version: 1\n' });
     const result = await cli(['validate'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`no svc.yaml, svc.yml, svc.toml in ${dir}`);
+    expect(result.stderr).toMatch(/^svc-manifest: no manifest here; pass a folder, e.g. `svc-manifest validate \.`\n/);
   });
 });
 
@@ -171,21 +173,22 @@ describe('--format json', () => {
     expect(result.stdout.endsWith('\n')).toBe(true);
     const reports = JSON.parse(result.stdout) as unknown[];
     const expected = validateManifest(INVALID_YAML).diagnostics.filter((d) => d.severity !== 'info');
-    // ESLint's fix objects: one fix is `fix` (and counts as fixable), several are `suggestions`.
+    // ESLint's meaning: `fix` is what --fix applies (and counts as fixable); the other quick fixes,
+    // including one that invents a value (the secret's name), are `suggestions`.
     const conectors = INVALID_YAML.indexOf('conectors');
     // The new key goes after the trigger's last key.
     const secretAt = INVALID_YAML.indexOf('prompt: A deployment finished.') + 'prompt: A deployment finished.'.length;
     const fixesByCode: Record<string, object> = {
       'unknown-key': {
+        fix: { range: [conectors, conectors + 'conectors'.length], text: 'connectors' },
         suggestions: [
-          { desc: "Change 'conectors' to 'connectors'", fix: { range: [conectors, conectors + 'conectors'.length], text: 'connectors' } },
           {
             desc: "Remove 'conectors'",
             fix: { range: [INVALID_YAML.indexOf('  triage:\n') + '  triage:\n'.length, INVALID_YAML.indexOf('triggers:')], text: '' },
           },
         ],
       },
-      'trigger-webhook-secret': { fix: { range: [secretAt, secretAt], text: '\n    secret_env: WEBHOOK_SECRET' } },
+      'trigger-webhook-secret': { suggestions: [{ desc: "Add 'secret_env'", fix: { range: [secretAt, secretAt], text: '\n    secret_env: WEBHOOK_SECRET' } }] },
     };
     expect(reports).toEqual([
       {
@@ -210,7 +213,7 @@ describe('--format json', () => {
     // Applying the one `fix` gives a file without that problem.
     const fix = (reports[0] as { messages: { fix?: { range: [number, number]; text: string } }[] }).messages.find((m) => m.fix)!.fix!;
     const fixed = INVALID_YAML.slice(0, fix.range[0]) + fix.text + INVALID_YAML.slice(fix.range[1]);
-    expect(validateManifest(fixed).diagnostics.map((d) => d.code)).not.toContain('trigger-webhook-secret');
+    expect(validateManifest(fixed).diagnostics.map((d) => d.code)).not.toContain('unknown-key');
     const messages = (reports[0] as { messages: { ruleId: string; severity: number }[] }).messages;
     expect(messages.map((m) => m.ruleId)).toEqual(
       expect.arrayContaining(['unknown-key', 'trigger-webhook-secret', 'duplicate-slug', 'trigger-agent-declared']),
@@ -226,7 +229,8 @@ describe('--format json', () => {
         messages: { ruleId: string; fix?: { range: [number, number]; text: string } }[];
       }[]
     )[0]!;
-    const fix = report.messages.find((m) => m.ruleId === 'trigger-webhook-secret')!.fix!;
+    const fix = (report.messages as { ruleId: string; suggestions?: { fix: unknown }[] }[]).find((m) => m.ruleId === 'trigger-webhook-secret')!.suggestions![0]!
+      .fix;
     const withoutBom = text.slice(1);
     const at = withoutBom.indexOf('prompt: Go.') + 'prompt: Go.'.length;
     expect(fix).toEqual({ range: [at, at], text: '\n    secret_env: WEBHOOK_SECRET' });
@@ -402,7 +406,11 @@ describe('--format stylish (default)', () => {
     expect(lines.slice(at + 1, at + 4)).toEqual(['      4 |   triage:', '    > 5 |     conectors: [github]', '        |     ^^^^^^^^^']);
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-    expect(result.stdout.endsWith(`✖ ${errors + warnings} problems (${errors} errors, ${warnings} warnings)\n`)).toBe(true);
+    expect(
+      result.stdout.endsWith(
+        `✖ ${errors + warnings} problems (${errors} errors, ${warnings} warnings)\n  1 of them fixable with --fix (--fix-dry-run shows the changes)\n`,
+      ),
+    ).toBe(true);
   });
 
   // Positions count a lone CR as a line end (6bdd370); the code frame must split lines the same way.

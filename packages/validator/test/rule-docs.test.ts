@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
-import { MIGRATE_CODES, RULES, RULES_BY_ID, severityOf, type RuleCode } from '@svc-manifest/validator';
+import { CONFIGURABLE_RULES, MIGRATE_CODES, RULES, RULES_BY_ID, severityOf, type RuleCode } from '@svc-manifest/validator';
 import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample, type ExampleRunner } from './support/rule-docs.js';
 
 const update = process.env.UPDATE_DOCS === '1';
@@ -23,6 +23,20 @@ const EDITOR_KIND = 'editor';
 const MIGRATE_KIND = 'migrate';
 
 const ruleIds = RULES.map((rule) => rule.id).sort();
+
+/** What a page's `## Policy` section says: whether and how a policy file can change the rule. */
+function policySection(rule: (typeof RULES)[number]): string {
+  const body = CONFIGURABLE_RULES.includes(rule.id)
+    ? `A rule of ours, not the schema's: a \`.svc-manifest.yaml\` policy file (the nearest up from the manifest, to the repository root) sets its severity or turns it off, e.g. \`rules: { ${rule.id}: off }\`. A comment in the manifest suppresses it on the next line, \`# svc-manifest-disable-next-line ${rule.id} -- reason\`, or from \`# svc-manifest-disable ${rule.id}\` to \`# svc-manifest-enable ${rule.id}\` (the CLI and so the pre-commit hook and the Action; not yet the language server).`
+    : rule.kind === MIGRATE_KIND
+      ? 'Reported by `svc-manifest migrate --to 2`, which refuses to write a manifest it cannot carry over: it cannot be changed or suppressed.'
+      : rule.kind === EDITOR_KIND
+        ? 'Reported by the language server only; the policy file does not apply to it yet.'
+        : rule.kind === 'internal'
+          ? 'A bug of ours, reported instead of a crash: it cannot be changed or suppressed.'
+          : 'Whether the published schema accepts a manifest rests on it: no policy file can change its severity or turn it off (one that tries is refused), and a suppression comment naming it is reported instead of obeyed.';
+  return `## Policy\n\n${body}\n`;
+}
 const pages = loadRulePages();
 
 function readmeRow(rule: (typeof RULES)[number]): string {
@@ -116,6 +130,16 @@ describe('rule pages', () => {
         expect(page.text).toContain(`| ${rule.severity} | ${rule.kind} |`);
         if (rule.spec) expect(page.text).toContain(`> ${rule.spec}`);
         for (const section of ['## Spec', '## Why it matters', '## Example', '## How to fix']) expect(page.text).toContain(`\n${section}\n`);
+      });
+
+      it('say whether and how a policy file can change it (## Policy)', () => {
+        const expected = policySection(rule);
+        if (update && !page.text.includes(expected)) {
+          const refreshed = `${page.text.replace(/\n## Policy\n[\s\S]*?(?=\n## |$)/, '').replace(/\n*$/, '\n')}\n${expected}`;
+          writeFileSync(page.file, refreshed);
+          page.text = refreshed;
+        }
+        expect(page.text).toContain(`\n${expected}`);
       });
 
       if (rule.kind === 'internal') {

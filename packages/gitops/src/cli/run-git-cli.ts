@@ -5,12 +5,16 @@
  * `--format json` the operation's result as JSON; exit 0 on success, 1 when the
  * operation was refused (with the reason and any diagnostics), 2 on a usage error.
  */
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { closestMatch } from '@svc-manifest/validator';
 import type { Identity } from '../applier.js';
 import { OPERATIONS, type CliInput, type Operation } from '../api.js';
 import { RefusedError } from '../errors.js';
 import { parseRemote } from '../remote/url.js';
 import type { ReadOptions, WriteOptions } from '../remote/target.js';
+import type { ManifestLocation } from '../operations/manifest-access.js';
+import { gitText } from '../git/exec.js';
 import type { CliOutput } from './output.js';
 
 export interface CliIo extends CliOutput {
@@ -32,13 +36,7 @@ const COMMON: Readonly<Record<string, 'value' | 'flag'>> = {
 
 const ROWS: readonly Operation[] = Object.values(OPERATIONS);
 
-function usageText(): string {
-  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
-  return `usage: svc-manifest git <command> [options]
-
-commands:
-${commands}
-options:
+const COMMON_OPTIONS = `options:
   --repo PATH|URL       repository: a path (bare or not) or a git URL (file://, ssh://,
                         git://, http(s)://, user@host:path); default: current directory
   --branch NAME         branch to change (default: the repository's HEAD branch)
@@ -49,7 +47,44 @@ options:
                         (default: $XDG_CACHE_HOME/svc-manifest, else ~/.cache/svc-manifest)
   --timeout SECONDS     time limit of each network git call (default 60)
   --format text|json    output format (default text)
+  --manifest PATH       (set-default-agent, set-agent-scope) the manifest to edit; default: the
+                        svc.yaml, svc.yml or svc.toml nearest above the current folder in its
+                        repository (with --repo: at the repository's root)
+  -h, --help            this help
 `;
+
+function usageText(): string {
+  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
+  return `usage: svc-manifest git <command> [options]
+
+commands:
+${commands}
+${COMMON_OPTIONS}
+'svc-manifest git <command> --help' describes one command.
+`;
+}
+
+/** One operation's usage: its synopsis, what it does, and the options it takes. */
+function commandUsageText(row: Operation): string {
+  return `usage: svc-manifest git ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''} [options]
+
+${row.summary[0]!.toUpperCase()}${row.summary.slice(1)}.
+
+${COMMON_OPTIONS}`;
+}
+
+/** ` (did you mean 'x'?)` when a candidate is close to what was typed, else nothing. */
+function didYouMean(typed: string, candidates: readonly string[]): string {
+  const match = closestMatch(typed, candidates);
+  return match === undefined ? '' : `; did you mean '${match}'?`;
+}
+
+/** Shown escaped on a terminal: control characters and bidirectional overrides (see the validator's terminal-text.ts). */
+function shown(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 class UsageError extends Error {}
@@ -70,6 +105,10 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
       positional.push(...argv.slice(i + 1));
       break;
     }
+    if (arg === '-h') {
+      options.set('help', true);
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;
@@ -82,7 +121,15 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
       const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       options.set(name, value);
-    } else throw new UsageError(`unknown option ${arg.slice(0, eq < 0 ? undefined : eq)}`);
+    } else {
+      const typed = arg.slice(0, eq < 0 ? undefined : eq);
+      throw new UsageError(
+        `unknown option ${shown(typed)}${didYouMean(
+          typed,
+          [...known.keys()].map((option) => `--${option}`),
+        )}`,
+      );
+    }
   }
   return { positional, options };
 }
@@ -97,15 +144,25 @@ function parseIdentity(flag: string, value: string): Identity {
 export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
   const args = argv[0] === 'git' ? argv.slice(1) : argv;
   let json = false;
+  let usedCommand: string | undefined;
   try {
     const { positional, options } = parseArgs(args);
     const [command, ...rest] = positional;
-    if (!command || options.has('help') || command === 'help') {
-      (command ? io.stdout : io.stderr)(usageText());
-      return command ? 0 : 2;
+    if (command === 'help' || (command === undefined && options.has('help'))) {
+      const topic = command === 'help' ? rest[0] : undefined;
+      const row = ROWS.find((candidate) => candidate.command === topic);
+      if (topic !== undefined && row === undefined) throw new UsageError(unknownCommand(topic));
+      io.stdout(row ? commandUsageText(row) : usageText());
+      return 0;
     }
+    if (command === undefined) throw new UsageError('name a command, e.g. set-default-agent');
     const row = ROWS.find((candidate) => candidate.command === command);
-    if (!row) throw new UsageError(`unknown command '${command}'`);
+    if (!row) throw new UsageError(unknownCommand(command));
+    usedCommand = row.command;
+    if (options.has('help')) {
+      io.stdout(commandUsageText(row));
+      return 0;
+    }
     for (const name of options.keys()) {
       if (!(name in COMMON) && !(row.options && name in row.options)) throw new UsageError(`${command} does not take --${name}`);
     }
@@ -151,6 +208,7 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
       write,
       read,
       usage: (text) => new UsageError(text),
+      manifestLocation: () => manifestLocation(stringOption(options, 'manifest'), options.has('repo') ? repo : undefined, io.cwd),
     };
     const call = row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>;
     const cli = row.cli as (input: CliInput, call: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>;
@@ -160,7 +218,8 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     return (row.exitCode as ((result: unknown) => number) | undefined)?.(result) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`svc-manifest git: ${error.message}\n\n${usageText()}`);
+      const help = usedCommand === undefined ? 'svc-manifest git --help' : `svc-manifest git ${usedCommand} --help`;
+      io.stderr(`svc-manifest git: ${error.message} (see '${help}')\n`);
       return 2;
     }
     if (error instanceof RefusedError) {
@@ -172,6 +231,57 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`error: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+/**
+ * Which manifest an agent operation edits. `--manifest PATH` is relative to the current folder
+ * and becomes a path in the repository (for a URL or a bare repository, it is one already).
+ * Without it, and without `--repo`, the search starts at the current folder's place in its
+ * repository and goes up to the root, as git finds its repository; with `--repo`, the root.
+ */
+async function manifestLocation(manifest: string | undefined, repo: string | undefined, cwd: string): Promise<ManifestLocation> {
+  if (manifest !== undefined) {
+    if (manifest === '') throw new UsageError('--manifest needs a path');
+    if (repo !== undefined && (parseRemote(repo) || (await gitOutput(repo, ['rev-parse', '--is-bare-repository'])) === 'true')) return { manifest };
+    const topLevel = await gitOutput(repo ?? cwd, ['rev-parse', '--show-toplevel']);
+    if (topLevel === undefined) return { manifest };
+    const inRepository = relative(realpathOrSelf(topLevel), realpathOrSelf(resolve(cwd, manifest)))
+      .split(sep)
+      .join('/');
+    if (inRepository === '' || inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
+      throw new UsageError(`--manifest ${JSON.stringify(shown(manifest))} is not inside the repository at ${shown(topLevel)}`);
+    }
+    return { manifest: inRepository };
+  }
+  if (repo !== undefined) return {};
+  const prefix = await gitOutput(cwd, ['rev-parse', '--show-prefix']);
+  return prefix ? { searchFrom: prefix.replace(/\/+$/, '') } : {};
+}
+
+/** A git command's output, trimmed; undefined when it fails (not a repository, git missing). */
+async function gitOutput(cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    return await gitText(args, { cwd });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path of what exists (a manifest named by --manifest may be a file in the work tree or not). */
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realpathOrSelf(parent), basename(path));
+  }
+}
+
+function unknownCommand(command: string): string {
+  return `unknown command '${shown(command)}'${didYouMean(
+    command,
+    ROWS.map((row) => row.command),
+  )}`;
 }
 
 function stringOption(options: Map<string, string | true>, name: string): string | undefined {

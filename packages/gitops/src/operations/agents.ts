@@ -6,7 +6,7 @@ import type { PathSegment } from '../manifest/changes.js';
 import type { ManifestFile } from '../manifest/manifest-file.js';
 import { checkScopeNames } from '../policy/scope-names.js';
 import { checkName, SLUG } from '../policy/names.js';
-import { editManifest, readManifest } from './manifest-access.js';
+import { editManifest, readManifest, type ManifestLocation } from './manifest-access.js';
 
 /** An allowlist: names, or everything, or nothing. */
 export type Allowlist = string[] | 'all' | 'none';
@@ -39,10 +39,10 @@ function locateAgent(manifest: ManifestFile, name: string): { path: PathSegment[
 }
 
 /** Sets `default_agent`, after checking the agent is declared and enabled (svc_version 2 only). */
-export function setDefaultAgentEdit(name: string): Edit<AgentChangeInfo> {
+export function setDefaultAgentEdit(name: string, location: ManifestLocation = {}): Edit<AgentChangeInfo> {
   return async (snapshot) => {
     checkName(name, 'agent name', SLUG);
-    const manifest = await readManifest(snapshot);
+    const manifest = await readManifest(snapshot, location);
     const version = manifest.version;
     if (version !== 2) {
       throw new RefusedError(
@@ -67,13 +67,13 @@ export function setDefaultAgentEdit(name: string): Edit<AgentChangeInfo> {
 }
 
 /** Sets an agent's `secrets` and/or `connectors` allowlists. */
-export function setAgentScopeEdit(name: string, scope: AgentScope): Edit<AgentChangeInfo> {
+export function setAgentScopeEdit(name: string, scope: AgentScope, location: ManifestLocation = {}): Edit<AgentChangeInfo> {
   const fields = (['secrets', 'connectors'] as const).filter((field) => scope[field] !== undefined);
   if (fields.length === 0) throw new TypeError('setAgentScope needs secrets and/or connectors');
   for (const field of fields) checkAllowlist(field, scope[field]!);
   return async (snapshot) => {
     checkScopeNames(name, scope);
-    const manifest = await readManifest(snapshot);
+    const manifest = await readManifest(snapshot, location);
     const { path } = locateAgent(manifest, name);
     const changes = fields.map((field) => ({ op: 'set' as const, path: [...path, field], value: scope[field]! }));
     const summary = fields.map((field) => `${field}=${describe(scope[field]!)}`).join(', ');

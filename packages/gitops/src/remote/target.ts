@@ -2,7 +2,7 @@
  * Where an operation runs: a local repository path, or a git URL reached through a
  * bare cache (see apply-remote.ts). Every operation goes through these two functions.
  */
-import { applyEdit as applyLocal, type ApplyOptions, type ApplyResult, type Edit } from '../applier.js';
+import { applyEdit as applyLocal, noBranchMessage, type ApplyOptions, type ApplyResult, type Edit } from '../applier.js';
 import { RefusedError } from '../errors.js';
 import { GitRepo } from '../git/repo.js';
 import { Snapshot } from '../git/snapshot.js';
@@ -37,7 +37,7 @@ export async function readBranch<T>(repo: string, options: ReadOptions, read: (s
     if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${git.gitDir} does not name a branch; pass a branch explicitly`);
     await GitRepo.checkBranchName(branch);
     const head = await git.resolve(`refs/heads/${branch}`);
-    if (!head) throw new RefusedError('unknown-branch', `branch '${branch}' does not exist in ${git.gitDir}`);
+    if (!head) throw new RefusedError('unknown-branch', noBranchMessage(branch, options.branch === undefined, git.gitDir));
     return await read(new Snapshot(git, head));
   } finally {
     git.close();

@@ -15,9 +15,9 @@ export interface EslintMessage {
   column: number;
   endLine: number;
   endColumn: number;
-  /** The fix `eslint --fix` would apply: present when the diagnostic has exactly one fix. */
+  /** What `svc-manifest validate --fix` applies for this problem (ESLint's meaning of `fix`). */
   fix?: EslintFix;
-  /** Alternatives for a person to choose from (several fixes, e.g. "did you mean" candidates). */
+  /** Changes for a person to choose from or check (ESLint's suggestions): the quick fixes `--fix` does not apply. */
   suggestions?: { desc: string; fix: EslintFix }[];
 }
 
@@ -25,17 +25,19 @@ export interface EslintMessage {
  * The shape of ESLint's `json` formatter, so tools that read ESLint reports read ours.
  * ESLint has no "info" level: info diagnostics are left out.
  *
- * Fixes: a diagnostic with one suggested fix gets ESLint's `fix`, one with several gets them as
- * `suggestions` (ESLint never applies those on its own). A fix of several edits becomes one
- * replacement of the span they cover, the way ESLint merges a rule's fixes. Ranges are UTF-16
+ * Fixes: `fix` is what `--fix` applies for the problem (`report.fixable`, from fix-preview.ts),
+ * never a quick fix that needs a choice or invents a value (a secret's name): those are
+ * `suggestions`, which ESLint never applies on its own. A suggestion of several edits becomes
+ * one replacement of the span they cover, the way ESLint merges a rule's fixes. Ranges are UTF-16
  * offsets into the text without its byte-order mark, as ESLint counts them. The fixable counts
- * count the messages that have a `fix`, so they always agree with the messages.
+ * count the messages that have a `fix`, so they count what `--fix` fixes.
  */
 export function formatJson(reports: readonly FileReport[]): string {
   return (
     JSON.stringify(
       reports.map((report) => {
-        const messages = report.diagnostics.filter((d) => d.severity !== 'info').map((d) => toMessage(d, report.text));
+        if (report.readError !== undefined) return unreadableFile(report.absolutePath, report.readError);
+        const messages = report.diagnostics.filter((d) => d.severity !== 'info').map((d) => toMessage(d, report.text, report.fixable?.get(d)));
         const errorCount = messages.filter((m) => m.severity === 2).length;
         const fixable = (severity: 1 | 2) => messages.filter((m) => m.severity === severity && m.fix !== undefined).length;
         return {
@@ -52,7 +54,20 @@ export function formatJson(reports: readonly FileReport[]): string {
   );
 }
 
-function toMessage(d: Diagnostic, text: string): EslintMessage {
+/** A file that could not be read, as ESLint reports a file it cannot parse: one fatal message without a rule. */
+function unreadableFile(filePath: string, reason: string) {
+  return {
+    filePath,
+    messages: [{ ruleId: null, fatal: true, severity: 2, message: `cannot read the file: ${reason}`, line: 0, column: 0 }],
+    errorCount: 1,
+    fatalErrorCount: 1,
+    warningCount: 0,
+    fixableErrorCount: 0,
+    fixableWarningCount: 0,
+  };
+}
+
+function toMessage(d: Diagnostic, text: string, applied: EslintFix | undefined): EslintMessage {
   const message: EslintMessage = {
     ruleId: d.code,
     severity: d.severity === 'error' ? 2 : 1,
@@ -62,10 +77,16 @@ function toMessage(d: Diagnostic, text: string): EslintMessage {
     endLine: d.range.end.line,
     endColumn: d.range.end.column,
   };
-  const fixes = (d.fixes ?? []).map((fix) => ({ title: fix.title, fix: toEslintFix(fix, text) })).filter((f) => f.fix !== undefined);
-  if (fixes.length === 1) message.fix = fixes[0]!.fix;
-  else if (fixes.length > 1) message.suggestions = fixes.map((f) => ({ desc: f.title, fix: f.fix! }));
+  if (applied !== undefined) message.fix = { range: [...applied.range], text: applied.text };
+  const suggestions = (d.fixes ?? [])
+    .map((fix) => ({ desc: fix.title, fix: toEslintFix(fix, text) }))
+    .filter((s): s is { desc: string; fix: EslintFix } => s.fix !== undefined && !sameFix(s.fix, applied));
+  if (suggestions.length > 0) message.suggestions = suggestions;
   return message;
+}
+
+function sameFix(a: EslintFix, b: EslintFix | undefined): boolean {
+  return b !== undefined && a.range[0] === b.range[0] && a.range[1] === b.range[1] && a.text === b.text;
 }
 
 /** One replacement covering all of the fix's edits, or undefined when its edits overlap or are out of the text. */

@@ -7,9 +7,11 @@ const LEVELS = { error: 'error', warning: 'warning', info: 'note' } as const;
 /** SARIF 2.1.0 as GitHub code scanning accepts it: every rule described, repository-relative URIs. */
 export function formatSarif(reports: readonly FileReport[], options: FormatOptions): string {
   const ruleIndex = new Map(RULES.map((rule, index) => [rule.id, index]));
+  // A URI reference: each path segment percent-encoded (spaces, '#', '%', …).
+  const uriOf = (report: FileReport) => relative(options.repositoryRoot, report.absolutePath).split(/[\\/]/).map(encodeURIComponent).join('/');
+  const unreadable = reports.filter((report) => report.readError !== undefined);
   const results = reports.flatMap((report) => {
-    // A URI reference: each path segment percent-encoded (spaces, '#', '%', …).
-    const uri = relative(options.repositoryRoot, report.absolutePath).split(/[\\/]/).map(encodeURIComponent).join('/');
+    const uri = uriOf(report);
     return report.diagnostics.map((d) => ({
       ruleId: d.code,
       ...(ruleIndex.has(d.code) ? { ruleIndex: ruleIndex.get(d.code) } : {}),
@@ -53,6 +55,17 @@ export function formatSarif(reports: readonly FileReport[], options: FormatOptio
             })),
           },
         },
+        // A file that could not be read is not a result (no rule found anything) but a failure of the run.
+        invocations: [
+          {
+            executionSuccessful: unreadable.length === 0,
+            toolExecutionNotifications: unreadable.map((report) => ({
+              level: 'error',
+              message: { text: `cannot read ${report.filePath}: ${report.readError}` },
+              locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(report), uriBaseId: '%SRCROOT%' } } }],
+            })),
+          },
+        ],
         originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileUri(options.repositoryRoot) } },
         results,
       },

@@ -1,0 +1,139 @@
+/**
+ * `validate` on many files uses every core: the files are shared among worker threads, each
+ * reads, parses and validates its share, and the CLI puts the results back in the files' order,
+ * so the output is the same bytes whatever the timing. Only the CLI's bundles use workers (a
+ * worker loads the same one-file bundle, `require`d by path); run from sources, or on few files,
+ * everything happens on the main thread.
+ */
+import { readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import type { Diagnostic } from './diagnostic.js';
+import { ManifestDocument } from './document/manifest-document.js';
+import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
+import { describeFileError } from './inputs/file-errors.js';
+import { validateDocument } from './validate.js';
+
+/** One file's validation, as the main thread uses it. */
+export interface CheckedFile {
+  text: string;
+  diagnostics: Diagnostic[];
+  fixable?: ReadonlyMap<Diagnostic, Replacement>;
+  /** Why it could not be read, in words; then no text and no diagnostics. */
+  readError?: string;
+}
+
+export interface FileToCheck {
+  displayPath: string;
+  absolutePath: string;
+}
+
+/** Below this many files per extra thread, starting threads costs more than it saves. */
+const FILES_PER_WORKER = 200;
+
+/** What a worker sends back for one file (a Map does not cross threads as we want: fixes by diagnostic index). */
+interface WorkerResult {
+  index: number;
+  text: string;
+  diagnostics: Diagnostic[];
+  fixes: [number, Replacement][];
+  readError?: string;
+}
+
+/** A file's bytes, at most `limit` of them; a folder is refused as EISDIR. */
+export function readFileCapped(path: string, limit: number): Uint8Array {
+  const stats = statSync(path);
+  if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  if (stats.size <= limit) return readFileSync(path);
+  const buffer = Buffer.alloc(limit);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buffer, 0, limit, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return buffer;
+}
+
+/** Reads, parses and validates one file (with what `--fix` would fix). */
+export function checkFile(file: FileToCheck, maxBytes: number): CheckedFile {
+  let bytes: Uint8Array;
+  try {
+    // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
+    bytes = readFileCapped(file.absolutePath, maxBytes + 1);
+  } catch (error) {
+    return { text: '', diagnostics: [], readError: describeFileError(error) };
+  }
+  const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
+  const result = validateDocument(document);
+  return { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
+}
+
+/**
+ * How many threads to use for `count` files: undefined when the main thread alone is the better
+ * choice (few files, one core) or workers cannot run here (not from a bundle).
+ */
+export function workerCount(count: number, requested: 'auto' | number = 'auto'): number | undefined {
+  if (requested !== 'auto') return requested >= 2 && count >= 2 && bundlePath() !== undefined ? Math.min(requested, count) : undefined;
+  if (count < 2 * FILES_PER_WORKER || bundlePath() === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os loads only for a large run (see process-io.ts)
+  const cores = (require('node:os') as typeof import('node:os')).availableParallelism();
+  const workers = Math.min(cores, Math.floor(count / FILES_PER_WORKER));
+  return workers >= 2 ? workers : undefined;
+}
+
+/** The file the workers load: this bundle, when running from one. */
+function bundlePath(): string | undefined {
+  const file = typeof __filename === 'string' ? __filename : undefined;
+  return file !== undefined && file.endsWith('.cjs') ? file : undefined;
+}
+
+/**
+ * Checks the files on `workers` threads and returns the results in the files' order; undefined
+ * when workers cannot be used here (not running from a bundle), and the caller checks them itself.
+ */
+export async function checkFilesInWorkers(files: readonly FileToCheck[], maxBytes: number, workers: number): Promise<CheckedFile[] | undefined> {
+  const bundle = bundlePath();
+  if (bundle === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- worker_threads loads only for a large run (a one-shot run never pays for it)
+  const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const results: (CheckedFile | undefined)[] = new Array(files.length);
+  const shares = Array.from({ length: workers }, (_, worker) => files.flatMap((file, index) => (index % workers === worker ? [{ ...file, index }] : [])));
+  await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<void>((resolvePromise, reject) => {
+          const worker = new Worker(`require(${JSON.stringify(bundle)}).runValidationWorker();`, { eval: true, workerData: { files: share, maxBytes } });
+          worker.on('message', (batch: WorkerResult[]) => {
+            for (const result of batch) {
+              const fixable = new Map(result.fixes.map(([at, fix]) => [result.diagnostics[at]!, fix]));
+              results[result.index] = {
+                text: result.text,
+                diagnostics: result.diagnostics,
+                fixable,
+                ...(result.readError ? { readError: result.readError } : {}),
+              };
+            }
+          });
+          worker.on('error', reject);
+          worker.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`a validation worker stopped with exit code ${code}`))));
+        }),
+    ),
+  );
+  return results.map((result, index) => result ?? { text: '', diagnostics: [], readError: `not checked (${files[index]!.displayPath})` });
+}
+
+/** A worker's work: its share of the files, sent back in one message. */
+export function runValidationWorker(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a worker thread runs this
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { files, maxBytes } = workerData as { files: (FileToCheck & { index: number })[]; maxBytes: number };
+  const batch: WorkerResult[] = files.map((file) => {
+    const checked = checkFile(file, maxBytes);
+    const fixes: [number, Replacement][] = [];
+    checked.diagnostics.forEach((d, at) => {
+      const fix = checked.fixable?.get(d);
+      if (fix !== undefined) fixes.push([at, fix]);
+    });
+    return { index: file.index, text: checked.text, diagnostics: checked.diagnostics, fixes, ...(checked.readError ? { readError: checked.readError } : {}) };
+  });
+  parentPort!.postMessage(batch);
+}
