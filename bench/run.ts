@@ -24,7 +24,7 @@
  * Writes bench/results.json, docs/performance.svg and docs/performance.md (figures from this
  * run + the hand-written analysis in bench/findings.md), and prints the ratio table.
  *
- * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,throughput,applier,burst,gitops,site
+ * Knobs (environment): BENCH_SIZES=1000,10000,50000  BENCH_PARTS=lsp,validator,cli,throughput,applier,burst,gitops,site,format
  *   BENCH_THROUGHPUT_FILES=10000 (manifests in the throughput tree)
  * BENCH_SERVERS=ours,yls-patched,yls-stock,taplo  BENCH_FORMATS=yaml,toml (the LSP part)
  * BENCH_QUICK=1 (fewer repetitions)
@@ -63,11 +63,12 @@ import {
 } from './servers.ts';
 import { benchSite, type SiteResult } from './site-bench.ts';
 import { benchValidator, type ValidatorResult } from './validator-bench.ts';
+import { benchFormat, type FormatBenchRow } from './format-bench.ts';
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const SIZES = (env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
-const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,throughput,applier,burst,gitops,site').split(','));
+const PARTS = new Set((env.BENCH_PARTS ?? 'lsp,validator,cli,throughput,applier,burst,gitops,site,format').split(','));
 const SERVERS = new Set((env.BENCH_SERVERS ?? 'ours,floor,yls-patched,yls-stock,taplo').split(','));
 const FORMATS = new Set((env.BENCH_FORMATS ?? 'yaml,toml').split(','));
 /** The peer each format is compared with. */
@@ -160,6 +161,7 @@ interface Results {
   gitops?: GitopsResult;
   site?: SiteResult;
   throughput?: ThroughputResult;
+  format?: FormatBenchRow[];
   targets: Target[];
 }
 
@@ -167,7 +169,12 @@ async function main(): Promise<void> {
   if (process.argv.includes('--docs-only')) {
     const file = join(ROOT, 'bench', 'results.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    results.targets = [...evaluate(results.lsp, results.validator, results.cli, results.burst), ...gitopsTargets(results.gitops), ...siteTargets(results.site)];
+    results.targets = [
+      ...evaluate(results.lsp, results.validator, results.cli, results.burst),
+      ...gitopsTargets(results.gitops),
+      ...siteTargets(results.site),
+      ...formatTargets(results.format),
+    ];
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
     writeDocs(results);
     return;
@@ -348,8 +355,17 @@ async function main(): Promise<void> {
     } else skipped.push('site: no Chromium (npm run test:setup installs it)');
   }
 
+  // 8. The formatter on a 10,000-line manifest, YAML and TOML (issue #37).
+  let format: FormatBenchRow[] | undefined;
+  if (PARTS.has('format')) {
+    const base = manifests.find((m) => m.targetLines === 10000 && m.errorRate === 0) ?? generateManifest({ targetLines: 10000, errorRate: 0, seed: 42 });
+    format = [benchFormat(base, QUICK ? 5 : 15), benchFormat(renderToml(base), QUICK ? 5 : 15)];
+    for (const row of format)
+      log(`format ${row.format} ${row.lines} lines: ${fmtMs(row.format_ms)} (parse alone ${fmtMs(row.parse_ms)}, ratio ${fmtRatio(row.ratio.median)})`);
+  }
+
   const finished = new Date();
-  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops), ...siteTargets(site)];
+  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops), ...siteTargets(site), ...formatTargets(format)];
   const results: Results = {
     started: started.toISOString(),
     finished: finished.toISOString(),
@@ -369,6 +385,7 @@ async function main(): Promise<void> {
     gitops,
     site,
     ...(throughput ? { throughput } : {}),
+    format,
     targets,
     skipped,
     failed,
@@ -469,6 +486,15 @@ export function gitopsTable(gitops: GitopsResult): string {
 
 function get(lsp: ServerResult[], server: string, manifest: string): ServerResult | undefined {
   return lsp.find((r) => r.server === server && r.manifest === manifest);
+}
+
+function formatTargets(format: FormatBenchRow[] | undefined): Target[] {
+  return (format ?? []).map((row) => ({
+    name: `fmt: formatManifest on a ${row.lines.toLocaleString('en-US')}-line ${row.format.toUpperCase()} manifest (re-indenting every line)`,
+    measured: `${fmtMs(row.format_ms)} ms (${fmtRatio(row.ratio.median)}× one parse)`,
+    target: '≤ 100 ms',
+    met: row.changed ? row.format_ms.median <= 100 : null,
+  }));
 }
 
 function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliResult | undefined, burst?: BurstResult): Target[] {

@@ -25,14 +25,23 @@ const THROWING_FUNCTIONS = {
     'writeSync',
     'unlinkSync',
     'writeFileSync',
+    'readdirSync',
+    'lstatSync',
+    'mkdirSync',
+    'rmSync',
+    'renameSync',
   ],
   'node:path': ['basename', 'dirname', 'extname', 'isAbsolute', 'join', 'relative', 'resolve'],
   'node:url': ['pathToFileURL'],
+  'node:os': ['availableParallelism'],
+  'node:worker_threads': [],
 };
 const OTHER_EXPORTS = {
   'node:fs': 'export function existsSync() { return false; }\nexport const constants = {};',
   'node:path': "export const delimiter = ':';\nexport const sep = '/';",
   'node:url': 'export function fileURLToPath(url) { return decodeURIComponent(new URL(String(url)).pathname); }',
+  'node:worker_threads':
+    "export class Worker { constructor() { throw new Error('node:worker_threads Worker is not available in a browser'); } }\nexport const parentPort = null;\nexport const workerData = undefined;\nexport const isMainThread = true;",
 };
 
 function standIn(module) {

@@ -70,7 +70,15 @@ describe('action.yml', () => {
   it('is a composite action whose steps are bash and read inputs only through env', () => {
     const action = readAction(REPO_ROOT);
     expect(action.runs.using).toBe('composite');
-    expect(Object.keys(action.inputs).sort()).toEqual(['fail-on-error', 'files', 'max-warnings', 'sarif-file', 'warnings', 'working-directory']);
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'fail-on-error',
+      'files',
+      'format-check',
+      'max-warnings',
+      'sarif-file',
+      'warnings',
+      'working-directory',
+    ]);
     for (const step of action.runs.steps) {
       expect(step.shell).toBe('bash');
       // An input pasted into the script's text could inject commands; env values cannot.
@@ -96,6 +104,23 @@ describe('running the action', () => {
     expect(warned.status).toBe(0);
     expect(annotations(warned.stdout)).toEqual([WARNING_ANNOTATION]);
     expect(warned.outputs['exit-code']).toBe('0');
+  });
+
+  it("'format-check: true' annotates each manifest fmt would change and fails; formatted ones pass", () => {
+    const messy = run(
+      { 'deploy/svc.yaml': GOOD.replace('  triage:\n    connectors', '    triage:\n        connectors') + '\n\n', 'svc.yml': GOOD },
+      { 'format-check': 'true' },
+    );
+    expect(annotations(messy.stdout)).toEqual(["::error file=deploy/svc.yaml,title=svc-manifest (format)::not formatted: run 'svc-manifest fmt'"]);
+    expect(messy.status).toBe(1);
+    expect([messy.outputs['exit-code'], messy.outputs['format-exit-code']]).toEqual(['0', '1']);
+    expect(readFileSync(join(messy.workspace, 'deploy/svc.yaml'), 'utf8')).not.toBe(GOOD);
+    const nested = run({ 'app/svc.yaml': GOOD + '   \n' }, { 'format-check': 'true', 'working-directory': 'app' });
+    expect(annotations(nested.stdout)).toEqual(["::error file=app/svc.yaml,title=svc-manifest (format)::not formatted: run 'svc-manifest fmt'"]);
+    const formatted = run({ 'svc.yaml': GOOD }, { 'format-check': 'true' });
+    expect([formatted.status, formatted.outputs['format-exit-code'], annotations(formatted.stdout)]).toEqual([0, '0', []]);
+    const off = run({ 'svc.yaml': GOOD + '\n\n' });
+    expect([off.status, off.outputs['format-exit-code']]).toEqual([0, '']);
   });
 
   it("'warnings: false' reports errors only", () => {

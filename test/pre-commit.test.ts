@@ -127,8 +127,9 @@ afterAll(() => {
 describe('.pre-commit-hooks.yaml', () => {
   it('defines the svc-manifest hook: a script run by node from the committed bundle', () => {
     const hooks = parseYaml(readFileSync(join(REPO_ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[];
-    expect(hooks).toHaveLength(1);
+    expect(hooks).toHaveLength(2);
     expect(hooks[0]).toMatchObject({ id: 'svc-manifest', entry: 'hooks/svc-manifest.cjs validate', language: 'script' });
+    expect(hooks[1]).toMatchObject({ id: 'svc-manifest-fmt', entry: 'hooks/svc-manifest.cjs fmt --check', language: 'script', files: hooks[0]!.files });
     const files = new RegExp(hooks[0]!.files as string);
     for (const path of ['svc.yaml', 'svc.yml', 'svc.toml', 'deploy/svc.yaml', 'a/b/svc.toml']) expect(path).toMatch(files);
     for (const path of ['svc.yaml.bak', 'my-svc.yaml', 'svc.json', 'docs/svc.md', 'xsvc.toml']) expect(path).not.toMatch(files);
@@ -209,6 +210,23 @@ describe('pre-commit in a temporary repository, offline after the first install'
     expect(after.stdout).toMatch(/svc manifest\.+Passed/);
     expect(after.stdout).not.toContain('trigers');
     write('.pre-commit-config.yaml', config);
+  });
+
+  it('the svc-manifest-fmt hook refuses an unformatted manifest, listing it, and lets it through once formatted', () => {
+    const config = readFileSync(join(project, '.pre-commit-config.yaml'), 'utf8');
+    write('.pre-commit-config.yaml', config.replace('      - id: svc-manifest\n', '      - id: svc-manifest\n      - id: svc-manifest-fmt\n'));
+    git(['add', '.pre-commit-config.yaml']);
+    write('fmt/svc.yaml', GOOD.replace('  triage:\n    connectors', '    triage:\n        connectors') + '\n\n');
+    git(['add', 'fmt/svc.yaml']);
+    const refused = commit('unformatted manifest');
+    expect(refused.committed, refused.output).toBe(false);
+    expect(refused.output).toMatch(/svc manifest format\.+Failed/);
+    expect(refused.output).toContain('fmt/svc.yaml');
+    write('fmt/svc.yaml', GOOD);
+    git(['add', 'fmt/svc.yaml']);
+    const passed = commit('formatted manifest');
+    expect(passed.output).toMatch(/svc manifest format\.+Passed/);
+    expect(passed.committed, passed.output).toBe(true);
   });
 
   it('skips files that are not manifests', () => {

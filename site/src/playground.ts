@@ -48,6 +48,17 @@ const statusLine = $<HTMLSpanElement>('status');
 
 // ---- The worker and the client.
 
+/**
+ * The client announces pull diagnostics (`textDocument.diagnostic`) but only shows pushed ones,
+ * and our server pushes nothing to a client that says it pulls. The playground's client is told
+ * to the server as what it is: one that is pushed to.
+ */
+function withoutPullDiagnostics(message: unknown): unknown {
+  const request = message as { method?: string; params?: { capabilities?: { textDocument?: Record<string, unknown> } } };
+  if (request.method === 'initialize') delete request.params?.capabilities?.textDocument?.diagnostic;
+  return message;
+}
+
 function workerTransport(worker: Worker): Transport {
   const handlers = new Set<(value: string) => void>();
   worker.addEventListener('message', (event: MessageEvent) => {
@@ -55,7 +66,7 @@ function workerTransport(worker: Worker): Transport {
     for (const handler of handlers) handler(text);
   });
   return {
-    send: (message) => worker.postMessage(JSON.parse(message)),
+    send: (message) => worker.postMessage(withoutPullDiagnostics(JSON.parse(message) as unknown)),
     subscribe: (handler) => void handlers.add(handler),
     unsubscribe: (handler) => void handlers.delete(handler),
   };

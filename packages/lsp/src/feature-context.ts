@@ -1,3 +1,4 @@
+import type { ManifestFiles } from '@svc-manifest/validator';
 import type { Settings } from './settings.js';
 
 /** What every feature function gets besides the document and the request's parameters. */
@@ -11,6 +12,8 @@ export interface FeatureContext {
     /** It applies `create` and `delete` resource operations in workspace edits. */
     resourceOperations: boolean;
   };
+  /** The files around a document, when the server can read them (on Node, for a `file:` URI); absent in a browser. */
+  files?: (uri: string) => ManifestFiles | undefined;
 }
 
 /** Thrown by a feature when its request was cancelled; the server answers `RequestCancelled`. */

@@ -8,6 +8,8 @@
  */
 import {
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  WatchKind,
   LSPErrorCodes,
   ResponseError,
   TextDocuments,
@@ -21,13 +23,14 @@ import { DiagnosticScheduler } from './diagnostic-scheduler.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
 import { applyContentChanges, OpenText, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
-import { FeatureRefusal, RequestCancelled } from './feature-context.js';
+import { FeatureRefusal, RequestCancelled, type FeatureContext } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
 import { collectWhenAsked, IdleCollection, LARGE_PARSE, type IdleCollectionOptions } from './idle-collection.js';
 import { QuietWatch } from './quiet.js';
 import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
+import { WorkspaceManifests, workspaceDiagnostics, workspaceSymbols, type ManifestLister } from './workspace.js';
 
 export interface ServerOptions {
   /** Quiet time after an edit before diagnostics run (default 15 ms). */
@@ -36,6 +39,10 @@ export interface ServerOptions {
   collectGarbage?: (() => void) | null;
   /** The idle collection's clock and timers (default: the process's); tests run them by hand. */
   idleTimers?: Pick<IdleCollectionOptions, 'now' | 'setTimer' | 'clearTimer'>;
+  /** The files around a document, for path checks (`path-not-found`): the Node entry passes them for `file:` URIs; none in a browser. */
+  files?: FeatureContext['files'];
+  /** Lists the manifests in the workspace folders, for workspace symbols and workspace diagnostics (the Node entry's walks the disk). */
+  manifests?: ManifestLister;
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
@@ -73,6 +80,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
   let canCreateAndDeleteFiles = false;
+  let canWatchFiles = false;
+  /** The workspace folders' URIs, from initialize. */
+  let folders: string[] = [];
+  const onDisk = new WorkspaceManifests(options.manifests);
+  // With `svc.enable` off the workspace has no manifests of ours either.
+  const workspaceStates = () =>
+    store.settings.enable
+      ? onDisk.states(
+          folders,
+          documents.all().flatMap((document) => store.managed(document.uri) ?? []),
+        )
+      : [];
+  /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
+  let pulls = false;
+  let canRefreshDiagnostics = false;
 
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
@@ -99,7 +121,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state);
+      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
       if (state.doc.parsedCharacters >= LARGE_PARSE) collection.request();
       return diagnostics;
     },
@@ -114,8 +136,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
   };
   const showOrClear = (uri: string, managed: boolean): void => {
+    if (pulls) return;
     if (managed) scheduler.schedule(uri);
     else clearDiagnostics(uri);
+  };
+  /** Settings or files changed: a pulling client asks again (when it can be told), a pushed one is sent new lists. */
+  const refreshDiagnostics = (uris: string[]): void => {
+    if (pulls) {
+      if (canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
+      return;
+    }
+    for (const uri of uris) if (store.managed(uri)) scheduler.schedule(uri);
   };
 
   const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
@@ -128,7 +159,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const uri = params.textDocument.uri;
         const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
         if (!state) return handler.fallback;
-        const result = handler.run(state, params, { token, settings: store.settings, client: { resourceOperations: canCreateAndDeleteFiles } });
+        const result = handler.run(state, params, {
+          token,
+          settings: store.settings,
+          client: { resourceOperations: canCreateAndDeleteFiles },
+          files: options.files,
+        });
         if (token?.isCancellationRequested) return cancelled();
         return result;
       } catch (error) {
@@ -168,6 +204,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** New settings (or the same, when undefined): every open file is read again. */
   const applySettings = (settings: Settings | undefined): void => {
     for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles())) showOrClear(uri, managed);
+    if (pulls && canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
   };
   /** The client's settings, when it can be asked and answers. */
   const pullSettings = async (): Promise<Settings | undefined> => {
@@ -184,6 +221,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
+    canWatchFiles = !!options.files && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    pulls = !!params.capabilities.textDocument?.diagnostic;
+    canRefreshDiagnostics = !!workspace?.diagnostics?.refreshSupport;
     const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
     canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
@@ -192,12 +232,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (initial) store.settings = readSettings(initial);
     const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
     for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
+    folders = (params.workspaceFolders ?? []).map((folder) => folder.uri);
+    if (folders.length === 0 && params.rootUri) folders = [params.rootUri];
+    capabilities.workspaceSymbolProvider = true;
+    if (options.manifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
     return { capabilities, serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
   });
 
   connection.onInitialized(
     notification('initialized', () => {
       if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
+      // Created and deleted files can settle a path warning (path-not-found).
+      if (canWatchFiles)
+        void connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }],
+        });
       void pullSettings().then(applySettings, (error) => log('settings', error));
     }),
   );
@@ -218,6 +267,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }),
   );
 
+  // A file created or deleted may settle a path warning: every open manifest is checked again.
+  connection.onDidChangeWatchedFiles(
+    notification('didChangeWatchedFiles', () => {
+      refreshDiagnostics(documents.all().map((document) => document.uri));
+    }),
+  );
+
   documents.onDidClose(
     notification('didClose', ({ document }) => {
       changesByUri.delete(document.uri);
@@ -230,6 +286,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
+  // Whole-workspace requests (workspace.ts): the open manifests and those on disk in the folders.
+  connection.onWorkspaceSymbol((params, token) => {
+    try {
+      return workspaceSymbols(workspaceStates(), params.query, { token, settings: store.settings });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return cancelled();
+      log('workspaceSymbol failed', error);
+      return [];
+    }
+  });
+  connection.languages.diagnostics.onWorkspace((params, token) => {
+    try {
+      return workspaceDiagnostics(workspaceStates(), params.previousResultIds, { token, settings: store.settings, files: options.files });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
+      log('workspace diagnostics failed', error);
+      return { items: [] };
+    }
+  });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
     collection.dispose();

@@ -14,6 +14,8 @@ export interface Settings {
   maxFileSizeBytes: number;
   /** `svc.inlayHints.enable`: hints where a value is read differently from how it looks. */
   inlayHints: boolean;
+  /** `svc.pathChecks.enable`: warn on source paths that do not exist beside the manifest (`path-not-found`). */
+  pathChecks: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -21,6 +23,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   extraPatterns: [],
   maxFileSizeBytes: 1024 * 1024,
   inlayHints: true,
+  pathChecks: true,
 });
 
 /**
@@ -47,6 +50,8 @@ export function readSettings(raw: unknown): Settings {
   if (Array.isArray(patterns)) settings.extraPatterns = patterns.filter((p): p is string => typeof p === 'string' && p.length > 0);
   const hints = pick('inlayHints.enable');
   if (typeof hints === 'boolean') settings.inlayHints = hints;
+  const pathChecks = pick('pathChecks.enable');
+  if (typeof pathChecks === 'boolean') settings.pathChecks = pathChecks;
   const size = pick('validation.maxFileSizeBytes');
   if (typeof size === 'number' && Number.isFinite(size) && size > 0) settings.maxFileSizeBytes = Math.floor(size);
   return settings;

@@ -44,11 +44,20 @@ export interface StdioClient {
    * the server sends. Rejects after `timeoutMs`, a guard against a server that never answers.
    */
   until<T>(predicate: () => T | undefined | false, what: string, timeoutMs?: number): Promise<T>;
+  /** The server's answer to `initialize` (its capabilities). */
+  initializeResult: { capabilities: Record<string, unknown> };
   close(): Promise<void>;
 }
 
 /** Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration. */
-export async function startStdioClient(settings: unknown | (() => unknown) = null, bin = ensureBuiltServer()): Promise<StdioClient> {
+export async function startStdioClient(
+  settings: unknown | (() => unknown) = null,
+  bin = ensureBuiltServer(),
+  /** Client capabilities beyond the usual ones (merged per section: `textDocument`, `workspace`). */
+  extraCapabilities: { textDocument?: Record<string, unknown>; workspace?: Record<string, unknown> } = {},
+  /** More initialize params (say, `workspaceFolders`). */
+  initialize: Record<string, unknown> = {},
+): Promise<StdioClient> {
   const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
@@ -66,13 +75,18 @@ export async function startStdioClient(settings: unknown | (() => unknown) = nul
   );
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
-  await connection.sendRequest('initialize', {
+  const initializeResult: StdioClient['initializeResult'] = await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,
     capabilities: {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
-      textDocument: { publishDiagnostics: { versionSupport: true }, completion: { completionItem: { snippetSupport: true } } },
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, ...extraCapabilities.workspace },
+      textDocument: {
+        publishDiagnostics: { versionSupport: true },
+        completion: { completionItem: { snippetSupport: true } },
+        ...extraCapabilities.textDocument,
+      },
     },
+    ...initialize,
   });
   await connection.sendNotification('initialized', {});
   return {
@@ -100,6 +114,7 @@ export async function startStdioClient(settings: unknown | (() => unknown) = nul
         check();
       });
     },
+    initializeResult,
     async close() {
       try {
         await Promise.race([connection.sendRequest('shutdown'), new Promise((resolve) => setTimeout(resolve, 2000))]);

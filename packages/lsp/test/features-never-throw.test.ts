@@ -98,6 +98,14 @@ const PARAMS_AT: Record<string, (position: { line: number; character: number }, 
   'textDocument/inlayHint': (position, lineCount) => ({ range: { start: position, end: { line: lineCount, character: 0 } } }),
   'textDocument/documentSymbol': () => ({}),
   'textDocument/foldingRange': () => ({}),
+  'textDocument/formatting': () => ({ options: { tabSize: 2, insertSpaces: true } }),
+  'textDocument/rangeFormatting': (position, lineCount) => ({
+    range: { start: position, end: { line: lineCount, character: 0 } },
+    options: { tabSize: 2, insertSpaces: true },
+  }),
+  'textDocument/selectionRange': (position) => ({ positions: [position] }),
+  'textDocument/documentLink': () => ({}),
+  'textDocument/diagnostic': () => ({}),
 };
 
 const HANDLERS: readonly RequestHandler[] = FEATURES.flatMap((feature) => feature.handlers);

@@ -94,7 +94,20 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
   /** Neovim reports byte columns; LSP counts UTF-16 code units. */
   const byteCol = (line: number, needle: string) => Buffer.byteLength(lines[line]!.slice(0, lines[line]!.indexOf(needle)), 'utf8');
   const charCol = (line: number, needle: string) => lines[line]!.indexOf(needle);
-  let seen: { diagnostics: any[]; completion: string[]; hover: string; afterRename: string; error?: string };
+  let seen: {
+    diagnostics: any[];
+    completion: string[];
+    hover: string;
+    afterRename: string;
+    pulled: { kind: string; resultId: string; codes: string[] };
+    pulledAgain: { kind: string; resultId: string };
+    afterFormat: string;
+    error?: string;
+  };
+  const renamed = testCase.text.replaceAll('coder', 'writer');
+  // The renamed text, indented two more and with spaces at line ends and blank lines at the end: what the formatter undoes.
+  const unformatted =
+    (testCase.file.endsWith('.toml') ? renamed.replace(/^(\w+) = /gm, '$1   =   ') : renamed.replace(/^ {2}/gm, '    ')).replace(/\n/g, '  \n') + '\n\n';
 
   beforeAll(() => {
     if (!hasNeovim()) throw new Error('nvim is not installed: apt-get install -y neovim');
@@ -112,6 +125,7 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
       hoverAt: { line: testCase.hoverAt[0], character: charCol(...testCase.hoverAt) + 1 },
       renameAt: { line: testCase.renameAt[0], character: charCol(...testCase.renameAt) + 2 },
       newName: 'writer',
+      unformatted,
     };
     writeFileSync(join(dir, 'task.json'), JSON.stringify(task));
     const out = join(dir, 'out.json');
@@ -154,6 +168,17 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
   });
 
   it('applies a rename to every reference', () => {
-    expect(seen.afterRename).toBe(testCase.text.replaceAll('coder', 'writer'));
+    expect(seen.afterRename).toBe(renamed);
+  });
+
+  it('pulls diagnostics with a result id, and gets unchanged for the same one', () => {
+    expect(seen.pulled.kind).toBe('full');
+    expect(seen.pulled.codes.sort()).toEqual(testCase.diagnostics.map(([code]) => code).sort());
+    expect(seen.pulledAgain).toEqual({ kind: 'unchanged', resultId: seen.pulled.resultId });
+  });
+
+  it("formats the buffer with Neovim's formatting command", () => {
+    expect(unformatted).not.toBe(renamed);
+    expect(seen.afterFormat).toBe(renamed);
   });
 });

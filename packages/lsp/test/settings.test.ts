@@ -6,21 +6,25 @@ import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../
 
 describe('settings', () => {
   it('has documented defaults', () => {
-    expect(DEFAULT_SETTINGS).toEqual({ enable: true, extraPatterns: [], maxFileSizeBytes: 1048576, inlayHints: true });
+    expect(DEFAULT_SETTINGS).toEqual({ enable: true, extraPatterns: [], maxFileSizeBytes: 1048576, inlayHints: true, pathChecks: true });
     expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
     expect(readSettings({ enable: 'yes', files: { extraPatterns: 'x' }, validation: { maxFileSizeBytes: -1 } })).toEqual(DEFAULT_SETTINGS);
   });
 
   it('reads nested and dotted forms', () => {
-    expect(readSettings({ enable: false, files: { extraPatterns: ['**/*.svc.yaml'] }, validation: { maxFileSizeBytes: 2048 } })).toEqual({
+    expect(
+      readSettings({ enable: false, files: { extraPatterns: ['**/*.svc.yaml'] }, validation: { maxFileSizeBytes: 2048 }, pathChecks: { enable: false } }),
+    ).toEqual({
       enable: false,
       extraPatterns: ['**/*.svc.yaml'],
       maxFileSizeBytes: 2048,
       inlayHints: true,
+      pathChecks: false,
     });
-    expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10 })).toMatchObject({
+    expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10, 'pathChecks.enable': false })).toMatchObject({
       extraPatterns: ['a.yaml'],
       maxFileSizeBytes: 10,
+      pathChecks: false,
     });
   });
 
@@ -52,6 +56,7 @@ describe('README', () => {
       'files.extraPatterns': DEFAULT_SETTINGS.extraPatterns,
       'validation.maxFileSizeBytes': DEFAULT_SETTINGS.maxFileSizeBytes,
       'inlayHints.enable': DEFAULT_SETTINGS.inlayHints,
+      'pathChecks.enable': DEFAULT_SETTINGS.pathChecks,
     });
   });
 });

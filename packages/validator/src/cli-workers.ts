@@ -11,6 +11,7 @@ import { ManifestDocument } from './document/manifest-document.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { describeFileError } from './inputs/file-errors.js';
 import { validateDocument } from './validate.js';
+import { withPathDiagnostics } from './cli-paths.js';
 
 /** One file's validation, as the main thread uses it. */
 export interface CheckedFile {
@@ -19,6 +20,13 @@ export interface CheckedFile {
   fixable?: ReadonlyMap<Diagnostic, Replacement>;
   /** Why it could not be read, in words; then no text and no diagnostics. */
   readError?: string;
+}
+
+/** How each file is checked. */
+export interface CheckOptions {
+  maxBytes: number;
+  /** Look up the paths a manifest names beside it (`path-not-found`). */
+  pathChecks: boolean;
 }
 
 export interface FileToCheck {
@@ -54,7 +62,7 @@ export function readFileCapped(path: string, limit: number): Uint8Array {
 }
 
 /** Reads, parses and validates one file (with what `--fix` would fix). */
-export function checkFile(file: FileToCheck, maxBytes: number): CheckedFile {
+export function checkFile(file: FileToCheck, { maxBytes, pathChecks }: CheckOptions): CheckedFile {
   let bytes: Uint8Array;
   try {
     // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
@@ -64,7 +72,9 @@ export function checkFile(file: FileToCheck, maxBytes: number): CheckedFile {
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
   const result = validateDocument(document);
-  return { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
+  const fixable = fixesThatFixApplies(document, result.version, result.diagnostics);
+  const diagnostics = pathChecks ? withPathDiagnostics(document, file.absolutePath, result.diagnostics) : result.diagnostics;
+  return { text: document.text, diagnostics, fixable };
 }
 
 /**
@@ -90,7 +100,7 @@ function bundlePath(): string | undefined {
  * Checks the files on `workers` threads and returns the results in the files' order; undefined
  * when workers cannot be used here (not running from a bundle), and the caller checks them itself.
  */
-export async function checkFilesInWorkers(files: readonly FileToCheck[], maxBytes: number, workers: number): Promise<CheckedFile[] | undefined> {
+export async function checkFilesInWorkers(files: readonly FileToCheck[], options: CheckOptions, workers: number): Promise<CheckedFile[] | undefined> {
   const bundle = bundlePath();
   if (bundle === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- worker_threads loads only for a large run (a one-shot run never pays for it)
@@ -101,7 +111,7 @@ export async function checkFilesInWorkers(files: readonly FileToCheck[], maxByte
     shares.map(
       (share) =>
         new Promise<void>((resolvePromise, reject) => {
-          const worker = new Worker(`require(${JSON.stringify(bundle)}).runValidationWorker();`, { eval: true, workerData: { files: share, maxBytes } });
+          const worker = new Worker(`require(${JSON.stringify(bundle)}).runValidationWorker();`, { eval: true, workerData: { files: share, options } });
           worker.on('message', (batch: WorkerResult[]) => {
             for (const result of batch) {
               const fixable = new Map(result.fixes.map(([at, fix]) => [result.diagnostics[at]!, fix]));
@@ -125,9 +135,9 @@ export async function checkFilesInWorkers(files: readonly FileToCheck[], maxByte
 export function runValidationWorker(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a worker thread runs this
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const { files, maxBytes } = workerData as { files: (FileToCheck & { index: number })[]; maxBytes: number };
+  const { files, options } = workerData as { files: (FileToCheck & { index: number })[]; options: CheckOptions };
   const batch: WorkerResult[] = files.map((file) => {
-    const checked = checkFile(file, maxBytes);
+    const checked = checkFile(file, options);
     const fixes: [number, Replacement][] = [];
     checked.diagnostics.forEach((d, at) => {
       const fix = checked.fixable?.get(d);

@@ -28,6 +28,8 @@ import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 import type { CliIo } from './cli-io.js';
 import { checkFile, checkFilesInWorkers, readFileCapped, workerCount, type CheckedFile } from './cli-workers.js';
+import { fmtCommand } from './cli-fmt.js';
+import { withPathDiagnostics } from './cli-paths.js';
 
 export type { CliIo };
 
@@ -49,6 +51,7 @@ options:
   --fix-dry-run            print the safe fixes as a unified diff (the report goes to stderr)
   --no-ignore              also walk what .gitignore ignores, node_modules and .git
   --stdin-filename <name>  the name shown for '-' (and its format: .toml is TOML)
+  --no-path-checks         do not look up the paths the manifest names (path-not-found)
   --max-bytes <n>          largest file to read (default ${DEFAULT_LIMITS.maxBytes})
   --concurrency <n>        threads for many files: auto (default: every core, from 400 files), off, or a number
   --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
@@ -86,6 +89,19 @@ options:
   --format <name>          how problems are reported: stylish (default), json, sarif, github
   -h, --help               this help
 `,
+  fmt: `usage: svc-manifest fmt [paths...] [--check]
+
+Format manifests in place: indentation (width from .editorconfig, else 2; sequences as the file
+has them), one space after ':' and around '=', no trailing white space, one final newline.
+Comments, key order, quoting, anchors and aliases are kept, and a result that would read to
+another value is refused. Paths are taken as by 'validate' (files, folders, quoted globs); with
+no path, the manifest in the current folder.
+
+options:
+  --check                  write nothing; list the files that would change and exit 1 if any
+  --no-ignore              also walk what .gitignore ignores, node_modules and .git
+  -h, --help               this help
+`,
   schema: `usage: svc-manifest schema [--version 1|2]
 
 Print the published JSON Schema: the combined one, or one version's.
@@ -102,6 +118,7 @@ commands:
   validate [paths...]   check manifests: files, folders, quoted globs, '-' (standard input)
   migrate [file] --to 2 turn a svc_version 1 manifest into version 2
   convert [svc.toml]    turn svc.toml into svc.yaml
+  fmt [paths...]        format manifests in place ('fmt --check' writes nothing, exits 1 on a change)
   schema [--version N]  print the published JSON Schema
   git <operation> ...   apply setDefaultAgent, setAgentScope and marketplace operations as git
                         commits (svc-manifest-git of @svc-manifest/gitops; 'svc-manifest git --help')
@@ -111,7 +128,7 @@ commands:
   -v, --version         the version
 `;
 
-const COMMANDS = ['validate', 'migrate', 'convert', 'schema', 'git', 'help'];
+const COMMANDS = ['validate', 'migrate', 'convert', 'fmt', 'schema', 'git', 'help'];
 
 /**
  * A mistake in the command line: reported in one line, with where to look (`hint`: the help of
@@ -151,6 +168,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await migrateCommand(rest, io, CLI_TOOLS);
       case 'convert':
         return await convertCommand(rest, io, CLI_TOOLS);
+      case 'fmt':
+        return await fmtCommand(rest, io, CLI_TOOLS);
       case 'git':
         return await gitCommand(rest, io);
       case '--version':
@@ -240,7 +259,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const { flags, positional } = parseFlags(
     args,
     ['--format', '--max-bytes', '--stdin-filename', '--max-warnings', '--concurrency'],
-    ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color'],
+    ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color', '--no-path-checks'],
   );
   const format = flags.get('--format') ?? 'stylish';
   checkFormat(format);
@@ -289,12 +308,13 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const fixing = flags.has('--fix') || flags.has('--fix-dry-run');
   // Many files are validated on every core (cli-workers.ts); the results come back in the files' order.
   const workers = fixing ? undefined : workerCount(files.length, concurrency);
-  const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, maxBytes, workers);
+  const pathChecks = !flags.has('--no-path-checks');
+  const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, { maxBytes, pathChecks }, workers);
   for (const [index, input] of inputs.entries()) {
     const file = input.displayPath;
     let checked: CheckedFile;
     if (checkedInWorkers !== undefined && !input.stdin) checked = checkedInWorkers[index]!;
-    else if (!fixing && !input.stdin) checked = checkFile(input, maxBytes);
+    else if (!fixing && !input.stdin) checked = checkFile(input, { maxBytes, pathChecks });
     else {
       let bytes: Uint8Array | undefined;
       let readError = '';
@@ -312,7 +332,10 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
           // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
           if (flags.has('--fix'))
             for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
-          checked = fixed;
+          // Paths are looked up beside a file on disk (standard input has no folder of its own), and
+          // located in the text the fixes left.
+          const after = fixed.text === document.text ? document : ManifestDocument.parse(fixed.text, { filename: file, limits: { maxBytes } });
+          checked = pathChecks && !input.stdin ? { ...fixed, diagnostics: withPathDiagnostics(after, input.absolutePath, fixed.diagnostics) } : fixed;
         } else {
           const result = validateDocument(document);
           checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };

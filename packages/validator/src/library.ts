@@ -30,7 +30,9 @@ export {
   type PointerTarget,
 } from './document/nodes.js';
 export { TomlDateTime } from './document/value.js';
-export { validateManifest, validateDocument, type ValidationResult, type ValidateOptions } from './validate.js';
+export { validateManifest, validateDocument, withPathChecks, type ValidationResult, type ValidateOptions } from './validate.js';
+export { checkPaths, type ManifestFiles, type PathKind } from './paths.js';
+export { sourcePaths, type SourcePath } from './model/source-paths.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
 export { MANIFEST_FILES, MANIFEST_FILE_NAMES, manifestFileNamed, type ManifestFileName } from './model/files.js';

@@ -7,6 +7,7 @@ import { partsV1 } from './generated/validators-v1.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
+import { checkPaths, type ManifestFiles } from './paths.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -32,7 +33,13 @@ export interface ValidationResult {
   movedFrom?: readonly (Diagnostic | undefined)[];
 }
 
-export interface ValidateOptions extends DocumentOptions {}
+export interface ValidateOptions extends DocumentOptions {
+  /**
+   * The files around the manifest, for `path-not-found`; absent (the default), paths are not
+   * checked. The CLI passes one for a file on disk, the language server for a workspace file.
+   */
+  files?: ManifestFiles;
+}
 
 /** The compiled validator of a version, as its tree of parts (the CLI's bundle loads version 1's on first use: scripts/lazy-parts-plugin.mjs). */
 function partsFor(version: SvcVersion): SchemaPart {
@@ -52,7 +59,20 @@ const results = new WeakMap<ManifestDocument, ValidationResult>();
  */
 export function validateManifest(input: string | Uint8Array, options: ValidateOptions = {}): ValidationResult {
   // Nobody can edit this document: nothing of its validation is kept for a next one.
-  return validated(ManifestDocument.parse(input, options), false);
+  const document = ManifestDocument.parse(input, options);
+  const result = validated(document, false);
+  return options.files ? withPathChecks(document, result, options.files) : result;
+}
+
+/** A result with the path check's diagnostics merged in by place (a new result: the cached one is left as it is). */
+export function withPathChecks(document: ManifestDocument, result: ValidationResult, files: ManifestFiles): ValidationResult {
+  if (!document.root || result.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax')) return result;
+  const found = checkPaths(document, files);
+  if (found.length === 0) return result;
+  const diagnostics = [...result.diagnostics, ...found].sort(
+    (a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
+  return { ...result, diagnostics };
 }
 
 /**

@@ -198,7 +198,12 @@ describe('what an edit validates again', () => {
     expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited).diagnostics);
     expect(items(work.schemaParts)).toEqual(['/triggers/17']);
     const checked = work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c));
-    expect(checked.sort()).toEqual(['possible-typo@2:/triggers /triggers/17', 'trigger-agent-declared@2:triggers /triggers/17']);
+    expect(checked.sort()).toEqual([
+      'cron-syntax@2:triggers /triggers/17',
+      'possible-typo@2:/triggers /triggers/17',
+      'trigger-agent-declared@2:triggers /triggers/17',
+      'unknown-timezone@2:triggers /triggers/17',
+    ]);
   });
 
   it('renaming an agent checks again the items that refer to agents, and only the renamed agent itself', () => {
@@ -270,10 +275,14 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     // table's block, so its text was read again. No other trigger, agent or connector.
     expect(items(work.schemaParts)).toEqual(['/triggers/150', '/triggers/151']);
     expect(work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c)).sort()).toEqual([
+      'cron-syntax@2:triggers /triggers/150',
+      'cron-syntax@2:triggers /triggers/151',
       'possible-typo@2:/triggers /triggers/150',
       'possible-typo@2:/triggers /triggers/151',
       'trigger-agent-declared@2:triggers /triggers/150',
       'trigger-agent-declared@2:triggers /triggers/151',
+      'unknown-timezone@2:triggers /triggers/150',
+      'unknown-timezone@2:triggers /triggers/151',
     ]);
     // Deleted again: the array loses that one table, and keeps all the others.
     const tablesWithNew = tables;

@@ -19,6 +19,8 @@ import {
 import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
 import { documentSelector, normalizeExtraPatterns, type PatternFilter } from './files';
 import { RestartPolicy } from './restart-policy';
+import { registerPalette } from './palette';
+import { filterBySwitches, type Switch } from './switches';
 
 const CLIENT_ID = 'svc';
 const CLIENT_NAME = 'svc manifest language server';
@@ -57,6 +59,7 @@ class Controller implements vscode.Disposable {
       this.output,
       vscode.commands.registerCommand('svc.restartServer', () => this.restart(true)),
       vscode.commands.registerCommand('svc.showOutput', () => this.output.show(true)),
+      ...registerPalette((doc) => this.matches(doc)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('svc.files.extraPatterns')) {
           const next = documentSelector(readExtraPatterns());
@@ -162,9 +165,39 @@ class Controller implements vscode.Disposable {
           const redhat = redhatValidatesYaml(uri);
           next(
             uri,
-            diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
+            filterBySwitches(diagnostics, switchesFor(uri)).filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
           );
         },
+        // The same for diagnostics the client pulls (LSP 3.17), which do not pass handleDiagnostics.
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const uri = document instanceof vscode.Uri ? document : document.uri;
+          const report = await next(document, previousResultId, token);
+          // A full report has items; an unchanged one keeps what was filtered before.
+          if (!report || !('items' in report)) return report;
+          const redhat = redhatValidatesYaml(uri);
+          return { ...report, items: filterBySwitches(report.items, switchesFor(uri)).filter((d) => keepDiagnostic(uri.path, d.code, redhat)) };
+        },
+        // And for the workspace's manifests (workspace/diagnostic), per file, in partial results too.
+        provideWorkspaceDiagnostics: async (resultIds, token, resultReporter, next) => {
+          const filtered = <T extends { uri: vscode.Uri }>(items: T[]): T[] =>
+            items.map((item) => {
+              if (!('items' in item)) return item;
+              const redhat = redhatValidatesYaml(item.uri);
+              const kept = filterBySwitches(item.items as vscode.Diagnostic[], switchesFor(item.uri)).filter((d) =>
+                keepDiagnostic(item.uri.path, d.code, redhat),
+              );
+              return { ...item, items: kept };
+            });
+          const report = await next(resultIds, token, (chunk) => resultReporter(chunk ? { items: filtered(chunk.items) } : chunk));
+          return report ? { items: filtered(report.items) } : report;
+        },
+        provideHover: (document, position, token, next) => (switchesFor(document.uri)('hover') ? next(document, position, token) : undefined),
+        provideCompletionItem: (document, position, context, token, next) =>
+          switchesFor(document.uri)('completion') ? next(document, position, context, token) : undefined,
+        provideDocumentFormattingEdits: (document, options, token, next) =>
+          switchesFor(document.uri)('format') ? next(document, formattingOptions(document, options), token) : undefined,
+        provideDocumentRangeFormattingEdits: (document, range, options, token, next) =>
+          switchesFor(document.uri)('format') ? next(document, range, formattingOptions(document, options), token) : undefined,
       },
     };
     const client: LanguageClient = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
@@ -252,6 +285,25 @@ class Controller implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The per-folder switches of a document: `svc.<name>.enable`, read for its resource (a folder's settings win). */
+function switchesFor(uri: vscode.Uri): (name: Switch) => boolean {
+  const settings = vscode.workspace.getConfiguration('svc', uri);
+  return (name) => settings.get<boolean>(`${name}.enable`, true) !== false;
+}
+
+/**
+ * The indentation the formatter is asked for. With `editor.detectIndentation` (VS Code's default)
+ * the editor's tab size is whatever the file already has, so formatting would keep a file's odd
+ * indentation: the configured `editor.tabSize` for the document's language is the policy then
+ * (2 for YAML by VS Code's defaults). Without detection the editor's own options are the policy
+ * (an EditorConfig extension sets them).
+ */
+function formattingOptions(document: vscode.TextDocument, options: vscode.FormattingOptions): vscode.FormattingOptions {
+  const editor = vscode.workspace.getConfiguration('editor', document);
+  if (!editor.get<boolean>('detectIndentation', true)) return options;
+  return { ...options, tabSize: editor.get<number>('tabSize', 2), insertSpaces: editor.get<boolean>('insertSpaces', true) };
 }
 
 function readExtraPatterns(): string[] {

@@ -7,7 +7,8 @@
  * commands and the output channel, restart after the server is killed and the
  * restart limit, svc.toml once a TOML extension owns the `toml` language, YAML
  * syntax errors left to Red Hat's YAML extension once it is installed, and
- * the settings svc.files.extraPatterns and svc.enable.
+ * the settings svc.files.extraPatterns and svc.enable; a path warning that
+ * clears once the file exists, document links, format on save and the status bar.
  *
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
  * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
@@ -606,5 +607,61 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await shot('17-svc-enable-false');
     writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': true }, null, 2));
     await problemFor('app.manifest.yaml', 'enabeld');
+  }, 240_000);
+
+  it('a path warning, document links, format on save and the status bar', async () => {
+    failureShot('paths-format');
+    // Unformatted (four-space indentation, spaces at line ends), naming a folder that exists and a Dockerfile that does not.
+    const unformatted = [
+      'svc_version: 2   ',
+      'default_agent: helper',
+      'agents:',
+      '    helper: {}',
+      'agent_runtime:',
+      '    config_dir: present',
+      'sandbox:',
+      '    templates:',
+      '        - slug: base',
+      '          dockerfile: docker/Dockerfile',
+      '',
+      '',
+      '',
+    ].join('\n');
+    const formatted =
+      'svc_version: 2\ndefault_agent: helper\nagents:\n  helper: {}\nagent_runtime:\n  config_dir: present\nsandbox:\n  templates:\n    - slug: base\n      dockerfile: docker/Dockerfile\n';
+    mkdirSync(join(workspace, 'present'), { recursive: true });
+    writeFileSync(join(workspace, 'paths.manifest.yaml'), unformatted);
+    writeFileSync(
+      join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify(
+        {
+          'svc.files.extraPatterns': ['*.manifest.yaml'],
+          'svc.enable': true,
+          '[yaml]': { 'editor.formatOnSave': true, 'editor.defaultFormatter': 'svc-manifest.svc-manifest-vscode' },
+        },
+        null,
+        2,
+      ),
+    );
+    await explorerRow('paths.manifest.yaml').waitFor({ state: 'visible', timeout: 60_000 });
+    await openFromExplorer('paths.manifest.yaml');
+    const problem = await problemFor('paths.manifest.yaml', 'does not exist');
+    expect(problem).toMatch(/\bsvc\W+path-not-found\b/);
+    expect(problem).toContain("dockerfile 'docker/Dockerfile'");
+    expect(problem).toContain('[Ln 10, Col 23]');
+    // Both paths are links (the one that exists and the one that does not).
+    await expect.poll(() => activeEditor().locator('.detected-link').allInnerTexts(), { timeout: 30_000 }).toEqual(['present', 'docker/Dockerfile']);
+    // The status bar names the version.
+    await page.locator('.statusbar-item', { hasText: 'svc v2' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await shot('18-path-warning-links');
+    // Format on save, through the server's formatting.
+    await activeEditor().click();
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => readFileSync(join(workspace, 'paths.manifest.yaml'), 'utf8'), { timeout: 60_000 }).toBe(formatted);
+    // Creating the Dockerfile clears the warning.
+    mkdirSync(join(workspace, 'docker'), { recursive: true });
+    writeFileSync(join(workspace, 'docker', 'Dockerfile'), 'FROM scratch\n');
+    await expect.poll(async () => (await problemEntries()).filter((e) => e.file === 'paths.manifest.yaml').length, { timeout: 60_000 }).toBe(0);
+    await shot('19-formatted-on-save');
   }, 240_000);
 });

@@ -38,7 +38,18 @@ describe('package.json contributions', () => {
   it('contributes the settings the server reads, each with a description and a default', () => {
     const props = contributes.configuration.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(props).sort()).toEqual(
-      ['svc.enable', 'svc.files.extraPatterns', 'svc.inlayHints.enable', 'svc.trace.server', 'svc.validation.maxFileSizeBytes'].sort(),
+      [
+        'svc.enable',
+        'svc.files.extraPatterns',
+        'svc.inlayHints.enable',
+        'svc.trace.server',
+        'svc.validation.maxFileSizeBytes',
+        'svc.validation.enable',
+        'svc.hover.enable',
+        'svc.completion.enable',
+        'svc.format.enable',
+        'svc.pathChecks.enable',
+      ].sort(),
     );
     for (const [key, p] of Object.entries(props)) {
       expect(p.description ?? p.markdownDescription, key).toBeTruthy();
@@ -48,6 +59,9 @@ describe('package.json contributions', () => {
     expect(props['svc.files.extraPatterns']).toMatchObject({ type: 'array', items: { type: 'string' }, default: [] });
     expect(props['svc.validation.maxFileSizeBytes']).toMatchObject({ type: 'number', default: 1024 * 1024 });
     expect(props['svc.trace.server']).toMatchObject({ enum: ['off', 'messages', 'verbose'], default: 'off' });
+    // The per-folder switches are resource-scoped: each folder of a multi-root workspace has its own.
+    for (const name of ['validation', 'hover', 'completion', 'format', 'pathChecks'])
+      expect(props[`svc.${name}.enable`], name).toMatchObject({ type: 'boolean', default: true, scope: 'resource' });
   });
 
   it("has the same defaults as the language server's settings", () => {
@@ -60,8 +74,16 @@ describe('package.json contributions', () => {
 
   it('contributes "svc: Restart language server" and "svc: Show output", and registers both', () => {
     const commands = contributes.commands as { command: string; title: string; category: string }[];
-    expect(commands.map((c) => `${c.category}: ${c.title}`)).toEqual(['svc: Restart language server', 'svc: Show output']);
-    for (const c of commands) expect(extensionSource).toContain(`registerCommand('${c.command}'`);
+    expect(commands.map((c) => `${c.category}: ${c.title}`)).toEqual([
+      'svc: Restart language server',
+      'svc: Show output',
+      'svc: Fix all safe problems',
+      'svc: Migrate to version 2',
+      'svc: Convert to YAML',
+      'svc: Format manifest',
+    ]);
+    const paletteSource = readFileSync(join(pkgDir, 'src', 'palette.ts'), 'utf8');
+    for (const c of commands) expect(extensionSource + paletteSource).toContain(`registerCommand('${c.command}'`);
   });
 
   it('points at the bundled client and ships only bundles and docs', () => {

@@ -5,7 +5,7 @@
  * is rebuilt from its offsets.
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import { type Diagnostic, type Position as ValidatorPosition, type Range as ValidatorRange, type Severity } from '@svc-manifest/validator';
+import { withPathChecks, type Diagnostic, type Position as ValidatorPosition, type Range as ValidatorRange, type Severity } from '@svc-manifest/validator';
 import { hasNewerText, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
@@ -23,7 +23,9 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 /** Every validator diagnostic of a manifest plus the schema pin's, in the validator's shape. */
 export function manifestDiagnostics(state: DocumentState, context?: FeatureContext): Diagnostic[] {
   throwIfCancelled(context);
-  return [...schemaPinDiagnostics(state), ...validate(state.doc).diagnostics];
+  const result = validate(state.doc);
+  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
+  return [...schemaPinDiagnostics(state), ...(files ? withPathChecks(state.doc, result, files) : result).diagnostics];
 }
 
 /** The diagnostics to publish for a manifest. */

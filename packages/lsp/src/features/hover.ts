@@ -12,6 +12,7 @@ import { describe, enumValues, valueSchemasAt, type PathSegment } from '../schem
 import { effectiveVersion } from '../schema-pinning.js';
 import { HoverRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
+import { triggerValueMeaning as valueMeaning } from '../value-meaning.js';
 
 const KIND_LABEL: Record<NameKind, string> = { agent: 'agent', connector: 'connector', template: 'sandbox template' };
 const MAX_DECLARATION_LINES = 15;
@@ -39,7 +40,9 @@ export function hover(state: DocumentState, params: { position: Position }, cont
   }
   const node = resolveAlias(last.node);
   if (node?.kind === 'scalar' && last.node.kind === 'scalar' && offset >= node.start && offset <= node.end && segments.length > 0) {
-    const text = keyDescription(state, segments);
+    const meaning = valueMeaning(root, segments, node.value);
+    const described = keyDescription(state, segments);
+    const text = meaning && described ? `${described}\n\n---\n\n${meaning}` : (meaning ?? described);
     if (!text) return null;
     return { contents: { kind: MarkupKind.Markdown, value: text }, range: rangeAt(state, node.start, node.end) };
   }

@@ -9,12 +9,16 @@ import { codeActionsFeature } from './code-actions.js';
 import { completionFeature } from './completion.js';
 import { definitionFeature } from './definition.js';
 import { documentHighlightFeature } from './document-highlight.js';
+import { documentLinksFeature } from './document-links.js';
 import { documentSymbolsFeature } from './document-symbols.js';
 import { foldingFeature } from './folding.js';
+import { formattingFeature } from './formatting.js';
 import { hoverFeature } from './hover.js';
 import { inlayHintsFeature } from './inlay-hints.js';
 import { referencesFeature } from './references.js';
+import { pullDiagnosticsFeature } from './pull-diagnostics.js';
 import { renameFeature } from './rename.js';
+import { selectionRangesFeature } from './selection-ranges.js';
 
 export const FEATURES: readonly Feature[] = [
   completionFeature,
@@ -27,4 +31,8 @@ export const FEATURES: readonly Feature[] = [
   foldingFeature,
   codeActionsFeature,
   inlayHintsFeature,
+  formattingFeature,
+  documentLinksFeature,
+  selectionRangesFeature,
+  pullDiagnosticsFeature,
 ];

@@ -44,6 +44,21 @@ local function run()
   vim.lsp.util.apply_workspace_edit(edit, 'utf-16')
   results.afterRename = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
 
+  -- Pull diagnostics (LSP 3.17): Neovim 0.7 has no pull client, so the request is sent as is.
+  local pulled = request('textDocument/diagnostic', {})
+  results.pulled = { kind = pulled.kind, resultId = pulled.resultId, codes = {} }
+  for _, d in ipairs(pulled.items or {}) do table.insert(results.pulled.codes, d.code) end
+  local again = request('textDocument/diagnostic', { previousResultId = pulled.resultId })
+  results.pulledAgain = { kind = again.kind, resultId = again.resultId }
+
+  -- Formatting: the buffer replaced by an unformatted text, then Neovim's own formatting command.
+  if task.unformatted then
+    local text = task.unformatted:gsub('\n$', '')
+    vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, vim.split(text, '\n', true))
+    vim.lsp.buf.formatting_sync(nil, 20000)
+    results.afterFormat = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
+  end
+
   vim.lsp.stop_client(client_id)
 end
 

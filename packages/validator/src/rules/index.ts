@@ -10,6 +10,7 @@ import { aliasConflict } from './alias-conflict.js';
 import { connectorChannelAuth } from './connector-channel-auth.js';
 import { connectorProviderFields } from './connector-provider-fields.js';
 import { connectorReservedSlug } from './connector-reserved-slug.js';
+import { cronSyntax } from './cron-syntax.js';
 import { defaultAgentDeclared } from './default-agent-declared.js';
 import { deprecatedKey } from './deprecated-key.js';
 import { duplicateSlug } from './duplicate-slug.js';
@@ -32,6 +33,7 @@ import { triggerMonitorInterval } from './trigger-monitor-interval.js';
 import { triggerPromptRequired } from './trigger-prompt-required.js';
 import { triggerWebhookSecret } from './trigger-webhook-secret.js';
 import { unknownKey } from './unknown-key.js';
+import { unknownTimezone } from './unknown-timezone.js';
 import { versionSpecificKey } from './version-specific-key.js';
 import { wrongType } from './wrong-type.js';
 import type { Severity } from '../diagnostic.js';
@@ -46,6 +48,7 @@ const LISTED = [
   connectorChannelAuth,
   connectorProviderFields,
   connectorReservedSlug,
+  cronSyntax,
   defaultAgentDeclared,
   deprecatedKey,
   duplicateSlug,
@@ -68,6 +71,7 @@ const LISTED = [
   triggerPromptRequired,
   triggerWebhookSecret,
   unknownKey,
+  unknownTimezone,
   versionSpecificKey,
   wrongType,
 ] as const satisfies readonly Rule<RuleCode>[];

@@ -10,6 +10,13 @@ import type { ReportedElsewhereRule } from './rule-meta.js';
 
 export const REPORTED_ELSEWHERE = [
   {
+    id: 'path-not-found',
+    kind: 'files',
+    severity: 'warning',
+    description: "A source path the manifest names (`config_dir`, a `dockerfile`, an app's `path` or `root`) does not exist relative to the manifest.",
+    reportedBy: 'validator/src/paths.ts',
+  },
+  {
     id: 'alias-cycle',
     kind: 'parse',
     severity: 'error',

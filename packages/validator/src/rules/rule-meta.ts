@@ -17,9 +17,10 @@ export interface RuleMeta<Id extends string = string> {
    * reference: a cross-reference check in code; style: advice in code;
    * editor: reported by the language server only, about how the file is opened there;
    * internal: a bug of ours, reported instead of throwing;
-   * migrate: a refusal of `migrateManifest` (`svc-manifest migrate --to 2`), located in the version 1 file.
+   * migrate: a refusal of `migrateManifest` (`svc-manifest migrate --to 2`), located in the version 1 file;
+   * files: checked against the files around the manifest, when the caller passes a file system (`ManifestFiles`).
    */
-  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate';
+  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate' | 'files';
   /** The spec sentence the rule enforces, when there is one. */
   spec?: string;
 }
@@ -30,7 +31,7 @@ export interface RuleMeta<Id extends string = string> {
  * text is read; the rule entry only names it, and `reportedBy` says which module reports it.
  */
 export interface ReportedElsewhereRule<Id extends string = string> extends RuleMeta<Id> {
-  kind: 'parse' | 'editor' | 'internal' | 'migrate';
+  kind: 'parse' | 'editor' | 'internal' | 'migrate' | 'files';
   /** The module that reports the code, relative to packages/ (a test checks it does). */
   reportedBy: string;
 }

@@ -18,7 +18,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManifestDocument, migrateManifest, validateManifest, type Diagnostic, type Limits } from '@svc-manifest/validator';
+import { ManifestDocument, migrateManifest, validateManifest, type Diagnostic, type Limits, type ManifestFiles } from '@svc-manifest/validator';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
 export const RULE_DOCS_DIR = join(REPO_ROOT, 'docs', 'rules');
@@ -114,6 +114,7 @@ export function runExample(example: DocExample, runner: ExampleRunner = 'validat
   const limits: Partial<Limits> = {};
   let escapes = false;
   let defaultAgent: string | undefined;
+  let files: ManifestFiles | undefined;
   for (const flag of example.flags) {
     if (flag === 'escapes') {
       escapes = true;
@@ -125,6 +126,22 @@ export function runExample(example: DocExample, runner: ExampleRunner = 'validat
       defaultAgent = agent[1]!;
       continue;
     }
+    // `files=a,b/`: the files (and, with a trailing `/`, folders) beside the manifest, for path checks.
+    const listed = /^files=(.*)$/.exec(flag);
+    if (listed) {
+      const present = listed[1]!.split(',').filter(Boolean);
+      files = {
+        stat: (relative: string) =>
+          present.includes(relative)
+            ? 'file'
+            : present.includes(`${relative.replace(/\/$/, '')}/`)
+              ? 'folder'
+              : present.some((p) => p.startsWith(`${relative}/`))
+                ? 'folder'
+                : 'missing',
+      };
+      continue;
+    }
     const option = /^(maxBytes|maxDepth|maxExpandedNodes)=(\d+)$/.exec(flag);
     if (!option) throw new Error(`unknown example flag '${flag}'`);
     limits[option[1] as keyof Limits] = Number(option[2]);
@@ -134,7 +151,7 @@ export function runExample(example: DocExample, runner: ExampleRunner = 'validat
     const document = ManifestDocument.parse(input, { format: example.format, limits });
     return migrateManifest(document, { to: 2, defaultAgent }).diagnostics.map(diagnosticLine);
   }
-  return validateManifest(input, { format: example.format, limits }).diagnostics.map(diagnosticLine);
+  return validateManifest(input, { format: example.format, limits, files }).diagnostics.map(diagnosticLine);
 }
 
 /** Every page under docs/rules/ except the README. */

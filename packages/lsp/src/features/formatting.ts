@@ -1,0 +1,55 @@
+/**
+ * Document and range formatting: the validator's formatter (`formatManifest`), which changes only
+ * whitespace and proves the value unchanged. The indent width is the editor's `tabSize` (where
+ * editors put `.editorconfig`'s `indent_size`), 2 when the client asks for tabs or an odd width.
+ * A file the formatter refuses gets no edits.
+ */
+import {
+  DocumentFormattingRequest,
+  DocumentRangeFormattingRequest,
+  type DocumentFormattingParams,
+  type DocumentRangeFormattingParams,
+  type FormattingOptions,
+  type TextEdit,
+} from 'vscode-languageserver';
+import { formatManifest, formatManifestRange, ManifestEditError, type OffsetEdit } from '@svc-manifest/validator';
+import type { DocumentState } from '../document-state.js';
+import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
+import { offsetAt, rangeAt } from '../positions.js';
+import { handle, type Feature } from '../feature.js';
+
+function indentWidth(options: FormattingOptions | undefined): number {
+  const size = options?.tabSize;
+  return options?.insertSpaces !== false && typeof size === 'number' && Number.isInteger(size) && size >= 1 && size <= 8 ? size : 2;
+}
+
+function toTextEdits(state: DocumentState, edits: readonly OffsetEdit[]): TextEdit[] {
+  return edits.map((edit) => ({ range: rangeAt(state, edit.start, edit.end), newText: edit.newText }));
+}
+
+export function formatDocument(state: DocumentState, params: Pick<DocumentFormattingParams, 'options'>, context?: FeatureContext): TextEdit[] {
+  throwIfCancelled(context);
+  try {
+    const result = formatManifest(state.doc.text, { format: state.format, indentWidth: indentWidth(params.options) });
+    return toTextEdits(state, result.edits);
+  } catch (error) {
+    if (error instanceof ManifestEditError) return [];
+    throw error;
+  }
+}
+
+export function formatRange(state: DocumentState, params: Pick<DocumentRangeFormattingParams, 'options' | 'range'>, context?: FeatureContext): TextEdit[] {
+  throwIfCancelled(context);
+  const range = { start: offsetAt(state, params.range.start), end: offsetAt(state, params.range.end) };
+  try {
+    return toTextEdits(state, formatManifestRange(state.doc.text, range, { format: state.format, indentWidth: indentWidth(params.options) }));
+  } catch (error) {
+    if (error instanceof ManifestEditError) return [];
+    throw error;
+  }
+}
+
+export const formattingFeature: Feature = {
+  capabilities: { documentFormattingProvider: true, documentRangeFormattingProvider: true },
+  handlers: [handle(DocumentFormattingRequest.type, null, formatDocument), handle(DocumentRangeFormattingRequest.type, null, formatRange)],
+};

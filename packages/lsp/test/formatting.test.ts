@@ -1,0 +1,99 @@
+/**
+ * Document and range formatting: unit cases with exact edits, and over stdio through the built
+ * server on every fixture and example: the edits give `formatManifest`'s text, and formatting that
+ * text again gives no edit.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatManifest, ManifestEditError } from '@svc-manifest/validator';
+import { formatDocument, formatRange } from '../src/features/formatting.js';
+import { startStdioClient, type StdioClient } from './built-server.js';
+import { applyEdits, doc, positionIn, tomlUri } from './helpers.js';
+
+const MESSY = 'svc_version:   2\nagents:\n    main:\n        model: x   \n\n\n\ntriggers:\n    - slug: t\n      type: cron\n';
+
+describe('formatDocument', () => {
+  it('answers the formatter edits, with the editor tab size as the width', () => {
+    const edits = formatDocument(doc(MESSY), { options: { tabSize: 2, insertSpaces: true } });
+    expect(applyEdits(MESSY, edits)).toBe('svc_version: 2\nagents:\n  main:\n    model: x\n\ntriggers:\n  - slug: t\n    type: cron\n');
+    expect(edits[0]).toEqual({ range: { start: { line: 0, character: 11 }, end: { line: 0, character: 15 } }, newText: ': ' });
+    expect(applyEdits(MESSY, formatDocument(doc(MESSY), { options: { tabSize: 4, insertSpaces: true } }))).toBe(
+      'svc_version: 2\nagents:\n    main:\n        model: x\n\ntriggers:\n    - slug: t\n      type: cron\n',
+    );
+    expect(applyEdits(MESSY, formatDocument(doc(MESSY), { options: { tabSize: 4, insertSpaces: false } }))).toContain('\n  main:\n');
+  });
+
+  it('formats TOML and answers nothing for a file it cannot read', () => {
+    const text = 'svc_version=2\n  [project]\n  name  =  "x"';
+    expect(applyEdits(text, formatDocument(doc(text, tomlUri), { options: { tabSize: 2, insertSpaces: true } }))).toBe(
+      'svc_version = 2\n[project]\nname = "x"\n',
+    );
+    expect(formatDocument(doc('svc_version: [\n'), { options: { tabSize: 2, insertSpaces: true } })).toEqual([]);
+  });
+});
+
+describe('formatRange', () => {
+  it('formats the selected lines only', () => {
+    const range = { start: positionIn(MESSY, 'main:', 0, 0), end: positionIn(MESSY, 'x   ', 0, 4) };
+    const edits = formatRange(doc(MESSY), { options: { tabSize: 2, insertSpaces: true }, range });
+    expect(applyEdits(MESSY, edits)).toBe('svc_version:   2\nagents:\n  main:\n    model: x\n\n\n\ntriggers:\n    - slug: t\n      type: cron\n');
+  });
+
+  it('leaves out re-indentation that would change the value on its own', () => {
+    // Only the first of two entries of a map selected: moving it alone would change the map.
+    const text = 'svc_version: 2\nproject:\n    name:   x\n    description: y\n';
+    const range = { start: positionIn(text, 'name', 0, 0), end: positionIn(text, 'x\n', 0, 1) };
+    expect(applyEdits(text, formatRange(doc(text), { options: { tabSize: 2, insertSpaces: true }, range }))).toBe(
+      'svc_version: 2\nproject:\n    name: x\n    description: y\n',
+    );
+  });
+});
+
+const files: string[] = [];
+const walk = (dir: string): void => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path);
+    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
+  }
+};
+walk(join(import.meta.dirname, '..', '..', '..', 'fixtures'));
+walk(join(import.meta.dirname, '..', '..', '..', 'examples'));
+
+describe('over stdio', () => {
+  let client: StdioClient;
+  beforeAll(async () => {
+    client = await startStdioClient();
+  }, 60_000);
+  afterAll(() => client.close());
+
+  it('announces formatting and range formatting', () => {
+    expect(client.initializeResult.capabilities).toMatchObject({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
+  });
+
+  it('formats every fixture and example as formatManifest does, idempotently', async () => {
+    const options = { tabSize: 2, insertSpaces: true };
+    let formatted = 0;
+    for (const [index, file] of files.entries()) {
+      const text = readFileSync(file, 'utf8');
+      const toml = file.endsWith('.toml');
+      let expected: string;
+      try {
+        expected = formatManifest(text, { format: toml ? 'toml' : 'yaml' }).text;
+      } catch (error) {
+        if (error instanceof ManifestEditError) continue;
+        throw error;
+      }
+      const uri = `file:///work/fmt-${index}/${toml ? 'svc.toml' : 'svc.yaml'}`;
+      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: toml ? 'toml' : 'yaml', version: 1, text } });
+      const edits = await client.connection.sendRequest<{ range: never; newText: string }[]>('textDocument/formatting', { textDocument: { uri }, options });
+      expect(applyEdits(text, edits), file).toBe(expected);
+      await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: expected }] });
+      expect(await client.connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options }), file).toEqual([]);
+      await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      formatted++;
+    }
+    expect(formatted).toBeGreaterThan(350);
+  }, 120_000);
+});

@@ -1,0 +1,252 @@
+/**
+ * The formatter (`formatManifest`) and `svc-manifest fmt`: exact bytes after formatting, and on
+ * every fixture and example: idempotent, the same value, only whitespace changed, and the same
+ * result for the file with extra blank lines and trailing spaces.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatManifest, ManifestDocument, ManifestEditError, runCli, type CliIo } from '@svc-manifest/validator';
+import { editorConfigIndent } from '../src/edit/editorconfig.js';
+import { REPO_ROOT } from './support/child.js';
+
+const MESSY_YAML = `# head
+
+
+svc_version:    2   
+default_agent: main
+agents:
+    main:
+        model: x   # c
+        # inner comment
+        secrets:
+        -   A
+        -   B
+triggers:
+    -   slug: t
+        type: cron
+        prompt: |
+            line one
+              indented
+
+            after blank
+        cron: "0 9 * * *"   
+
+
+# end comment
+
+
+`;
+
+const FORMATTED_YAML = `# head
+
+svc_version: 2
+default_agent: main
+agents:
+  main:
+    model: x   # c
+    # inner comment
+    secrets:
+      - A
+      - B
+triggers:
+  - slug: t
+    type: cron
+    prompt: |
+      line one
+        indented
+
+      after blank
+    cron: "0 9 * * *"
+
+# end comment
+`;
+
+describe('formatManifest', () => {
+  it('formats YAML: indentation, spacing, trailing whitespace, blank lines, final newline', () => {
+    const result = formatManifest(MESSY_YAML, { format: 'yaml' });
+    expect(result.text).toBe(FORMATTED_YAML);
+    expect([result.changed, result.indentKept]).toEqual([true, false]);
+    expect(formatManifest(result.text, { format: 'yaml' }).changed).toBe(false);
+  });
+
+  it('takes the indent width, and keeps sequences flush with their key when the file does', () => {
+    const text = 'svc_version: 2\nagents:\n  main:\n    tools:\n    - a\n    - b\n';
+    expect(formatManifest(text, { format: 'yaml', indentWidth: 4 }).text).toBe(
+      'svc_version: 2\nagents:\n    main:\n        tools:\n        - a\n        - b\n',
+    );
+    expect(formatManifest(text, { format: 'yaml', sequences: 'indented' }).text).toBe('svc_version: 2\nagents:\n  main:\n    tools:\n      - a\n      - b\n');
+  });
+
+  it('formats TOML: no indentation outside arrays, one space around =, strings untouched', () => {
+    const text =
+      'svc_version   =   2\n  default_agent="main"\n\n\n   [agents.main]\n     model =  "x"   \n  arr = [\n      1,\n      2,\n  ]\n  s = """\n  keep   \n     this"""\n\n[[triggers]]\nslug="t"';
+    expect(formatManifest(text, { format: 'toml' }).text).toBe(
+      'svc_version = 2\ndefault_agent = "main"\n\n[agents.main]\nmodel = "x"\narr = [\n      1,\n      2,\n  ]\ns = """\n  keep   \n     this"""\n\n[[triggers]]\nslug = "t"\n',
+    );
+  });
+
+  it('keeps CRLF line ends, anchors, aliases and flow collections', () => {
+    const text = 'svc_version: 2\r\nproject:  &p\r\n    name:   x\r\nagents:\r\n    main:\r\n        connectors: [ a,  b ]\r\n        sandbox: *p\r\n';
+    expect(formatManifest(text, { format: 'yaml' }).text).toBe(
+      'svc_version: 2\r\nproject:  &p\r\n  name: x\r\nagents:\r\n  main:\r\n    connectors: [ a,  b ]\r\n    sandbox: *p\r\n',
+    );
+  });
+
+  it('moves a block scalar with an explicit indent with its key', () => {
+    const text = 'svc_version: 2\nproject:\n    description: |2\n        two more\n    name: x   \n';
+    expect(formatManifest(text, { format: 'yaml' }).text).toBe('svc_version: 2\nproject:\n  description: |2\n      two more\n  name: x\n');
+  });
+
+  it('keeps the indentation of a construct it does not re-indent (a sequence in a sequence), and still trims', () => {
+    const text = 'svc_version: 2\nextra:\n    - - a\n      - b\nproject:\n    name:   x   \n';
+    const result = formatManifest(text, { format: 'yaml' });
+    expect(result.text).toBe('svc_version: 2\nextra:\n    - - a\n      - b\nproject:\n    name: x\n');
+    expect(result.indentKept).toBe(true);
+  });
+
+  it('refuses a file the document layer cannot read, and says nothing changed on an empty one', () => {
+    expect(() => formatManifest('a: [', { format: 'yaml' })).toThrow(expect.objectContaining({ reason: 'unreadable' }) as ManifestEditError);
+    expect(formatManifest('', { format: 'yaml' })).toMatchObject({ text: '', changed: false });
+    expect(formatManifest('\n\n  \n', { format: 'yaml' })).toMatchObject({ text: '', changed: true });
+  });
+});
+
+const files: string[] = [];
+const walk = (dir: string): void => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path);
+    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
+  }
+};
+walk(join(REPO_ROOT, 'fixtures'));
+walk(join(REPO_ROOT, 'examples'));
+
+describe('on every fixture and example', () => {
+  const formatted: { file: string; text: string; result: string }[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    try {
+      formatted.push({ file, text, result: formatManifest(text, { filename: file }).text });
+    } catch (error) {
+      if (!(error instanceof ManifestEditError) || error.reason !== 'unreadable') throw error;
+    }
+  }
+
+  it('formats most of them', () => {
+    expect(formatted.length).toBeGreaterThan(350);
+  });
+
+  it('is idempotent, keeps the value and changes only whitespace', () => {
+    for (const { file, text, result } of formatted) {
+      expect(formatManifest(result, { filename: file }).changed, file).toBe(false);
+      const format = file.endsWith('.toml') ? 'toml' : 'yaml';
+      expect(ManifestDocument.parse(result, { format }).value, file).toEqual(ManifestDocument.parse(text, { format }).value);
+      expect(result.replace(/\s+/g, ''), file).toBe(text.replace(/\s+/g, ''));
+    }
+  });
+
+  it('gives the same text for the file with more blank lines and trailing spaces between top-level entries', () => {
+    let compared = 0;
+    for (const { file, text, result } of formatted) {
+      if (!file.endsWith('.yaml') || text.includes('\r')) continue;
+      // More blank lines (some with spaces) where there is one before a top-level key, and spaces after every top-level `key: value` line.
+      const messy = text.replace(/\n\n(?=[a-z_]+:)/g, '\n  \n\n\n').replace(/^([a-z_]+: [^\n#|>&*'"]+)$/gm, '$1   ');
+      if (messy === text) continue;
+      expect(formatManifest(messy, { filename: file }).text, file).toBe(result);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(150);
+  });
+});
+
+describe('editorConfigIndent', () => {
+  const files = [
+    { folder: '/repo/sub', text: '[*.toml]\nindent_size = 8\n' },
+    {
+      folder: '/repo',
+      text: 'root = true\n\n[*]\nindent_size = 2\n\n[*.{yaml,yml}]\nindent_size = 4\n\n[legacy/**]\nindent_style = tab\nindent_size = tab\ntab_width = 3\n',
+    },
+    { folder: '', text: '[*]\nindent_size = 6\n' },
+  ];
+  it.each([
+    ['/repo/svc.yaml', 4],
+    ['/repo/a/b/svc.yml', 4],
+    ['/repo/svc.toml', 2],
+    ['/repo/sub/svc.toml', 8],
+    ['/repo/legacy/x/svc.yaml', 3],
+    ['/elsewhere/svc.yaml', undefined],
+  ])('%s: %s', (path, width) => {
+    expect(editorConfigIndent(path, files)).toBe(width);
+  });
+});
+
+describe('svc-manifest fmt', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'svc-fmt-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  async function fmt(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env: {}, isTty: false };
+    const code = await runCli(argv, io);
+    return { code, stdout, stderr };
+  }
+
+  it('--check lists the files that would change, writes nothing and exits 1; fmt writes them; then --check passes', async () => {
+    const dir = join(work, 'project');
+    mkdirSync(join(dir, 'other'), { recursive: true });
+    writeFileSync(join(dir, 'svc.yaml'), MESSY_YAML);
+    writeFileSync(join(dir, 'other', 'svc.toml'), 'svc_version = 1\n');
+    const check = await fmt(['fmt', '--check', 'svc.yaml', 'other'], dir);
+    expect(check).toEqual({ code: 1, stdout: 'svc.yaml\n', stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n" });
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
+    expect(await fmt(['fmt'], dir)).toEqual({ code: 0, stdout: 'formatted svc.yaml\n', stderr: '' });
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(FORMATTED_YAML);
+    expect(await fmt(['fmt', '--check', '.', 'other/svc.toml'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('takes folders and globs as validate does: walked below, .gitignore honoured, an argument that selects nothing is exit 2', async () => {
+    const dir = join(work, 'monorepo');
+    mkdirSync(join(dir, 'services', 'api'), { recursive: true });
+    mkdirSync(join(dir, 'services', 'old'), { recursive: true });
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.gitignore'), 'services/old/\n');
+    writeFileSync(join(dir, 'services', 'api', 'svc.yaml'), MESSY_YAML);
+    writeFileSync(join(dir, 'services', 'old', 'svc.yaml'), MESSY_YAML);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'services/api/svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect((await fmt(['fmt', '--check', 'services/**/svc.yaml'], dir)).stdout).toBe('services/api/svc.yaml\n');
+    expect((await fmt(['fmt', '--check', '--no-ignore', 'services'], dir)).stdout).toBe('services/api/svc.yaml\nservices/old/svc.yaml\n');
+    expect(await fmt(['fmt', '--check', 'nowhere'], dir)).toEqual({ code: 2, stdout: '', stderr: 'svc-manifest: nowhere: no such file\n' });
+    expect(readFileSync(join(dir, 'services', 'api', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
+  });
+
+  it('takes the indent width from .editorconfig', async () => {
+    const dir = join(work, 'editorconfig');
+    mkdirSync(join(dir, 'deep'), { recursive: true });
+    writeFileSync(join(dir, '.editorconfig'), 'root = true\n[*.yaml]\nindent_size = 4\n');
+    writeFileSync(join(dir, 'deep', 'svc.yaml'), 'svc_version: 2\nagents:\n  main:\n    model: x\n');
+    expect((await fmt(['fmt', 'deep/svc.yaml'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, 'deep', 'svc.yaml'), 'utf8')).toBe('svc_version: 2\nagents:\n    main:\n        model: x\n');
+  });
+
+  it('exits 2 on a file it cannot read or format, and leaves it as it is', async () => {
+    const dir = join(work, 'broken');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'svc.yaml'), 'svc_version: [\n');
+    const result = await fmt(['fmt', 'svc.yaml', 'missing.yaml'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('svc.yaml');
+    expect(result.stderr).toContain('missing.yaml');
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe('svc_version: [\n');
+  });
+});
