@@ -33,8 +33,12 @@ export function computeDiagnostics(state: DocumentState, _params: unknown = {}, 
   throwIfCancelled(context);
   const text = textFacts(state);
   const pins = schemaPinDiagnostics(state).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
-  const { diagnostics, movedFrom } = validate(state.doc);
-  return [...pins, ...diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]))];
+  const result = validate(state.doc);
+  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
+  const checked = files ? withPathChecks(state.doc, result, files) : result;
+  // The moved-from forms are by index of the validation's own list; path checks make another list.
+  const movedFrom = checked === result ? result.movedFrom : undefined;
+  return [...pins, ...checked.diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]))];
 }
 
 /** What converting a range of `state` reads of its text: read once for a whole list, not per range. */
