@@ -50,6 +50,8 @@ export async function bundlePackage({ root, main, plugins = [], esbuild = {} }) 
     legalComments: 'none',
     sourcemap: false,
     metafile: true,
+    // The document layer's usage checks (packages/validator/src/document/checks.ts) stay out of bundles.
+    define: { SVC_MANIFEST_BUNDLE: 'true' },
     plugins,
     logLevel: 'warning',
     ...esbuild,

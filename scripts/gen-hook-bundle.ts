@@ -53,6 +53,8 @@ export async function buildHookBundle(): Promise<{ code: string; licenses: strin
     // `svc-manifest git` loads the applier only when asked; the hook never asks.
     external: ['@svc-manifest/gitops'],
     minify: true,
+    // The document layer's usage checks (packages/validator/src/document/checks.ts) stay out of bundles.
+    define: { SVC_MANIFEST_BUNDLE: 'true' },
     legalComments: 'none',
     // Paths in the output (there should be none) are relative to the repository, not this machine's.
     absWorkingDir: ROOT,

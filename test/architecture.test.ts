@@ -7,6 +7,7 @@
  *   schema ← validator ← lsp ← vscode-extension        validator ← gitops
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isBuiltin as isNodeBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -220,12 +221,12 @@ describe('who may use what', () => {
 });
 
 describe('inside each package', () => {
-  /** Module-level cycles among a package's own files, counting only imports that exist at run time. */
-  function cycles(pkg: string): string[] {
+  /** Module-level cycles among a package's own files; with `typeImports`, `import type` counts too. */
+  function cycles(pkg: string, { typeImports }: { typeImports: boolean }): string[] {
     const files = new Map(sourcesOf(pkg).map((s) => [s.file, s]));
     const edges = (s: SourceFile) =>
       s.imports
-        .filter((i) => !i.typeOnly && isRelative(i.specifier))
+        .filter((i) => (typeImports || !i.typeOnly) && isRelative(i.specifier))
         .map((i) => resolve(dirname(s.file), i.specifier).replace(/\.js$/, '.ts'))
         .filter((target) => files.has(target));
     const found: string[] = [];
@@ -247,9 +248,63 @@ describe('inside each package', () => {
 
   for (const pkg of PACKAGES) {
     it(`${pkg}: no import cycle among its modules`, () => {
-      expect(cycles(pkg)).toEqual([]);
+      expect(cycles(pkg, { typeImports: false })).toEqual([]);
     });
   }
+
+  // A type import ties modules together for a reader as much as any other: the validator's
+  // modules form layers, each importing only those below it (diagnostic codes in a leaf module,
+  // not in the rule list that the lowest modules would then sit above).
+  it('validator: no import cycle among its modules, type imports included', () => {
+    expect(cycles('validator', { typeImports: true })).toEqual([]);
+  });
+
+  const VALIDATOR_SRC = join(ROOT, 'packages', 'validator', 'src');
+  const inValidator = (...path: string[]) => join(VALIDATOR_SRC, ...path);
+  /** The validator modules an import of `s` reaches in one step (`.js` specifiers name `.ts` files). */
+  const relativeTargets = (s: SourceFile) =>
+    s.imports.filter((i) => isRelative(i.specifier)).map((i) => ({ i, target: resolve(dirname(s.file), i.specifier).replace(/\.js$/, '.ts') }));
+
+  it('validator: document/ imports nothing outside itself but the diagnostic types', () => {
+    const documentDir = inValidator('document') + sep;
+    const documentFiles = sourcesOf('validator').filter((s) => s.file.startsWith(documentDir));
+    expect(documentFiles.length).toBeGreaterThan(10);
+    const outside = documentFiles
+      .flatMap((s) => relativeTargets(s))
+      .filter(({ target }) => !target.startsWith(documentDir))
+      .filter(({ i, target }) => !(target === inValidator('diagnostic.ts') && i.typeOnly))
+      .map(({ i }) => `${i.file} → ${i.specifier}${i.typeOnly ? ' (type)' : ''}`);
+    expect(outside).toEqual([]);
+  });
+
+  // The library runs in a browser as it does in Node (a playground, a web worker): what the
+  // library entry reaches imports no Node built-in and reads none of Node's globals. Only the
+  // command line (cli.ts and what only it imports) and the launchers are Node's.
+  it('validator: the library (library.ts and all it imports) uses no Node built-in', () => {
+    const files = new Map(sourcesOf('validator').map((s) => [s.file, s]));
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file) || !files.has(file)) return;
+      reached.add(file);
+      for (const { target } of relativeTargets(files.get(file)!)) visit(target);
+    };
+    visit(inValidator('library.ts'));
+    for (const layer of ['document', 'edit', 'rules', 'model']) {
+      expect(
+        [...reached].some((file) => file.startsWith(inValidator(layer) + sep)),
+        layer,
+      ).toBe(true);
+    }
+    expect(reached.has(inValidator('validate.ts'))).toBe(true);
+    const nodeGlobal = /(?<![.\w$])(?:Buffer|process|__dirname|__filename|require)\s*[.(]/;
+    const offenders = [...reached].flatMap((file) => {
+      const s = files.get(file)!;
+      const imports = s.imports.filter((i) => isNodeBuiltin(i.specifier)).map((i) => `${i.file} → ${i.specifier}`);
+      const code = s.text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+      return nodeGlobal.test(code) ? [...imports, `${relative(ROOT, file)} reads a Node global`] : imports;
+    });
+    expect(offenders).toEqual([]);
+  });
 
   it('lsp: server.ts imports no manifest code (it only wires the store and the feature table)', () => {
     const server = SOURCES.find((s) => s.file.endsWith(join('lsp', 'src', 'server.ts')))!;
@@ -267,6 +322,60 @@ describe('tests', () => {
       return /\.test\.ts$/.test(name) ? [path] : [];
     });
   }
+
+  /** Every TypeScript file under a test folder (tests and their helpers), not node_modules. */
+  function testSources(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return testSources(path);
+      return /\.(ts|mts|cts)$/.test(name) ? [path] : [];
+    });
+  }
+  const TEST_SOURCES = [
+    ...readdirSync(join(ROOT, 'packages')).flatMap((pkg) => {
+      const dir = join(ROOT, 'packages', pkg, 'test');
+      return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? testSources(dir) : [];
+    }),
+    ...testSources(join(ROOT, 'test')),
+  ];
+  const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+
+  /**
+   * A sleep: a promise a timer resolves after a delay, awaited, or made by a helper. A test waits
+   * for an event (a notification, a request's answer) or runs injected timers by hand; a timer
+   * raced against an event as a guard, or one of 0 ms (the next turn of the loop), is no sleep.
+   */
+  const SLEEP = [
+    /await\s+new\s+Promise(?:<[^>]*>)?\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*setTimeout\(\s*\1\s*,(?!\s*0\s*\))/,
+    /=>\s*new\s+Promise(?:<[^>]*>)?\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*setTimeout\(\s*\1\s*,(?!\s*0\s*\))/,
+  ];
+  /** A busy-wait or a clock-driven polling loop: a loop whose condition reads the clock. */
+  const BUSY_WAIT = /\b(?:while|for)\s*\([^{;]*(?:;[^{;]*)?\b(?:Date\.now|performance\.now|process\.hrtime)\s*\(/;
+
+  /**
+   * Helpers that wait for a third-party server to accept connections: neither `git daemon` nor
+   * code-server says when it is ready, so they poll, bounded. Nothing of ours is timed there.
+   */
+  const THIRD_PARTY_READINESS = [
+    join('packages', 'gitops', 'test', 'support', 'git-servers.ts'),
+    join('packages', 'vscode-extension', 'test', 'support', 'code-server.ts'),
+    // Asserts that nothing is pushed for 200 ms in pull mode (merged from issue-37 at the end of
+    // issue-32): an absence has no event to wait for; to be replaced by an injected scheduler.
+    join('packages', 'lsp', 'test', 'selection-and-pull.test.ts'),
+  ];
+
+  it('never sleep or busy-wait (they wait for events, or run injected clocks and timers by hand)', () => {
+    expect(TEST_SOURCES.length).toBeGreaterThan(40);
+    const named = TEST_SOURCES.map((file) => relative(ROOT, file));
+    for (const helper of THIRD_PARTY_READINESS) expect(named).toContain(helper);
+    const offenders = TEST_SOURCES.filter((file) => !THIRD_PARTY_READINESS.includes(relative(ROOT, file))).flatMap((file) => {
+      const code = withoutComments(readFileSync(file, 'utf8'));
+      const found = [...SLEEP.filter((sleep) => sleep.test(code)).map(() => 'sleeps'), ...(BUSY_WAIT.test(code) ? ['busy-waits'] : [])];
+      return found.map((what) => `${relative(ROOT, file)} ${what}`);
+    });
+    expect(offenders).toEqual([]);
+  });
 
   it('make no timed assertions (speed is measured by npm run bench, as ratios)', () => {
     const files = [...testFiles(join(ROOT, 'packages')), ...testFiles(join(ROOT, 'test')), ...testFiles(join(ROOT, 'site'))];

@@ -53,6 +53,9 @@ let server: ChildProcessWithoutNullStreams;
 let connection: ProtocolConnection;
 let stderr = '';
 let configurationPulls = 0;
+/** Resolves at the server's first workspace/configuration pull. */
+let firstPull: () => void = () => {};
+const pulled = new Promise<void>((resolve) => (firstPull = resolve));
 const published = new Map<string, PublishDiagnosticsParams[]>();
 const waiters = new Set<() => void>();
 
@@ -116,6 +119,7 @@ beforeAll(async () => {
   connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
   connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => {
     configurationPulls += 1;
+    firstPull();
     return params.items.map((item) => SETTINGS[item.section ?? ''] ?? null);
   });
   // client/registerCapability, window/workDoneProgress/create, …: accept and ignore.
@@ -149,9 +153,10 @@ beforeAll(async () => {
   const result = await Promise.race([initialize, exited]);
   expect(result.capabilities).toBeDefined();
   await connection.sendNotification(InitializedNotification.type, {});
-  // The server pulls its settings after `initialized`; wait (bounded) until it has.
-  const deadline = Date.now() + WAIT_MS;
-  while (configurationPulls === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  // The server pulls its settings after `initialized`; wait until it has (a guard: WAIT_MS at most).
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([pulled, new Promise<void>((resolve) => (guard = setTimeout(resolve, WAIT_MS)))]);
+  clearTimeout(guard);
   expect(configurationPulls, `the server never asked for workspace/configuration\n${stderr}`).toBeGreaterThan(0);
 }, 60_000);
 

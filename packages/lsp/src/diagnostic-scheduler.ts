@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   onError(error: unknown, uri: string): void;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /** The clock a validation's duration is read from, in milliseconds (default `performance.now`). */
+  now?: () => number;
   /**
    * Calls back once the messages already received are handled (see `QuietWatch.wait` (quiet.ts));
    * answers a cancel function. Without it, a validation runs as soon as its delay is over.
@@ -47,8 +49,10 @@ export class DiagnosticScheduler {
   private readonly lastRunMs = new Map<string, number>();
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
+  private readonly now: () => number;
 
   constructor(private readonly options: SchedulerOptions) {
+    this.now = options.now ?? (() => performance.now());
     // No delay: run right after the messages already read (setImmediate), not a timer's ≥ 1 ms later.
     this.setTimer = options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
     this.clearTimer =
@@ -105,10 +109,10 @@ export class DiagnosticScheduler {
     const state = this.options.current(uri);
     if (!state) return false;
     try {
-      const started = performance.now();
+      const started = this.now();
       this.stats.validations += 1;
       const diagnostics = await this.options.compute(state);
-      this.lastRunMs.set(uri, performance.now() - started);
+      this.lastRunMs.set(uri, this.now() - started);
       const now = this.options.current(uri);
       if (!now || now.version !== state.version || now.doc !== state.doc) {
         this.stats.dropped += 1;

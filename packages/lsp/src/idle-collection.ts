@@ -12,7 +12,7 @@
  * refused, nothing is collected and nothing else changes.
  */
 
-/** Parses at least this long (characters read, see ManifestDocument.reparsedBytes) leave enough behind to collect. */
+/** Parses at least this long (characters read, see ManifestDocument.parsedCharacters) leave enough behind to collect. */
 export const LARGE_PARSE = 512 * 1024;
 /** No message for this long counts as idle. */
 const IDLE_MS = 100;
@@ -24,7 +24,8 @@ const MIN_INTERVAL_MS = 10_000;
 
 /**
  * V8's full collection, or undefined when this runtime does not give it. Asked for only when a
- * collection is due: loading `node:v8` alone costs about 2 ms, which start-up should not pay.
+ * collection is due: loading `node:v8` is a cost start-up should not pay (docs/decisions.md, "(#17) After
+ * a large parse, the server collects garbage once while idle").
  */
 export function fullCollection(): (() => void) | undefined {
   const exposed = (globalThis as { gc?: unknown }).gc;

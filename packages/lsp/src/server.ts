@@ -26,7 +26,7 @@ import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled, type FeatureContext } from './feature-context.js';
 import { computeDiagnostics } from './features/diagnostics.js';
 import { FEATURES } from './features/index.js';
-import { collectWhenAsked, IdleCollection, LARGE_PARSE } from './idle-collection.js';
+import { collectWhenAsked, IdleCollection, LARGE_PARSE, type IdleCollectionOptions } from './idle-collection.js';
 import { QuietWatch } from './quiet.js';
 import { RequestBatch } from './request-batch.js';
 import { readSettings, type Settings } from './settings.js';
@@ -37,6 +37,8 @@ export interface ServerOptions {
   debounceMs?: number;
   /** The full collection run when idle after a large parse (see idle-collection.ts); null for none. Default: V8's. */
   collectGarbage?: (() => void) | null;
+  /** The idle collection's clock and timers (default: the process's); tests run them by hand. */
+  idleTimers?: Pick<IdleCollectionOptions, 'now' | 'setTimer' | 'clearTimer'>;
   /** The files around a document, for path checks (`path-not-found`): the Node entry passes them for `file:` URIs; none in a browser. */
   files?: FeatureContext['files'];
   /** Lists the manifests in the workspace folders, for workspace symbols and workspace diagnostics (the Node entry's walks the disk). */
@@ -105,6 +107,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const collection = new IdleCollection({
     collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
     activity: () => quiet.handled,
+    ...options.idleTimers,
   });
   const scheduler = new DiagnosticScheduler({
     whenQuiet: (callback) =>
@@ -119,7 +122,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     compute: (state) => {
       if (!store.isManaged(state)) return [];
       const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
-      if (state.doc.reparsedBytes >= LARGE_PARSE) collection.request();
+      if (state.doc.parsedCharacters >= LARGE_PARSE) collection.request();
       return diagnostics;
     },
     publish: (uri, version, diagnostics) => {

@@ -39,6 +39,11 @@ export interface StdioClient {
   /** Notifications the server sent, by method. */
   notifications: { method: string; params: any }[];
   stderr: () => string;
+  /**
+   * Resolves with `predicate`'s value once it holds: checked now and after every notification
+   * the server sends. Rejects after `timeoutMs`, a guard against a server that never answers.
+   */
+  until<T>(predicate: () => T | undefined | false, what: string, timeoutMs?: number): Promise<T>;
   /** The server's answer to `initialize` (its capabilities). */
   initializeResult: { capabilities: Record<string, unknown> };
   close(): Promise<void>;
@@ -58,10 +63,13 @@ export async function startStdioClient(
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const notifications: StdioClient['notifications'] = [];
+  /** The checks of pending `until`s, run after each notification. */
+  const waiting = new Set<() => void>();
   // Every notification (the star handler of vscode-jsonrpc, not in the protocol typings).
-  (connection as unknown as { onNotification(handler: (method: string, params: unknown) => void): void }).onNotification((method, params) =>
-    notifications.push({ method, params }),
-  );
+  (connection as unknown as { onNotification(handler: (method: string, params: unknown) => void): void }).onNotification((method, params) => {
+    notifications.push({ method, params });
+    for (const check of [...waiting]) check();
+  });
   connection.onRequest('workspace/configuration', (params: { items: unknown[] }) =>
     params.items.map(() => (typeof settings === 'function' ? (settings as () => unknown)() : settings)),
   );
@@ -86,6 +94,26 @@ export async function startStdioClient(
     process: child,
     notifications,
     stderr: () => stderr,
+    until<T>(predicate: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        const settle = () => {
+          clearTimeout(guard);
+          waiting.delete(check);
+        };
+        const check = () => {
+          const value = predicate();
+          if (!value) return;
+          settle();
+          resolve(value);
+        };
+        const guard = setTimeout(() => {
+          settle();
+          reject(new Error(`timed out waiting for ${what}`));
+        }, timeoutMs);
+        waiting.add(check);
+        check();
+      });
+    },
     initializeResult,
     async close() {
       try {
@@ -98,15 +126,4 @@ export async function startStdioClient(
       if (child.exitCode === null) child.kill();
     },
   };
-}
-
-/** Waits until `predicate` holds, polling. */
-export async function until<T>(predicate: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

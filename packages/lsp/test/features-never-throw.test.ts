@@ -6,16 +6,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Range } from 'vscode-languageserver';
 import { createState, type DocumentState } from '../src/document-state.js';
-import { codeActions } from '../src/features/code-actions.js';
-import { completion } from '../src/features/completion.js';
-import { definition } from '../src/features/definition.js';
+import { FeatureRefusal } from '../src/feature-context.js';
+import type { RequestHandler } from '../src/feature.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
-import { documentHighlights } from '../src/features/document-highlight.js';
-import { documentSymbols } from '../src/features/document-symbols.js';
-import { foldingRanges } from '../src/features/folding.js';
-import { hover } from '../src/features/hover.js';
-import { references } from '../src/features/references.js';
-import { prepareRename, rename, RenameRefused } from '../src/features/rename.js';
+import { FEATURES } from '../src/features/index.js';
+import { completion } from '../src/features/completion.js';
 import { lspLines } from '../src/positions.js';
 
 const FRAGMENTS = [
@@ -75,33 +70,79 @@ function inside(state: DocumentState, range: Range): boolean {
   return ok(range.start) && ok(range.end);
 }
 
+const isPosition = (value: unknown): value is { line: number; character: number } =>
+  typeof value === 'object' && value !== null && typeof (value as { line?: unknown }).line === 'number';
+
+/** Every range anywhere in a feature's answer (a hover's, an edit's, a symbol's, a location's). */
+function rangesIn(value: unknown, found: Range[] = []): Range[] {
+  if (typeof value !== 'object' || value === null) return found;
+  const { start, end } = value as { start?: unknown; end?: unknown };
+  if (isPosition(start) && isPosition(end)) found.push(value as Range);
+  for (const child of Object.values(value)) rangesIn(child, found);
+  return found;
+}
+
+/**
+ * The parameters of each request the feature table answers, at a position. A feature added to
+ * the table without a row here fails the test below: every handler is exercised.
+ */
+const PARAMS_AT: Record<string, (position: { line: number; character: number }, lineCount: number) => unknown> = {
+  'textDocument/completion': (position) => ({ position }),
+  'textDocument/hover': (position) => ({ position }),
+  'textDocument/definition': (position) => ({ position }),
+  'textDocument/references': (position) => ({ position, context: { includeDeclaration: true } }),
+  'textDocument/documentHighlight': (position) => ({ position }),
+  'textDocument/prepareRename': (position) => ({ position }),
+  'textDocument/rename': (position) => ({ position, newName: 'renamed' }),
+  'textDocument/codeAction': (position) => ({ range: { start: position, end: position }, context: { diagnostics: [] } }),
+  'textDocument/inlayHint': (position, lineCount) => ({ range: { start: position, end: { line: lineCount, character: 0 } } }),
+  'textDocument/documentSymbol': () => ({}),
+  'textDocument/foldingRange': () => ({}),
+  'textDocument/formatting': () => ({ options: { tabSize: 2, insertSpaces: true } }),
+  'textDocument/rangeFormatting': (position, lineCount) => ({
+    range: { start: position, end: { line: lineCount, character: 0 } },
+    options: { tabSize: 2, insertSpaces: true },
+  }),
+  'textDocument/selectionRange': (position) => ({ positions: [position] }),
+  'textDocument/documentLink': () => ({}),
+  'textDocument/diagnostic': () => ({}),
+};
+
+const HANDLERS: readonly RequestHandler[] = FEATURES.flatMap((feature) => feature.handlers);
+
+/** A handler's answer; a refusal (a rename the feature declines) is an answer too. */
+function answer(handler: RequestHandler, state: DocumentState, params: unknown): unknown {
+  try {
+    return handler.run(state, params, {});
+  } catch (error) {
+    expect(error, handler.method).toBeInstanceOf(FeatureRefusal);
+    return undefined;
+  }
+}
+
 function exercise(state: DocumentState): void {
   const lineCount = lspLines(state).lineCount;
   for (const d of computeDiagnostics(state)) expect(inside(state, d.range)).toBe(true);
-  for (const s of documentSymbols(state)) expect(inside(state, s.range) && inside(state, s.selectionRange)).toBe(true);
-  for (const f of foldingRanges(state)) expect(f.endLine).toBeLessThan(lineCount);
-  for (let line = 0; line <= lineCount; line++) {
-    for (const character of [0, 1, 3, 7, 12, 40]) {
-      const position = { line, character };
-      for (const item of completion(state, { position }).items) {
-        const edit = item.textEdit as { range: Range } | undefined;
-        if (edit) expect(inside(state, edit.range)).toBe(true);
+  for (const handler of HANDLERS) {
+    const paramsAt = PARAMS_AT[handler.method]!;
+    for (let line = 0; line <= lineCount; line++) {
+      for (const character of [0, 1, 3, 7, 12, 40]) {
+        const result = answer(handler, state, paramsAt({ line, character }, lineCount));
+        for (const range of rangesIn(result)) expect(inside(state, range), handler.method).toBe(true);
+        for (const folded of handler.method === 'textDocument/foldingRange' ? (result as { endLine: number }[]) : []) {
+          expect(folded.endLine).toBeLessThan(lineCount);
+        }
       }
-      const h = hover(state, { position });
-      if (h?.range) expect(inside(state, h.range)).toBe(true);
-      definition(state, { position });
-      references(state, { position, context: { includeDeclaration: true } });
-      for (const h of documentHighlights(state, { position })) expect(inside(state, h.range)).toBe(true);
-      prepareRename(state, { position });
-      try {
-        rename(state, { position, newName: 'renamed' });
-      } catch (error) {
-        expect(error).toBeInstanceOf(RenameRefused);
-      }
-      codeActions(state, { range: { start: position, end: position }, context: { diagnostics: [] } });
     }
   }
 }
+
+describe('the feature table', () => {
+  it('is exercised whole: every handler of every listed feature has parameters here', () => {
+    expect(HANDLERS.length).toBeGreaterThanOrEqual(11);
+    expect(HANDLERS.map((handler) => handler.method).filter((method) => !PARAMS_AT[method])).toEqual([]);
+  });
+});
 
 describe('features on arbitrary text', () => {
   it('never throw and keep ranges inside the document (YAML)', () => {

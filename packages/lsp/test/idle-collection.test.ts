@@ -104,51 +104,52 @@ describe('the server', () => {
   let client: ProtocolConnection | undefined;
   afterEach(() => client?.dispose());
 
-  async function serve(collectGarbage: () => void) {
+  /** A server whose idle collection runs on hand timers, and a client that opens a file and waits for its diagnostics. */
+  async function serve(collectGarbage: () => void, timers: ReturnType<typeof handTimers>) {
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     const connection = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-    startServer(connection, { debounceMs: 0, collectGarbage });
+    startServer(connection, { debounceMs: 0, collectGarbage, idleTimers: { ...timers, now: () => 0 } });
     connection.listen();
     client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
-    const published: number[] = [];
-    client.onNotification('textDocument/publishDiagnostics', (params: { version?: number }) => {
-      published.push(params.version ?? -1);
-    });
+    let published: (() => void) | undefined;
+    client.onNotification('textDocument/publishDiagnostics', () => published?.());
     client.onRequest('workspace/configuration', () => [null]);
     client.listen();
     await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
     await client.sendNotification('initialized', {});
+    /** Opens a file; resolves once its diagnostics are published (the validation that may ask for a collection is done). */
     const open = async (uri: string, text: string) => {
-      const before = published.length;
+      const publication = new Promise<void>((resolve) => (published = resolve));
       await client!.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-      for (let i = 0; i < 1000 && published.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(published.length).toBeGreaterThan(before);
+      await publication;
     };
     return { open };
   }
 
-  const waitUntil = async (done: () => boolean) => {
-    for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  };
-
   it('collects once after opening a large file, when the client is quiet', async () => {
     const collect = vi.fn();
-    const { open } = await serve(collect);
+    const timers = handTimers();
+    const { open } = await serve(collect, timers);
     const agents = Array.from({ length: 16_000 }, (_, i) => `  agent-${i}:\n    connectors: [gh]\n`).join('');
     const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}connectors:\n  - slug: gh\n`;
     expect(text.length).toBeGreaterThan(LARGE_PARSE);
     await open('file:///work/large/svc.yaml', text);
-    await waitUntil(() => collect.mock.calls.length > 0);
+    // The parse asked for one collection: one idle timer, and nothing collected before it fires.
+    expect(timers.pending).toHaveLength(1);
+    expect(collect).not.toHaveBeenCalled();
+    timers.fire();
     expect(collect).toHaveBeenCalledTimes(1);
+    expect(timers.pending).toHaveLength(0);
   });
 
   it('does not collect after opening a small file', async () => {
     const collect = vi.fn();
-    const { open } = await serve(collect);
+    const timers = handTimers();
+    const { open } = await serve(collect, timers);
     await open('file:///work/small/svc.yaml', 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n');
-    // Past the idle time, the server has asked for nothing.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The validation is done and asked for nothing: no timer to wait for.
+    expect(timers.pending).toHaveLength(0);
     expect(collect).not.toHaveBeenCalled();
   });
 });

@@ -269,8 +269,11 @@ describe('the server', () => {
     connection.listen();
     client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
     const published: { version?: number; diagnostics: { code: string }[] }[] = [];
+    /** Called after each publication for URI (a pending `waitFor`). */
+    let onPublished: (() => void) | undefined;
     client.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: { code: string }[] }) => {
       if (params.uri === URI) published.push(params);
+      onPublished?.();
     });
     client.onRequest('workspace/configuration', () => [null]);
     client.listen();
@@ -285,10 +288,16 @@ describe('the server', () => {
     };
     const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n';
     await client.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'yaml', version: 1, text } });
-    const waitFor = async (version: number) => {
-      for (let i = 0; i < 500 && !published.some((p) => p.version === version); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      return published.find((p) => p.version === version)!;
-    };
+    /** The diagnostics published for `version`, once they are. */
+    const waitFor = (version: number) =>
+      new Promise<(typeof published)[number]>((resolve) => {
+        const check = () => {
+          const found = published.find((p) => p.version === version);
+          if (found) resolve(found);
+          else onPublished = check;
+        };
+        check();
+      });
     expect((await waitFor(1)).diagnostics).toEqual([]);
     // Rename the agent on line 3: `a` → `b`, so default_agent names no declared agent.
     await client.sendNotification('textDocument/didChange', {

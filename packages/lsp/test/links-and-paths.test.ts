@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentLinks } from '../src/features/document-links.js';
-import { startStdioClient, until, type StdioClient } from './built-server.js';
+import { startStdioClient, type StdioClient } from './built-server.js';
 import { doc, rangeOf, tomlUri } from './helpers.js';
 
 const YAML = `svc_version: 2
@@ -67,7 +67,7 @@ describe('over stdio', () => {
   });
 
   const published = (uri: string, count: number) =>
-    until(() => {
+    client.until(() => {
       const all = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
       return all.length >= count && (all[all.length - 1]!.params.diagnostics as { code: string; range: unknown }[]);
     }, `publication ${count} for ${uri}`);

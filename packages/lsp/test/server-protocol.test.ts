@@ -10,7 +10,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createProtocolConnection, IPCMessageReader, IPCMessageWriter } from 'vscode-languageserver-protocol/node';
-import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
+import { ensureBuiltServer, startStdioClient, type StdioClient } from './built-server.js';
 
 let settings: Record<string, unknown> = { files: { extraPatterns: ['*.svc.yaml'] } };
 let client: StdioClient;
@@ -36,12 +36,12 @@ describe('server wiring (built server over stdio)', () => {
     await open('file:///w/deploy/manifest.yaml', `# yaml-language-server: $schema=${SCHEMA_URLS.v1}\nsvc_version: 1\napps: {}\n`);
     await open('file:///w/deploy/manifest.toml', `#:schema ${SCHEMA_URLS.v2}\nsvc_version = 1\n`, 'toml');
     await open('file:///w/svc.yaml', 'svc_version: 2\nsandboxes: 1\n');
-    await until(() => published('file:///w/svc.yaml').length > 0, 'svc.yaml diagnostics');
-    await until(() => published('file:///w/deploy/manifest.toml').length > 0, 'manifest.toml diagnostics');
-    await until(() => published('file:///w/prod.svc.yaml').length > 0, 'prod.svc.yaml diagnostics');
+    await client.until(() => published('file:///w/svc.yaml').length > 0, 'svc.yaml diagnostics');
+    await client.until(() => published('file:///w/deploy/manifest.toml').length > 0, 'manifest.toml diagnostics');
+    await client.until(() => published('file:///w/prod.svc.yaml').length > 0, 'prod.svc.yaml diagnostics');
     expect(lastCodes('file:///w/svc.yaml')).toEqual(expect.arrayContaining(['forbidden-key']));
     expect(lastCodes('file:///w/prod.svc.yaml')).toEqual(expect.arrayContaining(['forbidden-key']));
-    await until(() => published('file:///w/deploy/manifest.yaml').length > 0, 'manifest.yaml diagnostics');
+    await client.until(() => published('file:///w/deploy/manifest.yaml').length > 0, 'manifest.yaml diagnostics');
     expect(lastCodes('file:///w/deploy/manifest.yaml')).toContain('forbidden-key');
     expect(lastCodes('file:///w/deploy/manifest.toml')).toContain('schema-version-mismatch');
     expect(published('file:///w/other.yaml')).toEqual([]);
@@ -59,7 +59,7 @@ describe('server wiring (built server over stdio)', () => {
         contentChanges: [{ text: `svc_version: 2\nruntime: runtime_${version}\n` }],
       });
     }
-    const last = await until(() => published(uri).find((n) => n.params.version === 30), 'diagnostics of version 30');
+    const last = await client.until(() => published(uri).find((n) => n.params.version === 30), 'diagnostics of version 30');
     expect(last.params.diagnostics.map((d: { code: string }) => d.code)).toEqual(expect.arrayContaining(['invalid-value']));
     const versions = published(uri).map((n) => n.params.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
@@ -68,24 +68,24 @@ describe('server wiring (built server over stdio)', () => {
   it('takes the size limit from the settings', async () => {
     settings = { files: { extraPatterns: ['*.svc.yaml'] }, validation: { maxFileSizeBytes: 20 } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    await until(() => lastCodes('file:///w/svc.yaml').includes('too-large'), 'too-large after the settings change');
+    await client.until(() => lastCodes('file:///w/svc.yaml').includes('too-large'), 'too-large after the settings change');
   });
 
   it('clears every diagnostic when disabled, and brings them back when enabled', async () => {
     settings = { enable: false };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    await until(() => published('file:///w/svc.yaml').at(-1)!.params.diagnostics.length === 0, 'cleared diagnostics');
+    await client.until(() => published('file:///w/svc.yaml').at(-1)!.params.diagnostics.length === 0, 'cleared diagnostics');
     expect(
       await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: 'file:///w/svc.yaml' }, position: { line: 0, character: 2 } }),
     ).toBeNull();
     settings = {};
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    await until(() => lastCodes('file:///w/svc.yaml').includes('forbidden-key'), 'diagnostics again');
+    await client.until(() => lastCodes('file:///w/svc.yaml').includes('forbidden-key'), 'diagnostics again');
   });
 
   it('clears diagnostics of a closed file', async () => {
     await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: 'file:///w/svc.yaml' } });
-    await until(() => published('file:///w/svc.yaml').at(-1)!.params.diagnostics.length === 0, 'cleared on close');
+    await client.until(() => published('file:///w/svc.yaml').at(-1)!.params.diagnostics.length === 0, 'cleared on close');
   });
 
   it('answers a cancelled request with RequestCancelled or its result, and keeps serving', async () => {
@@ -145,7 +145,7 @@ describe('the bundle is self-contained', () => {
       await alone.connection.sendNotification('textDocument/didOpen', {
         textDocument: { uri, languageId: 'toml', version: 1, text: 'svc_version = 2\nsandboxes = 1\n' },
       });
-      const diagnostics = await until(
+      const diagnostics = await alone.until(
         () => alone.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri),
         'diagnostics',
       );

@@ -11,7 +11,7 @@ import { documentSymbols } from '../src/features/document-symbols.js';
 import { hover } from '../src/features/hover.js';
 import type { SchedulerStats } from '../src/diagnostic-scheduler.js';
 import { STATS_REQUEST } from '../src/server.js';
-import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
+import { ensureBuiltServer, startStdioClient, type StdioClient } from './built-server.js';
 
 /** A ~13 KB manifest with about a thousand diagnostics: one agent naming a thousand undeclared connectors. */
 function manyDiagnostics(): string {
@@ -38,7 +38,7 @@ describe('a burst of edits over stdio', () => {
     const uri = 'file:///work/burst/svc.yaml';
     let text = manyDiagnostics();
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    const opened = await until(() => publications(client, uri).find((p) => p.version === 1), 'diagnostics of the opened file', 60_000);
+    const opened = await client.until(() => publications(client, uri).find((p) => p.version === 1), 'diagnostics of the opened file', 60_000);
     expect(opened.diagnostics.length).toBeGreaterThanOrEqual(1000);
     const before = await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST);
     const publishedBefore = publications(client, uri).length;
@@ -73,7 +73,7 @@ describe('a burst of edits over stdio', () => {
     expect(hovered).toEqual(JSON.parse(JSON.stringify(hover(fresh, { position }))));
     expect(symbols).toEqual(JSON.parse(JSON.stringify(documentSymbols(fresh))));
 
-    const last = await until(() => publications(client, uri).find((p) => p.version === version), `diagnostics for version ${version}`, 60_000);
+    const last = await client.until(() => publications(client, uri).find((p) => p.version === version), `diagnostics for version ${version}`, 60_000);
     const expected: Diagnostic[] = JSON.parse(JSON.stringify(computeDiagnostics(fresh)));
     expect(expected.some((d) => typeof d.message === 'string' && d.message.includes('cx150z'))).toBe(true);
     expect(last.diagnostics).toEqual(expected);
@@ -95,7 +95,7 @@ describe('a burst of edits over stdio', () => {
     const a = await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST);
     const uri = 'file:///work/burst/other/svc.yaml';
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' } });
-    await until(() => publications(client, uri).find((p) => p.version === 1), 'diagnostics of a new file');
+    await client.until(() => publications(client, uri).find((p) => p.version === 1), 'diagnostics of a new file');
     const b = await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST);
     expect(b.validations).toBe(a.validations + 1);
     expect(b.publications).toBe(a.publications + 1);

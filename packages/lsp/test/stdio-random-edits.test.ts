@@ -9,7 +9,7 @@ import { createState } from '../src/document-state.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { documentSymbols } from '../src/features/document-symbols.js';
 import { FEATURES } from '../src/features/index.js';
-import { ensureBuiltServer, startStdioClient, until, type StdioClient } from './built-server.js';
+import { ensureBuiltServer, startStdioClient, type StdioClient } from './built-server.js';
 
 /** mulberry32: a small seeded generator, so a failure can be replayed from its seed. */
 function random(seed: number): () => number {
@@ -196,8 +196,15 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
       textDocument: { uri, version },
       contentChanges: [{ range, text: insert }],
     });
-    // Now and then a pause long enough for the diagnostics timer to fire mid-stream.
-    if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 40));
+    // Now and then the client waits for this version's diagnostics, so validations run mid-stream.
+    if (i % 200 === 199) {
+      const current = version;
+      await client.until(
+        () => client.notifications.some((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === current),
+        `diagnostics for version ${current}`,
+        60_000,
+      );
+    }
     if (i % 5 === 0) {
       const method = pick(REQUESTS);
       const position = { line: Math.floor(next() * (text.split('\n').length + 1)), character: Math.floor(next() * 40) };
@@ -241,7 +248,7 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   const fresh = createState(uri, version, text);
   const symbols = await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
   expect(symbols).toEqual(JSON.parse(JSON.stringify(documentSymbols(fresh))));
-  const published = await until(
+  const published = await client.until(
     () => client.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version),
     `diagnostics for version ${version}`,
     60_000,
@@ -282,7 +289,7 @@ describe('the built server under thousands of random edits over stdio', () => {
     // A position of null makes the hover handler throw inside.
     const answer = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: null });
     expect(answer).toBeNull();
-    await until(() => client.notifications.find((n) => n.method === 'window/logMessage' && /hover failed/.test(n.params.message)), 'the logged failure');
+    await client.until(() => client.notifications.find((n) => n.method === 'window/logMessage' && /hover failed/.test(n.params.message)), 'the logged failure');
     const symbols = await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
     expect(symbols).toMatchObject([{ name: 'svc_version' }]);
     expect(client.stderr()).not.toMatch(/uncaught/);

@@ -165,13 +165,18 @@ describe('on arbitrary text', () => {
 
 describe('through the built server (stdio)', () => {
   let hintsOn = true;
+  /** Called when the server next pulls its settings. */
+  let onPull: (() => void) | undefined;
   let client: StdioClient;
   afterAll(async () => {
     await client?.close();
   });
 
   it('answers fix all, migrate and inlay hints, and turns the hints off with svc.inlayHints.enable', async () => {
-    client = await startStdioClient(() => ({ inlayHints: { enable: hintsOn } }));
+    client = await startStdioClient(() => {
+      onPull?.();
+      return { inlayHints: { enable: hintsOn } };
+    });
     const uri = 'file:///w/fix/svc.yaml';
     const text = 'svc_version: 1\nagents:\n  - name: solo\nchannels:\n  - platform: chat_a\n    enabled: "on"\n';
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
@@ -201,12 +206,15 @@ describe('through the built server (stdio)', () => {
       (await client.connection.sendRequest<{ label: string }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).map((h) => h.label),
     ).toEqual(['→ 2']);
     hintsOn = false;
+    const pulled = new Promise<void>((resolve) => (onPull = resolve));
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    // The server re-reads the settings asynchronously: ask until it answers with no hints.
+    // The server pulls the settings, then applies them when the answer arrives: the answer goes
+    // out before the next request on the same stream, which is then answered without hints (a
+    // few requests, each a round trip, in case applying took a turn of the server's loop).
+    await pulled;
     let left = -1;
-    for (let attempt = 0; attempt < 200 && left !== 0; attempt++) {
+    for (let attempt = 0; attempt < 20 && left !== 0; attempt++) {
       left = (await client.connection.sendRequest<unknown[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).length;
-      if (left !== 0) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(left).toBe(0);
   });

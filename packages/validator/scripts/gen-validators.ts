@@ -79,7 +79,7 @@ function versionModule(schema: Record<string, unknown>, version: 1 | 2): string 
   return header + '\n' + code.replace(/^"use strict";/, '') + '\n' + footer + '\n';
 }
 
-// One module per version: a run that only meets svc_version 2 never loads the v1 code (see src/lazy-parts.ts).
+// One module per version: a run that only meets svc_version 2 never loads the v1 code (in the bundles: scripts/lazy-parts-plugin.mjs).
 const generatedDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated');
 for (const version of [1, 2] as const) {
   const out = join(generatedDir, `validators-v${version}.ts`);

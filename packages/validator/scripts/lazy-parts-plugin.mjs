@@ -1,15 +1,73 @@
-// An esbuild plugin for bundles of the validator: `src/lazy-parts.ts` (parts loaded with the
-// module) becomes `src/lazy-parts.bundle.ts` (parts required on first use), so a bundle runs the
-// TOML parser's module code only for a TOML file. See src/lazy-parts.ts.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// An esbuild plugin for bundles of the validator (the CLI's, the language server's and the
+// applier's): the modules below, which many runs never use, are bundled but run only when a
+// bundle first reads one of their exports. The sources import them as usual; only the bundle is
+// lazy, so the library's layers know nothing of it. `svc-manifest validate svc.yaml` then never
+// runs the TOML parser's or the svc_version 1 validator's module code, nor the `yaml` library's
+// when the simple reader reads the file (simple-yaml.ts), nor a formatter it was not asked for,
+// nor Node's child_process (which loads Node's streams and sockets).
+//
+// Each import of such a module resolves to a small CommonJS stand-in whose exports are getters;
+// the first getter read `require()`s the module, which esbuild compiles to a call that runs the
+// module's top-level code once, then. The stand-in lists the module's export names, read at
+// build time (a relative module's with esbuild itself, a package's or a built-in's by loading it).
+import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+import { dirname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const requireHere = createRequire(import.meta.url);
+
+/** The validator's modules loaded on first use, relative to its src/. */
+const LAZY_MODULES = [
+  'document/parse-toml.ts',
+  'document/yaml-library.ts',
+  'generated/validators-v1.ts',
+  'formatters/json.ts',
+  'formatters/sarif.ts',
+  'formatters/github.ts',
+  'inputs/walk.ts',
+].map((file) => join(SOURCE, file));
+/** Packages and built-ins loaded on first use. */
+const LAZY_PACKAGES = ['toml-eslint-parser', 'node:child_process'];
+
+const NAMESPACE = 'svc-manifest-lazy';
+
+async function exportNames(target) {
+  if (!target.startsWith(SOURCE + sep)) return Object.keys(requireHere(target));
+  const result = await build({ entryPoints: [target], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  return Object.values(result.metafile.outputs).flatMap((output) => output.exports);
+}
 
 export const lazyParts = {
   name: 'svc-manifest-lazy-parts',
-  setup(build) {
-    build.onResolve({ filter: /(^|\/)lazy-parts(\.js|\.ts)?$/ }, (args) => {
-      const target = join(args.resolveDir, args.path.replace(/(\.js|\.ts)?$/, '.bundle.ts'));
-      return existsSync(target) && dirname(target).endsWith(join('validator', 'src')) ? { path: target } : undefined;
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+      // The stand-in's own require reaches the real module (resolved as esbuild would).
+      if (args.pluginData === NAMESPACE) return undefined;
+      if (args.namespace === NAMESPACE) {
+        if (args.path.startsWith(SOURCE + sep)) return { path: args.path };
+        return pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: NAMESPACE });
+      }
+      if (LAZY_PACKAGES.includes(args.path)) return { path: args.path, namespace: NAMESPACE };
+      if (!args.path.startsWith('.')) return undefined;
+      const target = normalize(join(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      return LAZY_MODULES.includes(target) ? { path: target, namespace: NAMESPACE } : undefined;
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => {
+      const names = await exportNames(args.path);
+      const getters = names.map((name) => `  ${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] },`);
+      return {
+        contents: [
+          'let loaded;',
+          `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+          'Object.defineProperties(exports, {',
+          ...getters,
+          '});',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: args.path.startsWith(SOURCE) ? dirname(args.path) : SOURCE,
+      };
     });
   },
 };

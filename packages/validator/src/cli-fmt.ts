@@ -12,7 +12,7 @@ import { formatManifest } from './edit/format.js';
 import { MANIFEST_FILE_NAMES } from './model/files.js';
 import { findManifestFiles, manifestsInFolder, type ManifestFile } from './inputs/manifest-files.js';
 import { escapeForTerminal } from './formatters/terminal-text.js';
-import type { CliIo } from './cli.js';
+import type { CliIo } from './cli-io.js';
 import type { CliTools } from './cli-transform.js';
 
 /**

@@ -15,7 +15,7 @@ import { fixManifest, type AppliedFix } from './fix.js';
 import type { FileReport } from './formatters/types.js';
 import { migrateManifest } from './migrate.js';
 import { MANIFEST_FILE_NAMES } from './model/files.js';
-import type { CliIo } from './cli.js';
+import type { CliIo } from './cli-io.js';
 
 export interface CliTools {
   parseFlags(args: readonly string[], valued: readonly string[], booleans: readonly string[]): { flags: Map<string, string>; positional: string[] };

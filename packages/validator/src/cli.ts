@@ -15,26 +15,23 @@ import { closestMatch } from './suggest.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
 import { validateDocument } from './validate.js';
+import { spawn } from 'node:child_process';
+import { formatGithub } from './formatters/github.js';
+import { formatJson } from './formatters/json.js';
+import { formatSarif } from './formatters/sarif.js';
 import type { Diagnostic } from './diagnostic.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { applyPolicy, PolicyError, PolicyFinder, type Policy } from './policy/config.js';
 import { applySuppressions } from './policy/suppressions.js';
 import { formatStylish } from './formatters/stylish.js';
-import { childProcess, formatters } from './lazy-parts.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
+import type { CliIo } from './cli-io.js';
 import { checkFile, checkFilesInWorkers, readFileCapped, workerCount, type CheckedFile } from './cli-workers.js';
 import { fmtCommand } from './cli-fmt.js';
 import { withPathDiagnostics } from './cli-paths.js';
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** Whether stdout is a terminal (colours are only used then). */
-  isTty: boolean;
-}
+export type { CliIo };
 
 export const VERSION = '0.1.0';
 
@@ -414,15 +411,15 @@ async function printReports(reports: FileReport[], format: string, io: CliIo, to
   (toStderr ? io.stderr : io.stdout)(formatReports(format, reports, options));
 }
 
-/** The report in a format; all but the default load only when asked for (in the CLI bundle, see lazy-parts.ts). */
+/** The report in a format; all but the default load only when asked for (in the CLI bundle: scripts/lazy-parts-plugin.mjs). */
 function formatReports(format: string, reports: FileReport[], options: FormatOptions): string {
   switch (format) {
     case 'json':
-      return formatters().json.formatJson(reports);
+      return formatJson(reports);
     case 'sarif':
-      return formatters().sarif.formatSarif(reports, options);
+      return formatSarif(reports, options);
     case 'github':
-      return formatters().github.formatGithub(reports, options);
+      return formatGithub(reports, options);
     default:
       return formatStylish(reports, options);
   }
@@ -512,8 +509,7 @@ async function gitCommand(args: readonly string[], io: CliIo): Promise<number> {
     return 2;
   }
   // child_process (with Node's stream and socket modules behind it) loads only here: a
-  // `validate` run never uses it (see lazy-parts.ts).
-  const { spawn } = childProcess();
+  // `validate` run never uses it (in the bundle: scripts/lazy-parts-plugin.mjs).
   // Node scripts found in node_modules/.bin run with this Node, whatever PATH's `node` is.
   const env = { ...io.env, PATH: [dirname(process.execPath), io.env.PATH].filter(Boolean).join(delimiter) };
   return new Promise<number>((resolvePromise) => {

@@ -4,7 +4,7 @@
  * by {@link LineIndex} (see `locate`).
  */
 
-import type { RuleCode } from './rules/index.js';
+import type { RuleCode } from './rule-codes.js';
 
 export type { RuleCode };
 
@@ -69,46 +69,11 @@ export interface RawDiagnostic {
   fixes?: { title: string; edits: OffsetEdit[] }[];
 }
 
-/** Moves every offset a raw diagnostic holds (its range, related places and fix edits) by `delta`, in place. */
-export function shiftDiagnosticInPlace(diagnostic: RawDiagnostic, delta: number): void {
-  // Run for every kept diagnostic after an edit, the first times before V8 optimises it: no iterators, no empty lists.
-  diagnostic.start += delta;
-  diagnostic.end += delta;
-  const related = diagnostic.related;
-  if (related)
-    for (let i = 0; i < related.length; i++) {
-      related[i]!.start += delta;
-      related[i]!.end += delta;
-    }
-  const fixes = diagnostic.fixes;
-  if (fixes)
-    for (let i = 0; i < fixes.length; i++) {
-      const edits = fixes[i]!.edits;
-      for (let j = 0; j < edits.length; j++) {
-        edits[j]!.start += delta;
-        edits[j]!.end += delta;
-      }
-    }
-}
-
-/** Moves every offset of every diagnostic in `diagnostics` by `delta`, in place (indexed: run per kept result and per moved unit on a keystroke). */
-export function shiftAllInPlace(diagnostics: readonly RawDiagnostic[], delta: number): void {
-  for (let i = 0; i < diagnostics.length; i++) shiftDiagnosticInPlace(diagnostics[i]!, delta);
-}
-
-/** A copy of a raw diagnostic with every offset moved by `delta` (the original is left as it is). */
-export function shiftedDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
-  const copy: RawDiagnostic = { ...diagnostic };
-  if (diagnostic.related) copy.related = diagnostic.related.map((related) => ({ ...related }));
-  if (diagnostic.fixes) copy.fixes = diagnostic.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit })) }));
-  shiftDiagnosticInPlace(copy, delta);
-  return copy;
-}
-
 /**
  * The order diagnostics are reported in: by start, then end, then code. Codes compare by UTF-16
  * code units, not `localeCompare`: the order must not depend on the machine's locale, and the
- * first `localeCompare` of a process loads ICU's collator (about 8 ms of a CLI run).
+ * first `localeCompare` of a process loads ICU's collator (measured in docs/decisions.md, "(#17) Plain
+ * YAML is read by a line loop").
  */
 export function compareByPlace(a: RawDiagnostic, b: RawDiagnostic): number {
   return a.start - b.start || a.end - b.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);

@@ -12,13 +12,14 @@
  * ends, indentation): a result with fixes is reused only under the same habits. The located form
  * of a diagnostic (lines and columns) is kept too, or moved with it ({@link locatedList}).
  */
-import { shiftAllInPlace, shiftedDiagnostic, type Diagnostic, type Range, type RawDiagnostic, type Severity } from './diagnostic.js';
+import type { Diagnostic, Range, RawDiagnostic, Severity } from './diagnostic.js';
+import { shiftAllInPlace, shiftedDiagnostic } from './document/shift-diagnostics.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
 import { appendAll, commonEnds, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
-import type { RuleCode } from './rules/index.js';
+import type { RuleCode } from './rule-codes.js';
 
 /** A node, or a map entry (its key and value): what a cached result belongs to. */
 export type Anchor = ValueNode | MapEntry;
@@ -32,23 +33,15 @@ interface Kept {
   diagnostics: readonly RawDiagnostic[];
 }
 
-/** What one validation computed afresh instead of reusing, for tests (like `reparsedBytes`). */
+/**
+ * What one validation computed afresh instead of reusing: a probe a caller hands to
+ * `validateDocument` (tests and measurements), which the validation fills in.
+ */
 export interface ValidationWork {
   /** Instance pointers of the schema parts validated again (their value object was new). */
   schemaParts: string[];
   /** `rule-id@version:collection pointer` of each item a code rule checked again, and `explain pointer` for schema errors explained again. */
   checked: string[];
-}
-
-let recording = false;
-
-/** Whether validations record what they computed afresh ({@link ValidationWork}); off unless a test or a measurement asks. */
-export function recordValidationWork(on: boolean): void {
-  recording = on;
-}
-
-export function isRecordingWork(): boolean {
-  return recording;
 }
 
 function within(diagnostics: readonly RawDiagnostic[], start: number, end: number): boolean {
@@ -153,7 +146,7 @@ export class ResultCache {
 
   constructor(
     private readonly document: ManifestDocument,
-    readonly work: ValidationWork,
+    readonly work: ValidationWork | undefined,
     /** False for a document no one will update (a one-shot validation): compute everything, keep nothing. */
     private readonly keep = true,
   ) {}
@@ -219,7 +212,7 @@ export class ResultCache {
       const length = anchor.end - start;
       if (result && (result.length !== length || (result.habits !== undefined && result.habits !== this.currentHabits()))) result = undefined;
       if (!result) {
-        if (recording) this.work.checked.push(`${slot} ${pointerOf(i)}`);
+        this.work?.checked.push(`${slot} ${pointerOf(i)}`);
         const diagnostics = compute(i);
         const keep = within(diagnostics, start, start + length);
         const fresh: ItemResult = {
@@ -297,7 +290,7 @@ export class ResultCache {
       }
       return hit.diagnostics;
     }
-    if (recording) this.work.checked.push(`${slot} ${pointer}`);
+    this.work?.checked.push(`${slot} ${pointer}`);
     const diagnostics = compute();
     if (within(diagnostics, start, end)) {
       if (!bySlot) kept.set(anchor, (bySlot = new Map()));
@@ -338,7 +331,7 @@ const KEPT_LISTS = 16;
  * before it, which both texts share); one that moved by the edit and lies wholly after those lines
  * takes its form moved (see {@link moved}); any other is located anew.
  */
-export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (code: RuleCode) => Severity): Diagnostic[] {
+export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (code: RuleCode) => Severity): LocatedDiagnostics {
   const previous = document.updatedFrom === undefined ? undefined : lastLists.get(document.updatedFrom);
   const region = document.editedRegion;
   // The earlier text and this one are the same up to the first changed line (all of it when null).
@@ -357,6 +350,7 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
     highs: new Array<number>(n),
   };
   const located = list.located as Diagnostic[];
+  let movedFrom: (Diagnostic | undefined)[] | undefined;
   let j = 0;
   for (let i = 0; i < n; i++) {
     const raw = sorted[i]!;
@@ -383,6 +377,7 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
       const earlier = previous!.located[k]!;
       lines ??= document.lines.lineOf(earlier.range.start.offset + delta) + 1 - earlier.range.start.line;
       located[i] = moved(earlier, delta, lines);
+      (movedFrom ??= new Array<Diagnostic | undefined>(n))[i] = earlier;
       list.lows[i] = previous!.lows[k]! + delta;
       list.highs[i] = previous!.highs[k]! + delta;
     } else {
@@ -395,7 +390,13 @@ export function locatedList(document: ManifestDocument, sorted: readonly RawDiag
   lastLists.delete(document.serial);
   lastLists.set(document.serial, list);
   if (lastLists.size > KEPT_LISTS) lastLists.delete(lastLists.keys().next().value!);
-  return located;
+  return { diagnostics: located, movedFrom };
+}
+
+/** A validation's diagnostics located, and for each one moved by the edit, the form it was moved from (same index). */
+export interface LocatedDiagnostics {
+  diagnostics: Diagnostic[];
+  movedFrom: (Diagnostic | undefined)[] | undefined;
 }
 
 /** The lowest and the highest offset of a diagnostic's ranges: its own, its related places', its fixes' edits'. */
@@ -409,19 +410,6 @@ function offsetSpan(raw: RawDiagnostic): [number, number] {
   for (const r of raw.related ?? []) reach(r.start, r.end);
   for (const fix of raw.fixes ?? []) for (const edit of fix.edits) reach(edit.start, edit.end);
   return [low, high];
-}
-
-/** The located form each moved one was made from (see {@link movedFrom}). */
-const formerForms = new WeakMap<Diagnostic, Diagnostic>();
-
-/**
- * The located form `diagnostic` was moved from by the edit that made its document, when it was
- * moved rather than located anew: the same diagnostic, its columns the same and every line shifted
- * by as many. A consumer that converted the earlier form can move what it made (the language
- * server reuses its LSP form when no line moved).
- */
-export function movedFrom(diagnostic: Diagnostic): Diagnostic | undefined {
-  return formerForms.get(diagnostic);
 }
 
 /**
@@ -441,6 +429,5 @@ function moved(located: Diagnostic, delta: number, lines: number): Diagnostic {
   if (located.related) out.related = located.related.map((r) => ({ message: r.message, range: move(r.range) }));
   if (located.fixes)
     out.fixes = located.fixes.map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: move(e.range), newText: e.newText })) }));
-  formerForms.set(out, located);
   return out;
 }

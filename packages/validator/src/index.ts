@@ -1,60 +1,10 @@
 /**
- * @svc-manifest/validator — located validation of svc.yaml / svc.toml manifests.
- * This file is the whole public API.
+ * @svc-manifest/validator — located validation of svc.yaml / svc.toml manifests, and the
+ * `svc-manifest` command. This file and library.ts are the whole public API: library.ts all of
+ * it but the command line (which needs Node's file system and processes).
  */
-export type { Diagnostic, Severity, Position, Range, TextEdit, SuggestedFix, RelatedLocation } from './diagnostic.js';
-export { ManifestDocument, detectFormat, type ManifestFormat, type DocumentOptions } from './document/manifest-document.js';
-export { mergeTextChanges, type ChangedRegion, type TextChange } from './document/text-change.js';
-export { PieceText, type TextSource } from './document/piece-text.js';
-export { LineIndex, lineOfOffset, type LineTable } from './document/line-index.js';
-export { DEFAULT_LIMITS, type Limits } from './document/limits.js';
-export {
-  resolveAlias,
-  effectiveEntries,
-  findEntry,
-  nodeAtPointer,
-  pathAtOffset,
-  pointerSegments,
-  toPointer,
-  escapePointerSegment,
-  type ValueNode,
-  type MapNode,
-  type SeqNode,
-  type ScalarNode,
-  type AliasNode,
-  type MapEntry,
-  type ScalarValue,
-  type TomlDateTimeType,
-  type PathStep,
-  type PointerTarget,
-} from './document/nodes.js';
-export { TomlDateTime } from './document/value.js';
-export { validateManifest, validateDocument, withPathChecks, type ValidationResult, type ValidateOptions } from './validate.js';
-export { checkPaths, type ManifestFiles, type PathKind } from './paths.js';
-export { sourcePaths, type SourcePath } from './model/source-paths.js';
-export { movedFrom } from './incremental.js';
-export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
-export { closestMatch } from './suggest.js';
+export * from './library.js';
 export { runCli, type CliIo } from './cli.js';
-export { MANIFEST_FILES, MANIFEST_FILE_NAMES, manifestFileNamed, type ManifestFileName } from './model/files.js';
-export { SUPPORTED_VERSIONS, isSupportedVersion, manifestVersion, type SvcVersion } from './model/versions.js';
-export {
-  declarationsOf,
-  ManifestDeclarations,
-  type Declaration,
-  type AgentDeclaration,
-  type AgentStatus,
-  type DeclarationKind,
-  type Reference,
-  type ReferenceKind,
-} from './model/declarations.js';
-export { editManifest, openForEdit, planChange, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
-export { applyChanges, valueAtPath, formatPath, ManifestEditError, type ManifestChange, type PathSegment, type EditErrorReason } from './edit/changes.js';
-export { canonicalJson, deepEqual, type Json } from './edit/json.js';
-export type { OffsetEdit } from './diagnostic.js';
-export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';
-export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
-export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
 export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
 /** For the CLI's own worker threads (cli-workers.ts), which load this bundle: not an API to call. */

@@ -3,7 +3,7 @@
  * what it does not use (see docs/decisions.md, "What a one-shot `svc-manifest validate` loads").
  */
 import { fstatSync, statSync, writeSync } from 'node:fs';
-import type { CliIo } from './cli.js';
+import type { CliIo } from './cli-io.js';
 
 /** `os.devNull`, without loading node:os (a few tenths of a millisecond of a one-shot run) for one constant. */
 const devNull = process.platform === 'win32' ? '\\\\.\\nul' : '/dev/null';

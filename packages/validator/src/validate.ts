@@ -3,7 +3,7 @@ import { ManifestDocument, type DocumentOptions } from './document/manifest-docu
 import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
 import { appendAll, mapSpliced } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
-import { v1Validator } from './lazy-parts.js';
+import { partsV1 } from './generated/validators-v1.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
@@ -12,7 +12,7 @@ import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf 
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
 import { absoluteErrors, walkParts, type PartErrors, type SchemaPart } from './schema-parts.js';
-import { isRecordingWork, locatedList, ResultCache, type ValidationWork } from './incremental.js';
+import { locatedList, ResultCache, type ValidationWork } from './incremental.js';
 
 export interface ValidationResult {
   /** True when no diagnostic is an error. */
@@ -23,6 +23,14 @@ export interface ValidationResult {
   manifest?: unknown;
   /** Sorted by position. */
   diagnostics: Diagnostic[];
+  /**
+   * For a validation of a document made by `update()`: per diagnostic (the same index), the
+   * located form of the last validation it was moved from by the edit (the same diagnostic, its
+   * columns the same and every line shifted by as many), when it was moved rather than located
+   * anew. A consumer that converted the earlier form can move what it made (the language server
+   * reuses its LSP form when no line moved). Absent when none was moved.
+   */
+  movedFrom?: readonly (Diagnostic | undefined)[];
 }
 
 export interface ValidateOptions extends DocumentOptions {
@@ -33,9 +41,9 @@ export interface ValidateOptions extends DocumentOptions {
   files?: ManifestFiles;
 }
 
-/** The compiled validator of a version, as its tree of parts (version 1's is loaded on first use, see lazy-parts.ts). */
+/** The compiled validator of a version, as its tree of parts (the CLI's bundle loads version 1's on first use: scripts/lazy-parts-plugin.mjs). */
 function partsFor(version: SvcVersion): SchemaPart {
-  return (version === 1 ? v1Validator().partsV1 : partsV2) as SchemaPart;
+  return (version === 1 ? partsV1 : partsV2) as SchemaPart;
 }
 
 /** The schemas the validators were compiled from, for reading annotations off error paths. */
@@ -73,15 +81,24 @@ export function withPathChecks(document: ManifestDocument, result: ValidationRes
  * edit changed. A diagnostic the edit did not move is the same object in both results: treat
  * them as read-only.
  */
-export function validateDocument(document: ManifestDocument): ValidationResult {
-  return validated(document, true);
+export function validateDocument(document: ManifestDocument, options: DocumentValidationOptions = {}): ValidationResult {
+  return validated(document, true, options.probe);
 }
 
-function validated(document: ManifestDocument, keep: boolean): ValidationResult {
+/** How {@link validateDocument} runs. */
+export interface DocumentValidationOptions {
+  /**
+   * Filled in with what this validation computed afresh rather than reused (the schema parts
+   * validated, the items checked again), when the document was not validated before.
+   */
+  probe?: ValidationWork;
+}
+
+function validated(document: ManifestDocument, keep: boolean, probe?: ValidationWork): ValidationResult {
   let result = results.get(document);
   if (!result) {
     try {
-      result = runValidation(document, keep);
+      result = runValidation(document, keep, probe);
     } catch (error) {
       // A bug of ours must not take the caller down: report it where the user can see it.
       result = {
@@ -186,22 +203,9 @@ function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | Value
 
 const NOTHING = Object.freeze([]) as unknown as RawDiagnostic[];
 
-const works = new WeakMap<ManifestDocument, ValidationWork>();
+export type { ValidationWork };
 
-export { recordValidationWork } from './incremental.js';
-
-/**
- * What validating `document` computed afresh rather than reusing from an earlier validation of
- * the same file (the schema parts validated, the items checked), when recording is on
- * (`recordValidationWork(true)`): for tests and measurements.
- */
-export function validationWork(document: ManifestDocument): ValidationWork | undefined {
-  return works.get(document);
-}
-
-function runValidation(document: ManifestDocument, keep: boolean): ValidationResult {
-  const work: ValidationWork = { schemaParts: [], checked: [] };
-  works.set(document, work);
+function runValidation(document: ManifestDocument, keep: boolean, work: ValidationWork | undefined): ValidationResult {
   const raw: RawDiagnostic[] = [...document.diagnostics];
   const value = document.value;
   const root = document.root;
@@ -226,91 +230,125 @@ function runValidation(document: ManifestDocument, keep: boolean): ValidationRes
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
         const cache = new ResultCache(document, work, keep);
-        const schema = schemaFor(version);
-        const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
-        const anchorAt = anchorFinder(locator);
-        // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
-        walkParts(
-          partsFor(version),
-          document.schemaValue,
-          '',
-          (found: PartErrors) => {
-            const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
-            const anchor = anchorAt(found);
-            // The explanation depends on the part's errors: the same array while the part's value object is the same.
-            appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
-          },
-          keep ? { validated: isRecordingWork() ? work.schemaParts : undefined } : undefined,
-        );
-        let sink = raw;
-        let spare: RawDiagnostic[] | undefined;
-        const base = Object.assign(Object.create(locator) as ManifestLocator, {
-          version,
-          root: mapRoot,
-          value: value as Record<string, unknown>,
-          schema,
-          report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
-        });
-        for (const rule of CODE_RULES) {
-          // What a rule reports about an item also depends on the version (say, the schema it reads).
-          const slot = `${rule.id}@${version}`;
-          const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
-            const found = cache.each(
-              `${slot}:${name}`,
-              anchorsOf(items, item.anchor),
-              (index) => item.pointer(items[index]!, index),
-              (index) => {
-                // Most items report nothing: they share one spare list (taken while in use, as checks nest).
-                const outer = sink;
-                const collected: RawDiagnostic[] = (sink = spare ?? []);
-                spare = undefined;
-                try {
-                  check(items[index]!, index);
-                } finally {
-                  sink = outer;
-                }
-                if (collected.length > 0) return collected;
-                spare = collected;
-                return NOTHING;
-              },
-              depends,
-            );
-            appendAll(sink, found);
-          };
-          const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
-          rule.check(context);
-        }
+        checkSchema(document, version, locator, cache, raw, keep ? { validated: work?.schemaParts } : undefined);
+        runCodeRules({ version, locator, root: mapRoot, value: value as Record<string, unknown> }, cache, raw);
       }
     }
   } else if (!document.fatal && !root && !raw.some((d) => severityOf(d.code) === 'error')) {
-    raw.push({
-      code: 'not-a-mapping',
-      message: 'the manifest is empty; it needs at least svc_version',
-      path: '',
-      start: 0,
-      end: 0,
-      // At the end: after any comments and a lone `---`, so the file stays one document.
-      fixes: [
-        {
-          title: 'Add svc_version: 2',
-          edits: [
-            {
-              start: document.text.length,
-              end: document.text.length,
-              newText:
-                (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') +
-                (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
-            },
-          ],
-        },
-      ],
-    });
+    raw.push(emptyManifest(document));
   }
   const sorted = sortedOnce(raw);
-  const diagnostics = keep ? locatedList(document, sorted, severityOf) : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
+  const located = keep ? locatedList(document, sorted, severityOf) : undefined;
+  const diagnostics = located ? located.diagnostics : sorted.map((d) => document.lines.locate(d, severityOf(d.code)));
   const result: ValidationResult = { ok: !diagnostics.some((d) => d.severity === 'error'), version, diagnostics };
+  if (located?.movedFrom) result.movedFrom = located.movedFrom;
   if (value !== undefined && !document.fatal) result.manifest = value;
   return result;
+}
+
+/**
+ * The schema's errors, part by part (schema-parts.ts), explained into `raw`. A part's
+ * explanation is reused through `cache` while its errors are the same array (the part's value
+ * object is the same).
+ */
+function checkSchema(
+  document: ManifestDocument,
+  version: SvcVersion,
+  locator: ManifestLocator,
+  cache: ResultCache,
+  raw: RawDiagnostic[],
+  walk: Parameters<typeof walkParts>[4],
+): void {
+  const schema = schemaFor(version);
+  const rules = { structure: STRUCTURE_RULES_BY_KEYWORD, schema: SCHEMA_RULES_BY_ID };
+  const anchorAt = anchorFinder(locator);
+  // A TOML date or time is no JSON type for the schema (see ManifestDocument.schemaValue).
+  walkParts(
+    partsFor(version),
+    document.schemaValue,
+    '',
+    (found: PartErrors) => {
+      const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
+      const anchor = anchorAt(found);
+      appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
+    },
+    walk,
+  );
+}
+
+/**
+ * Every code rule over the tree, reporting into `raw`. What a rule's `forEachItem` check reports
+ * about an item is reused through `cache` for the same node at the same place (incremental.ts).
+ */
+function runCodeRules(
+  tree: { version: SvcVersion; locator: ManifestLocator; root: MapNode; value: Record<string, unknown> },
+  cache: ResultCache,
+  raw: RawDiagnostic[],
+): void {
+  const { version, locator } = tree;
+  let sink = raw;
+  let spare: RawDiagnostic[] | undefined;
+  const base = Object.assign(Object.create(locator) as ManifestLocator, {
+    version,
+    root: tree.root,
+    value: tree.value,
+    schema: schemaFor(version),
+    report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
+  });
+  for (const rule of CODE_RULES) {
+    // What a rule reports about an item also depends on the version (say, the schema it reads).
+    const slot = `${rule.id}@${version}`;
+    const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+      const found = cache.each(
+        `${slot}:${name}`,
+        anchorsOf(items, item.anchor),
+        (index) => item.pointer(items[index]!, index),
+        (index) => {
+          // Most items report nothing: they share one spare list (taken while in use, as checks nest).
+          const outer = sink;
+          const collected: RawDiagnostic[] = (sink = spare ?? []);
+          spare = undefined;
+          try {
+            check(items[index]!, index);
+          } finally {
+            sink = outer;
+          }
+          if (collected.length > 0) return collected;
+          spare = collected;
+          return NOTHING;
+        },
+        depends,
+      );
+      appendAll(sink, found);
+    };
+    const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
+    rule.check(context);
+  }
+}
+
+/** What a text without a tree and without an error gets: it is empty; the fix adds `svc_version`. */
+function emptyManifest(document: ManifestDocument): RawDiagnostic {
+  return {
+    code: 'not-a-mapping',
+    message: 'the manifest is empty; it needs at least svc_version',
+    path: '',
+    start: 0,
+    end: 0,
+    // At the end: after any comments and a lone `---`, so the file stays one document.
+    fixes: [
+      {
+        title: 'Add svc_version: 2',
+        edits: [
+          {
+            start: document.text.length,
+            end: document.text.length,
+            newText:
+              (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') + (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
+          },
+        ],
+      },
+    ],
+  };
 }
 
 /** Reads `svc_version`, reporting a missing or unsupported one. */

@@ -168,7 +168,7 @@ function runSequence(
     expect(document.text).toBe(next);
     if (changes && next !== text) expect(document.regionFromChanges).toBe(true);
     stats.updates += 1;
-    if (document.scannedBytes < next.length) stats.local += 1;
+    if (document.scannedCharacters < next.length) stats.local += 1;
     const problem = difference(document, format, limits);
     if (problem) throw new Error(`${problem}\nafter ${JSON.stringify(changes)}`);
     text = next;
@@ -221,8 +221,8 @@ describe('the work of an edit is local', () => {
   it('on a 10k-line YAML document, typing in a value scans and parses a few lines, with or without ranges', () => {
     expect(lineCount).toBeGreaterThan(10_000);
     let document = ManifestDocument.parse(text);
-    expect(document.scannedBytes).toBeGreaterThanOrEqual(3 * text.length);
-    expect(document.reparsedBytes).toBe(text.length);
+    expect(document.scannedCharacters).toBeGreaterThanOrEqual(3 * text.length);
+    expect(document.parsedCharacters).toBe(text.length);
     void document.lines;
     const at = text.indexOf("prompt: 'Handle trigger 700:") + 'prompt: '.length;
     let current = text;
@@ -236,8 +236,8 @@ describe('the work of an edit is local', () => {
       document = document.update(next, passRanges ? changesFor(current, next, [0, 0], false) : undefined);
       expect(prefix).toBeGreaterThan(0);
       // The line, the item around it and the next item's first line: far below 1% of the text.
-      expect(document.scannedBytes).toBeLessThan(600);
-      expect(document.reparsedBytes).toBeLessThan(400);
+      expect(document.scannedCharacters).toBeLessThan(600);
+      expect(document.parsedCharacters).toBeLessThan(400);
       expect(difference(document, 'yaml', {})).toBeNull();
       current = next;
     }
@@ -249,17 +249,17 @@ describe('the work of an edit is local', () => {
     const at = text.indexOf('  - slug: trigger-900\n');
     const added = text.slice(0, at) + item + text.slice(at);
     document = document.update(added);
-    expect(document.scannedBytes).toBeLessThan(1000);
-    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(document.scannedCharacters).toBeLessThan(1000);
+    expect(document.parsedCharacters).toBeLessThan(300);
     expect(difference(document, 'yaml', {})).toBeNull();
     document = document.update(text);
-    expect(document.scannedBytes).toBeLessThan(1000);
+    expect(document.scannedCharacters).toBeLessThan(1000);
     expect(difference(document, 'yaml', {})).toBeNull();
     // After `connectors:` (a chunk parsed whole), before `sandbox:`.
     const key = text.indexOf('\nsandbox:\n') + 1;
     const withKey = `${text.slice(0, key)}runtime: node\n${text.slice(key)}`;
     document = document.update(withKey);
-    expect(document.scannedBytes).toBeLessThan(2000);
+    expect(document.scannedCharacters).toBeLessThan(2000);
     expect(difference(document, 'yaml', {})).toBeNull();
   });
 
@@ -275,7 +275,7 @@ describe('the work of an edit is local', () => {
     ]);
     expect(updated.regionFromChanges).toBe(true);
     // One region spans ~200 items; only the two edited ones are parsed again.
-    expect(updated.reparsedBytes).toBeLessThan(400);
+    expect(updated.parsedCharacters).toBeLessThan(400);
     expect(difference(updated, 'yaml', {})).toBeNull();
   });
 
@@ -286,17 +286,17 @@ describe('the work of an edit is local', () => {
     for (const typed of ['r', 'runtime', 'runtime:', 'runtime: node\n']) {
       const next = `${text.slice(0, end)}${typed}${typed.endsWith('\n') ? '' : '\n'}${text.slice(end)}`;
       document = document.update(next);
-      expect(document.scannedBytes).toBeLessThan(1000);
+      expect(document.scannedCharacters).toBeLessThan(1000);
       // `r` alone is not a key: the text is no mapping, and is parsed whole, as a fresh parse does.
-      if (typed.includes(':')) expect(document.reparsedBytes).toBeLessThan(300);
-      else expect(document.reparsedBytes).toBeGreaterThanOrEqual(next.length);
+      if (typed.includes(':')) expect(document.parsedCharacters).toBeLessThan(300);
+      else expect(document.parsedCharacters).toBeGreaterThanOrEqual(next.length);
       expect(difference(document, 'yaml', {})).toBeNull();
     }
     // Inside the list: the items after the key are now its value's (a sequence at the same indentation).
     const inside = text.indexOf('  - slug: trigger-1400\n');
     const split = `${text.slice(0, inside)}later:\n${text.slice(inside)}`;
     document = ManifestDocument.parse(text).update(split);
-    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(document.parsedCharacters).toBeLessThan(300);
     expect(difference(document, 'yaml', {})).toBeNull();
     expect(Object.keys(document.value as object)).toContain('later');
   });
@@ -314,7 +314,7 @@ describe('the items after a YAML edit move by groups of 64', () => {
     const step = (name: string, next: string) => {
       text = next;
       document = document.update(text);
-      expect(document.reparsedBytes, name).toBeLessThan(text.length / 10);
+      expect(document.parsedCharacters, name).toBeLessThan(text.length / 10);
       expect(difference(document, 'yaml', {}), name).toBeNull();
     };
     const before = (slug: string) => text.indexOf(`  - slug: ${slug}\n`);
@@ -356,8 +356,8 @@ describe('the work of a TOML edit is local', () => {
     ] as const) {
       const next = text.slice(0, at) + typed + text.slice(at);
       document = document.update(next, passRanges ? changesFor(current, next, [0, 0], false) : undefined);
-      expect(document.scannedBytes).toBeLessThan(800);
-      expect(document.reparsedBytes).toBeLessThan(300);
+      expect(document.scannedCharacters).toBeLessThan(800);
+      expect(document.parsedCharacters).toBeLessThan(300);
       expect(difference(document, 'toml', {})).toBeNull();
       current = next;
     }
@@ -414,7 +414,7 @@ describe('identity: what did not change keeps its objects', () => {
     const offsets = nodes.map((node) => node.start);
     const at = text.indexOf('slug = "trigger-30"') + 'slug = "trigger-3'.length;
     const after = before.update(text.slice(0, at) + '3' + text.slice(at), [{ start: at, end: at, newLength: 1 }]);
-    expect(after.reparsedBytes).toBeLessThan(300);
+    expect(after.parsedCharacters).toBeLessThan(300);
     const newNodes = seqOf(after);
     const newValues = (after.value as { triggers: unknown[] }).triggers;
     // A trigger whose table a `[triggers.filter]` header extends is joined anew; every other keeps its objects.
@@ -551,5 +551,39 @@ describe('the changed region', () => {
     ).toEqual({ start: 2, end: 8, newLength: 7 });
     expect(mergeTextChanges(10, [{ start: 8, end: 12, newLength: 0 }])).toBeNull();
     expect(mergeTextChanges(10, [{ start: 3, end: 2, newLength: 0 }])).toBeNull();
+  });
+});
+
+describe('a document an update took over', () => {
+  const reads = (document: ManifestDocument) => [() => document.root, () => document.value, () => document.schemaValue, () => document.diagnostics];
+
+  it('fails loudly when its tree, value or diagnostics are read, in YAML and TOML; its text stays readable and it can be updated again', () => {
+    const cases = [
+      { format: 'yaml' as const, text: largeManifest(2, 40, 12, 5), marker: 'slug: trigger-17' },
+      { format: 'toml' as const, text: largeTomlManifest(30, 10, 5), marker: 'slug = "trigger-17"' },
+    ];
+    for (const { format, text, marker } of cases) {
+      const first = ManifestDocument.parse(text, { format });
+      void first.value;
+      const at = text.indexOf(marker) + marker.length - 2;
+      const edited = text.slice(0, at) + 'x' + text.slice(at);
+      const second = first.update(edited);
+      // The new document took the old one's units over (it re-read only the edited lines).
+      expect(second.parsedCharacters, format).toBeLessThan(text.length / 10);
+      for (const read of reads(first)) expect(read, format).toThrow(/took this document over/);
+      for (const read of reads(second)) expect(read, format).not.toThrow();
+      expect(first.text).toBe(text);
+      // Updating the taken-over document again reads its text afresh.
+      const again = first.update(edited);
+      expect(JSON.stringify(again.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format }).root));
+    }
+  });
+
+  it('is not taken over by an update that leaves it its tree: a TOML text without one keeps the last tree readable', () => {
+    const text = largeTomlManifest(30, 10, 6);
+    const good = ManifestDocument.parse(text, { format: 'toml' });
+    const broken = good.update(text.replace('slug = "trigger-20"', 'slug = "trigger-20'));
+    expect(broken.root).toBeNull();
+    expect(() => good.root).not.toThrow();
   });
 });

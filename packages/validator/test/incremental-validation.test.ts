@@ -9,11 +9,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   declarationsOf,
   ManifestDocument,
-  movedFrom,
   nodeAtPointer,
   PieceText,
   validateDocument,
@@ -25,12 +24,17 @@ import {
 } from '../src/index.js';
 import { notedEnds } from '../src/document/spliced-lists.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
-import { recordValidationWork, validationWork } from '../src/validate.js';
+import type { ValidationWork } from '../src/validate.js';
+
+/** A probe for `validateDocument`: what the validation computed afresh. */
+const newProbe = (): ValidationWork => ({ schemaParts: [], checked: [] });
 import { locatedList, ResultCache } from '../src/incremental.js';
 import { anchorFinder } from '../src/validate.js';
 import { ManifestLocator } from '../src/locator.js';
 import type { PartErrors } from '../src/schema-parts.js';
 import type { RawDiagnostic } from '../src/diagnostic.js';
+import { CODE_RULES } from '../src/rules/index.js';
+import type { RuleContext } from '../src/rules/rule.js';
 import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
 const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
@@ -72,6 +76,45 @@ function checkChain(text: string, format: 'yaml' | 'toml', edits: Mutation[]): v
 }
 
 const pick = (list: Fixture[]) => fc.nat(list.length - 1).map((i) => list[i]!);
+
+describe('a rule that reuses a result it should recompute', () => {
+  /**
+   * `trigger-agent-declared` with its `depends` dropped: its per-trigger results are then reused
+   * after an agent is renamed, though they read the declared names. The comparison with a fresh
+   * validation, which every incremental test makes, must see that; here the real rule is wrapped
+   * for the length of the test.
+   */
+  it('is caught by the comparison with a fresh validation (here: a reference rule that drops its depends)', () => {
+    const rule = CODE_RULES.find((candidate) => candidate.id === 'trigger-agent-declared')!;
+    // The rule's own check, kept as its property descriptor to be put back as it was.
+    const original = Object.getOwnPropertyDescriptor(rule, 'check')!;
+    const check = original.value as (this: unknown, context: RuleContext) => void;
+    const text = largeManifest(2, 20, 18, 8);
+    const offset = text.indexOf('  agent-5:\n') + '  agent-5'.length - 1;
+    const renamed = text.slice(0, offset) + 'x' + text.slice(offset);
+    const compare = () => {
+      const document = ManifestDocument.parse(text);
+      validateDocument(document);
+      return { incremental: validateDocument(document.update(renamed)).diagnostics, fresh: validateManifest(renamed).diagnostics };
+    };
+    // The real rule: equal.
+    const honest = compare();
+    expect(honest.incremental).toEqual(honest.fresh);
+    rule.check = function (context) {
+      const forEachItem: RuleContext['forEachItem'] = (name, items, item, each) => context.forEachItem(name, items, item, each);
+      return check.call(this, Object.assign(Object.create(context) as RuleContext, { forEachItem }));
+    };
+    try {
+      const stale = compare();
+      expect(stale.incremental).not.toEqual(stale.fresh);
+      // The triggers that name the renamed agent keep their old (empty) result.
+      const codes = (list: { code: string }[]) => list.filter((d) => d.code === 'trigger-agent-declared').length;
+      expect(codes(stale.incremental)).toBeLessThan(codes(stale.fresh));
+    } finally {
+      Object.defineProperty(rule, 'check', original);
+    }
+  });
+});
 
 describe('incremental validation equals a fresh validation', () => {
   it('on YAML fixtures (v1 and v2, valid and invalid) after chains of edits', () => {
@@ -138,8 +181,6 @@ describe('what an edit validates again', () => {
       );
     expect(inline).toEqual([]);
   });
-  beforeAll(() => recordValidationWork(true));
-  afterAll(() => recordValidationWork(false));
   /** Schema parts below a collection (an item), leaving out the root and the collections themselves, which are new objects after any edit. */
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
   const at = (text: string, marker: string, after: string) => text.indexOf(after, text.indexOf(marker)) + after.length;
@@ -147,13 +188,14 @@ describe('what an edit validates again', () => {
   it('a one-line edit in one trigger validates that trigger and checks it again, and nothing of the others', () => {
     const text = largeManifest(2, 40, 20, 7);
     let document = ManifestDocument.parse(text, { format: 'yaml' });
-    validateDocument(document);
-    expect(validationWork(document)!.schemaParts.length).toBeGreaterThan(60);
+    const opened = newProbe();
+    validateDocument(document, { probe: opened });
+    expect(opened.schemaParts.length).toBeGreaterThan(60);
     const offset = at(text, 'slug: trigger-17\n', "prompt: '") + 3;
     const edited = text.slice(0, offset) + 'x' + text.slice(offset);
     document = document.update(edited);
-    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited).diagnostics);
-    const work = validationWork(document)!;
+    const work = newProbe();
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited).diagnostics);
     expect(items(work.schemaParts)).toEqual(['/triggers/17']);
     const checked = work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c));
     expect(checked.sort()).toEqual([
@@ -171,9 +213,9 @@ describe('what an edit validates again', () => {
     const offset = at(text, '  agent-5:\n', '  agent-5') - 1;
     const edited = text.slice(0, offset) + 'x' + text.slice(offset);
     document = document.update(edited);
-    const result = validateDocument(document);
+    const work = newProbe();
+    const result = validateDocument(document, { probe: work });
     expect(result.diagnostics).toEqual(validateManifest(edited).diagnostics);
-    const work = validationWork(document)!;
     expect(items(work.schemaParts)).toEqual(['/agents/agent-x5']);
     expect(work.checked.filter((c) => c.startsWith('agent-connector-declared'))).toEqual(['agent-connector-declared@2:agents /agents/agent-x5']);
     // Triggers name agents: each is checked again for trigger-agent-declared; no trigger is validated again.
@@ -190,14 +232,14 @@ describe('what an edit validates again', () => {
     const offset = at(text, 'slug = "trigger-20"', 'slug = "trigger-20"');
     const edited = text.slice(0, offset) + '\nnote = "x"' + text.slice(offset);
     document = document.update(edited);
-    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    const work = newProbe();
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
     // The tables were joined at the open as an edit joins them, so the values made anew are the
     // edited trigger's and those of the triggers a `[triggers.filter]` header extends (joining
     // the triggers again copies those tables): 4, 13 and 22 of this file.
     const after = (document.schemaValue as { triggers: object[] }).triggers;
     const made = after.flatMap((trigger, index) => (trigger === before[index] ? [] : [`/triggers/${index}`]));
     expect(made).toEqual(['/triggers/4', '/triggers/13', '/triggers/20', '/triggers/22']);
-    const work = validationWork(document)!;
     expect(items(work.schemaParts).filter((p) => p.startsWith('/triggers/'))).toEqual(made);
     // No agent or connector is validated again, nor checked again by a rule.
     expect(items(work.schemaParts).filter((p) => !p.startsWith('/triggers/'))).toEqual([]);
@@ -206,8 +248,6 @@ describe('what an edit validates again', () => {
 });
 
 describe('a [[triggers]] table typed into a large TOML file', () => {
-  beforeAll(() => recordValidationWork(true));
-  afterAll(() => recordValidationWork(false));
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
 
   it('validates again only the new table and the one it was typed in front of, though the texts between had an error', () => {
@@ -223,8 +263,9 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     validateDocument(document);
     const edited = `${text.slice(0, at)}${table(1000)}${text.slice(at)}`;
     document = document.update(edited);
-    expect(document.reparsedBytes).toBeLessThan(300);
-    expect(validateDocument(document).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    expect(document.parsedCharacters).toBeLessThan(300);
+    const work = newProbe();
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format: 'toml' }).root));
     // The array of tables is spliced, not joined table by table, and says which ends it kept.
     const tables = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
@@ -232,7 +273,6 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     expect(notedEnds(tables, tablesBefore)).toEqual({ prefix: 150, suffix: 149 });
     // The new table, and the one it was typed in front of: the unfinished header shared that
     // table's block, so its text was read again. No other trigger, agent or connector.
-    const work = validationWork(document)!;
     expect(items(work.schemaParts)).toEqual(['/triggers/150', '/triggers/151']);
     expect(work.checked.filter((c) => /\/(triggers|agents|connectors)\/[^/ ]+$/.test(c)).sort()).toEqual([
       'cron-syntax@2:triggers /triggers/150',
@@ -247,7 +287,7 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     // Deleted again: the array loses that one table, and keeps all the others.
     const tablesWithNew = tables;
     document = document.update(text);
-    expect(document.reparsedBytes).toBeLessThan(300);
+    expect(document.parsedCharacters).toBeLessThan(300);
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(text, { format: 'toml' }).root));
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(text, { format: 'toml' }).diagnostics);
     expect(notedEnds((nodeAtPointer(document.root!, '/triggers').node as SeqNode).items, tablesWithNew)).toEqual({ prefix: 150, suffix: 150 });
@@ -336,14 +376,16 @@ describe('kept diagnostics', () => {
     // A line added in trigger 20: the typo is a line down, at the same column, and so are its fix's edits.
     const added = swapped.replace(/(- slug: trigger-20\n)/, '$1    # a note\n');
     document = document.update(added);
-    const moved = typo(validateDocument(document).diagnostics);
+    const result = validateDocument(document);
+    const moved = typo(result.diagnostics);
     const shift = '    # a note\n'.length;
     expect(moved.range).toEqual({
       start: { ...first.range.start, line: first.range.start.line + 1, offset: first.range.start.offset + shift },
       end: { ...first.range.end, line: first.range.end.line + 1, offset: first.range.end.offset + shift },
     });
     expect(moved.fixes![0]!.edits[0]!.range.start.line).toBe(first.fixes![0]!.edits[0]!.range.start.line + 1);
-    expect(movedFrom(moved)).toBe(first);
+    // The result says which form it was moved from, at the same index.
+    expect(result.movedFrom?.[result.diagnostics.indexOf(moved)]).toBe(first);
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(added).diagnostics);
     // Two lines removed above it, one of them partly: still what a fresh validation finds.
     const removed = added.replace(/(- slug: trigger-20\n) {4}# a note\n(.*\n)/, '$1');
@@ -416,12 +458,12 @@ describe('located lists (locatedList)', () => {
     const above: RawDiagnostic = { code: 'possible-typo', message: 'above', path: '', start: 0, end: 3 };
     const below: RawDiagnostic = { code: 'possible-typo', message: 'below', path: '', start: note, end: note + 4 };
     const first = ManifestDocument.parse(text);
-    const [keptAbove, keptBelow] = locatedList(first, [above, below], warning);
+    const [keptAbove, keptBelow] = locatedList(first, [above, below], warning).diagnostics;
     // Line 3 made longer and a line added after it.
     const edited = text.replace('  name: a\n', '  name: abc\n  owner: b\n');
     const second = first.update(edited);
     move(below, edited.length - text.length);
-    const [nowAbove, nowBelow] = locatedList(second, [above, below], warning);
+    const [nowAbove, nowBelow] = locatedList(second, [above, below], warning).diagnostics;
     expect(nowAbove).toBe(keptAbove);
     expect(nowBelow).toEqual(second.lines.locate(below, 'warning'));
     expect(nowBelow!.range.start).toEqual({ offset: below.start, line: keptBelow!.range.start.line + 1, column: keptBelow!.range.start.column });
@@ -438,9 +480,9 @@ describe('located lists (locatedList)', () => {
       fixes: [{ title: 't', edits: [{ start: note, end: note + 4, newText: 'x' }] }],
     };
     const first = ManifestDocument.parse(text);
-    const [before] = locatedList(first, [raw], warning);
+    const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(longer);
-    const [after] = locatedList(second, [raw], warning);
+    const [after] = locatedList(second, [raw], warning).diagnostics;
     expect(after).toEqual(second.lines.locate(raw, 'warning'));
     expect(after!.fixes![0]!.edits[0]!.range.start.column).toBe(before!.fixes![0]!.edits[0]!.range.start.column - 2);
   });
@@ -450,10 +492,10 @@ describe('located lists (locatedList)', () => {
     const last = 'svc_version: 2\nproject:\n  name: a';
     const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: last.length, end: last.length };
     const first = ManifestDocument.parse(last);
-    const [before] = locatedList(first, [raw], warning);
+    const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(last.replace('name: a', 'name: abc'));
     move(raw, 2);
-    const [after] = locatedList(second, [raw], warning);
+    const [after] = locatedList(second, [raw], warning).diagnostics;
     expect(after).toEqual(second.lines.locate(raw, 'warning'));
     expect(after!.range.start.column).toBe(before!.range.start.column + 2);
   });
@@ -462,10 +504,10 @@ describe('located lists (locatedList)', () => {
     // A related place on line 1; the raw object moved whole by the edit's two characters.
     const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: note, end: note + 4, related: [{ message: 'r', start: 0, end: 3 }] };
     const first = ManifestDocument.parse(text);
-    const [before] = locatedList(first, [raw], warning);
+    const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(longer);
     move(raw, 2);
-    const [after] = locatedList(second, [raw], warning);
+    const [after] = locatedList(second, [raw], warning).diagnostics;
     expect(after).toEqual(second.lines.locate(raw, 'warning'));
     expect(after!.related![0]!.range.start.column).toBe(before!.related![0]!.range.start.column + 2);
   });

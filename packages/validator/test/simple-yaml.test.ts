@@ -321,48 +321,35 @@ describe('the simple YAML reader', () => {
     expect(accepted / total).toBeGreaterThan(0.25);
   });
 
-  it('reads generated documents with characters changed as the library does, whenever it accepts them', () => {
+  it('reads generated documents with characters changed as the library does, whenever it accepts them, and accepts many', () => {
+    let accepted = 0;
+    let total = 0;
+    // Characters a writer types into plain YAML (often still accepted), and constructs the reader
+    // declines or that break the text (tabs, anchors, tags, quotes, flow brackets, markers).
+    const typed = fc.constantFrom('', ' ', '  ', '\n', 'x', '7', '-', ':', '#', ',', ': x', '- ');
+    const hostile = fc.constantFrom("'", '"', '[', ']', '\t', '\r', '&a', '*a', '!t', '|', '?', '---', '\\');
+    // Edits of documents the reader takes: what it is asked to read again after a keystroke.
+    const readable = document.filter((text) => readSimpleYaml(text, 0, '', false) !== null);
     const edit = fc.record({
       at: fc.nat(),
       remove: fc.integer({ min: 0, max: 3 }),
-      insert: fc.constantFrom(
-        '',
-        ' ',
-        '  ',
-        '\n',
-        '-',
-        ':',
-        '#',
-        "'",
-        '"',
-        '[',
-        ']',
-        ',',
-        'x',
-        '\t',
-        '\r',
-        '&a',
-        '*a',
-        '!t',
-        '|',
-        '?',
-        ': x',
-        '- ',
-        '---',
-        '\\',
-      ),
+      insert: fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: hostile }),
     });
     fc.assert(
-      fc.property(document, fc.array(edit, { minLength: 1, maxLength: 3 }), (text, list) => {
+      fc.property(readable, fc.array(edit, { minLength: 1, maxLength: 3 }), (text, list) => {
         let changed = text;
         for (const { at, remove, insert } of list) {
           const place = changed.length === 0 ? 0 : at % (changed.length + 1);
           changed = changed.slice(0, place) + insert + changed.slice(place + remove);
         }
-        expectSameReading(changed);
+        total += 1;
+        if (expectSameReading(changed)) accepted += 1;
       }),
       { numRuns: runs(3000) },
     );
+    // Most edits break nothing the reader needs (a changed scalar, a blank line): a reader that
+    // declined them all would pass the comparison above without being compared.
+    expect(accepted / total).toBeGreaterThan(0.2);
   });
 
   it('reads generated manifests, and manifests mutated at random, whole and by the units they are parsed in, as the library does whenever it accepts them', () => {

@@ -4,7 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commonEnds, mapSpliced, noteSplice, withRunReplaced } from '../src/document/spliced-lists.js';
+import { declarationsOf, ManifestDocument, validateDocument, type ValueNode } from '@svc-manifest/validator';
+import { commonEnds, mapSpliced, notedEnds, noteSplice, withRunReplaced } from '../src/document/spliced-lists.js';
+import { largeManifest, largeTomlManifest, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
 
 /** The counts a comparison of references finds (the reference the note must never exceed). */
 function compared(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } {
@@ -85,5 +87,85 @@ describe('spliced lists', () => {
         expect(old).toEqual(copy);
       }),
     );
+  });
+});
+
+/** Every sequence's items and every array value of a tree, by pointer. */
+function listsByPointer(node: ValueNode | null, pointer = '', out = new Map<string, readonly unknown[]>()): Map<string, readonly unknown[]> {
+  if (!node) return out;
+  if (node.kind === 'seq') {
+    out.set(`items ${pointer}`, node.items);
+    node.items.forEach((item, i) => listsByPointer(item, `${pointer}/${i}`, out));
+  } else if (node.kind === 'map') {
+    for (const entry of node.entries) listsByPointer(entry.value, `${pointer}/${entry.key}`, out);
+  }
+  return out;
+}
+
+function valueLists(value: unknown, pointer = '', out = new Map<string, readonly unknown[]>()): Map<string, readonly unknown[]> {
+  if (Array.isArray(value)) {
+    out.set(`value ${pointer}`, value);
+    value.forEach((item, i) => valueLists(item, `${pointer}/${i}`, out));
+  } else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) valueLists(child, `${pointer}/${key}`, out);
+  }
+  return out;
+}
+
+/** The lists a document's readers reuse work over: its sequences' items, its array values, its declarations. */
+function listsOf(document: ManifestDocument): Map<string, readonly unknown[]> {
+  const lists = valueLists(document.value, '', listsByPointer(document.root));
+  const declarations = declarationsOf(document);
+  for (const kind of ['agent', 'connector', 'template', 'trigger'] as const) lists.set(`declarations ${kind}`, declarations.declarations(kind));
+  return lists;
+}
+
+describe('the notes the document layer and the declarations index write', () => {
+  /**
+   * After real edits (update(), then a validation and the declarations index, which splice lists
+   * of their own), every note found on a list at the same place as before is held to an
+   * independent comparison of the two lists' items by reference: it never claims more.
+   */
+  function checkNotes(start: string, format: 'yaml' | 'toml', edits: Mutation[]): number {
+    let document = ManifestDocument.parse(start, { format });
+    validateDocument(document);
+    let before = listsOf(document);
+    let text = start;
+    let checked = 0;
+    for (const edit of edits) {
+      text = edit(text);
+      document = document.update(text);
+      validateDocument(document);
+      const after = listsOf(document);
+      for (const [where, list] of after) {
+        const old = before.get(where);
+        const noted = old && notedEnds(list, old);
+        if (!noted) continue;
+        checked += 1;
+        const reference = compared(list, old);
+        expect(noted.prefix, where).toBeLessThanOrEqual(reference.prefix);
+        expect(noted.prefix + noted.suffix, where).toBeLessThanOrEqual(reference.prefix + reference.suffix);
+      }
+      before = after;
+    }
+    return checked;
+  }
+
+  it('never claim more than a comparison finds, after random edits of large YAML and TOML manifests', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), fc.array(structuralEdit, { minLength: 1, maxLength: 6 }), (seed, edits) => {
+        checked += checkNotes(largeManifest(2, 40, 12, seed), 'yaml', edits);
+      }),
+      { numRuns: 40, seed: 1719 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), fc.array(tomlEdit, { minLength: 1, maxLength: 6 }), (seed, edits) => {
+        checked += checkNotes(largeTomlManifest(30, 10, seed), 'toml', edits);
+      }),
+      { numRuns: 40, seed: 1720 },
+    );
+    // Notes were written and checked, not merely absent.
+    expect(checked).toBeGreaterThan(40);
   });
 });

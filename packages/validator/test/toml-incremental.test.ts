@@ -47,7 +47,7 @@ describe('the generated TOML manifests', () => {
     expect(shown(validateDocument(document).diagnostics).filter(([code]) => code === 'toml-syntax' || code === 'duplicate-key')).toEqual([]);
     expect(planTomlBlocks(text)!.length).toBe(1 + 4 + 20 + 2 + 40 + 4 + 6 + 1 + 3);
     expect(treeJson(document.root)).toBe(wholeTree(text));
-    expect(document.reparsedBytes).toBe(text.length);
+    expect(document.parsedCharacters).toBe(text.length);
   });
 });
 
@@ -115,8 +115,8 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
         const updated = toml(t1).update(t2);
         expect(updated.text).toBe(t2);
         total += 1;
-        if (updated.reparsedBytes < t2.length) blockwise += 1;
-        if (updated.reparsedBytes < t2.length && updated.root === null) errorsBlockwise += 1;
+        if (updated.parsedCharacters < t2.length) blockwise += 1;
+        if (updated.parsedCharacters < t2.length && updated.root === null) errorsBlockwise += 1;
         const problem = differenceFromFresh(updated);
         if (problem) throw new Error(problem);
       }),
@@ -136,7 +136,7 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
         const t2 = applyAll(t1, list);
         const updated = toml(t1).update(t2);
         total += 1;
-        if (updated.reparsedBytes < t2.length / 4) blockwise += 1;
+        if (updated.parsedCharacters < t2.length / 4) blockwise += 1;
         const problem = differenceFromFresh(updated);
         if (problem) throw new Error(problem);
       }),
@@ -167,16 +167,16 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
     const text = largeTomlManifest(200, 20, 4);
     const document = toml(text);
     const first = document.update(text.replace('slug = "trigger-100"', 'slug = "trigger-100x"'));
-    expect(first.reparsedBytes).toBeLessThan(200);
+    expect(first.parsedCharacters).toBeLessThan(200);
     const firstTree = treeJson(first.root);
     const second = document.update(`# moved\n${text.replace('slug = "trigger-150"', 'slug = "trigger-150y"')}`);
-    expect(second.reparsedBytes).toBe(second.text.length);
+    expect(second.parsedCharacters).toBe(second.text.length);
     expect(differenceFromFresh(second)).toBeNull();
     expect(treeJson(first.root)).toBe(firstTree);
     expect(differenceFromFresh(first)).toBeNull();
     // The first update's document is the one to go on from: its next edit is incremental again.
     const third = first.update(first.text.replace('slug = "trigger-20"', 'slug = "trigger-20z"'));
-    expect(third.reparsedBytes).toBeLessThan(200);
+    expect(third.parsedCharacters).toBeLessThan(200);
     expect(differenceFromFresh(third)).toBeNull();
   });
 
@@ -225,15 +225,15 @@ describe('what an edit re-parses', () => {
       const lineCount = text.split('\n').length;
       expect(lineCount).toBeGreaterThan(name === '1k lines' ? 900 : 50_000);
       let document = toml(text);
-      expect(document.reparsedBytes).toBe(text.length);
+      expect(document.parsedCharacters).toBe(text.length);
       // Change the slug of the trigger in the middle of the file, then keep typing in it.
       const at = text.indexOf(`slug = "trigger-${Math.floor(triggers / 2)}"`) + 'slug = "'.length;
       let edited = text;
       for (const typed of ['x', 'xy', 'xyz']) {
         edited = text.slice(0, at) + typed + text.slice(at);
         document = document.update(edited);
-        expect(document.reparsedBytes).toBe(blockAround(edited, at).length);
-        expect(document.reparsedBytes).toBeLessThan(200);
+        expect(document.parsedCharacters).toBe(blockAround(edited, at).length);
+        expect(document.parsedCharacters).toBeLessThan(200);
       }
       expect((document.value as { triggers: { slug: string }[] }).triggers[Math.floor(triggers / 2)]!.slug).toBe(`xyztrigger-${Math.floor(triggers / 2)}`);
       expect(differenceFromFresh(document)).toBeNull();
@@ -251,7 +251,7 @@ describe('what an edit re-parses', () => {
     const slug = 'slug = "trigger-150"\n';
     const dated = text.replace(slug, `${slug}filter = 2024-05-01\n`);
     let document = toml(text).update(dated);
-    expect(document.reparsedBytes).toBeLessThan(200);
+    expect(document.parsedCharacters).toBeLessThan(200);
     const date = dated.indexOf('2024-05-01');
     const trigger150 = validateDocument(document).diagnostics.filter((d) => d.path.startsWith('/triggers/150'));
     expect(trigger150.map((d) => [d.code, d.path, d.range.start.offset, d.range.end.offset])).toEqual([
@@ -259,7 +259,7 @@ describe('what an edit re-parses', () => {
     ]);
     expect(differenceFromFresh(document)).toBeNull();
     document = document.update(text);
-    expect(document.reparsedBytes).toBeLessThan(200);
+    expect(document.parsedCharacters).toBeLessThan(200);
     expect(differenceFromFresh(document)).toBeNull();
   });
 
@@ -267,7 +267,7 @@ describe('what an edit re-parses', () => {
     const text = largeTomlManifest(30, 10, 2);
     const renamed = text.replace('[agents.agent-4]', '[agents.agent-3]');
     const document = toml(text).update(renamed);
-    expect(document.reparsedBytes).toBe(renamed.length);
+    expect(document.parsedCharacters).toBe(renamed.length);
     const duplicate = validateDocument(document).diagnostics.filter((d) => d.code === 'duplicate-key');
     expect(duplicate).toHaveLength(1);
     // At the second header's last key.
@@ -276,11 +276,11 @@ describe('what an edit re-parses', () => {
     // Back to the valid text: its blocks are those of the last text without a problem, so only the
     // renamed block is parsed again.
     const fixed = document.update(text);
-    expect(fixed.reparsedBytes).toBe(blockAround(text, text.indexOf('[agents.agent-4]')).length);
+    expect(fixed.parsedCharacters).toBe(blockAround(text, text.indexOf('[agents.agent-4]')).length);
     expect(differenceFromFresh(fixed)).toBeNull();
     const edited = text.replace('"conn-5"', '"conn-55"');
     const next = fixed.update(edited);
-    expect(next.reparsedBytes).toBe(blockAround(edited, edited.indexOf('conn-55')).length);
+    expect(next.parsedCharacters).toBe(blockAround(edited, edited.indexOf('conn-55')).length);
     expect(differenceFromFresh(next)).toBeNull();
   });
 
@@ -293,7 +293,7 @@ describe('what an edit re-parses', () => {
     for (const typed of steps) {
       const edited = text.slice(0, at) + typed + text.slice(at + '"trigger-1000"'.length);
       document = document.update(edited);
-      expect(document.reparsedBytes).toBe(document.root ? blockAround(edited, at).length : readForError(edited, at));
+      expect(document.parsedCharacters).toBe(document.root ? blockAround(edited, at).length : readForError(edited, at));
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
       const syntax = validateDocument(document).diagnostics.filter((d) => d.code === 'toml-syntax');
@@ -312,8 +312,8 @@ describe('what an edit re-parses', () => {
       const edited = text.slice(0, at) + header.slice(0, n) + text.slice(at);
       document = document.update(edited);
       expect(document.root).toBeNull();
-      expect(document.reparsedBytes).toBe(readForError(edited, at));
-      expect(document.scannedBytes).toBeLessThan(2000);
+      expect(document.parsedCharacters).toBe(readForError(edited, at));
+      expect(document.scannedCharacters).toBeLessThan(2000);
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
     }
@@ -323,8 +323,8 @@ describe('what an edit re-parses', () => {
     for (const n of [header.length + 1, header.length + 'slug = "'.length + 1, typed.length]) {
       const edited = text.slice(0, at) + typed.slice(0, n) + text.slice(at);
       document = document.update(edited);
-      expect(document.scannedBytes).toBeLessThan(2000);
-      expect(document.reparsedBytes).toBeLessThan(400);
+      expect(document.scannedCharacters).toBeLessThan(2000);
+      expect(document.parsedCharacters).toBeLessThan(400);
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
     }
@@ -337,7 +337,7 @@ describe('what an edit re-parses', () => {
     for (let n = typed.length - 1; n >= 0; n--) {
       const edited = text.slice(0, at) + typed.slice(0, n) + text.slice(at);
       document = document.update(edited);
-      expect(document.reparsedBytes).toBeLessThan(400);
+      expect(document.parsedCharacters).toBeLessThan(400);
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
     }
@@ -348,23 +348,23 @@ describe('what an edit re-parses', () => {
     const text = largeTomlManifest(300, 20, 8);
     const at = text.indexOf('[[triggers]]\nslug = "trigger-150"');
     const added = document(text, at, '[[triggers]]\nslug = "new"\n');
-    expect(added.reparsedBytes).toBeLessThan(200);
+    expect(added.parsedCharacters).toBeLessThan(200);
     expect(differenceFromFresh(added)).toBeNull();
     // `agents` is a table, not an array of tables: `[[agents]]` redefines it.
     const redefined = document(text, at, '[[agents]]\nname = "x"\n');
-    expect(redefined.reparsedBytes).toBe(redefined.text.length);
+    expect(redefined.parsedCharacters).toBe(redefined.text.length);
     expect(validateDocument(redefined).diagnostics.map((d) => d.code)).toEqual(['duplicate-key']);
     expect(differenceFromFresh(redefined)).toBeNull();
     // A key that a header names (`[triggers.filter]` below would extend it) is not a key only this table has.
     const named = document(text, at, '[[triggers]]\nfilter = 1\n');
-    expect(named.reparsedBytes).toBe(named.text.length);
+    expect(named.parsedCharacters).toBe(named.text.length);
     expect(differenceFromFresh(named)).toBeNull();
 
     // Removed: a whole item is joined; its header alone gives its keys to the item before (a key
     // defined twice there); an item whose sub-table stays would give that sub-table to the item before.
     const item = (t: number) => text.slice(text.indexOf(`[[triggers]]\nslug = "trigger-${t}"`), text.indexOf(`[[triggers]]\nslug = "trigger-${t + 1}"`));
     const removed = toml(text).update(text.replace(item(150), ''));
-    expect(removed.reparsedBytes).toBeLessThan(200);
+    expect(removed.parsedCharacters).toBeLessThan(200);
     expect(differenceFromFresh(removed)).toBeNull();
     expect((removed.value as { triggers: { slug: string }[] }).triggers[150]!.slug).toBe('trigger-151');
     const headerOnly = toml(text).update(text.replace('[[triggers]]\nslug = "trigger-150"', 'slug = "trigger-150"'));
@@ -373,7 +373,7 @@ describe('what an edit re-parses', () => {
     expect(item(148)).toContain('[triggers.filter]');
     const withSubTable = item(148).slice(0, item(148).indexOf('[triggers.filter]'));
     const orphaned = toml(text).update(text.replace(withSubTable, ''));
-    expect(orphaned.reparsedBytes).toBe(orphaned.text.length);
+    expect(orphaned.parsedCharacters).toBe(orphaned.text.length);
     expect(differenceFromFresh(orphaned)).toBeNull();
 
     function document(base: string, offset: number, insert: string): ManifestDocument {
@@ -396,7 +396,7 @@ describe('what an edit re-parses', () => {
     for (const typed of ['n', 'note', 'note =', 'note = "', 'note = "later"', 'note = "later"\n']) {
       const edited = text.slice(0, at) + typed + text.slice(at);
       document = document.update(edited);
-      expect(document.reparsedBytes).toBe(document.root ? blockAround(edited, at).length : readForError(edited, at));
+      expect(document.parsedCharacters).toBe(document.root ? blockAround(edited, at).length : readForError(edited, at));
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
     }
@@ -404,7 +404,7 @@ describe('what an edit re-parses', () => {
     // `sandbox` is a header's key (`[sandbox]`): a root key of that name may conflict, so the whole text is parsed.
     const rootKey = `sandbox = 1\n${text}`;
     const updated = toml(text).update(rootKey);
-    expect(updated.reparsedBytes).toBe(rootKey.length);
+    expect(updated.parsedCharacters).toBe(rootKey.length);
     expect(validateDocument(updated).diagnostics.map((d) => d.code)).toEqual(['duplicate-key']);
     expect(differenceFromFresh(updated)).toBeNull();
   });
@@ -444,7 +444,7 @@ describe('what an edit re-parses', () => {
     // update of that document would: what did not change keeps its nodes (and the results
     // validation kept for them). That document is done with, as the language server drops it.
     const fixed = stillBroken.update(`# a longer first line moves every block\n${text}`);
-    expect(fixed.reparsedBytes).toBeLessThan(text.length / 10);
+    expect(fixed.parsedCharacters).toBeLessThan(text.length / 10);
     expect(differenceFromFresh(fixed)).toBeNull();
     expect(nodeAtPointer(fixed.root!, '/triggers/5').node).toBe(trigger);
     // An update of the broken document again, or of the last tree's, reads its text afresh.
@@ -452,7 +452,7 @@ describe('what an edit re-parses', () => {
     expect(differenceFromFresh(again)).toBeNull();
     expect(nodeAtPointer(again.root!, '/triggers/5').node).not.toBe(trigger);
     const fromGood = good.update(text.replace('"conn-5"', '"conn-55"'));
-    expect(fromGood.reparsedBytes).toBe(fromGood.text.length);
+    expect(fromGood.parsedCharacters).toBe(fromGood.text.length);
     expect(differenceFromFresh(fromGood)).toBeNull();
     expect(differenceFromFresh(fixed)).toBeNull();
   });
@@ -463,7 +463,7 @@ describe('what an edit re-parses', () => {
     const edited = text.replace('x = 1', 'z = 1');
     const updated = document.update(edited);
     // The key of a statement changed: its block's signature differs, so the whole text is parsed.
-    expect(updated.reparsedBytes).toBe(edited.length);
+    expect(updated.parsedCharacters).toBe(edited.length);
     expect(validateDocument(updated).diagnostics.map((d) => d.code)).toContain('duplicate-key');
     expect(differenceFromFresh(updated)).toBeNull();
   });
@@ -492,7 +492,7 @@ describe('what an edit re-parses', () => {
     const text = `svc_version = 2\n${item}${item}${item}`;
     const edited = text.replace('svc_version = 2', 'svc_version = 2 # v');
     const updated = toml(text).update(edited);
-    expect(updated.reparsedBytes).toBe('svc_version = 2 # v\n'.length);
+    expect(updated.parsedCharacters).toBe('svc_version = 2 # v\n'.length);
     expect(differenceFromFresh(updated)).toBeNull();
     const again = updated.update(`${edited}# end\n`);
     expect(differenceFromFresh(again)).toBeNull();
@@ -515,7 +515,7 @@ describe('the trees after an edit move by groups of 64 blocks', () => {
       const at = text.indexOf('\n', block.start) + 1;
       text = `${text.slice(0, at)}# note ${index}\n${text.slice(at)}`;
       document = document.update(text);
-      expect(document.reparsedBytes, `block ${index}`).toBeLessThan(500);
+      expect(document.parsedCharacters, `block ${index}`).toBeLessThan(500);
       expect(differenceFromFresh(document), `block ${index}`).toBeNull();
     }
   });

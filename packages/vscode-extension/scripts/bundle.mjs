@@ -38,7 +38,8 @@ const common = {
   conditions: ['source'],
   mainFields: ['module', 'main'],
   // ESM sources that use import.meta.url keep working once turned into CJS.
-  define: { 'import.meta.url': '__svc_import_meta_url' },
+  // The document layer's usage checks (packages/validator/src/document/checks.ts) stay out of bundles.
+  define: { 'import.meta.url': '__svc_import_meta_url', SVC_MANIFEST_BUNDLE: 'true' },
   banner: { js: "const __svc_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   sourcemap: false,
   minifySyntax: true,

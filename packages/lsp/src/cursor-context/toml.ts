@@ -130,8 +130,8 @@ const HEADERS_OF_PIECE = {};
 
 /**
  * Calls `visit` with each header line (in order) starting before `end`. A file has far fewer
- * headers than lines: in a 50k-line file, reading every line above the cursor cost ~20 ms a
- * completion. A text held in pieces keeps each piece's headers, so after an edit only the edited
+ * headers than lines, and reading every line above the cursor made a completion in a large file
+ * slow (measured in docs/decisions.md, "(#17) The open file is held in pieces"). A text held in pieces keeps each piece's headers, so after an edit only the edited
  * piece is read again, and a completion never makes the whole file one string.
  */
 function forEachHeader(text: TextSource, end: number, visit: (header: Header, start: number) => void): void {

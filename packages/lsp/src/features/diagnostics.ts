@@ -5,14 +5,7 @@
  * is rebuilt from its offsets.
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import {
-  movedFrom,
-  withPathChecks,
-  type Diagnostic,
-  type Position as ValidatorPosition,
-  type Range as ValidatorRange,
-  type Severity,
-} from '@svc-manifest/validator';
+import { withPathChecks, type Diagnostic, type Position as ValidatorPosition, type Range as ValidatorRange, type Severity } from '@svc-manifest/validator';
 import { hasNewerText, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
@@ -37,8 +30,15 @@ export function manifestDiagnostics(state: DocumentState, context?: FeatureConte
 
 /** The diagnostics to publish for a manifest. */
 export function computeDiagnostics(state: DocumentState, _params: unknown = {}, context?: FeatureContext): LspDiagnostic[] {
+  throwIfCancelled(context);
   const text = textFacts(state);
-  return manifestDiagnostics(state, context).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
+  const pins = schemaPinDiagnostics(state).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
+  const result = validate(state.doc);
+  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
+  const checked = files ? withPathChecks(state.doc, result, files) : result;
+  // The moved-from forms are by index of the validation's own list; path checks make another list.
+  const movedFrom = checked === result ? result.movedFrom : undefined;
+  return [...pins, ...checked.diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]))];
 }
 
 /** What converting a range of `state` reads of its text: read once for a whole list, not per range. */
@@ -66,19 +66,18 @@ function lspPosition(position: ValidatorPosition, bom: boolean): { line: number;
 
 /**
  * The LSP form of each validator diagnostic, with what it was made for. The validator gives the
- * same diagnostic object again while the edit did not move it (see validateDocument), and says
- * which form a moved one came from (`movedFrom`): after a keystroke within a line nothing is
- * converted again but what the edit changed.
+ * same diagnostic object again while the edit did not move it (see validateDocument), and its
+ * result says which form a moved one came from (`ValidationResult.movedFrom`): after a keystroke
+ * within a line nothing is converted again but what the edit changed.
  */
 const converted = new WeakMap<Diagnostic, { lsp: LspDiagnostic; uri: string; bom: boolean }>();
 
-export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic, text: TextFacts = textFacts(state)): LspDiagnostic {
+export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic, text: TextFacts = textFacts(state), former?: Diagnostic): LspDiagnostic {
   // A newer text's ranges are rebuilt from offsets in that text: nothing to keep then.
   if (text.newer) return convert(state, diagnostic, text);
   const kept = converted.get(diagnostic);
   if (kept && kept.uri === state.uri && kept.bom === text.bom) return kept.lsp;
   // Moved by the edit with no line added or removed before it: the same lines and columns, so the same LSP form.
-  const former = movedFrom(diagnostic);
   const earlier = former && former.range.start.line === diagnostic.range.start.line ? converted.get(former) : undefined;
   const lsp = earlier && earlier.uri === state.uri && earlier.bom === text.bom ? earlier.lsp : convert(state, diagnostic, text);
   converted.set(diagnostic, { lsp, uri: state.uri, bom: text.bom });

@@ -20,20 +20,8 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import { lastAtMost, LineIndex } from './line-index.js';
 import { checkCharacters, decodeUtf8, scanTomlNesting, hasForbiddenCharacter, offsetPastByteLimit, resolveLimits, utf8Length, type Limits } from './limits.js';
-import {
-  copyTree,
-  effectiveEntries,
-  Frame,
-  groupAt,
-  groupFramesByIndex,
-  locatedName,
-  moveFramesFrom,
-  type FrameGroup,
-  type MapEntry,
-  type MapNode,
-  type ValueNode,
-} from './nodes.js';
-import { tomlParser } from '../lazy-parts.js';
+import { effectiveEntries, groupAt, moveFramesFrom, type MapEntry, type ValueNode } from './nodes.js';
+import * as tomlParser from './parse-toml.js';
 import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import { parseYamlFragment } from './parse-yaml.js';
 import type { ParsedFragment } from './tree-builder.js';
@@ -41,9 +29,38 @@ import { PieceText, type TextSource } from './piece-text.js';
 import { withRunReplaced } from './spliced-lists.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
 import { buildValue, newObject, type ValueMemo } from './value.js';
+import { CHECK_CONSUMED_READS } from './checks.js';
 import { planYamlChunks } from './yaml-chunks.js';
-import { assembleYaml, bodyRegion, commitReplan, replanYaml, topsOfPlan, type YamlChunkState, type YamlUnit } from './yaml-incremental.js';
+import { assembleYaml, bodyRegion, commitReplan, replanYaml, topsOfPlan, type YamlChunkState } from './yaml-incremental.js';
 import { scanYaml } from './yaml-scan.js';
+import {
+  alignedWithClean,
+  blocksByPlace,
+  blockStart,
+  cachedPart as cachedPartOf,
+  copyTomlPart,
+  earlierPart,
+  groupFrames,
+  headerAsRead,
+  headerLine,
+  lenderOf,
+  moveCachedPart,
+  onlyNewKeysAdded,
+  partStart,
+  startsHeader,
+  type CachedTomlPart as CachedTomlPartOf,
+  type OldIndex,
+  type TomlBlocksState as TomlBlocksStateOf,
+  type TomlClean,
+  type TomlOwner as TomlOwnerOf,
+  type TomlSplice,
+} from './toml-update-state.js';
+
+/** The TOML update state of this module's documents (toml-update-state.ts is generic in the document type). */
+type TomlBlocksState = TomlBlocksStateOf<ManifestDocument>;
+type TomlOwner = TomlOwnerOf<ManifestDocument>;
+type CachedTomlPart = CachedTomlPartOf<ManifestDocument>;
+const cachedPart = (part: TomlPart, at: number, owner: TomlOwner): CachedTomlPart => cachedPartOf(part, at, owner);
 
 export type ManifestFormat = 'yaml' | 'toml';
 
@@ -57,187 +74,6 @@ export interface DocumentOptions {
 /** The format a file name implies: `.toml` is TOML, everything else YAML. */
 export function detectFormat(filename: string | undefined): ManifestFormat {
   return filename && /\.toml$/i.test(filename) ? 'toml' : 'yaml';
-}
-
-/** The block signatures of the last TOML text of this file that parsed without a problem. */
-interface TomlClean {
-  signatures: string[];
-  /** Every key named in a header (`a`, `b` of `[a.b]`); null when a header quotes one. Computed when needed. */
-  headerKeys?: Set<string> | null;
-  /** The keys of the `[[key]]` headers (one bare key). Computed when needed. */
-  arrayTables?: Set<string>;
-}
-
-/**
- * Whether a block whose signature changed from `before` to `after` can still be joined with the
- * others: its header is the same and every statement it gained starts with a bare key that no
- * header names. Such a key lives only in this block's table (a table takes keys from its own
- * block and from headers below it), so it cannot meet a key of another block; a statement
- * removed cannot make two blocks conflict.
- */
-function onlyNewKeysAdded(after: string, before: string, hasHeader: boolean, clean: TomlClean): boolean {
-  const added = after.split('\n');
-  const removed = before.split('\n');
-  if (hasHeader && added[0] !== removed[0]) return false;
-  const counts = new Map<string, number>();
-  for (const piece of removed) counts.set(piece, (counts.get(piece) ?? 0) + 1);
-  for (const piece of added) {
-    const count = counts.get(piece) ?? 0;
-    if (count > 0) {
-      counts.set(piece, count - 1);
-      continue;
-    }
-    if (piece === '') continue;
-    const equals = piece.lastIndexOf('=');
-    const first = equals < 0 ? '' : piece.slice(0, equals).split('.')[0]!.trim();
-    if (piece.startsWith('?') || !/^[A-Za-z0-9_-]+$/.test(first)) return false;
-    const headerKeys = (clean.headerKeys ??= keysOfHeaders(clean.signatures));
-    if (!headerKeys || headerKeys.has(first)) return false;
-  }
-  return true;
-}
-
-/** The key of a `[[key]]` header line (one bare key, a comment after it allowed), or null. */
-function arrayTableKey(line: string): string | null {
-  return /^\[\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]\][ \t]*(?:#.*)?$/.exec(line)?.[1] ?? null;
-}
-
-/**
- * The clean signatures lined up with `blocks` when they differ by one item of a top-level array of
- * tables (`[[triggers]]` typed between two others, or removed), or null. Every other block is
- * then held to its counterpart as for any edit ({@link onlyNewKeysAdded}).
- *
- * An added item must be of an array the clean text already has. It takes the sub-tables after it
- * from the item before it, which had them alone, so nothing can be defined twice; its own
- * signature is lined up with its header line alone, so its statements are checked as keys added.
- * A removed item gives its statements to the block before it (checked as keys added there), and
- * must have no sub-table after it (`[triggers.filter]`): that would pass to the item before,
- * which may have one of its own.
- */
-function alignedWithClean(blocks: readonly TomlBlock[], clean: TomlClean): string[] | null {
-  const old = clean.signatures;
-  const added = blocks.length - old.length;
-  if (added !== 1 && added !== -1) return null;
-  const shorter = added === 1 ? old.length : blocks.length;
-  let front = 0;
-  while (front < shorter && blocks[front]!.signature === old[front]) front++;
-  let back = 0;
-  while (back < shorter - front && blocks[blocks.length - 1 - back]!.signature === old[old.length - 1 - back]) back++;
-  const longer = added === 1 ? blocks.length : old.length;
-  // Where the lists first differ from the front, or from the back.
-  for (const at of new Set([front, longer - 1 - back])) {
-    if (at < 1 || at >= longer) continue;
-    if (added === 1) {
-      const key = arrayTableKey(headerLine(blocks[at]!.signature));
-      if (key === null) continue;
-      const arrays = (clean.arrayTables ??= new Set(old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null)));
-      if (!arrays.has(key)) continue;
-      return withRunReplaced(old, at, at, [headerLine(blocks[at]!.signature)]);
-    }
-    const key = arrayTableKey(headerLine(old[at]!));
-    if (key === null) continue;
-    // The headers up to the next item of the array: a sub-table among them belonged to the removed item.
-    const subTable = new RegExp(`^\\[\\[?[ \\t]*${key}[ \\t]*\\.`);
-    let owned = false;
-    for (let j = at; j < blocks.length; j++) {
-      const line = headerLine(blocks[j]!.signature);
-      if (arrayTableKey(line) === key) break;
-      if (/["']/.test(line) || subTable.test(line)) {
-        owned = true;
-        break;
-      }
-    }
-    if (owned) continue;
-    return withRunReplaced(old, at, at + 1, []);
-  }
-  return null;
-}
-
-/** The keys the header lines of a text's blocks name; null if one is quoted. */
-function keysOfHeaders(signatures: string[]): Set<string> | null {
-  const keys = new Set<string>();
-  for (let i = 1; i < signatures.length; i++) {
-    const line = headerLine(signatures[i]!);
-    if (/["']/.test(line)) return null;
-    const inner = line.replace(/^\[\[?/, '');
-    const close = inner.indexOf(']');
-    for (const key of (close < 0 ? inner : inner.slice(0, close)).split('.')) keys.add(key.trim());
-  }
-  return keys;
-}
-
-/**
- * Who may move a kept TOML block tree in place: the document `doc` names. One token is shared by
- * all the trees of a text that parsed whole, so the next document takes them all over at once.
- */
-interface TomlOwner {
-  doc: ManifestDocument;
-  /**
-   * The groups of the trees' frames, by block index (see `groupFramesByIndex`). Only the trees this
-   * token owns are in them, so moving a group moves nothing of another's.
-   */
-  groups: FrameGroup[];
-}
-
-/** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
-interface CachedTomlPart {
-  part: TomlPart;
-  /** Where the block starts, from its frame's base (they move together). */
-  lead: number;
-  owner: TomlOwner;
-  /**
-   * The part's frame (`part.frame`), held here too: moving or grouping kept parts then reads this
-   * object and the frame, not the part as well (a memory miss more per part, in lists of thousands).
-   */
-  frame: Frame;
-}
-
-/** `part`, kept for `owner`, its block starting at `at`. */
-function cachedPart(part: TomlPart, at: number, owner: TomlOwner): CachedTomlPart {
-  return { part, lead: at - part.frame.base, owner, frame: part.frame };
-}
-
-/** Where a kept part's block starts. */
-function partStart(cached: CachedTomlPart): number {
-  return cached.frame.base + cached.lead;
-}
-
-/** Puts the frames of `parts` (all of one owner) into new groups by index; returns the groups. */
-function groupFrames(parts: readonly CachedTomlPart[]): FrameGroup[] {
-  return groupFramesByIndex(parts.length, (i) => parts[i]!.frame);
-}
-
-/** A TOML text's blocks and their trees, kept for the next edit (see ManifestDocument.tomlBlocks). */
-interface TomlBlocksState {
-  bom: number;
-  blocks: TomlBlock[];
-  parts: (CachedTomlPart | undefined)[];
-  fresh: boolean;
-  join?: TomlJoin;
-  /** Set when every block has its tree, each owned by this token, and the clean signatures are these blocks' (the text parsed without a problem). */
-  whole?: TomlOwner;
-  /** The next document moved these blocks and trees in place: another update of this document reads its text afresh. */
-  consumed?: boolean;
-  /**
-   * A text without a tree: the blocks of the last document with a tree, whose trees (those its
-   * `whole` token still owns) this text holds for the next one. The first document after it with
-   * a tree takes them over in place, as from its own previous document, and marks them consumed.
-   */
-  lender?: TomlBlocksState;
-  /** A later document took the trees this `whole` token owned over through a {@link lender}: none is lent again. */
-  lent?: boolean;
-}
-
-/**
- * How an edit's TOML blocks relate to the previous text's: blocks before `from` are the same,
- * `count` new ones replace the old ones from `from` to `stop`, and the old ones from `stop` on
- * follow, moved by `delta`.
- */
-interface TomlSplice {
-  from: number;
-  count: number;
-  stop: number;
-  delta: number;
 }
 
 /**
@@ -274,16 +110,17 @@ export class ManifestDocument {
   private valueMemo?: ValueMemo;
   /**
    * How many characters of text the parser read to make this document: all of it for a fresh
-   * parse, only the changed chunks or blocks for an incremental {@link update}. For tests.
+   * parse, only the changed chunks or blocks for an incremental {@link update}. A parse leaves
+   * garbage in proportion: the language server collects once while idle after a large one.
    */
-  reparsedBytes = 0;
+  parsedCharacters = 0;
   /**
    * How many characters the checks and scans before parsing read (characters, byte count,
    * nesting and chunk plan): each pass over the whole text for a fresh parse, the changed
-   * lines and the chunks around them for an incremental {@link update}. For tests.
+   * lines and the chunks around them for an incremental {@link update}: what an edit cost before parsing.
    */
-  scannedBytes = 0;
-  /** Whether the last {@link update} took the changed region from the changes it was given. For tests. */
+  scannedCharacters = 0;
+  /** Whether {@link update} took the changed region from the changes it was given (else it compared the texts). */
   regionFromChanges = false;
   /**
    * The whole lines where this text differs from the text of the document it was {@link update}d
@@ -295,7 +132,14 @@ export class ManifestDocument {
   readonly serial = ++lastSerial;
   /** The {@link serial} of the document this one was {@link update}d from; `editedRegion` says where their texts differ. */
   updatedFrom: number | undefined;
-  root: ValueNode | null = null;
+  /** The located tree; read through {@link root}. */
+  private tree: ValueNode | null = null;
+  /**
+   * The {@link serial} of the document whose {@link update} took this one's units (chunks,
+   * items, blocks and their trees) over, moving them in place: this document's tree, value and
+   * diagnostics are then no longer its own, and reading them fails in tests and development builds.
+   */
+  private takenOverBy: number | undefined;
   private readonly parseDiagnostics: RawDiagnostic[] = [];
   private hasAliases = false;
   private hasDateTimes = false;
@@ -400,7 +244,7 @@ export class ManifestDocument {
     if (this.format !== 'toml') return this.text;
     const source = this.source;
     if (startsHeader(source, 0)) return '';
-    const plan = tomlParser().planTomlPart(source, 0, (offset) => startsHeader(source, offset), 1);
+    const plan = tomlParser.planTomlPart(source, 0, (offset) => startsHeader(source, offset), 1);
     return plan?.stopped ? source.slice(0, plan.end) : this.text;
   }
 
@@ -413,8 +257,29 @@ export class ManifestDocument {
     return this.cachedLines;
   }
 
+  /** The located tree; null when the text has none (a TOML syntax error, a refused text). */
+  get root(): ValueNode | null {
+    this.checkNotTakenOver('root');
+    return this.tree;
+  }
+
+  /**
+   * Throws, where checks are on (tests and development; bundles leave them out), when an update
+   * took this document's units over: what this document would read has moved to the new one.
+   */
+  private checkNotTakenOver(what: string): void {
+    if (CHECK_CONSUMED_READS && this.takenOverBy !== undefined)
+      throw new Error(`ManifestDocument: '${what}' read after update() took this document over (read the document update() returned)`);
+  }
+
+  /** Notes that `next`'s update took this document's units over (see {@link takenOverBy}). */
+  private takenOver(next: ManifestDocument): void {
+    this.takenOverBy ??= next.serial;
+  }
+
   /** Problems found while reading the text: limits, syntax, duplicate keys, aliases. */
   get diagnostics(): readonly RawDiagnostic[] {
+    this.checkNotTakenOver('diagnostics');
     void this.value;
     return [...this.parseDiagnostics, ...this.valueDiagnostics];
   }
@@ -424,6 +289,7 @@ export class ManifestDocument {
    * null-prototype objects; a TOML date or time is a {@link TomlDateTime}.
    */
   get value(): unknown {
+    this.checkNotTakenOver('value');
     return this.built().value;
   }
 
@@ -432,19 +298,20 @@ export class ManifestDocument {
    * time is a value of no JSON type (`OPAQUE_FOR_SCHEMA`), so no `type` accepts it.
    */
   get schemaValue(): unknown {
+    this.checkNotTakenOver('schemaValue');
     return this.built().schemaValue;
   }
 
   private built(): { value: unknown; schemaValue: unknown } {
     if (!this.cachedValue) {
-      if (!this.root || this.fatal) {
+      if (!this.tree || this.fatal) {
         this.cachedValue = { value: undefined, schemaValue: undefined };
       } else if (this.entryValues) {
-        const value = this.assembleValue(this.root);
+        const value = this.assembleValue(this.tree);
         this.cachedValue = { value, schemaValue: value };
       } else {
         const memo = this.format === 'toml' ? (this.valueMemo ??= { value: new WeakMap(), schema: new WeakMap() }) : undefined;
-        const built = buildValue(this.root, {
+        const built = buildValue(this.tree, {
           maxExpandedNodes: this.limits.maxExpandedNodes,
           hasAliases: this.hasAliases,
           hasDateTimes: this.hasDateTimes,
@@ -474,14 +341,14 @@ export class ManifestDocument {
     if (previousDocument && region && this.format === 'yaml' && this.loadYamlIncrementally(previousDocument, region)) return;
     if (previousDocument && region && this.format === 'toml' && this.loadTomlIncrementally(previousDocument, region)) return;
     const limits = this.limits;
-    this.scannedBytes += this.text.length;
+    this.scannedCharacters += this.text.length;
     const past = offsetPastByteLimit(this.text, limits.maxBytes);
     if (past >= 0) {
       this.refuseAsTooLarge(past);
       return;
     }
     if (this.text.length * 3 > limits.maxBytes) this.utf8Bytes = utf8Length(this.text);
-    this.scannedBytes += this.text.length;
+    this.scannedCharacters += this.text.length;
     const checked = checkCharacters(this.text, this.format);
     this.forbidden = checked.diagnostics.length > 0;
     this.parseDiagnostics.push(...checked.diagnostics);
@@ -489,11 +356,11 @@ export class ManifestDocument {
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const body = bom ? checked.text.slice(1) : checked.text;
     // YAML: one scan gives the nesting depth and the line table chunk planning needs.
-    this.scannedBytes += body.length;
+    this.scannedCharacters += body.length;
     const yamlScan = this.format === 'yaml' ? scanYaml(body, limits.maxDepth) : undefined;
     // TOML: the blocks first (a linear scan), so the nesting check can tell whether it is clean at each.
-    const tomlBlocks = this.format === 'toml' ? tomlParser().planTomlBlocks(body) : null;
-    if (tomlBlocks) this.scannedBytes += body.length;
+    const tomlBlocks = this.format === 'toml' ? tomlParser.planTomlBlocks(body) : null;
+    if (tomlBlocks) this.scannedCharacters += body.length;
     const tomlNesting = yamlScan
       ? undefined
       : scanTomlNesting(
@@ -530,15 +397,18 @@ export class ManifestDocument {
         const state = earlier && !earlier.consumed ? earlier : undefined;
         const previous = state && { state, body: state.bom ? previousDocument!.text.slice(1) : previousDocument!.text };
         this.yamlChunks = { bom, tops: topsOfPlan(body, bom, plan, previous, region, work) };
-        if (state) state.consumed = true;
-        this.reparsedBytes += work.reparsed;
+        if (state) {
+          state.consumed = true;
+          previousDocument!.takenOver(this);
+        }
+        this.parsedCharacters += work.reparsed;
         fragment = this.assembleChunks(body, bom);
       } else {
-        this.reparsedBytes = body.length;
+        this.parsedCharacters = body.length;
         fragment = parseYamlFragment(body, bom);
       }
     }
-    this.root = fragment.root;
+    this.tree = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasAliases = fragment.aliasCount > 0;
     this.hasDateTimes = fragment.hasDateTimes === true;
@@ -573,15 +443,16 @@ export class ManifestDocument {
     const oldBody = previous.body(bom);
     const work = { scanned: 0, reparsed: 0 };
     const replan = replanYaml(state, oldBody, body, region, limits.maxDepth, work);
-    this.scannedBytes += work.scanned;
+    this.scannedCharacters += work.scanned;
     if (!replan) return false;
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     this.yamlChunks = { bom, tops: commitReplan(state, oldBody, body, region, replan, work) };
     // Its units are this document's now: another update of the previous document reads its text afresh.
     state.consumed = true;
-    this.reparsedBytes += work.reparsed;
+    previous.takenOver(this);
+    this.parsedCharacters += work.reparsed;
     const fragment = this.assembleChunks(body, bom);
-    this.root = fragment.root;
+    this.tree = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasAliases = fragment.aliasCount > 0;
     return true;
@@ -603,17 +474,10 @@ export class ManifestDocument {
     return { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 };
   }
 
-  /** The parsed YAML units by where they start (for tests and bench/profile.ts). */
-  private get fragments(): Map<number, YamlUnit> {
-    const units = new Map<number, YamlUnit>();
-    for (const top of this.yamlChunks?.tops ?? []) for (const unit of top.units) units.set(unit.fragment.frame.base, unit);
-    return units;
-  }
-
   private entryValues?: Map<MapEntry, () => unknown>;
 
   private parseWholeYaml(body: string, base: number): ParsedFragment {
-    this.reparsedBytes += body.length;
+    this.parsedCharacters += body.length;
     return parseYamlFragment(body, base);
   }
 
@@ -634,7 +498,7 @@ export class ManifestDocument {
     const t = lastAtMost(old, Math.max(0, r.start - 1), blockStart);
     const from = old[t]!.start;
     let stop = old.length;
-    const plan = tomlParser().planTomlPart(
+    const plan = tomlParser.planTomlPart(
       body,
       from,
       (offset) => {
@@ -646,7 +510,7 @@ export class ManifestDocument {
       r.newEnd,
     );
     if (!plan) return false;
-    this.scannedBytes += plan.end - from;
+    this.scannedCharacters += plan.end - from;
     // The planned lines only, as one string: the scan reads them character by character.
     const planned = body.slice(from, plan.end);
     const nesting = scanTomlNesting(
@@ -656,7 +520,7 @@ export class ManifestDocument {
       planned.length,
       plan.blocks.map((block) => block.start - from),
     );
-    this.scannedBytes += plan.end - from;
+    this.scannedCharacters += plan.end - from;
     if (nesting.tooDeepAt >= 0 || !nesting.fresh) return false;
     const count = plan.blocks.length;
     const replaced = blocksByPlace(old.slice(t, stop), r, previous.body(bom), body, t);
@@ -679,7 +543,7 @@ export class ManifestDocument {
     if (bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     const fragment = this.parseToml(body, bom, previous, blocks, oldIndex, { from: t, count, stop, delta: r.delta });
     if (this.tomlBlocks) this.tomlBlocks.fresh = true;
-    this.root = fragment.root;
+    this.tree = fragment.root;
     this.parseDiagnostics.push(...fragment.diagnostics);
     this.hasDateTimes = fragment.hasDateTimes === true;
     return true;
@@ -693,12 +557,12 @@ export class ManifestDocument {
   private regionIsPlain(previous: ManifestDocument, region: ChangedRegion): boolean {
     const text = this.source;
     const added = text.slice(region.start, region.newEnd);
-    this.scannedBytes += added.length;
+    this.scannedCharacters += added.length;
     if (hasForbiddenCharacter(added, this.format)) return false;
     const limits = this.limits;
     if (text.length * 3 > limits.maxBytes) {
       const removed = previous.source.slice(region.start, region.oldEnd);
-      this.scannedBytes += removed.length;
+      this.scannedCharacters += removed.length;
       const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(this.text);
       if (bytes > limits.maxBytes) return false;
       this.utf8Bytes = bytes;
@@ -724,7 +588,6 @@ export class ManifestDocument {
     oldIndex: OldIndex,
     splice?: TomlSplice,
   ): ParsedFragment {
-    const toml = tomlParser();
     const clean = previous?.tomlClean;
     this.valueMemo = previous?.valueMemo;
     // Once per block: a lookup by text hands each earlier block out once. With a splice, only
@@ -746,14 +609,14 @@ export class ManifestDocument {
       if (result) return result;
     }
     this.tomlBlocks = undefined;
-    this.reparsedBytes = body.length;
+    this.parsedCharacters = body.length;
     // A file opened afresh: block by block when that gives the whole text's result (less memory).
     // Read whole: made into one string here, if it is not one already.
     const text = body.toString();
-    const byBlocks = blocks && !previous ? toml.parseTomlByBlocks(text, base, blocks) : null;
+    const byBlocks = blocks && !previous ? tomlParser.parseTomlByBlocks(text, base, blocks) : null;
     const whole: ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } = byBlocks
       ? { ...byBlocks, diagnostics: [], aliasCount: 0 }
-      : toml.parseTomlDocument(text, base, blocks);
+      : tomlParser.parseTomlDocument(text, base, blocks);
     if (whole.parts && blocks) {
       const parts = whole.parts;
       const owner: TomlOwner = { doc: this, groups: [] };
@@ -816,7 +679,7 @@ export class ManifestDocument {
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
       read += text.length;
-      const result = tomlParser().parseTomlBlock(text, base + block.start, i === 0);
+      const result = tomlParser.parseTomlBlock(text, base + block.start, i === 0);
       if (!result || 'error' in result) return undefined;
       middle.push(cachedPart(result.part, base + block.start, owner));
     }
@@ -827,8 +690,10 @@ export class ManifestDocument {
       if (!onlyNewKeysAdded(blocks[i]!.signature, clean.signatures[i]!, i > 0, clean)) return null;
       same = false;
     }
+    // The trees are this document's now, moved in place: the previous document's tree is no longer its own.
+    previousDocument.takenOver(this);
     owner.doc = this;
-    this.reparsedBytes += read;
+    this.parsedCharacters += read;
     const parts = previous.parts as CachedTomlPart[];
     // The new trees take the places (and so the groups) of those they replace.
     for (let k = 0; k < middle.length; k++) {
@@ -844,7 +709,7 @@ export class ManifestDocument {
       stop,
       middle.map((cached) => cached.part),
     );
-    const joined = tomlParser().joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
+    const joined = tomlParser.joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
     previous.join = undefined;
     this.tomlBlocks = { bom: base, blocks, parts: withRunReplaced(parts, from, stop, middle), fresh: false, join: joined.join, whole: owner };
     if (same) this.tomlClean = clean;
@@ -878,8 +743,8 @@ export class ManifestDocument {
       const block = blocks[i]!;
       const text = body.slice(block.start, block.end);
       const at = base + block.start;
-      this.reparsedBytes += text.length;
-      const result = tomlParser().parseTomlBlock(text, at, i === 0);
+      this.parsedCharacters += text.length;
+      const result = tomlParser.parseTomlBlock(text, at, i === 0);
       if (!result) return null;
       if ('error' in result) {
         if (!result.syntax || i >= clean.signatures.length) return null;
@@ -929,6 +794,7 @@ export class ManifestDocument {
       if (!cached) {
         cached = earlierPart(previous, oldIndex(i, blocks[i]!))!;
         if (cached.owner.doc === previousDocument || (lender !== undefined && cached.owner === lender.whole)) {
+          cached.owner.doc.takenOver(this);
           moveCachedPart(cached, at);
           cached.owner = owner;
         } else {
@@ -940,8 +806,9 @@ export class ManifestDocument {
     }
     // The indexes changed: the trees are grouped anew (this document owns them all now).
     owner.groups = groupFrames(cachedParts);
-    const joined = tomlParser().joinTomlParts(parts, base, body.length, previous.join ?? lender?.join);
+    const joined = tomlParser.joinTomlParts(parts, base, body.length, previous.join ?? lender?.join);
     // The joined nodes are this document's now (moved in place): never join from them twice.
+    if (previous.join) previousDocument.takenOver(this);
     previous.join = undefined;
     if (lender) {
       lender.lent = true;
@@ -982,8 +849,8 @@ export class ManifestDocument {
     let last = extended.length - 1;
     while (last >= 0 && /\s/.test(extended.charAt(last))) last--;
     if (last < next.start - block.start) return null;
-    this.reparsedBytes += extended.length - (next.start - block.start);
-    const again = tomlParser().parseTomlBlock(extended, base + block.start, i === 0);
+    this.parsedCharacters += extended.length - (next.start - block.start);
+    const again = tomlParser.parseTomlBlock(extended, base + block.start, i === 0);
     if (!again || !('error' in again) || !again.syntax || again.index >= last) return null;
     return again;
   }
@@ -999,105 +866,6 @@ export class ManifestDocument {
     }
     return object;
   }
-}
-
-/** What a text without a tree lends on from the blocks it was updated from: their own trees, or what they hold. */
-function lenderOf(earlier: TomlBlocksState): TomlBlocksState | undefined {
-  return earlier.whole ? earlier : earlier.lender;
-}
-
-/** The earlier document's parsed block `index`, if any. */
-function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: number): CachedTomlPart | undefined {
-  return index < 0 ? undefined : earlier.parts[index];
-}
-
-/**
- * For the blocks of a new plan, the index (plus `offset`) of the block in `old` with the same
- * text: one that lies wholly before the changed region at the same place, or wholly after it,
- * moved by the edit; -1 for the others.
- */
-function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: TextSource, body: TextSource, offset = 0): OldIndex {
-  /** Blocks of the old region by text (built when first needed: several edits far apart make one wide region). */
-  let byText: Map<string, number[]> | undefined;
-  return (_i, block) => {
-    const outside = block.end <= region.start || block.start >= region.newEnd;
-    const moved = block.start >= region.newEnd ? region.delta : 0;
-    if (outside && old.length > 0) {
-      const j = lastAtMost(old, block.start - moved, blockStart);
-      const candidate = old[j]!;
-      if (candidate.start === block.start - moved && candidate.end === block.end - moved) return j + offset;
-      return -1;
-    }
-    if (!byText) {
-      byText = new Map();
-      for (let j = 0; j < old.length; j++) {
-        const candidate = old[j]!;
-        if (candidate.end <= region.start || candidate.start >= region.oldEnd) continue;
-        const text = oldBody.slice(candidate.start, candidate.end);
-        const list = byText.get(text);
-        if (list) list.push(j);
-        else byText.set(text, [j]);
-      }
-    }
-    // Each earlier block serves one new block.
-    const j = byText.get(body.slice(block.start, block.end))?.shift();
-    return j === undefined ? -1 : j + offset;
-  };
-}
-
-/** For a block of a new plan (index and block), the index of the earlier block with the same text, or -1. */
-type OldIndex = (i: number, block: TomlBlock) => number;
-
-/** Where a block starts: how {@link lastAtMost} searches a block list. */
-const blockStart = (block: TomlBlock): number => block.start;
-
-/** Moves a kept block tree (its nodes and header keys), in place, to start at `at`: one write to its frame. */
-function moveCachedPart(cached: CachedTomlPart, at: number): void {
-  cached.frame.base = at - cached.lead;
-}
-
-/**
- * The header of a table block (whose text starts with its header line) as the parser read it
- * before an error at `index`: from its `[` to its closing bracket (`]`, or `]]` for `[[`). Null
- * when the error comes first, or the line has no closing: the parser then never finished the
- * header, so it defined no table there. A quote before the error gives the whole line (a quoted
- * key may hold a bracket), which is compared as it stands.
- */
-function headerAsRead(text: string, index: number): string | null {
-  let i = 0;
-  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
-  let lineEnd = text.indexOf('\n', i);
-  if (lineEnd === -1) lineEnd = text.length;
-  const line = text.slice(i, lineEnd).trimEnd();
-  if (text.charCodeAt(i) !== 91 || index > lineEnd || /["']/.test(text.slice(i, index))) return line;
-  const closing = text.charCodeAt(i + 1) === 91 ? ']]' : ']';
-  const close = text.indexOf(closing, i);
-  return close === -1 || close >= lineEnd || index < close ? null : text.slice(i, close + closing.length);
-}
-
-/** Whether the line starting at `offset` is a table header line (its first non-blank character is `[`). */
-function startsHeader(text: TextSource, offset: number): boolean {
-  let i = offset;
-  let c = text.charCodeAt(i);
-  while (c === 32 || c === 9 || c === 0xfeff) c = text.charCodeAt(++i);
-  return c === 91;
-}
-
-/** The header line of a block's signature (block 0 has none). */
-function headerLine(signature: string): string {
-  const end = signature.indexOf('\n');
-  return end === -1 ? signature : signature.slice(0, end);
-}
-
-/** A copy of a TOML block's tree (new nodes even when it does not move) moved by `delta`. */
-function copyTomlPart(part: TomlPart, delta: number): TomlPart {
-  const frame = new Frame(part.frame.base + delta);
-  const header = part.header && {
-    array: part.header.array,
-    keys: part.header.keys.map((key) => locatedName(frame, key.name, key.keyStart + delta, key.keyEnd + delta)),
-  };
-  const table = copyTree(part.table, delta, frame) as MapNode;
-  return header ? { header, table, hasDateTimes: part.hasDateTimes, frame } : { table, hasDateTimes: part.hasDateTimes, frame };
 }
 
 function byteOrderMarkDiagnostic(): RawDiagnostic {

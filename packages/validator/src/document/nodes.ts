@@ -289,7 +289,7 @@ export function groupFramesByIndex(count: number, frameAt: (index: number) => Fr
  * Moves the units of a grouped list from index `stop` on by `delta`, in place: one by one to the
  * end of the group `stop` is in, then the groups after it, one write each. An edit in a list of
  * thousands of units so touches at most 64 frames and one group per 64 units, where moving every
- * frame cost a memory miss each (0.5 ms per keystroke at 50k lines, measured on TOML blocks).
+ * frame cost a memory miss each (docs/decisions.md, "(#17) The units after an edit move by groups").
  */
 export function moveFramesFrom(count: number, frameAt: (index: number) => Frame, groups: readonly FrameGroup[], stop: number, delta: number): void {
   const firstWhole = (stop + (1 << GROUP_BITS) - 1) >> GROUP_BITS;

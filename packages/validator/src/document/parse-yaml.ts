@@ -1,4 +1,4 @@
-import { yamlLibrary } from '../lazy-parts.js';
+import { parseYamlWithLibrary } from './yaml-library.js';
 import type { Frame } from './nodes.js';
 import { readSimpleYaml } from './simple-yaml.js';
 import type { ParsedFragment } from './tree-builder.js';
@@ -13,5 +13,5 @@ import type { ParsedFragment } from './tree-builder.js';
  * declines; everything it declines is read by the library.
  */
 export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment & { frame: Frame } {
-  return readSimpleYaml(text, base, pointerPrefix, options.skipRootKeyCheck === true) ?? yamlLibrary().parseYamlWithLibrary(text, base, pointerPrefix, options);
+  return readSimpleYaml(text, base, pointerPrefix, options.skipRootKeyCheck === true) ?? parseYamlWithLibrary(text, base, pointerPrefix, options);
 }

@@ -1,9 +1,9 @@
 /**
  * The text of an open file, held as pieces of whole lines, so that an edit costs what it
  * touched. A JavaScript string cannot be edited: V8 makes the edited text a rope, and the
- * first read copies all of it into a new flat string. For a 1.5 MB manifest that copy is new
- * memory on every keystroke (about 400 page faults, about 1 ms; see bench/findings.md), more
- * than the rest of an incremental edit. A PieceText edit makes one new piece (the lines the
+ * first read copies all of it into a new flat string: new memory on every keystroke, for a large
+ * manifest more than the rest of an incremental edit (measured in docs/decisions.md, "(#17) The
+ * open file is held in pieces", and bench/findings.md). A PieceText edit makes one new piece (the lines the
  * change touched) and shares every other piece with the text it came from.
  *
  * Every piece but the last ends just after a `\n`, so a piece never splits a line, a CRLF or a
@@ -98,12 +98,12 @@ export class PieceText implements TextSource, LineTable {
     return this.starts[this.starts.length - 1]!;
   }
 
-  /** How many pieces hold the text (for tests). */
+  /** How many pieces hold the text. */
   get pieceCount(): number {
     return this.pieces.length;
   }
 
-  /** Whether the whole string has been made (for tests: an edit's reads must not need it). */
+  /** Whether the whole string has been made (an edit reads ranges, so after one it has not, unless a whole-text reader asked). */
   get isMaterialized(): boolean {
     return this.whole !== undefined;
   }

@@ -1,7 +1,7 @@
 /**
  * Plans how a YAML manifest splits into independently parsable chunks, so an edit re-parses
- * only the chunk it falls in (the `yaml` parser runs at about 2 MB/s; a keystroke in a
- * 50k-line file must not re-parse all of it).
+ * only the chunk it falls in: a keystroke in a large file must not re-parse all of it
+ * (docs/decisions.md, "(#17) An edit re-reads only the lines around it").
  *
  * A top-level chunk starts at each line that begins a top-level key (a content line at
  * column 0 outside any open flow collection or quoted scalar). A large top-level chunk whose

@@ -10,7 +10,8 @@
  * indentations): from there on the scan, and so the plan, is the previous one moved by the
  * edit's length. Units whose text lies outside the region keep their trees (moved in place).
  */
-import { shiftAllInPlace, type RawDiagnostic } from '../diagnostic.js';
+import type { RawDiagnostic } from '../diagnostic.js';
+import { shiftAllInPlace } from './shift-diagnostics.js';
 import { lastAtMost } from './line-index.js';
 import {
   detachedEntry,

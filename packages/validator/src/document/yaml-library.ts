@@ -1,7 +1,7 @@
 /**
  * The YAML reader of record: the `yaml` library's parse, turned into the located tree. It reads
  * every text the simple reader (simple-yaml.ts) declines. The CLI bundle loads this module, and
- * the library with it, only when a text needs it (see lazy-parts.ts).
+ * the library with it, only when a text needs it (scripts/lazy-parts-plugin.mjs).
  */
 import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Document, Scalar } from 'yaml';
 import type { RawDiagnostic } from '../diagnostic.js';

@@ -17,7 +17,7 @@
 import type { OffsetEdit } from '../diagnostic.js';
 import { detectFormat, ManifestDocument, type ManifestFormat } from '../document/manifest-document.js';
 import type { Limits } from '../document/limits.js';
-import { severityOf } from '../rules/index.js';
+import { severityOfReported } from '../rules/reported-elsewhere.js';
 import { applyChanges, formatPath, ManifestEditError, type ManifestChange } from './changes.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { planToml } from './toml-edit.js';
@@ -60,7 +60,7 @@ export function openForEdit(source: string | Uint8Array | ManifestDocument, opti
     source instanceof ManifestDocument
       ? source
       : ManifestDocument.parse(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
-  const errors = document.diagnostics.filter((diagnostic) => severityOf(diagnostic.code) === 'error');
+  const errors = document.diagnostics.filter((diagnostic) => severityOfReported(diagnostic.code) === 'error');
   if (errors.length > 0) {
     const first = errors[0]!;
     const name = options.filename ?? document.filename ?? 'the manifest';
@@ -96,7 +96,7 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
     if (!Array.isArray(planned)) {
       if (planned.start === planned.end && planned.newText === '') return;
       const next = reparse(applyEdit(current.text, planned));
-      const error = next.diagnostics.find((d) => severityOf(d.code) === 'error');
+      const error = next.diagnostics.find((d) => severityOfReported(d.code) === 'error');
       if (error) {
         throw new ManifestEditError(
           'mismatch',

@@ -24,8 +24,8 @@ import { ManifestEditError } from './changes.js';
 import { openForEdit, type EditOptions } from './engine.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { TextLines } from './text-lines.js';
-import { severityOf } from '../rules/index.js';
-import { tomlSyntax } from '../lazy-parts.js';
+import { severityOfReported } from '../rules/reported-elsewhere.js';
+import { parseTOML } from 'toml-eslint-parser';
 import { TOML_PARSER_OPTIONS } from '../document/toml-version.js';
 
 export interface ConvertedManifest {
@@ -330,7 +330,7 @@ export function tomlToYaml(source: string | Uint8Array | ManifestDocument, optio
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const root = document.root;
   if (root?.kind !== 'map') throw new ManifestEditError('unsupported', 'the TOML document has no root table');
-  const program = tomlSyntax().parseTOML(text.slice(bom), TOML_PARSER_OPTIONS);
+  const program = parseTOML(text.slice(bom), TOML_PARSER_OPTIONS);
   const comments = program.comments.map((comment) => ({
     start: comment.range[0] + bom,
     text: text.slice(comment.range[0] + bom, comment.range[1] + bom).replace(/\r$/, ''),
@@ -344,7 +344,7 @@ export function tomlToYaml(source: string | Uint8Array | ManifestDocument, optio
     filename: 'svc.yaml',
     limits: { ...document.limits, maxBytes: Math.max(document.limits.maxBytes, yaml.length * 3) },
   });
-  const error = converted.diagnostics.find((d) => severityOf(d.code) === 'error');
+  const error = converted.diagnostics.find((d) => severityOfReported(d.code) === 'error');
   if (error || !deepEqual(converted.value, document.value)) {
     throw new ManifestEditError(
       'mismatch',

@@ -4,36 +4,18 @@
  * that takes manifests (`validate`, and others to come) asks here, so they all read arguments
  * the same way. Nothing here reads a manifest's content.
  *
- * Folders and globs are walked by `walk.ts`, which this module reaches only through
- * `fileWalker()` (lazy-parts.ts): a run that names files never loads the glob and ignore-file
+ * Folders and globs are walked by `walk.ts`, which the bundles load on first use
+ * (scripts/lazy-parts-plugin.mjs): a run that names files never loads the glob and ignore-file
  * libraries.
  */
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { fileWalker } from '../lazy-parts.js';
+import { filesMatchingGlob, manifestsUnder } from './walk.js';
 import { MANIFEST_FILE_NAMES } from '../model/files.js';
 import { describeFileError } from './file-errors.js';
 
-/** One file to check. */
-export interface ManifestFile {
-  /** The path to show: as the user typed it, or the folder or glob base they typed joined with the path found under it. */
-  displayPath: string;
-  absolutePath: string;
-  /** Named as an argument itself (not found in a folder or by a glob): checked whatever ignore rules and policy globs say. */
-  named?: boolean;
-}
-
-/** Why an argument gave no file. */
-export type InputProblemKind = 'unreadable' | 'no-manifest-in-folder' | 'glob-matches-nothing';
-
-/** An argument that selected nothing: the CLI reports it and exits 2. */
-export interface InputProblem {
-  /** The argument as typed. */
-  input: string;
-  kind: InputProblemKind;
-  /** What went wrong, in words, without the argument (e.g. `no such file`). */
-  reason: string;
-}
+export type { InputProblem, InputProblemKind, ManifestFile } from './input-types.js';
+import type { InputProblem, ManifestFile } from './input-types.js';
 
 export interface ManifestFileList {
   /** In the order of the arguments; the files under one folder or glob sorted by path; each file once. */
@@ -91,7 +73,7 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if ((code === 'ENOENT' || code === 'ENOTDIR') && GLOB_CHARACTERS.test(input)) {
-        const found = fileWalker().filesMatchingGlob(input, { cwd: options.cwd, honourIgnoreFiles });
+        const found = filesMatchingGlob(input, { cwd: options.cwd, honourIgnoreFiles });
         if (found.files.length === 0) problems.push({ input, kind: 'glob-matches-nothing', reason: nothingFoundReason('matches no file', found.ignored) });
         found.files.forEach(add);
         problems.push(...found.problems);
@@ -104,7 +86,7 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
       add({ displayPath: input, absolutePath, named: true });
       continue;
     }
-    const found = fileWalker().manifestsUnder(input, { cwd: options.cwd, honourIgnoreFiles });
+    const found = manifestsUnder(input, { cwd: options.cwd, honourIgnoreFiles });
     if (found.files.length === 0) {
       problems.push({ input, kind: 'no-manifest-in-folder', reason: nothingFoundReason(`holds no ${MANIFEST_FILE_NAMES.join(', ')}`, found.ignored) });
     }

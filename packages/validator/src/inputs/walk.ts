@@ -1,7 +1,7 @@
 /**
  * Walking folders and globs for `manifest-files.ts`, with the ignore rules of `ignore-rules.ts`.
  * The CLI bundle loads this module (and picomatch and `ignore` with it) only when an argument is
- * a folder or a glob (lazy-parts.ts).
+ * a folder or a glob (scripts/lazy-parts-plugin.mjs).
  *
  * Symbolic links met while walking are not followed (a link to `/` or to a parent must not make
  * a walk endless or leave the tree); a link named as an argument is.
@@ -15,7 +15,7 @@ import picomatch from 'picomatch';
 import { MANIFEST_FILE_NAMES } from '../model/files.js';
 import { describeFileError } from './file-errors.js';
 import { ALWAYS_SKIPPED_FOLDERS, IgnoreRules } from './ignore-rules.js';
-import type { InputProblem, ManifestFile } from './manifest-files.js';
+import type { InputProblem, ManifestFile } from './input-types.js';
 
 export interface WalkOptions {
   cwd: string;

@@ -20,7 +20,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { ManifestDocument } from '../document/manifest-document.js';
-import { fileWalker } from '../lazy-parts.js';
+import { globMatcher } from '../inputs/walk.js';
 import { RULES, RULES_BY_ID, type RuleCode } from '../rules/index.js';
 import { closestMatch } from '../suggest.js';
 
@@ -144,7 +144,7 @@ function readIgnore(file: string, ignore: unknown): (absolutePath: string) => bo
     throw new PolicyError(`${file}: 'ignore' is a list of globs, relative to the folder of the file`);
   }
   const folder = dirname(file);
-  const matches = fileWalker().globMatcher(ignore as string[]);
+  const matches = globMatcher(ignore as string[]);
   return (absolutePath) => {
     const path = relative(folder, absolutePath).split(sep).join('/');
     return !path.startsWith('../') && matches(path);

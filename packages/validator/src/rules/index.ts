@@ -1,7 +1,7 @@
 /**
- * Every rule, listed by hand in one place, and the only source of diagnostic codes: `RuleCode`
- * is the union of the ids below, `Diagnostic.code` has that type, and a diagnostic's severity is
- * its rule's. A rule's id is the name of its page in docs/rules/ and, for rules whose logic is
+ * Every rule, listed by hand in one place. The ids below are exactly the codes of `RuleCode`
+ * (rule-codes.ts, a leaf module, so that the lowest layers can name a code): the type checker
+ * holds the list and the union to each other. A diagnostic's severity is its rule's. A rule's id is the name of its page in docs/rules/ and, for rules whose logic is
  * here, of its file; rules reported while reading the text (or by the language server) are
  * listed in reported-elsewhere.ts. A test checks this list, the folder and the docs agree.
  */
@@ -37,6 +37,7 @@ import { unknownTimezone } from './unknown-timezone.js';
 import { versionSpecificKey } from './version-specific-key.js';
 import { wrongType } from './wrong-type.js';
 import type { Severity } from '../diagnostic.js';
+import type { RuleCode } from '../rule-codes.js';
 import { REPORTED_ELSEWHERE } from './reported-elsewhere.js';
 import type { CodeRule, Rule, SchemaRule, StructureRule } from './rule.js';
 
@@ -73,10 +74,13 @@ const LISTED = [
   unknownTimezone,
   versionSpecificKey,
   wrongType,
-] as const satisfies readonly Rule[];
+] as const satisfies readonly Rule<RuleCode>[];
 
-/** Every diagnostic code there is: the ids of the rules above, and nothing else. */
-export type RuleCode = (typeof LISTED)[number]['id'];
+/** A code of `RuleCode` that no listed rule has: `never` while the list and the union agree. */
+type CodeWithoutRule = Exclude<RuleCode, (typeof LISTED)[number]['id']>;
+// Fails to compile, naming the code, when a code of the union has no rule in the list.
+const everyCodeHasARule: [CodeWithoutRule] extends [never] ? true : CodeWithoutRule = true;
+void everyCodeHasARule;
 
 /** Every rule, in the order of their file names (as docs/rules/README.md and SARIF list them). */
 export const RULES: readonly Rule<RuleCode>[] = [...LISTED].sort((a, b) => (`${a.id}.ts` < `${b.id}.ts` ? -1 : 1));
@@ -106,3 +110,4 @@ export const SCHEMA_RULES_BY_ID: ReadonlyMap<string, SchemaRule<RuleCode>> = new
 export const CODE_RULES: readonly CodeRule<RuleCode>[] = RULES.filter((rule): rule is CodeRule<RuleCode> => rule.kind === 'reference' || rule.kind === 'style');
 
 export type { Rule, RuleMeta } from './rule.js';
+export type { RuleCode };

@@ -4,7 +4,9 @@
  * server; and by `migrate` (its refusals). Each entry names the module that reports its code (a
  * test checks it does); the code, severity and doc page come from here like every other rule's.
  */
-import type { ReportedElsewhereRule } from './rule.js';
+import type { Severity } from '../diagnostic.js';
+import type { RuleCode } from '../rule-codes.js';
+import type { ReportedElsewhereRule } from './rule-meta.js';
 
 export const REPORTED_ELSEWHERE = [
   {
@@ -205,3 +207,15 @@ export const REPORTED_ELSEWHERE = [
     reportedBy: 'validator/src/migrate.ts',
   },
 ] as const satisfies readonly ReportedElsewhereRule[];
+
+const SEVERITY_OF_REPORTED: ReadonlyMap<string, Severity> = new Map(REPORTED_ELSEWHERE.map((rule) => [rule.id, rule.severity]));
+
+/**
+ * The severity of a code reported outside rules/, for the modules below the rule list (the
+ * editing engine refuses a text the document layer reports an error in). Every code the document
+ * layer reports is listed here (rule-docs.test.ts checks each `reportedBy`); any other code is
+ * taken for an error, so that an unlisted problem refuses an edit rather than letting it through.
+ */
+export function severityOfReported(code: RuleCode): Severity {
+  return SEVERITY_OF_REPORTED.get(code) ?? 'error';
+}

@@ -1,26 +1,9 @@
-import type { RawDiagnostic, Severity } from '../diagnostic.js';
+import type { RawDiagnostic } from '../diagnostic.js';
+import type { ReportedElsewhereRule, RuleMeta } from './rule-meta.js';
+
+export type { ReportedElsewhereRule, RuleMeta };
 import type { ManifestLocator } from '../locator.js';
 import type { MapEntry, MapNode, ValueNode } from '../document/nodes.js';
-
-/** What every rule declares. `id` is stable: it is the diagnostic `code` and the doc page name. */
-export interface RuleMeta<Id extends string = string> {
-  id: Id;
-  /** One line: what the rule checks. */
-  description: string;
-  severity: Severity;
-  /**
-   * parse: found while reading the text; structure: a JSON Schema keyword failed;
-   * schema: a cross-field rule that the published schema expresses (`x-svc-rule`);
-   * reference: a cross-reference check in code; style: advice in code;
-   * editor: reported by the language server only, about how the file is opened there;
-   * internal: a bug of ours, reported instead of throwing;
-   * migrate: a refusal of `migrateManifest` (`svc-manifest migrate --to 2`), located in the version 1 file;
-   * files: checked against the files around the manifest, when the caller passes a file system (`ManifestFiles`).
-   */
-  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate' | 'files';
-  /** The spec sentence the rule enforces, when there is one. */
-  spec?: string;
-}
 
 /** An error as ajv reports it. */
 export interface SchemaError {
@@ -93,17 +76,6 @@ export interface RuleContext extends ManifestLocator {
 export interface CodeRule<Id extends string = string> extends RuleMeta<Id> {
   kind: 'reference' | 'style';
   check(context: RuleContext): void;
-}
-
-/**
- * Rules whose diagnostics are produced outside rules/: by the document layer (parsing and
- * limits), by the language server, by `migrateManifest`, or by the validator's own safety net. Their logic is where the
- * text is read; the rule entry only names it, and `reportedBy` says which module reports it.
- */
-export interface ReportedElsewhereRule<Id extends string = string> extends RuleMeta<Id> {
-  kind: 'parse' | 'editor' | 'internal' | 'migrate' | 'files';
-  /** The module that reports the code, relative to packages/ (a test checks it does). */
-  reportedBy: string;
 }
 
 export type Rule<Id extends string = string> = ReportedElsewhereRule<Id> | StructureRule<Id> | SchemaRule<Id> | CodeRule<Id>;
