@@ -3,10 +3,7 @@
  * hand), with a valid manifest that has it. Used to check that a TOML date or time at any such
  * key is one located type error (our validator) and one schema error (python-jsonschema).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { dereference } from '@svc-manifest/schema';
-import { SCHEMA_DIR } from './fixtures.js';
+import { buildSchemas, dereference } from '@svc-manifest/schema';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;
@@ -44,6 +41,16 @@ const BASES: Record<1 | 2, Record<string, Json>> = {
 
 /** Keys that may not appear with a key of the base: set the one, drop the other. */
 const EXCLUSIVE: Record<string, string> = { dockerfile: 'image', baseUrl: 'base_url', connectors_personal: 'connectors_required' };
+
+/**
+ * The schema whose shape the walk follows: the validation shape (the source's, without editor
+ * hints). The published files are in the shape other editors read, which moves an object's rules
+ * beside each reference to it; test/editor-shape.test.ts holds the two shapes to the same verdicts,
+ * and the cases made here are checked against the published files.
+ */
+function schemaToWalk(version: 1 | 2): Schema {
+  return dereference(buildSchemas(undefined, { shape: 'validation' })[`v${version}`] as Schema) as Schema;
+}
 
 function isStringTyped(schema: Schema): boolean {
   if (schema.type === 'string') return true;
@@ -116,7 +123,7 @@ function withMark(base: Record<string, Json>, path: string[]): Record<string, Js
 export function stringKeyCases(): StringKeyCase[] {
   const cases: StringKeyCase[] = [];
   for (const version of [1, 2] as const) {
-    const schema = dereference(JSON.parse(readFileSync(join(SCHEMA_DIR, `svc.v${version}.schema.json`), 'utf8')) as Schema);
+    const schema = schemaToWalk(version);
     const paths: string[][] = [];
     // Every property of every object is visited with the base's value, or a present sibling's.
     stringPaths(schema, widen(BASES[version], schema), [], paths);
@@ -159,7 +166,7 @@ export interface ShapeCase {
 export function wrongShapeCases(): ShapeCase[] {
   const cases: ShapeCase[] = [];
   for (const version of [1, 2] as const) {
-    const schema = dereference(JSON.parse(readFileSync(join(SCHEMA_DIR, `svc.v${version}.schema.json`), 'utf8')) as Schema);
+    const schema = schemaToWalk(version);
     const paths: string[][] = [];
     typedPaths(schema, BASES[version], [], paths, (s) => s.type === 'object' || s.type === 'array');
     for (const path of paths) {
