@@ -113,6 +113,18 @@ function paramsFor(method: string, state: DocumentState, offset: number): unknow
         { textDocument, range: whole },
         { textDocument, range: { start: position, end: position } },
       ];
+    case 'textDocument/formatting':
+      return [{ textDocument, options: { tabSize: 2, insertSpaces: true } }];
+    case 'textDocument/rangeFormatting':
+      return [
+        { textDocument, range: whole, options: { tabSize: 2, insertSpaces: true } },
+        { textDocument, range: { start: position, end: position }, options: { tabSize: 4, insertSpaces: true } },
+      ];
+    case 'textDocument/selectionRange':
+      return [{ textDocument, positions: [position] }];
+    case 'textDocument/documentLink':
+    case 'textDocument/diagnostic':
+      return [{ textDocument }];
     default:
       throw new Error(`no parameters for ${method}: add the new feature's request here`);
   }
@@ -143,14 +155,19 @@ describe('language-server features on keys named __proto__, constructor and prot
       'textDocument/codeAction',
       'textDocument/completion',
       'textDocument/definition',
+      'textDocument/diagnostic',
       'textDocument/documentHighlight',
+      'textDocument/documentLink',
       'textDocument/documentSymbol',
       'textDocument/foldingRange',
+      'textDocument/formatting',
       'textDocument/hover',
       'textDocument/inlayHint',
       'textDocument/prepareRename',
+      'textDocument/rangeFormatting',
       'textDocument/references',
       'textDocument/rename',
+      'textDocument/selectionRange',
     ]);
   });
 
@@ -232,7 +249,8 @@ describe('answers about the names are right', () => {
     const headers = (name: string) =>
       `**${name}**\n\nExtra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.`;
     expect(request(state, 'textDocument/hover', { position: at('__proto__: a', 2) })).toEqual({
-      contents: { kind: 'markdown', value: headers('__proto__') },
+      // A made-up key's title is Markdown-escaped: `__proto__` bare would read as emphasis.
+      contents: { kind: 'markdown', value: headers('\\_\\_proto\\_\\_') },
       range: rangeOf(text, '__proto__', 2),
     });
     expect(request(state, 'textDocument/hover', { position: at('constructor: b', 2) })).toEqual({
