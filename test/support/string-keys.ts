@@ -49,7 +49,7 @@ const EXCLUSIVE: Record<string, string> = { dockerfile: 'image', baseUrl: 'base_
  * and the cases made here are checked against the published files.
  */
 function schemaToWalk(version: 1 | 2): Schema {
-  return dereference(buildSchemas(undefined, { shape: 'validation' })[`v${version}`] as Schema) as Schema;
+  return dereference(buildSchemas(undefined, { shape: 'validation' })[`v${version}`]);
 }
 
 function isStringTyped(schema: Schema): boolean {
