@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -38,6 +38,9 @@ const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '..', '..');
 const artifacts = resolve(process.env.SVC_E2E_ARTIFACTS || join(repoRoot, 'test-results', 'vscode'));
 const vsceBin = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
+// The CLI from the build (\`npm run build\`), whose output the palette commands must match.
+const cliBin = join(repoRoot, 'packages', 'validator', 'launcher', 'svc-manifest.cjs');
+const transformFixtures = join(repoRoot, 'fixtures-transform');
 const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 
 const { tools, missing } = findTools();
@@ -403,6 +406,61 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
+  /** Opens a workspace file by its relative path through Quick Open (several files share a manifest's name). */
+  async function openByPath(path: string): Promise<void> {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(path);
+    const folder = dirname(path);
+    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: folder }).first();
+    await row.waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await activeFileIs(path);
+    await activeEditor().locator('.view-lines').waitFor();
+  }
+
+  /** Waits until the active editor shows the workspace file `path` (its tab, and the folder in its breadcrumbs). */
+  async function activeFileIs(path: string): Promise<void> {
+    await page.locator('.tabs-container .tab.active', { hasText: basename(path) }).waitFor();
+    await page
+      .locator('.editor-group-container.active .breadcrumbs-control')
+      .filter({ hasText: dirname(path) })
+      .waitFor();
+  }
+
+  /** The text of our status bar item, once it shows `expected` (it follows the active editor and its edits). */
+  async function statusBarText(expected: string): Promise<string> {
+    const item = page.locator('.statusbar-item').filter({ hasText: /^\s*svc\b/ });
+    const texts = async () => (await item.allInnerTexts()).map((t) => t.trim());
+    await expect.poll(texts, { timeout: 30_000 }).toEqual([expected]);
+    return (await item.innerText()).trim();
+  }
+
+  /** Waits for the active editor's unsaved change (a command's edit), then saves it as is, unformatted. */
+  async function saveEdited(): Promise<void> {
+    await page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'visible', timeout: 30_000 });
+    await runCommand('File: Save without Formatting');
+    await page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  /** Runs the svc-manifest CLI (the validator's bin, from the build) in `cwd`; its standard output. */
+  function cli(cwd: string, ...args: string[]): string {
+    const run = spawnSync(process.execPath, [cliBin, ...args], { cwd, encoding: 'utf8' });
+    const output = `${run.stdout}${run.stderr}`;
+    if (run.status !== 0) throw new Error(`svc-manifest ${args.join(' ')} exited ${run.status}:\n${output}`);
+    return run.stdout;
+  }
+
+  /** What an in-place CLI command (`validate --fix`, `fmt`) makes of `text` as the file `name`. */
+  function cliInPlace(name: string, text: string, ...args: string[]): string {
+    const dir = mkdtempSync(join(tmp, 'cli-'));
+    writeFileSync(join(dir, name), text);
+    cli(dir, ...args, name);
+    return readFileSync(join(dir, name), 'utf8');
+  }
+
   /** Text of the Output panel (the channel it shows). */
   async function outputText(): Promise<string> {
     return page
@@ -663,5 +721,87 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     writeFileSync(join(workspace, 'docker', 'Dockerfile'), 'FROM scratch\n');
     await expect.poll(async () => (await problemEntries()).filter((e) => e.file === 'paths.manifest.yaml').length, { timeout: 60_000 }).toBe(0);
     await shot('19-formatted-on-save');
+  }, 240_000);
+  it('palette: Fix all, Migrate to version 2, Convert to YAML, Format on manifests; the status bar', async () => {
+    failureShot('palette');
+    // Each in a folder of its own (a manifest's name is fixed); the CLI's result for the same bytes is the expectation.
+    const put = (folder: string, name: string, text: string): string => {
+      mkdirSync(join(workspace, folder), { recursive: true });
+      writeFileSync(join(workspace, folder, name), text);
+      return join(workspace, folder, name);
+    };
+    const typos = readFileSync(join(transformFixtures, 'fix', 'typos.in.yaml'), 'utf8');
+    const v1 = readFileSync(join(transformFixtures, 'migrate', 'commented.in.yaml'), 'utf8');
+    const commentedToml = readFileSync(join(transformFixtures, 'convert', 'commented.in.toml'), 'utf8');
+    // svc_version 1, TOML, unformatted: spaces around `=` too many and missing, indented keys, blank lines,
+    // trailing spaces.
+    const unformatted = [
+      'svc_version=1   ',
+      'name =    "desk"',
+      '',
+      '',
+      '',
+      '[[agents]]',
+      '    name="triage" # first',
+      '    connectors = [',
+      '  "helpdesk",',
+      '    ]',
+      '',
+      '',
+    ].join('\n');
+    const fixFile = put('palette-fix', 'svc.yaml', typos);
+    const migrateFile = put('palette-migrate', 'svc.yaml', v1);
+    const convertFile = put('palette-convert', 'svc.toml', commentedToml);
+    const formatFile = put('palette-format', 'svc.toml', unformatted);
+    const fixed = cliInPlace('svc.yaml', typos, 'validate', '--fix');
+    const migrated = cli(dirname(migrateFile), 'migrate', '--to', '2', 'svc.yaml');
+    const converted = cli(dirname(convertFile), 'convert', 'svc.toml');
+    const formatted = cliInPlace('svc.toml', unformatted, 'fmt');
+    // Each command has something to do.
+    for (const [before, after] of [
+      [typos, fixed],
+      [v1, migrated],
+      [unformatted, formatted],
+    ])
+      expect(after).not.toBe(before);
+    expect(converted).toContain('# Every comment must reach svc.yaml.');
+
+    // Fix all: what `svc-manifest validate --fix` fixes.
+    await openByPath('palette-fix/svc.yaml');
+    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await runCommand('svc: Fix all safe problems');
+    await saveEdited();
+    await expect.poll(() => readFileSync(fixFile, 'utf8'), { timeout: 30_000 }).toBe(fixed);
+    await shot('20-palette-fix-all');
+
+    // Migrate to version 2: what `svc-manifest migrate --to 2` prints; the status bar follows the edit.
+    await openByPath('palette-migrate/svc.yaml');
+    expect(await statusBarText('svc v1')).toBe('svc v1');
+    await runCommand('svc: Migrate to version 2');
+    await saveEdited();
+    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await expect.poll(() => readFileSync(migrateFile, 'utf8'), { timeout: 30_000 }).toBe(migrated);
+    await shot('21-palette-migrate');
+
+    // Format: the bytes `svc-manifest fmt` writes, for a TOML manifest (version 1).
+    await openByPath('palette-format/svc.toml');
+    expect(await statusBarText('svc v1')).toBe('svc v1');
+    await runCommand('svc: Format manifest');
+    await saveEdited();
+    await expect.poll(() => readFileSync(formatFile, 'utf8'), { timeout: 30_000 }).toBe(formatted);
+    await shot('22-palette-format');
+
+    // Convert to YAML: svc.yaml beside svc.toml with every comment (what `svc-manifest convert` prints), saved
+    // and shown; svc.toml deleted, as documented.
+    await openByPath('palette-convert/svc.toml');
+    expect(await statusBarText('svc v2')).toBe('svc v2');
+    const yamlFile = join(workspace, 'palette-convert', 'svc.yaml');
+    await runCommand('svc: Convert to YAML');
+    const yamlOnDisk = () => (existsSync(yamlFile) ? readFileSync(yamlFile, 'utf8') : '');
+    await expect.poll(yamlOnDisk, { timeout: 30_000 }).toBe(converted);
+    await expect.poll(() => existsSync(convertFile), { timeout: 30_000 }).toBe(false);
+    await activeFileIs('palette-convert/svc.yaml');
+    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await shot('23-palette-convert');
   }, 240_000);
 });
