@@ -8,7 +8,9 @@
  * restart limit, svc.toml once a TOML extension owns the `toml` language, YAML
  * syntax errors left to Red Hat's YAML extension once it is installed, and
  * the settings svc.files.extraPatterns and svc.enable; a path warning that
- * clears once the file exists, document links, format on save and the status bar.
+ * clears once the file exists, document links, format on save and the status bar; and the palette commands
+ * Fix all, Migrate to version 2, Convert to YAML and Format on manifests in the workspace, each giving the
+ * bytes the svc-manifest CLI gives for the same file, with the status bar for a v1 and a v2 manifest.
  *
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
  * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
@@ -430,12 +432,11 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
       .waitFor();
   }
 
-  /** The text of our status bar item, once it shows `expected` (it follows the active editor and its edits). */
-  async function statusBarText(expected: string): Promise<string> {
+  /** Waits until our status bar item, the only one whose text starts with `svc`, reads `expected`. */
+  async function statusBarShows(expected: string): Promise<void> {
     const item = page.locator('.statusbar-item').filter({ hasText: /^\s*svc\b/ });
     const texts = async () => (await item.allInnerTexts()).map((t) => t.trim());
-    await expect.poll(texts, { timeout: 30_000 }).toEqual([expected]);
-    return (await item.innerText()).trim();
+    await expect.poll(texts, { timeout: 30_000, message: `the status bar shows '${expected}'` }).toEqual([expected]);
   }
 
   /** Waits for the active editor's unsaved change (a command's edit), then saves it as is, unformatted. */
@@ -722,6 +723,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(async () => (await problemEntries()).filter((e) => e.file === 'paths.manifest.yaml').length, { timeout: 60_000 }).toBe(0);
     await shot('19-formatted-on-save');
   }, 240_000);
+
   it('palette: Fix all, Migrate to version 2, Convert to YAML, Format on manifests; the status bar', async () => {
     failureShot('palette');
     // Each in a folder of its own (a manifest's name is fixed); the CLI's result for the same bytes is the expectation.
@@ -758,17 +760,14 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const converted = cli(dirname(convertFile), 'convert', 'svc.toml');
     const formatted = cliInPlace('svc.toml', unformatted, 'fmt');
     // Each command has something to do.
-    for (const [before, after] of [
-      [typos, fixed],
-      [v1, migrated],
-      [unformatted, formatted],
-    ])
-      expect(after).not.toBe(before);
+    expect(fixed).not.toBe(typos);
+    expect(migrated).not.toBe(v1);
+    expect(formatted).not.toBe(unformatted);
     expect(converted).toContain('# Every comment must reach svc.yaml.');
 
     // Fix all: what `svc-manifest validate --fix` fixes.
     await openByPath('palette-fix/svc.yaml');
-    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await statusBarShows('svc v2');
     await runCommand('svc: Fix all safe problems');
     await saveEdited();
     await expect.poll(() => readFileSync(fixFile, 'utf8'), { timeout: 30_000 }).toBe(fixed);
@@ -776,16 +775,16 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
 
     // Migrate to version 2: what `svc-manifest migrate --to 2` prints; the status bar follows the edit.
     await openByPath('palette-migrate/svc.yaml');
-    expect(await statusBarText('svc v1')).toBe('svc v1');
+    await statusBarShows('svc v1');
     await runCommand('svc: Migrate to version 2');
     await saveEdited();
-    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await statusBarShows('svc v2');
     await expect.poll(() => readFileSync(migrateFile, 'utf8'), { timeout: 30_000 }).toBe(migrated);
     await shot('21-palette-migrate');
 
     // Format: the bytes `svc-manifest fmt` writes, for a TOML manifest (version 1).
     await openByPath('palette-format/svc.toml');
-    expect(await statusBarText('svc v1')).toBe('svc v1');
+    await statusBarShows('svc v1');
     await runCommand('svc: Format manifest');
     await saveEdited();
     await expect.poll(() => readFileSync(formatFile, 'utf8'), { timeout: 30_000 }).toBe(formatted);
@@ -794,14 +793,14 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // Convert to YAML: svc.yaml beside svc.toml with every comment (what `svc-manifest convert` prints), saved
     // and shown; svc.toml deleted, as documented.
     await openByPath('palette-convert/svc.toml');
-    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await statusBarShows('svc v2');
     const yamlFile = join(workspace, 'palette-convert', 'svc.yaml');
     await runCommand('svc: Convert to YAML');
     const yamlOnDisk = () => (existsSync(yamlFile) ? readFileSync(yamlFile, 'utf8') : '');
     await expect.poll(yamlOnDisk, { timeout: 30_000 }).toBe(converted);
     await expect.poll(() => existsSync(convertFile), { timeout: 30_000 }).toBe(false);
     await activeFileIs('palette-convert/svc.yaml');
-    expect(await statusBarText('svc v2')).toBe('svc v2');
+    await statusBarShows('svc v2');
     await shot('23-palette-convert');
   }, 240_000);
 });
