@@ -21,10 +21,18 @@ async function findAction(
   const document = editor.document;
   const whole = new vscode.Range(0, 0, document.lineCount, 0);
   const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, whole, kind.value)) ?? [];
-  const action = actions.find((a) => a.title.startsWith(title) && !a.disabled);
+  const enabled = actions.filter((a) => a.title.startsWith(title) && !a.disabled && a.edit);
   const disabled = actions.find((a) => a.title.startsWith(title) && a.disabled);
-  if (!action?.edit) return void vscode.window.showInformationMessage(`svc: ${disabled?.disabled?.reason ?? missing}`);
-  return { document, edit: action.edit };
+  if (!enabled.length) {
+    return void vscode.window.showInformationMessage(`svc: ${disabled?.disabled?.reason ?? missing}`);
+  }
+  // Several: the server offers one per choice (a v1 manifest without a default agent, one per agent); the user picks.
+  let action = enabled[0];
+  if (enabled.length > 1) {
+    const items = enabled.map((a) => ({ label: a.title, action: a }));
+    action = (await vscode.window.showQuickPick(items, { placeHolder: 'svc: choose one' }))?.action;
+  }
+  return action?.edit ? { document, edit: action.edit } : undefined;
 }
 
 /** The code action of `kind` whose title starts with `title`, applied to the active document (left unsaved). */

@@ -782,13 +782,32 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(() => readFileSync(migrateFile, 'utf8'), { timeout: 30_000 }).toBe(migrated);
     await shot('21-palette-migrate');
 
+    // A v1 manifest with two agents and no default: the command asks which becomes `default_agent`
+    // (`svc-manifest migrate --to 2 --default-agent writer`).
+    const twoAgents = 'svc_version: 1\nagents:\n  - name: triage  # first\n  - name: writer\n';
+    const chooseFile = put('palette-choose', 'svc.yaml', twoAgents);
+    const chosen = cli(dirname(chooseFile), 'migrate', '--to', '2', '--default-agent', 'writer', 'svc.yaml');
+    await openByPath('palette-choose/svc.yaml');
+    await statusBarShows('svc v1');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>svc: Migrate to version 2');
+    const entry = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'svc: Migrate to version 2' });
+    await entry.first().waitFor();
+    await page.keyboard.press('Enter');
+    const choice = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: "(default agent 'writer')" });
+    await choice.waitFor({ state: 'visible' });
+    await shot('22-palette-migrate-choose');
+    await choice.click();
+    await saveEdited();
+    await expect.poll(() => readFileSync(chooseFile, 'utf8'), { timeout: 30_000 }).toBe(chosen);
+
     // Format: the bytes `svc-manifest fmt` writes, for a TOML manifest (version 1).
     await openByPath('palette-format/svc.toml');
     await statusBarShows('svc v1');
     await runCommand('svc: Format manifest');
     await saveEdited();
     await expect.poll(() => readFileSync(formatFile, 'utf8'), { timeout: 30_000 }).toBe(formatted);
-    await shot('22-palette-format');
+    await shot('23-palette-format');
 
     // Convert to YAML: svc.yaml beside svc.toml with every comment (what `svc-manifest convert` prints), saved
     // and shown; svc.toml deleted, as documented.
@@ -801,6 +820,6 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await expect.poll(() => existsSync(convertFile), { timeout: 30_000 }).toBe(false);
     await activeFileIs('palette-convert/svc.yaml');
     await statusBarShows('svc v2');
-    await shot('23-palette-convert');
+    await shot('24-palette-convert');
   }, 240_000);
 });
