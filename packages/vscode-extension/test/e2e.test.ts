@@ -8,7 +8,9 @@
  * restart limit, svc.toml once a TOML extension owns the `toml` language, YAML
  * syntax errors left to Red Hat's YAML extension once it is installed, and
  * the settings svc.files.extraPatterns and svc.enable; a path warning that
- * clears once the file exists, document links, format on save and the status bar.
+ * clears once the file exists, document links, format on save and the status bar; and the palette commands
+ * Fix all, Migrate to version 2, Convert to YAML and Format on manifests in the workspace, each giving the
+ * bytes the svc-manifest CLI gives for the same file, with the status bar for a v1 and a v2 manifest.
  *
  * Needs the tools from scripts/install-code-server.sh. Without them the suite
  * is skipped with a message, unless SVC_E2E_REQUIRED=1 or CI is set, in which
@@ -19,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -38,6 +40,9 @@ const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '..', '..');
 const artifacts = resolve(process.env.SVC_E2E_ARTIFACTS || join(repoRoot, 'test-results', 'vscode'));
 const vsceBin = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
+// The CLI from the build (\`npm run build\`), whose output the palette commands must match.
+const cliBin = join(repoRoot, 'packages', 'validator', 'launcher', 'svc-manifest.cjs');
+const transformFixtures = join(repoRoot, 'fixtures-transform');
 const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 
 const { tools, missing } = findTools();
@@ -403,6 +408,60 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
+  /** Opens a workspace file by its relative path through Quick Open (several files share a manifest's name). */
+  async function openByPath(path: string): Promise<void> {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(path);
+    const folder = dirname(path);
+    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: folder }).first();
+    await row.waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await activeFileIs(path);
+    await activeEditor().locator('.view-lines').waitFor();
+  }
+
+  /** Waits until the active editor shows the workspace file `path` (its tab, and the folder in its breadcrumbs). */
+  async function activeFileIs(path: string): Promise<void> {
+    await page.locator('.tabs-container .tab.active', { hasText: basename(path) }).waitFor();
+    await page
+      .locator('.editor-group-container.active .breadcrumbs-control')
+      .filter({ hasText: dirname(path) })
+      .waitFor();
+  }
+
+  /** Waits until our status bar item, the only one whose text starts with `svc`, reads `expected`. */
+  async function statusBarShows(expected: string): Promise<void> {
+    const item = page.locator('.statusbar-item').filter({ hasText: /^\s*svc\b/ });
+    const texts = async () => (await item.allInnerTexts()).map((t) => t.trim());
+    await expect.poll(texts, { timeout: 30_000, message: `the status bar shows '${expected}'` }).toEqual([expected]);
+  }
+
+  /** Waits for the active editor's unsaved change (a command's edit), then saves it as is, unformatted. */
+  async function saveEdited(): Promise<void> {
+    await page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'visible', timeout: 30_000 });
+    await runCommand('File: Save without Formatting');
+    await page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  /** Runs the svc-manifest CLI (the validator's bin, from the build) in `cwd`; its standard output. */
+  function cli(cwd: string, ...args: string[]): string {
+    const run = spawnSync(process.execPath, [cliBin, ...args], { cwd, encoding: 'utf8' });
+    const output = `${run.stdout}${run.stderr}`;
+    if (run.status !== 0) throw new Error(`svc-manifest ${args.join(' ')} exited ${run.status}:\n${output}`);
+    return run.stdout;
+  }
+
+  /** What an in-place CLI command (`validate --fix`, `fmt`) makes of `text` as the file `name`. */
+  function cliInPlace(name: string, text: string, ...args: string[]): string {
+    const dir = mkdtempSync(join(tmp, 'cli-'));
+    writeFileSync(join(dir, name), text);
+    cli(dir, ...args, name);
+    return readFileSync(join(dir, name), 'utf8');
+  }
+
   /** Text of the Output panel (the channel it shows). */
   async function outputText(): Promise<string> {
     return page
@@ -663,5 +722,104 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     writeFileSync(join(workspace, 'docker', 'Dockerfile'), 'FROM scratch\n');
     await expect.poll(async () => (await problemEntries()).filter((e) => e.file === 'paths.manifest.yaml').length, { timeout: 60_000 }).toBe(0);
     await shot('19-formatted-on-save');
+  }, 240_000);
+
+  it('palette: Fix all, Migrate to version 2, Convert to YAML, Format on manifests; the status bar', async () => {
+    failureShot('palette');
+    // Each in a folder of its own (a manifest's name is fixed); the CLI's result for the same bytes is the expectation.
+    const put = (folder: string, name: string, text: string): string => {
+      mkdirSync(join(workspace, folder), { recursive: true });
+      writeFileSync(join(workspace, folder, name), text);
+      return join(workspace, folder, name);
+    };
+    const typos = readFileSync(join(transformFixtures, 'fix', 'typos.in.yaml'), 'utf8');
+    const v1 = readFileSync(join(transformFixtures, 'migrate', 'commented.in.yaml'), 'utf8');
+    const commentedToml = readFileSync(join(transformFixtures, 'convert', 'commented.in.toml'), 'utf8');
+    // svc_version 1, TOML, unformatted: spaces around `=` too many and missing, indented keys, blank lines,
+    // trailing spaces.
+    const unformatted = [
+      'svc_version=1   ',
+      'name =    "desk"',
+      '',
+      '',
+      '',
+      '[[agents]]',
+      '    name="triage" # first',
+      '    connectors = [',
+      '  "helpdesk",',
+      '    ]',
+      '',
+      '',
+    ].join('\n');
+    const fixFile = put('palette-fix', 'svc.yaml', typos);
+    const migrateFile = put('palette-migrate', 'svc.yaml', v1);
+    const convertFile = put('palette-convert', 'svc.toml', commentedToml);
+    const formatFile = put('palette-format', 'svc.toml', unformatted);
+    const fixed = cliInPlace('svc.yaml', typos, 'validate', '--fix');
+    const migrated = cli(dirname(migrateFile), 'migrate', '--to', '2', 'svc.yaml');
+    const converted = cli(dirname(convertFile), 'convert', 'svc.toml');
+    const formatted = cliInPlace('svc.toml', unformatted, 'fmt');
+    // Each command has something to do.
+    expect(fixed).not.toBe(typos);
+    expect(migrated).not.toBe(v1);
+    expect(formatted).not.toBe(unformatted);
+    expect(converted).toContain('# Every comment must reach svc.yaml.');
+
+    // Fix all: what `svc-manifest validate --fix` fixes.
+    await openByPath('palette-fix/svc.yaml');
+    await statusBarShows('svc v2');
+    await runCommand('svc: Fix all safe problems');
+    await saveEdited();
+    await expect.poll(() => readFileSync(fixFile, 'utf8'), { timeout: 30_000 }).toBe(fixed);
+    await shot('20-palette-fix-all');
+
+    // Migrate to version 2: what `svc-manifest migrate --to 2` prints; the status bar follows the edit.
+    await openByPath('palette-migrate/svc.yaml');
+    await statusBarShows('svc v1');
+    await runCommand('svc: Migrate to version 2');
+    await saveEdited();
+    await statusBarShows('svc v2');
+    await expect.poll(() => readFileSync(migrateFile, 'utf8'), { timeout: 30_000 }).toBe(migrated);
+    await shot('21-palette-migrate');
+
+    // A v1 manifest with two agents and no default: the command asks which becomes `default_agent`
+    // (`svc-manifest migrate --to 2 --default-agent writer`).
+    const twoAgents = 'svc_version: 1\nagents:\n  - name: triage  # first\n  - name: writer\n';
+    const chooseFile = put('palette-choose', 'svc.yaml', twoAgents);
+    const chosen = cli(dirname(chooseFile), 'migrate', '--to', '2', '--default-agent', 'writer', 'svc.yaml');
+    await openByPath('palette-choose/svc.yaml');
+    await statusBarShows('svc v1');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>svc: Migrate to version 2');
+    const entry = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'svc: Migrate to version 2' });
+    await entry.first().waitFor();
+    await page.keyboard.press('Enter');
+    const choice = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: "(default agent 'writer')" });
+    await choice.waitFor({ state: 'visible' });
+    await shot('22-palette-migrate-choose');
+    await choice.click();
+    await saveEdited();
+    await expect.poll(() => readFileSync(chooseFile, 'utf8'), { timeout: 30_000 }).toBe(chosen);
+
+    // Format: the bytes `svc-manifest fmt` writes, for a TOML manifest (version 1).
+    await openByPath('palette-format/svc.toml');
+    await statusBarShows('svc v1');
+    await runCommand('svc: Format manifest');
+    await saveEdited();
+    await expect.poll(() => readFileSync(formatFile, 'utf8'), { timeout: 30_000 }).toBe(formatted);
+    await shot('23-palette-format');
+
+    // Convert to YAML: svc.yaml beside svc.toml with every comment (what `svc-manifest convert` prints), saved
+    // and shown; svc.toml deleted, as documented.
+    await openByPath('palette-convert/svc.toml');
+    await statusBarShows('svc v2');
+    const yamlFile = join(workspace, 'palette-convert', 'svc.yaml');
+    await runCommand('svc: Convert to YAML');
+    const yamlOnDisk = () => (existsSync(yamlFile) ? readFileSync(yamlFile, 'utf8') : '');
+    await expect.poll(yamlOnDisk, { timeout: 30_000 }).toBe(converted);
+    await expect.poll(() => existsSync(convertFile), { timeout: 30_000 }).toBe(false);
+    await activeFileIs('palette-convert/svc.yaml');
+    await statusBarShows('svc v2');
+    await shot('24-palette-convert');
   }, 240_000);
 });
