@@ -1,7 +1,7 @@
 /**
  * What the site's tests and benchmarks share: the site built into a folder of their own, the
  * `serve` static server the preview uses (with the site's serve.json) on a free loopback port,
- * and Chromium (Debian's, installed by `npm run test:setup`) driven by playwright-core.
+ * and Chromium (test/support/chromium.ts) driven by playwright-core.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,19 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../test/support/chromium.js';
 import { buildSite } from '../scripts/build.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export function hasChromium(): boolean {
   return existsSync(CHROMIUM);
