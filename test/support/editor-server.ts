@@ -23,6 +23,7 @@ import {
   type Hover,
   type Position,
   type ProtocolConnection,
+  type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 
 /** Upper bound for one answer or publication; generous for a slow, shared machine. */
@@ -44,8 +45,10 @@ export interface EditorServerSpec {
 export class EditorServer {
   private readonly publications = new Map<string, Diagnostic[][]>();
   private readonly waiters = new Set<() => void>();
-  private stderr = '';
+  private stderrText = '';
   private versions = 0;
+  /** What the server answered to `initialize`. */
+  capabilities: ServerCapabilities = {};
 
   private constructor(
     readonly spec: EditorServerSpec,
@@ -57,7 +60,7 @@ export class EditorServer {
     const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: 'pipe' });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const server = new EditorServer(spec, child, connection);
-    child.stderr.on('data', (chunk: Buffer) => (server.stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (server.stderrText += chunk.toString()));
     if (process.env.DEBUG_EDITOR_SERVER) child.stderr.pipe(process.stderr);
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((item) => spec.settings(item.section)));
     // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
@@ -75,7 +78,7 @@ export class EditorServer {
     anyMethod.onNotification(() => undefined);
     connection.listen();
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`${spec.name} exited (${code}) during start-up:\n${server.stderr}`))),
+      child.once('exit', (code) => reject(new Error(`${spec.name} exited (${code}) during start-up:\n${server.stderrText}`))),
     );
     const initialize = connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -93,7 +96,7 @@ export class EditorServer {
         },
       },
     });
-    await Promise.race([initialize, exited]);
+    server.capabilities = (await Promise.race([initialize, exited])).capabilities;
     await connection.sendNotification(InitializedNotification.type, {});
     return server;
   }
@@ -115,9 +118,17 @@ export class EditorServer {
     return (await this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position })) ?? null;
   }
 
-  /** The diagnostics of the validation that ends the server's publications for `uri` (or the newest after the wait). */
-  diagnostics(uri: string): Promise<Diagnostic[]> {
-    const done = this.spec.published?.bind(this.spec) ?? (() => true);
+  /** What the server wrote to stderr so far (for failure messages). */
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  /**
+   * The diagnostics of the validation that ends the server's publications for `uri` (or the newest
+   * after the wait): the first newest publication `accept` takes (by default the spec's `published`).
+   */
+  diagnostics(uri: string, accept?: (diagnostics: Diagnostic[], count: number) => boolean): Promise<Diagnostic[]> {
+    const done = accept ?? this.spec.published?.bind(this.spec) ?? (() => true);
     return new Promise((resolve, reject) => {
       const check = (): void => {
         const list = this.publications.get(uri);
@@ -132,7 +143,7 @@ export class EditorServer {
         this.waiters.delete(check);
         const list = this.publications.get(uri);
         if (list?.length) resolve(list[list.length - 1]!);
-        else reject(new Error(`${this.spec.name} published no diagnostics for ${uri}:\n${this.stderr}`));
+        else reject(new Error(`${this.spec.name} published no diagnostics for ${uri}:\n${this.stderrText}`));
       }, WAIT_MS);
       this.waiters.add(check);
       check();
