@@ -109,36 +109,3 @@ function watchPage(page: Page, offences: string[]): void {
     void dialog.dismiss();
   });
 }
-
-/**
- * The newest `textDocument/publishDiagnostics` per URI, and a wait for one that `accept`s: it
- * resolves on the notification itself; a timer only guards against a server that never sends it
- * (resolving with the newest list, or undefined, for the test's assertion to report).
- */
-export class PublishedDiagnostics<T extends { uri: string }> {
-  private readonly newest = new Map<string, T>();
-  private readonly waiters = new Set<() => void>();
-
-  /** Pass each notification's params here. */
-  readonly record = (params: T): void => {
-    this.newest.set(params.uri, params);
-    for (const waiter of [...this.waiters]) waiter();
-  };
-
-  next(uri: string, accept: (params: T) => boolean, guardMs = 30_000): Promise<T | undefined> {
-    return new Promise((resolve) => {
-      const check = (): void => {
-        const params = this.newest.get(uri);
-        if (params && accept(params)) finish(params);
-      };
-      const finish = (params: T | undefined): void => {
-        clearTimeout(guard);
-        this.waiters.delete(check);
-        resolve(params);
-      };
-      const guard = setTimeout(() => finish(this.newest.get(uri)), guardMs);
-      this.waiters.add(check);
-      check();
-    });
-  }
-}

@@ -1,10 +1,11 @@
 /**
- * A language server of another project (yaml-language-server, Taplo) driven over stdio the way an
- * editor drives it: `initialize` with the settings it pulls through `workspace/configuration`,
- * documents opened by `didOpen`, and completion, hover and published diagnostics read back. Every
- * other server→client request is answered null. Waits are bounded; nothing asserts on timing.
+ * A language server of another project (yaml-language-server, Taplo) driven over stdio (or an IPC
+ * channel) the way an editor drives it: `initialize` with the settings it pulls through
+ * `workspace/configuration`, documents opened by `didOpen`, and completion, hover and published
+ * diagnostics read back. Every other server→client request is answered null. Waits are bounded;
+ * nothing asserts on timing.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
   CompletionRequest,
   createProtocolConnection,
@@ -13,6 +14,8 @@ import {
   HoverRequest,
   InitializedNotification,
   InitializeRequest,
+  IPCMessageReader,
+  IPCMessageWriter,
   PublishDiagnosticsNotification,
   ShutdownRequest,
   StreamMessageReader,
@@ -38,6 +41,8 @@ export interface EditorServerSpec {
   /** The value for one `workspace/configuration` item, by section (null when unknown). */
   settings(section: string | undefined): unknown;
   initializationOptions?: unknown;
+  /** JSON-RPC over an IPC channel (vscode-languageclient's TransportKind.ipc) instead of stdin/stdout. */
+  ipc?: boolean;
   /** Whether a publication ends the validation of a document (Taplo publishes once per stage). */
   published?(diagnostics: Diagnostic[], count: number): boolean;
 }
@@ -52,16 +57,18 @@ export class EditorServer {
 
   private constructor(
     readonly spec: EditorServerSpec,
-    private readonly process: ChildProcessWithoutNullStreams,
+    private readonly process: ChildProcess,
     private readonly connection: ProtocolConnection,
   ) {}
 
   static async start(spec: EditorServerSpec): Promise<EditorServer> {
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: 'pipe' });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: spec.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : 'pipe' });
+    const connection = spec.ipc
+      ? createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child))
+      : createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const server = new EditorServer(spec, child, connection);
-    child.stderr.on('data', (chunk: Buffer) => (server.stderrText += chunk.toString()));
-    if (process.env.DEBUG_EDITOR_SERVER) child.stderr.pipe(process.stderr);
+    child.stderr!.on('data', (chunk: Buffer) => (server.stderrText += chunk.toString()));
+    if (process.env.DEBUG_EDITOR_SERVER) child.stderr!.pipe(process.stderr);
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((item) => spec.settings(item.section)));
     // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
     const anyMethod = connection as unknown as {
