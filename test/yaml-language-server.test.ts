@@ -13,10 +13,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { EditorServer } from './support/editor-server.js';
+import { EditorServer, YAML_LANGUAGE_SERVER } from './support/editor-server.js';
 import { REPO_ROOT, SCHEMA_DIR, loadExamples, loadFixtures } from './support/fixtures.js';
 
-const SERVER = join(REPO_ROOT, 'node_modules/yaml-language-server/bin/yaml-language-server');
 const SCHEMA_URI = pathToFileURL(join(SCHEMA_DIR, 'svc.schema.json')).href;
 /** Upper bound for one document's diagnostics to arrive; generous for slow CI machines. */
 const WAIT_MS = 30_000;
@@ -74,9 +73,7 @@ function describeDiagnostics(list: Diagnostic[] | undefined): string {
 
 beforeAll(async () => {
   server = await EditorServer.start({
-    name: 'yaml-language-server',
-    command: process.execPath,
-    args: [SERVER, '--stdio'],
+    ...YAML_LANGUAGE_SERVER,
     cwd: REPO_ROOT,
     rootUri: pathToFileURL(REPO_ROOT).href,
     settings: (section) => {

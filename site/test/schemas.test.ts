@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { parse as parseYaml } from 'yaml';
 import { buildSchemas } from '@svc-manifest/schema';
-import { EditorServer } from '../../test/support/editor-server.js';
+import { EditorServer, YAML_LANGUAGE_SERVER } from '../../test/support/editor-server.js';
 import { DEFAULT_BASE_URL, SCHEMA_DIR, siteSchemas } from '../scripts/build.js';
 import { builtSite, freePort, REPO, startStaticServer, type StaticServer } from './support.js';
 
@@ -99,9 +99,7 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
     // No schema associations, no schema store: the modeline is the only way to a schema.
     const settings: Record<string, unknown> = { yaml: { validate: true, schemaStore: { enable: false }, schemas: {} }, http: { proxy: '' } };
     yamlServer = await EditorServer.start({
-      name: 'yaml-language-server',
-      command: process.execPath,
-      args: [join(REPO, 'node_modules/yaml-language-server/bin/yaml-language-server'), '--stdio'],
+      ...YAML_LANGUAGE_SERVER,
       cwd: REPO,
       rootUri: pathToFileURL(REPO).href,
       settings: (section) => settings[section ?? ''] ?? null,

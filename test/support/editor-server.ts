@@ -6,6 +6,7 @@
  * nothing asserts on timing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   CompletionRequest,
   createProtocolConnection,
@@ -31,6 +32,13 @@ import {
 
 /** Upper bound for one answer or publication; generous for a slow, shared machine. */
 const WAIT_MS = 30_000;
+
+/** redhat's yaml-language-server from node_modules (what vscode-yaml runs), over stdio: spread into a spec. */
+export const YAML_LANGUAGE_SERVER = {
+  name: 'yaml-language-server',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url)), '--stdio'],
+};
 
 export interface EditorServerSpec {
   name: string;
