@@ -12,24 +12,18 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { createState, findSchemaPin, schemaPinDiagnostics } from '@svc-manifest/lsp';
 import { EditorServer } from '../../test/support/editor-server.js';
 import { SCHEMA_DIR } from '../scripts/build.js';
-import { builtSite, freePort, REPO, startStaticServer, type StaticServer } from './support.js';
+import { REPO, servedSite, type ServedSite } from './support.js';
 
 const VERSION = '0.1.0';
 
-let site: Awaited<ReturnType<typeof builtSite>>;
-let server: StaticServer;
-let base: string;
+let site: ServedSite;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}/`;
-  site = await builtSite(base);
-  server = await startStaticServer(site.dir, port);
+  site = await servedSite();
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
-  site?.remove();
+  await site?.stop();
 });
 
 describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schema.json', () => {
@@ -62,7 +56,7 @@ describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schem
   }
 
   it('reports what the served schema forbids on its line', async () => {
-    const url = new URL(`${SCHEMA_DIR}/${VERSION}/svc.v1.schema.json`, base).href;
+    const url = new URL(`${SCHEMA_DIR}/${VERSION}/svc.v1.schema.json`, site.base).href;
     const text = `#:schema ${url}\nsvc_version = 1\n\n[project]\nname = "demo"\n\n[env]\nrequired = "API_TOKEN"\n`;
     const diagnostics = await diagnosticsOf('invalid', text, (list) => list.length > 0);
     expect(diagnostics?.map((d) => `${d.range.start.line}: ${d.message}`)).toEqual([expect.stringMatching(/^7: .*array/)]);

@@ -18,24 +18,18 @@ import { parse as parseYaml } from 'yaml';
 import { buildSchemas } from '@svc-manifest/schema';
 import { EditorServer, YAML_LANGUAGE_SERVER } from '../../test/support/editor-server.js';
 import { DEFAULT_BASE_URL, SCHEMA_DIR, siteSchemas } from '../scripts/build.js';
-import { builtSite, freePort, REPO, startStaticServer, type StaticServer } from './support.js';
+import { REPO, servedSite, type ServedSite } from './support.js';
 
 const example = parseYaml(readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8')) as unknown;
 
-let site: Awaited<ReturnType<typeof builtSite>>;
-let server: StaticServer;
-let base: string;
+let site: ServedSite;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}/`;
-  site = await builtSite(base);
-  server = await startStaticServer(site.dir, port);
+  site = await servedSite();
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
-  site?.remove();
+  await site?.stop();
 });
 
 const SCHEMA_PATHS = [...siteSchemas(DEFAULT_BASE_URL).keys()];
@@ -51,7 +45,7 @@ describe('the schemas the site serves', () => {
   });
 
   it.each(SCHEMA_PATHS)('%s: $id is its URL, with the promised headers and content; ajv and python-jsonschema accept it', async (path) => {
-    const url = new URL(path, base).href;
+    const url = new URL(path, site.base).href;
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/schema+json');
@@ -117,7 +111,7 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
   }
 
   it('reports what the served schema forbids, and only that, naming the served URL', async () => {
-    const url = new URL(`${SCHEMA_DIR}/svc.v2.schema.json`, base).href;
+    const url = new URL(`${SCHEMA_DIR}/svc.v2.schema.json`, site.base).href;
     const text = `# yaml-language-server: $schema=${url}\nsvc_version: 2\ndefault_agent: writer\nagents:\n  writer:\n    model: large\n`;
     const diagnostics = await diagnosticsOf('invalid', text, (list) => list.length > 0);
     // One diagnostic, on the unknown key (line 5, columns 4-9), in the schema's own words for an agent.

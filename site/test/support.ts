@@ -77,6 +77,37 @@ export async function startStaticServer(dir: string, port?: number): Promise<Sta
   };
 }
 
+export interface ServedSite {
+  /** The built site's folder. */
+  dir: string;
+  /** The URL it is built for and served at: `http://127.0.0.1:<port>/`. */
+  base: string;
+  /** Ends the server and deletes the folder. */
+  stop(): Promise<void>;
+}
+
+/** The site built for a loopback base URL on a free port and served there by `serve`. */
+export async function servedSite(): Promise<ServedSite> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const site = await builtSite(base);
+  let server: StaticServer;
+  try {
+    server = await startStaticServer(site.dir, port);
+  } catch (error) {
+    site.remove();
+    throw error;
+  }
+  return {
+    dir: site.dir,
+    base,
+    stop: async () => {
+      await server.stop();
+      site.remove();
+    },
+  };
+}
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 }
