@@ -4,14 +4,11 @@
 // process message and going to TaploLsp.send, every message from the server going back with
 // process.send. The environment is the extension's, with two differences for the benchmark:
 // fetch always fails (the benchmark is offline; the schema is a local file given through the
-// settings), and glob returns nothing (no Taplo config file is used).
+// settings), and glob returns nothing (no Taplo config file is used): scripts/taplo-environment.mjs.
 //
 // `node bench/taplo-server.mjs` (with an IPC channel: spawn(..., { stdio: [..., 'ipc'] })).
-import { accessSync, realpathSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { taploEnvironment } from '../scripts/taplo-environment.mjs';
 
 const require = createRequire(import.meta.url);
 const { TaploLsp } = require('@taplo/lsp');
@@ -21,44 +18,11 @@ if (typeof process.send !== 'function') {
   process.exit(2);
 }
 
-const offline = () => Promise.reject(new Error('network access is disabled in the benchmark'));
-
-const environment = {
-  cwd: () => process.cwd(),
-  envVar: (name) => process.env[name],
-  envVars: () => Object.entries(process.env),
-  findConfigFile: (from) => {
-    for (const name of ['.taplo.toml', 'taplo.toml']) {
-      try {
-        const path = join(from, name);
-        accessSync(path);
-        return path;
-      } catch {
-        // not there
-      }
-    }
-    return undefined;
-  },
-  glob: () => [],
-  isAbsolute: (path) => isAbsolute(path),
-  isWindows: () => process.platform === 'win32',
-  now: () => new Date(),
-  readFile: (path) => readFile(path),
-  writeFile: (path, bytes) => writeFile(path, bytes),
-  stderr: process.stderr,
-  stdErrAtty: () => process.stderr.isTTY === true,
-  stdin: process.stdin,
+const environment = taploEnvironment({
   stdout: process.stdout,
-  urlToFilePath: (url) => {
-    const path = url.startsWith('file:') ? fileURLToPath(url) : decodeURIComponent(url);
-    try {
-      return realpathSync(path);
-    } catch {
-      return path;
-    }
-  },
-  fetch: { fetch: offline, Headers: globalThis.Headers, Request: globalThis.Request, Response: globalThis.Response },
-};
+  stdErrAtty: () => process.stderr.isTTY === true,
+  offline: 'network access is disabled in the benchmark',
+});
 
 let taplo;
 let starting;

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionItem, Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { completion as ourCompletion, computeDiagnostics, createState, hover as ourHover } from '@svc-manifest/lsp';
-import { atMarker, EditorServer } from './support/editor-server.js';
+import { atMarker, EditorServer, YAML_LANGUAGE_SERVER } from './support/editor-server.js';
 import { REPO_ROOT, SCHEMA_DIR } from './support/fixtures.js';
 
 const SCHEMA_V2 = pathToFileURL(join(SCHEMA_DIR, 'svc.v2.schema.json')).href;
@@ -145,9 +145,7 @@ function askOurs(place: Place, format: 'yaml' | 'toml'): Seen {
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'svc-editor-hints-'));
   yls = await EditorServer.start({
-    name: 'yaml-language-server',
-    command: process.execPath,
-    args: [join(REPO_ROOT, 'node_modules/yaml-language-server/bin/yaml-language-server'), '--stdio'],
+    ...YAML_LANGUAGE_SERVER,
     cwd: work,
     rootUri: pathToFileURL(work).href,
     settings: (section) => (section === 'yaml' ? YAML_SETTINGS : section === 'http' ? { proxy: '', proxyStrictSSL: false } : {}),

@@ -8,28 +8,14 @@
  * Lines are found by text (`lineContaining`), never by number. Waits are bounded and only
  * wait for `textDocument/publishDiagnostics`; nothing asserts on timing.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createProtocolConnection,
-  DidOpenTextDocumentNotification,
-  ExitNotification,
-  InitializedNotification,
-  InitializeRequest,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type Diagnostic,
-  type ProtocolConnection,
-  type PublishDiagnosticsParams,
-} from 'vscode-languageserver-protocol/node';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { EditorServer, YAML_LANGUAGE_SERVER } from './support/editor-server.js';
 import { REPO_ROOT, SCHEMA_DIR, loadExamples, loadFixtures } from './support/fixtures.js';
 
-const SERVER = join(REPO_ROOT, 'node_modules/yaml-language-server/bin/yaml-language-server');
 const SCHEMA_URI = pathToFileURL(join(SCHEMA_DIR, 'svc.schema.json')).href;
 /** Upper bound for one document's diagnostics to arrive; generous for slow CI machines. */
 const WAIT_MS = 30_000;
@@ -49,15 +35,11 @@ const SETTINGS: Record<string, unknown> = {
   editor: {},
 };
 
-let server: ChildProcessWithoutNullStreams;
-let connection: ProtocolConnection;
-let stderr = '';
+let server: EditorServer;
 let configurationPulls = 0;
 /** Resolves at the server's first workspace/configuration pull. */
 let firstPull: () => void = () => {};
 const pulled = new Promise<void>((resolve) => (firstPull = resolve));
-const published = new Map<string, PublishDiagnosticsParams[]>();
-const waiters = new Set<() => void>();
 
 function fixtureText(path: string): string {
   return readFileSync(join(REPO_ROOT, path), 'utf8');
@@ -70,31 +52,9 @@ function lineContaining(text: string, needle: string): number {
   return line;
 }
 
-/** Resolves with the newest diagnostics for `uri` once `accept` holds, or the newest ones after WAIT_MS. */
+/** The newest diagnostics for `uri` once `accept` holds, or the newest ones after the wait (undefined if none). */
 function diagnosticsFor(uri: string, accept: (d: Diagnostic[]) => boolean): Promise<Diagnostic[] | undefined> {
-  return new Promise((resolve) => {
-    const check = (): boolean => {
-      const list = published.get(uri);
-      const latest = list?.[list.length - 1]?.diagnostics;
-      if (latest && accept(latest)) {
-        finish(latest);
-        return true;
-      }
-      return false;
-    };
-    const finish = (value: Diagnostic[] | undefined): void => {
-      clearTimeout(timer);
-      waiters.delete(listener);
-      resolve(value);
-    };
-    const listener = (): void => void check();
-    const timer = setTimeout(() => {
-      const list = published.get(uri);
-      finish(list?.[list.length - 1]?.diagnostics);
-    }, WAIT_MS);
-    waiters.add(listener);
-    check();
-  });
+  return server.diagnostics(uri, accept).catch(() => undefined);
 }
 
 let version = 0;
@@ -102,9 +62,7 @@ function open(path: string): { uri: string; text: string } {
   const text = fixtureText(path);
   // A distinct URI per open, ending in .yaml so `yaml.schemas` associates the schema.
   const uri = pathToFileURL(join(REPO_ROOT, path)).href.replace(/\.yaml$/, `.open${++version}.yaml`);
-  void connection.sendNotification(DidOpenTextDocumentNotification.type, {
-    textDocument: { uri, languageId: 'yaml', version: 1, text },
-  });
+  void server.open(uri, text, 'yaml');
   return { uri, text };
 }
 
@@ -114,62 +72,26 @@ function describeDiagnostics(list: Diagnostic[] | undefined): string {
 }
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [SERVER, '--stdio'], { cwd: REPO_ROOT, stdio: 'pipe' });
-  server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
-  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => {
-    configurationPulls += 1;
-    firstPull();
-    return params.items.map((item) => SETTINGS[item.section ?? ''] ?? null);
-  });
-  // client/registerCapability, window/workDoneProgress/create, …: accept and ignore.
-  // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
-  const anyMethod = connection as unknown as {
-    onRequest(handler: (method: string) => null): void;
-    onNotification(handler: (method: string) => undefined): void;
-  };
-  anyMethod.onRequest((_method: string) => null);
-  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
-    const list = published.get(params.uri) ?? [];
-    list.push(params);
-    published.set(params.uri, list);
-    for (const waiter of [...waiters]) waiter();
-  });
-  anyMethod.onNotification((_method: string) => undefined);
-  connection.listen();
-
-  const exited = new Promise<never>((_, reject) =>
-    server.once('exit', (code) => reject(new Error(`yaml-language-server exited (${code}) during start-up:\n${stderr}`))),
-  );
-  const initialize = connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
+  server = await EditorServer.start({
+    ...YAML_LANGUAGE_SERVER,
+    cwd: REPO_ROOT,
     rootUri: pathToFileURL(REPO_ROOT).href,
-    workspaceFolders: null,
-    capabilities: {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
-      textDocument: { publishDiagnostics: { relatedInformation: true } },
+    settings: (section) => {
+      configurationPulls += 1;
+      firstPull();
+      return SETTINGS[section ?? ''] ?? null;
     },
   });
-  const result = await Promise.race([initialize, exited]);
-  expect(result.capabilities).toBeDefined();
-  await connection.sendNotification(InitializedNotification.type, {});
+  expect(server.capabilities).toBeDefined();
   // The server pulls its settings after `initialized`; wait until it has (a guard: WAIT_MS at most).
   let guard: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([pulled, new Promise<void>((resolve) => (guard = setTimeout(resolve, WAIT_MS)))]);
   clearTimeout(guard);
-  expect(configurationPulls, `the server never asked for workspace/configuration\n${stderr}`).toBeGreaterThan(0);
+  expect(configurationPulls, `the server never asked for workspace/configuration\n${server.stderr}`).toBeGreaterThan(0);
 }, 60_000);
 
 afterAll(async () => {
-  if (!connection) return;
-  try {
-    await Promise.race([connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 5_000))]);
-    await connection.sendNotification(ExitNotification.type);
-  } catch {
-    // the server may already be gone
-  }
-  connection.dispose();
-  if (server.exitCode === null) server.kill();
+  await server?.stop();
 });
 
 /** Invalid fixtures and the text of the line the schema problem must be reported on. */

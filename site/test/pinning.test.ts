@@ -5,85 +5,58 @@
  * pinned svc.v1.schema.json served by the local static server; and our own server, which resolves
  * the pinned URL's file name to its bundled copy without fetching.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createProtocolConnection,
-  DidOpenTextDocumentNotification,
-  InitializedNotification,
-  InitializeRequest,
-  IPCMessageReader,
-  IPCMessageWriter,
-  PublishDiagnosticsNotification,
-  type ProtocolConnection,
-  type PublishDiagnosticsParams,
-} from 'vscode-languageserver-protocol/node';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { createState, findSchemaPin, schemaPinDiagnostics } from '@svc-manifest/lsp';
+import { EditorServer } from '../../test/support/editor-server.js';
 import { SCHEMA_DIR } from '../scripts/build.js';
-import { builtSite, freePort, PublishedDiagnostics, REPO, startStaticServer, type StaticServer } from './support.js';
+import { REPO, servedSite, type ServedSite } from './support.js';
 
-const WAIT_MS = 30_000;
 const VERSION = '0.1.0';
 
-let site: Awaited<ReturnType<typeof builtSite>>;
-let server: StaticServer;
-let base: string;
+let site: ServedSite;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}/`;
-  site = await builtSite(base);
-  server = await startStaticServer(site.dir, port);
+  site = await servedSite();
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
-  site?.remove();
+  await site?.stop();
 });
 
 describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schema.json', () => {
-  let taplo: ChildProcess;
-  let connection: ProtocolConnection;
-  const published = new PublishedDiagnostics<PublishDiagnosticsParams>();
+  let taplo: EditorServer;
 
   beforeAll(async () => {
-    taplo = spawn(process.execPath, [join(REPO, 'bench/taplo-server.mjs')], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
-    connection = createProtocolConnection(new IPCMessageReader(taplo), new IPCMessageWriter(taplo));
     const settings = { schema: { enabled: true, associations: {}, catalogs: [], links: false }, taplo: { configFile: { enabled: false } } };
-    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-      params.items.map((item) => (item.section === 'evenBetterToml' ? settings : null)),
-    );
-    (connection as unknown as { onRequest(handler: (method: string) => null): void }).onRequest(() => null);
-    connection.onNotification(PublishDiagnosticsNotification.type, published.record);
-    connection.listen();
-    await connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
+    taplo = await EditorServer.start({
+      name: 'taplo',
+      command: process.execPath,
+      args: [join(REPO, 'bench/taplo-server.mjs')],
+      ipc: true,
+      cwd: REPO,
       // Taplo validates only documents inside a workspace folder: the built site's (a real folder).
       rootUri: pathToFileURL(site.dir).href,
-      workspaceFolders: [{ uri: pathToFileURL(site.dir).href, name: 'site' }],
       initializationOptions: { configurationSection: 'evenBetterToml' },
-      capabilities: { workspace: { configuration: true, workspaceFolders: true } },
+      settings: (section) => (section === 'evenBetterToml' ? settings : null),
     });
-    await connection.sendNotification(InitializedNotification.type, {});
   }, 60_000);
 
-  afterAll(() => {
-    connection?.dispose();
-    if (taplo?.exitCode === null) taplo.kill();
+  afterAll(async () => {
+    await taplo?.stop();
   });
 
   /** Taplo publishes up to three times (syntax, structure, schema): the first list `accept` takes. */
-  async function diagnosticsOf(name: string, text: string, accept: (list: PublishDiagnosticsParams['diagnostics']) => boolean) {
+  async function diagnosticsOf(name: string, text: string, accept: (list: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
     const uri = pathToFileURL(join(site.dir, 'pinning', name, 'svc.toml')).href;
-    const newest = published.next(uri, (params) => accept(params.diagnostics), WAIT_MS);
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'toml', version: 1, text } });
-    return (await newest)?.diagnostics;
+    await taplo.open(uri, text, 'toml');
+    return taplo.diagnostics(uri, accept);
   }
 
   it('reports what the served schema forbids on its line', async () => {
-    const url = new URL(`${SCHEMA_DIR}/${VERSION}/svc.v1.schema.json`, base).href;
+    const url = new URL(`${SCHEMA_DIR}/${VERSION}/svc.v1.schema.json`, site.base).href;
     const text = `#:schema ${url}\nsvc_version = 1\n\n[project]\nname = "demo"\n\n[env]\nrequired = "API_TOKEN"\n`;
     const diagnostics = await diagnosticsOf('invalid', text, (list) => list.length > 0);
     expect(diagnostics?.map((d) => `${d.range.start.line}: ${d.message}`)).toEqual([expect.stringMatching(/^7: .*array/)]);

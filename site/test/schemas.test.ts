@@ -7,46 +7,29 @@
  * (from npm) validates a manifest that pins the served `svc.v2.schema.json` with a modeline:
  * pinning proven end to end.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createProtocolConnection,
-  DidOpenTextDocumentNotification,
-  ExitNotification,
-  InitializedNotification,
-  InitializeRequest,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-  type PublishDiagnosticsParams,
-} from 'vscode-languageserver-protocol/node';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { parse as parseYaml } from 'yaml';
 import { buildSchemas } from '@svc-manifest/schema';
+import { EditorServer, YAML_LANGUAGE_SERVER } from '../../test/support/editor-server.js';
 import { DEFAULT_BASE_URL, SCHEMA_DIR, siteSchemas } from '../scripts/build.js';
-import { builtSite, freePort, PublishedDiagnostics, REPO, startStaticServer, type StaticServer } from './support.js';
+import { REPO, servedSite, type ServedSite } from './support.js';
 
-const WAIT_MS = 30_000;
 const example = parseYaml(readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8')) as unknown;
 
-let site: Awaited<ReturnType<typeof builtSite>>;
-let server: StaticServer;
-let base: string;
+let site: ServedSite;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}/`;
-  site = await builtSite(base);
-  server = await startStaticServer(site.dir, port);
+  site = await servedSite();
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
-  site?.remove();
+  await site?.stop();
 });
 
 const SCHEMA_PATHS = [...siteSchemas(DEFAULT_BASE_URL).keys()];
@@ -62,7 +45,7 @@ describe('the schemas the site serves', () => {
   });
 
   it.each(SCHEMA_PATHS)('%s: $id is its URL, with the promised headers and content; ajv and python-jsonschema accept it', async (path) => {
-    const url = new URL(path, base).href;
+    const url = new URL(path, site.base).href;
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/schema+json');
@@ -104,64 +87,42 @@ describe('the schemas the site serves', () => {
 });
 
 describe('yaml-language-server with a modeline pinning the served svc.v2.schema.json', () => {
-  let yamlServer: ChildProcessWithoutNullStreams;
-  let connection: ProtocolConnection;
-  const published = new PublishedDiagnostics<PublishDiagnosticsParams>();
-  let stderr = '';
+  let yamlServer: EditorServer;
 
   beforeAll(async () => {
-    yamlServer = spawn(process.execPath, [join(REPO, 'node_modules/yaml-language-server/bin/yaml-language-server'), '--stdio'], { stdio: 'pipe' });
-    yamlServer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    connection = createProtocolConnection(new StreamMessageReader(yamlServer.stdout), new StreamMessageWriter(yamlServer.stdin));
     // No schema associations, no schema store: the modeline is the only way to a schema.
     const settings: Record<string, unknown> = { yaml: { validate: true, schemaStore: { enable: false }, schemas: {} }, http: { proxy: '' } };
-    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-      params.items.map((item) => settings[item.section ?? ''] ?? null),
-    );
-    (connection as unknown as { onRequest(handler: (method: string) => null): void }).onRequest(() => null);
-    connection.onNotification(PublishDiagnosticsNotification.type, published.record);
-    connection.listen();
-    await connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      workspaceFolders: null,
-      capabilities: { workspace: { configuration: true } },
+    yamlServer = await EditorServer.start({
+      ...YAML_LANGUAGE_SERVER,
+      cwd: REPO,
+      rootUri: pathToFileURL(REPO).href,
+      settings: (section) => settings[section ?? ''] ?? null,
     });
-    await connection.sendNotification(InitializedNotification.type, {});
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.race([connection?.sendRequest(ShutdownRequest.type), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    await connection?.sendNotification(ExitNotification.type);
-    connection?.dispose();
-    if (yamlServer?.exitCode === null) yamlServer.kill();
+    await yamlServer?.stop();
   });
 
-  async function diagnosticsOf(
-    name: string,
-    text: string,
-    accept: (params: PublishDiagnosticsParams) => boolean,
-  ): Promise<PublishDiagnosticsParams | undefined> {
+  async function diagnosticsOf(name: string, text: string, accept: (diagnostics: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
     const uri = `file:///pinning/${name}/svc.yaml`;
-    const diagnostics = published.next(uri, accept, WAIT_MS);
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    return diagnostics;
+    await yamlServer.open(uri, text, 'yaml');
+    return yamlServer.diagnostics(uri, accept);
   }
 
   it('reports what the served schema forbids, and only that, naming the served URL', async () => {
-    const url = new URL(`${SCHEMA_DIR}/svc.v2.schema.json`, base).href;
+    const url = new URL(`${SCHEMA_DIR}/svc.v2.schema.json`, site.base).href;
     const text = `# yaml-language-server: $schema=${url}\nsvc_version: 2\ndefault_agent: writer\nagents:\n  writer:\n    model: large\n`;
-    const result = await diagnosticsOf('invalid', text, (params) => params.diagnostics.length > 0);
-    const diagnostics = result?.diagnostics ?? [];
+    const diagnostics = await diagnosticsOf('invalid', text, (list) => list.length > 0);
     // One diagnostic, on the unknown key (line 5, columns 4-9), in the schema's own words for an agent.
     expect(
       diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character}:${d.message}`),
-      stderr,
+      yamlServer.stderr,
     ).toEqual([expect.stringMatching(/^5:4-9:an agent is a map of these keys only: /)]);
     expect(JSON.stringify(diagnostics[0])).toContain(url);
 
     const valid = readFileSync(join(REPO, 'examples/svc.yaml'), 'utf8');
     const clean = await diagnosticsOf('valid', `# yaml-language-server: $schema=${url}\n${valid}`, () => true);
-    expect(clean?.diagnostics).toEqual([]);
+    expect(clean).toEqual([]);
   });
 });

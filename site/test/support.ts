@@ -1,7 +1,7 @@
 /**
  * What the site's tests and benchmarks share: the site built into a folder of their own, the
  * `serve` static server the preview uses (with the site's serve.json) on a free loopback port,
- * and Chromium (Debian's, installed by `npm run test:setup`) driven by playwright-core.
+ * and Chromium (test/support/chromium.ts) driven by playwright-core.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,19 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../test/support/chromium.js';
 import { buildSite } from '../scripts/build.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export function hasChromium(): boolean {
   return existsSync(CHROMIUM);
@@ -86,6 +77,37 @@ export async function startStaticServer(dir: string, port?: number): Promise<Sta
   };
 }
 
+export interface ServedSite {
+  /** The built site's folder. */
+  dir: string;
+  /** The URL it is built for and served at: `http://127.0.0.1:<port>/`. */
+  base: string;
+  /** Ends the server and deletes the folder. */
+  stop(): Promise<void>;
+}
+
+/** The site built for a loopback base URL on a free port and served there by `serve`. */
+export async function servedSite(): Promise<ServedSite> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const site = await builtSite(base);
+  let server: StaticServer;
+  try {
+    server = await startStaticServer(site.dir, port);
+  } catch (error) {
+    site.remove();
+    throw error;
+  }
+  return {
+    dir: site.dir,
+    base,
+    stop: async () => {
+      await server.stop();
+      site.remove();
+    },
+  };
+}
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 }
@@ -117,37 +139,4 @@ function watchPage(page: Page, offences: string[]): void {
     offences.push(`dialog: ${dialog.message()}`);
     void dialog.dismiss();
   });
-}
-
-/**
- * The newest `textDocument/publishDiagnostics` per URI, and a wait for one that `accept`s: it
- * resolves on the notification itself; a timer only guards against a server that never sends it
- * (resolving with the newest list, or undefined, for the test's assertion to report).
- */
-export class PublishedDiagnostics<T extends { uri: string }> {
-  private readonly newest = new Map<string, T>();
-  private readonly waiters = new Set<() => void>();
-
-  /** Pass each notification's params here. */
-  readonly record = (params: T): void => {
-    this.newest.set(params.uri, params);
-    for (const waiter of [...this.waiters]) waiter();
-  };
-
-  next(uri: string, accept: (params: T) => boolean, guardMs = 30_000): Promise<T | undefined> {
-    return new Promise((resolve) => {
-      const check = (): void => {
-        const params = this.newest.get(uri);
-        if (params && accept(params)) finish(params);
-      };
-      const finish = (params: T | undefined): void => {
-        clearTimeout(guard);
-        this.waiters.delete(check);
-        resolve(params);
-      };
-      const guard = setTimeout(() => finish(this.newest.get(uri)), guardMs);
-      this.waiters.add(check);
-      check();
-    });
-  }
 }

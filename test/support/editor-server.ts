@@ -1,10 +1,12 @@
 /**
- * A language server of another project (yaml-language-server, Taplo) driven over stdio the way an
- * editor drives it: `initialize` with the settings it pulls through `workspace/configuration`,
- * documents opened by `didOpen`, and completion, hover and published diagnostics read back. Every
- * other server→client request is answered null. Waits are bounded; nothing asserts on timing.
+ * A language server of another project (yaml-language-server, Taplo) driven over stdio (or an IPC
+ * channel) the way an editor drives it: `initialize` with the settings it pulls through
+ * `workspace/configuration`, documents opened by `didOpen`, and completion, hover and published
+ * diagnostics read back. Every other server→client request is answered null. Waits are bounded;
+ * nothing asserts on timing.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   CompletionRequest,
   createProtocolConnection,
@@ -13,6 +15,8 @@ import {
   HoverRequest,
   InitializedNotification,
   InitializeRequest,
+  IPCMessageReader,
+  IPCMessageWriter,
   PublishDiagnosticsNotification,
   ShutdownRequest,
   StreamMessageReader,
@@ -23,10 +27,18 @@ import {
   type Hover,
   type Position,
   type ProtocolConnection,
+  type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 
 /** Upper bound for one answer or publication; generous for a slow, shared machine. */
 const WAIT_MS = 30_000;
+
+/** redhat's yaml-language-server from node_modules (what vscode-yaml runs), over stdio: spread into a spec. */
+export const YAML_LANGUAGE_SERVER = {
+  name: 'yaml-language-server',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url)), '--stdio'],
+};
 
 export interface EditorServerSpec {
   name: string;
@@ -37,6 +49,8 @@ export interface EditorServerSpec {
   /** The value for one `workspace/configuration` item, by section (null when unknown). */
   settings(section: string | undefined): unknown;
   initializationOptions?: unknown;
+  /** JSON-RPC over an IPC channel (vscode-languageclient's TransportKind.ipc) instead of stdin/stdout. */
+  ipc?: boolean;
   /** Whether a publication ends the validation of a document (Taplo publishes once per stage). */
   published?(diagnostics: Diagnostic[], count: number): boolean;
 }
@@ -44,21 +58,25 @@ export interface EditorServerSpec {
 export class EditorServer {
   private readonly publications = new Map<string, Diagnostic[][]>();
   private readonly waiters = new Set<() => void>();
-  private stderr = '';
+  private stderrText = '';
   private versions = 0;
+  /** What the server answered to `initialize`. */
+  capabilities: ServerCapabilities = {};
 
   private constructor(
     readonly spec: EditorServerSpec,
-    private readonly process: ChildProcessWithoutNullStreams,
+    private readonly process: ChildProcess,
     private readonly connection: ProtocolConnection,
   ) {}
 
   static async start(spec: EditorServerSpec): Promise<EditorServer> {
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: 'pipe' });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: spec.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : 'pipe' });
+    const connection = spec.ipc
+      ? createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child))
+      : createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const server = new EditorServer(spec, child, connection);
-    child.stderr.on('data', (chunk: Buffer) => (server.stderr += chunk.toString()));
-    if (process.env.DEBUG_EDITOR_SERVER) child.stderr.pipe(process.stderr);
+    child.stderr!.on('data', (chunk: Buffer) => (server.stderrText += chunk.toString()));
+    if (process.env.DEBUG_EDITOR_SERVER) child.stderr!.pipe(process.stderr);
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((item) => spec.settings(item.section)));
     // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
     const anyMethod = connection as unknown as {
@@ -75,7 +93,7 @@ export class EditorServer {
     anyMethod.onNotification(() => undefined);
     connection.listen();
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`${spec.name} exited (${code}) during start-up:\n${server.stderr}`))),
+      child.once('exit', (code) => reject(new Error(`${spec.name} exited (${code}) during start-up:\n${server.stderrText}`))),
     );
     const initialize = connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -93,7 +111,7 @@ export class EditorServer {
         },
       },
     });
-    await Promise.race([initialize, exited]);
+    server.capabilities = (await Promise.race([initialize, exited])).capabilities;
     await connection.sendNotification(InitializedNotification.type, {});
     return server;
   }
@@ -115,9 +133,17 @@ export class EditorServer {
     return (await this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position })) ?? null;
   }
 
-  /** The diagnostics of the validation that ends the server's publications for `uri` (or the newest after the wait). */
-  diagnostics(uri: string): Promise<Diagnostic[]> {
-    const done = this.spec.published?.bind(this.spec) ?? (() => true);
+  /** What the server wrote to stderr so far (for failure messages). */
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  /**
+   * The diagnostics of the validation that ends the server's publications for `uri` (or the newest
+   * after the wait): the first newest publication `accept` takes (by default the spec's `published`).
+   */
+  diagnostics(uri: string, accept?: (diagnostics: Diagnostic[], count: number) => boolean): Promise<Diagnostic[]> {
+    const done = accept ?? this.spec.published?.bind(this.spec) ?? (() => true);
     return new Promise((resolve, reject) => {
       const check = (): void => {
         const list = this.publications.get(uri);
@@ -132,7 +158,7 @@ export class EditorServer {
         this.waiters.delete(check);
         const list = this.publications.get(uri);
         if (list?.length) resolve(list[list.length - 1]!);
-        else reject(new Error(`${this.spec.name} published no diagnostics for ${uri}:\n${this.stderr}`));
+        else reject(new Error(`${this.spec.name} published no diagnostics for ${uri}:\n${this.stderrText}`));
       }, WAIT_MS);
       this.waiters.add(check);
       check();

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../../test/support/chromium.js';
 
 const pkgDir = join(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ORIGIN = 'http://svc-web-extension.test';
 
 let out = '';
@@ -43,15 +43,7 @@ describe('the web extension', () => {
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: CHROMIUM_FLAGS,
       });
       const page = await browser.newPage();
       const errors: string[] = [];

@@ -273,23 +273,31 @@ function mergeSorted(edits: OffsetEdit[]): OffsetEdit[] {
 
 /** Marks the lines that start or end inside a scalar spanning lines. */
 function markValues(node: ValueNode, text: string, lines: Lines, linePlan: LinePlan, format: ManifestFormat): void {
-  // The walk never enters an alias's target: it meets each node once.
-  const stack: ValueNode[] = [node];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    if (current.kind === 'map') for (const entry of current.entries) stack.push(entry.value);
-    else if (current.kind === 'seq') for (const item of current.items) stack.push(item);
-    else if (current.kind === 'scalar' && current.end > current.start) {
-      const first = lineAt(lines, current.start);
-      const last = lineAt(lines, current.end);
-      if (last === first) continue;
-      for (let line = first; line < last; line++) linePlan.endInValue[line] = 1;
-      for (let line = first + 1; line <= last; line++) {
-        if (lines.starts[line]! >= current.end) break;
-        linePlan.inValue[line] = format === 'toml' ? 2 : 1;
-      }
-      if (current.end > lines.ends[last]!) linePlan.endInValue[last] = 1;
+  forEachNode(node, (current) => {
+    if (current.kind !== 'scalar' || current.end <= current.start) return;
+    const first = lineAt(lines, current.start);
+    const last = lineAt(lines, current.end);
+    if (last === first) return;
+    for (let line = first; line < last; line++) linePlan.endInValue[line] = 1;
+    for (let line = first + 1; line <= last; line++) {
+      if (lines.starts[line]! >= current.end) break;
+      linePlan.inValue[line] = format === 'toml' ? 2 : 1;
     }
+    if (current.end > lines.ends[last]!) linePlan.endInValue[last] = 1;
+  });
+}
+
+/**
+ * Calls `visit` on `root` and every node under it, depth-first, each before the nodes under it.
+ * The walk never enters an alias's target: it meets each node once.
+ */
+function forEachNode(root: ValueNode, visit: (node: ValueNode) => void): void {
+  const stack: ValueNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind === 'map') for (const entry of node.entries) stack.push(entry.value);
+    else if (node.kind === 'seq') for (const item of node.items) stack.push(item);
+    visit(node);
   }
 }
 
@@ -428,12 +436,9 @@ class YamlIndenter {
 
 /** `key:   value` → `key: value`, `key :` → `key:`, `-   item` → `- item`. */
 function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: boolean): void {
-  const stack: ValueNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  forEachNode(root, (node) => {
     if (node.kind === 'map') {
       for (const entry of node.entries) {
-        stack.push(entry.value);
         const value = entry.value;
         if (entry.keyAlias !== undefined || value.start <= entry.keyEnd || (value.kind === 'scalar' && value.start === value.end)) continue;
         // Already `key: value`: nothing to read further.
@@ -441,10 +446,8 @@ function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: 
         const between = text.slice(entry.keyEnd, value.start);
         if (/^[ \t]*:[ \t]+$/.test(between)) out.push({ start: entry.keyEnd, end: value.start, newText: ': ' });
       }
-    } else if (node.kind === 'seq') {
+    } else if (node.kind === 'seq' && !node.flow) {
       for (const item of node.items) {
-        stack.push(item);
-        if (node.flow) continue;
         const dash = dashBefore(text, item.start);
         if (dash === undefined || (item.kind === 'scalar' && item.start === item.end) || item.start === dash + 2) continue;
         const between = text.slice(dash + 1, item.start);
@@ -452,31 +455,26 @@ function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: 
         if (/^[ \t]+$/.test(between) && between !== ' ' && (reindent || item.kind !== 'map')) out.push({ start: dash + 1, end: item.start, newText: ' ' });
       }
     }
-  }
+  });
   out.sort((a, b) => a.start - b.start);
 }
 
 /** `key   =   value` → `key = value`; marks the lines inside an array or inline table that spans lines. */
 function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lines, linePlan: LinePlan): void {
-  const stack: ValueNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  forEachNode(root, (node) => {
     if (node.kind === 'map') {
       for (const entry of node.entries) {
-        stack.push(entry.value);
         if (entry.value.start <= entry.keyEnd) continue;
         const between = text.slice(entry.keyEnd, entry.value.start);
         if (/^[ \t]*=[ \t]*$/.test(between) && between !== ' = ') out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
       }
-    } else if (node.kind === 'seq') {
-      stack.push(...node.items);
     }
     if (node.kind !== 'scalar' && node.kind !== 'alias' && node.flow) {
       const first = lineAt(lines, node.start);
       const last = lineAt(lines, node.end);
       if (last > first) linePlan.paint(first + 1, last, 0);
     }
-  }
+  });
   out.sort((a, b) => a.start - b.start);
 }
 
