@@ -107,7 +107,8 @@ describe('the web extension', () => {
       expect(result.name).toBe('svc-manifest-lsp');
       expect(result.hoverProvider).toBe(true);
       expect(result.diagnostics).toEqual(['1:default-agent-declared', '4:unknown-key']);
-      expect(result.hover).toContain('default_agent');
+      // The key's title, Markdown-escaped (hover.ts escapes a title's punctuation).
+      expect(result.hover).toContain('**default\\_agent**');
       expect(errors).toEqual([]);
     },
     120_000,
