@@ -1,10 +1,10 @@
 /**
- * What the published schema says about a place in a manifest: the keys allowed there, their
+ * What the schema says about a place in a manifest: the keys allowed there, their
  * descriptions, the values an enum offers. Works on the dereferenced schema of one
  * `svc_version`, built once per version; lookups by path are cached, so a keystroke never
  * re-walks the whole schema.
  */
-import { dereference, publishedSchemas } from '@svc-manifest/schema';
+import { buildSchemas, dereference, type PublishedSchemas } from '@svc-manifest/schema';
 
 export type SvcVersion = 1 | 2;
 export type Schema = { [keyword: string]: unknown };
@@ -19,14 +19,18 @@ export interface KeyInfo {
 }
 
 const roots = new Map<SvcVersion, Schema>();
+let validationShape: PublishedSchemas | undefined;
 const pathCache = new Map<string, Schema[]>();
 
 /** The dereferenced schema of one version, built once. */
 export function rootSchema(version: SvcVersion): Schema {
   let root = roots.get(version);
   if (!root) {
-    const published = publishedSchemas();
-    root = dereference(version === 1 ? published.v1 : published.v2);
+    // The source's shape, as the validators read it: the published files are in the shape other
+    // editors read, which moves an object's rules beside each reference to it (docs/decisions.md,
+    // "(#36) The published schema is in the shape other editors read").
+    validationShape ??= buildSchemas(undefined, { shape: 'validation' });
+    root = dereference(version === 1 ? validationShape.v1 : validationShape.v2);
     roots.set(version, root);
   }
   return root;
