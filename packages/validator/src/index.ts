@@ -10,7 +10,4 @@ export { processIo } from './process-io.js';
 /** For the CLI's own worker threads (cli-workers.ts), which load this bundle: not an API to call. */
 export { runValidationWorker } from './cli-workers.js';
 export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';
-export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
-export { isTimeZone, suggestTimeZone } from './model/time-zones.js';
-export { formatManifest, formatManifestRange, type FormatOptions, type FormatResult } from './edit/format.js';
 export { nodeManifestFiles, repositoryRootOf } from './node-files.js';

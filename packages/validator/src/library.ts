@@ -54,3 +54,6 @@ export type { OffsetEdit } from './diagnostic.js';
 export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';
 export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
 export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
+export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
+export { isTimeZone, suggestTimeZone } from './model/time-zones.js';
+export { formatManifest, formatManifestRange, type FormatOptions, type FormatResult } from './edit/format.js';
