@@ -6,7 +6,7 @@
  * YAML: the path comes from indentation: the nearest lines above with less indentation are
  * the ancestors (`key:` or a `- ` item). TOML: from the nearest `[table]`/`[[array]]` header.
  */
-import { LineIndex, type LineTable, type ManifestFormat, type TextSource } from '@svc-manifest/validator';
+import { LineIndex, type LineTable, type ManifestFormat, type TextSource } from '@svc-manifest/validator/library';
 import type { CursorContext } from './cursor-context/common.js';
 import { tomlContext } from './cursor-context/toml.js';
 import { yamlContext } from './cursor-context/yaml.js';

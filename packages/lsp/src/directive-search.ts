@@ -6,7 +6,7 @@
  * in a 50,000-line file a keystroke otherwise pays a scan of megabytes for a comment that is
  * almost never there.
  */
-import type { ChangedRegion, ManifestDocument } from '@svc-manifest/validator';
+import type { ChangedRegion, ManifestDocument } from '@svc-manifest/validator/library';
 
 /** A directive's URL and its offsets in the text. */
 export interface Directive {

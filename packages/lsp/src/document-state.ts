@@ -3,7 +3,7 @@
  * States are immutable; an edit makes a new state with {@link updateState}, which reuses the
  * previous parse through `ManifestDocument.update` (only changed YAML chunks are re-parsed).
  */
-import { ManifestDocument, type ManifestFormat, type TextChange, type TextSource } from '@svc-manifest/validator';
+import { ManifestDocument, type ManifestFormat, type TextChange, type TextSource } from '@svc-manifest/validator/library';
 import { noteEdit } from './directive-search.js';
 import type { SvcVersion } from './schema-model.js';
 

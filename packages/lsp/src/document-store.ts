@@ -4,7 +4,7 @@
  * records the new text; the parse is brought up to date (with `ManifestDocument.update`) when
  * something needs it, so a burst of keystrokes costs one incremental parse, not one per keystroke.
  */
-import { mergeTextChanges, type TextChange, type TextSource } from '@svc-manifest/validator';
+import { mergeTextChanges, type TextChange, type TextSource } from '@svc-manifest/validator/library';
 import { createState, updateState, type DocumentState } from './document-state.js';
 import { pinsOurSchema } from './schema-pinning.js';
 import { DEFAULT_SETTINGS, isManifestName, isYamlOrToml, type Settings } from './settings.js';

@@ -1,4 +1,4 @@
-import type { ManifestFiles } from '@svc-manifest/validator';
+import type { ManifestFiles } from '@svc-manifest/validator/library';
 import type { Settings } from './settings.js';
 
 /** What every feature function gets besides the document and the request's parameters. */

@@ -9,7 +9,7 @@ export { DiagnosticScheduler, type SchedulerOptions, type SchedulerStats } from 
 export { QuietWatch } from './quiet.js';
 export { DocumentStore, type OpenFile } from './document-store.js';
 // The server holds open files as PieceTexts; its bundle has its own copy of the class, so embedders take it from here.
-export { PieceText } from '@svc-manifest/validator';
+export { PieceText } from '@svc-manifest/validator/library';
 export { FEATURES } from './features/index.js';
 export type { Feature, RequestHandler } from './feature.js';
 export type { FeatureContext } from './feature-context.js';

@@ -5,7 +5,7 @@
  * validator's declarations index (`declarationsOf`) — the same reading the validator's
  * cross-reference rules and the git applier use.
  */
-import { declarationsOf, type Declaration, type ManifestDocument, type Reference } from '@svc-manifest/validator';
+import { declarationsOf, type Declaration, type ManifestDocument, type Reference } from '@svc-manifest/validator/library';
 
 export type NameKind = 'agent' | 'connector' | 'template';
 

@@ -4,7 +4,7 @@
  * so a position is (line, offset − line start) with no re-encoding.
  */
 import type { Position, Range, TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import { LineIndex, PieceText, type TextChange } from '@svc-manifest/validator';
+import { LineIndex, PieceText, type TextChange } from '@svc-manifest/validator/library';
 import { hasNewerText, textOf, type DocumentState } from './document-state.js';
 
 const cache = new WeakMap<object, LineIndex>();

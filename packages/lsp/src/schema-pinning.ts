@@ -4,7 +4,7 @@
  * `#:schema <url>` directive in TOML. Ours are resolved offline from the bundled schemas.
  */
 import { schemaForUrl } from '@svc-manifest/schema';
-import { severityOf, type Diagnostic } from '@svc-manifest/validator';
+import { severityOf, type Diagnostic } from '@svc-manifest/validator/library';
 import { findDirective, type DirectiveRule } from './directive-search.js';
 import { declaredVersion, type DocumentState } from './document-state.js';
 import type { SvcVersion } from './schema-model.js';

@@ -2,7 +2,7 @@
  * Settings, read through `workspace/configuration` (section `svc`), and which files the
  * server treats as manifests.
  */
-import { manifestFileNamed } from '@svc-manifest/validator';
+import { manifestFileNamed } from '@svc-manifest/validator/library';
 import { fileNameOf } from './document-state.js';
 
 export interface Settings {

@@ -3,7 +3,7 @@
  * with its placeholders left at their defaults, satisfies the spec's trigger rules 1–5 and
  * connector rules 1–3 (a test validates every one of them).
  */
-import type { ManifestFormat } from '@svc-manifest/validator';
+import type { ManifestFormat } from '@svc-manifest/validator/library';
 
 interface SnippetField {
   key: string;

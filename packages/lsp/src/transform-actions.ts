@@ -8,12 +8,11 @@
  *   reasons are what `svc-manifest migrate` prints);
  * - "Convert to svc.yaml" (`refactor.rewrite`), offered on a TOML manifest to clients that can
  *   create and delete files: a workspace edit that creates the YAML file beside it (never over
- *   an existing one) and deletes the TOML file.
+ *   an existing one, asked of the files around the document, `FeatureContext.files`) and deletes
+ *   the TOML file.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { CodeActionKind, CodeActionTriggerKind, type CodeAction, type CodeActionParams, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
-import { fixManifest, ManifestEditError, migrateManifest, textEdits, tomlToYaml, manifestVersion } from '@svc-manifest/validator';
+import { fixManifest, ManifestEditError, migrateManifest, textEdits, tomlToYaml, manifestVersion, type ManifestFiles } from '@svc-manifest/validator/library';
 import type { DocumentState } from './document-state.js';
 import { throwIfCancelled, type FeatureContext } from './feature-context.js';
 import { rangeAt } from './positions.js';
@@ -90,7 +89,8 @@ export function transformActions(
     throwIfCancelled(context);
     const target = state.uri.replace(/\.toml$/i, '.yaml');
     const title = `Convert to ${decodeURIComponent(target.slice(target.lastIndexOf('/') + 1))}`;
-    const taken = [target, target.replace(/\.yaml$/, '.yml')].find(exists);
+    const beside = context?.files?.(state.uri);
+    const taken = [target, target.replace(/\.yaml$/, '.yml')].find((uri) => exists(beside, uri));
     let yaml: string | undefined;
     try {
       yaml = tomlToYaml(document).text;
@@ -124,11 +124,15 @@ export function transformActions(
   return actions;
 }
 
-/** Whether a `file:` URI names an existing file (other schemes: unknown, so false; the client's create refuses an existing file anyway). */
-function exists(uri: string): boolean {
-  if (!uri.startsWith('file:')) return false;
+/**
+ * Whether the file `uri` names, beside the document, exists: asked of the files around the
+ * document (on Node, for a `file:` URI). Without them (a browser, another scheme) it is unknown,
+ * so false: the client's create refuses an existing file anyway.
+ */
+function exists(files: ManifestFiles | undefined, uri: string): boolean {
+  if (!files) return false;
   try {
-    return existsSync(fileURLToPath(uri));
+    return files.stat(decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1))) !== 'missing';
   } catch {
     return false;
   }

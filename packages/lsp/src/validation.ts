@@ -3,7 +3,7 @@
  * caches its result on the document, so features that need it (diagnostics, quick fixes)
  * share one run per parsed text.
  */
-import { validateDocument, type ManifestDocument, type ValidationResult } from '@svc-manifest/validator';
+import { validateDocument, type ManifestDocument, type ValidationResult } from '@svc-manifest/validator/library';
 
 export type { ValidationResult };
 

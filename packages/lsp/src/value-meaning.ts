@@ -7,7 +7,7 @@
  */
 import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
-import { findEntry, isCronProblem, isTimeZone, readCron, resolveAlias, type ValueNode } from '@svc-manifest/validator';
+import { findEntry, isCronProblem, isTimeZone, readCron, resolveAlias, type ValueNode } from '@svc-manifest/validator/library';
 import type { PathSegment } from './schema-model.js';
 
 const RUNS = 3;

@@ -13,7 +13,7 @@ import {
   type WorkspaceDiagnosticReport,
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
-import { declarationsOf } from '@svc-manifest/validator';
+import { declarationsOf } from '@svc-manifest/validator/library';
 import { createState, type DocumentState } from './document-state.js';
 import { throwIfCancelled, type FeatureContext } from './feature-context.js';
 import { rangeAt } from './positions.js';

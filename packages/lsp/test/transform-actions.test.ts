@@ -8,6 +8,7 @@ import { CodeActionTriggerKind, type CodeAction, type CreateFile, type DeleteFil
 import { inlayHints } from '../src/features/inlay-hints.js';
 import { readSettings } from '../src/settings.js';
 import { FIX_ALL_KIND, transformActions } from '../src/transform-actions.js';
+import { nodeWorkspaceFiles } from '../src/workspace-files.js';
 import { startStdioClient, type StdioClient } from './built-server.js';
 import { applyEdits, doc, tomlUri } from './helpers.js';
 
@@ -85,12 +86,18 @@ describe('Convert to svc.yaml', () => {
     expect(transformActions(doc(text, tomlUri), { context: { diagnostics: [], only: ['refactor'] } })).toEqual([]);
   });
 
+  // The files around the document are the Node entry's (command.ts passes them); the shared code reads no disk.
   it('is disabled when svc.yml already exists beside it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-convert-action-'));
     dirs.push(dir);
     writeFileSync(join(dir, 'svc.yml'), 'svc_version: 2\n');
     const uri = pathToFileURL(join(dir, 'svc.toml')).href;
-    const [action] = transformActions(doc(text, uri), { context: { diagnostics: [], only: ['refactor'] } }, undefined, { resourceOperations: true });
+    const [action] = transformActions(
+      doc(text, uri),
+      { context: { diagnostics: [], only: ['refactor'] } },
+      { files: nodeWorkspaceFiles },
+      { resourceOperations: true },
+    );
     expect(action!.edit).toBeUndefined();
     expect(action!.disabled!.reason).toBe('svc.yml already exists');
   });

@@ -1,5 +1,5 @@
 /** What both halves of the cursor context share: its shape, flow maps, and key and line reading. */
-import type { LineTable, ManifestFormat, TextSource } from '@svc-manifest/validator';
+import type { LineTable, ManifestFormat, TextSource } from '@svc-manifest/validator/library';
 import type { PathSegment } from '../schema-model.js';
 
 export interface CursorContext {

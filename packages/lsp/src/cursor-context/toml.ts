@@ -1,5 +1,5 @@
 /** The TOML half of the cursor context: the path comes from the nearest `[table]`/`[[array]]` header. */
-import { PieceText, type LineTable, type TextSource } from '@svc-manifest/validator';
+import { PieceText, type LineTable, type TextSource } from '@svc-manifest/validator/library';
 import type { PathSegment } from '../schema-model.js';
 import { baseContext, flowMapContext, lineText, splitDottedKey, type CursorContext } from './common.js';
 

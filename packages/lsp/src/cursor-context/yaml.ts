@@ -2,7 +2,7 @@
  * The YAML half of the cursor context: the path comes from indentation: the nearest lines above
  * with less indentation are the ancestors (`key:` or a `- ` item).
  */
-import type { LineTable, TextSource } from '@svc-manifest/validator';
+import type { LineTable, TextSource } from '@svc-manifest/validator/library';
 import type { PathSegment } from '../schema-model.js';
 import { flowMapContext, lineText, unquoteKey, type CursorContext } from './common.js';
 

@@ -23,7 +23,7 @@ import { aliasPairsAt, describe, enumValues, keysAt, schemasAt, valueSchemasAt, 
 import { effectiveVersion } from '../schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from '../snippets.js';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
-import { ManifestDocument } from '@svc-manifest/validator';
+import { ManifestDocument } from '@svc-manifest/validator/library';
 import { CompletionRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
 

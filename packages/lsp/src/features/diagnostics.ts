@@ -5,7 +5,13 @@
  * is rebuilt from its offsets.
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import { withPathChecks, type Diagnostic, type Position as ValidatorPosition, type Range as ValidatorRange, type Severity } from '@svc-manifest/validator';
+import {
+  withPathChecks,
+  type Diagnostic,
+  type Position as ValidatorPosition,
+  type Range as ValidatorRange,
+  type Severity,
+} from '@svc-manifest/validator/library';
 import { hasNewerText, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';

@@ -6,7 +6,7 @@
  * schema refuses it, and a link out of the repository is not ours to offer. No file is read.
  */
 import { DocumentLinkRequest, type DocumentLink } from 'vscode-languageserver';
-import { sourcePaths } from '@svc-manifest/validator';
+import { sourcePaths } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';

@@ -1,6 +1,6 @@
 /** The outline: every key of the manifest, nested as written; array items are named by their `slug` or `name`. */
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
-import { findEntry, resolveAlias, type ValueNode } from '@svc-manifest/validator';
+import { findEntry, resolveAlias, type ValueNode } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { lspLines, rangeAt } from '../positions.js';

@@ -1,6 +1,6 @@
 /** Folding ranges: every map, list and multi-line scalar that spans lines, folded under its key or `- `. */
 import { FoldingRangeKind, type FoldingRange } from 'vscode-languageserver';
-import { resolveAlias, type ValueNode } from '@svc-manifest/validator';
+import { resolveAlias, type ValueNode } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { lspLines } from '../positions.js';

@@ -12,7 +12,7 @@ import {
   type FormattingOptions,
   type TextEdit,
 } from 'vscode-languageserver';
-import { formatManifest, formatManifestRange, ManifestEditError, type OffsetEdit } from '@svc-manifest/validator';
+import { formatManifest, formatManifestRange, ManifestEditError, type OffsetEdit } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { offsetAt, rangeAt } from '../positions.js';

@@ -3,7 +3,7 @@
  * connector or template, what it points at (the declaration's text and line).
  */
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import { pathAtOffset, resolveAlias } from '@svc-manifest/validator';
+import { pathAtOffset, resolveAlias } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { mayHoldName, nameIndex, siteAt, sitesOf, type NameKind, type NameSite } from '../manifest-model.js';

@@ -5,7 +5,7 @@
  * Off with the setting `svc.inlayHints.enable: false` (the server checks it).
  */
 import { InlayHintKind, InlayHintRequest, type InlayHint, type InlayHintParams } from 'vscode-languageserver';
-import { findEntry, resolveAlias, type MapNode, type ValueNode } from '@svc-manifest/validator';
+import { findEntry, resolveAlias, type MapNode, type ValueNode } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { handle, type Feature } from '../feature.js';

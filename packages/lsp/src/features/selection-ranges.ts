@@ -4,7 +4,7 @@
  * the whole document; each range contains the one before.
  */
 import { SelectionRangeRequest, type Position, type SelectionRange } from 'vscode-languageserver';
-import { pathAtOffset, resolveAlias } from '@svc-manifest/validator';
+import { pathAtOffset, resolveAlias } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { offsetAt, rangeAt } from '../positions.js';
