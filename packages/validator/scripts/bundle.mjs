@@ -14,9 +14,10 @@ await bundlePackage({
   plugins: [lazyParts],
 });
 
-// The `browser` export: the whole library as one ES module without Node built-ins (see
-// scripts/browser-bundle.mjs), for pages and Web Workers.
+// The `browser` export: the library without the command line (src/library.ts, the `./library`
+// export) as one ES module, for pages and Web Workers; it reaches no Node built-in (see
+// scripts/browser-bundle.mjs).
 await browserBuild({
-  entryPoints: [join(dirname(fileURLToPath(import.meta.url)), '../src/index.ts')],
+  entryPoints: [join(dirname(fileURLToPath(import.meta.url)), '../src/library.ts')],
   outfile: join(dirname(fileURLToPath(import.meta.url)), '../dist/browser.mjs'),
 });
