@@ -177,13 +177,7 @@ async function showDiagnostics(view: EditorView, doc: Text, diagnostics: lsp.Dia
   render(view, shown);
   void refreshInlayHints(view, doc);
   if (!diagnostics.some((d) => d.code !== undefined)) return;
-  const end = doc.lineAt(doc.length);
-  const actions = await requestActions(
-    view,
-    { start: { line: 0, character: 0 }, end: { line: end.number - 1, character: end.length } },
-    ['quickfix'],
-    diagnostics,
-  );
+  const actions = await requestActions(doc, ['quickfix'], diagnostics);
   if (shown?.doc !== doc || view.state.doc !== doc) return;
   for (const action of actions) {
     for (const fixed of action.diagnostics ?? []) {
@@ -275,11 +269,12 @@ const hintsField = StateField.define<DecorationSet>({
 });
 
 async function refreshInlayHints(view: EditorView, doc: Text): Promise<void> {
-  const end = doc.lineAt(doc.length);
-  const range = { start: { line: 0, character: 0 }, end: { line: end.number - 1, character: end.length } };
   let hints: lsp.InlayHint[] | null = null;
   try {
-    hints = await client.request<lsp.InlayHintParams, lsp.InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri: currentUri() }, range });
+    hints = await client.request<lsp.InlayHintParams, lsp.InlayHint[] | null>('textDocument/inlayHint', {
+      textDocument: { uri: currentUri() },
+      range: wholeRange(doc),
+    });
   } catch {
     return;
   }
@@ -293,11 +288,12 @@ async function refreshInlayHints(view: EditorView, doc: Text): Promise<void> {
 
 // ---- Whole-file actions.
 
-async function requestActions(view: EditorView, range: lsp.Range, only: string[], diagnostics: lsp.Diagnostic[] = []): Promise<lsp.CodeAction[]> {
+/** The code actions of `only`'s kinds over the whole of `doc`. */
+async function requestActions(doc: Text, only: string[], diagnostics: lsp.Diagnostic[] = []): Promise<lsp.CodeAction[]> {
   client.sync();
   const result = await client.request<lsp.CodeActionParams, (lsp.CodeAction | lsp.Command)[] | null>('textDocument/codeAction', {
     textDocument: { uri: currentUri() },
-    range,
+    range: wholeRange(doc),
     context: { diagnostics, only, triggerKind: 1 },
   });
   return (result ?? []).filter((action): action is lsp.CodeAction => 'kind' in action || 'edit' in action);
@@ -311,7 +307,7 @@ function wholeRange(doc: Text): lsp.Range {
 async function runAction(kind: string, pick: (action: lsp.CodeAction) => boolean, none: string): Promise<void> {
   const current = view;
   const doc = current.state.doc;
-  const actions = (await requestActions(current, wholeRange(doc), [kind])).filter(pick);
+  const actions = (await requestActions(doc, [kind])).filter(pick);
   const action = actions.find((candidate) => !candidate.disabled);
   if (!action) {
     statusLine.textContent = actions[0]?.disabled?.reason ?? none;
