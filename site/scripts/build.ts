@@ -120,9 +120,9 @@ export async function buildSite(options: SiteOptions = {}): Promise<{ outDir: st
   for (const [path, schema] of siteSchemas(baseUrl)) write(path, `${JSON.stringify(schema, null, 2)}\n`);
 
   const sources = markdownSources();
-  const published = new Set([...sources, 'rules/README.md'].map((source) => source));
+  const published = new Set(sources);
   const searchIndex: { title: string; url: string; text: string }[] = [];
-  for (const source of [...sources].map((s) => s)) {
+  for (const source of sources) {
     const page = renderPage(source, readFileSync(join(docsDir, source), 'utf8'), published);
     write(page.path, layout({ path: page.path, title: page.title, body: page.body }));
     for (const section of page.sections) {

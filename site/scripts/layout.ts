@@ -22,7 +22,8 @@ export const CONTENT_SECURITY_POLICY = [
 
 export const HEADER_ONLY_POLICY = "; frame-ancestors 'none'";
 
-function escapeHtml(text: string): string {
+/** `text` for HTML text and double-quoted attribute values. */
+export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

@@ -8,6 +8,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { playgroundFragment, type PlaygroundFormat } from '../src/fragment.js';
+import { escapeHtml } from './layout.js';
 
 export interface SitePage {
   /** Path of the page under the site's root, e.g. `rules/duplicate-key.html`. */
@@ -29,10 +30,6 @@ export function slug(text: string): string {
 
 const ANCHOR_ONLY = /^<a id="([A-Za-z0-9_-]+)"><\/a>\s*$/;
 const ANCHOR_OPENING = /^<a id="([A-Za-z0-9_-]+)">$/;
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 /**
  * Renders one Markdown file found at `sourcePath` (relative to docs/, e.g. `rules/x.md`).
