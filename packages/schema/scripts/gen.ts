@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { catalogEntry, schemastoreTests } from './schemastore.js';
-import { buildSchemas, DEFAULT_SCHEMA_URL, EDITOR_ONLY_KEYWORDS, GENERATED_NOTE } from '../src/build.js';
+import { buildSchemas, DEFAULT_SCHEMA_URL, GENERATED_NOTE } from '../src/build.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const baseUrl = process.env.SVC_SCHEMA_URL || DEFAULT_SCHEMA_URL;
@@ -57,7 +57,6 @@ function forTypes(node: unknown, definition?: string): unknown {
       continue;
     }
     if (['allOf', 'if', 'then', 'else', 'not', 'markdownDescription', '$comment', '$id', '$schema', 'propertyNames'].includes(key)) continue;
-    if ((EDITOR_ONLY_KEYWORDS as readonly string[]).includes(key)) continue;
     if (key.startsWith('x-svc-')) continue;
     out[key] = forTypes(value);
   }
@@ -72,8 +71,8 @@ function forTypes(node: unknown, definition?: string): unknown {
   return out;
 }
 
-// The types follow the source's shape: the published one splits objects from their rules for Taplo.
-const sourceShape = buildSchemas(baseUrl, { shape: 'source' });
+// The types follow the source's shape without editor hints: the published one splits objects from their rules for Taplo.
+const sourceShape = buildSchemas(baseUrl, { shape: 'validation' });
 const typeRoot = {
   title: 'Manifest',
   description: 'An svc project manifest: svc_version 1 or 2.',

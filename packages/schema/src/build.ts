@@ -46,10 +46,11 @@ export const EDITOR_ONLY_KEYWORDS = ['doNotSuggest', 'markdownEnumDescriptions',
 /**
  * Which shape of the schemas to build:
  * - `published`: the files (`generated/`), in the shape other editors read (editor-shape.ts);
- * - `source`: as source.ts writes them (the manifest reference and the TypeScript types read this);
- * - `validation`: the source without the editor-only keywords: what the validators are compiled from.
+ * - `validation`: as source.ts writes them, without the editor-only keywords: what the validators
+ *   are compiled from, and what the manifest reference, the TypeScript types and the language
+ *   server's schema model read.
  */
-export type SchemaShape = 'published' | 'source' | 'validation';
+export type SchemaShape = 'published' | 'validation';
 
 export interface BuildOptions {
   shape?: SchemaShape;
@@ -106,9 +107,7 @@ function versionSchema(version: SvcVersion, url: string): SchemaObject {
 /** Builds the three published schemas from the source (or another shape of them). Pure and deterministic. */
 export function buildSchemas(baseUrl: string = DEFAULT_SCHEMA_URL, options: BuildOptions = {}): PublishedSchemas {
   const source = buildSourceSchemas(baseUrl);
-  const shape = options.shape ?? 'published';
-  if (shape === 'source') return source;
-  if (shape === 'validation') {
+  if (options.shape === 'validation') {
     return { ...source, combined: withoutEditorHints(source.combined), v1: withoutEditorHints(source.v1), v2: withoutEditorHints(source.v2) };
   }
   const shaping = { ruleUrl: (rule: string) => ruleUrl(rule, baseUrl) };
