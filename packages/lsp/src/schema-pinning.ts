@@ -3,7 +3,7 @@
  * top-level `$schema` key, a `# yaml-language-server: $schema=<url>` modeline, or Taplo's
  * `#:schema <url>` directive in TOML. Ours are resolved offline from the bundled schemas.
  */
-import { schemaForUrl } from '@svc-manifest/schema';
+import { schemaVersionForUrl } from '@svc-manifest/schema';
 import { severityOf, type Diagnostic } from '@svc-manifest/validator/library';
 import { findDirective, type DirectiveRule } from './directive-search.js';
 import { declaredVersion, type DocumentState } from './document-state.js';
@@ -32,8 +32,9 @@ export function findSchemaPin(state: DocumentState): SchemaPin | null {
   if (cached !== undefined) return cached;
   const pin = locatePin(state);
   if (pin) {
-    const resolved = schemaForUrl(pin.url);
-    if (resolved) pin.known = { version: resolved.version };
+    // Only which of ours it names: building the schema would cost the first pinned file tens of milliseconds for nothing.
+    const version = schemaVersionForUrl(pin.url);
+    if (version !== undefined) pin.known = { version };
   }
   pinCache.set(state.doc, pin);
   return pin;

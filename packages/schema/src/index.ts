@@ -36,15 +36,21 @@ export function publishedSchemas(): PublishedSchemas {
 export const SCHEMA_URLS = schemaUrls(DEFAULT_SCHEMA_URL);
 
 /**
- * The schema a URL names, when it is one of ours: the combined one (`svc.schema.json`) or a
- * version's (`svc.v1.schema.json`, `svc.v2.schema.json`). Matches by file name under any
- * `{schema_url}`, so a manifest pinned to a mirror still resolves offline.
+ * Which of our schemas a URL names, without building any: `1` or `2` for a version's
+ * (`svc.v1.schema.json`, `svc.v2.schema.json`), `null` for the combined one (`svc.schema.json`),
+ * `undefined` for a URL that is not ours. Matches by file name under any `{schema_url}`, so a
+ * manifest pinned to a mirror still resolves offline.
  */
-export function schemaForUrl(url: string): { version: 1 | 2 | null; schema: Record<string, unknown> } | undefined {
+export function schemaVersionForUrl(url: string): 1 | 2 | null | undefined {
   const match = /(?:^|\/)svc(?:\.v([12]))?\.schema\.json(?:[?#].*)?$/.exec(url.trim());
   if (!match) return undefined;
+  return match[1] === '1' ? 1 : match[1] === '2' ? 2 : null;
+}
+
+/** The schema a URL names, when it is one of ours ({@link schemaVersionForUrl}), built at the default `{schema_url}`. */
+export function schemaForUrl(url: string): { version: 1 | 2 | null; schema: Record<string, unknown> } | undefined {
+  const version = schemaVersionForUrl(url);
+  if (version === undefined) return undefined;
   const schemas = publishedSchemas();
-  if (match[1] === '1') return { version: 1, schema: schemas.v1 };
-  if (match[1] === '2') return { version: 2, schema: schemas.v2 };
-  return { version: null, schema: schemas.combined };
+  return { version, schema: version === 1 ? schemas.v1 : version === 2 ? schemas.v2 : schemas.combined };
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSchemas, ruleUrl, schemaForUrl, SCHEMA_URLS, siteBaseUrl } from '@svc-manifest/schema';
+import { buildSchemas, ruleUrl, schemaForUrl, schemaVersionForUrl, SCHEMA_URLS, siteBaseUrl } from '@svc-manifest/schema';
 
 const generated = join(import.meta.dirname, '..', 'generated');
 const read = (file: string) => JSON.parse(readFileSync(join(generated, file), 'utf8'));
@@ -28,6 +28,15 @@ describe('published schemas', () => {
     expect(schemaForUrl('https://mirror.test/x/svc.v2.schema.json')?.version).toBe(2);
     expect(schemaForUrl('./svc.schema.json')?.version).toBeNull();
     expect(schemaForUrl('https://json.schemastore.org/github-workflow.json')).toBeUndefined();
+    expect(schemaForUrl('https://mirror.test/x/svc.v2.schema.json')?.schema.$id).toBe(SCHEMA_URLS.v2);
+    expect(schemaForUrl('./svc.schema.json')?.schema.$id).toBe(SCHEMA_URLS.combined);
+    // The version alone, as the language server asks it of a pin.
+    expect(['https://mirror.test/x/svc.v1.schema.json?x', './svc.schema.json#a', 'svc.v3.schema.json', 'notsvc.schema.json'].map(schemaVersionForUrl)).toEqual([
+      1,
+      null,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('gives every property a description and a markdownDescription', () => {
