@@ -112,7 +112,10 @@ export async function buildSite(options: SiteOptions = {}): Promise<{ outDir: st
   const baseUrl = normalizeBase(options.baseUrl ?? (process.env.SITE_BASE_URL || DEFAULT_BASE_URL));
   const outDir = options.outDir ?? join(siteDir, 'dist');
   rmSync(outDir, { recursive: true, force: true });
+  /** Folders holding an `index.html`, which a static host serves for the folder's own URL. */
+  const indexFolders: string[] = [];
   const write = (path: string, content: string) => {
+    if (path === 'index.html' || path.endsWith('/index.html')) indexFolders.push(path.slice(0, -'index.html'.length));
     mkdirSync(dirname(join(outDir, path)), { recursive: true });
     writeFileSync(join(outDir, path), content);
   };
@@ -143,7 +146,7 @@ export async function buildSite(options: SiteOptions = {}): Promise<{ outDir: st
 
   const headers = siteHeaders(SCHEMA_DIR);
   write('_headers', headersFile(headers));
-  write('serve.json', serveJson(headers));
+  write('serve.json', serveJson(headers, indexFolders));
   return { outDir, baseUrl };
 }
 

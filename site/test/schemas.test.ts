@@ -34,6 +34,23 @@ afterAll(async () => {
 
 const SCHEMA_PATHS = [...siteSchemas(DEFAULT_BASE_URL).keys()];
 
+describe('the preview server', () => {
+  // As GitHub Pages, Netlify and Cloudflare Pages do: a folder's URL is its index.html, never a listing.
+  it.each(['', 'playground/', 'rules/'])('serves /%s as that folder’s index.html', async (folder) => {
+    const response = await fetch(new URL(folder, site.base), { redirect: 'manual' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(readFileSync(join(site.dir, folder, 'index.html'), 'utf8'));
+  });
+
+  it('redirects a folder named without its slash, so relative links resolve, and lists no folder', async () => {
+    const bare = await fetch(new URL('playground', site.base), { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(new URL(bare.headers.get('location')!, site.base).href).toBe(new URL('playground/', site.base).href);
+    const assets = await fetch(new URL('assets/', site.base), { redirect: 'manual' });
+    expect(assets.status).toBe(404);
+  });
+});
+
 describe('the schemas the site serves', () => {
   it('are the generated files, byte for byte, at the default base (the generator and the site agree)', () => {
     const atDefault = siteSchemas(DEFAULT_BASE_URL);
