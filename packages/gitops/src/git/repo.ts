@@ -13,19 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitCommandError, RefusedError } from '../errors.js';
 import { CatFileBatch, gitText, runGit, type BatchObject, type GitRunOptions } from './exec.js';
-import { buildTreeFromChanges, parseTree, type Entry } from './tree-builder.js';
+import { buildTreeFromChanges, parseTree, type Entry, type IndexChange } from './tree-builder.js';
+
+export type { IndexChange };
 
 export interface TreeEntry {
   mode: string;
   type: string;
   oid: string;
-}
-
-/** A change to one path of a tree: a blob to place, or `null` to remove the path. */
-export interface IndexChange {
-  path: string;
-  mode: string;
-  oid: string | null;
 }
 
 export interface RefUpdate {

@@ -9,7 +9,13 @@
  */
 import { createHash } from 'node:crypto';
 import { runGit } from './exec.js';
-import type { IndexChange } from './repo.js';
+
+/** A change to one path of a tree: a blob to place, or `null` to remove the path. */
+export interface IndexChange {
+  path: string;
+  mode: string;
+  oid: string | null;
+}
 
 /** A tree entry; `name` is its bytes as a latin1 string (tree names need not be UTF-8). */
 export interface Entry {
