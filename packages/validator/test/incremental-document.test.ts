@@ -558,24 +558,41 @@ describe('a document an update took over', () => {
   const reads = (document: ManifestDocument) => [() => document.root, () => document.value, () => document.schemaValue, () => document.diagnostics];
 
   it('fails loudly when its tree, value or diagnostics are read, in YAML and TOML; its text stays readable and it can be updated again', () => {
+    const yaml = largeManifest(2, 40, 12, 5);
+    const toml = largeTomlManifest(30, 10, 5);
+    const typedIn = (text: string, marker: string) => {
+      const at = text.indexOf(marker) + marker.length - 2;
+      return text.slice(0, at) + 'x' + text.slice(at);
+    };
+    const item = toml.indexOf('[[triggers]]\nslug = "trigger-17"');
+    // Each way an update takes units over: a YAML item re-read in place, or the chunks planned
+    // again around an item moved out of its list; a TOML block re-read in place, or the blocks
+    // joined again around an item added.
     const cases = [
-      { format: 'yaml' as const, text: largeManifest(2, 40, 12, 5), marker: 'slug: trigger-17' },
-      { format: 'toml' as const, text: largeTomlManifest(30, 10, 5), marker: 'slug = "trigger-17"' },
+      { name: 'YAML, a value edited', format: 'yaml' as const, text: yaml, edited: typedIn(yaml, 'slug: trigger-17'), reread: 0.1 },
+      // The list's items after the moved one are read again: the chunks before it are kept.
+      { name: 'YAML, an item dedented', format: 'yaml' as const, text: yaml, edited: yaml.replace('  - slug: trigger-17', '- slug: trigger-17'), reread: 1 },
+      { name: 'TOML, a value edited', format: 'toml' as const, text: toml, edited: typedIn(toml, 'slug = "trigger-17"'), reread: 0.1 },
+      {
+        name: 'TOML, an item added',
+        format: 'toml' as const,
+        text: toml,
+        edited: `${toml.slice(0, item)}[[triggers]]\nslug = "new"\n\n${toml.slice(item)}`,
+        reread: 0.1,
+      },
     ];
-    for (const { format, text, marker } of cases) {
+    for (const { name, format, text, edited, reread } of cases) {
       const first = ManifestDocument.parse(text, { format });
       void first.value;
-      const at = text.indexOf(marker) + marker.length - 2;
-      const edited = text.slice(0, at) + 'x' + text.slice(at);
       const second = first.update(edited);
-      // The new document took the old one's units over (it re-read only the edited lines).
-      expect(second.parsedCharacters, format).toBeLessThan(text.length / 10);
-      for (const read of reads(first)) expect(read, format).toThrow(/took this document over/);
-      for (const read of reads(second)) expect(read, format).not.toThrow();
+      // The new document took the old one's units over (it re-read only the edited lines, or the units after them).
+      expect(second.parsedCharacters, name).toBeLessThan(text.length * reread);
+      for (const read of reads(first)) expect(read, name).toThrow(/took this document over/);
+      for (const read of reads(second)) expect(read, name).not.toThrow();
       expect(first.text).toBe(text);
       // Updating the taken-over document again reads its text afresh.
       const again = first.update(edited);
-      expect(JSON.stringify(again.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format }).root));
+      expect(JSON.stringify(again.root), name).toBe(JSON.stringify(ManifestDocument.parse(edited, { format }).root));
     }
   });
 
@@ -585,5 +602,10 @@ describe('a document an update took over', () => {
     const broken = good.update(text.replace('slug = "trigger-20"', 'slug = "trigger-20'));
     expect(broken.root).toBeNull();
     expect(() => good.root).not.toThrow();
+    // The next text with a tree takes the trees the broken one held over: then the good one is taken over.
+    const fixed = broken.update(text.replace('slug = "trigger-20"', 'slug = "trigger-2O"'));
+    expect(fixed.parsedCharacters).toBeLessThan(text.length / 10);
+    for (const read of reads(good)) expect(read).toThrow(/took this document over/);
+    for (const read of reads(fixed)) expect(read).not.toThrow();
   });
 });
