@@ -298,23 +298,17 @@ export function generateToml(random: Random): string {
 // ---------------------------------------------------------------------------------------------
 // Mutations
 
+/** What both formats' mutations insert: line breaks and blanks, then quotes, brackets and commas (each alphabet keeps its order). */
+const BREAKS_AND_BLANKS = [' ', '\n', '\r', '\r\n', '\t'];
+const QUOTES_AND_BRACKETS = ['"', "'", '[', ']', '{', '}', ','];
+
 const YAML_ALPHABET = [
-  ' ',
-  '\n',
-  '\r',
-  '\r\n',
-  '\t',
+  ...BREAKS_AND_BLANKS,
   ':',
   ': ',
   '- ',
   '#',
-  '"',
-  "'",
-  '[',
-  ']',
-  '{',
-  '}',
-  ',',
+  ...QUOTES_AND_BRACKETS,
   '&a0 ',
   '*a0',
   '<<: ',
@@ -334,21 +328,11 @@ const YAML_ALPHABET = [
   '\ufeff',
 ];
 const TOML_ALPHABET = [
-  ' ',
-  '\n',
-  '\r',
-  '\r\n',
-  '\t',
+  ...BREAKS_AND_BLANKS,
   '=',
   ' = ',
   '.',
-  '"',
-  "'",
-  '[',
-  ']',
-  '{',
-  '}',
-  ',',
+  ...QUOTES_AND_BRACKETS,
   '#',
   '\\',
   '_',
