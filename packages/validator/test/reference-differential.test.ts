@@ -189,6 +189,13 @@ function sameTomlValue(ours: unknown, theirs: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // Classes
 
+/** Whether `literal` (the characters a diagnostic covers) is a TOML integer beyond ±(2^53 − 1), in any base. */
+function isIntegerBeyondExact(literal: string): boolean {
+  if (!/^[+-]?(?:\d[\d_]*|0x[\da-fA-F_]+|0o[0-7_]+|0b[01_]+)$/.test(literal)) return false;
+  // The sign does not change the magnitude, which alone decides.
+  return BigInt(literal.replace(/_/g, '').replace(/^[+-]/, '')) > BigInt(Number.MAX_SAFE_INTEGER);
+}
+
 /**
  * Why we refuse a text the reference reads, when a recorded decision says so; undefined when
  * none does (a disagreement).
@@ -208,7 +215,7 @@ function decisionFor(format: Format, text: string, errors: OurReading['errors'])
     } else if (format === 'yaml' && error.code === 'invalid-key') reasons.add('keys that are no string are refused ("(#33) A collection as a mapping key")');
     else if (format === 'yaml' && error.code === 'duplicate-key')
       reasons.add('keys equal as strings are one key (`1` and `"1"`; "(#33) A collection as a mapping key")');
-    else if (format === 'toml' && error.code === 'toml-syntax' && error.message.startsWith('the integer '))
+    else if (format === 'toml' && error.code === 'toml-syntax' && isIntegerBeyondExact(text.slice(error.start, error.end)))
       reasons.add('integers beyond 2^53 are refused ("(#33) Integers beyond 2^53 are refused")');
     else return undefined;
   }
