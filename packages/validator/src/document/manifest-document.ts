@@ -37,7 +37,7 @@ import {
   alignedWithClean,
   blocksByPlace,
   blockStart,
-  cachedPart as cachedPartOf,
+  cachedPart,
   copyTomlPart,
   earlierPart,
   groupFrames,
@@ -60,7 +60,6 @@ import {
 type TomlBlocksState = TomlBlocksStateOf<ManifestDocument>;
 type TomlOwner = TomlOwnerOf<ManifestDocument>;
 type CachedTomlPart = CachedTomlPartOf<ManifestDocument>;
-const cachedPart = (part: TomlPart, at: number, owner: TomlOwner): CachedTomlPart => cachedPartOf(part, at, owner);
 
 export type ManifestFormat = 'yaml' | 'toml';
 
