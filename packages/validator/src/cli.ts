@@ -5,7 +5,7 @@
  *
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { accessSync, constants, existsSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { describeFileError } from './inputs/file-errors.js';
@@ -30,6 +30,7 @@ import type { CliIo } from './cli-io.js';
 import { checkFile, checkFilesInWorkers, readFileCapped, workerCount, type CheckedFile } from './cli-workers.js';
 import { fmtCommand } from './cli-fmt.js';
 import { withPathDiagnostics } from './cli-paths.js';
+import { repositoryRootOf } from './node-files.js';
 
 export type { CliIo };
 
@@ -405,7 +406,7 @@ function wantsColor(io: CliIo, flag: boolean | undefined, toStderr: boolean): bo
 async function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false, colorFlag?: boolean): Promise<void> {
   const options: FormatOptions = {
     color: format === 'stylish' && wantsColor(io, colorFlag, toStderr),
-    repositoryRoot: findRepositoryRoot(io.cwd),
+    repositoryRoot: repositoryRootOf(resolve(io.cwd)),
     toolVersion: VERSION,
   };
   (toStderr ? io.stderr : io.stdout)(formatReports(format, reports, options));
@@ -465,17 +466,6 @@ function readStdinCapped(limit: number): Uint8Array {
     total += read;
   }
   return Buffer.concat(chunks);
-}
-
-/** The nearest folder up from `start` that holds `.git`, else `start`. */
-function findRepositoryRoot(start: string): string {
-  let current = resolve(start);
-  for (;;) {
-    if (existsSync(join(current, '.git'))) return current;
-    const parent = dirname(current);
-    if (parent === current) return resolve(start);
-    current = parent;
-  }
 }
 
 function schemaCommand(args: readonly string[], io: CliIo): number {
