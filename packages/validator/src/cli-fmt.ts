@@ -12,13 +12,14 @@ import { formatManifest } from './edit/format.js';
 import { MANIFEST_FILE_NAMES } from './model/files.js';
 import { findManifestFiles, manifestsInFolder, type ManifestFile } from './inputs/manifest-files.js';
 import { escapeForTerminal } from './formatters/terminal-text.js';
+import { PolicyFinder } from './policy/config.js';
 import type { CliIo } from './cli-io.js';
 import type { CliTools } from './cli-transform.js';
 
 /**
  * The files `fmt` formats for its positional arguments, read as `validate` reads them (files,
- * folders walked with the ignore files honoured, quoted globs); with none, the manifests in the
- * current folder. An argument that selects nothing is reported on stderr and counted in `failed`.
+ * folders walked with the ignore files honoured, quoted globs, less what a policy file's `ignore`
+ * globs leave out of walks); with none, the manifests in the current folder. An argument that selects nothing is reported on stderr and counted in `failed`.
  */
 export function fmtInputs(positional: readonly string[], io: CliIo, tools: CliTools, honourIgnoreFiles: boolean): { files: ManifestFile[]; failed: boolean } {
   if (positional.length === 0) {
@@ -29,7 +30,8 @@ export function fmtInputs(positional: readonly string[], io: CliIo, tools: CliTo
   const found = findManifestFiles(positional, { cwd: io.cwd, honourIgnoreFiles });
   if (found.stdin) tools.usage("fmt formats files in place; it does not take '-' (standard input)");
   for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
-  return { files: found.files, failed: found.problems.length > 0 };
+  const policies = new PolicyFinder();
+  return { files: found.files.filter((file) => policies.keeps(file)), failed: found.problems.length > 0 };
 }
 
 /** The `.editorconfig` files from `path`'s folder up to the filesystem's root, nearest first. */

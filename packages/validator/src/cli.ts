@@ -21,7 +21,7 @@ import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
 import type { Diagnostic } from './diagnostic.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
-import { applyPolicy, PolicyError, PolicyFinder, type Policy } from './policy/config.js';
+import { applyPolicy, PolicyFinder } from './policy/config.js';
 import { applySuppressions } from './policy/suppressions.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
@@ -285,17 +285,10 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       ? { files: manifestsInFolder(io.cwd), stdin: false, problems: [] }
       : findManifestFiles(positional, { cwd: io.cwd, honourIgnoreFiles: !flags.has('--no-ignore') });
   if (positional.length === 0 && found.files.length === 0) throw new UsageError(NO_MANIFEST_HERE, false);
+  // A policy file that cannot be used (PolicyError) ends the run as runCli reports any error:
+  // its message, escaped, and exit 2.
   const policies = new PolicyFinder();
-  const policyOf = (absolutePath: string): Policy | undefined => {
-    try {
-      return policies.policyFor(absolutePath);
-    } catch (error) {
-      if (error instanceof PolicyError) throw new UsageError(escapeForTerminal(error.message), false);
-      throw error;
-    }
-  };
-  // A policy's ignore globs leave out what walks and globs found, never a file named as an argument.
-  const files = found.files.filter((file) => file.named || !policyOf(file.absolutePath)?.ignores(file.absolutePath));
+  const files = found.files.filter((file) => policies.keeps(file));
   const inputs: { displayPath: string; absolutePath: string; stdin?: boolean }[] = [...files];
   if (found.stdin) {
     const name = stdinFilename ?? '<stdin>';
@@ -349,7 +342,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       unreadable = true;
       continue;
     }
-    const suppressed = applySuppressions(checked.text, applyPolicy(checked.diagnostics, policyOf(input.absolutePath)));
+    const suppressed = applySuppressions(checked.text, applyPolicy(checked.diagnostics, policies.policyFor(input.absolutePath)));
     for (const problem of suppressed.problems) {
       io.stderr(`svc-manifest: ${escapeForTerminal(file)}:${problem.line}:${problem.column}: warning: ${escapeForTerminal(problem.message)}\n`);
     }

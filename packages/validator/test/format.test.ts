@@ -230,6 +230,31 @@ describe('svc-manifest fmt', () => {
     expect(readFileSync(join(dir, 'services', 'api', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
   });
 
+  it("leaves out of walks what a policy file's ignore globs leave out of validate's, never a file named as an argument", async () => {
+    const dir = join(work, 'policy');
+    mkdirSync(join(dir, 'legacy'), { recursive: true });
+    mkdirSync(join(dir, 'app'), { recursive: true });
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.svc-manifest.yaml'), 'ignore:\n  - legacy\n');
+    writeFileSync(join(dir, 'legacy', 'svc.yaml'), MESSY_YAML);
+    writeFileSync(join(dir, 'app', 'svc.yaml'), MESSY_YAML);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'app/svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect((await fmt(['fmt', '--check', '*/svc.yaml'], dir)).stdout).toBe('app/svc.yaml\n');
+    expect((await fmt(['fmt', '--check', '.', 'legacy/svc.yaml'], dir)).stdout).toBe('app/svc.yaml\nlegacy/svc.yaml\n');
+    // A policy file that cannot be used stops fmt as it stops validate: named, exit 2, nothing written.
+    writeFileSync(join(dir, '.svc-manifest.yaml'), 'ignore: legacy\n');
+    expect(await fmt(['fmt', '.'], dir)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `svc-manifest: ${join(dir, '.svc-manifest.yaml')}: 'ignore' is a list of globs, relative to the folder of the file\n`,
+    });
+    expect(readFileSync(join(dir, 'app', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
+  });
+
   it('takes the indent width from .editorconfig', async () => {
     const dir = join(work, 'editorconfig');
     mkdirSync(join(dir, 'deep'), { recursive: true });

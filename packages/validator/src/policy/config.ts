@@ -72,6 +72,14 @@ export class PolicyFinder {
     return this.policyOfFolder(dirname(absolutePath));
   }
 
+  /**
+   * Whether a file a command was given stays in: a policy's ignore globs leave out what folder
+   * walks and globs found, never a file named as an argument (`validate` and `fmt` alike).
+   */
+  keeps(file: { absolutePath: string; named?: boolean }): boolean {
+    return file.named === true || !this.policyFor(file.absolutePath)?.ignores(file.absolutePath);
+  }
+
   private policyOfFolder(folder: string): Policy | undefined {
     if (this.byFolder.has(folder)) return this.byFolder.get(folder);
     let policy: Policy | undefined;
