@@ -50,13 +50,13 @@ export function fixFile(
   absolutePath: string,
   write: boolean,
   diffs: string[],
-): { text: string; diagnostics: Diagnostic[]; fixes: AppliedFix[] } {
+): { text: string; diagnostics: Diagnostic[]; fixes: AppliedFix[]; document: ManifestDocument } {
   const result = fixManifest(document);
   if (result.changed) {
     if (write) writeText(absolutePath, result.text);
     else diffs.push(unifiedDiff(file, document.text, result.text));
   }
-  return { text: result.text, diagnostics: result.diagnostics, fixes: result.fixes };
+  return { text: result.text, diagnostics: result.diagnostics, fixes: result.fixes, document: result.document };
 }
 
 const MANIFESTS = MANIFEST_FILE_NAMES;

@@ -27,11 +27,18 @@ export interface CheckOptions {
   maxBytes: number;
   /** Look up the paths a manifest names beside it (`path-not-found`). */
   pathChecks: boolean;
+  /**
+   * Say what `--fix` would fix (`fixable`): one edit and re-validation per fixable problem, paid
+   * only for the reports that show it (JSON's `fix`, stylish's fixable count).
+   */
+  previewFixes: boolean;
 }
 
 export interface FileToCheck {
   displayPath: string;
   absolutePath: string;
+  /** Standard input (never sent to a worker): read from descriptor 0, and without path checks, having no folder of its own. */
+  stdin?: boolean;
 }
 
 /** Below this many files per extra thread, starting threads costs more than it saves. */
@@ -61,20 +68,50 @@ export function readFileCapped(path: string, limit: number): Uint8Array {
   return buffer;
 }
 
-/** Reads, parses and validates one file (with what `--fix` would fix). */
-export function checkFile(file: FileToCheck, { maxBytes, pathChecks }: CheckOptions): CheckedFile {
+/** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
+function readStdinCapped(limit: number): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  while (total < limit) {
+    let read: number;
+    try {
+      read = readSync(0, chunk, 0, Math.min(chunk.length, limit - total), null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      if (code !== 'EAGAIN') throw error;
+      // A non-blocking descriptor with nothing yet: wait a little, without spinning.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (read === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, read)));
+    total += read;
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * One input's bytes, file or standard input; no more than the limit plus one byte (to know it was
+ * exceeded): never a huge file whole. Throws what the file system throws.
+ */
+export function readInput(file: FileToCheck, maxBytes: number): Uint8Array {
+  return file.stdin ? readStdinCapped(maxBytes + 1) : readFileCapped(file.absolutePath, maxBytes + 1);
+}
+
+/** Reads, parses and validates one input (with what `--fix` would fix, when asked). */
+export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixes }: CheckOptions): CheckedFile {
   let bytes: Uint8Array;
   try {
-    // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
-    bytes = readFileCapped(file.absolutePath, maxBytes + 1);
+    bytes = readInput(file, maxBytes);
   } catch (error) {
     return { text: '', diagnostics: [], readError: describeFileError(error) };
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
   const result = validateDocument(document);
-  const fixable = fixesThatFixApplies(document, result.version, result.diagnostics);
-  const diagnostics = pathChecks ? withPathDiagnostics(document, file.absolutePath, result.diagnostics) : result.diagnostics;
-  return { text: document.text, diagnostics, fixable };
+  const diagnostics = pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, result.diagnostics) : result.diagnostics;
+  return { text: document.text, diagnostics, ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, result.diagnostics) } : {}) };
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { accessSync, constants, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { describeFileError } from './inputs/file-errors.js';
@@ -14,20 +14,28 @@ import { escapeForTerminal } from './formatters/terminal-text.js';
 import { closestMatch } from './suggest.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { DEFAULT_LIMITS } from './document/limits.js';
-import { validateDocument } from './validate.js';
 import { spawn } from 'node:child_process';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
 import type { Diagnostic } from './diagnostic.js';
-import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
+import type { Replacement } from './fix-preview.js';
 import { applyPolicy, PolicyFinder } from './policy/config.js';
 import { applySuppressions } from './policy/suppressions.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
 import type { CliIo } from './cli-io.js';
-import { checkFile, checkFilesInWorkers, readFileCapped, workerCount, type CheckedFile } from './cli-workers.js';
+import {
+  checkFile,
+  checkFilesInWorkers,
+  readFileCapped,
+  readInput,
+  workerCount,
+  type CheckedFile,
+  type CheckOptions,
+  type FileToCheck,
+} from './cli-workers.js';
 import { fmtCommand } from './cli-fmt.js';
 import { withPathDiagnostics } from './cli-paths.js';
 import { repositoryRootOf } from './node-files.js';
@@ -253,6 +261,27 @@ function keptFixes(fixable: ReadonlyMap<Diagnostic, Replacement>, kept: readonly
   return out;
 }
 
+/**
+ * `--fix` (`write`) or `--fix-dry-run` on one input: the safe fixes applied in place, or their
+ * diff added to `diffs`; what is left is reported as `checkFile` reports it.
+ */
+function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, diffs: string[], io: CliIo): CheckedFile {
+  let bytes: Uint8Array;
+  try {
+    bytes = readInput(input, options.maxBytes);
+  } catch (error) {
+    return { text: '', diagnostics: [], readError: describeFileError(error) };
+  }
+  const file = input.displayPath;
+  const fixed = fixFile(ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes: options.maxBytes } }), file, input.absolutePath, write, diffs);
+  // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
+  if (write) for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
+  // Paths are looked up beside a file on disk (standard input has no folder of its own), and
+  // located in the text the fixes left.
+  if (!options.pathChecks || input.stdin) return fixed;
+  return { ...fixed, diagnostics: withPathDiagnostics(fixed.document, input.absolutePath, fixed.diagnostics) };
+}
+
 /** Reported when `validate` is run with no argument in a folder that has no manifest. */
 const NO_MANIFEST_HERE = 'no manifest here; pass a folder, e.g. `svc-manifest validate .`';
 
@@ -302,40 +331,14 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const fixing = flags.has('--fix') || flags.has('--fix-dry-run');
   // Many files are validated on every core (cli-workers.ts); the results come back in the files' order.
   const workers = fixing ? undefined : workerCount(files.length, concurrency);
-  const pathChecks = !flags.has('--no-path-checks');
-  const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, { maxBytes, pathChecks }, workers);
+  const checkOptions: CheckOptions = { maxBytes, pathChecks: !flags.has('--no-path-checks'), previewFixes: format === 'json' || format === 'stylish' };
+  const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, checkOptions, workers);
   for (const [index, input] of inputs.entries()) {
     const file = input.displayPath;
     let checked: CheckedFile;
     if (checkedInWorkers !== undefined && !input.stdin) checked = checkedInWorkers[index]!;
-    else if (!fixing && !input.stdin) checked = checkFile(input, { maxBytes, pathChecks });
-    else {
-      let bytes: Uint8Array | undefined;
-      let readError = '';
-      try {
-        // Read no more than the limit (plus one byte, to know it was exceeded): never load a huge file whole.
-        bytes = input.stdin ? readStdinCapped(maxBytes + 1) : readFileCapped(input.absolutePath, maxBytes + 1);
-      } catch (error) {
-        readError = describeFileError(error);
-      }
-      if (bytes === undefined) checked = { text: '', diagnostics: [], readError };
-      else {
-        const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes } });
-        if (fixing) {
-          const fixed = fixFile(document, file, input.absolutePath, flags.has('--fix'), diffs);
-          // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
-          if (flags.has('--fix'))
-            for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
-          // Paths are looked up beside a file on disk (standard input has no folder of its own), and
-          // located in the text the fixes left.
-          const after = fixed.text === document.text ? document : ManifestDocument.parse(fixed.text, { filename: file, limits: { maxBytes } });
-          checked = pathChecks && !input.stdin ? { ...fixed, diagnostics: withPathDiagnostics(after, input.absolutePath, fixed.diagnostics) } : fixed;
-        } else {
-          const result = validateDocument(document);
-          checked = { text: document.text, diagnostics: result.diagnostics, fixable: fixesThatFixApplies(document, result.version, result.diagnostics) };
-        }
-      }
-    }
+    else if (!fixing) checked = checkFile(input, checkOptions);
+    else checked = fixInput(input, checkOptions, flags.has('--fix'), diffs, io);
     if (checked.readError !== undefined) {
       io.stderr(`svc-manifest: ${escapeForTerminal(file)}: ${checked.readError}\n`);
       reports.push({ filePath: file, absolutePath: input.absolutePath, text: '', diagnostics: [], readError: checked.readError });
@@ -436,30 +439,6 @@ const CLI_TOOLS: CliTools = {
   report: printReports,
   checkFormat,
 };
-
-/** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
-function readStdinCapped(limit: number): Uint8Array {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const chunk = Buffer.alloc(64 * 1024);
-  while (total < limit) {
-    let read: number;
-    try {
-      read = readSync(0, chunk, 0, Math.min(chunk.length, limit - total), null);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EOF') break;
-      if (code !== 'EAGAIN') throw error;
-      // A non-blocking descriptor with nothing yet: wait a little, without spinning.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-      continue;
-    }
-    if (read === 0) break;
-    chunks.push(Buffer.from(chunk.subarray(0, read)));
-    total += read;
-  }
-  return Buffer.concat(chunks);
-}
 
 function schemaCommand(args: readonly string[], io: CliIo): number {
   const { flags, positional } = parseFlags(args, ['--version'], []);
