@@ -80,6 +80,9 @@ test('usage errors exit 2 with one line naming the problem and where the help is
     "svc-manifest git: unknown command 'set-default-agnt'; did you mean 'set-default-agent'? (see 'svc-manifest git --help')\n",
   );
   expect((await cli(['install', 'x'])).stderr).toBe("svc-manifest git: install needs --catalog DIR|URL (see 'svc-manifest git install --help')\n");
+  // What the user typed reaches the terminal escaped: a colour sequence, a bidirectional override.
+  expect((await cli(['set\u001b[31m\u202e'])).stderr).toBe("svc-manifest git: unknown command 'set\\x1b[31m\\u202e' (see 'svc-manifest git --help')\n");
+  expect((await cli(['set-default-agent', '--bad\u0007'])).stderr).toBe("svc-manifest git: unknown option --bad\\x07 (see 'svc-manifest git --help')\n");
 });
 
 test('an unknown item is refused with exit 1 and no commit', async () => {

@@ -35,6 +35,7 @@ export { checkPaths, type ManifestFiles, type PathKind } from './paths.js';
 export { sourcePaths, type SourcePath } from './model/source-paths.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
 export { closestMatch } from './suggest.js';
+export { escapeForTerminal } from './formatters/terminal-text.js';
 export { MANIFEST_FILES, MANIFEST_FILE_NAMES, manifestFileNamed, type ManifestFileName } from './model/files.js';
 export { SUPPORTED_VERSIONS, isSupportedVersion, manifestVersion, type SvcVersion } from './model/versions.js';
 export {

@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { closestMatch } from '@svc-manifest/validator';
+import { closestMatch, escapeForTerminal } from '@svc-manifest/validator';
 import type { Identity } from '../applier.js';
 import { OPERATIONS, type CliInput, type Operation } from '../api.js';
 import { RefusedError } from '../errors.js';
@@ -79,14 +79,6 @@ function didYouMean(typed: string, candidates: readonly string[]): string {
   return match === undefined ? '' : `; did you mean '${match}'?`;
 }
 
-/** Shown escaped on a terminal: control characters and bidirectional overrides (see the validator's terminal-text.ts). */
-function shown(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
-
 class UsageError extends Error {}
 
 interface ParsedArgs {
@@ -124,7 +116,7 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
     } else {
       const typed = arg.slice(0, eq < 0 ? undefined : eq);
       throw new UsageError(
-        `unknown option ${shown(typed)}${didYouMean(
+        `unknown option ${escapeForTerminal(typed)}${didYouMean(
           typed,
           [...known.keys()].map((option) => `--${option}`),
         )}`,
@@ -249,7 +241,7 @@ async function manifestLocation(manifest: string | undefined, repo: string | und
       .split(sep)
       .join('/');
     if (inRepository === '' || inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
-      throw new UsageError(`--manifest ${JSON.stringify(shown(manifest))} is not inside the repository at ${shown(topLevel)}`);
+      throw new UsageError(`--manifest ${JSON.stringify(escapeForTerminal(manifest))} is not inside the repository at ${escapeForTerminal(topLevel)}`);
     }
     return { manifest: inRepository };
   }
@@ -278,7 +270,7 @@ function realpathOrSelf(path: string): string {
 }
 
 function unknownCommand(command: string): string {
-  return `unknown command '${shown(command)}'${didYouMean(
+  return `unknown command '${escapeForTerminal(command)}'${didYouMean(
     command,
     ROWS.map((row) => row.command),
   )}`;
