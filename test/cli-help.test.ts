@@ -20,7 +20,7 @@ function run(command: 'svc-manifest' | 'svc-manifest-git', args: string[], env: 
 }
 
 describe('--help and -h', () => {
-  for (const command of ['validate', 'migrate', 'convert', 'schema']) {
+  for (const command of ['validate', 'migrate', 'convert', 'fmt', 'schema']) {
     it(`svc-manifest ${command} --help (and -h) prints its usage on stdout, exit 0`, () => {
       for (const flag of ['--help', '-h']) {
         const result = run('svc-manifest', [command, flag]);
@@ -52,7 +52,7 @@ describe('usage errors: one line, what is wrong, what was probably meant, where 
     [['validate', '--format', 'xml'], "svc-manifest: unknown format 'xml'; stylish, json, sarif or github (see 'svc-manifest validate --help')\n"],
     [['validate', '-x'], "svc-manifest: unknown option '-x' (see 'svc-manifest validate --help')\n"],
     [['migrate', 'svc.yaml'], "svc-manifest: migrate needs --to 2 (see 'svc-manifest migrate --help')\n"],
-    [[], "svc-manifest: name a command: validate, migrate, convert, schema or git (see 'svc-manifest --help')\n"],
+    [[], "svc-manifest: name a command: validate, migrate, convert, fmt, schema or git (see 'svc-manifest --help')\n"],
     [['validate', '--bad\u001b[31m'], "svc-manifest: unknown option '--bad\\x1b[31m' (see 'svc-manifest validate --help')\n"],
   ];
   for (const [args, stderr] of cases) {

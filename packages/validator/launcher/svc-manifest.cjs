@@ -43,7 +43,7 @@ function runValidatorCli() {
   }
   const { runWithCodeCache } = require('./code-cache.cjs');
   // Each command keeps its own code cache (the code its runs compile); anything else shares one.
-  const variant = ['validate', 'migrate', 'convert', 'schema'].includes(argv[0]) ? argv[0] : 'other';
+  const variant = ['validate', 'migrate', 'convert', 'fmt', 'schema'].includes(argv[0]) ? argv[0] : 'other';
   const { runCli, processIo } = runWithCodeCache(bundle, 'cli', { variant });
   // processIo writes stdout without creating process.stdout (a stream costs start-up time).
   runCli(argv, processIo()).then((code) => {

@@ -198,7 +198,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 0;
       }
       case undefined:
-        throw new UsageError('name a command: validate, migrate, convert, schema or git');
+        throw new UsageError('name a command: validate, migrate, convert, fmt, schema or git');
       default:
         throw new UsageError(`unknown command '${escapeForTerminal(command)}'${didYouMean(command, COMMANDS)}`);
     }
