@@ -163,6 +163,26 @@ describe('a keystroke in a large file', () => {
     }
   });
 
+  it('keeps the LSP objects of diagnostics a keystroke did not move when a path warning is among them', () => {
+    const agents = Array.from({ length: 50 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`).join('');
+    // The path warning comes first: every diagnostic of the validation's own list is one place further in the merged list.
+    const text = `svc_version: 2\nagent_runtime:\n  config_dir: gone\ndefault_agent: agent-0\nagents:\n${agents}`;
+    const context = { files: () => ({ stat: () => 'missing' as const }) };
+    let state = createState(URI, 1, text);
+    const before = computeDiagnostics(state, {}, context);
+    expect(before.map((d) => d.code).slice(0, 1)).toEqual(['path-not-found']);
+    const at = text.indexOf('agent 25') + 5;
+    const source = PieceText.from(text).edit(at, at, 'x');
+    state = updateState(state, 2, source, [{ start: at, end: at, newLength: 1 }]);
+    const after = computeDiagnostics(state, {}, context);
+    expect(after).toEqual(computeDiagnostics(createState(URI, 2, source.toString()), {}, context));
+    const editLine = text.slice(0, at).split('\n').length - 1;
+    // Past the edited agent the offsets moved by one and no line or column did: the same LSP objects.
+    const beyond = after.filter((d) => d.range.start.line > editLine + 1);
+    expect(beyond).toHaveLength(48);
+    for (const d of beyond) expect(before).toContain(d);
+  });
+
   it('in a TOML file that does not parse is validated without making the whole text, and still reads what it pins', () => {
     // While a table header is typed the file has a syntax error and no tree: its `svc_version` and
     // `$schema` are read from the lines before the first header, not from the whole text.

@@ -64,15 +64,25 @@ export function validateManifest(input: string | Uint8Array, options: ValidateOp
   return options.files ? withPathChecks(document, result, options.files) : result;
 }
 
-/** A result with the path check's diagnostics merged in by place (a new result: the cached one is left as it is). */
+/**
+ * A result with the path check's diagnostics merged in by place, its `movedFrom` lined up with the
+ * merged list (a new result: the cached one is left as it is).
+ */
 export function withPathChecks(document: ManifestDocument, result: ValidationResult, files: ManifestFiles): ValidationResult {
   if (!document.root || result.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax')) return result;
   const found = checkPaths(document, files);
   if (found.length === 0) return result;
-  const diagnostics = [...result.diagnostics, ...found].sort(
-    (a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  // Each of the validation's own diagnostics takes its moved-from form along (`movedFrom` is by index).
+  const merged = [
+    ...result.diagnostics.map((diagnostic, i) => ({ diagnostic, from: result.movedFrom?.[i] })),
+    ...found.map((diagnostic) => ({ diagnostic, from: undefined })),
+  ];
+  merged.sort(
+    ({ diagnostic: a }, { diagnostic: b }) =>
+      a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
-  return { ...result, diagnostics };
+  const diagnostics = merged.map((entry) => entry.diagnostic);
+  return { ...result, diagnostics, ...(result.movedFrom ? { movedFrom: merged.map((entry) => entry.from) } : {}) };
 }
 
 /**

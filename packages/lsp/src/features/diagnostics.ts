@@ -11,6 +11,7 @@ import {
   type Position as ValidatorPosition,
   type Range as ValidatorRange,
   type Severity,
+  type ValidationResult,
 } from '@svc-manifest/validator/library';
 import { hasNewerText, type DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
@@ -26,12 +27,17 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   info: DiagnosticSeverity.Information,
 };
 
+/** The validator's result for a manifest, with the path check's diagnostics when the server reads files and `svc.pathChecks.enable` is on. */
+function validated(state: DocumentState, context: FeatureContext | undefined): ValidationResult {
+  const result = validate(state.doc);
+  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
+  return files ? withPathChecks(state.doc, result, files) : result;
+}
+
 /** Every validator diagnostic of a manifest plus the schema pin's, in the validator's shape. */
 export function manifestDiagnostics(state: DocumentState, context?: FeatureContext): Diagnostic[] {
   throwIfCancelled(context);
-  const result = validate(state.doc);
-  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
-  return [...schemaPinDiagnostics(state), ...(files ? withPathChecks(state.doc, result, files) : result).diagnostics];
+  return [...schemaPinDiagnostics(state), ...validated(state, context).diagnostics];
 }
 
 /** The diagnostics to publish for a manifest. */
@@ -39,12 +45,8 @@ export function computeDiagnostics(state: DocumentState, _params: unknown = {}, 
   throwIfCancelled(context);
   const text = textFacts(state);
   const pins = schemaPinDiagnostics(state).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
-  const result = validate(state.doc);
-  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
-  const checked = files ? withPathChecks(state.doc, result, files) : result;
-  // The moved-from forms are by index of the validation's own list; path checks make another list.
-  const movedFrom = checked === result ? result.movedFrom : undefined;
-  return [...pins, ...checked.diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]))];
+  const { diagnostics, movedFrom } = validated(state, context);
+  return [...pins, ...diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]))];
 }
 
 /** What converting a range of `state` reads of its text: read once for a whole list, not per range. */
