@@ -357,9 +357,6 @@ describe('tests', () => {
   const THIRD_PARTY_READINESS = [
     join('packages', 'gitops', 'test', 'support', 'git-servers.ts'),
     join('packages', 'vscode-extension', 'test', 'support', 'code-server.ts'),
-    // Asserts that nothing is pushed for 200 ms in pull mode (merged from issue-37 at the end of
-    // issue-32): an absence has no event to wait for; to be replaced by an injected scheduler.
-    join('packages', 'lsp', 'test', 'selection-and-pull.test.ts'),
   ];
 
   it('never sleep or busy-wait (they wait for events, or run injected clocks and timers by hand)', () => {

@@ -33,6 +33,8 @@ export interface SchedulerOptions {
 
 /** What the scheduler did: read by tests and benchmarks through the server's `svc/stats` request. */
 export interface SchedulerStats {
+  /** Validations asked for (`schedule`: one per edit of a document whose diagnostics are pushed). */
+  scheduled: number;
   /** Diagnostics computed (each one validation of one version). */
   validations: number;
   /** Diagnostics sent to the client. */
@@ -45,7 +47,7 @@ export class DiagnosticScheduler {
   private readonly timers = new Map<string, unknown>();
   /** Validations whose delay is over, waiting for the message queue to drain: their cancel functions. */
   private readonly waiting = new Map<string, () => void>();
-  readonly stats: SchedulerStats = { validations: 0, publications: 0, dropped: 0 };
+  readonly stats: SchedulerStats = { scheduled: 0, validations: 0, publications: 0, dropped: 0 };
   private readonly lastRunMs = new Map<string, number>();
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
@@ -66,6 +68,7 @@ export class DiagnosticScheduler {
 
   /** (Re)starts the quiet period of a document. */
   schedule(uri: string): void {
+    this.stats.scheduled += 1;
     this.cancel(uri);
     this.timers.set(
       uri,

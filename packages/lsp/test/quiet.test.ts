@@ -130,7 +130,7 @@ describe('DiagnosticScheduler with whenQuiet', () => {
     waits[1]!.callback();
     await Promise.resolve();
     expect(published).toEqual([2]);
-    expect(scheduler.stats).toEqual({ validations: 1, publications: 1, dropped: 0 });
+    expect(scheduler.stats).toEqual({ scheduled: 2, validations: 1, publications: 1, dropped: 0 });
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * Selection ranges and pull diagnostics: unit cases with exact ranges, and both through the built
  * server over stdio with a client that pulls (it gets `textDocument/diagnostic` answers with
- * result ids, `unchanged` for an unchanged list, and no pushed diagnostics).
+ * result ids, `unchanged` for an unchanged list, and no pushed diagnostics: none is even scheduled).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectionRanges } from '../src/features/selection-ranges.js';
 import { documentDiagnostics } from '../src/features/pull-diagnostics.js';
+import type { SchedulerStats } from '../src/diagnostic-scheduler.js';
+import { STATS_REQUEST } from '../src/server.js';
 import { startStdioClient, type StdioClient } from './built-server.js';
 import { doc, positionIn, rangeOf } from './helpers.js';
 
@@ -90,7 +92,8 @@ describe('over stdio, a client that pulls', () => {
       positions: [positionIn(edited, 'none', 0, 1)],
     });
     expect(chain(ranges[0]).slice(0, 2)).toEqual([rangeOf(edited, 'none'), rangeOf(edited, 'connectors: none')]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Answered after the didOpen and didChange above were handled: a push would have been scheduled by then.
+    expect(await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST)).toEqual({ scheduled: 0, validations: 0, publications: 0, dropped: 0 });
     expect(client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics')).toEqual([]);
   });
 });
