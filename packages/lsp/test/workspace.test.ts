@@ -33,6 +33,8 @@ describe('workspace requests over stdio', () => {
       mkdirSync(join(work, path, '..'), { recursive: true });
       writeFileSync(join(work, path), text);
     }
+    // A repository: git reads ignore files only inside one, and so does the walk.
+    mkdirSync(join(work, '.git'));
     symlinkSync(join(work, 'a'), join(work, 'link'));
     client = await startStdioClient(() => settings, undefined, {}, { workspaceFolders: [{ uri: pathToFileURL(work).href, name: 'work' }] });
   }, 60_000);

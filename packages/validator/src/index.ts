@@ -11,3 +11,4 @@ export { processIo } from './process-io.js';
 export { runValidationWorker } from './cli-workers.js';
 export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';
 export { nodeManifestFiles, repositoryRootOf } from './node-files.js';
+export { findManifestFiles, type FindOptions, type ManifestFileList, type ManifestFile } from './inputs/manifest-files.js';

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findManifestFiles } from '../src/inputs/manifest-files.js';
 import { ensureBundle, runBundle } from './support/child.js';
 
 const VALID = 'svc_version: 2\ndefault_agent: writer\nagents:\n  writer:\n    connectors: none\n';
@@ -120,6 +121,17 @@ describe('folders', () => {
     const result = runBundle(['validate', 'linked'], { cwd: work });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('✔ linked/svc.yaml: no problems\n');
+  });
+});
+
+describe("a bounded walk (maxEntries, the language server's walk of a workspace)", () => {
+  it('stops after that many entries listed, skipped ones included, keeping what it found in path order', () => {
+    const found = (maxEntries?: number) =>
+      findManifestFiles([monorepo], { cwd: monorepo, maxEntries }).files.map((file) => file.absolutePath.slice(monorepo.length + 1));
+    expect(found()).toEqual(['services/api/svc.yaml', 'services/web/svc.yml', 'services/worker/svc.toml', 'svc.yaml']);
+    // .git, .gitignore, build, node_modules, services, services/api, services/api/svc.yaml; then services/legacy is the 8th.
+    expect(found(7)).toEqual(['services/api/svc.yaml']);
+    expect(found(6)).toEqual([]);
   });
 });
 

@@ -34,6 +34,8 @@ export interface FindOptions {
    * named explicitly is checked whatever the ignore files say.
    */
   honourIgnoreFiles?: boolean;
+  /** Stop each folder's or glob's walk after this many entries (default: no bound). */
+  maxEntries?: number;
 }
 
 /** Characters that make an argument a glob when no file or folder has that exact name. */
@@ -73,7 +75,7 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if ((code === 'ENOENT' || code === 'ENOTDIR') && GLOB_CHARACTERS.test(input)) {
-        const found = filesMatchingGlob(input, { cwd: options.cwd, honourIgnoreFiles });
+        const found = filesMatchingGlob(input, { cwd: options.cwd, honourIgnoreFiles, maxEntries: options.maxEntries });
         if (found.files.length === 0) problems.push({ input, kind: 'glob-matches-nothing', reason: nothingFoundReason('matches no file', found.ignored) });
         found.files.forEach(add);
         problems.push(...found.problems);
@@ -86,7 +88,7 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
       add({ displayPath: input, absolutePath, named: true });
       continue;
     }
-    const found = manifestsUnder(input, { cwd: options.cwd, honourIgnoreFiles });
+    const found = manifestsUnder(input, { cwd: options.cwd, honourIgnoreFiles, maxEntries: options.maxEntries });
     if (found.files.length === 0) {
       problems.push({ input, kind: 'no-manifest-in-folder', reason: nothingFoundReason(`holds no ${MANIFEST_FILE_NAMES.join(', ')}`, found.ignored) });
     }

@@ -20,6 +20,8 @@ import type { InputProblem, ManifestFile } from './input-types.js';
 export interface WalkOptions {
   cwd: string;
   honourIgnoreFiles: boolean;
+  /** Stop after this many entries (files and folders) listed in all (default: no bound; the language server bounds its walk of a workspace). */
+  maxEntries?: number;
 }
 
 export interface WalkResult {
@@ -62,6 +64,7 @@ export function filesMatchingGlob(glob: string, options: WalkOptions): WalkResul
 function walkTree(folder: string, options: WalkOptions, maxDepth: number, wanted: (relativePath: string, name: string) => boolean): WalkResult {
   const rules = options.honourIgnoreFiles ? new IgnoreRules() : undefined;
   const result: WalkResult = { files: [], ignored: false, problems: [] };
+  let entriesLeft = options.maxEntries ?? Infinity;
   const visit = (displayFolder: string, absoluteFolder: string, relativeFolder: string, depth: number) => {
     let entries: Dirent[];
     try {
@@ -74,6 +77,7 @@ function walkTree(folder: string, options: WalkOptions, maxDepth: number, wanted
     }
     entries.sort((a, b) => compareNames(a.name, b.name));
     for (const entry of entries) {
+      if (--entriesLeft < 0) return;
       const absolutePath = join(absoluteFolder, entry.name);
       const relativePath = relativeFolder === '' ? entry.name : `${relativeFolder}/${entry.name}`;
       if (entry.isDirectory()) {
