@@ -20,6 +20,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver';
 import { DiagnosticScheduler } from './diagnostic-scheduler.js';
+import type { DocumentState } from './document-state.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
 import { applyContentChanges, OpenText, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
@@ -109,6 +110,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     activity: () => quiet.handled,
     ...options.idleTimers,
   });
+  /**
+   * A document made by a large parse asks for one collection, whichever request or validation
+   * read it first (a client that pulls diagnostics has none pushed; see idle-collection.ts).
+   */
+  const largeParses = new WeakSet<DocumentState['doc']>();
+  const afterParse = (state: DocumentState): void => {
+    if (state.doc.parsedCharacters < LARGE_PARSE || largeParses.has(state.doc)) return;
+    largeParses.add(state.doc);
+    collection.request();
+  };
   const scheduler = new DiagnosticScheduler({
     whenQuiet: (callback) =>
       quiet.wait(() => {
@@ -122,7 +133,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     compute: (state) => {
       if (!store.isManaged(state)) return [];
       const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
-      if (state.doc.parsedCharacters >= LARGE_PARSE) collection.request();
+      afterParse(state);
       return diagnostics;
     },
     publish: (uri, version, diagnostics) => {
@@ -165,6 +176,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           client: { resourceOperations: canCreateAndDeleteFiles },
           files: options.files,
         });
+        afterParse(state);
         if (token?.isCancellationRequested) return cancelled();
         return result;
       } catch (error) {

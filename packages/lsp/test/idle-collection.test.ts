@@ -102,21 +102,26 @@ describe('collectWhenAsked', () => {
 
 describe('the server', () => {
   let client: ProtocolConnection | undefined;
-  afterEach(() => client?.dispose());
+  /** The idle collection's clock, in milliseconds. */
+  let clock = 0;
+  afterEach(() => {
+    client?.dispose();
+    clock = 0;
+  });
 
   /** A server whose idle collection runs on hand timers, and a client that opens a file and waits for its diagnostics. */
-  async function serve(collectGarbage: () => void, timers: ReturnType<typeof handTimers>) {
+  async function serve(collectGarbage: () => void, timers: ReturnType<typeof handTimers>, capabilities: object = {}) {
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     const connection = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-    startServer(connection, { debounceMs: 0, collectGarbage, idleTimers: { ...timers, now: () => 0 } });
+    startServer(connection, { debounceMs: 0, collectGarbage, idleTimers: { ...timers, now: () => clock } });
     connection.listen();
     client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
     let published: (() => void) | undefined;
     client.onNotification('textDocument/publishDiagnostics', () => published?.());
     client.onRequest('workspace/configuration', () => [null]);
     client.listen();
-    await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities });
     await client.sendNotification('initialized', {});
     /** Opens a file; resolves once its diagnostics are published (the validation that may ask for a collection is done). */
     const open = async (uri: string, text: string) => {
@@ -124,7 +129,7 @@ describe('the server', () => {
       await client!.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
       await publication;
     };
-    return { open };
+    return { open, client };
   }
 
   it('collects once after opening a large file, when the client is quiet', async () => {
@@ -140,6 +145,25 @@ describe('the server', () => {
     expect(collect).not.toHaveBeenCalled();
     timers.fire();
     expect(collect).toHaveBeenCalledTimes(1);
+    expect(timers.pending).toHaveLength(0);
+  });
+
+  it('collects once after a large file is parsed for a client that pulls its diagnostics (nothing is pushed to it)', async () => {
+    const collect = vi.fn();
+    const timers = handTimers();
+    const { client: pulling } = await serve(collect, timers, { textDocument: { diagnostic: {} } });
+    const agents = Array.from({ length: 16_000 }, (_, i) => `  agent-${i}:\n    connectors: [gh]\n`).join('');
+    const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}connectors:\n  - slug: gh\n`;
+    const uri = 'file:///work/large/svc.yaml';
+    await pulling.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    expect(await pulling.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).toMatchObject({ kind: 'full' });
+    expect(timers.pending).toHaveLength(1);
+    expect(collect).not.toHaveBeenCalled();
+    timers.fire();
+    expect(collect).toHaveBeenCalledTimes(1);
+    // The same document read again long after (another pull, a hover): its parse asked already.
+    clock = 60_000;
+    await pulling.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
     expect(timers.pending).toHaveLength(0);
   });
 
