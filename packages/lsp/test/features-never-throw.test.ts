@@ -1,7 +1,10 @@
 /**
- * Every feature, on arbitrary text made of manifest-ish fragments and garbage, at many
- * positions: none throws, and every range it returns lies inside the document.
+ * Every feature, and the workspace requests, on arbitrary text made of manifest-ish fragments and
+ * garbage, at many positions: none throws, and every range it returns lies inside the document.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Range } from 'vscode-languageserver';
@@ -12,6 +15,9 @@ import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { FEATURES } from '../src/features/index.js';
 import { completion } from '../src/features/completion.js';
 import { lspLines } from '../src/positions.js';
+import { workspaceDiagnostics, workspaceSymbols } from '../src/workspace.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 const FRAGMENTS = [
   'svc_version: 2\n',
@@ -120,9 +126,18 @@ function answer(handler: RequestHandler, state: DocumentState, params: unknown):
   }
 }
 
+/** The workspace requests (workspace.ts, wired beside the table) over this one manifest. */
+function exerciseWorkspace(state: DocumentState): number {
+  const symbols = workspaceSymbols([state], '');
+  for (const range of rangesIn(symbols)) expect(inside(state, range), 'workspace/symbol').toBe(true);
+  for (const range of rangesIn(workspaceDiagnostics([state], []))) expect(inside(state, range), 'workspace/diagnostic').toBe(true);
+  return symbols.length;
+}
+
 function exercise(state: DocumentState): void {
   const lineCount = lspLines(state).lineCount;
   for (const d of computeDiagnostics(state)) expect(inside(state, d.range)).toBe(true);
+  exerciseWorkspace(state);
   for (const handler of HANDLERS) {
     const paramsAt = PARAMS_AT[handler.method]!;
     for (let line = 0; line <= lineCount; line++) {
@@ -157,6 +172,12 @@ describe('features on arbitrary text', () => {
       fc.property(text, (t) => exercise(createState('file:///w/svc.toml', 1, t))),
       { numRuns: 150, seed: 43 },
     );
+  });
+
+  it('workspace requests keep ranges inside the document on the examples, whose declarations the fragments rarely make', () => {
+    for (const path of ['examples/svc.yaml', 'examples/broken/svc.yaml', 'examples/fixable/svc.yaml', 'examples/legacy/svc.toml']) {
+      expect(exerciseWorkspace(createState(`file:///w/${path}`, 1, readFileSync(join(ROOT, path), 'utf8'))), path).toBeGreaterThan(0);
+    }
   });
 
   it('completion never throws on a text newer than its tree', () => {
