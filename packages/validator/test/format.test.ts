@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatManifest, ManifestDocument, ManifestEditError, runCli, type CliIo } from '@svc-manifest/validator';
+import { formatManifest, formatManifestRange, ManifestDocument, ManifestEditError, runCli, type CliIo } from '@svc-manifest/validator';
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
 import { REPO_ROOT } from './support/child.js';
 
@@ -110,6 +110,12 @@ describe('formatManifest', () => {
     expect(() => formatManifest('a: [', { format: 'yaml' })).toThrow(expect.objectContaining({ reason: 'unreadable' }) as ManifestEditError);
     expect(formatManifest('', { format: 'yaml' })).toMatchObject({ text: '', changed: false });
     expect(formatManifest('\n\n  \n', { format: 'yaml' })).toMatchObject({ text: '', changed: true });
+  });
+
+  it('formats a range over the whole file as the whole file, and reads a parsed document', () => {
+    const whole = formatManifest(MESSY_YAML, { format: 'yaml' });
+    expect(formatManifestRange(MESSY_YAML, { start: 0, end: MESSY_YAML.length }, { format: 'yaml' })).toEqual(whole.edits);
+    expect(formatManifest(ManifestDocument.parse(MESSY_YAML, { format: 'yaml' }))).toEqual(whole);
   });
 });
 

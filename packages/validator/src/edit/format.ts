@@ -39,13 +39,21 @@ export interface FormatResult {
 /** Thrown inside planning when a construct is outside what the re-indentation handles; the plan without it is used. */
 class KeepIndentation extends Error {}
 
-/** Formats a manifest. Throws `ManifestEditError`: `unreadable` (the document layer refuses it), `mismatch` (no formatting keeps its meaning). */
-export function formatManifest(source: string | Uint8Array, options: FormatOptions = {}): FormatResult {
-  const document = openForEdit(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
+/**
+ * Formats a manifest. `source` may be a document already parsed (an editor's), whose whole text
+ * is then read. Throws `ManifestEditError`: `unreadable` (the document layer refuses it),
+ * `mismatch` (no formatting keeps its meaning).
+ */
+export function formatManifest(source: string | Uint8Array | ManifestDocument, options: FormatOptions = {}): FormatResult {
+  return formatOpened(
+    openForEdit(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits }),
+    options,
+  );
+}
+
+function formatOpened(document: ManifestDocument, options: FormatOptions): FormatResult {
   const text = document.text;
   const width = Math.max(1, Math.min(8, Math.floor(options.indentWidth ?? 2)));
-  const reparse = (formatted: string): ManifestDocument =>
-    ManifestDocument.parse(formatted, { format: document.format, filename: document.filename, limits: { ...document.limits } });
   let lastProblem = '';
   for (const reindent of [true, false]) {
     let edits: OffsetEdit[];
@@ -58,14 +66,20 @@ export function formatManifest(source: string | Uint8Array, options: FormatOptio
     if (edits.length === 0) return { text, changed: false, edits, indentKept: !reindent };
     const formatted = applyAll(text, edits);
     if (formatted === text) return { text, changed: false, edits: [], indentKept: !reindent };
-    const after = reparse(formatted);
-    if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key'))
-      lastProblem = 'would break its syntax';
-    else if (!sameValue(after.value, document.value)) lastProblem = 'would change a value';
-    else if (!sameWithoutWhitespace(formatted, text)) lastProblem = 'would change more than whitespace';
-    else return { text: formatted, changed: true, edits, indentKept: !reindent };
+    const problem = problemOf(document, formatted);
+    if (problem === undefined) return { text: formatted, changed: true, edits, indentKept: !reindent };
+    lastProblem = problem;
   }
   throw new ManifestEditError('mismatch', `${options.filename ?? 'the manifest'} was left as it is: formatting it ${lastProblem || 'is not supported'}`);
+}
+
+/** What `formatted` (the text of `document` with formatting edits applied) would break, or undefined when it keeps the value and changes only whitespace. */
+function problemOf(document: ManifestDocument, formatted: string): string | undefined {
+  const after = ManifestDocument.parse(formatted, { format: document.format, filename: document.filename, limits: { ...document.limits } });
+  if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key')) return 'would break its syntax';
+  if (!sameValue(after.value, document.value)) return 'would change a value';
+  if (!sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
+  return undefined;
 }
 
 function isWhitespace(code: number): boolean {
@@ -484,18 +498,14 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
  * not re-indent, checked the same way; else none. For an editor's "format selection".
  */
 export function formatManifestRange(text: string, range: { start: number; end: number }, options: FormatOptions = {}): OffsetEdit[] {
-  const full = formatManifest(text, options);
+  const document = openForEdit(text, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
+  const full = formatOpened(document, options);
   if (!full.changed) return [];
   const lineStart = text.lastIndexOf('\n', Math.max(0, range.start - 1)) + 1;
   const inside = full.edits.filter((edit) => edit.start >= lineStart && edit.end <= range.end);
-  const format = options.format ?? detectFormat(options.filename);
-  const original = ManifestDocument.parse(text, { format, filename: options.filename, limits: options.limits });
-  const keeps = (edits: readonly OffsetEdit[]): boolean => {
-    if (edits.length === 0) return true;
-    const formatted = applyAll(text, edits);
-    const after = ManifestDocument.parse(formatted, { format, filename: options.filename, limits: options.limits });
-    return after.root !== null && sameValue(after.value, original.value) && sameWithoutWhitespace(formatted, text);
-  };
+  // All of them: the formatter has checked them together already.
+  if (inside.length === full.edits.length) return inside;
+  const keeps = (edits: readonly OffsetEdit[]): boolean => edits.length === 0 || problemOf(document, applyAll(text, edits)) === undefined;
   if (keeps(inside)) return inside;
   const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
   const notIndentation = inside.filter(
