@@ -104,6 +104,9 @@ describe('formatManifest', () => {
     const result = formatManifest(text, { format: 'yaml' });
     expect(result.text).toBe('svc_version: 2\nextra:\n    - - a\n      - b\nproject:\n    name: x\n');
     expect(result.indentKept).toBe(true);
+    // The spaces after the outer dash stay too: the inner items' lines align with them.
+    const spaced = formatManifest('svc_version: 2\nextra:\n-   - a\n    - b\nproject:\n    name:   x   \n', { format: 'yaml' });
+    expect([spaced.text, spaced.indentKept]).toEqual(['svc_version: 2\nextra:\n-   - a\n    - b\nproject:\n    name: x\n', true]);
   });
 
   it('refuses a file the document layer cannot read, and says nothing changed on an empty one', () => {

@@ -465,8 +465,10 @@ function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: 
         const dash = dashBefore(text, item.start);
         if (dash === undefined || (item.kind === 'scalar' && item.start === item.end) || item.start === dash + 2) continue;
         const between = text.slice(dash + 1, item.start);
-        // A map item's later keys align with its first: re-indentation moves them with it.
-        if (/^[ \t]+$/.test(between) && between !== ' ' && (reindent || item.kind !== 'map')) out.push({ start: dash + 1, end: item.start, newText: ' ' });
+        // A block collection item's later lines align with its first: only re-indentation (of a map) moves them with it.
+        const aligned = (item.kind === 'map' || item.kind === 'seq') && !item.flow;
+        if (/^[ \t]+$/.test(between) && between !== ' ' && (!aligned || (reindent && item.kind === 'map')))
+          out.push({ start: dash + 1, end: item.start, newText: ' ' });
       }
     }
   });
