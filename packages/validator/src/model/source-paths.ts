@@ -4,7 +4,7 @@
  * output). Each is relative to the manifest's folder (docs/decisions.md, "(#37) Paths"). The
  * language server links them; the path check (`path-not-found`) looks the sources up.
  */
-import { findEntry, resolveAlias, type ScalarNode, type ValueNode } from '../document/nodes.js';
+import { escapePointerSegment, findEntry, resolveAlias, type ScalarNode, type ValueNode } from '../document/nodes.js';
 import type { TextSource } from '../document/piece-text.js';
 
 export interface SourcePath {
@@ -45,7 +45,7 @@ export function sourcePaths(root: ValueNode | null, text: TextSource): SourcePat
   const apps = resolveAlias(findEntry(top, 'apps')?.value);
   if (apps?.kind === 'map') {
     for (const entry of apps.entries) {
-      const pointer = `/apps/${entry.key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const pointer = `/apps/${escapePointerSegment(entry.key)}`;
       for (const key of APP_KEYS) add(entry.value, key, pointer);
     }
   }
