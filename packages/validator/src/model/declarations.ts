@@ -70,7 +70,7 @@ function itemsAt(container: MapNode, key: string): { node: ValueNode; index: num
 }
 
 /** Offsets of a name's text without its surrounding quotes. */
-function unquoted(text: TextSource, start: number, end: number): [number, number] {
+export function unquoted(text: TextSource, start: number, end: number): [number, number] {
   const open = text.charCodeAt(start);
   const quoted = end - start >= 2 && (open === 34 || open === 39) && text.charCodeAt(end - 1) === open;
   return quoted ? [start + 1, end - 1] : [start, end];

@@ -4,8 +4,9 @@
  * output). Each is relative to the manifest's folder (docs/decisions.md, "(#37) Paths"). The
  * language server links them; the path check (`path-not-found`) looks the sources up.
  */
-import { escapePointerSegment, findEntry, resolveAlias, type ScalarNode, type ValueNode } from '../document/nodes.js';
+import { escapePointerSegment, findEntry, resolveAlias, type ValueNode } from '../document/nodes.js';
 import type { TextSource } from '../document/piece-text.js';
+import { unquoted } from './declarations.js';
 
 export interface SourcePath {
   /** The key that names it (`config_dir`, `dockerfile`, `path`, `root`, `output_dir`). */
@@ -35,7 +36,7 @@ export function sourcePaths(root: ValueNode | null, text: TextSource): SourcePat
     if (container?.kind !== 'map') return;
     const node = findEntry(container, key)?.value;
     if (node?.kind !== 'scalar' || typeof node.value !== 'string' || node.value === '' || node.tomlType) return;
-    const [nameStart, nameEnd] = unquoted(text, node);
+    const [nameStart, nameEnd] = unquoted(text, node.start, node.end);
     found.push({ key, pointer: `${pointer}/${key}`, value: node.value, start: node.start, end: node.end, nameStart, nameEnd, output: key === 'output_dir' });
   };
   add(findEntry(top, 'agent_runtime')?.value, 'config_dir', '/agent_runtime');
@@ -50,10 +51,4 @@ export function sourcePaths(root: ValueNode | null, text: TextSource): SourcePat
     }
   }
   return found.sort((a, b) => a.start - b.start);
-}
-
-function unquoted(text: TextSource, node: ScalarNode): [number, number] {
-  const open = text.charCodeAt(node.start);
-  const quoted = node.style === 'quoted' && node.end - node.start >= 2 && (open === 34 || open === 39) && text.charCodeAt(node.end - 1) === open;
-  return quoted ? [node.start + 1, node.end - 1] : [node.start, node.end];
 }
