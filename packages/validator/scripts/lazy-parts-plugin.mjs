@@ -42,6 +42,16 @@ async function exportNames(target) {
 export const lazyParts = {
   name: 'svc-manifest-lazy-parts',
   setup(pluginBuild) {
+    // A module listed above that no import reaches (renamed, moved, or its importers gone) would
+    // silently be loaded eagerly again under its new name: the build fails instead.
+    const reached = new Set();
+    pluginBuild.onStart(() => reached.clear());
+    pluginBuild.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      const unreached = [...LAZY_MODULES, ...LAZY_PACKAGES].filter((target) => !reached.has(target));
+      if (unreached.length > 0)
+        return { errors: unreached.map((target) => ({ text: `lazy-parts-plugin: no import reaches ${target}; update LAZY_MODULES or LAZY_PACKAGES` })) };
+    });
     pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
       // The stand-in's own require reaches the real module (resolved as esbuild would).
       if (args.pluginData === NAMESPACE) return undefined;
@@ -49,10 +59,15 @@ export const lazyParts = {
         if (args.path.startsWith(SOURCE + sep)) return { path: args.path };
         return pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: NAMESPACE });
       }
-      if (LAZY_PACKAGES.includes(args.path)) return { path: args.path, namespace: NAMESPACE };
+      if (LAZY_PACKAGES.includes(args.path)) {
+        reached.add(args.path);
+        return { path: args.path, namespace: NAMESPACE };
+      }
       if (!args.path.startsWith('.')) return undefined;
       const target = normalize(join(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
-      return LAZY_MODULES.includes(target) ? { path: target, namespace: NAMESPACE } : undefined;
+      if (!LAZY_MODULES.includes(target)) return undefined;
+      reached.add(target);
+      return { path: target, namespace: NAMESPACE };
     });
     pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => {
       const names = await exportNames(args.path);
