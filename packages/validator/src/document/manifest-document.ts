@@ -75,13 +75,13 @@ export function detectFormat(filename: string | undefined): ManifestFormat {
   return filename && /\.toml$/i.test(filename) ? 'toml' : 'yaml';
 }
 
-/**
- * One manifest text, parsed into the located tree, with the problems found on the way.
- * Immutable: an edit makes a new document with {@link ManifestDocument.update}, which
- * re-parses only the YAML chunks whose text changed.
- */
 let lastSerial = 0;
 
+/**
+ * One manifest text, parsed into the located tree, with the problems found on the way. An edit
+ * makes a new document with {@link ManifestDocument.update}, which re-parses only the YAML chunks
+ * and TOML blocks whose text changed, and takes the rest over from this one.
+ */
 export class ManifestDocument {
   /** Set when the text could not be parsed at all (too large, too deep, an alias bomb). */
   fatal = false;
