@@ -6,7 +6,9 @@
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { validateManifest, type Diagnostic, type SuggestedFix } from '@svc-manifest/validator';
+import { formatKey, formatScalar } from '../src/fixes.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 
@@ -71,5 +73,27 @@ describe('a key a merge key brings in', () => {
     const text = 'svc_version: 1\nx-v2-parts: &v2\n  apps:\n    web: {port: 3000}\n<<: *v2\n';
     const forbidden = validateManifest(text, { format: 'yaml' }).diagnostics.filter((d) => d.code === 'forbidden-key');
     expect(forbidden.map((d) => [d.range.start.offset, d.range.end.offset, d.fixes])).toEqual([[33, 37, undefined]]);
+  });
+});
+
+// The builders' scalars and keys (a fix through an alias or a duplicate key, where the editing
+// engine has no single splice) read back, in YAML 1.2 and 1.1, as the strings they were given.
+describe('a string a fix writes into YAML', () => {
+  const STRINGS = ['agent', 'null', 'True', 'y', 'off', '~', '.inf', '-.NaN', '.5', '-1', '0x1F', '1e3', '123', 'a b', "it's", '/app', './Dockerfile', '_x'];
+  const readBack = (text: string, version: '1.1' | '1.2') => parseAllDocuments(text, { version })[0]!.toJS() as unknown;
+
+  it.each(STRINGS)('%j as a value', (value) => {
+    const text = `k: ${formatScalar(value, 'yaml')}\n`;
+    for (const version of ['1.1', '1.2'] as const) expect(readBack(text, version), version).toEqual({ k: value });
+  });
+
+  it.each(STRINGS.filter((key) => key !== '~'))('%j as a key', (key) => {
+    const text = `${formatKey(key, 'yaml')}: 1\n`;
+    for (const version of ['1.1', '1.2'] as const) expect(Object.keys(readBack(text, version) as object), version).toEqual([key]);
+  });
+
+  it('stays plain where it can', () => {
+    expect(['agent', '/app', './Dockerfile', '_x'].map((value) => formatScalar(value, 'yaml'))).toEqual(['agent', '/app', './Dockerfile', '_x']);
+    expect(formatKey('default_agent', 'yaml')).toBe('default_agent');
   });
 });
