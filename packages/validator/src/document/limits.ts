@@ -28,21 +28,35 @@ export function resolveLimits(overrides?: Partial<Limits>): Limits {
 /** UTF-16 offset of the first character whose UTF-8 encoding ends past `maxBytes`, or -1 when the text fits. */
 export function offsetPastByteLimit(text: string, maxBytes: number): number {
   if (text.length * 3 <= maxBytes) return -1;
-  // Node's native count is much faster than the loop below; the loop remains for other runtimes.
-  const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
-  if (nodeBuffer && nodeBuffer.byteLength(text, 'utf8') <= maxBytes) return -1;
+  const native = nativeUtf8Length(text);
+  if (native !== undefined && native <= maxBytes) return -1;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-    if (bytes > maxBytes) return code >= 0xd800 && code <= 0xdbff ? i - 1 : i;
+    const pair = isSurrogatePairAt(text, i);
+    bytes += pair ? 4 : unitBytes(text.charCodeAt(i));
+    if (bytes > maxBytes) return i;
+    if (pair) i++;
   }
   return -1;
+}
+
+/**
+ * Node's count of a text's UTF-8 bytes, much faster than the loops here, which remain for other
+ * runtimes (a browser has no `Buffer`); undefined there.
+ */
+function nativeUtf8Length(text: string): number | undefined {
+  const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
+  return nodeBuffer?.byteLength(text, 'utf8');
+}
+
+/** Whether the UTF-16 units at `i` and `i + 1` are a surrogate pair: one character, 4 bytes in UTF-8. */
+function isSurrogatePairAt(text: string, i: number): boolean {
+  return (text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+}
+
+/** The UTF-8 length of a UTF-16 unit that starts no surrogate pair (an unpaired half is encoded as U+FFFD, 3 bytes). */
+function unitBytes(code: number): number {
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
 }
 
 // C0 controls other than tab, LF and CR, DEL, C1 controls, and UTF-16 halves that have no partner.
@@ -66,17 +80,14 @@ export function hasForbiddenCharacter(text: string, format: 'yaml' | 'toml'): bo
 
 /** The UTF-8 length of a text (an unpaired surrogate counts as the 3 bytes of U+FFFD, as when encoded). */
 export function utf8Length(text: string): number {
-  const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
-  if (nodeBuffer) return nodeBuffer.byteLength(text, 'utf8');
+  const native = nativeUtf8Length(text);
+  if (native !== undefined) return native;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    if (isSurrogatePairAt(text, i)) {
       bytes += 4;
-      i += 1;
-    } else bytes += 3;
+      i++;
+    } else bytes += unitBytes(text.charCodeAt(i));
   }
   return bytes;
 }

@@ -1,9 +1,10 @@
 /**
  * Every rule, listed by hand in one place. The ids below are exactly the codes of `RuleCode`
  * (rule-codes.ts, a leaf module, so that the lowest layers can name a code): the type checker
- * holds the list and the union to each other. A diagnostic's severity is its rule's. A rule's id is the name of its page in docs/rules/ and, for rules whose logic is
- * here, of its file; rules reported while reading the text (or by the language server) are
- * listed in reported-elsewhere.ts. A test checks this list, the folder and the docs agree.
+ * holds the list and the union to each other. A diagnostic's severity is its rule's. A rule's id
+ * is the name of its page in docs/rules/ and, for rules whose logic is here, of its file; rules
+ * reported while reading the text (or by the language server) are listed in
+ * reported-elsewhere.ts. A test checks this list, the folder and the docs agree.
  */
 import { agentConnectorDeclared } from './agent-connector-declared.js';
 import { aliasConflict } from './alias-conflict.js';
