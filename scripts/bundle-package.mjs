@@ -62,7 +62,7 @@ export async function bundlePackage({ root, main, plugins = [], esbuild = {} }) 
   writeAtomically(join(dist, 'index.mjs'), (file) =>
     writeFileSync(file, `// The ES module entry of ${packageName}: the bundle's exports.\nexport * from './${main}';\n`),
   );
-  writeAtomically(join(dist, 'THIRD_PARTY_LICENSES.txt'), (file) => writeFileSync(file, thirdPartyNotices(result.metafile, root)));
+  writeAtomically(join(dist, 'THIRD_PARTY_LICENSES.txt'), (file) => writeFileSync(file, thirdPartyNotices(result.metafile, root).text));
   writeAtomically(join(dist, 'code-cache.cjs'), (file) => copyFileSync(join(root, '..', 'validator', 'launcher', 'code-cache.cjs'), file));
   writeAtomically(join(dist, bin), (file) => {
     copyFileSync(join(root, 'launcher', bin), file);
