@@ -12,6 +12,7 @@ import { ManifestDocument } from './document/manifest-document.js';
 import { ManifestEditError } from './edit/changes.js';
 import { tomlToYaml } from './edit/toml-to-yaml.js';
 import { fixManifest, type AppliedFix } from './fix.js';
+import type { ManifestPolicy } from './policy/policy.js';
 import type { FileReport } from './formatters/types.js';
 import { migrateManifest } from './migrate.js';
 import { MANIFEST_FILE_NAMES } from './model/files.js';
@@ -41,7 +42,8 @@ export function unifiedDiff(file: string, before: string, after: string): string
 }
 
 /**
- * `validate --fix` / `--fix-dry-run` for one parsed file: the diagnostics that are left.
+ * `validate --fix` / `--fix-dry-run` for one parsed file: the diagnostics that are left (as the
+ * file's policy has them; it fixes nothing the policy turns off or a comment suppresses).
  * With `write`, the fixed text replaces the file; otherwise the diff goes to `diffs`.
  */
 export function fixFile(
@@ -50,8 +52,9 @@ export function fixFile(
   absolutePath: string,
   write: boolean,
   diffs: string[],
+  policy?: ManifestPolicy,
 ): { text: string; diagnostics: Diagnostic[]; fixes: AppliedFix[]; document: ManifestDocument } {
-  const result = fixManifest(document);
+  const result = fixManifest(document, { policy });
   if (result.changed) {
     if (write) writeText(absolutePath, result.text);
     else diffs.push(unifiedDiff(file, document.text, result.text));

@@ -12,6 +12,7 @@ import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { describeFileError } from './inputs/file-errors.js';
 import { validateDocument } from './validate.js';
 import { withPathDiagnostics } from './cli-paths.js';
+import { applyManifestPolicy, type ManifestPolicy } from './policy/policy.js';
 
 /** One file's validation, as the main thread uses it. */
 export interface CheckedFile {
@@ -39,6 +40,8 @@ export interface FileToCheck {
   absolutePath: string;
   /** Standard input (never sent to a worker): read from descriptor 0, and without path checks, having no folder of its own. */
   stdin?: boolean;
+  /** The policy it is validated under (its policy file's rules, its comments honoured): a plain value, sent to a worker as it is. */
+  policy?: ManifestPolicy;
 }
 
 /** Below this many files per extra thread, starting threads costs more than it saves. */
@@ -110,8 +113,18 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
   const result = validateDocument(document);
-  const diagnostics = pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, result.diagnostics) : result.diagnostics;
-  return { text: document.text, diagnostics, ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, result.diagnostics) } : {}) };
+  const diagnostics = reportedDiagnostics(document, file, pathChecks, result.diagnostics);
+  return { text: document.text, diagnostics, ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, diagnostics, file.policy) } : {}) };
+}
+
+/**
+ * What is reported of a document's validation: the path check's diagnostics merged in (a file on
+ * disk, unless `--no-path-checks`), then the file's policy applied to them all (a comment may
+ * suppress a path warning too).
+ */
+export function reportedDiagnostics(document: ManifestDocument, file: FileToCheck, pathChecks: boolean, validated: Diagnostic[]): Diagnostic[] {
+  const diagnostics = pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, validated) : validated;
+  return file.policy ? applyManifestPolicy(document, diagnostics, file.policy).diagnostics : diagnostics;
 }
 
 /**

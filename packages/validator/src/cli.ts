@@ -20,8 +20,7 @@ import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { Replacement } from './fix-preview.js';
-import { applyPolicy, PolicyFinder } from './policy/config.js';
-import { applySuppressions } from './policy/suppressions.js';
+import { manifestPolicyOf, PolicyFinder } from './policy/config.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
 import { convertCommand, fixFile, migrateCommand, type CliTools } from './cli-transform.js';
@@ -31,14 +30,15 @@ import {
   checkFilesInWorkers,
   readFileCapped,
   readInput,
+  reportedDiagnostics,
   workerCount,
   type CheckedFile,
   type CheckOptions,
   type FileToCheck,
 } from './cli-workers.js';
 import { fmtCommand } from './cli-fmt.js';
-import { withPathDiagnostics } from './cli-paths.js';
 import { repositoryRootOf } from './node-files.js';
+import { validateDocument } from './validate.js';
 
 export type { CliIo };
 
@@ -70,8 +70,10 @@ policy: the nearest .svc-manifest.yaml up from each manifest (to the repository 
 rules' severities ('rules: {possible-typo: error, deprecated-key: off}') and globs to leave out
 of folder walks ('ignore: [legacy/**]'); rules the schema's verdict rests on cannot be changed.
 In a manifest, '# svc-manifest-disable-next-line <rule> -- reason' (or '# svc-manifest-disable
-<rule>' ... '# svc-manifest-enable <rule>') suppresses those rules' problems; unused ones are
-reported as warnings.
+<rule>' ... '# svc-manifest-enable <rule>') suppresses those rules' problems; a comment that
+suppresses nothing or names a rule it cannot suppress is a warning (unused-suppression,
+invalid-suppression, unsuppressible-rule), which the policy file can set too. --fix fixes
+nothing the policy leaves out.
 
 exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors (or too many
 warnings), 2 a usage error or a path that gave no file
@@ -263,7 +265,8 @@ function keptFixes(fixable: ReadonlyMap<Diagnostic, Replacement>, kept: readonly
 
 /**
  * `--fix` (`write`) or `--fix-dry-run` on one input: the safe fixes applied in place, or their
- * diff added to `diffs`; what is left is reported as `checkFile` reports it.
+ * diff added to `diffs`; what is left is reported as `checkFile` reports it. Under the file's
+ * policy: a problem of a rule it turns off, or that a comment suppresses, is not fixed.
  */
 function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, diffs: string[], io: CliIo): CheckedFile {
   let bytes: Uint8Array;
@@ -273,13 +276,13 @@ function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, dif
     return { text: '', diagnostics: [], readError: describeFileError(error) };
   }
   const file = input.displayPath;
-  const fixed = fixFile(ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes: options.maxBytes } }), file, input.absolutePath, write, diffs);
+  const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes: options.maxBytes } });
+  const fixed = fixFile(document, file, input.absolutePath, write, diffs, input.policy);
   // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
   if (write) for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
   // Paths are looked up beside a file on disk (standard input has no folder of its own), and
-  // located in the text the fixes left.
-  if (!options.pathChecks || input.stdin) return fixed;
-  return { ...fixed, diagnostics: withPathDiagnostics(fixed.document, input.absolutePath, fixed.diagnostics) };
+  // located in the text the fixes left; the policy then applies to them all.
+  return { text: fixed.text, diagnostics: reportedDiagnostics(fixed.document, input, options.pathChecks, validateDocument(fixed.document).diagnostics) };
 }
 
 /** Reported when `validate` is run with no argument in a folder that has no manifest. */
@@ -316,16 +319,18 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   if (positional.length === 0 && found.files.length === 0) throw new UsageError(NO_MANIFEST_HERE, false);
   // A policy file that cannot be used (PolicyError) ends the run as runCli reports any error:
   // its message, escaped, and exit 2.
+  // Each file is validated under its policy: the nearest policy file's rules, its comments honoured.
   const policies = new PolicyFinder();
-  const files = found.files.filter((file) => policies.keeps(file));
-  const inputs: { displayPath: string; absolutePath: string; stdin?: boolean }[] = [...files];
+  const files: FileToCheck[] = found.files
+    .filter((file) => policies.keeps(file))
+    .map((file) => ({ displayPath: file.displayPath, absolutePath: file.absolutePath, policy: manifestPolicyOf(policies.policyFor(file.absolutePath)) }));
+  const inputs: FileToCheck[] = [...files];
   if (found.stdin) {
     const name = stdinFilename ?? '<stdin>';
-    inputs.push({ displayPath: name, absolutePath: resolve(io.cwd, name), stdin: true });
+    const absolutePath = resolve(io.cwd, name);
+    inputs.push({ displayPath: name, absolutePath, stdin: true, policy: manifestPolicyOf(policies.policyFor(absolutePath)) });
   }
   const reports: FileReport[] = [];
-  /** Problems of suppression comments (unused, or naming a rule they cannot suppress): warnings, reported on stderr. */
-  let suppressionWarnings = 0;
   let unreadable = found.problems.length > 0;
   for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
   const fixing = flags.has('--fix') || flags.has('--fix-dry-run');
@@ -345,12 +350,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       unreadable = true;
       continue;
     }
-    const suppressed = applySuppressions(checked.text, applyPolicy(checked.diagnostics, policies.policyFor(input.absolutePath)));
-    for (const problem of suppressed.problems) {
-      io.stderr(`svc-manifest: ${escapeForTerminal(file)}:${problem.line}:${problem.column}: warning: ${escapeForTerminal(problem.message)}\n`);
-    }
-    suppressionWarnings += suppressed.problems.length;
-    let diagnostics = suppressed.diagnostics;
+    let diagnostics = checked.diagnostics;
     if (flags.has('--no-warnings')) diagnostics = diagnostics.filter((d) => d.severity === 'error');
     reports.push({
       filePath: file,
@@ -368,7 +368,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   await printReports(reports, format, io, flags.has('--fix-dry-run'), color);
   if (unreadable) return 2;
   if (reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'))) return 1;
-  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, suppressionWarnings);
+  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
   if (warnings > maxWarnings) {
     io.stderr(`svc-manifest: ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${maxWarnings} allows\n`);
     return 1;

@@ -6,8 +6,8 @@
  */
 import type { Diagnostic } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
-import { better, safeFixes, tryFix } from './fix.js';
-import { validateDocument } from './validate.js';
+import { better, safeFixes, tryFix, validatedUnder } from './fix.js';
+import type { ManifestPolicy } from './policy/policy.js';
 
 /** One replacement, ESLint's fix: the characters in `range` (UTF-16 offsets, without a byte-order mark) become `text`. */
 export interface Replacement {
@@ -25,15 +25,26 @@ const FIXABLE_CODES: ReadonlySet<string> = new Set([
   'version-specific-key',
 ]);
 
-/** For each diagnostic `--fix` would fix on its own, the replacement it makes in the document's text. */
-export function fixesThatFixApplies(document: ManifestDocument, version: 1 | 2 | null, diagnostics: readonly Diagnostic[]): Map<Diagnostic, Replacement> {
+/**
+ * For each diagnostic `--fix` would fix on its own, the replacement it makes in the document's
+ * text. `diagnostics` are those reported, as the policy (if any) has them: it is the one `--fix`
+ * runs under, so a problem it leaves out is not fixed.
+ */
+export function fixesThatFixApplies(
+  document: ManifestDocument,
+  version: 1 | 2 | null,
+  diagnostics: readonly Diagnostic[],
+  policy?: ManifestPolicy,
+): Map<Diagnostic, Replacement> {
   const preview = new Map<Diagnostic, Replacement>();
   if (version === null || document.fatal || !diagnostics.some((d) => FIXABLE_CODES.has(d.code))) return preview;
+  // Compared as --fix compares: the validation alone (no path check), before and after the fix.
+  const before = validatedUnder(document, policy).diagnostics;
   for (const candidate of safeFixes(document, version, diagnostics)) {
     const diagnostic = diagnostics.find((d) => d.code === candidate.code && d.path === candidate.path && !preview.has(d));
     if (diagnostic === undefined) continue;
     const fixed = tryFix(document, candidate.change);
-    if (fixed === undefined || !better(validateDocument(fixed).diagnostics, diagnostics)) continue;
+    if (fixed === undefined || !better(validatedUnder(fixed, policy).diagnostics, before)) continue;
     preview.set(diagnostic, replacementBetween(document.text, fixed.text, diagnostic.range.start.offset, diagnostic.range.end.offset));
   }
   return preview;

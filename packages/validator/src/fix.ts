@@ -13,7 +13,12 @@
  *
  * "Close" is the validator's did-you-mean measure; a fix is safe only when exactly one
  * candidate is that close. After each fix the text is validated again, and the fix is kept
- * only when it lowers the number of errors, or keeps it and lowers the number of warnings.
+ * only when it lowers the number of errors, or keeps it and lowers the number of warnings (or
+ * keeps both and lowers the number of infos).
+ *
+ * Under a policy (`FixOptions.policy`) the diagnostics are the policy's: a rule set to `off` and
+ * a problem a comment suppresses are not reported, so they are not fixed either, and the counts
+ * are of the severities the policy sets.
  */
 import { SVC_CLI_PERMISSIONS_V1_ONLY } from '@svc-manifest/schema';
 import type { Diagnostic } from './diagnostic.js';
@@ -25,7 +30,8 @@ import { canonicalJson, isPlainObject } from './edit/json.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { knownKeys } from './schema-keys.js';
 import { closestMatch } from './suggest.js';
-import { validateDocument } from './validate.js';
+import type { ManifestPolicy } from './policy/policy.js';
+import { validateDocument, withPolicy } from './validate.js';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -55,13 +61,25 @@ interface Candidate {
   change: ManifestChange;
 }
 
+export interface FixOptions {
+  /** The policy the manifest is validated under (see `ValidateOptions.policy`): only what it reports is fixed. */
+  policy?: ManifestPolicy;
+}
+
 /** Rounds at most (each applies one fix); a manifest with more findings keeps the rest reported. */
 const MAX_FIXES = 500;
 
+/** The validation of a document as the policy (if any) has it. */
+export function validatedUnder(document: ManifestDocument, policy: ManifestPolicy | undefined): ReturnType<typeof validateDocument> {
+  const result = validateDocument(document);
+  return policy ? withPolicy(document, result, policy) : result;
+}
+
 /** Applies every safe fix to a document, one at a time, re-validating after each. */
-export function fixManifest(source: ManifestDocument): FixResult {
+export function fixManifest(source: ManifestDocument, options: FixOptions = {}): FixResult {
+  const policy = options.policy;
   let document = source;
-  let result = validateDocument(document);
+  let result = validatedUnder(document, policy);
   const fixes: AppliedFix[] = [];
   const rejected = new Set<string>();
   for (let round = 0; round < MAX_FIXES; round++) {
@@ -70,7 +88,7 @@ export function fixManifest(source: ManifestDocument): FixResult {
     let applied = false;
     for (const candidate of candidates) {
       const next = tryFix(document, candidate.change);
-      const nextResult = next && validateDocument(next);
+      const nextResult = next && validatedUnder(next, policy);
       if (next && nextResult && better(nextResult.diagnostics, result.diagnostics)) {
         fixes.push(candidate);
         document = next;
@@ -99,21 +117,28 @@ export function tryFix(document: ManifestDocument, change: ManifestChange): Mani
   }
 }
 
-function counts(diagnostics: readonly Diagnostic[]): [number, number] {
+function counts(diagnostics: readonly Diagnostic[]): [number, number, number] {
   let errors = 0;
   let warnings = 0;
+  let infos = 0;
   for (const d of diagnostics) {
     if (d.severity === 'error') errors++;
     else if (d.severity === 'warning') warnings++;
+    else infos++;
   }
-  return [errors, warnings];
+  return [errors, warnings, infos];
 }
 
-/** Fewer errors, or as many errors and fewer warnings: when `--fix` keeps a fix (fix-preview.ts asks too). */
+/**
+ * Fewer errors, or as many errors and fewer warnings, or as many of both and fewer infos (a rule
+ * a policy sets to `info` is still fixed): when `--fix` keeps a fix (fix-preview.ts asks too).
+ */
 export function better(after: readonly Diagnostic[], before: readonly Diagnostic[]): boolean {
-  const [errorsAfter, warningsAfter] = counts(after);
-  const [errorsBefore, warningsBefore] = counts(before);
-  return errorsAfter < errorsBefore || (errorsAfter === errorsBefore && warningsAfter < warningsBefore);
+  const [errorsAfter, warningsAfter, infosAfter] = counts(after);
+  const [errorsBefore, warningsBefore, infosBefore] = counts(before);
+  if (errorsAfter !== errorsBefore) return errorsAfter < errorsBefore;
+  if (warningsAfter !== warningsBefore) return warningsAfter < warningsBefore;
+  return infosAfter < infosBefore;
 }
 
 /** The engine's path for a JSON pointer into `value` (list indices as numbers). */

@@ -9,6 +9,6 @@ export { unifiedDiff } from './cli-transform.js';
 export { processIo } from './process-io.js';
 /** For the CLI's own worker threads (cli-workers.ts), which load this bundle: not an API to call. */
 export { runValidationWorker } from './cli-workers.js';
-export { CONFIGURABLE_RULES, POLICY_FILE_NAME, type RuleSetting } from './policy/config.js';
+export { findPolicyFile, readPolicyFile, PolicyFinder, type PolicyFile } from './policy/config.js';
 export { nodeManifestFiles, repositoryRootOf } from './node-files.js';
 export { findManifestFiles, type FindOptions, type ManifestFileList, type ManifestFile } from './inputs/manifest-files.js';

@@ -30,7 +30,19 @@ export {
   type PointerTarget,
 } from './document/nodes.js';
 export { TomlDateTime } from './document/value.js';
-export { validateManifest, validateDocument, withPathChecks, type ValidationResult, type ValidateOptions } from './validate.js';
+export { validateManifest, validateDocument, withPathChecks, withPolicy, type ValidationResult, type ValidateOptions } from './validate.js';
+export {
+  parsePolicy,
+  PolicyError,
+  CONFIGURABLE_RULES,
+  SUPPRESSIBLE_RULES,
+  POLICY_FILE_NAME,
+  MAX_POLICY_BYTES,
+  type ManifestPolicy,
+  type ParsedPolicy,
+  type PolicyRules,
+  type RuleSetting,
+} from './policy/policy.js';
 export { checkPaths, type ManifestFiles, type PathKind } from './paths.js';
 export { sourcePaths, type SourcePath } from './model/source-paths.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';
@@ -53,7 +65,7 @@ export { applyChanges, valueAtPath, formatPath, ManifestEditError, type Manifest
 export { canonicalJson, deepEqual, type Json } from './edit/json.js';
 export type { OffsetEdit } from './diagnostic.js';
 export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';
-export { fixManifest, type FixResult, type AppliedFix } from './fix.js';
+export { fixManifest, type FixResult, type FixOptions, type AppliedFix } from './fix.js';
 export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
 export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
 export { isTimeZone, suggestTimeZone } from './model/time-zones.js';

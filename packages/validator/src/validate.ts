@@ -8,6 +8,7 @@ import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { checkPaths, type ManifestFiles } from './paths.js';
+import { applyManifestPolicy, policyApplies, type ManifestPolicy } from './policy/policy.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -39,6 +40,14 @@ export interface ValidateOptions extends DocumentOptions {
    * checked. The CLI passes one for a file on disk, the language server for a workspace file.
    */
   files?: ManifestFiles;
+  /**
+   * The policy to validate under: the severities of our own rules (`off` leaves a rule out), and
+   * whether the manifest's suppression comments apply (then their problems are diagnostics too).
+   * Absent (the default), every rule has its own severity and comments are only comments. Read a
+   * policy file's text with `parsePolicy`; the CLI and the language server find the nearest
+   * `.svc-manifest.yaml` and pass `{ rules, inlineSuppressions: true }`.
+   */
+  policy?: ManifestPolicy;
 }
 
 /** The compiled validator of a version, as its tree of parts (the CLI's bundle loads version 1's on first use: scripts/lazy-parts-plugin.mjs). */
@@ -54,14 +63,38 @@ function schemaFor(version: SvcVersion): Record<string, unknown> {
 const results = new WeakMap<ManifestDocument, ValidationResult>();
 
 /**
- * Validates a manifest text (or UTF-8 bytes). Never throws: any problem, including with
- * hostile input, comes back as a located diagnostic.
+ * Validates a manifest text (or UTF-8 bytes). Never throws for any text: any problem, including
+ * with hostile input, comes back as a located diagnostic. (A `policy` option that a policy file
+ * could not hold, such as a schema rule turned off, is the caller's mistake: `PolicyError`.)
  */
 export function validateManifest(input: string | Uint8Array, options: ValidateOptions = {}): ValidationResult {
   // Nobody can edit this document: nothing of its validation is kept for a next one.
   const document = ManifestDocument.parse(input, options);
   const result = validated(document, false);
-  return options.files ? withPathChecks(document, result, options.files) : result;
+  const checked = options.files ? withPathChecks(document, result, options.files) : result;
+  return options.policy ? withPolicy(document, checked, options.policy) : checked;
+}
+
+/**
+ * A result as a policy has it (see `ValidateOptions.policy`): severities set, `off` rules and
+ * suppressed problems left out, the suppression comments' problems added in place order, `ok`
+ * read again, `movedFrom` lined up with the new list. The same result when the policy changes
+ * nothing here. Apply it last, after `withPathChecks`: a comment may suppress a path warning.
+ */
+export function withPolicy(document: ManifestDocument, result: ValidationResult, policy: ManifestPolicy): ValidationResult {
+  if (!policyApplies(document, policy)) return result;
+  const { diagnostics, from } = applyManifestPolicy(document, result.diagnostics, policy);
+  const out: ValidationResult = { ...result, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+  if (result.movedFrom) {
+    const movedFrom = result.movedFrom;
+    // A diagnostic whose severity the policy changed is a new copy: no earlier form has its
+    // severity, so none is given for it (a consumer converts it anew).
+    out.movedFrom = from.map((index, i) => {
+      const former = index < 0 ? undefined : movedFrom[index];
+      return former?.severity === diagnostics[i]!.severity ? former : undefined;
+    });
+  } else delete out.movedFrom;
+  return out;
 }
 
 /**

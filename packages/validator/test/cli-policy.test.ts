@@ -2,7 +2,7 @@
  * Policy of `svc-manifest validate`, through the built command: `--max-warnings`, and the
  * `.svc-manifest.yaml` policy file (rule severities, ignore globs).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,36 +141,207 @@ describe('inline suppressions', () => {
     '    type: cron',
     '    cron: "0 2 * * *"',
     '    agent: phantom',
-    '    prompt: y',
+    '    prompt: "a string # svc-manifest-disable-next-line posible-typo"',
     '',
   ].join('\n');
+  /** The comment on line 6, from its '#' to its last character: where its problems are located. */
+  const COMMENT_END = '# svc-manifest-disable-next-line possible-typo, wrong-type -- stale'.length + 1;
+
+  beforeAll(() => writeFileSync(join(work, 'suppressed.yaml'), YAML));
 
   it('hide the problems of the rules they name, on the next line or in a disable/enable range; the rest is reported', () => {
-    writeFileSync(join(work, 'suppressed.yaml'), YAML);
     const result = runBundle(['validate', 'suppressed.yaml', '--format', 'json'], { cwd: work });
-    const [file] = JSON.parse(result.stdout) as { messages: { ruleId: string; line: number }[] }[];
-    // Only the trigger after the range is left (line 19); the suppressed ones are gone.
-    expect(file!.messages.map((m) => [m.ruleId, m.line])).toEqual([['trigger-agent-declared', 19]]);
-    expect(result.stderr).toBe(
-      [
-        "svc-manifest: suppressed.yaml:6:1: warning: svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it",
-        'svc-manifest: suppressed.yaml:6:1: warning: unused suppression: no possible-typo problem on the next line',
-        '',
-      ].join('\n'),
-    );
-    expect(result.status).toBe(0);
+    const [file] = JSON.parse(result.stdout) as {
+      messages: { ruleId: string; line: number; column: number; endLine: number; endColumn: number; message: string }[];
+    }[];
+    // The comment's problems are messages like any other, on the comment; of the problems only
+    // the trigger after the range is left (line 19). A directive inside a string is text.
+    expect(file!.messages).toEqual([
+      {
+        ruleId: 'unsuppressible-rule',
+        severity: 1,
+        message: "svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it",
+        line: 6,
+        column: 1,
+        endLine: 6,
+        endColumn: COMMENT_END,
+      },
+      {
+        ruleId: 'unused-suppression',
+        severity: 1,
+        message: 'unused suppression: no possible-typo problem on the next line',
+        line: 6,
+        column: 1,
+        endLine: 6,
+        endColumn: COMMENT_END,
+      },
+      {
+        ruleId: 'trigger-agent-declared',
+        severity: 1,
+        message: "trigger agent 'phantom' is not a declared agent (declared agents: 'writer')",
+        line: 19,
+        column: 12,
+        endLine: 19,
+        endColumn: 19,
+      },
+    ]);
+    expect([result.status, result.stderr]).toEqual([0, '']);
     // Problems of the comments count as warnings.
     expect(runBundle(['validate', 'suppressed.yaml', '--max-warnings', '2'], { cwd: work }).status).toBe(1);
     expect(runBundle(['validate', 'suppressed.yaml', '--max-warnings', '3'], { cwd: work }).status).toBe(0);
+    // --no-warnings leaves them out with the other warnings.
+    expect(runBundle(['validate', 'suppressed.yaml', '--no-warnings', '--max-warnings', '0'], { cwd: work }).stdout).toBe('✔ suppressed.yaml: no problems\n');
+  });
+
+  it('are reported in stylish and github as the other warnings, and nothing goes to stderr', () => {
+    const stylish = runBundle(['validate', 'suppressed.yaml'], { cwd: work });
+    const carets = '^'.repeat(COMMENT_END - 1);
+    expect([stylish.status, stylish.stderr]).toEqual([0, '']);
+    expect(stylish.stdout).toBe(
+      [
+        'suppressed.yaml',
+        "  6:1     warning svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it  unsuppressible-rule",
+        '      5 |   writer: {}',
+        '    > 6 | # svc-manifest-disable-next-line possible-typo, wrong-type -- stale',
+        `        | ${carets}`,
+        '  6:1     warning unused suppression: no possible-typo problem on the next line  unused-suppression',
+        '      5 |   writer: {}',
+        '    > 6 | # svc-manifest-disable-next-line possible-typo, wrong-type -- stale',
+        `        | ${carets}`,
+        "  19:12   warning trigger agent 'phantom' is not a declared agent (declared agents: 'writer')  trigger-agent-declared",
+        '      18 |     cron: "0 2 * * *"',
+        '    > 19 |     agent: phantom',
+        '         |            ^^^^^^^',
+        '',
+        '✖ 3 problems (0 errors, 3 warnings)',
+        '',
+      ].join('\n'),
+    );
+    const github = runBundle(['validate', 'suppressed.yaml', '--format', 'github'], { cwd: work });
+    expect([github.status, github.stderr]).toEqual([0, '']);
+    expect(github.stdout).toBe(
+      [
+        `::warning file=suppressed.yaml,line=6,col=1,endLine=6,endColumn=${COMMENT_END},title=svc-manifest (unsuppressible-rule)::svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it`,
+        `::warning file=suppressed.yaml,line=6,col=1,endLine=6,endColumn=${COMMENT_END},title=svc-manifest (unused-suppression)::unused suppression: no possible-typo problem on the next line`,
+        "::warning file=suppressed.yaml,line=19,col=12,endLine=19,endColumn=19,title=svc-manifest (trigger-agent-declared)::trigger agent 'phantom' is not a declared agent (declared agents: 'writer')",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('are SARIF results with their rules described, located on the comment', () => {
+    const result = runBundle(['validate', 'suppressed.yaml', '--format', 'sarif'], { cwd: work });
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    const run = (
+      JSON.parse(result.stdout) as {
+        runs: {
+          tool: { driver: { rules: { id: string; defaultConfiguration: { level: string }; properties: { tags: string[] } }[] } };
+          results: { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { region: unknown } }[] }[];
+        }[];
+      }
+    ).runs[0]!;
+    expect(run.results.map((r) => [r.ruleId, r.level, r.locations[0]!.physicalLocation.region])).toEqual([
+      ['unsuppressible-rule', 'warning', { startLine: 6, startColumn: 1, endLine: 6, endColumn: COMMENT_END }],
+      ['unused-suppression', 'warning', { startLine: 6, startColumn: 1, endLine: 6, endColumn: COMMENT_END }],
+      ['trigger-agent-declared', 'warning', { startLine: 19, startColumn: 12, endLine: 19, endColumn: 19 }],
+    ]);
+    for (const r of run.results) {
+      expect(run.tool.driver.rules[r.ruleIndex]!.id).toBe(r.ruleId);
+    }
+    const suppressionRules = run.tool.driver.rules.filter((rule) => rule.properties.tags.includes('suppression')).map((rule) => rule.id);
+    expect(suppressionRules).toEqual(['invalid-suppression', 'unsuppressible-rule', 'unused-suppression']);
+  });
+
+  it('have their severity set by the policy file (off, or error: exit 1), and no comment suppresses them', () => {
+    const root = join(work, 'suppression-policy');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, 'svc.yaml'), YAML.replace('-- stale', '-- stale\n# svc-manifest-disable-next-line unused-suppression, posible-typo'));
+    writeFileSync(join(root, '.svc-manifest.yaml'), 'rules:\n  unused-suppression: error\n  unsuppressible-rule: off\n');
+    const strict = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
+    const [file] = JSON.parse(strict.stdout) as { messages: { ruleId: string; severity: number; line: number; message: string }[] }[];
+    expect(file!.messages.map((m) => [m.ruleId, m.severity, m.line, m.message])).toEqual([
+      ['unused-suppression', 2, 6, 'unused suppression: no possible-typo problem on the next line'],
+      ['invalid-suppression', 1, 7, "svc-manifest-disable-next-line names 'posible-typo', which is no rule (did you mean 'possible-typo'?)"],
+      ['trigger-agent-declared', 1, 20, "trigger agent 'phantom' is not a declared agent (declared agents: 'writer')"],
+    ]);
+    expect([strict.status, strict.stderr]).toEqual([1, '']);
+    writeFileSync(join(root, '.svc-manifest.yaml'), 'rules:\n  unused-suppression: off\n  unsuppressible-rule: off\n  invalid-suppression: off\n');
+    const quiet = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
+    expect((JSON.parse(quiet.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toEqual(['trigger-agent-declared']);
+    expect(quiet.status).toBe(0);
   });
 
   it('never hide a problem the schema reports, in TOML too', () => {
     writeFileSync(join(work, 'svc.toml'), '# svc-manifest-disable-next-line wrong-type\nsvc_version = "1"\n');
-    const result = runBundle(['validate', 'svc.toml'], { cwd: work });
+    const result = runBundle(['validate', 'svc.toml', '--format', 'json'], { cwd: work });
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('wrong-type');
-    expect(result.stderr).toBe(
-      "svc-manifest: svc.toml:1:1: warning: svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it\n",
+    const [file] = JSON.parse(result.stdout) as { messages: { ruleId: string; line: number; column: number; endColumn: number }[] }[];
+    expect(file!.messages.map((m) => [m.ruleId, m.line, m.column, m.endColumn])).toEqual([
+      ['unsuppressible-rule', 1, 1, 44],
+      ['svc-version', 2, 15, 18],
+    ]);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('--fix under the policy', () => {
+  const MANIFEST = [
+    'svc_version: 2',
+    'default_agent: writer',
+    'agents:',
+    '  writer:',
+    '    connectors_personal: []',
+    '# svc-manifest-disable-next-line possible-typo -- our deploy script reads it',
+    'trigers: []',
+    'projct:',
+    '  name: billing',
+    '',
+  ].join('\n');
+
+  it('fixes neither a rule the policy file turns off nor a problem a comment suppresses; the rest is fixed', () => {
+    const root = join(work, 'fix-policy');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, '.svc-manifest.yaml'), 'rules:\n  deprecated-key: off\n');
+    writeFileSync(join(root, 'svc.yaml'), MANIFEST);
+    // JSON's `fix` is what --fix applies: only the unsuppressed typo has one.
+    const preview = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
+    const [file] = JSON.parse(preview.stdout) as { messages: { ruleId: string; line: number; fix?: unknown }[]; fixableWarningCount: number }[];
+    expect(file!.messages.map((m) => [m.ruleId, m.line, m.fix !== undefined])).toEqual([['possible-typo', 8, true]]);
+    expect(file!.fixableWarningCount).toBe(1);
+    const dryRun = runBundle(['validate', 'svc.yaml', '--fix-dry-run'], { cwd: root });
+    expect(dryRun.stdout).toBe(
+      [
+        '--- a/svc.yaml',
+        '+++ b/svc.yaml',
+        '@@ -5,5 +5,5 @@',
+        '     connectors_personal: []',
+        ' # svc-manifest-disable-next-line possible-typo -- our deploy script reads it',
+        ' trigers: []',
+        '-projct:',
+        '+project:',
+        '   name: billing',
+        '',
+      ].join('\n'),
+    );
+    const fixed = runBundle(['validate', 'svc.yaml', '--fix'], { cwd: root });
+    expect([fixed.status, fixed.stdout, fixed.stderr]).toEqual([
+      0,
+      '✔ svc.yaml: no problems\n',
+      "svc-manifest: svc.yaml: fixed: rename 'projct' to 'project' (possible-typo)\n",
+    ]);
+    expect(readFileSync(join(root, 'svc.yaml'), 'utf8')).toBe(MANIFEST.replace('projct:', 'project:'));
+  });
+
+  it('fixes a rule the policy sets to info, and fixes everything without a policy or comment', () => {
+    const root = join(work, 'fix-info');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, '.svc-manifest.yaml'), 'rules:\n  deprecated-key: info\n');
+    const text = MANIFEST.replace(/^# svc-manifest.*\n/m, '');
+    writeFileSync(join(root, 'svc.yaml'), text);
+    const fixed = runBundle(['validate', 'svc.yaml', '--fix'], { cwd: root });
+    expect(fixed.status).toBe(0);
+    expect(readFileSync(join(root, 'svc.yaml'), 'utf8')).toBe(
+      text.replace('connectors_personal', 'connectors_required').replace('trigers', 'triggers').replace('projct:', 'project:'),
     );
   });
 });

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
-import { CONFIGURABLE_RULES, MIGRATE_CODES, RULES, RULES_BY_ID, severityOf, type RuleCode } from '@svc-manifest/validator';
+import { CONFIGURABLE_RULES, MIGRATE_CODES, RULES, RULES_BY_ID, SUPPRESSIBLE_RULES, severityOf, type RuleCode } from '@svc-manifest/validator';
 import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample, type ExampleRunner } from './support/rule-docs.js';
 
 const update = process.env.UPDATE_DOCS === '1';
@@ -21,20 +21,27 @@ const NOT_RULE_FILES = ['rule.ts', 'rule-meta.ts', 'index.ts', 'reported-elsewhe
 const EDITOR_KIND = 'editor';
 /** Rules whose examples are run through `migrateManifest` (the refusals of `migrate --to 2`). */
 const MIGRATE_KIND = 'migrate';
+/** Rules about suppression comments: set by a policy file, never suppressed by a comment. */
+const SUPPRESSION_KIND = 'suppression';
 
 const ruleIds = RULES.map((rule) => rule.id).sort();
 
-/** What a page's `## Policy` section says: whether and how a policy file can change the rule. */
+/** What a page's `## Policy` section says: whether and how a policy file or a comment can change the rule. */
 function policySection(rule: (typeof RULES)[number]): string {
-  const body = CONFIGURABLE_RULES.includes(rule.id)
-    ? `A rule of ours, not the schema's: a \`.svc-manifest.yaml\` policy file (the nearest up from the manifest, to the repository root) sets its severity or turns it off, e.g. \`rules: { ${rule.id}: off }\`. A comment in the manifest suppresses it on the next line, \`# svc-manifest-disable-next-line ${rule.id} -- reason\`, or from \`# svc-manifest-disable ${rule.id}\` to \`# svc-manifest-enable ${rule.id}\` (the CLI and so the pre-commit hook and the Action; not yet the language server).`
-    : rule.kind === MIGRATE_KIND
-      ? 'Reported by `svc-manifest migrate --to 2`, which refuses to write a manifest it cannot carry over: it cannot be changed or suppressed.'
-      : rule.kind === EDITOR_KIND
-        ? 'Reported by the language server only; the policy file does not apply to it yet.'
-        : rule.kind === 'internal'
-          ? 'A bug of ours, reported instead of a crash: it cannot be changed or suppressed.'
-          : 'Whether the published schema accepts a manifest rests on it: no policy file can change its severity or turn it off (one that tries is refused), and a suppression comment naming it is reported instead of obeyed.';
+  const where =
+    rule.kind === EDITOR_KIND
+      ? 'Only the language server reports it, and it honours both.'
+      : 'The CLI (and so the pre-commit hook and the Action) and the language server honour both; `validateManifest` takes them as its `policy` option.';
+  const body =
+    rule.kind === SUPPRESSION_KIND
+      ? `About the suppression comments themselves: a \`.svc-manifest.yaml\` policy file (the nearest up from the manifest, to the repository root) sets its severity or turns it off, e.g. \`rules: { ${rule.id}: error }\`; no comment can suppress it. ${where}`
+      : SUPPRESSIBLE_RULES.includes(rule.id)
+        ? `A rule of ours, not the schema's: a \`.svc-manifest.yaml\` policy file (the nearest up from the manifest, to the repository root) sets its severity or turns it off, e.g. \`rules: { ${rule.id}: off }\`. A comment in the manifest suppresses it on the next line, \`# svc-manifest-disable-next-line ${rule.id} -- reason\`, or from \`# svc-manifest-disable ${rule.id}\` to \`# svc-manifest-enable ${rule.id}\`. ${where}`
+        : rule.kind === MIGRATE_KIND
+          ? 'Reported by `svc-manifest migrate --to 2`, which refuses to write a manifest it cannot carry over: it cannot be changed or suppressed.'
+          : rule.kind === 'internal'
+            ? 'A bug of ours, reported instead of a crash: it cannot be changed or suppressed.'
+            : 'Whether the published schema accepts a manifest rests on it: no policy file can change its severity or turn it off (one that tries is refused), and a suppression comment naming it is reported instead of obeyed.';
   return `## Policy\n\n${body}\n`;
 }
 const pages = loadRulePages();
@@ -70,6 +77,12 @@ describe('rule ids', () => {
   it('of kind migrate are exactly the codes migrateManifest reports', () => {
     const migrate = RULES.filter((rule) => rule.kind === MIGRATE_KIND).map((rule) => rule.id);
     expect(migrate.sort()).toEqual([...MIGRATE_CODES].sort());
+  });
+
+  it("a policy may set are exactly those that are not errors (none the schema's verdict rests on); comments suppress all of them but their own", () => {
+    const notErrors = RULES.filter((rule) => rule.severity !== 'error').map((rule) => rule.id);
+    expect([...CONFIGURABLE_RULES].sort()).toEqual(notErrors.sort());
+    expect([...SUPPRESSIBLE_RULES].sort()).toEqual(notErrors.filter((id) => RULES_BY_ID.get(id)!.kind !== SUPPRESSION_KIND).sort());
   });
 
   it('give each code its severity', () => {

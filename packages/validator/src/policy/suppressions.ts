@@ -2,69 +2,126 @@
  * Inline suppressions in a manifest's comments (YAML and TOML both write comments with `#`):
  *
  * ```yaml
- * # svc-manifest-disable-next-line possible-typo -- read by our deploy script
- * trigers_note: see the wiki
+ * # svc-manifest-disable-next-line possible-typo -- not a misspelt `project`: our deploy script reads it
+ * projects: [billing, invoices]
  * # svc-manifest-disable default-agent-declared, trigger-agent-declared -- agents come from the platform
  * ...
  * # svc-manifest-enable default-agent-declared, trigger-agent-declared
  * ```
  *
  * `disable-next-line` covers the next line; `disable` covers from its own line to the matching
- * `enable` (or the end of the file). The text after ` -- ` is the reason, for people. Only the
- * rules a policy may change (CONFIGURABLE_RULES) can be suppressed: a suppression naming a rule
- * the schema's verdict rests on, or no known rule, is a problem, and so is one that suppressed
- * nothing (it is stale, and would hide the next real problem there).
+ * `enable` (or the end of the file). The text after ` -- ` is the reason, for people. A comment
+ * is a `#` at the start of a line or after a space or tab, outside any string: a directive
+ * written inside a quoted or block string is text, not a comment. Only the rules the caller
+ * allows (policy.ts: SUPPRESSIBLE_RULES) can be suppressed. A comment's own problems are
+ * diagnostics located on the comment (from its `#` to its last character):
+ * `invalid-suppression` (it names no rule, or an id that is no rule), `unsuppressible-rule`
+ * (it names a rule no comment may suppress) and `unused-suppression` (it suppressed nothing, or
+ * an `enable` ends no `disable`: stale, it would hide the next real problem there).
  */
 import type { Diagnostic } from '../diagnostic.js';
-import { RULES_BY_ID, type RuleCode } from '../rules/index.js';
-import { CONFIGURABLE_RULES } from './config.js';
-
-/** A problem with a suppression comment: where it is (1-based) and what is wrong. */
-export interface SuppressionProblem {
-  line: number;
-  column: number;
-  message: string;
-}
+import type { ManifestDocument } from '../document/manifest-document.js';
+import { pathAtOffset } from '../document/nodes.js';
+import { RULES, RULES_BY_ID, severityOf, type RuleCode } from '../rules/index.js';
+import { closestMatch } from '../suggest.js';
 
 interface Directive {
   kind: 'disable-next-line' | 'disable' | 'enable';
+  /** 1-based, as diagnostics count lines. */
   line: number;
-  column: number;
+  /** The comment, from its `#` to its last character before the line's end. */
+  start: number;
+  end: number;
   rules: string[];
 }
 
-/** A comment (`#` at the start of a line or after a space or tab) holding a directive. */
-const DIRECTIVE = /(^|[ \t])#[ \t]*svc-manifest-(disable-next-line|disable|enable)(?![\w-])(.*)$/;
+/** After a `#`: the directive's name, not followed by more of a name. */
+const DIRECTIVE = /^#[ \t]*svc-manifest-(disable-next-line|disable|enable)(?![\w-])/;
 
-/** The diagnostics the comments do not suppress, and the problems of the comments themselves. */
-export function applySuppressions(text: string, diagnostics: readonly Diagnostic[]): { diagnostics: Diagnostic[]; problems: SuppressionProblem[] } {
-  if (!text.includes('svc-manifest-')) return { diagnostics: [...diagnostics], problems: [] };
-  const directives: Directive[] = [];
-  const lines = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const match = DIRECTIVE.exec(lines[i]!);
-    if (!match) continue;
-    const [listed] = match[3]!.split(/[ \t]--(?:[ \t]|$)/, 1);
-    const rules = listed!.split(/[\s,]+/).filter(Boolean);
-    directives.push({ kind: match[2] as Directive['kind'], line: i + 1, column: match.index + match[1]!.length + 1, rules });
+/** The directives of a document. */
+function directives(document: ManifestDocument): Directive[] {
+  const found: Directive[] = [];
+  const source = document.source;
+  const lines = document.lines;
+  // Read by ranges: a keystroke in a large file does not make its whole text one string.
+  for (let at = source.indexOf('svc-manifest-'); at !== -1;) {
+    const line = lines.lineOf(at);
+    const lineStart = lines.lineStart(line);
+    const lineEnd = lines.lineEnd(line);
+    const text = source.slice(lineStart, lineEnd);
+    const directive = directiveIn(document, text, lineStart, line + 1);
+    if (directive) found.push(directive);
+    at = lineEnd >= source.length ? -1 : source.indexOf('svc-manifest-', lineEnd);
   }
-  const problems: SuppressionProblem[] = [];
+  return found;
+}
+
+/** The directive of a line (`text`, starting at `lineStart`): the first `#` that starts a comment, when that comment is one. */
+function directiveIn(document: ManifestDocument, text: string, lineStart: number, line: number): Directive | undefined {
+  for (let hash = text.indexOf('#'); hash !== -1; hash = text.indexOf('#', hash + 1)) {
+    // A comment starts a line (after a byte-order mark, on the first) or follows a space or a tab.
+    const previous = hash === 0 || (hash === 1 && lineStart === 0 && text.charCodeAt(0) === 0xfeff) ? 32 : text.charCodeAt(hash - 1);
+    if ((previous !== 32 && previous !== 9) || insideString(document, lineStart + hash)) continue;
+    // The first comment of the line: the rest of the line is its text.
+    const match = DIRECTIVE.exec(text.slice(hash));
+    if (!match) return undefined;
+    const rest = text.slice(hash + match[0].length);
+    const [listed] = rest.split(/[ \t]--(?:[ \t]|$)/, 1);
+    const rules = listed!.split(/[\s,]+/).filter(Boolean);
+    const end = lineStart + text.replace(/[ \t]+$/, '').length;
+    return { kind: match[1] as Directive['kind'], line, start: lineStart + hash, end, rules };
+  }
+  return undefined;
+}
+
+/** Whether an offset is inside a key or a scalar of the tree (a string's text, not a comment). */
+function insideString(document: ManifestDocument, offset: number): boolean {
+  const root = document.root;
+  if (!root) return false;
+  const { steps, onKey } = pathAtOffset(root, offset);
+  const last = steps[steps.length - 1]!;
+  if (onKey) return last.entry !== undefined && offset >= last.entry.keyStart && offset < last.entry.keyEnd;
+  return last.node.kind === 'scalar' && offset >= last.node.start && offset < last.node.end;
+}
+
+/**
+ * Which diagnostics the comments leave (their indices in `diagnostics`), and the comments' own
+ * problems (with their rules' severities), in place order.
+ */
+export function applySuppressions(
+  document: ManifestDocument,
+  diagnostics: readonly Diagnostic[],
+  suppressible: readonly RuleCode[],
+): { kept: number[]; problems: Diagnostic[] } {
+  const all = diagnostics.map((_, index) => index);
+  const found = directives(document);
+  if (found.length === 0) return { kept: all, problems: [] };
+  const problems: Diagnostic[] = [];
+  const report = (directive: Directive, code: RuleCode, message: string) =>
+    problems.push(document.lines.locate({ code, message, path: '', start: directive.start, end: directive.end }, severityOf(code)));
   /** Each suppression: the lines it covers, the rules, and which of them it used. */
   const ranges: { directive: Directive; from: number; to: number; rules: RuleCode[]; used: Set<RuleCode> }[] = [];
   const open = new Map<RuleCode, (typeof ranges)[number]>();
-  for (const directive of directives) {
+  for (const directive of found) {
     const name = `svc-manifest-${directive.kind}`;
     if (directive.rules.length === 0) {
-      problems.push({ ...at(directive), message: `${name} names no rule; write the rule ids it is for` });
+      report(directive, 'invalid-suppression', `${name} names no rule; write the rule ids it is for`);
       continue;
     }
     const rules: RuleCode[] = [];
     for (const id of directive.rules) {
       const rule = RULES_BY_ID.get(id as RuleCode);
-      if (rule === undefined) problems.push({ ...at(directive), message: `${name} names '${id}', which is no rule` });
-      else if (!CONFIGURABLE_RULES.includes(rule.id)) {
-        problems.push({ ...at(directive), message: `${name} names '${id}', which cannot be suppressed: the published schema's verdict rests on it` });
-      } else rules.push(rule.id);
+      if (rule === undefined) {
+        const match = closestMatch(
+          id,
+          RULES.map((r) => r.id),
+        );
+        report(directive, 'invalid-suppression', `${name} names '${id}', which is no rule${match === undefined ? '' : ` (did you mean '${match}'?)`}`);
+      } else if (rule.kind === 'suppression') {
+        report(directive, 'unsuppressible-rule', `${name} names '${id}', which no comment can suppress; the policy file sets it`);
+      } else if (!suppressible.includes(rule.id)) {
+        report(directive, 'unsuppressible-rule', `${name} names '${id}', which cannot be suppressed: the published schema's verdict rests on it`);
+      } else if (!rules.includes(rule.id)) rules.push(rule.id);
     }
     if (directive.kind === 'disable-next-line') {
       if (rules.length) ranges.push({ directive, from: directive.line + 1, to: directive.line + 1, rules, used: new Set() });
@@ -77,7 +134,7 @@ export function applySuppressions(text: string, diagnostics: readonly Diagnostic
       for (const rule of rules) {
         const disabled = open.get(rule);
         if (disabled === undefined) {
-          problems.push({ ...at(directive), message: `${name} ${rule} has no svc-manifest-disable ${rule} above it` });
+          report(directive, 'unused-suppression', `${name} ${rule} has no svc-manifest-disable ${rule} above it`);
           continue;
         }
         // A range ends for all its rules at the first enable of any: simple, and the rules of one comment belong together.
@@ -86,7 +143,8 @@ export function applySuppressions(text: string, diagnostics: readonly Diagnostic
       }
     }
   }
-  const kept = diagnostics.filter((d) => {
+  const kept = all.filter((index) => {
+    const d = diagnostics[index]!;
     const line = d.range.start.line;
     const covering = ranges.find((range) => line >= range.from && line <= range.to && range.rules.includes(d.code));
     if (covering === undefined) return true;
@@ -97,12 +155,10 @@ export function applySuppressions(text: string, diagnostics: readonly Diagnostic
     const unused = range.rules.filter((rule) => !range.used.has(rule));
     if (unused.length === 0) continue;
     const what = range.directive.kind === 'disable-next-line' ? 'on the next line' : 'in its range';
-    problems.push({ ...at(range.directive), message: `unused suppression: no ${unused.join(', ')} problem ${what}` });
+    report(range.directive, 'unused-suppression', `unused suppression: no ${unused.join(', ')} problem ${what}`);
   }
-  problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { diagnostics: kept, problems };
-}
-
-function at(directive: Directive): { line: number; column: number } {
-  return { line: directive.line, column: directive.column };
+  problems.sort(
+    (a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
+  return { kept, problems };
 }

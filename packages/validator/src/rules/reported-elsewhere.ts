@@ -1,7 +1,7 @@
 /**
  * Rules whose diagnostics are reported outside rules/: where the text is read, by the document
  * layer while parsing and checking limits; by the validator's safety net; by the language
- * server; and by `migrate` (its refusals). Each entry names the module that reports its code (a
+ * server; by `migrate` (its refusals); and by the policy, about suppression comments. Each entry names the module that reports its code (a
  * test checks it does); the code, severity and doc page come from here like every other rule's.
  */
 import type { Severity } from '../diagnostic.js';
@@ -205,6 +205,29 @@ export const REPORTED_ELSEWHERE = [
     severity: 'error',
     description: 'The agents list is written in a way the editing engine cannot rewrite in place.',
     reportedBy: 'validator/src/migrate.ts',
+  },
+  {
+    id: 'unused-suppression',
+    kind: 'suppression',
+    severity: 'warning',
+    description:
+      'A suppression comment suppressed nothing: no problem of the rules it names on the next line or in its range, or an `svc-manifest-enable` with no `svc-manifest-disable` to end.',
+    reportedBy: 'validator/src/policy/suppressions.ts',
+  },
+  {
+    id: 'invalid-suppression',
+    kind: 'suppression',
+    severity: 'warning',
+    description: 'A suppression comment names no rule, or a rule id that does not exist.',
+    reportedBy: 'validator/src/policy/suppressions.ts',
+  },
+  {
+    id: 'unsuppressible-rule',
+    kind: 'suppression',
+    severity: 'warning',
+    description:
+      "A suppression comment names a rule no comment can suppress: one the published schema's verdict rests on, or a rule about suppression comments themselves.",
+    reportedBy: 'validator/src/policy/suppressions.ts',
   },
 ] as const satisfies readonly ReportedElsewhereRule[];
 

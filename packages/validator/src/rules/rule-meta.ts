@@ -18,20 +18,22 @@ export interface RuleMeta<Id extends string = string> {
    * editor: reported by the language server only, about how the file is opened there;
    * internal: a bug of ours, reported instead of throwing;
    * migrate: a refusal of `migrateManifest` (`svc-manifest migrate --to 2`), located in the version 1 file;
-   * files: checked against the files around the manifest, when the caller passes a file system (`ManifestFiles`).
+   * files: checked against the files around the manifest, when the caller passes a file system (`ManifestFiles`);
+   * suppression: a problem of an inline suppression comment (`# svc-manifest-disable…`), reported when the policy honours them.
    */
-  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate' | 'files';
+  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate' | 'files' | 'suppression';
   /** The spec sentence the rule enforces, when there is one. */
   spec?: string;
 }
 
 /**
  * Rules whose diagnostics are produced outside rules/: by the document layer (parsing and
- * limits), by the language server, by `migrateManifest`, or by the validator's own safety net. Their logic is where the
+ * limits), by the language server, by `migrateManifest`, by the policy (suppression comments), or
+ * by the validator's own safety net. Their logic is where the
  * text is read; the rule entry only names it, and `reportedBy` says which module reports it.
  */
 export interface ReportedElsewhereRule<Id extends string = string> extends RuleMeta<Id> {
-  kind: 'parse' | 'editor' | 'internal' | 'migrate' | 'files';
+  kind: 'parse' | 'editor' | 'internal' | 'migrate' | 'files' | 'suppression';
   /** The module that reports the code, relative to packages/ (a test checks it does). */
   reportedBy: string;
 }

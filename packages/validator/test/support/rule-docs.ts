@@ -12,7 +12,8 @@
  *
  * The examples of the rules of kind `migrate` are run through `migrateManifest` (what
  * `svc-manifest migrate --to 2` reports, with `--default-agent` when the input block says so);
- * every other example through `validateManifest`. Info strings are not shown by Markdown
+ * every other example through `validateManifest`, as the CLI validates a file that no policy
+ * file governs: its suppression comments honoured (`policy: { inlineSuppressions: true }`). Info strings are not shown by Markdown
  * renderers, so a page whose example takes `--default-agent` says so in its prose too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -151,7 +152,7 @@ export function runExample(example: DocExample, runner: ExampleRunner = 'validat
     const document = ManifestDocument.parse(input, { format: example.format, limits });
     return migrateManifest(document, { to: 2, defaultAgent }).diagnostics.map(diagnosticLine);
   }
-  return validateManifest(input, { format: example.format, limits, files }).diagnostics.map(diagnosticLine);
+  return validateManifest(input, { format: example.format, limits, files, policy: { inlineSuppressions: true } }).diagnostics.map(diagnosticLine);
 }
 
 /** Every page under docs/rules/ except the README. */

@@ -1,0 +1,207 @@
+/**
+ * The policy as the library takes it, without a file system (so it runs in a browser too): the
+ * text of a policy file read into a value (`parsePolicy`), and a value applied to a manifest's
+ * diagnostics (`applyManifestPolicy`: severities, `off`, inline suppressions and their problems).
+ * Finding the file, the nearest `.svc-manifest.yaml` up from a manifest, is Node's part
+ * (config.ts); a server that keeps its policies elsewhere parses their text here.
+ *
+ * ```yaml
+ * rules:
+ *   possible-typo: error      # error, warning, info or off
+ *   deprecated-key: off
+ * ignore:
+ *   - "legacy/**"             # relative to the folder of this file
+ * ```
+ *
+ * Rules that decide schema validity (structure, schema and parse rules) cannot be changed: a
+ * manifest the published schema refuses is never reported valid.
+ */
+import type { Diagnostic, Severity } from '../diagnostic.js';
+import { ManifestDocument } from '../document/manifest-document.js';
+import { RULES, RULES_BY_ID, type RuleCode } from '../rules/index.js';
+import { closestMatch } from '../suggest.js';
+import { applySuppressions } from './suppressions.js';
+
+export const POLICY_FILE_NAME = '.svc-manifest.yaml';
+
+/** What a rule can be set to. */
+export type RuleSetting = Severity | 'off';
+
+/** Settings by rule id: a plain object (`{ 'possible-typo': 'off' }`), as a policy file's `rules` reads. */
+export type PolicyRules = Readonly<Partial<Record<RuleCode, RuleSetting>>>;
+
+/**
+ * The policy a manifest is validated under (`ValidateOptions.policy`, `fixManifest`'s `policy`).
+ * Without one, every rule has its own severity and comments suppress nothing.
+ */
+export interface ManifestPolicy {
+  /** Severities of the rules a policy may set (`CONFIGURABLE_RULES`); `off` leaves a rule's problems out. */
+  rules?: PolicyRules;
+  /**
+   * Whether the manifest's own suppression comments (`# svc-manifest-disable-next-line <rule>`,
+   * `# svc-manifest-disable` … `# svc-manifest-enable`) apply, with their problems reported
+   * (`unused-suppression`, `invalid-suppression`, `unsuppressible-rule`). The CLI and the
+   * language server say yes; a server that judges manifests it did not write may say no, and
+   * then the comments are only comments.
+   */
+  inlineSuppressions: boolean;
+}
+
+/** A policy file's text, read: its `rules`, and its `ignore` globs (relative to the file's folder; the caller matches them). */
+export interface ParsedPolicy {
+  rules: PolicyRules;
+  ignore: readonly string[];
+}
+
+/** The rules a policy may set: ours, which only warn or inform; never one the schema's verdict rests on. */
+export const CONFIGURABLE_RULES: readonly RuleCode[] = RULES.filter(
+  (rule) =>
+    rule.kind === 'reference' ||
+    rule.kind === 'style' ||
+    rule.kind === 'files' ||
+    rule.kind === 'editor' ||
+    rule.kind === 'suppression' ||
+    (rule.kind === 'parse' && rule.severity !== 'error'),
+).map((rule) => rule.id);
+
+/** The rules a comment may suppress: those a policy may set, but for the problems of comments themselves. */
+export const SUPPRESSIBLE_RULES: readonly RuleCode[] = CONFIGURABLE_RULES.filter((id) => RULES_BY_ID.get(id)!.kind !== 'suppression');
+
+const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
+
+/** Policy texts longer than this are refused rather than read. */
+export const MAX_POLICY_BYTES = 64 * 1024;
+
+/** A policy that cannot be used, and why: the CLI names the file and exits 2, `validateManifest` throws it for a bad `policy` option. */
+export class PolicyError extends Error {}
+
+/**
+ * Reads a policy file's text (YAML). Throws {@link PolicyError}, saying what is wrong, for a text
+ * that is not a policy: not YAML, an unknown key, an unknown rule (with a "did you mean"), a rule
+ * the schema's verdict rests on, a setting other than error, warning, info or off. A text that is
+ * empty or only comments is the empty policy.
+ */
+export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
+  if (input.length > MAX_POLICY_BYTES) throw new PolicyError(`larger than ${MAX_POLICY_BYTES} bytes`);
+  const document = ManifestDocument.parse(input, { format: 'yaml' });
+  const value = document.value;
+  const problem = document.diagnostics.find((d) => d.code !== 'byte-order-mark');
+  if (problem !== undefined || document.fatal) throw new PolicyError(`not readable YAML (${problem?.message ?? 'no value'})`);
+  if (value === null || value === undefined) return { rules: {}, ignore: [] };
+  if (typeof value !== 'object' || Array.isArray(value)) throw new PolicyError("must be a mapping with 'rules' and/or 'ignore'");
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key !== 'rules' && key !== 'ignore') throw new PolicyError(`unknown key '${key}'${hint(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`);
+  }
+  return { rules: checkedRules(record.rules), ignore: checkedIgnore(record.ignore) };
+}
+
+/** `rules` as a policy file or a `policy` option gives it, checked: a fresh object of known, configurable rules and valid settings. */
+function checkedRules(rules: unknown): PolicyRules {
+  const out: Partial<Record<RuleCode, RuleSetting>> = {};
+  if (rules === undefined || rules === null) return out;
+  if (typeof rules !== 'object' || Array.isArray(rules)) throw new PolicyError("'rules' maps rule ids to error, warning, info or off");
+  for (const [id, setting] of Object.entries(rules as Record<string, unknown>)) {
+    const rule = RULES_BY_ID.get(id as RuleCode);
+    if (rule === undefined)
+      throw new PolicyError(
+        `no rule '${id}'${hint(
+          id,
+          RULES.map((r) => r.id),
+        )}`,
+      );
+    if (!CONFIGURABLE_RULES.includes(rule.id))
+      throw new PolicyError(`'${id}' decides whether the published schema accepts a manifest; it cannot be changed or turned off`);
+    if (typeof setting !== 'string' || !SETTINGS.includes(setting as RuleSetting)) {
+      throw new PolicyError(`rule '${id}' is set to ${JSON.stringify(setting)}; use error, warning, info or off`);
+    }
+    out[rule.id] = setting as RuleSetting;
+  }
+  return out;
+}
+
+function checkedIgnore(ignore: unknown): string[] {
+  if (ignore === undefined || ignore === null) return [];
+  if (!Array.isArray(ignore) || ignore.some((glob) => typeof glob !== 'string' || glob === '')) {
+    throw new PolicyError("'ignore' is a list of globs, relative to the folder of the file");
+  }
+  return [...(ignore as string[])];
+}
+
+function hint(typed: string, candidates: readonly string[]): string {
+  const match = closestMatch(typed, candidates);
+  return match === undefined ? '' : ` (did you mean '${match}'?)`;
+}
+
+/** The settings of a policy, checked as a policy file's are (throws {@link PolicyError}). */
+function settingsOf(policy: ManifestPolicy): Map<RuleCode, RuleSetting> {
+  return new Map(Object.entries(checkedRules(policy.rules)) as [RuleCode, RuleSetting][]);
+}
+
+/** What a policy leaves of a list of diagnostics: each kept one (possibly a copy with its severity changed) and, by index, where it was in the list. */
+export interface PolicyOutcome {
+  diagnostics: Diagnostic[];
+  /** For each diagnostic of the outcome, its index in the list given; -1 for a problem of a suppression comment. */
+  from: number[];
+}
+
+/** Whether a policy can change anything in this document: settings, or suppression comments to read. */
+export function policyApplies(document: ManifestDocument, policy: ManifestPolicy | undefined): policy is ManifestPolicy {
+  if (policy === undefined) return false;
+  // Checked here too, so a bad option throws whether or not it would change anything.
+  return settingsOf(policy).size > 0 || (policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1);
+}
+
+/**
+ * The diagnostics of `document` as a policy has them: the severities it sets, `off` rules left
+ * out, the problems the manifest's comments suppress left out (when it honours them) and the
+ * comments' own problems added, in place order; the others keep the order they were given in.
+ * Throws {@link PolicyError} for settings a policy file could not hold.
+ */
+export function applyManifestPolicy(document: ManifestDocument, diagnostics: readonly Diagnostic[], policy: ManifestPolicy): PolicyOutcome {
+  const settings = settingsOf(policy);
+  const set = (d: Diagnostic): Diagnostic | undefined => {
+    const setting = settings.get(d.code);
+    return setting === undefined ? d : setting === 'off' ? undefined : setting === d.severity ? d : { ...d, severity: setting };
+  };
+  let kept: Diagnostic[] = [];
+  let from: number[] = [];
+  diagnostics.forEach((d, index) => {
+    const changed = set(d);
+    if (changed === undefined) return;
+    kept.push(changed);
+    from.push(index);
+  });
+  if (policy.inlineSuppressions !== true) return { diagnostics: kept, from };
+  const suppressed = applySuppressions(document, kept, SUPPRESSIBLE_RULES);
+  if (suppressed.kept.length !== kept.length) {
+    from = suppressed.kept.map((index) => from[index]!);
+    kept = suppressed.kept.map((index) => kept[index]!);
+  }
+  const problems = suppressed.problems.flatMap((d) => set(d) ?? []);
+  if (problems.length === 0) return { diagnostics: kept, from };
+  // The comments' problems go in by place, before the first diagnostic that starts after them.
+  const merged: Diagnostic[] = [];
+  const mergedFrom: number[] = [];
+  let next = 0;
+  for (let i = 0; i < kept.length; i++) {
+    const d = kept[i]!;
+    while (next < problems.length && before(problems[next]!, d)) {
+      merged.push(problems[next++]!);
+      mergedFrom.push(-1);
+    }
+    merged.push(d);
+    mergedFrom.push(from[i]!);
+  }
+  for (; next < problems.length; next++) {
+    merged.push(problems[next]!);
+    mergedFrom.push(-1);
+  }
+  return { diagnostics: merged, from: mergedFrom };
+}
+
+function before(a: Diagnostic, b: Diagnostic): boolean {
+  const as = a.range.start.offset;
+  const bs = b.range.start.offset;
+  return as < bs || (as === bs && (a.range.end.offset < b.range.end.offset || (a.range.end.offset === b.range.end.offset && a.code < b.code)));
+}
