@@ -4,7 +4,7 @@
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from './server.js';
-import { nodeWorkspaceFiles, nodeWorkspaceManifests } from './workspace-files.js';
+import { nodeWorkspaceFiles, nodeWorkspaceManifests, nodeWorkspacePolicy } from './workspace-files.js';
 
 export function runLanguageServer(args: readonly string[]): void {
   if (args.includes('--version')) {
@@ -21,7 +21,7 @@ export function runLanguageServer(args: readonly string[]): void {
   // The server never dies of one bad input: log and keep serving.
   process.on('uncaughtException', (error) => connection.console.error(`uncaught: ${error.stack ?? error.message}`));
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${String(reason)}`));
-  // Path checks read the files beside a manifest on disk; a browser build passes no `files`.
-  startServer(connection, { files: nodeWorkspaceFiles, manifests: nodeWorkspaceManifests });
+  // Path checks read the files beside a manifest on disk, and its policy file; a browser build passes neither.
+  startServer(connection, { files: nodeWorkspaceFiles, manifests: nodeWorkspaceManifests, policy: nodeWorkspacePolicy });
   connection.listen();
 }

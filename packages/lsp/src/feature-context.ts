@@ -1,5 +1,14 @@
-import type { ManifestFiles } from '@svc-manifest/validator/library';
+import type { ManifestFiles, PolicyRules } from '@svc-manifest/validator/library';
 import type { Settings } from './settings.js';
+
+/** The policy file that applies to a document, as the injected reader found it (command.ts: on Node, the nearest `.svc-manifest.yaml` up from a `file:` document). */
+export interface DocumentPolicy {
+  /** The policy file (its path), for messages. */
+  file: string;
+  /** Its rules; absent when the file cannot be used, and then `error` says why (its rules do not apply, and the server says so). */
+  rules?: PolicyRules;
+  error?: string;
+}
 
 /** What every feature function gets besides the document and the request's parameters. */
 export interface FeatureContext {
@@ -14,6 +23,12 @@ export interface FeatureContext {
   };
   /** The files around a document, when the server can read them (on Node, for a `file:` URI); absent in a browser. */
   files?: (uri: string) => ManifestFiles | undefined;
+  /**
+   * The policy file of a document, when the server can read one (on Node, for a `file:` URI);
+   * absent in a browser. Without one, every rule keeps its severity; the document's own
+   * suppression comments apply either way.
+   */
+  policy?: (uri: string) => DocumentPolicy | undefined;
 }
 
 /** Thrown by a feature when its request was cancelled; the server answers `RequestCancelled`. */

@@ -11,7 +11,9 @@ import {
   DidChangeWatchedFilesNotification,
   WatchKind,
   LSPErrorCodes,
+  MessageType,
   ResponseError,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -44,9 +46,18 @@ export interface ServerOptions {
   files?: FeatureContext['files'];
   /** Lists the manifests in the workspace folders, for workspace symbols and workspace diagnostics (the Node entry's walks the disk). */
   manifests?: ManifestLister;
+  /**
+   * The policy file of a document (the Node entry reads the nearest `.svc-manifest.yaml` up from a
+   * `file:` document, again when it changed); none in a browser, where only the documents' own
+   * suppression comments apply.
+   */
+  policy?: FeatureContext['policy'];
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
+
+/** The policy file's name (the validator's `POLICY_FILE_NAME`; server.ts imports no manifest code), watched for changes. */
+const POLICY_FILE_NAME = '.svc-manifest.yaml';
 
 /**
  * Our own request (no parameters): how many validations and publications the server made so
@@ -77,6 +88,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
   };
   const store = new DocumentStore(log);
+  /** The error of each policy file that cannot be used, once said (a message and the log): said again only when it changes, not on every validation. */
+  const policyErrorsSaid = new Map<string, string>();
+  const readPolicy = options.policy;
+  const policy: FeatureContext['policy'] =
+    readPolicy &&
+    ((uri) => {
+      const found = readPolicy(uri);
+      if (found === undefined) return found;
+      if (found.error === undefined) policyErrorsSaid.delete(found.file);
+      else if (policyErrorsSaid.get(found.file) !== found.error) {
+        policyErrorsSaid.set(found.file, found.error);
+        const message = `svc: the policy file ${found.file} is not used: ${found.error} (svc-manifest validate refuses it too)`;
+        log(message);
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+      }
+      return found;
+    });
   const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
@@ -132,7 +160,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
+      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files, policy });
       afterParse(state);
       return diagnostics;
     },
@@ -175,6 +203,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           settings: store.settings,
           client: { resourceOperations: canCreateAndDeleteFiles },
           files: options.files,
+          policy,
         });
         afterParse(state);
         if (token?.isCancellationRequested) return cancelled();
@@ -233,7 +262,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
-    canWatchFiles = !!options.files && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    canWatchFiles = (!!options.files || !!options.policy) && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
     pulls = !!params.capabilities.textDocument?.diagnostic;
     canRefreshDiagnostics = !!workspace?.diagnostics?.refreshSupport;
     const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
@@ -254,10 +283,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onInitialized(
     notification('initialized', () => {
       if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
-      // Created and deleted files can settle a path warning (path-not-found).
+      // Created and deleted files can settle a path warning (path-not-found); a policy file
+      // created, changed or deleted changes what is reported (a client that cannot watch gets
+      // the policy file read again on the document's next validation).
       if (canWatchFiles)
         void connection.client.register(DidChangeWatchedFilesNotification.type, {
-          watchers: [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }],
+          watchers: [
+            ...(options.files ? [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }] : []),
+            ...(options.policy ? [{ globPattern: `**/${POLICY_FILE_NAME}`, kind: WatchKind.Create | WatchKind.Change | WatchKind.Delete }] : []),
+          ],
         });
       void pullSettings().then(applySettings, (error) => log('settings', error));
     }),
@@ -279,7 +313,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }),
   );
 
-  // A file created or deleted may settle a path warning: every open manifest is checked again.
+  // A file created or deleted may settle a path warning, and a policy file changes what is
+  // reported: every open manifest is checked again (the policy file is read again when it changed).
   connection.onDidChangeWatchedFiles(
     notification('didChangeWatchedFiles', () => {
       refreshDiagnostics(documents.all().map((document) => document.uri));
@@ -310,7 +345,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
   connection.languages.diagnostics.onWorkspace((params, token) => {
     try {
-      return workspaceDiagnostics(workspaceStates(), params.previousResultIds, { token, settings: store.settings, files: options.files });
+      return workspaceDiagnostics(workspaceStates(), params.previousResultIds, { token, settings: store.settings, files: options.files, policy });
     } catch (error) {
       if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
       log('workspace diagnostics failed', error);

@@ -16,6 +16,7 @@ import { fixManifest, ManifestEditError, migrateManifest, textEdits, tomlToYaml,
 import type { DocumentState } from './document-state.js';
 import { throwIfCancelled, type FeatureContext } from './feature-context.js';
 import { rangeAt } from './positions.js';
+import { documentPolicy } from './features/diagnostics.js';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.svc-manifest`;
 
@@ -53,7 +54,8 @@ export function transformActions(
 
   if (wanted(params.context, FIX_ALL_KIND)) {
     throwIfCancelled(context);
-    const fixed = fixManifest(document);
+    // Under the document's policy, as `svc-manifest validate --fix`: nothing it turns off or a comment suppresses is fixed.
+    const fixed = fixManifest(document, { policy: documentPolicy(state, context) });
     if (fixed.changed) actions.push({ title: `Fix all safe problems (${fixed.fixes.length})`, kind: FIX_ALL_KIND, edit: editTo(state, fixed.text) });
   }
 

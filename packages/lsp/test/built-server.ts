@@ -38,10 +38,14 @@ export interface StdioClient {
   process: ChildProcess;
   /** Notifications the server sent, by method. */
   notifications: { method: string; params: any }[];
+  /** Registrations the server asked for (`client/registerCapability`), in order. */
+  registrations: { id: string; method: string; registerOptions?: any }[];
+  /** How many times the server asked the client to pull diagnostics again (`workspace/diagnostic/refresh`). */
+  refreshes: () => number;
   stderr: () => string;
   /**
    * Resolves with `predicate`'s value once it holds: checked now and after every notification
-   * the server sends. Rejects after `timeoutMs`, a guard against a server that never answers.
+   * the server sends (and every registration or refresh it asks for). Rejects after `timeoutMs`, a guard against a server that never answers.
    */
   until<T>(predicate: () => T | undefined | false, what: string, timeoutMs?: number): Promise<T>;
   /** The server's answer to `initialize` (its capabilities). */
@@ -73,7 +77,18 @@ export async function startStdioClient(
   connection.onRequest('workspace/configuration', (params: { items: unknown[] }) =>
     params.items.map(() => (typeof settings === 'function' ? (settings as () => unknown)() : settings)),
   );
-  connection.onRequest('client/registerCapability', () => null);
+  const registrations: StdioClient['registrations'] = [];
+  connection.onRequest('client/registerCapability', (params: { registrations: StdioClient['registrations'] }) => {
+    registrations.push(...params.registrations);
+    for (const check of [...waiting]) check();
+    return null;
+  });
+  let refreshes = 0;
+  connection.onRequest('workspace/diagnostic/refresh', () => {
+    refreshes += 1;
+    for (const check of [...waiting]) check();
+    return null;
+  });
   connection.listen();
   const initializeResult: StdioClient['initializeResult'] = await connection.sendRequest('initialize', {
     processId: process.pid,
@@ -93,6 +108,8 @@ export async function startStdioClient(
     connection,
     process: child,
     notifications,
+    registrations,
+    refreshes: () => refreshes,
     stderr: () => stderr,
     until<T>(predicate: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
       return new Promise<T>((resolve, reject) => {

@@ -1,5 +1,7 @@
 /**
- * Diagnostics: the validator's verdict and the schema pin's, as LSP diagnostics. LSP positions
+ * Diagnostics: the validator's verdict and the schema pin's, under the document's policy (its
+ * policy file's severities, its suppression comments and their problems, as the CLI reports
+ * them), as LSP diagnostics. LSP positions
  * count UTF-16 units from the line's start, as the validator's columns do (but from 0), so a
  * range of the state's own document is read off the validator's positions; one of another text
  * is rebuilt from its offsets.
@@ -7,7 +9,9 @@
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import {
   withPathChecks,
+  withPolicy,
   type Diagnostic,
+  type ManifestPolicy,
   type Position as ValidatorPosition,
   type Range as ValidatorRange,
   type Severity,
@@ -27,26 +31,49 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   info: DiagnosticSeverity.Information,
 };
 
-/** The validator's result for a manifest, with the path check's diagnostics when the server reads files and `svc.pathChecks.enable` is on. */
-function validated(state: DocumentState, context: FeatureContext | undefined): ValidationResult {
-  const result = validate(state.doc);
-  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
-  return files ? withPathChecks(state.doc, result, files) : result;
+/**
+ * The policy a document is validated under: its policy file's rules (when the server reads one
+ * and it can be used), and its own suppression comments, which apply in every editor (a
+ * browser's too), as they do in the CLI.
+ */
+export function documentPolicy(state: DocumentState, context: FeatureContext | undefined): ManifestPolicy {
+  const rules = context?.policy?.(state.uri)?.rules;
+  return rules ? { rules, inlineSuppressions: true } : { inlineSuppressions: true };
 }
 
-/** Every validator diagnostic of a manifest plus the schema pin's, in the validator's shape. */
+/**
+ * The diagnostics of a manifest in the validator's shape: the schema pin's first, then the
+ * validator's, with the path check's when the server reads files and `svc.pathChecks.enable` is
+ * on, all under the document's policy (`movedFrom` lined up with them).
+ */
+function validated(state: DocumentState, context: FeatureContext | undefined): Pick<ValidationResult, 'diagnostics' | 'movedFrom'> {
+  const result = validate(state.doc);
+  const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
+  const checked = files ? withPathChecks(state.doc, result, files) : result;
+  const pins = schemaPinDiagnostics(state);
+  const all: ValidationResult =
+    pins.length === 0
+      ? checked
+      : {
+          ...checked,
+          diagnostics: [...pins, ...checked.diagnostics],
+          ...(checked.movedFrom ? { movedFrom: [...pins.map(() => undefined), ...checked.movedFrom] } : {}),
+        };
+  return withPolicy(state.doc, all, documentPolicy(state, context));
+}
+
+/** Every diagnostic of a manifest (the schema pin's and the validator's, under its policy), in the validator's shape. */
 export function manifestDiagnostics(state: DocumentState, context?: FeatureContext): Diagnostic[] {
   throwIfCancelled(context);
-  return [...schemaPinDiagnostics(state), ...validated(state, context).diagnostics];
+  return validated(state, context).diagnostics;
 }
 
 /** The diagnostics to publish for a manifest. */
 export function computeDiagnostics(state: DocumentState, _params: unknown = {}, context?: FeatureContext): LspDiagnostic[] {
   throwIfCancelled(context);
   const text = textFacts(state);
-  const pins = schemaPinDiagnostics(state).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
   const { diagnostics, movedFrom } = validated(state, context);
-  return [...pins, ...diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]))];
+  return diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]));
 }
 
 /** What converting a range of `state` reads of its text: read once for a whole list, not per range. */
