@@ -40,9 +40,10 @@ export function manifestDiagnostics(state: DocumentState, context?: FeatureConte
   return [...schemaPinDiagnostics(state), ...validated(state, context).diagnostics];
 }
 
-/** The diagnostics to publish for a manifest. */
+/** The diagnostics to publish for a manifest (none where `svc.validation.enable` is off). */
 export function computeDiagnostics(state: DocumentState, _params: unknown = {}, context?: FeatureContext): LspDiagnostic[] {
   throwIfCancelled(context);
+  if (context?.settings?.validation === false) return [];
   const text = textFacts(state);
   const pins = schemaPinDiagnostics(state).map((diagnostic) => toLspDiagnostic(state, diagnostic, text));
   const { diagnostics, movedFrom } = validated(state, context);
