@@ -23,6 +23,7 @@ import {
 } from 'vscode-languageserver';
 import { DiagnosticScheduler } from './diagnostic-scheduler.js';
 import type { DocumentState } from './document-state.js';
+import { DocumentSettings } from './document-settings.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
 import { applyContentChanges, OpenText, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
@@ -105,6 +106,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       }
       return found;
     });
+  // Which files are ours and the size limit follow the unscoped settings (`store.settings`); every
+  // feature gets the settings of its document (its folder's), asked with the document as
+  // `scopeUri` once the client says it can answer (onInitialize).
+  let documentSettings = new DocumentSettings(undefined, () => store.settings, log);
   const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
@@ -160,7 +165,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files, policy });
+      const diagnostics = computeDiagnostics(state, {}, { settings: documentSettings.of(state.uri), files: options.files, policy });
       afterParse(state);
       return diagnostics;
     },
@@ -175,9 +180,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
   };
   const showOrClear = (uri: string, managed: boolean): void => {
-    if (pulls) return;
-    if (managed) scheduler.schedule(uri);
-    else clearDiagnostics(uri);
+    if (!managed) {
+      if (!pulls) clearDiagnostics(uri);
+      return;
+    }
+    // Diagnostics follow the document's own settings: they are asked for now (a pull or another
+    // request then finds them), and a pushed list waits for them.
+    if (pulls) void documentSettings.load([uri]);
+    else documentSettings.whenKnown(uri, () => scheduler.schedule(uri));
   };
   /** Settings or files changed: a pulling client asks again (when it can be told), a pushed one is sent new lists. */
   const refreshDiagnostics = (uris: string[]): void => {
@@ -200,7 +210,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if (!state) return handler.fallback;
         const result = handler.run(state, params, {
           token,
-          settings: store.settings,
+          settings: documentSettings.of(uri),
           client: { resourceOperations: canCreateAndDeleteFiles },
           files: options.files,
           policy,
@@ -226,7 +236,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const run = answer(handler);
     return (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
       quiet.note();
-      return handler.state === 'typing' ? run(params, token) : requests.defer(() => run(params, token));
+      const respond = () => (handler.state === 'typing' ? run(params, token) : requests.defer(() => run(params, token)));
+      // A document's settings are usually known since it was opened; a request that comes first waits for them.
+      const uri = params.textDocument.uri;
+      return documentSettings.has(uri) ? respond() : documentSettings.load([uri]).then(respond);
     };
   };
 
@@ -261,6 +274,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onInitialize((params): InitializeResult => {
     const workspace = params.capabilities.workspace;
     canPullConfiguration = !!workspace?.configuration;
+    if (canPullConfiguration)
+      documentSettings = new DocumentSettings(
+        (uris) => connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' }))),
+        () => store.settings,
+        log,
+      );
     canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
     canWatchFiles = (!!options.files || !!options.policy) && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
     pulls = !!params.capabilities.textDocument?.diagnostic;
@@ -299,7 +318,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeConfiguration(
     notification('didChangeConfiguration', (change) => {
-      if (canPullConfiguration) void pullSettings().then(applySettings, (error) => log('settings', error));
+      // The unscoped settings and every document's own, asked again together; applied once both are in.
+      if (canPullConfiguration)
+        void Promise.all([pullSettings(), documentSettings.refresh()]).then(
+          ([settings]) => applySettings(settings),
+          (error) => log('settings', error),
+        );
       else applySettings(readSettings((change.settings as { svc?: unknown } | undefined)?.svc));
     }),
   );
@@ -325,6 +349,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     notification('didClose', ({ document }) => {
       changesByUri.delete(document.uri);
       store.close(document.uri);
+      documentSettings.forget(document.uri);
       clearDiagnostics(document.uri);
       scheduler.forget(document.uri);
     }),
@@ -343,9 +368,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       return [];
     }
   });
-  connection.languages.diagnostics.onWorkspace((params, token) => {
+  connection.languages.diagnostics.onWorkspace(async (params, token) => {
     try {
-      return workspaceDiagnostics(workspaceStates(), params.previousResultIds, { token, settings: store.settings, files: options.files, policy });
+      const states = workspaceStates();
+      // Each manifest's list follows its own settings: those of files not open are asked for too (one request).
+      const uris = states.map((state) => state.uri);
+      await documentSettings.load(uris);
+      documentSettings.retain(new Set([...uris, ...documents.all().map((document) => document.uri)]));
+      return workspaceDiagnostics(states, params.previousResultIds, (uri) => ({ token, settings: documentSettings.of(uri), files: options.files, policy }));
     } catch (error) {
       if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
       log('workspace diagnostics failed', error);

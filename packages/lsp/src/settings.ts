@@ -16,6 +16,14 @@ export interface Settings {
   inlayHints: boolean;
   /** `svc.pathChecks.enable`: warn on source paths that do not exist beside the manifest (`path-not-found`). */
   pathChecks: boolean;
+  /** `svc.validation.enable`: diagnostics (pushed and pulled). */
+  validation: boolean;
+  /** `svc.hover.enable`: hover. */
+  hover: boolean;
+  /** `svc.completion.enable`: completion. */
+  completion: boolean;
+  /** `svc.format.enable`: document and range formatting. */
+  format: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -24,7 +32,14 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   maxFileSizeBytes: 1024 * 1024,
   inlayHints: true,
   pathChecks: true,
+  validation: true,
+  hover: true,
+  completion: true,
+  format: true,
 });
+
+/** The on/off switches, each read from `svc.<name>.enable`. */
+const SWITCHES = ['inlayHints', 'pathChecks', 'validation', 'hover', 'completion', 'format'] as const;
 
 /**
  * Settings from what a client sent for section `svc`: either nested objects
@@ -48,10 +63,10 @@ export function readSettings(raw: unknown): Settings {
   if (typeof enable === 'boolean') settings.enable = enable;
   const patterns = pick('files.extraPatterns');
   if (Array.isArray(patterns)) settings.extraPatterns = patterns.filter((p): p is string => typeof p === 'string' && p.length > 0);
-  const hints = pick('inlayHints.enable');
-  if (typeof hints === 'boolean') settings.inlayHints = hints;
-  const pathChecks = pick('pathChecks.enable');
-  if (typeof pathChecks === 'boolean') settings.pathChecks = pathChecks;
+  for (const name of SWITCHES) {
+    const value = pick(`${name}.enable`);
+    if (typeof value === 'boolean') settings[name] = value;
+  }
   const size = pick('validation.maxFileSizeBytes');
   if (typeof size === 'number' && Number.isFinite(size) && size > 0) settings.maxFileSizeBytes = Math.floor(size);
   return settings;

@@ -81,14 +81,16 @@ export function workspaceSymbols(states: readonly DocumentState[], query: string
   return symbols;
 }
 
+/** A report per manifest; `contextOf` gives each its own context (the settings of its folder). */
 export function workspaceDiagnostics(
   states: readonly DocumentState[],
   previous: readonly PreviousResultId[],
-  context?: FeatureContext,
+  contextOf: (uri: string) => FeatureContext | undefined = () => undefined,
 ): WorkspaceDiagnosticReport {
   const previousIds = new Map(previous.map((p) => [p.uri, p.value]));
   const items: WorkspaceDocumentDiagnosticReport[] = [];
   for (const state of states) {
+    const context = contextOf(state.uri);
     throwIfCancelled(context);
     const report = documentDiagnostics(state, { previousResultId: previousIds.get(state.uri) }, context);
     const version = state.version > 0 ? state.version : null;

@@ -53,9 +53,12 @@ export interface StdioClient {
   close(): Promise<void>;
 }
 
-/** Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration. */
+/**
+ * Starts the built server with `--stdio` and initializes it. `settings` answers workspace/configuration: a value, or a
+ * function called for each item asked (with its `scopeUri`, when the server names one).
+ */
 export async function startStdioClient(
-  settings: unknown | (() => unknown) = null,
+  settings: unknown | ((item: { scopeUri?: string; section?: string }) => unknown) = null,
   bin = ensureBuiltServer(),
   /** Client capabilities beyond the usual ones (merged per section: `textDocument`, `workspace`). */
   extraCapabilities: { textDocument?: Record<string, unknown>; workspace?: Record<string, unknown> } = {},
@@ -74,8 +77,8 @@ export async function startStdioClient(
     notifications.push({ method, params });
     for (const check of [...waiting]) check();
   });
-  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) =>
-    params.items.map(() => (typeof settings === 'function' ? (settings as () => unknown)() : settings)),
+  connection.onRequest('workspace/configuration', (params: { items: { scopeUri?: string; section?: string }[] }) =>
+    params.items.map((item) => (typeof settings === 'function' ? (settings as (item: { scopeUri?: string }) => unknown)(item) : settings)),
   );
   const registrations: StdioClient['registrations'] = [];
   connection.onRequest('client/registerCapability', (params: { registrations: StdioClient['registrations'] }) => {

@@ -6,7 +6,17 @@ import { DEFAULT_SETTINGS, globMatches, isManifestName, readSettings } from '../
 
 describe('settings', () => {
   it('has documented defaults', () => {
-    expect(DEFAULT_SETTINGS).toEqual({ enable: true, extraPatterns: [], maxFileSizeBytes: 1048576, inlayHints: true, pathChecks: true });
+    expect(DEFAULT_SETTINGS).toEqual({
+      enable: true,
+      extraPatterns: [],
+      maxFileSizeBytes: 1048576,
+      inlayHints: true,
+      pathChecks: true,
+      validation: true,
+      hover: true,
+      completion: true,
+      format: true,
+    });
     expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
     expect(readSettings({ enable: 'yes', files: { extraPatterns: 'x' }, validation: { maxFileSizeBytes: -1 } })).toEqual(DEFAULT_SETTINGS);
   });
@@ -15,11 +25,19 @@ describe('settings', () => {
     expect(
       readSettings({ enable: false, files: { extraPatterns: ['**/*.svc.yaml'] }, validation: { maxFileSizeBytes: 2048 }, pathChecks: { enable: false } }),
     ).toEqual({
+      ...DEFAULT_SETTINGS,
       enable: false,
       extraPatterns: ['**/*.svc.yaml'],
       maxFileSizeBytes: 2048,
-      inlayHints: true,
       pathChecks: false,
+    });
+    // The switches the extension sets per folder, in both forms.
+    expect(readSettings({ validation: { enable: false }, hover: { enable: false }, 'completion.enable': false, format: { enable: false } })).toEqual({
+      ...DEFAULT_SETTINGS,
+      validation: false,
+      hover: false,
+      completion: false,
+      format: false,
     });
     expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10, 'pathChecks.enable': false })).toMatchObject({
       extraPatterns: ['a.yaml'],
@@ -57,6 +75,10 @@ describe('README', () => {
       'validation.maxFileSizeBytes': DEFAULT_SETTINGS.maxFileSizeBytes,
       'inlayHints.enable': DEFAULT_SETTINGS.inlayHints,
       'pathChecks.enable': DEFAULT_SETTINGS.pathChecks,
+      'validation.enable': DEFAULT_SETTINGS.validation,
+      'hover.enable': DEFAULT_SETTINGS.hover,
+      'completion.enable': DEFAULT_SETTINGS.completion,
+      'format.enable': DEFAULT_SETTINGS.format,
     });
   });
 });

@@ -19,7 +19,7 @@ import {
 import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
 import { documentSelector, normalizeExtraPatterns, type PatternFilter } from './files';
 import { RestartPolicy } from './restart-policy';
-import { registerPalette } from './palette';
+import { asSafeConversion, registerPalette } from './palette';
 import { filterBySwitches, type Switch } from './switches';
 
 const CLIENT_ID = 'svc';
@@ -191,6 +191,9 @@ class Controller implements vscode.Disposable {
           const report = await next(resultIds, token, (chunk) => resultReporter(chunk ? { items: filtered(chunk.items) } : chunk));
           return report ? { items: filtered(report.items) } : report;
         },
+        // "Convert to svc.yaml" from the Refactor menu runs the palette's conversion (written and read back before the TOML file goes).
+        provideCodeActions: async (document, range, context, token, next) =>
+          (await next(document, range, context, token))?.map((action) => asSafeConversion(document, action)),
         provideHover: (document, position, token, next) => (switchesFor(document.uri)('hover') ? next(document, position, token) : undefined),
         provideCompletionItem: (document, position, context, token, next) =>
           switchesFor(document.uri)('completion') ? next(document, position, context, token) : undefined,

@@ -3,25 +3,26 @@
  * (each the server's own code action, found by kind and title; the first two applied as they are,
  * the conversion written to disk before the TOML file goes), and Format; and the
  * status bar item with the manifest's `svc_version` and the schema it is checked against.
+ * The Refactor menu's "Convert to svc.yaml" runs the same conversion ({@link asSafeConversion}).
  */
 import * as vscode from 'vscode';
 import { describeManifest } from './manifest-status';
 
 /**
- * The active document and the edit of the enabled code action of `kind` on all of it whose title starts
+ * The active document and the enabled code action of `kind` on all of it whose title starts
  * with `title`; a message when there is none.
  */
 async function findAction(
   kind: vscode.CodeActionKind,
   title: string,
   missing: string,
-): Promise<{ document: vscode.TextDocument; edit: vscode.WorkspaceEdit } | undefined> {
+): Promise<{ document: vscode.TextDocument; action: vscode.CodeAction } | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) return void vscode.window.showInformationMessage('svc: open a manifest first.');
   const document = editor.document;
   const whole = new vscode.Range(0, 0, document.lineCount, 0);
   const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, whole, kind.value)) ?? [];
-  const enabled = actions.filter((a) => a.title.startsWith(title) && !a.disabled && a.edit);
+  const enabled = actions.filter((a) => a.title.startsWith(title) && !a.disabled && (a.edit || a.command));
   const disabled = actions.find((a) => a.title.startsWith(title) && a.disabled);
   if (!enabled.length) {
     return void vscode.window.showInformationMessage(`svc: ${disabled?.disabled?.reason ?? missing}`);
@@ -32,33 +33,80 @@ async function findAction(
     const items = enabled.map((a) => ({ label: a.title, action: a }));
     action = (await vscode.window.showQuickPick(items, { placeHolder: 'svc: choose one' }))?.action;
   }
-  return action?.edit ? { document, edit: action.edit } : undefined;
+  return action ? { document, action } : undefined;
 }
 
 /** The code action of `kind` whose title starts with `title`, applied to the active document (left unsaved). */
 async function applyAction(kind: vscode.CodeActionKind, title: string, missing: string): Promise<void> {
-  const found = await findAction(kind, title, missing);
-  if (found) await vscode.workspace.applyEdit(found.edit);
+  const edit = (await findAction(kind, title, missing))?.action.edit;
+  if (edit) await vscode.workspace.applyEdit(edit);
+}
+
+const CONVERT_COMMAND = 'svc.convertToYaml';
+
+/** A conversion: the TOML file, the YAML file beside it and the YAML text. */
+interface Conversion {
+  source: vscode.Uri;
+  target: vscode.Uri;
+  yaml: string;
 }
 
 /**
- * Convert to YAML. The server's action creates the YAML file, fills it and deletes the TOML file
+ * The conversion the server's action means: its workspace edit creates one file and fills it,
+ * deletes `source`; undefined for any other shape (another action, or one this code does not know).
+ */
+function conversionIn(source: vscode.Uri, edit: vscode.WorkspaceEdit): Conversion | undefined {
+  const created = edit.entries().filter(([uri]) => uri.toString() !== source.toString());
+  const [target, edits] = created[0] ?? [];
+  if (!target || !edits || created.length !== 1 || edits.length !== 1) return undefined;
+  return { source, target, yaml: edits[0]!.newText };
+}
+
+/**
+ * The Refactor menu's "Convert to svc.yaml": VS Code would apply the server's workspace edit as it is
+ * (with `files.refactoring.autoSave` off, the TOML file gone from disk and the YAML text unsaved). In
+ * its place, the same action running the palette's conversion (the command with the conversion as
+ * plain arguments); any other action is returned as it is.
+ */
+export function asSafeConversion(document: vscode.TextDocument, action: vscode.CodeAction | vscode.Command): vscode.CodeAction | vscode.Command {
+  if (!(action instanceof vscode.CodeAction) || !action.edit || action.disabled || !action.title.startsWith('Convert to ')) return action;
+  if (!action.kind || !vscode.CodeActionKind.RefactorRewrite.contains(action.kind)) return action;
+  const conversion = conversionIn(document.uri, action.edit);
+  if (!conversion) return action;
+  const safe = new vscode.CodeAction(action.title, action.kind);
+  safe.command = { command: CONVERT_COMMAND, title: action.title, arguments: [conversion.source.toString(), conversion.target.toString(), conversion.yaml] };
+  return safe;
+}
+
+/** The conversion a code action carries: in its edit (from the server), or in its command's arguments (from {@link asSafeConversion}). */
+function conversionOf(source: vscode.Uri, action: vscode.CodeAction): Conversion | undefined {
+  if (action.edit) return conversionIn(source, action.edit);
+  return action.command?.command === CONVERT_COMMAND ? conversionFrom(action.command.arguments ?? []) : undefined;
+}
+
+function conversionFrom(args: readonly unknown[]): Conversion | undefined {
+  const [source, target, yaml] = args;
+  if (typeof source !== 'string' || typeof target !== 'string' || typeof yaml !== 'string') return undefined;
+  return { source: vscode.Uri.parse(source), target: vscode.Uri.parse(target), yaml };
+}
+
+/**
+ * Convert to YAML (the palette's command, and the Refactor menu's action through {@link asSafeConversion}). The server's action creates the YAML file, fills it and deletes the TOML file
  * in one workspace edit, which would leave the YAML text unsaved in a new buffer while the TOML
  * file is already gone from disk. As `svc-manifest convert --write` does: the YAML file is created
  * with its text (never over an existing file) and read back, only then the TOML file is deleted;
  * the YAML file is shown.
  */
-async function convertToYaml(): Promise<void> {
-  const missing = 'only svc.toml can be converted to YAML.';
-  const found = await findAction(vscode.CodeActionKind.RefactorRewrite, 'Convert to ', missing);
-  if (!found) return;
-  const { document, edit } = found;
-  const created = edit.entries().filter(([uri]) => uri.toString() !== document.uri.toString());
-  const [target, edits] = created[0] ?? [];
-  if (!target || !edits || created.length !== 1 || edits.length !== 1) {
-    return void vscode.window.showErrorMessage('svc: the conversion came in an unexpected shape; nothing was changed.');
+async function convertToYaml(...args: unknown[]): Promise<void> {
+  // From the Refactor menu the conversion comes as the arguments; from the palette it is asked of the server.
+  let conversion = conversionFrom(args);
+  if (!conversion) {
+    const found = await findAction(vscode.CodeActionKind.RefactorRewrite, 'Convert to ', 'only svc.toml can be converted to YAML.');
+    if (!found) return;
+    conversion = conversionOf(found.document.uri, found.action);
   }
-  const yaml = edits[0]!.newText;
+  if (!conversion) return void vscode.window.showErrorMessage('svc: the conversion came in an unexpected shape; nothing was changed.');
+  const { source, target, yaml } = conversion;
   const name = target.path.slice(target.path.lastIndexOf('/') + 1);
   const write = new vscode.WorkspaceEdit();
   write.createFile(target, { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(yaml) });
@@ -72,7 +120,7 @@ async function convertToYaml(): Promise<void> {
     return void vscode.window.showErrorMessage(`svc: ${name} did not read back as written; nothing was changed.`);
   }
   const remove = new vscode.WorkspaceEdit();
-  remove.deleteFile(document.uri);
+  remove.deleteFile(source);
   await vscode.workspace.applyEdit(remove);
   await vscode.window.showTextDocument(target);
 }

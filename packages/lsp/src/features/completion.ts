@@ -242,5 +242,12 @@ function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: Curs
 
 export const completionFeature: Feature = {
   capabilities: { completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false } },
-  handlers: [handle(CompletionRequest.type, { isIncomplete: false, items: [] }, completion, { state: 'typing' })],
+  handlers: [
+    handle(
+      CompletionRequest.type,
+      { isIncomplete: false, items: [] },
+      (state, params, context) => (context.settings?.completion === false ? { isIncomplete: false, items: [] } : completion(state, params, context)),
+      { state: 'typing' },
+    ),
+  ],
 };

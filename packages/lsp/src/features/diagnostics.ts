@@ -68,9 +68,10 @@ export function manifestDiagnostics(state: DocumentState, context?: FeatureConte
   return validated(state, context).diagnostics;
 }
 
-/** The diagnostics to publish for a manifest. */
+/** The diagnostics to publish for a manifest (none where `svc.validation.enable` is off). */
 export function computeDiagnostics(state: DocumentState, _params: unknown = {}, context?: FeatureContext): LspDiagnostic[] {
   throwIfCancelled(context);
+  if (context?.settings?.validation === false) return [];
   const text = textFacts(state);
   const { diagnostics, movedFrom } = validated(state, context);
   return diagnostics.map((diagnostic, i) => toLspDiagnostic(state, diagnostic, text, movedFrom?.[i]));

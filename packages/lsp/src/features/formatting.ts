@@ -51,5 +51,12 @@ export function formatRange(state: DocumentState, params: Pick<DocumentRangeForm
 
 export const formattingFeature: Feature = {
   capabilities: { documentFormattingProvider: true, documentRangeFormattingProvider: true },
-  handlers: [handle(DocumentFormattingRequest.type, null, formatDocument), handle(DocumentRangeFormattingRequest.type, null, formatRange)],
+  handlers: [
+    handle(DocumentFormattingRequest.type, null, (state, params, context) =>
+      context.settings?.format === false ? null : formatDocument(state, params, context),
+    ),
+    handle(DocumentRangeFormattingRequest.type, null, (state, params, context) =>
+      context.settings?.format === false ? null : formatRange(state, params, context),
+    ),
+  ],
 };

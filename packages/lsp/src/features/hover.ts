@@ -133,5 +133,5 @@ function dedent(text: string): string {
 
 export const hoverFeature: Feature = {
   capabilities: { hoverProvider: true },
-  handlers: [handle(HoverRequest.type, null, hover)],
+  handlers: [handle(HoverRequest.type, null, (state, params, context) => (context.settings?.hover === false ? null : hover(state, params, context)))],
 };
