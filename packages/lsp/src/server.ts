@@ -15,7 +15,9 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
+  type ClientCapabilities,
   type Connection,
+  type InitializeParams,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver';
@@ -58,30 +60,18 @@ export const STATS_REQUEST = 'svc/stats';
 const SLOW_VALIDATION_MS = 50;
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
-  // The client's change ranges, as offsets, from each didChange to the store (see positions.ts).
-  const changesByUri = new Map<string, OffsetChanges | undefined>();
-  const documents = new TextDocuments<OpenText>({
-    create: (uri, languageId, version, content) => OpenText.create(uri, languageId, version, content),
-    update: (document, changes, version) => {
-      const applied = applyContentChanges(document, changes, version);
-      changesByUri.set(document.uri, applied.changes);
-      return applied.document;
-    },
-  });
-  const log = (message: string, error?: unknown): void => {
-    const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
-    try {
-      connection.console.error(`${message}${detail ? `: ${detail}` : ''}`);
-    } catch {
-      // The connection is gone; nothing to tell.
-    }
-  };
+  const { documents, takeChanges, forgetChanges } = openTextDocuments();
+  const log = connectionLog(connection);
   const store = new DocumentStore(log);
   const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
+  // What the client supports, set by initialize (readClientSupport).
   let canPullConfiguration = false;
   let canRegisterConfiguration = false;
   let canCreateAndDeleteFiles = false;
   let canWatchFiles = false;
+  /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
+  let pulls = false;
+  let canRefreshDiagnostics = false;
   /** The workspace folders' URIs, from initialize. */
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
@@ -93,12 +83,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           documents.all().flatMap((document) => store.managed(document.uri) ?? []),
         )
       : [];
-  /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
-  let pulls = false;
-  let canRefreshDiagnostics = false;
 
-  /** Files the client currently shows our diagnostics for. */
-  const shown = new Set<string>();
   // Every handled message is noted, so validation waits until the messages already received
   // (the rest of a burst of edits, requests) are handled: see quiet.ts.
   const quiet = new QuietWatch();
@@ -110,42 +95,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     activity: () => quiet.handled,
     ...options.idleTimers,
   });
-  /**
-   * A document made by a large parse asks for one collection, whichever request or validation
-   * read it first (a client that pulls diagnostics has none pushed; see idle-collection.ts).
-   */
-  const largeParses = new WeakSet<DocumentState['doc']>();
-  const afterParse = (state: DocumentState): void => {
-    if (state.doc.parsedCharacters < LARGE_PARSE || largeParses.has(state.doc)) return;
-    largeParses.add(state.doc);
-    collection.request();
-  };
-  const scheduler = new DiagnosticScheduler({
-    whenQuiet: (callback) =>
-      quiet.wait(() => {
-        requests.flush();
-        callback();
-      }),
-    // A document that validates quickly is answered at once; one whose last validation took
-    // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
-    delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
-    current: (uri) => store.state(uri),
-    compute: (state) => {
-      if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
-      afterParse(state);
-      return diagnostics;
-    },
-    publish: (uri, version, diagnostics) => {
-      shown.add(uri);
-      void connection.sendDiagnostics({ uri, version, diagnostics });
-    },
-    onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
-  });
-  const clearDiagnostics = (uri: string): void => {
-    scheduler.cancel(uri);
-    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-  };
+  const afterParse = collectAfterLargeParses(collection);
+  const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { quiet, requests, store, afterParse, log, options });
   const showOrClear = (uri: string, managed: boolean): void => {
     if (pulls) return;
     if (managed) scheduler.schedule(uri);
@@ -160,58 +111,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     for (const uri of uris) if (store.managed(uri)) scheduler.schedule(uri);
   };
 
-  const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
-  /** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
-  const answer =
-    (handler: RequestHandler) =>
-    (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
-      try {
-        if (token?.isCancellationRequested) return cancelled();
-        const uri = params.textDocument.uri;
-        const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
-        if (!state) return handler.fallback;
-        const result = handler.run(state, params, {
-          token,
-          settings: store.settings,
-          client: { resourceOperations: canCreateAndDeleteFiles },
-          files: options.files,
-        });
-        afterParse(state);
-        if (token?.isCancellationRequested) return cancelled();
-        return result;
-      } catch (error) {
-        if (error instanceof RequestCancelled) return cancelled();
-        if (error instanceof FeatureRefusal) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
-        // Named as before the table: `hover failed`, `prepareRename failed`.
-        log(`${handler.method.slice(handler.method.indexOf('/') + 1)} failed`, error);
-        return handler.fallback;
-      }
-    };
-
-  /**
-   * A request handler guarded, and timed: completion (which reads the newest text over the last
-   * parse, without parsing) answers at once; every other request waits in the batch (see
-   * request-batch.ts) and is answered from the newest text.
-   */
-  const guarded = (handler: RequestHandler) => {
-    const run = answer(handler);
-    return (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
-      quiet.note();
-      return handler.state === 'typing' ? run(params, token) : requests.defer(() => run(params, token));
-    };
-  };
-
-  /** A notification handler guarded: a throw is logged, never raised. */
-  function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
-    return (...args) => {
-      quiet.note();
-      try {
-        handler(...args);
-      } catch (error) {
-        log(`${name} failed`, error);
-      }
-    };
-  }
+  const guarded = (handler: RequestHandler) =>
+    scheduledRequest(
+      handler,
+      answerRequest(handler, { store, log, afterParse, files: options.files, client: () => ({ resourceOperations: canCreateAndDeleteFiles }) }),
+      { quiet, requests },
+    );
+  const notification = notificationGuard(quiet, log);
 
   /** New settings (or the same, when undefined): every open file is read again. */
   const applySettings = (settings: Settings | undefined): void => {
@@ -230,25 +136,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   };
 
   connection.onInitialize((params): InitializeResult => {
-    const workspace = params.capabilities.workspace;
-    canPullConfiguration = !!workspace?.configuration;
-    canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
-    canWatchFiles = !!options.files && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
-    pulls = !!params.capabilities.textDocument?.diagnostic;
-    canRefreshDiagnostics = !!workspace?.diagnostics?.refreshSupport;
-    const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
-    canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
+    ({ canPullConfiguration, canRegisterConfiguration, canWatchFiles, pulls, canRefreshDiagnostics, canCreateAndDeleteFiles } = readClientSupport(
+      params.capabilities,
+      !!options.files,
+    ));
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
     const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
     const initial = init?.svc ?? init?.settings?.svc;
     if (initial) store.settings = readSettings(initial);
-    const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
-    for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
-    folders = (params.workspaceFolders ?? []).map((folder) => folder.uri);
-    if (folders.length === 0 && params.rootUri) folders = [params.rootUri];
-    capabilities.workspaceSymbolProvider = true;
-    if (options.manifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
-    return { capabilities, serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
+    folders = workspaceFolders(params);
+    return { capabilities: serverCapabilities(!!options.manifests), serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
   });
 
   connection.onInitialized(
@@ -272,8 +169,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.onDidChangeContent(
     notification('didChange', ({ document }) => {
-      const changes = changesByUri.get(document.uri);
-      changesByUri.delete(document.uri);
+      const changes = takeChanges(document.uri);
       const managed = store.change({ uri: document.uri, version: document.version, text: document.text, languageId: document.languageId, changes });
       if (managed !== undefined) showOrClear(document.uri, managed);
     }),
@@ -288,7 +184,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.onDidClose(
     notification('didClose', ({ document }) => {
-      changesByUri.delete(document.uri);
+      forgetChanges(document.uri);
       store.close(document.uri);
       clearDiagnostics(document.uri);
       scheduler.forget(document.uri);
@@ -298,25 +194,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
-  // Whole-workspace requests (workspace.ts): the open manifests and those on disk in the folders.
-  connection.onWorkspaceSymbol((params, token) => {
-    try {
-      return workspaceSymbols(workspaceStates(), params.query, { token, settings: store.settings });
-    } catch (error) {
-      if (error instanceof RequestCancelled) return cancelled();
-      log('workspaceSymbol failed', error);
-      return [];
-    }
-  });
-  connection.languages.diagnostics.onWorkspace((params, token) => {
-    try {
-      return workspaceDiagnostics(workspaceStates(), params.previousResultIds, { token, settings: store.settings, files: options.files });
-    } catch (error) {
-      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
-      log('workspace diagnostics failed', error);
-      return { items: [] };
-    }
-  });
+  answerWorkspaceRequests(connection, { states: workspaceStates, store, files: options.files, log });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
     collection.dispose();
@@ -325,4 +203,247 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   documents.listen(connection);
+}
+
+type Log = (message: string, error?: unknown) => void;
+
+/** Logs to the client's console, with the error's message and stack. */
+function connectionLog(connection: Connection): Log {
+  return (message, error) => {
+    const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
+    try {
+      connection.console.error(`${message}${detail ? `: ${detail}` : ''}`);
+    } catch {
+      // The connection is gone; nothing to tell.
+    }
+  };
+}
+
+/**
+ * The open files, each an `OpenText`, and the client's change ranges of each file's last
+ * didChange as offsets (see positions.ts), which the didChange handler takes to the store.
+ */
+function openTextDocuments(): {
+  documents: TextDocuments<OpenText>;
+  takeChanges: (uri: string) => OffsetChanges | undefined;
+  forgetChanges: (uri: string) => void;
+} {
+  const changesByUri = new Map<string, OffsetChanges | undefined>();
+  const documents = new TextDocuments<OpenText>({
+    create: (uri, languageId, version, content) => OpenText.create(uri, languageId, version, content),
+    update: (document, changes, version) => {
+      const applied = applyContentChanges(document, changes, version);
+      changesByUri.set(document.uri, applied.changes);
+      return applied.document;
+    },
+  });
+  return {
+    documents,
+    takeChanges: (uri) => {
+      const changes = changesByUri.get(uri);
+      changesByUri.delete(uri);
+      return changes;
+    },
+    forgetChanges: (uri) => changesByUri.delete(uri),
+  };
+}
+
+/** What the client can do, read from its initialize capabilities. */
+interface ClientSupport {
+  /** It answers workspace/configuration: settings are pulled, not only pushed. */
+  canPullConfiguration: boolean;
+  /** It registers didChangeConfiguration for the `svc` section when asked. */
+  canRegisterConfiguration: boolean;
+  /** It watches files for us, and we read files (path checks): created and deleted files are announced. */
+  canWatchFiles: boolean;
+  /** It pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
+  pulls: boolean;
+  /** It can be told to pull diagnostics again. */
+  canRefreshDiagnostics: boolean;
+  /** It applies `create` and `delete` resource operations in workspace edits. */
+  canCreateAndDeleteFiles: boolean;
+}
+
+function readClientSupport(capabilities: ClientCapabilities, readsFiles: boolean): ClientSupport {
+  const workspace = capabilities.workspace;
+  const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
+  return {
+    canPullConfiguration: !!workspace?.configuration,
+    canRegisterConfiguration: !!workspace?.didChangeConfiguration?.dynamicRegistration,
+    canWatchFiles: readsFiles && !!workspace?.didChangeWatchedFiles?.dynamicRegistration,
+    pulls: !!capabilities.textDocument?.diagnostic,
+    canRefreshDiagnostics: !!workspace?.diagnostics?.refreshSupport,
+    canCreateAndDeleteFiles: !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete'),
+  };
+}
+
+/** The workspace folders' URIs; a client that names none may give a root. */
+function workspaceFolders(params: InitializeParams): string[] {
+  const folders = (params.workspaceFolders ?? []).map((folder) => folder.uri);
+  return folders.length === 0 && params.rootUri ? [params.rootUri] : folders;
+}
+
+/** Every feature's capabilities, workspace symbols, and workspace diagnostics when the workspace's manifests can be listed. */
+function serverCapabilities(listsWorkspaceManifests: boolean): ServerCapabilities {
+  const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
+  for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
+  capabilities.workspaceSymbolProvider = true;
+  if (listsWorkspaceManifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
+  return capabilities;
+}
+
+/**
+ * A document made by a large parse asks for one collection, whichever request or validation
+ * read it first (a client that pulls diagnostics has none pushed; see idle-collection.ts).
+ */
+function collectAfterLargeParses(collection: IdleCollection): (state: DocumentState) => void {
+  const largeParses = new WeakSet<DocumentState['doc']>();
+  return (state) => {
+    if (state.doc.parsedCharacters < LARGE_PARSE || largeParses.has(state.doc)) return;
+    largeParses.add(state.doc);
+    collection.request();
+  };
+}
+
+/**
+ * Pushed diagnostics: the scheduler validates a file once the messages already received are
+ * handled and publishes the result; `clear` cancels a file's validation and empties what the
+ * client shows for it.
+ */
+function pushedDiagnostics(
+  connection: Connection,
+  server: {
+    quiet: QuietWatch;
+    requests: RequestBatch;
+    store: DocumentStore;
+    afterParse: (state: DocumentState) => void;
+    log: Log;
+    options: Pick<ServerOptions, 'debounceMs' | 'files'>;
+  },
+): { scheduler: DiagnosticScheduler; clear: (uri: string) => void } {
+  const { quiet, requests, store, afterParse, log, options } = server;
+  /** Files the client currently shows our diagnostics for. */
+  const shown = new Set<string>();
+  const scheduler = new DiagnosticScheduler({
+    whenQuiet: (callback) =>
+      quiet.wait(() => {
+        requests.flush();
+        callback();
+      }),
+    // A document that validates quickly is answered at once; one whose last validation took
+    // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
+    delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
+    current: (uri) => store.state(uri),
+    compute: (state) => {
+      if (!store.isManaged(state)) return [];
+      const diagnostics = computeDiagnostics(state, {}, { settings: store.settings, files: options.files });
+      afterParse(state);
+      return diagnostics;
+    },
+    publish: (uri, version, diagnostics) => {
+      shown.add(uri);
+      void connection.sendDiagnostics({ uri, version, diagnostics });
+    },
+    onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
+  });
+  const clear = (uri: string): void => {
+    scheduler.cancel(uri);
+    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  };
+  return { scheduler, clear };
+}
+
+const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+
+/** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
+function answerRequest(
+  handler: RequestHandler,
+  server: {
+    store: DocumentStore;
+    log: Log;
+    afterParse: (state: DocumentState) => void;
+    files: FeatureContext['files'];
+    /** What the client can do, read when the request comes (initialize sets it). */
+    client: () => FeatureContext['client'];
+  },
+): RequestAnswer {
+  const { store, log, afterParse } = server;
+  return (params, token) => {
+    try {
+      if (token?.isCancellationRequested) return cancelled();
+      const uri = params.textDocument.uri;
+      const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
+      if (!state) return handler.fallback;
+      const result = handler.run(state, params, {
+        token,
+        settings: store.settings,
+        client: server.client(),
+        files: server.files,
+      });
+      afterParse(state);
+      if (token?.isCancellationRequested) return cancelled();
+      return result;
+    } catch (error) {
+      if (error instanceof RequestCancelled) return cancelled();
+      if (error instanceof FeatureRefusal) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
+      // Named as before the table: `hover failed`, `prepareRename failed`.
+      log(`${handler.method.slice(handler.method.indexOf('/') + 1)} failed`, error);
+      return handler.fallback;
+    }
+  };
+}
+
+type RequestAnswer = (params: { textDocument: { uri: string } }, token: CancellationToken) => unknown;
+
+/**
+ * A request's answer, timed: completion (which reads the newest text over the last parse,
+ * without parsing) answers at once; every other request waits in the batch (see
+ * request-batch.ts) and is answered from the newest text.
+ */
+function scheduledRequest(handler: RequestHandler, answer: RequestAnswer, server: { quiet: QuietWatch; requests: RequestBatch }): RequestAnswer {
+  const { quiet, requests } = server;
+  return (params, token) => {
+    quiet.note();
+    return handler.state === 'typing' ? answer(params, token) : requests.defer(() => answer(params, token));
+  };
+}
+
+/** Guards notification handlers: each notes the message (quiet.ts), and a throw is logged, never raised. */
+function notificationGuard(quiet: QuietWatch, log: Log) {
+  return function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      quiet.note();
+      try {
+        handler(...args);
+      } catch (error) {
+        log(`${name} failed`, error);
+      }
+    };
+  };
+}
+
+/** The whole-workspace requests (workspace.ts), over the open manifests and those on disk in the folders. */
+function answerWorkspaceRequests(
+  connection: Connection,
+  server: { states: () => DocumentState[]; store: DocumentStore; files: FeatureContext['files']; log: Log },
+): void {
+  const { states, store, log } = server;
+  connection.onWorkspaceSymbol((params, token) => {
+    try {
+      return workspaceSymbols(states(), params.query, { token, settings: store.settings });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return cancelled();
+      log('workspaceSymbol failed', error);
+      return [];
+    }
+  });
+  connection.languages.diagnostics.onWorkspace((params, token) => {
+    try {
+      return workspaceDiagnostics(states(), params.previousResultIds, { token, settings: store.settings, files: server.files });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
+      log('workspace diagnostics failed', error);
+      return { items: [] };
+    }
+  });
 }
