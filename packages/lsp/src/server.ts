@@ -76,25 +76,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
   // With `svc.enable` off the workspace has no manifests of ours either.
-  const workspaceStates = () =>
-    store.settings.enable
-      ? onDisk.states(
-          folders,
-          documents.all().flatMap((document) => store.managed(document.uri) ?? []),
-        )
-      : [];
+  const workspaceStates = () => (store.settings.enable ? onDisk.states(folders, openManifestStates(store, documents)) : []);
 
   // Every handled message is noted, so validation waits until the messages already received
   // (the rest of a burst of edits, requests) are handled: see quiet.ts.
   const quiet = new QuietWatch();
   // Requests that read the parsed document wait for the same quiet, and go before validation.
   const requests = new RequestBatch(quiet);
-  // After a large parse, one full collection while nothing is asked of the server (idle-collection.ts).
-  const collection = new IdleCollection({
-    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
-    activity: () => quiet.handled,
-    ...options.idleTimers,
-  });
+  const collection = idleCollection(quiet, options);
   const afterParse = collectAfterLargeParses(collection);
   const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { quiet, requests, store, afterParse, log, options });
   const showOrClear = (uri: string, managed: boolean): void => {
@@ -290,6 +279,20 @@ function serverCapabilities(listsWorkspaceManifests: boolean): ServerCapabilitie
   capabilities.workspaceSymbolProvider = true;
   if (listsWorkspaceManifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
   return capabilities;
+}
+
+/** The open files that are manifests of ours, parsed. */
+function openManifestStates(store: DocumentStore, documents: TextDocuments<OpenText>): DocumentState[] {
+  return documents.all().flatMap((document) => store.managed(document.uri) ?? []);
+}
+
+/** After a large parse, one full collection while nothing is asked of the server (idle-collection.ts). */
+function idleCollection(quiet: QuietWatch, options: Pick<ServerOptions, 'collectGarbage' | 'idleTimers'>): IdleCollection {
+  return new IdleCollection({
+    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
+    activity: () => quiet.handled,
+    ...options.idleTimers,
+  });
 }
 
 /**
