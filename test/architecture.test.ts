@@ -309,6 +309,64 @@ describe('inside each package', () => {
   });
 });
 
+describe('function length', () => {
+  /**
+   * A generous bound: a function longer than this is usually several steps that read better as
+   * functions named after them (issue #32). It counts every line from the signature to the
+   * closing brace, comments and nested functions included.
+   */
+  const MAX_LINES = 150;
+  /**
+   * The functions allowed past the bound, by file and name (a nested function's name follows its
+   * owners', `outer > inner`), each with the reason it reads best whole.
+   */
+  const LONG_FUNCTIONS: Record<string, string> = {
+    'packages/schema/src/source.ts: definitions':
+      "declarative data: the shared schema definitions as one object literal, each entry a named definition with the spec's wording; a split would only move entries",
+  };
+
+  /** Every function with a body in a source file, named, with its length in lines. */
+  function functionLengths(s: SourceFile): { name: string; lines: number }[] {
+    const source = ts.createSourceFile(s.file, s.text, ts.ScriptTarget.Latest, true);
+    const found: { name: string; lines: number }[] = [];
+    const nameOf = (node: ts.SignatureDeclaration): string => {
+      if (node.name) return node.name.getText(source);
+      if (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent) || ts.isPropertyDeclaration(node.parent))
+        return node.parent.name.getText(source);
+      return ts.isConstructorDeclaration(node) ? 'constructor' : '<anonymous>';
+    };
+    const visit = (node: ts.Node, owner: string | undefined): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const name = owner ? `${owner} > ${nameOf(node)}` : nameOf(node);
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const last = source.getLineAndCharacterOfPosition(node.end).line;
+        found.push({ name, lines: last - first + 1 });
+        ts.forEachChild(node, (child) => visit(child, name));
+      } else {
+        ts.forEachChild(node, (child) => visit(child, owner));
+      }
+    };
+    visit(source, undefined);
+    return found;
+  }
+
+  const GENERATED = `${sep}generated${sep}`;
+  const LENGTHS = SOURCES.filter((s) => !s.file.includes(GENERATED)).flatMap((s) =>
+    functionLengths(s).map(({ name, lines }) => ({ key: `${relative(ROOT, s.file).split(sep).join('/')}: ${name}`, lines })),
+  );
+
+  it(`no hand-written function is longer than ${MAX_LINES} lines, but those listed with a reason`, () => {
+    expect(LENGTHS.length).toBeGreaterThan(500);
+    const tooLong = LENGTHS.filter(({ key, lines }) => lines > MAX_LINES && !(key in LONG_FUNCTIONS)).map(({ key, lines }) => `${key} (${lines} lines)`);
+    expect(tooLong).toEqual([]);
+  });
+
+  it('lists only functions that are still past the bound', () => {
+    const stale = Object.keys(LONG_FUNCTIONS).filter((key) => !LENGTHS.some((found) => found.key === key && found.lines > MAX_LINES));
+    expect(stale).toEqual([]);
+  });
+});
+
 describe('tests', () => {
   /** Every test file of the repository (not node_modules, not dist). */
   function testFiles(dir: string): string[] {

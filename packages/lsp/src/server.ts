@@ -9,6 +9,7 @@
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  type FileSystemWatcher,
   WatchKind,
   LSPErrorCodes,
   MessageType,
@@ -17,7 +18,9 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
+  type ClientCapabilities,
   type Connection,
+  type InitializeParams,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver';
@@ -70,248 +73,90 @@ export const STATS_REQUEST = 'svc/stats';
 const SLOW_VALIDATION_MS = 50;
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
-  // The client's change ranges, as offsets, from each didChange to the store (see positions.ts).
-  const changesByUri = new Map<string, OffsetChanges | undefined>();
-  const documents = new TextDocuments<OpenText>({
-    create: (uri, languageId, version, content) => OpenText.create(uri, languageId, version, content),
-    update: (document, changes, version) => {
-      const applied = applyContentChanges(document, changes, version);
-      changesByUri.set(document.uri, applied.changes);
-      return applied.document;
-    },
-  });
-  const log = (message: string, error?: unknown): void => {
-    const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
-    try {
-      connection.console.error(`${message}${detail ? `: ${detail}` : ''}`);
-    } catch {
-      // The connection is gone; nothing to tell.
-    }
-  };
+  const { documents, takeChanges, forgetChanges } = openTextDocuments();
+  const log = connectionLog(connection);
   const store = new DocumentStore(log);
-  /** The error of each policy file that cannot be used, once said (a message and the log): said again only when it changes, not on every validation. */
-  const policyErrorsSaid = new Map<string, string>();
-  const readPolicy = options.policy;
-  const policy: FeatureContext['policy'] =
-    readPolicy &&
-    ((uri) => {
-      const found = readPolicy(uri);
-      if (found === undefined) return found;
-      if (found.error === undefined) policyErrorsSaid.delete(found.file);
-      else if (policyErrorsSaid.get(found.file) !== found.error) {
-        policyErrorsSaid.set(found.file, found.error);
-        const message = `svc: the policy file ${found.file} is not used: ${found.error} (svc-manifest validate refuses it too)`;
-        log(message);
-        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
-      }
-      return found;
-    });
+  const policy = policyReporter(options.policy, connection, log);
   // Which files are ours and the size limit follow the unscoped settings (`store.settings`); every
   // feature gets the settings of its document (its folder's), asked with the document as
   // `scopeUri` once the client says it can answer (onInitialize).
-  let documentSettings = new DocumentSettings(undefined, () => store.settings, log);
+  let documentSettings = settingsPerDocument(connection, false, store, log);
   const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
-  let canPullConfiguration = false;
-  let canRegisterConfiguration = false;
-  let canCreateAndDeleteFiles = false;
-  let canWatchFiles = false;
+  // What the client supports, set by initialize.
+  let client = readClientSupport({}, false);
   /** The workspace folders' URIs, from initialize. */
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
   // With `svc.enable` off the workspace has no manifests of ours either.
-  const workspaceStates = () =>
-    store.settings.enable
-      ? onDisk.states(
-          folders,
-          documents.all().flatMap((document) => store.managed(document.uri) ?? []),
-        )
-      : [];
-  /** The client pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
-  let pulls = false;
-  let canRefreshDiagnostics = false;
+  const workspaceStates = () => (store.settings.enable ? onDisk.states(folders, openManifestStates(store, documents)) : []);
 
-  /** Files the client currently shows our diagnostics for. */
-  const shown = new Set<string>();
   // Every handled message is noted, so validation waits until the messages already received
   // (the rest of a burst of edits, requests) are handled: see quiet.ts.
   const quiet = new QuietWatch();
   // Requests that read the parsed document wait for the same quiet, and go before validation.
   const requests = new RequestBatch(quiet);
-  // After a large parse, one full collection while nothing is asked of the server (idle-collection.ts).
-  const collection = new IdleCollection({
-    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
-    activity: () => quiet.handled,
-    ...options.idleTimers,
-  });
-  /**
-   * A document made by a large parse asks for one collection, whichever request or validation
-   * read it first (a client that pulls diagnostics has none pushed; see idle-collection.ts).
-   */
-  const largeParses = new WeakSet<DocumentState['doc']>();
-  const afterParse = (state: DocumentState): void => {
-    if (state.doc.parsedCharacters < LARGE_PARSE || largeParses.has(state.doc)) return;
-    largeParses.add(state.doc);
-    collection.request();
-  };
-  const scheduler = new DiagnosticScheduler({
-    whenQuiet: (callback) =>
-      quiet.wait(() => {
-        requests.flush();
-        callback();
-      }),
-    // A document that validates quickly is answered at once; one whose last validation took
-    // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
-    delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
-    current: (uri) => store.state(uri),
-    compute: (state) => {
-      if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: documentSettings.of(state.uri), files: options.files, policy });
-      afterParse(state);
-      return diagnostics;
-    },
-    publish: (uri, version, diagnostics) => {
-      shown.add(uri);
-      void connection.sendDiagnostics({ uri, version, diagnostics });
-    },
-    onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
-  });
-  const clearDiagnostics = (uri: string): void => {
-    scheduler.cancel(uri);
-    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-  };
+  const collection = idleCollection(quiet, options);
+  const afterParse = collectAfterLargeParses(collection);
+  const settingsOf = (uri: string): Settings => documentSettings.of(uri);
+  const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { quiet, requests, store, afterParse, log, options, settingsOf, policy });
   const showOrClear = (uri: string, managed: boolean): void => {
     if (!managed) {
-      if (!pulls) clearDiagnostics(uri);
+      if (!client.pulls) clearDiagnostics(uri);
       return;
     }
     // Diagnostics follow the document's own settings: they are asked for now (a pull or another
     // request then finds them), and a pushed list waits for them.
-    if (pulls) void documentSettings.load([uri]);
+    if (client.pulls) void documentSettings.load([uri]);
     else documentSettings.whenKnown(uri, () => scheduler.schedule(uri));
   };
   /** Settings or files changed: a pulling client asks again (when it can be told), a pushed one is sent new lists. */
   const refreshDiagnostics = (uris: string[]): void => {
-    if (pulls) {
-      if (canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
+    if (client.pulls) {
+      if (client.canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
       return;
     }
     for (const uri of uris) if (store.managed(uri)) scheduler.schedule(uri);
   };
 
-  const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
-  /** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
-  const answer =
-    (handler: RequestHandler) =>
-    (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
-      try {
-        if (token?.isCancellationRequested) return cancelled();
-        const uri = params.textDocument.uri;
-        const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
-        if (!state) return handler.fallback;
-        const result = handler.run(state, params, {
-          token,
-          settings: documentSettings.of(uri),
-          client: { resourceOperations: canCreateAndDeleteFiles },
-          files: options.files,
-          policy,
-        });
-        afterParse(state);
-        if (token?.isCancellationRequested) return cancelled();
-        return result;
-      } catch (error) {
-        if (error instanceof RequestCancelled) return cancelled();
-        if (error instanceof FeatureRefusal) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
-        // Named as before the table: `hover failed`, `prepareRename failed`.
-        log(`${handler.method.slice(handler.method.indexOf('/') + 1)} failed`, error);
-        return handler.fallback;
-      }
-    };
-
-  /**
-   * A request handler guarded, and timed: completion (which reads the newest text over the last
-   * parse, without parsing) answers at once; every other request waits in the batch (see
-   * request-batch.ts) and is answered from the newest text.
-   */
-  const guarded = (handler: RequestHandler) => {
-    const run = answer(handler);
-    return (params: { textDocument: { uri: string } }, token: CancellationToken): unknown => {
-      quiet.note();
-      const respond = () => (handler.state === 'typing' ? run(params, token) : requests.defer(() => run(params, token)));
-      // A document's settings are usually known since it was opened; a request that comes first waits for them.
-      const uri = params.textDocument.uri;
-      return documentSettings.has(uri) ? respond() : documentSettings.load([uri]).then(respond);
-    };
-  };
-
-  /** A notification handler guarded: a throw is logged, never raised. */
-  function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
-    return (...args) => {
-      quiet.note();
-      try {
-        handler(...args);
-      } catch (error) {
-        log(`${name} failed`, error);
-      }
-    };
-  }
+  const guarded = (handler: RequestHandler) =>
+    scheduledRequest(
+      handler,
+      answerRequest(handler, {
+        store,
+        log,
+        afterParse,
+        files: options.files,
+        policy,
+        settingsOf,
+        client: () => ({ resourceOperations: client.canCreateAndDeleteFiles }),
+      }),
+      { quiet, requests, settings: () => documentSettings },
+    );
+  const notification = notificationGuard(quiet, log);
 
   /** New settings (or the same, when undefined): every open file is read again. */
   const applySettings = (settings: Settings | undefined): void => {
     for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles())) showOrClear(uri, managed);
-    if (pulls && canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
+    if (client.pulls && client.canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
   };
   /** The client's settings, when it can be asked and answers. */
-  const pullSettings = async (): Promise<Settings | undefined> => {
-    if (!canPullConfiguration) return undefined;
-    try {
-      return readSettings(await connection.workspace.getConfiguration({ section: 'svc' }));
-    } catch (error) {
-      log('reading the svc settings failed', error);
-      return undefined;
-    }
-  };
+  const pullSettings = async (): Promise<Settings | undefined> => (client.canPullConfiguration ? askSettings(connection, log) : undefined);
 
   connection.onInitialize((params): InitializeResult => {
-    const workspace = params.capabilities.workspace;
-    canPullConfiguration = !!workspace?.configuration;
-    if (canPullConfiguration)
-      documentSettings = new DocumentSettings(
-        (uris) => connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' }))),
-        () => store.settings,
-        log,
-      );
-    canRegisterConfiguration = !!workspace?.didChangeConfiguration?.dynamicRegistration;
-    canWatchFiles = (!!options.files || !!options.policy) && !!workspace?.didChangeWatchedFiles?.dynamicRegistration;
-    pulls = !!params.capabilities.textDocument?.diagnostic;
-    canRefreshDiagnostics = !!workspace?.diagnostics?.refreshSupport;
-    const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
-    canCreateAndDeleteFiles = !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete');
+    client = readClientSupport(params.capabilities, !!options.files || !!options.policy);
+    documentSettings = settingsPerDocument(connection, client.canPullConfiguration, store, log);
     // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
     const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
     const initial = init?.svc ?? init?.settings?.svc;
     if (initial) store.settings = readSettings(initial);
-    const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
-    for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
-    folders = (params.workspaceFolders ?? []).map((folder) => folder.uri);
-    if (folders.length === 0 && params.rootUri) folders = [params.rootUri];
-    capabilities.workspaceSymbolProvider = true;
-    if (options.manifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
-    return { capabilities, serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
+    folders = workspaceFolders(params);
+    return { capabilities: serverCapabilities(!!options.manifests), serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
   });
 
   connection.onInitialized(
     notification('initialized', () => {
-      if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
-      // Created and deleted files can settle a path warning (path-not-found); a policy file
-      // created, changed or deleted changes what is reported (a client that cannot watch gets
-      // the policy file read again on the document's next validation).
-      if (canWatchFiles)
-        void connection.client.register(DidChangeWatchedFilesNotification.type, {
-          watchers: [
-            ...(options.files ? [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }] : []),
-            ...(options.policy ? [{ globPattern: `**/${POLICY_FILE_NAME}`, kind: WatchKind.Create | WatchKind.Change | WatchKind.Delete }] : []),
-          ],
-        });
+      if (client.canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
+      if (client.canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: fileWatchers(options) });
       void pullSettings().then(applySettings, (error) => log('settings', error));
     }),
   );
@@ -319,7 +164,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onDidChangeConfiguration(
     notification('didChangeConfiguration', (change) => {
       // The unscoped settings and every document's own, asked again together; applied once both are in.
-      if (canPullConfiguration)
+      if (client.canPullConfiguration)
         void Promise.all([pullSettings(), documentSettings.refresh()]).then(
           ([settings]) => applySettings(settings),
           (error) => log('settings', error),
@@ -330,8 +175,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.onDidChangeContent(
     notification('didChange', ({ document }) => {
-      const changes = changesByUri.get(document.uri);
-      changesByUri.delete(document.uri);
+      const changes = takeChanges(document.uri);
       const managed = store.change({ uri: document.uri, version: document.version, text: document.text, languageId: document.languageId, changes });
       if (managed !== undefined) showOrClear(document.uri, managed);
     }),
@@ -347,7 +191,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.onDidClose(
     notification('didClose', ({ document }) => {
-      changesByUri.delete(document.uri);
+      forgetChanges(document.uri);
       store.close(document.uri);
       documentSettings.forget(document.uri);
       clearDiagnostics(document.uri);
@@ -358,29 +202,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
-  // Whole-workspace requests (workspace.ts): the open manifests and those on disk in the folders.
-  connection.onWorkspaceSymbol((params, token) => {
-    try {
-      return workspaceSymbols(workspaceStates(), params.query, { token, settings: store.settings });
-    } catch (error) {
-      if (error instanceof RequestCancelled) return cancelled();
-      log('workspaceSymbol failed', error);
-      return [];
-    }
-  });
-  connection.languages.diagnostics.onWorkspace(async (params, token) => {
-    try {
-      const states = workspaceStates();
-      // Each manifest's list follows its own settings: those of files not open are asked for too (one request).
-      const uris = states.map((state) => state.uri);
-      await documentSettings.load(uris);
-      documentSettings.retain(new Set([...uris, ...documents.all().map((document) => document.uri)]));
-      return workspaceDiagnostics(states, params.previousResultIds, (uri) => ({ token, settings: documentSettings.of(uri), files: options.files, policy }));
-    } catch (error) {
-      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
-      log('workspace diagnostics failed', error);
-      return { items: [] };
-    }
+  answerWorkspaceRequests(connection, {
+    states: workspaceStates,
+    openUris: () => documents.all().map((document) => document.uri),
+    store,
+    files: options.files,
+    policy,
+    settings: () => documentSettings,
+    log,
   });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
@@ -390,4 +219,355 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   documents.listen(connection);
+}
+
+type Log = (message: string, error?: unknown) => void;
+
+/** Logs to the client's console, with the error's message and stack. */
+function connectionLog(connection: Connection): Log {
+  return (message, error) => {
+    const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
+    try {
+      connection.console.error(`${message}${detail ? `: ${detail}` : ''}`);
+    } catch {
+      // The connection is gone; nothing to tell.
+    }
+  };
+}
+
+/**
+ * The open files, each an `OpenText`, and the client's change ranges of each file's last
+ * didChange as offsets (see positions.ts), which the didChange handler takes to the store.
+ */
+function openTextDocuments(): {
+  documents: TextDocuments<OpenText>;
+  takeChanges: (uri: string) => OffsetChanges | undefined;
+  forgetChanges: (uri: string) => void;
+} {
+  const changesByUri = new Map<string, OffsetChanges | undefined>();
+  const documents = new TextDocuments<OpenText>({
+    create: (uri, languageId, version, content) => OpenText.create(uri, languageId, version, content),
+    update: (document, changes, version) => {
+      const applied = applyContentChanges(document, changes, version);
+      changesByUri.set(document.uri, applied.changes);
+      return applied.document;
+    },
+  });
+  return {
+    documents,
+    takeChanges: (uri) => {
+      const changes = changesByUri.get(uri);
+      changesByUri.delete(uri);
+      return changes;
+    },
+    forgetChanges: (uri) => changesByUri.delete(uri),
+  };
+}
+
+/** What the client can do, read from its initialize capabilities. */
+interface ClientSupport {
+  /** It answers workspace/configuration: settings are pulled, not only pushed. */
+  canPullConfiguration: boolean;
+  /** It registers didChangeConfiguration for the `svc` section when asked. */
+  canRegisterConfiguration: boolean;
+  /** It watches files for us, and we read files (path checks): created and deleted files are announced. */
+  canWatchFiles: boolean;
+  /** It pulls diagnostics (textDocument/diagnostic): nothing is pushed to it. */
+  pulls: boolean;
+  /** It can be told to pull diagnostics again. */
+  canRefreshDiagnostics: boolean;
+  /** It applies `create` and `delete` resource operations in workspace edits. */
+  canCreateAndDeleteFiles: boolean;
+}
+
+function readClientSupport(capabilities: ClientCapabilities, readsFiles: boolean): ClientSupport {
+  const workspace = capabilities.workspace;
+  const resourceOperations = workspace?.workspaceEdit?.resourceOperations ?? [];
+  return {
+    canPullConfiguration: !!workspace?.configuration,
+    canRegisterConfiguration: !!workspace?.didChangeConfiguration?.dynamicRegistration,
+    canWatchFiles: readsFiles && !!workspace?.didChangeWatchedFiles?.dynamicRegistration,
+    pulls: !!capabilities.textDocument?.diagnostic,
+    canRefreshDiagnostics: !!workspace?.diagnostics?.refreshSupport,
+    canCreateAndDeleteFiles: !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete'),
+  };
+}
+
+/** The workspace folders' URIs; a client that names none may give a root. */
+function workspaceFolders(params: InitializeParams): string[] {
+  const folders = (params.workspaceFolders ?? []).map((folder) => folder.uri);
+  return folders.length === 0 && params.rootUri ? [params.rootUri] : folders;
+}
+
+/** Every feature's capabilities, workspace symbols, and workspace diagnostics when the workspace's manifests can be listed. */
+function serverCapabilities(listsWorkspaceManifests: boolean): ServerCapabilities {
+  const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
+  for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
+  capabilities.workspaceSymbolProvider = true;
+  if (listsWorkspaceManifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
+  return capabilities;
+}
+
+/** The open files that are manifests of ours, parsed. */
+function openManifestStates(store: DocumentStore, documents: TextDocuments<OpenText>): DocumentState[] {
+  return documents.all().flatMap((document) => store.managed(document.uri) ?? []);
+}
+
+/** After a large parse, one full collection while nothing is asked of the server (idle-collection.ts). */
+function idleCollection(quiet: QuietWatch, options: Pick<ServerOptions, 'collectGarbage' | 'idleTimers'>): IdleCollection {
+  return new IdleCollection({
+    collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
+    activity: () => quiet.handled,
+    ...options.idleTimers,
+  });
+}
+
+/**
+ * A document made by a large parse asks for one collection, whichever request or validation
+ * read it first (a client that pulls diagnostics has none pushed; see idle-collection.ts).
+ */
+function collectAfterLargeParses(collection: IdleCollection): (state: DocumentState) => void {
+  const largeParses = new WeakSet<DocumentState['doc']>();
+  return (state) => {
+    if (state.doc.parsedCharacters < LARGE_PARSE || largeParses.has(state.doc)) return;
+    largeParses.add(state.doc);
+    collection.request();
+  };
+}
+
+/**
+ * Pushed diagnostics: the scheduler validates a file once the messages already received are
+ * handled and publishes the result; `clear` cancels a file's validation and empties what the
+ * client shows for it.
+ */
+function pushedDiagnostics(
+  connection: Connection,
+  server: {
+    quiet: QuietWatch;
+    requests: RequestBatch;
+    store: DocumentStore;
+    afterParse: (state: DocumentState) => void;
+    log: Log;
+    options: Pick<ServerOptions, 'debounceMs' | 'files'>;
+    /** The settings of a document (its folder's). */
+    settingsOf: (uri: string) => Settings;
+    policy: FeatureContext['policy'];
+  },
+): { scheduler: DiagnosticScheduler; clear: (uri: string) => void } {
+  const { quiet, requests, store, afterParse, log, options, settingsOf, policy } = server;
+  /** Files the client currently shows our diagnostics for. */
+  const shown = new Set<string>();
+  const scheduler = new DiagnosticScheduler({
+    whenQuiet: (callback) =>
+      quiet.wait(() => {
+        requests.flush();
+        callback();
+      }),
+    // A document that validates quickly is answered at once; one whose last validation took
+    // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
+    delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
+    current: (uri) => store.state(uri),
+    compute: (state) => {
+      if (!store.isManaged(state)) return [];
+      const diagnostics = computeDiagnostics(state, {}, { settings: settingsOf(state.uri), files: options.files, policy });
+      afterParse(state);
+      return diagnostics;
+    },
+    publish: (uri, version, diagnostics) => {
+      shown.add(uri);
+      void connection.sendDiagnostics({ uri, version, diagnostics });
+    },
+    onError: (error, uri) => log(`diagnostics failed for ${uri}`, error),
+  });
+  const clear = (uri: string): void => {
+    scheduler.cancel(uri);
+    if (shown.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  };
+  return { scheduler, clear };
+}
+
+const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+
+/** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
+function answerRequest(
+  handler: RequestHandler,
+  server: {
+    store: DocumentStore;
+    log: Log;
+    afterParse: (state: DocumentState) => void;
+    files: FeatureContext['files'];
+    policy: FeatureContext['policy'];
+    /** The settings of a document (its folder's). */
+    settingsOf: (uri: string) => Settings;
+    /** What the client can do, read when the request comes (initialize sets it). */
+    client: () => FeatureContext['client'];
+  },
+): RequestAnswer {
+  const { store, log, afterParse } = server;
+  return (params, token) => {
+    try {
+      if (token?.isCancellationRequested) return cancelled();
+      const uri = params.textDocument.uri;
+      const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
+      if (!state) return handler.fallback;
+      const result = handler.run(state, params, {
+        token,
+        settings: server.settingsOf(uri),
+        client: server.client(),
+        files: server.files,
+        policy: server.policy,
+      });
+      afterParse(state);
+      if (token?.isCancellationRequested) return cancelled();
+      return result;
+    } catch (error) {
+      if (error instanceof RequestCancelled) return cancelled();
+      if (error instanceof FeatureRefusal) return new ResponseError(LSPErrorCodes.RequestFailed, error.message);
+      // Named as before the table: `hover failed`, `prepareRename failed`.
+      log(`${handler.method.slice(handler.method.indexOf('/') + 1)} failed`, error);
+      return handler.fallback;
+    }
+  };
+}
+
+type RequestAnswer = (params: { textDocument: { uri: string } }, token: CancellationToken) => unknown;
+
+/**
+ * A request's answer, timed: completion (which reads the newest text over the last parse,
+ * without parsing) answers at once; every other request waits in the batch (see
+ * request-batch.ts) and is answered from the newest text.
+ */
+/**
+ * A request handler guarded, and timed: completion (which reads the newest text over the last
+ * parse, without parsing) answers at once; every other request waits in the batch (see
+ * request-batch.ts) and is answered from the newest text.
+ */
+function scheduledRequest(
+  handler: RequestHandler,
+  answer: RequestAnswer,
+  server: { quiet: QuietWatch; requests: RequestBatch; settings: () => DocumentSettings },
+): RequestAnswer {
+  const { quiet, requests } = server;
+  return (params, token) => {
+    quiet.note();
+    const respond = () => (handler.state === 'typing' ? answer(params, token) : requests.defer(() => answer(params, token)));
+    // A document's settings are usually known since it was opened; a request that comes first waits for them.
+    const uri = params.textDocument.uri;
+    const settings = server.settings();
+    return settings.has(uri) ? respond() : settings.load([uri]).then(respond);
+  };
+}
+
+/** Guards notification handlers: each notes the message (quiet.ts), and a throw is logged, never raised. */
+function notificationGuard(quiet: QuietWatch, log: Log) {
+  return function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      quiet.note();
+      try {
+        handler(...args);
+      } catch (error) {
+        log(`${name} failed`, error);
+      }
+    };
+  };
+}
+
+/** The whole-workspace requests (workspace.ts), over the open manifests and those on disk in the folders. */
+function answerWorkspaceRequests(
+  connection: Connection,
+  server: {
+    states: () => DocumentState[];
+    /** The open documents' URIs: their settings are kept. */
+    openUris: () => string[];
+    store: DocumentStore;
+    files: FeatureContext['files'];
+    policy: FeatureContext['policy'];
+    settings: () => DocumentSettings;
+    log: Log;
+  },
+): void {
+  const { states, store, log } = server;
+  connection.onWorkspaceSymbol((params, token) => {
+    try {
+      return workspaceSymbols(states(), params.query, { token, settings: store.settings });
+    } catch (error) {
+      if (error instanceof RequestCancelled) return cancelled();
+      log('workspaceSymbol failed', error);
+      return [];
+    }
+  });
+  connection.languages.diagnostics.onWorkspace(async (params, token) => {
+    try {
+      const manifests = states();
+      // Each manifest's list follows its own settings: those of files not open are asked for too (one request).
+      const uris = manifests.map((state) => state.uri);
+      const settings = server.settings();
+      await settings.load(uris);
+      settings.retain(new Set([...uris, ...server.openUris()]));
+      return workspaceDiagnostics(manifests, params.previousResultIds, (uri) => ({
+        token,
+        settings: settings.of(uri),
+        files: server.files,
+        policy: server.policy,
+      }));
+    } catch (error) {
+      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
+      log('workspace diagnostics failed', error);
+      return { items: [] };
+    }
+  });
+}
+
+/**
+ * The policy of a document, read by the injected reader; a policy file that cannot be used is said
+ * once (a message and the log), and again only when its error changes, not on every validation.
+ */
+function policyReporter(readPolicy: ServerOptions['policy'], connection: Connection, log: Log): FeatureContext['policy'] {
+  if (!readPolicy) return undefined;
+  const errorsSaid = new Map<string, string>();
+  return (uri) => {
+    const found = readPolicy(uri);
+    if (found === undefined) return found;
+    if (found.error === undefined) errorsSaid.delete(found.file);
+    else if (errorsSaid.get(found.file) !== found.error) {
+      errorsSaid.set(found.file, found.error);
+      const message = `svc: the policy file ${found.file} is not used: ${found.error} (svc-manifest validate refuses it too)`;
+      log(message);
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+    }
+    return found;
+  };
+}
+
+/**
+ * Each document's settings: asked with the document as `scopeUri` when the client answers
+ * workspace/configuration, else the unscoped settings for every document.
+ */
+function settingsPerDocument(connection: Connection, clientAnswers: boolean, store: DocumentStore, log: Log): DocumentSettings {
+  const ask = clientAnswers
+    ? (uris: readonly string[]) => connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })))
+    : undefined;
+  return new DocumentSettings(ask, () => store.settings, log);
+}
+
+/** The client's unscoped settings; undefined when it does not answer. */
+async function askSettings(connection: Connection, log: Log): Promise<Settings | undefined> {
+  try {
+    return readSettings(await connection.workspace.getConfiguration({ section: 'svc' }));
+  } catch (error) {
+    log('reading the svc settings failed', error);
+    return undefined;
+  }
+}
+
+/**
+ * The files we ask the client to watch. Created and deleted files can settle a path warning
+ * (path-not-found); a policy file created, changed or deleted changes what is reported (a client
+ * that cannot watch gets the policy file read again on the document's next validation).
+ */
+function fileWatchers(options: Pick<ServerOptions, 'files' | 'policy'>): FileSystemWatcher[] {
+  return [
+    ...(options.files ? [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }] : []),
+    ...(options.policy ? [{ globPattern: `**/${POLICY_FILE_NAME}`, kind: WatchKind.Create | WatchKind.Change | WatchKind.Delete }] : []),
+  ];
 }

@@ -61,36 +61,77 @@ const V1_ONLY = new Set<string>(SVC_CLI_PERMISSIONS_V1_ONLY as readonly string[]
 const KEY_CODES = new Set(['unknown-key', 'forbidden-key', 'deprecated-key', 'possible-typo', 'version-specific-key', 'invalid-key-name']);
 
 export function migrateManifest(source: ManifestDocument, options: MigrateOptions): MigrateResult {
-  const unchanged = (ok: boolean, diagnostics: Diagnostic[]): MigrateResult => ({ ok, changed: false, text: source.text, diagnostics });
   const validation = validateDocument(source);
   const errors = validation.diagnostics.filter((d) => d.severity === 'error');
   // A manifest that is not valid as what it says it is gets those errors first.
-  if (errors.length > 0) return unchanged(false, errors);
-  if (validation.version === 2) return unchanged(true, []);
+  if (errors.length > 0) return unchanged(source, false, errors);
+  if (validation.version === 2) return unchanged(source, true, []);
   const root = resolveAlias(source.root);
   const value = source.value;
-  if (root?.kind !== 'map' || !isPlainObject(value)) return unchanged(false, []);
+  if (root?.kind !== 'map' || !isPlainObject(value)) return unchanged(source, false, []);
 
   const at = new ManifestLocator(source, root);
   const problems: RawDiagnostic[] = [];
-  const refuse = (code: MigrateCode, pointer: string, range: [number, number], message: string): void => {
-    problems.push({ code, message, path: pointer, start: range[0], end: range[1] });
+  const migration: Migration = {
+    source,
+    value,
+    at,
+    names: agentNames(value),
+    agentsRange: 'agents' in value ? at.keyRange('/agents') : at.objectRange(''),
+    refuse: (code, pointer, range, message) => {
+      problems.push({ code, message, path: pointer, start: range[0], end: range[1] });
+    },
   };
   // What the version 2 check sees: the value with every refused part taken out, so each problem is reported once.
   const check = cloneJson<Record<string, unknown>>(value);
+  refuseChannels(migration, check);
+  refuseAgentParts(migration, check);
+  refuseConnectorParts(migration, check);
+  const { defaultAgent, declaresIt } = chooseDefaultAgent(migration, options.defaultAgent);
+  const changes = migrationChanges(value, defaultAgent, declaresIt);
+  refuseInvalidResult(migration, check, changes, defaultAgent ?? migration.names[0] ?? 'agent');
 
-  if ('channels' in value) {
-    refuse(
-      'migrate-channels',
-      '/channels',
-      at.keyRange('/channels'),
-      "svc_version 2 has no 'channels'; set each channel up as a connector with provider 'channel', then remove 'channels'",
-    );
-    delete check.channels;
-  }
+  if (problems.length > 0) return unchanged(source, false, locateAll(source, problems));
+  return applyMigration(migration, changes);
+}
 
+/** The result that leaves the text as it is. */
+function unchanged(source: ManifestDocument, ok: boolean, diagnostics: Diagnostic[]): MigrateResult {
+  return { ok, changed: false, text: source.text, diagnostics };
+}
+
+/** A version 1 manifest being migrated, and where its refusals go. */
+interface Migration {
+  source: ManifestDocument;
+  value: Record<string, unknown>;
+  at: ManifestLocator;
+  /** Each agent's name, in the order of the `agents` list (duplicates included; items that are no object left out). */
+  names: string[];
+  /** Where a refusal about the agents as a whole points: the `agents` key, else the whole manifest. */
+  agentsRange: [number, number];
+  refuse: (code: MigrateCode, pointer: string, range: [number, number], message: string) => void;
+}
+
+function agentNames(value: Record<string, unknown>): string[] {
   const agents = Array.isArray(value.agents) ? (value.agents as unknown[]) : [];
-  const names: string[] = [];
+  return agents.filter(isPlainObject).map((agent) => agent.name as string);
+}
+
+/** `channels`, which version 2 has no counterpart for. Like the refusals below, it takes the refused part out of `check`. */
+function refuseChannels({ value, at, refuse }: Migration, check: Record<string, unknown>): void {
+  if (!('channels' in value)) return;
+  refuse(
+    'migrate-channels',
+    '/channels',
+    at.keyRange('/channels'),
+    "svc_version 2 has no 'channels'; set each channel up as a connector with provider 'channel', then remove 'channels'",
+  );
+  delete check.channels;
+}
+
+/** An agent's name used twice (version 2 keys agents by name), its `env`, and its version-1-only `svc_cli` names. */
+function refuseAgentParts({ value, at, refuse }: Migration, check: Record<string, unknown>): void {
+  const agents = Array.isArray(value.agents) ? (value.agents as unknown[]) : [];
   const seen = new Set<string>();
   agents.forEach((agent, index) => {
     if (!isPlainObject(agent)) return;
@@ -105,7 +146,6 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
         `agent name '${name}' is used twice; svc_version 2 keys agents by name`,
       );
     }
-    names.push(name);
     seen.add(name);
     if ('env' in agent) {
       refuse(
@@ -129,7 +169,10 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
       checked.svc_cli = (checked.svc_cli as unknown[]).filter((permission) => typeof permission !== 'string' || !V1_ONLY.has(permission));
     }
   });
+}
 
+/** A connector's `credential` other than `shared`, and its `agent_scope`. */
+function refuseConnectorParts({ value, at, refuse }: Migration, check: Record<string, unknown>): void {
   const connectors = Array.isArray(value.connectors) ? (value.connectors as unknown[]) : [];
   connectors.forEach((connector, index) => {
     if (!isPlainObject(connector)) return;
@@ -155,25 +198,21 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
       delete checked.agent_scope;
     }
   });
+}
 
-  // The default agent.
-  const changes: ManifestChange[] = [];
+/**
+ * The agent version 2's `default_agent` names: the flag's (which declares it when the file
+ * declares no agents), else a declared `default_agent`, else the only agent; refused otherwise.
+ */
+function chooseDefaultAgent({ value, at, names, agentsRange, refuse }: Migration, flag: string | undefined): { defaultAgent?: string; declaresIt: boolean } {
   const existing = value.default_agent;
-  const flag = options.defaultAgent;
-  let defaultAgent: string | undefined;
   const declared = names.length ? `declared: ${names.map((n) => `'${n}'`).join(', ')}` : 'the file declares no agents';
-  const agentsRange = 'agents' in value ? at.keyRange('/agents') : at.objectRange('');
   if (flag !== undefined) {
-    if (names.length === 0) {
-      defaultAgent = flag;
-      changes.push({ op: 'set', path: ['agents'], value: { [flag]: {} } });
-    } else if (names.includes(flag)) {
-      defaultAgent = flag;
-    } else {
-      refuse('migrate-default-agent', '/agents', agentsRange, `--default-agent '${flag}' is not a declared agent (${declared})`);
-    }
+    if (names.length === 0) return { defaultAgent: flag, declaresIt: true };
+    if (names.includes(flag)) return { defaultAgent: flag, declaresIt: false };
+    refuse('migrate-default-agent', '/agents', agentsRange, `--default-agent '${flag}' is not a declared agent (${declared})`);
   } else if (typeof existing === 'string' && names.includes(existing)) {
-    defaultAgent = existing;
+    return { defaultAgent: existing, declaresIt: false };
   } else if (existing !== undefined) {
     refuse(
       'migrate-default-agent',
@@ -182,18 +221,31 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
       `default_agent ${JSON.stringify(existing)} is not a declared agent (${declared}); fix it or pass --default-agent`,
     );
   } else if (names.length === 1) {
-    defaultAgent = names[0];
+    return { defaultAgent: names[0], declaresIt: false };
   } else {
     refuse('migrate-default-agent', names.length ? '/agents' : '', agentsRange, `svc_version 2 needs a default_agent: pass --default-agent NAME (${declared})`);
   }
+  return { defaultAgent: undefined, declaresIt: false };
+}
 
-  if (agents.length > 0) changes.unshift({ op: 'keyBy', path: ['agents'], key: 'name' });
-  changes.unshift({ op: 'set', path: ['svc_version'], value: 2 });
-  if (defaultAgent !== undefined && existing !== defaultAgent) changes.push({ op: 'set', path: ['default_agent'], value: defaultAgent, after: 'svc_version' });
+/** The edits that make version 2: the version, the agents keyed by name (or the one the flag declares), the default agent. */
+function migrationChanges(value: Record<string, unknown>, defaultAgent: string | undefined, declaresIt: boolean): ManifestChange[] {
+  const changes: ManifestChange[] = [{ op: 'set', path: ['svc_version'], value: 2 }];
+  if (Array.isArray(value.agents) && value.agents.length > 0) changes.push({ op: 'keyBy', path: ['agents'], key: 'name' });
+  if (declaresIt && defaultAgent !== undefined) changes.push({ op: 'set', path: ['agents'], value: { [defaultAgent]: {} } });
+  if (defaultAgent !== undefined && value.default_agent !== defaultAgent)
+    changes.push({ op: 'set', path: ['default_agent'], value: defaultAgent, after: 'svc_version' });
+  return changes;
+}
 
-  // Anything else that would not validate as version 2.
+/**
+ * Anything else that would not validate as version 2: the changes applied to `check` (the
+ * refused parts already out) are validated, and each error is refused where it comes from.
+ */
+function refuseInvalidResult(migration: Migration, check: Record<string, unknown>, changes: readonly ManifestChange[], standInDefaultAgent: string): void {
+  const { value, at, names, agentsRange, refuse } = migration;
   try {
-    const intended = applyForCheck(check, changes, defaultAgent ?? names[0] ?? 'agent');
+    const intended = applyForCheck(check, changes, standInDefaultAgent);
     const result = validateDocument(ManifestDocument.parse(JSON.stringify(intended), { format: 'yaml' }));
     for (const diagnostic of result.diagnostics) {
       if (diagnostic.severity !== 'error') continue;
@@ -205,15 +257,17 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
     if (!(error instanceof ManifestEditError)) throw error;
     refuse('migrate-unsupported', '/agents', agentsRange, error.message);
   }
+}
 
-  if (problems.length > 0) return unchanged(false, locateAll(source, problems));
-
+/** The changes made to the text, refused when the editing engine cannot make them or the result is not a valid version 2 manifest. */
+function applyMigration({ source, value, at, names, agentsRange }: Migration, changes: readonly ManifestChange[]): MigrateResult {
   let edited;
   try {
     edited = editManifest(source, changes);
   } catch (error) {
     if (!(error instanceof ManifestEditError)) throw error;
     return unchanged(
+      source,
       false,
       locateAll(source, [
         {
@@ -234,7 +288,7 @@ export function migrateManifest(source: ManifestDocument, options: MigrateOption
       const [start, end] = at.valueRange(pointer);
       return { code: 'migrate-invalid-result', message: `as svc_version 2: ${d.message} (${d.code})`, path: pointer, start, end };
     });
-    return unchanged(false, locateAll(source, raw));
+    return unchanged(source, false, locateAll(source, raw));
   }
   return { ok: true, changed: edited.text !== source.text, text: edited.text, diagnostics: after.diagnostics };
 }

@@ -62,112 +62,25 @@ export function yamlContext(text: TextSource, offset: number, lines: LineTable):
   const before = full.slice(0, offset - lineStart);
   if (/(^|\s)#/.test(before.replace(/"[^"]*"|'[^']*'/g, '""'))) return null;
 
-  const head = /^( *)((?:- +)*)/.exec(before)!;
-  const dashCols: number[] = [];
-  {
-    let col = head[1]!.length;
-    for (const dash of head[2]!.match(/- +/g) ?? []) {
-      dashCols.push(col);
-      col += dash.length;
-    }
-  }
-  const column = head[0].length;
-  const rest = before.slice(column);
+  const { dashCols, column } = itemMarkers(before);
   const wordAfter = /^[^\s:#,\]}]*/.exec(full.slice(offset - lineStart))![0];
-
-  let kind: CursorContext['kind'];
-  let spaceBefore = false;
-  let flowValue: string | undefined;
-  let key: string | undefined;
-  let partial: string;
-  let partialStart: number;
-  const keyMatch = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"?:,[\]{}][^#:]*?)[ \t]*:(?:[ \t]+(.*))?$/.exec(rest);
-  if (keyMatch && (keyMatch[2] !== undefined || rest.endsWith(':'))) {
-    key = unquoteKey(keyMatch[1]!.trim());
-    const value = keyMatch[2] ?? '';
-    const valueStart = offset - value.length;
-    if (value.startsWith('{')) flowValue = value;
-    if (value.startsWith('[')) {
-      const inner = value.slice(1);
-      const lastComma = inner.lastIndexOf(',');
-      const item = inner.slice(lastComma + 1).replace(/^\s+/, '');
-      if (/[\]]/.test(item)) return null;
-      kind = 'item';
-      partial = item;
-      partialStart = offset - item.length;
-    } else {
-      kind = 'value';
-      partial = value;
-      partialStart = valueStart;
-      spaceBefore = keyMatch[2] === undefined;
-    }
-  } else if (/^[^:#]*$/.test(rest)) {
-    kind = 'key';
-    partial = rest;
-    partialStart = offset - rest.length;
-  } else {
-    return null;
-  }
+  const at = cursorPlace(before.slice(column), offset);
+  if (!at) return null;
+  const { kind, partial } = at;
 
   // Ancestors: tokens on this line left of the cursor's column, then lines above.
-  const ancestors: { token: LineToken; line: number }[] = [];
   const present = new Set<string>();
-  let threshold = column;
-  for (let i = dashCols.length - 1; i >= 0; i--) {
-    ancestors.push({ token: { col: dashCols[i]!, kind: 'dash' }, line: lineNo });
-    threshold = dashCols[i]!;
-  }
-  // After a `- ` ancestor, the key owning the sequence may sit at the same column
-  // (`triggers:` over `- slug: a`, YAML's compact form).
-  let afterDash = dashCols.length > 0;
   const collectSiblings = kind === 'key' && dashCols.length === 0;
-  let siblingsOpen = collectSiblings;
-  for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen || afterDash); line--) {
-    const indent = indentOf(text, lines, line);
-    // Only a line starting left of the threshold (or a sibling's, at the column) can matter.
-    if (indent < 0) continue;
-    if (indent >= threshold && !(siblingsOpen && indent === column) && !(afterDash && indent === threshold)) continue;
-    const tokens = tokenizeLine(lineText(text, lines, line));
-    for (let t = tokens.length - 1; t >= 0; t--) {
-      const token = tokens[t]!;
-      if (siblingsOpen && token.col === column && token.kind === 'key') present.add(token.name!);
-      if (afterDash && token.col === threshold && token.kind === 'key') {
-        ancestors.push({ token, line });
-        afterDash = false;
-        continue;
-      }
-      if (token.col < threshold) {
-        siblingsOpen = false;
-        threshold = token.col;
-        // A plain scalar line shallower than the cursor: not structure we understand.
-        if (token.kind === 'other') continue;
-        ancestors.push({ token, line });
-        afterDash = token.kind === 'dash';
-      }
-    }
-  }
-  if (collectSiblings || (kind === 'key' && dashCols.length > 0)) {
-    for (let line = lineNo + 1; line < lines.lineCount; line++) {
-      const indent = indentOf(text, lines, line);
-      if (indent < 0 || indent > column) continue;
-      if (indent < column) break;
-      const tokens = tokenizeLine(lineText(text, lines, line));
-      for (const token of tokens) if (token.col === column && token.kind === 'key') present.add(token.name!);
-    }
-  }
+  const ancestors = ancestorsAbove(text, lines, { lineNo, column, dashCols }, collectSiblings ? present : undefined);
+  if (collectSiblings || (kind === 'key' && dashCols.length > 0)) siblingKeysBelow(text, lines, lineNo, column, present);
 
-  const path: PathSegment[] = [];
-  for (let i = ancestors.length - 1; i >= 0; i--) {
-    const { token, line } = ancestors[i]!;
-    if (token.kind === 'key') path.push(token.name!);
-    else path.push(itemIndex(text, lines, line, token.col));
-  }
-  if (kind === 'value') path.push(key!);
-  else if (kind === 'item') path.push(key!);
+  const path = pathOf(text, lines, ancestors);
+  if (kind === 'value') path.push(at.key!);
+  else if (kind === 'item') path.push(at.key!);
   // `- x` under an array of scalars is an item, decided by the caller from the schema.
 
-  if (flowValue !== undefined) {
-    const context = flowMapContext(flowValue, path, offset, 'yaml');
+  if (at.flowValue !== undefined) {
+    const context = flowMapContext(at.flowValue, path, offset, 'yaml');
     if (!context) return null;
     context.replaceEnd = offset + wordAfter.length;
     if (context.quote && full[context.replaceEnd - lineStart] === context.quote) context.replaceEnd += 1;
@@ -186,14 +99,132 @@ export function yamlContext(text: TextSource, offset: number, lines: LineTable):
     kind,
     path,
     prefix,
-    replaceStart: partialStart,
+    replaceStart: at.partialStart,
     replaceEnd,
     present: [...present],
     column,
     freshItem: kind === 'key' && dashCols.length > 0,
     quote,
-    ...(spaceBefore ? { spaceBefore } : {}),
+    ...(at.spaceBefore ? { spaceBefore: at.spaceBefore } : {}),
   };
+}
+
+/** The columns of the `- ` markers that start the cursor's line, and the column after them (and the indentation). */
+function itemMarkers(before: string): { dashCols: number[]; column: number } {
+  const head = /^( *)((?:- +)*)/.exec(before)!;
+  const dashCols: number[] = [];
+  let col = head[1]!.length;
+  for (const dash of head[2]!.match(/- +/g) ?? []) {
+    dashCols.push(col);
+    col += dash.length;
+  }
+  return { dashCols, column: head[0].length };
+}
+
+/** What the cursor is in, from the line's text after its item markers up to the cursor. */
+interface CursorPlace {
+  kind: CursorContext['kind'];
+  /** The key whose value (or flow sequence item) the cursor is in. */
+  key?: string;
+  /** The text typed so far, from `partialStart` to the cursor. */
+  partial: string;
+  partialStart: number;
+  /** A flow mapping value (`key: {…`), completed by flowMapContext. */
+  flowValue?: string;
+  /** The cursor is right after `key:`, with no space yet. */
+  spaceBefore: boolean;
+}
+
+/** A key being typed, a value after `key:`, or an item of a flow sequence (`key: [a, b`); null for anything else. */
+function cursorPlace(rest: string, offset: number): CursorPlace | null {
+  const keyMatch = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"?:,[\]{}][^#:]*?)[ \t]*:(?:[ \t]+(.*))?$/.exec(rest);
+  if (keyMatch && (keyMatch[2] !== undefined || rest.endsWith(':'))) {
+    const key = unquoteKey(keyMatch[1]!.trim());
+    const value = keyMatch[2] ?? '';
+    const flowValue = value.startsWith('{') ? value : undefined;
+    if (value.startsWith('[')) {
+      const inner = value.slice(1);
+      const lastComma = inner.lastIndexOf(',');
+      const item = inner.slice(lastComma + 1).replace(/^\s+/, '');
+      if (/[\]]/.test(item)) return null;
+      return { kind: 'item', key, partial: item, partialStart: offset - item.length, flowValue, spaceBefore: false };
+    }
+    return { kind: 'value', key, partial: value, partialStart: offset - value.length, flowValue, spaceBefore: keyMatch[2] === undefined };
+  }
+  if (/^[^:#]*$/.test(rest)) return { kind: 'key', partial: rest, partialStart: offset - rest.length, spaceBefore: false };
+  return null;
+}
+
+/**
+ * The cursor's ancestors, innermost first: the `- ` markers left of it on its line, then the
+ * `key:` and `- ` tokens on the lines above that start left of what was found so far. Given
+ * `present`, it also collects the keys above at the cursor's column (its siblings) until an
+ * ancestor is found.
+ */
+function ancestorsAbove(
+  text: TextSource,
+  lines: LineTable,
+  cursor: { lineNo: number; column: number; dashCols: readonly number[] },
+  present: Set<string> | undefined,
+): { token: LineToken; line: number }[] {
+  const { lineNo, column, dashCols } = cursor;
+  const ancestors: { token: LineToken; line: number }[] = [];
+  let threshold = column;
+  for (let i = dashCols.length - 1; i >= 0; i--) {
+    ancestors.push({ token: { col: dashCols[i]!, kind: 'dash' }, line: lineNo });
+    threshold = dashCols[i]!;
+  }
+  // After a `- ` ancestor, the key owning the sequence may sit at the same column
+  // (`triggers:` over `- slug: a`, YAML's compact form).
+  let afterDash = dashCols.length > 0;
+  let siblingsOpen = present !== undefined;
+  for (let line = lineNo - 1; line >= 0 && (threshold > 0 || siblingsOpen || afterDash); line--) {
+    const indent = indentOf(text, lines, line);
+    // Only a line starting left of the threshold (or a sibling's, at the column) can matter.
+    if (indent < 0) continue;
+    if (indent >= threshold && !(siblingsOpen && indent === column) && !(afterDash && indent === threshold)) continue;
+    const tokens = tokenizeLine(lineText(text, lines, line));
+    for (let t = tokens.length - 1; t >= 0; t--) {
+      const token = tokens[t]!;
+      if (siblingsOpen && token.col === column && token.kind === 'key') present!.add(token.name!);
+      if (afterDash && token.col === threshold && token.kind === 'key') {
+        ancestors.push({ token, line });
+        afterDash = false;
+        continue;
+      }
+      if (token.col < threshold) {
+        siblingsOpen = false;
+        threshold = token.col;
+        // A plain scalar line shallower than the cursor: not structure we understand.
+        if (token.kind === 'other') continue;
+        ancestors.push({ token, line });
+        afterDash = token.kind === 'dash';
+      }
+    }
+  }
+  return ancestors;
+}
+
+/** Adds to `present` the keys at `column` on the lines below the cursor's, up to the first line left of it. */
+function siblingKeysBelow(text: TextSource, lines: LineTable, lineNo: number, column: number, present: Set<string>): void {
+  for (let line = lineNo + 1; line < lines.lineCount; line++) {
+    const indent = indentOf(text, lines, line);
+    if (indent < 0 || indent > column) continue;
+    if (indent < column) break;
+    const tokens = tokenizeLine(lineText(text, lines, line));
+    for (const token of tokens) if (token.col === column && token.kind === 'key') present.add(token.name!);
+  }
+}
+
+/** The path the ancestors (innermost first) spell, outermost first: a key's name, an item's index. */
+function pathOf(text: TextSource, lines: LineTable, ancestors: readonly { token: LineToken; line: number }[]): PathSegment[] {
+  const path: PathSegment[] = [];
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const { token, line } = ancestors[i]!;
+    if (token.kind === 'key') path.push(token.name!);
+    else path.push(itemIndex(text, lines, line, token.col));
+  }
+  return path;
 }
 
 /** The index of the `- ` item at `col` on `line` among its siblings above. */
