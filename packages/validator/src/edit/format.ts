@@ -74,7 +74,7 @@ function formatOpened(document: ManifestDocument, options: FormatOptions, check:
     if (edits.length === 0) return { text, changed: false, edits, indentKept: !reindent };
     const formatted = applyAll(text, edits);
     if (formatted === text) return { text, changed: false, edits: [], indentKept: !reindent };
-    const problem = problemOf(document, formatted, check);
+    const problem = problemOf(document, edits, formatted, check);
     if (problem === undefined) return { text: formatted, changed: true, edits, indentKept: !reindent };
     lastProblem = problem;
   }
@@ -88,14 +88,26 @@ function formatOpened(document: ManifestDocument, options: FormatOptions, check:
  */
 export type FormatCheck = 'shortcut' | 'reparse';
 
-/** What `formatted` (the text of `document` with formatting edits applied) would break, or undefined when it keeps the value and changes only whitespace. */
-function problemOf(document: ManifestDocument, formatted: string, check: FormatCheck): string | undefined {
+/**
+ * What `formatted` (the text of `document` with `edits`, sorted and not overlapping, applied)
+ * would break, or undefined when it keeps the value and changes only whitespace.
+ */
+function problemOf(document: ManifestDocument, edits: readonly OffsetEdit[], formatted: string, check: FormatCheck): string | undefined {
   if (check === 'shortcut' && document.format === 'toml' && readsAsTomlDocument(document, formatted)) return undefined;
   const after = ManifestDocument.parse(formatted, { format: document.format, filename: document.filename, limits: { ...document.limits } });
   if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key')) return 'would break its syntax';
   if (!sameValue(after.value, document.value)) return 'would change a value';
-  if (!sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
+  // Edits that each replace whitespace with whitespace leave the text without whitespace as it was: only the edits need reading.
+  const whitespaceOnly =
+    check === 'shortcut' &&
+    edits.every((edit) => isWhitespaceOnly(document.text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length));
+  if (!whitespaceOnly && !sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
   return undefined;
+}
+
+function isWhitespaceOnly(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) if (!isWhitespace(text.charCodeAt(at))) return false;
+  return true;
 }
 
 /**
@@ -546,7 +558,7 @@ export function formatManifestRangeCheckedBy(
   const inside = full.edits.filter((edit) => edit.start >= lineStart && edit.end <= range.end);
   // All of them: the formatter has checked them together already.
   if (inside.length === full.edits.length) return inside;
-  const keeps = (edits: readonly OffsetEdit[]): boolean => edits.length === 0 || problemOf(document, applyAll(text, edits), check) === undefined;
+  const keeps = (edits: readonly OffsetEdit[]): boolean => edits.length === 0 || problemOf(document, edits, applyAll(text, edits), check) === undefined;
   if (keeps(inside)) return inside;
   const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
   const notIndentation = inside.filter(
