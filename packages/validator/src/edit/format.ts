@@ -522,8 +522,7 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
     if (node.kind === 'map') {
       for (const entry of node.entries) {
         if (entry.value.start <= entry.keyEnd) continue;
-        const between = text.slice(entry.keyEnd, entry.value.start);
-        if (/^[ \t]*=[ \t]*$/.test(between) && between !== ' = ') out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
+        if (isUnevenEquals(text, entry.keyEnd, entry.value.start)) out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
       }
     }
     if (node.kind !== 'scalar' && node.kind !== 'alias' && node.flow) {
@@ -533,6 +532,18 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
     }
   });
   out.sort((a, b) => a.start - b.start);
+}
+
+/** Whether `text[start, end)` is one `=` with only spaces and tabs around it, other than ` = ` (read in place: it runs once per key). */
+function isUnevenEquals(text: string, start: number, end: number): boolean {
+  if (end - start === 3 && text.charCodeAt(start) === 32 && text.charCodeAt(start + 1) === 61 && text.charCodeAt(start + 2) === 32) return false;
+  let equals = 0;
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 61) equals++;
+    else if (code !== 32 && code !== 9) return false;
+  }
+  return equals === 1;
 }
 
 /**
