@@ -12,9 +12,11 @@ import type { OffsetEdit } from '../diagnostic.js';
 import { detectFormat, ManifestDocument, type ManifestFormat } from '../document/manifest-document.js';
 import type { Limits } from '../document/limits.js';
 import type { MapNode, SeqNode, ValueNode } from '../document/nodes.js';
+import { findExcessiveNesting, offsetPastByteLimit } from '../document/limits.js';
 import { ManifestEditError } from './changes.js';
 import { openForEdit } from './engine.js';
 import { isPlainObject } from './json.js';
+import { sameTomlReading } from './toml-whitespace.js';
 
 export interface FormatOptions {
   format?: ManifestFormat;
@@ -45,13 +47,19 @@ class KeepIndentation extends Error {}
  * `mismatch` (no formatting keeps its meaning).
  */
 export function formatManifest(source: string | Uint8Array | ManifestDocument, options: FormatOptions = {}): FormatResult {
+  return formatManifestCheckedBy('shortcut', source, options);
+}
+
+/** {@link formatManifest} with its result checked as `check` says; not in the package's API (tests compare the two checks). */
+export function formatManifestCheckedBy(check: FormatCheck, source: string | Uint8Array | ManifestDocument, options: FormatOptions = {}): FormatResult {
   return formatOpened(
     openForEdit(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits }),
     options,
+    check,
   );
 }
 
-function formatOpened(document: ManifestDocument, options: FormatOptions): FormatResult {
+function formatOpened(document: ManifestDocument, options: FormatOptions, check: FormatCheck): FormatResult {
   const text = document.text;
   const width = Math.max(1, Math.min(8, Math.floor(options.indentWidth ?? 2)));
   let lastProblem = '';
@@ -66,20 +74,53 @@ function formatOpened(document: ManifestDocument, options: FormatOptions): Forma
     if (edits.length === 0) return { text, changed: false, edits, indentKept: !reindent };
     const formatted = applyAll(text, edits);
     if (formatted === text) return { text, changed: false, edits: [], indentKept: !reindent };
-    const problem = problemOf(document, formatted);
+    const problem = problemOf(document, edits, formatted, check);
     if (problem === undefined) return { text: formatted, changed: true, edits, indentKept: !reindent };
     lastProblem = problem;
   }
   throw new ManifestEditError('mismatch', `${options.filename ?? 'the manifest'} was left as it is: formatting it ${lastProblem || 'is not supported'}`);
 }
 
-/** What `formatted` (the text of `document` with formatting edits applied) would break, or undefined when it keeps the value and changes only whitespace. */
-function problemOf(document: ManifestDocument, formatted: string): string | undefined {
+/**
+ * How `formatted` is checked: `reparse` always parses it; `shortcut` first tries, for TOML, to
+ * show from the two texts alone that it reads as the document does ({@link sameTomlReading}),
+ * and parses only when that fails. Both accept and refuse the same texts; tests compare them.
+ */
+export type FormatCheck = 'shortcut' | 'reparse';
+
+/**
+ * What `formatted` (the text of `document` with `edits`, sorted and not overlapping, applied)
+ * would break, or undefined when it keeps the value and changes only whitespace.
+ */
+function problemOf(document: ManifestDocument, edits: readonly OffsetEdit[], formatted: string, check: FormatCheck): string | undefined {
+  if (check === 'shortcut' && document.format === 'toml' && readsAsTomlDocument(document, formatted)) return undefined;
   const after = ManifestDocument.parse(formatted, { format: document.format, filename: document.filename, limits: { ...document.limits } });
   if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key')) return 'would break its syntax';
   if (!sameValue(after.value, document.value)) return 'would change a value';
-  if (!sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
+  // Edits that each replace whitespace with whitespace leave the text without whitespace as it was: only the edits need reading.
+  const whitespaceOnly =
+    check === 'shortcut' &&
+    edits.every((edit) => isWhitespaceOnly(document.text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length));
+  if (!whitespaceOnly && !sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
   return undefined;
+}
+
+function isWhitespaceOnly(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) if (!isWhitespace(text.charCodeAt(at))) return false;
+  return true;
+}
+
+/**
+ * Whether the TOML `formatted` reads as `document` (which the document layer read without
+ * errors) without parsing it: within the limits the document layer checks on raw text (size,
+ * nesting), and the same reading by {@link sameTomlReading}.
+ */
+function readsAsTomlDocument(document: ManifestDocument, formatted: string): boolean {
+  const limits = document.limits;
+  if (offsetPastByteLimit(formatted, limits.maxBytes) !== -1) return false;
+  const body = formatted.charCodeAt(0) === 0xfeff ? formatted.slice(1) : formatted;
+  if (findExcessiveNesting(body, 'toml', limits.maxDepth) !== -1) return false;
+  return sameTomlReading(document.text, formatted);
 }
 
 function isWhitespace(code: number): boolean {
@@ -481,8 +522,7 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
     if (node.kind === 'map') {
       for (const entry of node.entries) {
         if (entry.value.start <= entry.keyEnd) continue;
-        const between = text.slice(entry.keyEnd, entry.value.start);
-        if (/^[ \t]*=[ \t]*$/.test(between) && between !== ' = ') out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
+        if (isUnevenEquals(text, entry.keyEnd, entry.value.start)) out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
       }
     }
     if (node.kind !== 'scalar' && node.kind !== 'alias' && node.flow) {
@@ -494,20 +534,42 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
   out.sort((a, b) => a.start - b.start);
 }
 
+/** Whether `text[start, end)` is one `=` with only spaces and tabs around it, other than ` = ` (read in place: it runs once per key). */
+function isUnevenEquals(text: string, start: number, end: number): boolean {
+  if (end - start === 3 && text.charCodeAt(start) === 32 && text.charCodeAt(start + 1) === 61 && text.charCodeAt(start + 2) === 32) return false;
+  let equals = 0;
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 61) equals++;
+    else if (code !== 32 && code !== 9) return false;
+  }
+  return equals === 1;
+}
+
 /**
  * The formatting edits that lie in `range` (offsets; whole lines from the range's first), when
  * applying only them keeps the value and changes only whitespace; else those of them that do
  * not re-indent, checked the same way; else none. For an editor's "format selection".
  */
 export function formatManifestRange(text: string, range: { start: number; end: number }, options: FormatOptions = {}): OffsetEdit[] {
+  return formatManifestRangeCheckedBy('shortcut', text, range, options);
+}
+
+/** {@link formatManifestRange} with each candidate checked as `check` says; not in the package's API. */
+export function formatManifestRangeCheckedBy(
+  check: FormatCheck,
+  text: string,
+  range: { start: number; end: number },
+  options: FormatOptions = {},
+): OffsetEdit[] {
   const document = openForEdit(text, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
-  const full = formatOpened(document, options);
+  const full = formatOpened(document, options, check);
   if (!full.changed) return [];
   const lineStart = text.lastIndexOf('\n', Math.max(0, range.start - 1)) + 1;
   const inside = full.edits.filter((edit) => edit.start >= lineStart && edit.end <= range.end);
   // All of them: the formatter has checked them together already.
   if (inside.length === full.edits.length) return inside;
-  const keeps = (edits: readonly OffsetEdit[]): boolean => edits.length === 0 || problemOf(document, applyAll(text, edits)) === undefined;
+  const keeps = (edits: readonly OffsetEdit[]): boolean => edits.length === 0 || problemOf(document, edits, applyAll(text, edits), check) === undefined;
   if (keeps(inside)) return inside;
   const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
   const notIndentation = inside.filter(

@@ -1,0 +1,172 @@
+/**
+ * The formatter's TOML shortcut (`sameTomlReading`: a re-parse avoided when the two texts alone
+ * show the same reading): on every fixture and example, formatting and range formatting give the
+ * same bytes and refuse the same files with the shortcut as with the re-parse, and every text the
+ * shortcut accepts reads, once parsed, as the original does.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManifestDocument } from '@svc-manifest/validator';
+import { formatManifestCheckedBy, formatManifestRangeCheckedBy, type FormatCheck } from '../src/edit/format.js';
+import { sameTomlReading } from '../src/edit/toml-whitespace.js';
+import { REPO_ROOT } from './support/child.js';
+
+const files: string[] = [];
+const walk = (dir: string): void => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path);
+    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
+  }
+};
+walk(join(REPO_ROOT, 'fixtures'));
+walk(join(REPO_ROOT, 'examples'));
+const tomlFiles = files.filter((file) => file.endsWith('.toml'));
+
+/** A TOML file as a careless hand leaves it: indented, `=` spaced unevenly, trailing spaces, extra blank lines. */
+function messUpToml(text: string): string {
+  return text
+    .replace(/^(?=[A-Za-z_"[])/gm, '  ')
+    .replace(/^( *[A-Za-z0-9_.-]+) = /gm, '$1   =  ')
+    .replace(/^( *\[[^\]\n]*\]+)$/gm, '$1   ')
+    .replace(/\n\n/g, '\n \n\n');
+}
+
+/** The formatter's answer as a value: its result, or the reason it refused. */
+function outcome(check: FormatCheck, text: string, file: string, indentWidth?: number): unknown {
+  try {
+    return formatManifestCheckedBy(check, text, { filename: file, indentWidth });
+  } catch (error) {
+    return { refused: (error as { reason?: string }).reason, message: (error as Error).message };
+  }
+}
+
+describe('the TOML shortcut against the re-parse', () => {
+  it('gives the same bytes and refuses the same files on every fixture and example, as written and messed up', () => {
+    let shortcutTaken = 0;
+    let changed = 0;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const input of file.endsWith('.toml') ? [text, messUpToml(text)] : [text]) {
+        const slow = outcome('reparse', input, file);
+        expect(outcome('shortcut', input, file), file).toEqual(slow);
+        const result = slow as { text?: string; changed?: boolean };
+        if (result.changed) {
+          changed++;
+          if (file.endsWith('.toml') && sameTomlReading(input, result.text!)) shortcutTaken++;
+        }
+      }
+    }
+    // Not vacuous: many files change, and the shortcut decides most TOML ones.
+    expect(changed).toBeGreaterThan(150);
+    expect(shortcutTaken).toBeGreaterThan(60);
+  });
+
+  it('gives the same range edits for every third of each messed-up TOML file', () => {
+    for (const file of tomlFiles) {
+      const text = messUpToml(readFileSync(file, 'utf8'));
+      for (const [from, to] of [
+        [0, 1 / 3],
+        [1 / 3, 2 / 3],
+        [2 / 3, 1],
+      ] as const) {
+        const range = { start: Math.floor(text.length * from), end: Math.floor(text.length * to) };
+        const run = (check: FormatCheck): unknown => {
+          try {
+            return formatManifestRangeCheckedBy(check, text, range, { filename: file });
+          } catch (error) {
+            return { refused: (error as { reason?: string }).reason };
+          }
+        };
+        expect(run('shortcut'), file).toEqual(run('reparse'));
+      }
+    }
+  });
+});
+
+/** A deterministic source of numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** `text` with one whitespace change: a space or a line end added, a whitespace character removed, or a space turned into a tab. */
+function mutate(text: string, random: () => number): string {
+  const at = Math.floor(random() * (text.length + 1));
+  switch (Math.floor(random() * 4)) {
+    case 0:
+      return text.slice(0, at) + ' ' + text.slice(at);
+    case 1:
+      return text.slice(0, at) + '\n' + text.slice(at);
+    case 2: {
+      const space = text.slice(at).search(/[ \t\n]/);
+      return space === -1 ? text : text.slice(0, at + space) + text.slice(at + space + 1);
+    }
+    default: {
+      const space = text.indexOf(' ', at);
+      return space === -1 ? text : text.slice(0, space) + '\t' + text.slice(space + 1);
+    }
+  }
+}
+
+function reading(text: string): { errors: string[]; value: unknown } {
+  const document = ManifestDocument.parse(text, { format: 'toml' });
+  return { errors: document.diagnostics.filter((d) => /syntax|duplicate|too-|forbidden/.test(d.code)).map((d) => d.code), value: document.value };
+}
+
+describe('sameTomlReading', () => {
+  it('accepts only whitespace changes after which the parser reads the same value without errors', () => {
+    const random = seeded(37);
+    let accepted = 0;
+    let refused = 0;
+    for (const file of tomlFiles) {
+      const text = readFileSync(file, 'utf8');
+      const original = reading(text);
+      if (original.errors.length > 0 || original.value === undefined) continue;
+      for (let round = 0; round < 40; round++) {
+        // One to three changes at once.
+        let changed = text;
+        for (let count = 1 + Math.floor(random() * 3); count > 0; count--) changed = mutate(changed, random);
+        if (!sameTomlReading(text, changed)) {
+          refused++;
+          continue;
+        }
+        accepted++;
+        expect(reading(changed), `${file}\n--- changed to ---\n${changed}`).toEqual(original);
+      }
+    }
+    expect(accepted).toBeGreaterThan(300);
+    expect(refused).toBeGreaterThan(300);
+  });
+
+  it('takes the whitespace TOML ignores', () => {
+    const text = 'a=1\n[t]\nb = [1,2]\n# note\nc = {x=1}\n[[u]]\nd = "s"\n';
+    expect(sameTomlReading(text, '\n  a = 1   \n\n\n  [ t ]\n\tb   =   [ 1, 2 ]\n# note   \nc = { x = 1 }\n[[ u ]]\nd = "s"')).toBe(true);
+    expect(sameTomlReading('a = [\n  1,\n\n  2,\n]\n', 'a = [\n1,\n2,\n    ]\n')).toBe(true);
+  });
+
+  it('refuses what would change the reading or may: inside strings, comments, date-times and dotted keys, line ends, touching brackets', () => {
+    const refusals: [string, string][] = [
+      ['a = "x y"\n', 'a = "x  y"\n'],
+      ['a = "x = [y]"\n', 'a = "x=[ y ]"\n'],
+      ["a = '''x, y'''\n", "a = '''x,y'''\n"],
+      ['a = 1 # x = y\n', 'a = 1 # x=y\n'],
+      ["a = 'x y'\n", "a = 'x\ty'\n"],
+      ['a = """\nx\n\ny"""\n', 'a = """\nx\ny"""\n'],
+      ['a = """x"""" # q\n', 'a = """x""""  # q\n'],
+      ['a = "x#y" # c d\n', 'a = "x#y" # c  d\n'],
+      ['a = 1979-05-27 07:32:00\n', 'a = 1979-05-27  07:32:00\n'],
+      ['a = 1\nb = 2\n', 'a = 1 b = 2\n'],
+      ['a.b = 1\n', 'a . b = 1\n'],
+      ['a = -1\n', 'a = - 1\n'],
+      ['[[t]]\n', '[ [t] ]\n'],
+      ['a = 1\n', 'a = 1\r'],
+      ['a = 1\n', 'a = 1\nb'],
+    ];
+    for (const [a, b] of refusals) expect(sameTomlReading(a, b), `${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(false);
+  });
+});
