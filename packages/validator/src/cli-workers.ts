@@ -109,7 +109,7 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
     return { text: '', diagnostics: [], readError: describeFileError(error) };
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
-  const result = validateDocument(document);
+  const result = validateDocument(document, { once: true });
   const diagnostics = pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, result.diagnostics) : result.diagnostics;
   return { text: document.text, diagnostics, ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, result.diagnostics) } : {}) };
 }

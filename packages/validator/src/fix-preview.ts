@@ -33,7 +33,7 @@ export function fixesThatFixApplies(document: ManifestDocument, version: 1 | 2 |
     const diagnostic = diagnostics.find((d) => d.code === candidate.code && d.path === candidate.path && !preview.has(d));
     if (diagnostic === undefined) continue;
     const fixed = tryFix(document, candidate.change);
-    if (fixed === undefined || !better(validateDocument(fixed).diagnostics, diagnostics)) continue;
+    if (fixed === undefined || !better(validateDocument(fixed, { once: true }).diagnostics, diagnostics)) continue;
     preview.set(diagnostic, replacementBetween(document.text, fixed.text, diagnostic.range.start.offset, diagnostic.range.end.offset));
   }
   return preview;

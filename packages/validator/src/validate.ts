@@ -92,7 +92,7 @@ export function withPathChecks(document: ManifestDocument, result: ValidationRes
  * them as read-only.
  */
 export function validateDocument(document: ManifestDocument, options: DocumentValidationOptions = {}): ValidationResult {
-  return validated(document, true, options.probe);
+  return validated(document, !options.once, options.probe);
 }
 
 /** How {@link validateDocument} runs. */
@@ -102,6 +102,11 @@ export interface DocumentValidationOptions {
    * validated, the items checked again), when the document was not validated before.
    */
   probe?: ValidationWork;
+  /**
+   * No one will update this document (the CLI's files, and the copies its fix preview makes):
+   * compute everything and keep nothing for a next validation, which saves the bookkeeping.
+   */
+  once?: boolean;
 }
 
 function validated(document: ManifestDocument, keep: boolean, probe?: ValidationWork): ValidationResult {
