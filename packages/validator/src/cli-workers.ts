@@ -127,14 +127,26 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
 
 /**
  * How many threads to use for `count` files: undefined when the main thread alone is the better
- * choice (few files, one core) or workers cannot run here (not from a bundle).
+ * choice (few files, one core, no idle core) or workers cannot run here (not from a bundle).
  */
 export function workerCount(count: number, requested: 'auto' | number = 'auto'): number | undefined {
   if (requested !== 'auto') return requested >= 2 && count >= 2 && bundlePath() !== undefined ? Math.min(requested, count) : undefined;
   if (count < 2 * FILES_PER_WORKER || bundlePath() === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os loads only for a large run (see process-io.ts)
-  const cores = (require('node:os') as typeof import('node:os')).availableParallelism();
-  const workers = Math.min(cores, Math.floor(count / FILES_PER_WORKER));
+  const os = require('node:os') as typeof import('node:os');
+  return autoWorkers(count, os.availableParallelism(), os.loadavg()[0] ?? 0);
+}
+
+/**
+ * `--concurrency auto`'s choice: a thread per 200 files, on the cores other processes leave idle
+ * (the cores less the last minute's load average, rounded), and none when that is fewer than two.
+ * Threads on cores that are already busy only add their start-up (each loads the bundle and
+ * compiles the validators again) to a machine that has no time to spare (bench/findings.md,
+ * "Throughput on a tree"). Where there is no load average (Windows: 0), every core counts.
+ */
+export function autoWorkers(count: number, cores: number, loadAverage: number): number | undefined {
+  const idle = cores - Math.round(loadAverage);
+  const workers = Math.min(idle, Math.floor(count / FILES_PER_WORKER));
   return workers >= 2 ? workers : undefined;
 }
 
