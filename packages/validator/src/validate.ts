@@ -284,6 +284,11 @@ function checkSchema(
     '',
     (found: PartErrors) => {
       const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
+      // Nothing is kept for a one-shot validation: no anchor to keep the explanation with.
+      if (!cache.keep) {
+        appendAll(raw, explain());
+        return;
+      }
       const anchor = anchorAt(found);
       appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
     },
@@ -314,6 +319,12 @@ function runCodeRules(
     // What a rule reports about an item also depends on the version (say, the schema it reads).
     const slot = `${rule.id}@${version}`;
     const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+      // A one-shot validation keeps no item's result: each check reports straight into the sink,
+      // in item order as the kept path appends them, without the anchors and slots that keep them.
+      if (!cache.keep) {
+        for (let index = 0; index < items.length; index++) check(items[index]!, index);
+        return;
+      }
       const found = cache.each(
         `${slot}:${name}`,
         anchorsOf(items, item.anchor),
