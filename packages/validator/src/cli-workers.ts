@@ -5,7 +5,7 @@
  * worker loads the same one-file bundle, `require`d by path); run from sources, or on few files,
  * everything happens on the main thread.
  */
-import { readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { openSync, readSync, closeSync } from 'node:fs';
 import type { Diagnostic } from './diagnostic.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
@@ -56,19 +56,30 @@ interface WorkerResult {
   readError?: string;
 }
 
-/** A file's bytes, at most `limit` of them; a folder is refused as EISDIR. */
+/** Where files are read into, a chunk at a time (one buffer for the run: most manifests fit in one chunk). */
+let scratch: Buffer | undefined;
+
+/**
+ * A file's bytes, at most `limit` of them; a folder is refused as EISDIR (by `read`, or by `open`
+ * where a folder cannot be opened). No `stat` first: reading until end of file or the limit costs
+ * one call less per file, and a file that grows while read still stops at the limit.
+ */
 export function readFileCapped(path: string, limit: number): Uint8Array {
-  const stats = statSync(path);
-  if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  if (stats.size <= limit) return readFileSync(path);
-  const buffer = Buffer.alloc(limit);
   const fd = openSync(path, 'r');
   try {
-    readSync(fd, buffer, 0, limit, 0);
+    const buffer = (scratch ??= Buffer.allocUnsafe(64 * 1024));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total < limit) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, limit - total), null);
+      if (read === 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+      total += read;
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
   }
-  return buffer;
 }
 
 /** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
@@ -112,7 +123,7 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
     return { text: '', diagnostics: [], readError: describeFileError(error) };
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
-  const result = validateDocument(document);
+  const result = validateDocument(document, { once: true });
   const diagnostics = reportedDiagnostics(document, file, pathChecks, result.diagnostics);
   return { text: document.text, diagnostics, ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, diagnostics, file.policy) } : {}) };
 }
@@ -129,14 +140,26 @@ export function reportedDiagnostics(document: ManifestDocument, file: FileToChec
 
 /**
  * How many threads to use for `count` files: undefined when the main thread alone is the better
- * choice (few files, one core) or workers cannot run here (not from a bundle).
+ * choice (few files, one core, no idle core) or workers cannot run here (not from a bundle).
  */
 export function workerCount(count: number, requested: 'auto' | number = 'auto'): number | undefined {
   if (requested !== 'auto') return requested >= 2 && count >= 2 && bundlePath() !== undefined ? Math.min(requested, count) : undefined;
   if (count < 2 * FILES_PER_WORKER || bundlePath() === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os loads only for a large run (see process-io.ts)
-  const cores = (require('node:os') as typeof import('node:os')).availableParallelism();
-  const workers = Math.min(cores, Math.floor(count / FILES_PER_WORKER));
+  const os = require('node:os') as typeof import('node:os');
+  return autoWorkers(count, os.availableParallelism(), os.loadavg()[0] ?? 0);
+}
+
+/**
+ * `--concurrency auto`'s choice: a thread per 200 files, on the cores other processes leave idle
+ * (the cores less the last minute's load average, rounded), and none when that is fewer than two.
+ * Threads on cores that are already busy only add their start-up (each loads the bundle and
+ * compiles the validators again) to a machine that has no time to spare (bench/findings.md,
+ * "Throughput on a tree"). Where there is no load average (Windows: 0), every core counts.
+ */
+export function autoWorkers(count: number, cores: number, loadAverage: number): number | undefined {
+  const idle = cores - Math.round(loadAverage);
+  const workers = Math.min(idle, Math.floor(count / FILES_PER_WORKER));
   return workers >= 2 ? workers : undefined;
 }
 

@@ -39,12 +39,12 @@ export function fixesThatFixApplies(
   const preview = new Map<Diagnostic, Replacement>();
   if (version === null || document.fatal || !diagnostics.some((d) => FIXABLE_CODES.has(d.code))) return preview;
   // Compared as --fix compares: the validation alone (no path check), before and after the fix.
-  const before = validatedUnder(document, policy).diagnostics;
+  const before = validatedUnder(document, policy, { once: true }).diagnostics;
   for (const candidate of safeFixes(document, version, diagnostics)) {
     const diagnostic = diagnostics.find((d) => d.code === candidate.code && d.path === candidate.path && !preview.has(d));
     if (diagnostic === undefined) continue;
     const fixed = tryFix(document, candidate.change);
-    if (fixed === undefined || !better(validatedUnder(fixed, policy).diagnostics, before)) continue;
+    if (fixed === undefined || !better(validatedUnder(fixed, policy, { once: true }).diagnostics, before)) continue;
     preview.set(diagnostic, replacementBetween(document.text, fixed.text, diagnostic.range.start.offset, diagnostic.range.end.offset));
   }
   return preview;

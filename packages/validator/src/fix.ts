@@ -69,9 +69,16 @@ export interface FixOptions {
 /** Rounds at most (each applies one fix); a manifest with more findings keeps the rest reported. */
 const MAX_FIXES = 500;
 
-/** The validation of a document as the policy (if any) has it. */
-export function validatedUnder(document: ManifestDocument, policy: ManifestPolicy | undefined): ReturnType<typeof validateDocument> {
-  const result = validateDocument(document);
+/**
+ * The validation of a document as the policy (if any) has it; `once` when no update of the
+ * document will reuse it (validateDocument's option).
+ */
+export function validatedUnder(
+  document: ManifestDocument,
+  policy: ManifestPolicy | undefined,
+  options: { once?: boolean } = {},
+): ReturnType<typeof validateDocument> {
+  const result = validateDocument(document, options);
   return policy ? withPolicy(document, result, policy) : result;
 }
 

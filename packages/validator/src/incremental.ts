@@ -148,7 +148,7 @@ export class ResultCache {
     private readonly document: ManifestDocument,
     readonly work: ValidationWork | undefined,
     /** False for a document no one will update (a one-shot validation): compute everything, keep nothing. */
-    private readonly keep = true,
+    readonly keep = true,
   ) {}
 
   private currentHabits(): string {

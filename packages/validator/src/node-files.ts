@@ -28,16 +28,22 @@ function isInside(root: string, path: string): boolean {
 /** The files around the manifest at `manifestPath` (absolute), inside `root` (its repository by default). */
 export function nodeManifestFiles(manifestPath: string, root?: string): ManifestFiles {
   const folder = dirname(resolve(manifestPath));
-  const top = resolve(root ?? repositoryRootOf(folder));
-  let realTop = top;
-  try {
-    realTop = realpathSync(top);
-  } catch {
-    // The root itself is gone: every lookup below finds nothing.
-  }
+  // The repository is looked for on the first lookup: most manifests name no path, and a run over
+  // a tree of them would otherwise pay a walk upwards and a realpath per file for nothing.
+  let top: string | undefined;
+  let realTop = '';
   return {
     stat(relative: string): PathKind {
       if (relative === '' || isAbsolute(relative) || relative.includes('\0') || relative.split(/[\\/]/).includes('..')) return 'outside';
+      if (top === undefined) {
+        top = resolve(root ?? repositoryRootOf(folder));
+        try {
+          realTop = realpathSync(top);
+        } catch {
+          // The root itself is gone: every lookup below finds nothing.
+          realTop = top;
+        }
+      }
       const target = resolve(folder, relative.split('/').join(sep));
       if (!isInside(top, target)) return 'outside';
       // The deepest part of the path that exists, by its real path: a link out of the repository stops here.

@@ -125,7 +125,7 @@ export function withPathChecks(document: ManifestDocument, result: ValidationRes
  * them as read-only.
  */
 export function validateDocument(document: ManifestDocument, options: DocumentValidationOptions = {}): ValidationResult {
-  return validated(document, true, options.probe);
+  return validated(document, !options.once, options.probe);
 }
 
 /** How {@link validateDocument} runs. */
@@ -135,6 +135,11 @@ export interface DocumentValidationOptions {
    * validated, the items checked again), when the document was not validated before.
    */
   probe?: ValidationWork;
+  /**
+   * No one will update this document (the CLI's files, and the copies its fix preview makes):
+   * compute everything and keep nothing for a next validation, which saves the bookkeeping.
+   */
+  once?: boolean;
 }
 
 function validated(document: ManifestDocument, keep: boolean, probe?: ValidationWork): ValidationResult {
@@ -312,6 +317,11 @@ function checkSchema(
     '',
     (found: PartErrors) => {
       const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
+      // Nothing is kept for a one-shot validation: no anchor to keep the explanation with.
+      if (!cache.keep) {
+        appendAll(raw, explain());
+        return;
+      }
       const anchor = anchorAt(found);
       appendAll(raw, anchor ? cache.get(anchor, 'explain', found.pointer, explain, errorsKey(found)) : explain());
     },
@@ -342,6 +352,12 @@ function runCodeRules(
     // What a rule reports about an item also depends on the version (say, the schema it reads).
     const slot = `${rule.id}@${version}`;
     const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+      // A one-shot validation keeps no item's result: each check reports straight into the sink,
+      // in item order as the kept path appends them, without the anchors and slots that keep them.
+      if (!cache.keep) {
+        for (let index = 0; index < items.length; index++) check(items[index]!, index);
+        return;
+      }
       const found = cache.each(
         `${slot}:${name}`,
         anchorsOf(items, item.anchor),

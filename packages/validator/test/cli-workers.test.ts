@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { autoWorkers } from '../src/cli-workers.js';
 import { ensureBundle, runBundle } from './support/child.js';
 
 let work: string;
@@ -61,7 +62,7 @@ it('prints the same report with one thread, two, three and the default, in path 
     for (const concurrency of ['2', '3', 'auto']) {
       const parallel = validateAll(format, concurrency);
       expect([parallel.status, parallel.stderr], `${format} ${concurrency}`).toEqual([1, '']);
-      // The threads asked for were started (auto: as many as the cores allow, none on one core).
+      // The threads asked for were started (auto: as many as the idle cores allow; see autoWorkers below).
       if (concurrency !== 'auto') expect(parallel.threads, `${format} --concurrency ${concurrency}`).toBe(Number(concurrency));
       expect(parallel.stdout === single.stdout, `${format} --concurrency ${concurrency}`).toBe(true);
     }
@@ -74,4 +75,19 @@ it('takes auto, off or a number', () => {
     2,
     "svc-manifest: --concurrency takes auto, off or a number of threads (see 'svc-manifest validate --help')\n",
   ]);
+});
+
+it('auto: a thread per 200 files on the cores the load average leaves idle, none when fewer than two', () => {
+  // [files, cores, load average] → threads
+  const cases: [number, number, number, number | undefined][] = [
+    [2000, 2, 0, 2],
+    [2000, 2, 0.4, 2],
+    [2000, 2, 0.6, undefined],
+    [2000, 2, 10, undefined],
+    [2000, 8, 3.2, 5],
+    [2000, 16, 0, 10],
+    [399, 8, 0, undefined],
+    [400, 8, 0, 2],
+  ];
+  for (const [files, cores, load, threads] of cases) expect(autoWorkers(files, cores, load), `${files} files, ${cores} cores, load ${load}`).toBe(threads);
 });

@@ -167,6 +167,23 @@ describe('incremental validation equals a fresh validation', () => {
   });
 });
 
+describe('a one-shot validation (`once`, as the CLI validates its files)', () => {
+  it('gives what a kept validation gives, on every fixture, and leaves nothing that an update could reuse wrongly', () => {
+    for (const fixture of fixtures) {
+      const once = ManifestDocument.parse(fixture.text, { format: fixture.format });
+      const kept = ManifestDocument.parse(fixture.text, { format: fixture.format });
+      const onceResult = validateDocument(once, { once: true });
+      const keptResult = validateDocument(kept);
+      expect(onceResult.diagnostics, fixture.name).toEqual(keptResult.diagnostics);
+      expect(onceResult.ok, fixture.name).toBe(keptResult.ok);
+      expect(onceResult.version, fixture.name).toBe(keptResult.version);
+      // An edit after a one-shot validation: computed anew, as a fresh validation of the new text.
+      const edited = `${fixture.text}\n`;
+      expect(validateDocument(once.update(edited)).diagnostics, fixture.name).toEqual(validateManifest(edited, { format: fixture.format }).diagnostics);
+    }
+  });
+});
+
 describe('what an edit validates again', () => {
   it("rules give forEachItem anchor functions made once (a list's anchors are kept per function)", () => {
     const dir = join(import.meta.dirname, '..', 'src', 'rules');

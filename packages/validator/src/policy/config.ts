@@ -101,9 +101,11 @@ function ignoring(file: string, ignore: readonly string[]): (absolutePath: strin
   };
 }
 
+// Most folders have neither file: `throwIfNoEntry: false` answers a missing one without building
+// an exception (two per manifest on a tree where each has its own folder).
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
@@ -111,8 +113,7 @@ function isFile(path: string): boolean {
 
 function exists(path: string): boolean {
   try {
-    statSync(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
