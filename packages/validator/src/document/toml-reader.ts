@@ -284,7 +284,7 @@ function parseTomlSpliced(
     moveCachedPart(middle[k]!, base + blocks[from + k]!.start);
   }
   // The blocks after the edit are the previous document's moved by the edit's delta (see
-  // loadTomlIncrementally), so their trees move by it too.
+  // tomlReader.update), so their trees move by it too.
   if (splice.delta !== 0) moveFramesFrom(parts.length, (i) => parts[i]!.frame, owner.groups, stop, splice.delta);
   const trees = withRunReplaced(
     join.parts,
