@@ -252,6 +252,7 @@ export class ManifestDocument {
     let reading: Reading | undefined;
     if (before && region) {
       const bom = this.source.charCodeAt(0) === 0xfeff ? 1 : 0;
+      // Not forbidden: a reader updates only from a text without such characters, and only when `plain()` holds.
       const input = { body: bom ? this.text.slice(bom) : this.source, bom, limits: this.limits, forbidden: false, store: this.store, work };
       reading = reader.update(input, before, region, () => this.regionIsPlain(previous, region));
       if (reading && bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
