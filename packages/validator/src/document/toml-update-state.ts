@@ -1,8 +1,7 @@
 /**
- * What a TOML document keeps for its next update (ManifestDocument.update): its blocks and
- * their parsed trees, who owns those trees, the signatures of the last text that parsed without a
- * problem, and the helpers that line a new text's blocks up with them. Generic in the document
- * type (`Doc`), which it only compares and hands back, so this module imports nothing of it.
+ * What a TOML document keeps for its next update (its store's units, see toml-reader.ts): its
+ * blocks and their parsed trees, which store owns those trees, the signatures of the last text
+ * that parsed without a problem, and the helpers that line a new text's blocks up with them.
  */
 import { lastAtMost } from './line-index.js';
 import { copyTree, Frame, groupFramesByIndex, locatedName, type FrameGroup, type MapNode } from './nodes.js';
@@ -10,6 +9,8 @@ import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import type { TextSource } from './piece-text.js';
 import { withRunReplaced } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
+import type { UnitStore } from './unit-store.js';
+import type { ValueMemo } from './value.js';
 
 /** The block signatures of the last TOML text of this file that parsed without a problem. */
 export interface TomlClean {
@@ -118,12 +119,24 @@ export function keysOfHeaders(signatures: string[]): Set<string> | null {
   return keys;
 }
 
+/** A TOML document's units: what its store keeps for the next update. */
+export interface TomlUnits {
+  /** The text's blocks with their trees where known (undefined when it was not planned in blocks). */
+  blocks?: TomlBlocksState;
+  /** The block signatures of the last TOML text of this file that parsed without a problem. */
+  clean?: TomlClean;
+  /** Plain values by tree node, shared along updates so unchanged blocks keep their values. */
+  memo: ValueMemo;
+}
+
+export type TomlStore = UnitStore<TomlUnits>;
+
 /**
- * Who may move a kept TOML block tree in place: the document `doc` names. One token is shared by
- * all the trees of a text that parsed whole, so the next document takes them all over at once.
+ * Who may move a kept TOML block tree in place: the document whose store `store` is. One token is
+ * shared by all the trees of a text that parsed whole, so the next document takes them all over at once.
  */
-export interface TomlOwner<Doc> {
-  doc: Doc;
+export interface TomlOwner {
+  store: TomlStore;
   /**
    * The groups of the trees' frames, by block index (see `groupFramesByIndex`). Only the trees this
    * token owns are in them, so moving a group moves nothing of another's.
@@ -132,11 +145,11 @@ export interface TomlOwner<Doc> {
 }
 
 /** A parsed TOML block (see toml-blocks.ts), kept like a YAML chunk. */
-export interface CachedTomlPart<Doc> {
+export interface CachedTomlPart {
   part: TomlPart;
   /** Where the block starts, from its frame's base (they move together). */
   lead: number;
-  owner: TomlOwner<Doc>;
+  owner: TomlOwner;
   /**
    * The part's frame (`part.frame`), held here too: moving or grouping kept parts then reads this
    * object and the frame, not the part as well (a memory miss more per part, in lists of thousands).
@@ -145,37 +158,35 @@ export interface CachedTomlPart<Doc> {
 }
 
 /** `part`, kept for `owner`, its block starting at `at`. */
-export function cachedPart<Doc>(part: TomlPart, at: number, owner: TomlOwner<Doc>): CachedTomlPart<Doc> {
+export function cachedPart(part: TomlPart, at: number, owner: TomlOwner): CachedTomlPart {
   return { part, lead: at - part.frame.base, owner, frame: part.frame };
 }
 
 /** Where a kept part's block starts. */
-export function partStart(cached: CachedTomlPart<unknown>): number {
+export function partStart(cached: CachedTomlPart): number {
   return cached.frame.base + cached.lead;
 }
 
 /** Puts the frames of `parts` (all of one owner) into new groups by index; returns the groups. */
-export function groupFrames(parts: readonly CachedTomlPart<unknown>[]): FrameGroup[] {
+export function groupFrames(parts: readonly CachedTomlPart[]): FrameGroup[] {
   return groupFramesByIndex(parts.length, (i) => parts[i]!.frame);
 }
 
-/** A TOML text's blocks and their trees, kept for the next edit (see ManifestDocument.tomlBlocks). */
-export interface TomlBlocksState<Doc> {
+/** A TOML text's blocks and their trees, kept for the next edit. */
+export interface TomlBlocksState {
   bom: number;
   blocks: TomlBlock[];
-  parts: (CachedTomlPart<Doc> | undefined)[];
+  parts: (CachedTomlPart | undefined)[];
   fresh: boolean;
   join?: TomlJoin;
   /** Set when every block has its tree, each owned by this token, and the clean signatures are these blocks' (the text parsed without a problem). */
-  whole?: TomlOwner<Doc>;
-  /** The next document moved these blocks and trees in place: another update of this document reads its text afresh. */
-  consumed?: boolean;
+  whole?: TomlOwner;
   /**
-   * A text without a tree: the blocks of the last document with a tree, whose trees (those its
-   * `whole` token still owns) this text holds for the next one. The first document after it with
-   * a tree takes them over in place, as from its own previous document, and marks them consumed.
+   * A text without a tree: the store of the last document with a tree, whose trees (those its
+   * blocks' `whole` token still owns) this text holds for the next one. The first document after
+   * it with a tree takes them over in place, as from its own previous document, and consumes it.
    */
-  lender?: TomlBlocksState<Doc>;
+  lender?: TomlStore;
   /** A later document took the trees this `whole` token owned over through a {@link lender}: none is lent again. */
   lent?: boolean;
 }
@@ -192,13 +203,14 @@ export interface TomlSplice {
   delta: number;
 }
 
-/** What a text without a tree lends on from the blocks it was updated from: their own trees, or what they hold. */
-export function lenderOf<Doc>(earlier: TomlBlocksState<Doc>): TomlBlocksState<Doc> | undefined {
-  return earlier.whole ? earlier : earlier.lender;
+/** What a text without a tree lends on from the document it was updated from: its own trees, or what it holds. */
+export function lenderOf(earlier: TomlStore): TomlStore | undefined {
+  const blocks = earlier.units?.blocks;
+  return blocks?.whole ? earlier : blocks?.lender;
 }
 
 /** The earlier document's parsed block `index`, if any. */
-export function earlierPart<Doc>(earlier: { parts: (CachedTomlPart<Doc> | undefined)[] }, index: number): CachedTomlPart<Doc> | undefined {
+export function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: number): CachedTomlPart | undefined {
   return index < 0 ? undefined : earlier.parts[index];
 }
 
@@ -243,7 +255,7 @@ export type OldIndex = (i: number, block: TomlBlock) => number;
 export const blockStart = (block: TomlBlock): number => block.start;
 
 /** Moves a kept block tree (its nodes and header keys), in place, to start at `at`: one write to its frame. */
-export function moveCachedPart(cached: CachedTomlPart<unknown>, at: number): void {
+export function moveCachedPart(cached: CachedTomlPart, at: number): void {
   cached.frame.base = at - cached.lead;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The chunked YAML parse, and how an edit reuses it (see `ManifestDocument.update`).
+ * The chunked YAML parse, and how an edit reuses it (the YAML reader, yaml-reader.ts, drives it).
  *
  * A chunked text is a list of top-level chunks (`yaml-chunks.ts`), each parsed as one unit, or,
  * for a large block collection, as a header unit and one unit per item. A document keeps its

@@ -35,7 +35,7 @@ export const REPORTED_ELSEWHERE = [
     kind: 'parse',
     severity: 'info',
     description: 'The file starts with a byte-order mark; it is ignored and positions do not count it.',
-    reportedBy: 'validator/src/document/manifest-document.ts',
+    reportedBy: 'validator/src/document/text-checks.ts',
   },
   {
     id: 'duplicate-key',
@@ -63,7 +63,7 @@ export const REPORTED_ELSEWHERE = [
     kind: 'parse',
     severity: 'error',
     description: 'Bytes that are not valid UTF-8.',
-    reportedBy: 'validator/src/document/manifest-document.ts',
+    reportedBy: 'validator/src/document/text-checks.ts',
   },
   {
     id: 'multiple-documents',
@@ -98,14 +98,14 @@ export const REPORTED_ELSEWHERE = [
     kind: 'parse',
     severity: 'error',
     description: 'Collections nest deeper than the depth limit (64 by default); measured before parsing, so deep input cannot crash the parser.',
-    reportedBy: 'validator/src/document/manifest-document.ts',
+    reportedBy: 'validator/src/document/text-checks.ts',
   },
   {
     id: 'too-large',
     kind: 'parse',
     severity: 'error',
     description: 'The input is larger than the size limit (1 MiB by default); it is not parsed.',
-    reportedBy: 'validator/src/document/manifest-document.ts',
+    reportedBy: 'validator/src/document/text-checks.ts',
   },
   {
     id: 'yaml-syntax',
