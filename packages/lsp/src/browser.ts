@@ -1,6 +1,7 @@
 /**
  * The language server in a Web Worker: the same server (server.ts, every feature) over
- * `vscode-languageserver/browser`'s message reader and writer on the worker's own port, for the
+ * `vscode-languageserver/browser`'s message reader and writer on the worker's own port (or a
+ * MessagePort), for the
  * site's playground and the VS Code extension's web entry. Nothing here is a second server:
  * only the transport and the two things a worker lacks differ from the Node entry (command.ts).
  */
@@ -46,8 +47,10 @@ function installSetImmediate(): void {
 }
 
 /**
- * Starts the server on `scope` (the worker's global scope by default). A worker has no full
- * garbage collection to run when idle, so that is off.
+ * Starts the server on `scope`: the worker's global scope by default, or one end of a
+ * MessageChannel when the server shares a thread with its client (the VS Code extension's web
+ * entry where the extension host refuses a worker; a port delivers messages as the scope does).
+ * A worker has no full garbage collection to run when idle, so that is off.
  */
 export function startWorkerServer(scope: WorkerScope = globalThis as unknown as WorkerScope, options: ServerOptions = {}): void {
   installSetImmediate();

@@ -6,7 +6,8 @@
 // For vscode.dev and github.dev (package.json `browser`), built for the web extension host:
 //   src/web-extension.ts      -> dist/web/extension.js  (the browser client; CommonJS, `vscode` external)
 //   @svc-manifest/lsp/browser -> dist/web/server.js     (startWorkerServer: the same server in a Web
-//                                                        Worker, a classic script; scripts/browser-bundle.mjs)
+//                                                        Worker, a classic script; scripts/browser-bundle.mjs;
+//                                                        or on a MessagePort in the extension host's thread)
 //
 // Usage: node scripts/bundle.mjs [--require-server] [--outdir <dir>]
 //   --require-server  fail when the language server entry is missing (used by `npm run package`;
@@ -95,7 +96,13 @@ await esbuild.build({
 });
 await browserBuild({
   stdin: {
-    contents: "import { startWorkerServer } from '@svc-manifest/lsp/browser'; startWorkerServer();",
+    // As a worker's script it serves the worker's own scope. Where the extension host refuses a
+    // worker, src/web-extension.ts evaluates this same script in its own thread with
+    // `svcManifestServerPort` bound to a MessagePort, and the server serves that port instead
+    // (in a worker the name is not declared: typeof gives 'undefined').
+    contents:
+      "import { startWorkerServer } from '@svc-manifest/lsp/browser';" +
+      " startWorkerServer(typeof svcManifestServerPort === 'undefined' ? undefined : svcManifestServerPort);",
     resolveDir: pkgDir,
     sourcefile: 'web-server-entry.js',
     loader: 'js',
