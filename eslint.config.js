@@ -24,7 +24,13 @@ const NODE_GLOBALS = Object.fromEntries(
     'globalThis',
   ].map((name) => [name, 'readonly']),
 );
-const COMMONJS_GLOBALS = { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' };
+const COMMONJS_GLOBALS = {
+  require: 'readonly',
+  module: 'writable',
+  exports: 'writable',
+  __dirname: 'readonly',
+  __filename: 'readonly',
+};
 
 export default tseslint.config(
   {
@@ -47,14 +53,22 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        project: ['./packages/*/tsconfig.json', './tsconfig.tests.json', './packages/vscode-extension/test/tsconfig.json', './site/tsconfig.json'],
+        project: [
+          './packages/*/tsconfig.json',
+          './tsconfig.tests.json',
+          './packages/vscode-extension/test/tsconfig.json',
+          './site/tsconfig.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },
     rules: {
       // Tuned (see the commit that added this file):
       // `_`-prefixed parameters and variables are deliberately unused (feature signatures, catch-alls).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Untrusted input arrives as `unknown` and is narrowed; the remaining `any`s are JSON-RPC
       // params and parsed JSON in tests. The unsafe-* family flags every use of them, not bugs.
       '@typescript-eslint/no-unsafe-assignment': 'off',

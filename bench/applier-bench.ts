@@ -34,7 +34,11 @@ const GIT_ENV = {
 };
 
 export function git(repo: string, args: string[], input?: string | Buffer): string {
-  return execFileSync('git', ['--git-dir', repo, ...args], { input, env: GIT_ENV, maxBuffer: 256 * 1024 * 1024 }).toString();
+  return execFileSync('git', ['--git-dir', repo, ...args], {
+    input,
+    env: GIT_ENV,
+    maxBuffer: 256 * 1024 * 1024,
+  }).toString();
 }
 
 /** A bare repository: `files` source files plus svc.yaml in the first commit, then `commits` small commits. */
@@ -67,7 +71,11 @@ export function buildRepository(dir: string, manifest: string, commits: number, 
       data(`// file ${i}, revision ${c}\nexport const value${i} = ${c};\n`);
     }
   }
-  execFileSync('git', ['--git-dir', dir, 'fast-import', '--quiet'], { input: Buffer.concat(parts), env: GIT_ENV, maxBuffer: 64 * 1024 * 1024 });
+  execFileSync('git', ['--git-dir', dir, 'fast-import', '--quiet'], {
+    input: Buffer.concat(parts),
+    env: GIT_ENV,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   git(dir, ['symbolic-ref', 'HEAD', 'refs/heads/main']);
   return dir;
 }

@@ -16,7 +16,12 @@
  * Counts assert the behaviour; times are reported, never asserted.
  */
 import { spawn } from 'node:child_process';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import { createState } from '../packages/lsp/src/document-state.ts';
 import { computeDiagnostics } from '../packages/lsp/src/features/diagnostics.ts';
 import { rng } from './generate.ts';
@@ -68,11 +73,17 @@ interface Session {
 
 async function startOurs(): Promise<Session> {
   const child = spawn(process.execPath, [OUR_SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const publications: Session['publications'] = [];
-  connection.onNotification('textDocument/publishDiagnostics', (params: { version: number; diagnostics: unknown[] }) => {
-    publications.push({ version: params.version, diagnostics: params.diagnostics, at: performance.now() });
-  });
+  connection.onNotification(
+    'textDocument/publishDiagnostics',
+    (params: { version: number; diagnostics: unknown[] }) => {
+      publications.push({ version: params.version, diagnostics: params.diagnostics, at: performance.now() });
+    },
+  );
   connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
     params.items.map((item) => (item.section === 'svc' ? OUR_SETTINGS : null)),
   );
@@ -81,7 +92,10 @@ async function startOurs(): Promise<Session> {
   await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,
-    capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+    capabilities: {
+      workspace: { configuration: true },
+      textDocument: { publishDiagnostics: { versionSupport: true } },
+    },
   });
   await connection.sendNotification('initialized', {});
   return {
@@ -107,12 +121,16 @@ async function until<T>(predicate: () => T | undefined, what: string, timeoutMs 
 const URI = 'file:///tmp/svc-manifest-bench/burst/svc.yaml';
 
 async function open(session: Session, text: string): Promise<void> {
-  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'yaml', version: 1, text } });
+  await session.connection.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: URI, languageId: 'yaml', version: 1, text },
+  });
   await until(() => session.publications.find((p) => p.version === 1), 'the first diagnostics');
 }
 
 /** One burst of `edits` renames in a fresh server, and a hover right behind it. */
-async function oneBurst(edits: number): Promise<{ hoverMs: number; finalMs: number; validations: number; publications: number; diagnostics: number }> {
+async function oneBurst(
+  edits: number,
+): Promise<{ hoverMs: number; finalMs: number; validations: number; publications: number; diagnostics: number }> {
   const session = await startOurs();
   try {
     const text = burstManifest();
@@ -130,9 +148,15 @@ async function oneBurst(edits: number): Promise<{ hoverMs: number; finalMs: numb
       });
     }
     const sent = performance.now();
-    await session.connection.sendRequest('textDocument/hover', { textDocument: { uri: URI }, position: { line: 6 + (edits >> 1), character: 8 } });
+    await session.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: URI },
+      position: { line: 6 + (edits >> 1), character: 8 },
+    });
     const hoverMs = performance.now() - sent;
-    const final = await until(() => session.publications.find((p) => p.version === version), `diagnostics for version ${version}`);
+    const final = await until(
+      () => session.publications.find((p) => p.version === version),
+      `diagnostics for version ${version}`,
+    );
     const after = await session.connection.sendRequest<Stats>('svc/stats');
     return {
       hoverMs,
@@ -156,7 +180,12 @@ function positionAt(text: string, offset: number): { line: number; character: nu
   return { line, character: offset - start };
 }
 
-const STORM_REQUESTS = ['textDocument/hover', 'textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/definition'];
+const STORM_REQUESTS = [
+  'textDocument/hover',
+  'textDocument/documentSymbol',
+  'textDocument/foldingRange',
+  'textDocument/definition',
+];
 const STORM_INSERTS = ['z', 'cx1', ', ', '\n      cx9', 'a', ' ', '#'];
 
 async function storm(edits: number): Promise<BurstResult['storm']> {
@@ -178,7 +207,10 @@ async function storm(edits: number): Promise<BurstResult['storm']> {
       const range = { start: positionAt(text, from), end: positionAt(text, from + remove) };
       text = text.slice(0, from) + insert + text.slice(from + remove);
       version += 1;
-      void session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version }, contentChanges: [{ range, text: insert }] });
+      void session.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: URI, version },
+        contentChanges: [{ range, text: insert }],
+      });
       if (i % 5 === 4) {
         const method = STORM_REQUESTS[Math.floor(next() * STORM_REQUESTS.length)]!;
         const sent = performance.now();
@@ -189,7 +221,10 @@ async function storm(edits: number): Promise<BurstResult['storm']> {
       if (i % 250 === 249) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const answered = await Promise.all(waits);
-    const final = await until(() => session.publications.find((p) => p.version === version), `diagnostics for version ${version}`);
+    const final = await until(
+      () => session.publications.find((p) => p.version === version),
+      `diagnostics for version ${version}`,
+    );
     const after = await session.connection.sendRequest<Stats>('svc/stats');
     const fresh = JSON.parse(JSON.stringify(computeDiagnostics(createState(URI, version, text))));
     const last = session.publications.at(-1)!;
@@ -207,7 +242,11 @@ async function storm(edits: number): Promise<BurstResult['storm']> {
   }
 }
 
-export async function benchBurst(options: { repetitions: number; edits?: number; stormEdits?: number }): Promise<BurstResult> {
+export async function benchBurst(options: {
+  repetitions: number;
+  edits?: number;
+  stormEdits?: number;
+}): Promise<BurstResult> {
   const edits = options.edits ?? 200;
   const runs: Awaited<ReturnType<typeof oneBurst>>[] = [];
   for (let i = 0; i < options.repetitions; i++) runs.push(await oneBurst(edits));

@@ -46,14 +46,21 @@ const HAS_TIME = existsSync(TIME);
 const COUNTS_CPU = HAS_PYTHON || HAS_TIME;
 const TIME_OUT = `${tmpdir()}/svc-manifest-bench-time-${process.pid}.txt`;
 /** How CPU time is read: getrusage through bench/rusage.py (microseconds), else /usr/bin/time (10 ms steps). */
-export const CPU_CLOCK = HAS_PYTHON ? 'getrusage, bench/rusage.py' : HAS_TIME ? '/usr/bin/time, 10 ms resolution' : 'not measured';
+export const CPU_CLOCK = HAS_PYTHON
+  ? 'getrusage, bench/rusage.py'
+  : HAS_TIME
+    ? '/usr/bin/time, 10 ms resolution'
+    : 'not measured';
 
 /**
  * Wall time spawn → exit, and CPU time (user + sys). With python3, both come from bench/rusage.py,
  * which runs the command (its own start-up is outside the times); else the wall time is taken here
  * and the CPU time from /usr/bin/time when it exists.
  */
-export function wall(args: string[], env?: Record<string, string>): { ms: number; cpuMs: number; status: number | null } {
+export function wall(
+  args: string[],
+  env?: Record<string, string>,
+): { ms: number; cpuMs: number; status: number | null } {
   if (HAS_PYTHON) {
     const result = spawnSync('python3', [RUSAGE, process.execPath, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,7 +72,10 @@ export function wall(args: string[], env?: Record<string, string>): { ms: number
   const command = HAS_TIME ? TIME : process.execPath;
   const argv = HAS_TIME ? ['-f', '%U %S', '-o', TIME_OUT, process.execPath, ...args] : args;
   const t = performance.now();
-  const result = spawnSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+  const result = spawnSync(command, argv, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: env ? { ...process.env, ...env } : process.env,
+  });
   const ms = performance.now() - t;
   let cpuMs = NaN;
   if (HAS_TIME) {
@@ -100,7 +110,11 @@ type Run = ReturnType<typeof wall>;
  * on even runs, the baseline on odd ones) so that neither always gets the warmer caches. The
  * i-th command result pairs with the i-th baseline result.
  */
-export function interleaved<T>(runs: number, command: (run: number) => T, baseline: (run: number) => T): { command: T[]; baseline: T[] } {
+export function interleaved<T>(
+  runs: number,
+  command: (run: number) => T,
+  baseline: (run: number) => T,
+): { command: T[]; baseline: T[] } {
   const measured: { command: T[]; baseline: T[] } = { command: [], baseline: [] };
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
@@ -131,7 +145,14 @@ function pairs(manifest: string, runs: number, runCommand: () => Run, runBareNod
     bareNode: stat(bare),
     ratio: stat(cli.map((c, i) => c / bare[i]!)),
     overheadMs: stat(cli.map((c, i) => c - bare[i]!)),
-    ...(COUNTS_CPU ? { cliCpu: stat(cliCpu), bareNodeCpu: stat(bareCpu), cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)), cpuClock: CPU_CLOCK } : {}),
+    ...(COUNTS_CPU
+      ? {
+          cliCpu: stat(cliCpu),
+          bareNodeCpu: stat(bareCpu),
+          cpuRatio: stat(cliCpu.map((c, i) => c / bareCpu[i]!)),
+          cpuClock: CPU_CLOCK,
+        }
+      : {}),
     exitCode,
   };
 }

@@ -27,7 +27,8 @@ process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
 for (const rung of ladder) rung[2] = { XDG_CACHE_HOME: cache, ...rung[2] };
 const times = ladder.map(() => [] as number[]);
 const cpu = ladder.map(() => [] as number[]);
-for (let round = 0; round < 3; round++) for (const [, args, env] of ladder) spawnSync(process.execPath, args, { env: { ...process.env, ...env } });
+for (let round = 0; round < 3; round++)
+  for (const [, args, env] of ladder) spawnSync(process.execPath, args, { env: { ...process.env, ...env } });
 for (let r = 0; r < rounds; r++) {
   ladder.forEach(([, args, env], i) => {
     const w = wall(args, env);

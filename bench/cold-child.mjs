@@ -10,7 +10,9 @@ const text = readFileSync(file, 'utf8');
 let run;
 if (mode === 'ours') {
   const { ManifestDocument, validateDocument } = await import('@svc-manifest/validator');
-  run = () => validateDocument(ManifestDocument.parse(text, { format: 'yaml', limits: { maxBytes: 64 * 1024 * 1024 } })).diagnostics.length;
+  run = () =>
+    validateDocument(ManifestDocument.parse(text, { format: 'yaml', limits: { maxBytes: 64 * 1024 * 1024 } }))
+      .diagnostics.length;
 } else {
   const YAML = await import('yaml');
   const require = createRequire(import.meta.url);

@@ -5,7 +5,13 @@
  * also reads the text once per edit, as any server that checks something must.
  */
 import { readFileSync } from 'node:fs';
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Diagnostic } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Diagnostic,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 const publishes = process.argv.find((arg) => arg.startsWith('--publishes='))?.slice('--publishes='.length);
@@ -13,7 +19,9 @@ const published = publishes ? (JSON.parse(readFileSync(publishes, 'utf8')) as Di
 const readsText = process.argv.includes('--reads-text');
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental, completionProvider: {}, hoverProvider: true } }));
+connection.onInitialize(() => ({
+  capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental, completionProvider: {}, hoverProvider: true },
+}));
 connection.onCompletion(() => []);
 connection.onHover(() => null);
 let sink = 0;

@@ -24,11 +24,16 @@ const LIMITS = { maxBytes: 64 * 1024 * 1024 };
 /** The manifest as a formatter finds it: YAML re-indented to four spaces (by the formatter itself), TOML indented; spaces after every line. */
 export function messUp(text: string, format: 'yaml' | 'toml'): string {
   const indented =
-    format === 'toml' ? text.replace(/^(?=[a-z_"[])/gm, '  ').replace(/ = /g, '   =  ') : formatManifest(text, { format, indentWidth: 4, limits: LIMITS }).text;
+    format === 'toml'
+      ? text.replace(/^(?=[a-z_"[])/gm, '  ').replace(/ = /g, '   =  ')
+      : formatManifest(text, { format, indentWidth: 4, limits: LIMITS }).text;
   return indented.replace(/^([a-z_ -]+:(?: [a-z0-9_-]+)?)$/gm, '$1   ');
 }
 
-export function benchFormat(manifest: { name: string; text: string; format?: 'yaml' | 'toml' }, runs: number): FormatBenchRow {
+export function benchFormat(
+  manifest: { name: string; text: string; format?: 'yaml' | 'toml' },
+  runs: number,
+): FormatBenchRow {
   const format = manifest.format ?? 'yaml';
   const text = messUp(manifest.text, format);
   const once = (): { formatMs: number; parseMs: number; changed: boolean } => {

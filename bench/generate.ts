@@ -18,7 +18,15 @@ export interface Spot {
 export interface InjectedError {
   /** 0-based line in this rendering. */
   line: number;
-  kind: 'typo-key' | 'bad-enum' | 'undeclared-agent' | 'bad-duration' | 'wrong-type' | 'bad-session-mode' | 'unknown-permission' | 'undeclared-connector';
+  kind:
+    | 'typo-key'
+    | 'bad-enum'
+    | 'undeclared-agent'
+    | 'bad-duration'
+    | 'wrong-type'
+    | 'bad-session-mode'
+    | 'unknown-permission'
+    | 'undeclared-connector';
   /**
    * An undeclared agent or connector: a JSON Schema cannot say which names are declared, so a
    * schema-driven server (yaml-language-server, Taplo) cannot report it.
@@ -164,12 +172,18 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
   const out: string[] = [];
   const push = (line: string) => out.push(line);
   const templates = Array.from({ length: nTemplates }, (_, i) => `${pick(WORDS)}-tpl-${i}`);
-  const envNames = Array.from({ length: Math.max(4, Math.round(S / 250)) }, (_, i) => `${pick(WORDS).toUpperCase()}_TOKEN_${i}`);
+  const envNames = Array.from(
+    { length: Math.max(4, Math.round(S / 250)) },
+    (_, i) => `${pick(WORDS).toUpperCase()}_TOKEN_${i}`,
+  );
   const providers = ['managed_a', 'managed_b', 'mcp', 'openapi', 'collection', 'graphql', 'http', 'channel'] as const;
   const connectors: { slug: string; provider: string }[] = [];
   for (let i = 0; i < nConnectors; i++) {
     const provider = providers[i % providers.length]!;
-    connectors.push({ slug: provider === 'channel' ? `${pick(WORDS)}-chat-${i}` : `${pick(WORDS)}-${provider.replace('_', '-')}-${i}`, provider });
+    connectors.push({
+      slug: provider === 'channel' ? `${pick(WORDS)}-chat-${i}` : `${pick(WORDS)}-${provider.replace('_', '-')}-${i}`,
+      provider,
+    });
   }
   const agents = Array.from({ length: nAgents }, (_, i) => `${pick(WORDS)}-agent-${i}`);
 
@@ -214,9 +228,18 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
     ['undeclared-agent', (l) => (/^(\s+)agent: /.test(l) ? l.replace(/agent: \S+/, 'agent: no-such-agent') : null)],
     ['bad-duration', (l) => (/^(\s+)interval: /.test(l) ? l.replace(/interval: \S+/, 'interval: 15x') : null)],
     ['wrong-type', (l) => (/^(\s+)enabled: /.test(l) ? l.replace(/enabled: \S+/, 'enabled: [maybe]') : null)],
-    ['bad-session-mode', (l) => (/^(\s+)session_mode: /.test(l) ? l.replace(/session_mode: \S+/, 'session_mode: sometimes') : null)],
-    ['unknown-permission', (l) => (/^(\s+)svc_cli: \[/.test(l) ? l.replace('svc_cli: [', 'svc_cli: [project.raed, ') : null)],
-    ['undeclared-connector', (l) => (/^(\s+)connectors: \[/.test(l) ? l.replace('connectors: [', 'connectors: [no-such-connector, ') : null)],
+    [
+      'bad-session-mode',
+      (l) => (/^(\s+)session_mode: /.test(l) ? l.replace(/session_mode: \S+/, 'session_mode: sometimes') : null),
+    ],
+    [
+      'unknown-permission',
+      (l) => (/^(\s+)svc_cli: \[/.test(l) ? l.replace('svc_cli: [', 'svc_cli: [project.raed, ') : null),
+    ],
+    [
+      'undeclared-connector',
+      (l) => (/^(\s+)connectors: \[/.test(l) ? l.replace('connectors: [', 'connectors: [no-such-connector, ') : null),
+    ],
   ];
 
   let agentsMid = -1;
@@ -277,7 +300,8 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
     push(`    agent: ${pick(agents)}`);
     if (i % 2 === 0) push(`    session_mode: ${pick(SESSION_MODES)}`);
     if (i % 5 === 2) push('    enabled: true');
-    if (kind === 1 && i % 3 === 1) push(`    prompt_template: "Handle {{action}} on #{{number}} for the ${pick(WORDS)} team."`);
+    if (kind === 1 && i % 3 === 1)
+      push(`    prompt_template: "Handle {{action}} on #{{number}} for the ${pick(WORDS)} team."`);
     else push(`    prompt: ${pick(PROMPTS)}`);
   }
   push('');
@@ -364,7 +388,11 @@ export function generateManifest(options: GenerateOptions): GeneratedManifest {
       if (changed === null) continue;
       out[index] = changed;
       injected += 1;
-      injectedAt.push({ line: index, kind, crossReference: kind === 'undeclared-agent' || kind === 'undeclared-connector' });
+      injectedAt.push({
+        line: index,
+        kind,
+        crossReference: kind === 'undeclared-agent' || kind === 'undeclared-connector',
+      });
       protectedLines.add(index);
     }
   }

@@ -64,7 +64,8 @@ export interface GitopsResult {
 
 function repository(dir: string, files: number): string {
   const manifest = readFileSync(join(ROOT, 'examples', 'svc.yaml'), 'utf8');
-  if (!/^default_agent: writer\b/m.test(manifest)) throw new Error('examples/svc.yaml must start with default_agent: writer');
+  if (!/^default_agent: writer\b/m.test(manifest))
+    throw new Error('examples/svc.yaml must start with default_agent: writer');
   // `files` in all: svc.yaml and files - 1 sources in folders of 50 × 40.
   return buildRepository(dir, manifest, 1, files - 1);
 }
@@ -101,9 +102,23 @@ const ENTRIES = {
   dispatch: { command: 'svc-manifest git set-default-agent', prefix: [VALIDATOR_CLI, 'git'] },
 } as const;
 
-function cliRow(entry: keyof typeof ENTRIES, repo: string, files: number, runs: number, env: Record<string, string>): GitopsCliRow {
+function cliRow(
+  entry: keyof typeof ENTRIES,
+  repo: string,
+  files: number,
+  runs: number,
+  env: Record<string, string>,
+): GitopsCliRow {
   const { command, prefix } = ENTRIES[entry];
-  const args = (agent: string) => [...prefix, 'set-default-agent', agent, '--repo', repo, '--author', 'Bench <bench@example.invalid>'];
+  const args = (agent: string) => [
+    ...prefix,
+    'set-default-agent',
+    agent,
+    '--repo',
+    repo,
+    '--author',
+    'Bench <bench@example.invalid>',
+  ];
   // Warm-up, and the V8 code cache (the first three runs of a command write it).
   for (let i = 0; i < 4; i++) wall(args(AGENTS[(i + 1) % 2]!), env);
   wall(['-e', '0']);
@@ -128,9 +143,15 @@ function cliRow(entry: keyof typeof ENTRIES, repo: string, files: number, runs: 
   };
 }
 
-export async function benchGitops(options: { dir: string; librarySizes: number[]; cliSizes: number[]; runs: number }): Promise<GitopsResult> {
+export async function benchGitops(options: {
+  dir: string;
+  librarySizes: number[];
+  cliSizes: number[];
+  runs: number;
+}): Promise<GitopsResult> {
   const library: GitopsLibraryRow[] = [];
-  for (const files of options.librarySizes) library.push(await libraryRow(join(options.dir, `lib-${files}.git`), files, options.runs));
+  for (const files of options.librarySizes)
+    library.push(await libraryRow(join(options.dir, `lib-${files}.git`), files, options.runs));
   const cli: GitopsCliRow[] = [];
   const dispatch: GitopsCliRow[] = [];
   const cache = mkdtempSync(join(tmpdir(), 'svc-manifest-bench-cache-'));
@@ -143,6 +164,14 @@ export async function benchGitops(options: { dir: string; librarySizes: number[]
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }
-  const growth = (rows: GitopsCliRow[]) => (rows.length > 1 ? rows[rows.length - 1]!.ratio.median / rows[0]!.ratio.median : NaN);
-  return { manifest: 'examples/svc.yaml', library, cli, dispatch, cliGrowth: growth(cli), dispatchGrowth: growth(dispatch) };
+  const growth = (rows: GitopsCliRow[]) =>
+    rows.length > 1 ? rows[rows.length - 1]!.ratio.median / rows[0]!.ratio.median : NaN;
+  return {
+    manifest: 'examples/svc.yaml',
+    library,
+    cli,
+    dispatch,
+    cliGrowth: growth(cli),
+    dispatchGrowth: growth(dispatch),
+  };
 }

@@ -122,13 +122,18 @@ class Session {
     readonly documentUri: string,
   ) {
     const ipc = spec.transport === 'ipc';
-    this.child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])] });
+    this.child = spawn(spec.command, spec.args, {
+      stdio: ['pipe', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
+    });
     this.child.stderr!.on('data', (chunk: Buffer) => {
       if (this.stderr.length < 20000) this.stderr += chunk.toString();
     });
     this.connection = ipc
       ? createProtocolConnection(new IPCMessageReader(this.child), new IPCMessageWriter(this.child))
-      : createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+      : createProtocolConnection(
+          new StreamMessageReader(this.child.stdout!),
+          new StreamMessageWriter(this.child.stdin!),
+        );
     let pulled!: () => void;
     this.configurationPulled = new Promise((resolve) => (pulled = resolve));
     // Star handlers (every method): typed on MessageConnection, not on ProtocolConnection.
@@ -144,11 +149,14 @@ class Session {
       return null;
     });
     raw.onNotification((method: string, params: unknown) => {
-      if (process.env.BENCH_DEBUG && method !== 'textDocument/publishDiagnostics') console.error('[notif]', method, JSON.stringify(params).slice(0, 400));
+      if (process.env.BENCH_DEBUG && method !== 'textDocument/publishDiagnostics')
+        console.error('[notif]', method, JSON.stringify(params).slice(0, 400));
       if (method !== 'textDocument/publishDiagnostics') return;
       const p = params as { uri: string; version?: number; diagnostics: unknown[] };
       if (typeof p.version === 'number') this.versionedDiagnostics = true;
-      const index = this.waiters.findIndex((w) => w.uri === p.uri && (w.version === null || typeof p.version !== 'number' || p.version === w.version));
+      const index = this.waiters.findIndex(
+        (w) => w.uri === p.uri && (w.version === null || typeof p.version !== 'number' || p.version === w.version),
+      );
       if (index >= 0) {
         const waiter = this.waiters[index]!;
         waiter.count += 1;
@@ -167,7 +175,10 @@ class Session {
 
   diagnosticsFor(uri: string, version: number | null, timeoutMs: number): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.spec.name}: no diagnostics for ${uri} v${version} in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${this.spec.name}: no diagnostics for ${uri} v${version} in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiters.push({
         uri,
         version,
@@ -219,7 +230,11 @@ export function offsetAt(text: string, spot: Spot): number {
 }
 
 /** One spawn: start, open, edit, complete, hover, RSS. */
-export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, options: RunOptions): Promise<SpawnSample> {
+export async function runOnce(
+  spec: ServerSpec,
+  manifest: GeneratedManifest,
+  options: RunOptions,
+): Promise<SpawnSample> {
   const timeout = options.timeoutMs ?? 60_000;
   const dir = join(options.workDir, `${spec.name}-${manifest.name}`);
   mkdirSync(dir, { recursive: true });
@@ -238,11 +253,18 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
         workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
         initializationOptions: spec.initializationOptions,
         capabilities: {
-          workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceFolders: true },
+          workspace: {
+            configuration: true,
+            didChangeConfiguration: { dynamicRegistration: true },
+            workspaceFolders: true,
+          },
           textDocument: {
             synchronization: { didSave: true, dynamicRegistration: false },
             publishDiagnostics: { relatedInformation: true, versionSupport: true },
-            completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] }, contextSupport: true },
+            completion: {
+              completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] },
+              contextSupport: true,
+            },
             hover: { contentFormat: ['markdown', 'plaintext'] },
           },
         },
@@ -265,7 +287,9 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
     let version = 1;
     const tOpen = now();
     const openWait = session.diagnosticsFor(uri, version, timeout);
-    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: manifest.format, version, text } });
+    await session.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: manifest.format, version, text },
+    });
     const openDiags = (await openWait) as Diagnostic[];
     const openToDiagnosticsMs = now() - tOpen;
     // Not a measurement unless the server really validated the file (see checkDiagnostics).
@@ -281,8 +305,16 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
       const insert = i % 2 === 0;
       const change = insert
         ? { range: { start: manifest.spots.edit, end: manifest.spots.edit }, text: 'x' }
-        : { range: { start: manifest.spots.edit, end: { line: manifest.spots.edit.line, character: manifest.spots.edit.character + 1 } }, text: '' };
-      text = insert ? text.slice(0, editOffset) + 'x' + text.slice(editOffset) : text.slice(0, editOffset) + text.slice(editOffset + 1);
+        : {
+            range: {
+              start: manifest.spots.edit,
+              end: { line: manifest.spots.edit.line, character: manifest.spots.edit.character + 1 },
+            },
+            text: '',
+          };
+      text = insert
+        ? text.slice(0, editOffset) + 'x' + text.slice(editOffset)
+        : text.slice(0, editOffset) + text.slice(editOffset + 1);
       version += 1;
       const wait = session.diagnosticsFor(uri, version, timeout);
       const t = now();
@@ -295,7 +327,9 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
       // The edit (inside a prompt's text) changes no finding: a different count means the
       // publication timed was not the whole validation of this version.
       if (diags.length !== openDiags.length)
-        throw new Error(`${spec.name} ${manifest.name}: ${diags.length} diagnostics after edit ${i + 1}, ${openDiags.length} on open`);
+        throw new Error(
+          `${spec.name} ${manifest.name}: ${diags.length} diagnostics after edit ${i + 1}, ${openDiags.length} on open`,
+        );
       // The first edit after open is a warm-up for the incremental path (and JIT); keep
       // every measurement after it.
       if (i > 0) {
@@ -311,7 +345,8 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
     let completionValueItems = 0;
     const hoverMs: number[] = [];
     let hoverFound = false;
-    const count = (result: unknown): number => (Array.isArray(result) ? result.length : ((result as { items?: unknown[] } | null)?.items?.length ?? 0));
+    const count = (result: unknown): number =>
+      Array.isArray(result) ? result.length : ((result as { items?: unknown[] } | null)?.items?.length ?? 0);
     for (let i = 0; i < options.inner + 1; i++) {
       let t = now();
       const key = await session.connection.sendRequest('textDocument/completion', {
@@ -330,7 +365,10 @@ export async function runOnce(spec: ServerSpec, manifest: GeneratedManifest, opt
       if (i > 0) completionValueMs.push(now() - t);
       completionValueItems = count(value);
       t = now();
-      const hover = await session.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: manifest.spots.hoverKey });
+      const hover = await session.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: manifest.spots.hoverKey,
+      });
       if (i > 0) hoverMs.push(now() - t);
       hoverFound = hover !== null && hover !== undefined;
     }
@@ -448,7 +486,11 @@ export interface ServerResult {
 }
 
 /** One server's spawns on one manifest (at least one), every figure as median/min/max. */
-export function summarizeSpawns(spec: ServerSpec, manifest: GeneratedManifest, samples: readonly SpawnSample[]): ServerResult {
+export function summarizeSpawns(
+  spec: ServerSpec,
+  manifest: GeneratedManifest,
+  samples: readonly SpawnSample[],
+): ServerResult {
   const last = samples[samples.length - 1]!;
   return {
     server: spec.name,

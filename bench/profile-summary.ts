@@ -63,7 +63,9 @@ const show = (title: string, map: Map<string, number>) => {
     .filter(([l]) => !re || re.test(l))
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .forEach(([l, ms]) => console.log(`${ms.toFixed(1).padStart(9)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${l}`));
+    .forEach(([l, ms]) =>
+      console.log(`${ms.toFixed(1).padStart(9)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${l}`),
+    );
 };
 show('self time', self);
 show('inclusive time', inclusive);

@@ -86,7 +86,10 @@ let diagnosticsCount = 0;
 const texts: string[] = [];
 const values: unknown[] = [];
 for (let i = 0; i < edits + 1; i++) {
-  text = i % 2 === 0 ? text.slice(0, editOffset) + 'x' + text.slice(editOffset) : text.slice(0, editOffset) + text.slice(editOffset + 1);
+  text =
+    i % 2 === 0
+      ? text.slice(0, editOffset) + 'x' + text.slice(editOffset)
+      : text.slice(0, editOffset) + text.slice(editOffset + 1);
   const record = i > 0; // the first edit warms the incremental path
   if (i === 1 && session) await session.post('Profiler.start');
   ruleTiming = record;
@@ -106,7 +109,11 @@ for (let i = 0; i < edits + 1; i++) {
   const lsp = computeDiagnostics(next);
   const lspMs = t() - s;
   s = t();
-  JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: i + 2, diagnostics: lsp } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'textDocument/publishDiagnostics',
+    params: { uri, version: i + 2, diagnostics: lsp },
+  });
   const jsonMs = t() - s;
   if (record) {
     add('edit: update (incremental parse)', update);

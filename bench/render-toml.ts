@@ -33,7 +33,8 @@ function tomlScalar(value: unknown): string {
 function inlineValue(node: unknown): string {
   if (isScalar(node)) return tomlScalar(node.value);
   if (isSeq(node)) return `[${node.items.map(inlineValue).join(', ')}]`;
-  if (isMap(node)) return `{ ${node.items.map((pair) => `${tomlKey(keyOf(pair))} = ${inlineValue(pair.value)}`).join(', ')} }`;
+  if (isMap(node))
+    return `{ ${node.items.map((pair) => `${tomlKey(keyOf(pair))} = ${inlineValue(pair.value)}`).join(', ')} }`;
   throw new Error('render-toml: unexpected node');
 }
 
@@ -59,7 +60,8 @@ function render(yamlText: string, completionAfterYamlLine: number): Rendering {
   const lines: string[] = [];
   const sourceLine: number[] = [];
   let completionLine = -1;
-  const lineOf = (node: Node | null | undefined): number => (node?.range ? lineCounter.linePos(node.range[0]).line - 1 : -1);
+  const lineOf = (node: Node | null | undefined): number =>
+    node?.range ? lineCounter.linePos(node.range[0]).line - 1 : -1;
   const emit = (line: string, source = -1) => {
     lines.push(line);
     sourceLine.push(source);
@@ -128,7 +130,8 @@ function render(yamlText: string, completionAfterYamlLine: number): Rendering {
   body([], doc.contents, false);
   const text = lines.join('\n') + '\n';
   // The same content, or the comparison means nothing: the TOML must read back as the YAML's data.
-  if (!isDeepStrictEqual(getStaticTOMLValue(parseTOML(text)), doc.toJS())) throw new Error('render-toml: the TOML does not hold the same data as the YAML');
+  if (!isDeepStrictEqual(getStaticTOMLValue(parseTOML(text)), doc.toJS()))
+    throw new Error('render-toml: the TOML does not hold the same data as the YAML');
   return { text, sourceLine, completionLine };
 }
 
@@ -162,8 +165,12 @@ export function renderToml(manifest: GeneratedManifest): GeneratedManifest {
       edit: at(manifest.spots.edit.line, (l) => (l.indexOf('= "') < 0 ? -1 : l.indexOf('= "') + 3 + 5)),
       completionKey: { line: r.completionLine, character: 0 },
       // Inside the string's opening quote: where a value is typed in TOML.
-      completionValue: at(manifest.spots.completionValue.line, (l) => (l.indexOf('= "') < 0 ? -1 : l.indexOf('= "') + 3)),
-      hoverKey: at(manifest.spots.hoverKey.line, (l) => (l.indexOf('session_mode') < 0 ? -1 : l.indexOf('session_mode') + 3)),
+      completionValue: at(manifest.spots.completionValue.line, (l) =>
+        l.indexOf('= "') < 0 ? -1 : l.indexOf('= "') + 3,
+      ),
+      hoverKey: at(manifest.spots.hoverKey.line, (l) =>
+        l.indexOf('session_mode') < 0 ? -1 : l.indexOf('session_mode') + 3,
+      ),
     },
   };
 }

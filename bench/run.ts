@@ -46,7 +46,14 @@ import { benchThroughput, type ThroughputResult } from './throughput-bench.ts';
 import { generateManifest, type GeneratedManifest } from './generate.ts';
 import { renderToml } from './render-toml.ts';
 import { benchGitops, type GitopsResult } from './gitops-bench.ts';
-import { runOnce, summarizeSpawns, type ServerResult, type ServerSpec, type SpawnSample, type Stat } from './lsp-harness.ts';
+import {
+  runOnce,
+  summarizeSpawns,
+  type ServerResult,
+  type ServerSpec,
+  type SpawnSample,
+  type Stat,
+} from './lsp-harness.ts';
 import {
   floorSpec,
   OUR_SERVER,
@@ -91,7 +98,8 @@ function reps(server: string, manifest: GeneratedManifest): { spawns: number; in
   if (server === 'taplo') return QUICK || big ? { spawns: 1, inner: 2 } : { spawns: 2, inner: 3 };
   // Four spawns at 50k lines: the edits there are timed from edits 2 to 8 after an open, whose
   // spread between spawns is wide (ours and the floor alike).
-  if (server === 'ours' || server === 'floor') return { spawns: QUICK ? 1 : big ? 4 : 3, inner: QUICK ? 3 : big ? 4 : 6 };
+  if (server === 'ours' || server === 'floor')
+    return { spawns: QUICK ? 1 : big ? 4 : 3, inner: QUICK ? 3 : big ? 4 : 6 };
   // yls-patched
   if (QUICK) return { spawns: 1, inner: 2 };
   if (big) return { spawns: 1, inner: errors ? 3 : 4 };
@@ -108,14 +116,19 @@ function ourServerRuns(): boolean {
   }
 }
 
-const fmtMs = (s: Stat | undefined) => (!s || !Number.isFinite(s.median) ? 'n/a' : s.median >= 100 ? `${Math.round(s.median)}` : s.median.toFixed(1));
+const fmtMs = (s: Stat | undefined) =>
+  !s || !Number.isFinite(s.median) ? 'n/a' : s.median >= 100 ? `${Math.round(s.median)}` : s.median.toFixed(1);
 const fmtRange = (s: Stat | undefined) =>
-  !s || !Number.isFinite(s.median) ? 'n/a' : `${fmtMs(s)} (${fmtMs({ ...s, median: s.min })}–${fmtMs({ ...s, median: s.max })})`;
+  !s || !Number.isFinite(s.median)
+    ? 'n/a'
+    : `${fmtMs(s)} (${fmtMs({ ...s, median: s.min })}–${fmtMs({ ...s, median: s.max })})`;
 /** "6.5× faster", or "1.4× slower" when below 1. */
-const faster = (r: number) => (!Number.isFinite(r) ? 'n/a' : r < 1 ? `${fmtRatio(1 / r)}× slower` : `${fmtRatio(r)}× faster`);
+const faster = (r: number) =>
+  !Number.isFinite(r) ? 'n/a' : r < 1 ? `${fmtRatio(1 / r)}× slower` : `${fmtRatio(r)}× faster`;
 /** "1.3×", or "n/a" when a side is missing. */
 const times = (r: number) => (Number.isFinite(r) ? `${fmtRatio(r)}×` : 'n/a');
-const fmtRatio = (r: number) => (Number.isFinite(r) ? (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(2)) : 'n/a');
+const fmtRatio = (r: number) =>
+  Number.isFinite(r) ? (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(2)) : 'n/a';
 
 interface Target {
   name: string;
@@ -125,7 +138,9 @@ interface Target {
 }
 
 function writeDocs(results: Results): void {
-  const sizes = [...new Set(results.lsp.filter((r) => formatOf(r) === 'yaml').map((r) => r.manifest))].filter((n) => !n.endsWith('-errors'));
+  const sizes = [...new Set(results.lsp.filter((r) => formatOf(r) === 'yaml').map((r) => r.manifest))].filter(
+    (n) => !n.endsWith('-errors'),
+  );
   const svg = renderChart(
     sizes,
     latencyPanels(sizes, results.lsp, [
@@ -133,13 +148,24 @@ function writeDocs(results: Results): void {
       { name: 'yls-patched', label: 'YLS 1.25.0, delay removed', color: '#d62728' },
       { name: 'yls-stock', label: 'YLS 1.25.0 stock (200 ms delay)', color: '#ff9896', dashed: true },
       { name: 'ours', label: 'ours, TOML', color: '#17becf', manifestPrefix: 'toml-' },
-      { name: 'taplo', label: `Taplo ${String(results.machine.taplo ?? '')} (TOML)`, color: '#ff7f0e', manifestPrefix: 'toml-' },
-    ]).map((panel) => ({ ...panel, series: panel.series.filter((series) => series.points.some((point) => point !== undefined)) })),
+      {
+        name: 'taplo',
+        label: `Taplo ${String(results.machine.taplo ?? '')} (TOML)`,
+        color: '#ff7f0e',
+        manifestPrefix: 'toml-',
+      },
+    ]).map((panel) => ({
+      ...panel,
+      series: panel.series.filter((series) => series.points.some((point) => point !== undefined)),
+    })),
     `Latency by manifest size (valid manifests), ${results.machine.nproc} cores, node ${results.machine.node}`,
   );
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
   writeFileSync(join(ROOT, 'docs', 'performance.svg'), svg);
-  const table = formatRatios(results.lsp) + '\n\n' + ratioTable(results.lsp, results.validator, results.cli, results.applier, results.burst);
+  const table =
+    formatRatios(results.lsp) +
+    '\n\n' +
+    ratioTable(results.lsp, results.validator, results.cli, results.applier, results.burst);
   writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(results, table, results.targets));
   log('wrote docs/performance.svg and docs/performance.md');
 }
@@ -201,10 +227,14 @@ async function main(): Promise<void> {
 
   // YAML manifests (the validator part uses these), and the same content as TOML for the LSP part.
   const manifests: GeneratedManifest[] = [];
-  for (const size of SIZES) for (const errorRate of [0, 0.01]) manifests.push(generateManifest({ targetLines: size, errorRate, seed: 42 }));
+  for (const size of SIZES)
+    for (const errorRate of [0, 0.01]) manifests.push(generateManifest({ targetLines: size, errorRate, seed: 42 }));
   for (const m of manifests) writeFileSync(join(DOCS_DIR, `${m.name}.yaml`), m.text);
   // Each YAML manifest followed by its TOML rendering: the rows compared across formats run close together.
-  const lspManifests = manifests.flatMap((m) => [...(FORMATS.has('yaml') ? [m] : []), ...(FORMATS.has('toml') ? [renderToml(m)] : [])]);
+  const lspManifests = manifests.flatMap((m) => [
+    ...(FORMATS.has('yaml') ? [m] : []),
+    ...(FORMATS.has('toml') ? [renderToml(m)] : []),
+  ]);
 
   // 1. Language servers: YAML ones on the YAML manifests, TOML ones on the TOML renderings.
   const lsp: ServerResult[] = [];
@@ -236,18 +266,30 @@ async function main(): Promise<void> {
     for (const manifest of lspManifests) {
       const here = specs.filter((s) => s.format === manifest.format).map((s) => s.spec);
       // The protocol's floor for this file: a server that validates nothing and publishes the list ours publishes.
-      if (SERVERS.has('floor') && here.some((spec) => spec.name === 'ours')) here.unshift(await floorSpec({ published: writeOurPublication(manifest).file }));
+      if (SERVERS.has('floor') && here.some((spec) => spec.name === 'ours'))
+        here.unshift(await floorSpec({ published: writeOurPublication(manifest).file }));
       // The servers' spawns take turns (floor, ours, the peer, floor, ours, ...), as farm-bench pairs its
       // runs: the machine's speed drifts by a third within minutes here, and every row is a ratio
       // between servers measured on this file.
-      const runs = here.map((spec) => ({ spec, r: reps(spec.name, manifest), samples: [] as SpawnSample[], failed: false }));
-      for (const { spec, r } of runs) log(`lsp ${spec.name} ${manifest.name} (${manifest.lines} lines): ${r.spawns} spawn(s) × ${r.inner}, in turns`);
+      const runs = here.map((spec) => ({
+        spec,
+        r: reps(spec.name, manifest),
+        samples: [] as SpawnSample[],
+        failed: false,
+      }));
+      for (const { spec, r } of runs)
+        log(`lsp ${spec.name} ${manifest.name} (${manifest.lines} lines): ${r.spawns} spawn(s) × ${r.inner}, in turns`);
       for (let turn = 0; turn < Math.max(...runs.map((run) => run.r.spawns)); turn++) {
         for (const run of runs) {
           if (run.failed || turn >= run.r.spawns) continue;
           try {
             run.samples.push(
-              await runOnce(run.spec, manifest, { inner: run.r.inner, workDir: DOCS_DIR, timeoutMs: manifest.targetLines >= 50000 ? 300_000 : 120_000, log }),
+              await runOnce(run.spec, manifest, {
+                inner: run.r.inner,
+                workDir: DOCS_DIR,
+                timeoutMs: manifest.targetLines >= 50000 ? 300_000 : 120_000,
+                log,
+              }),
             );
           } catch (error) {
             run.failed = true;
@@ -273,7 +315,12 @@ async function main(): Promise<void> {
     for (const manifest of manifests) {
       const big = manifest.targetLines >= 50000;
       log(`validator ${manifest.name}`);
-      validator.push(benchValidator(manifest, join(DOCS_DIR, `${manifest.name}.yaml`), { cold: QUICK ? 2 : big ? 4 : 6, warm: QUICK ? 3 : big ? 5 : 9 }));
+      validator.push(
+        benchValidator(manifest, join(DOCS_DIR, `${manifest.name}.yaml`), {
+          cold: QUICK ? 2 : big ? 4 : 6,
+          warm: QUICK ? 3 : big ? 5 : 9,
+        }),
+      );
       const v = validator[validator.length - 1]!;
       log(
         `  cold ours ${fmtMs(v.cold.ours)} floor ${fmtMs(v.cold.floor)} ratio ${fmtRatio(v.cold.ratio.median)}; fresh-doc ours ${fmtMs(v.freshDocument.ours)} floor ${fmtMs(v.freshDocument.floor)}`,
@@ -307,7 +354,8 @@ async function main(): Promise<void> {
   let applier: ApplierResult | undefined;
   if (PARTS.has('applier')) {
     log('applier: building a repository with thousands of commits and files');
-    const manifest = manifests.find((m) => m.targetLines === SIZES[0] && m.errorRate === 0) ?? generateManifest({ targetLines: 1000 });
+    const manifest =
+      manifests.find((m) => m.targetLines === SIZES[0] && m.errorRate === 0) ?? generateManifest({ targetLines: 1000 });
     const agent = /^agents:\n(?: {2}#.*\n)* {2}([a-z0-9-]+):/m.exec(manifest.text)![1]!;
     applier = await benchApplier({
       dir: join(WORK, 'applier-repo.git'),
@@ -337,9 +385,16 @@ async function main(): Promise<void> {
   let gitops: GitopsResult | undefined;
   if (PARTS.has('gitops')) {
     log('gitops: setDefaultAgent vs the plumbing floor at 1, 1,000 and 20,000 files; svc-manifest-git vs node -e 0');
-    gitops = await benchGitops({ dir: join(WORK, 'gitops'), librarySizes: [1, 1000, 20000], cliSizes: [1, 20000], runs: QUICK ? 5 : 15 });
+    gitops = await benchGitops({
+      dir: join(WORK, 'gitops'),
+      librarySizes: [1, 1000, 20000],
+      cliSizes: [1, 20000],
+      runs: QUICK ? 5 : 15,
+    });
     for (const row of gitops.library)
-      log(`  library ${row.files} files: ours ${fmtMs(row.ours)} floor ${fmtMs(row.floor)} ratio ${fmtRatio(row.ratio.median)}`);
+      log(
+        `  library ${row.files} files: ours ${fmtMs(row.ours)} floor ${fmtMs(row.floor)} ratio ${fmtRatio(row.ratio.median)}`,
+      );
     for (const row of [...gitops.cli, ...gitops.dispatch])
       log(
         `  ${row.command}, ${row.files} files: ${fmtMs(row.cli)} vs node ${fmtMs(row.bareNode)} ratio ${fmtRatio(row.ratio.median)} (cpu ${fmtRatio(row.cpuRatio?.median ?? NaN)})`,
@@ -361,14 +416,23 @@ async function main(): Promise<void> {
   // 8. The formatter on a 10,000-line manifest, YAML and TOML (issue #37).
   let format: FormatBenchRow[] | undefined;
   if (PARTS.has('format')) {
-    const base = manifests.find((m) => m.targetLines === 10000 && m.errorRate === 0) ?? generateManifest({ targetLines: 10000, errorRate: 0, seed: 42 });
+    const base =
+      manifests.find((m) => m.targetLines === 10000 && m.errorRate === 0) ??
+      generateManifest({ targetLines: 10000, errorRate: 0, seed: 42 });
     format = [benchFormat(base, QUICK ? 5 : 15), benchFormat(renderToml(base), QUICK ? 5 : 15)];
     for (const row of format)
-      log(`format ${row.format} ${row.lines} lines: ${fmtMs(row.format_ms)} (parse alone ${fmtMs(row.parse_ms)}, ratio ${fmtRatio(row.ratio.median)})`);
+      log(
+        `format ${row.format} ${row.lines} lines: ${fmtMs(row.format_ms)} (parse alone ${fmtMs(row.parse_ms)}, ratio ${fmtRatio(row.ratio.median)})`,
+      );
   }
 
   const finished = new Date();
-  const targets = [...evaluate(lsp, validator, cli, burst), ...gitopsTargets(gitops), ...siteTargets(site), ...formatTargets(format)];
+  const targets = [
+    ...evaluate(lsp, validator, cli, burst),
+    ...gitopsTargets(gitops),
+    ...siteTargets(site),
+    ...formatTargets(format),
+  ];
   const results: Results = {
     started: started.toISOString(),
     finished: finished.toISOString(),
@@ -379,7 +443,9 @@ async function main(): Promise<void> {
       taplo: TAPLO_SETTINGS,
     },
     // Every rendering measured (YAML and TOML), without the text and the list of mistakes (their count stays).
-    manifests: [...manifests, ...lspManifests.filter((m) => m.format === 'toml')].map(({ text: _text, injected: _injected, ...m }) => m),
+    manifests: [...manifests, ...lspManifests.filter((m) => m.format === 'toml')].map(
+      ({ text: _text, injected: _injected, ...m }) => m,
+    ),
     lsp,
     validator,
     cli,
@@ -396,11 +462,19 @@ async function main(): Promise<void> {
   const resultsFile = PARTIAL ? join(WORK, 'results-partial.json') : join(ROOT, 'bench', 'results.json');
   writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   log(`wrote ${resultsFile.slice(ROOT.length + 1)}`);
-  const table = (lsp.length ? formatRatios(lsp) + '\n\n' : '') + ratioTable(lsp, validator, cli, applier, burst) + (gitops ? `\n\n${gitopsTable(gitops)}` : '');
+  const table =
+    (lsp.length ? formatRatios(lsp) + '\n\n' : '') +
+    ratioTable(lsp, validator, cli, applier, burst) +
+    (gitops ? `\n\n${gitopsTable(gitops)}` : '');
   process.stdout.write(
     table +
       '\n\nTargets:\n' +
-      targets.map((t) => `  ${t.met === null ? '?' : t.met ? 'MET   ' : 'MISSED'}  ${t.name}: ${t.measured} (target ${t.target})`).join('\n') +
+      targets
+        .map(
+          (t) =>
+            `  ${t.met === null ? '?' : t.met ? 'MET   ' : 'MISSED'}  ${t.name}: ${t.measured} (target ${t.target})`,
+        )
+        .join('\n') +
       '\n',
   );
   if (skipped.length) process.stdout.write(`\nSkipped: \n  ${skipped.join('\n  ')}\n`);
@@ -424,7 +498,12 @@ function siteTargets(site: SiteResult | undefined): Target[] {
       target: '≤ 500 KB',
       met: site.firstLoadCompressedKb <= 500,
     },
-    { name: 'playground usable (first squiggle of a shared link), median of loads', measured: `${usable.toFixed(0)} ms`, target: '≤ 1 s', met: usable <= 1000 },
+    {
+      name: 'playground usable (first squiggle of a shared link), median of loads',
+      measured: `${usable.toFixed(0)} ms`,
+      target: '≤ 1 s',
+      met: usable <= 1000,
+    },
     {
       name: 'keystroke → updated squiggles on examples/svc.yaml, p95',
       measured: `${site.keystrokeMs.p95.toFixed(1)} ms (median ${site.keystrokeMs.median.toFixed(1)}, ${site.keystrokeMs.samples} keys)`,
@@ -462,7 +541,12 @@ function gitopsTargets(gitops: GitopsResult | undefined): Target[] {
       met: one.ratio.median <= 2,
     });
   if (gitops.cli.length > 1)
-    targets.push({ name: 'the same at 20,000 files over 1 file', measured: `${fmtRatio(gitops.cliGrowth)}×`, target: '≤ 1.3×', met: gitops.cliGrowth <= 1.3 });
+    targets.push({
+      name: 'the same at 20,000 files over 1 file',
+      measured: `${fmtRatio(gitops.cliGrowth)}×`,
+      target: '≤ 1.3×',
+      met: gitops.cliGrowth <= 1.3,
+    });
   const dispatched = gitops.dispatch.find((row) => row.files === 1);
   if (dispatched)
     targets.push({
@@ -475,7 +559,10 @@ function gitopsTargets(gitops: GitopsResult | undefined): Target[] {
 }
 
 export function gitopsTable(gitops: GitopsResult): string {
-  const rows = ['| applier (examples/svc.yaml, bare repository) | ours ms | reference ms | ratio (median of pairs) |', '|---|---|---|---|'];
+  const rows = [
+    '| applier (examples/svc.yaml, bare repository) | ours ms | reference ms | ratio (median of pairs) |',
+    '|---|---|---|---|',
+  ];
   for (const row of gitops.library)
     rows.push(
       `| setDefaultAgent vs plumbing floor, ${row.files} files (${row.runs} pairs) | ${fmtRange(row.ours)} | ${fmtRange(row.floor)} | ${fmtRatio(row.ratio.median)}× |`,
@@ -500,7 +587,12 @@ function formatTargets(format: FormatBenchRow[] | undefined): Target[] {
   }));
 }
 
-function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliResult | undefined, burst?: BurstResult): Target[] {
+function evaluate(
+  lsp: ServerResult[],
+  validator: ValidatorResult[],
+  cli: CliResult | undefined,
+  burst?: BurstResult,
+): Target[] {
   const targets: Target[] = [];
   const names = [...new Set(lsp.map((r) => r.manifest))];
   for (const name of names) {
@@ -569,7 +661,9 @@ function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliRes
     });
   }
   for (const g of growthRows(lsp)) {
-    const floor = Number.isFinite(g.floorEdit) ? `; the floor, publishing the same lists: ${fmtRatio(g.floorEdit)}×` : '';
+    const floor = Number.isFinite(g.floorEdit)
+      ? `; the floor, publishing the same lists: ${fmtRatio(g.floorEdit)}×`
+      : '';
     targets.push({
       name: `ours, ${g.format.toUpperCase()} edit→diagnostics ${g.large} / ${g.small}`,
       measured: `${fmtRatio(g.edit)}× for ${fmtRatio(g.largeLines / g.smallLines)}× the lines${floor}`,
@@ -585,7 +679,9 @@ function evaluate(lsp: ServerResult[], validator: ValidatorResult[], cli: CliRes
         met: g.aboveFloor <= 1.5,
       });
   }
-  const startOurs = lsp.filter((r) => r.server === 'ours' && formatOf(r) === 'yaml').flatMap((r) => [r.startupMs.median]);
+  const startOurs = lsp
+    .filter((r) => r.server === 'ours' && formatOf(r) === 'yaml')
+    .flatMap((r) => [r.startupMs.median]);
   const startYls = lsp.filter((r) => r.server === 'yls-patched').flatMap((r) => [r.startupMs.median]);
   if (startOurs.length && startYls.length) {
     const a = median(startOurs);
@@ -646,7 +742,9 @@ function median(values: number[]): number {
 function baseNames(lsp: ServerResult[]): string[] {
   const lines = new Map<string, number>();
   for (const r of lsp) if (formatOf(r) === 'yaml') lines.set(r.manifest, r.lines);
-  for (const r of lsp) if (formatOf(r) === 'toml') lines.set(r.manifest.replace(/^toml-/, ''), lines.get(r.manifest.replace(/^toml-/, '')) ?? r.lines);
+  for (const r of lsp)
+    if (formatOf(r) === 'toml')
+      lines.set(r.manifest.replace(/^toml-/, ''), lines.get(r.manifest.replace(/^toml-/, '')) ?? r.lines);
   return [...lines.keys()].sort((a, b) => parseInt(a) - parseInt(b) || a.length - b.length);
 }
 
@@ -664,22 +762,40 @@ export function formatRatios(lsp: ServerResult[]): string {
   const names = baseNames(lsp);
   if (!names.length) return '';
   const cell = (format: 'yaml' | 'toml', base: string) => get(lsp, 'ours', format === 'toml' ? `toml-${base}` : base);
-  const peer = (format: 'yaml' | 'toml', base: string) => get(lsp, PEER[format], format === 'toml' ? `toml-${base}` : base);
+  const peer = (format: 'yaml' | 'toml', base: string) =>
+    get(lsp, PEER[format], format === 'toml' ? `toml-${base}` : base);
   const rows = [`| same run | ${names.join(' | ')} |`, `|---|${names.map(() => '---|').join('')}`];
-  const row = (label: string, value: (base: string) => string) => rows.push(`| ${label} | ${names.map(value).join(' | ')} |`);
+  const row = (label: string, value: (base: string) => string) =>
+    rows.push(`| ${label} | ${names.map(value).join(' | ')} |`);
   const formats = (['yaml', 'toml'] as const).filter((f) => lsp.some((r) => formatOf(r) === f));
-  row(`lines ${formats.map((f) => f.toUpperCase()).join(' / ')}`, (b) => formats.map((f) => String(cell(f, b)?.lines ?? peer(f, b)?.lines ?? '–')).join(' / '));
+  row(`lines ${formats.map((f) => f.toUpperCase()).join(' / ')}`, (b) =>
+    formats.map((f) => String(cell(f, b)?.lines ?? peer(f, b)?.lines ?? '–')).join(' / '),
+  );
   for (const format of formats) {
     const F = format.toUpperCase();
     const P = PEER_LABEL[format];
-    row(`${F} edit → diagnostics ms: ours / ${P}`, (b) => `${fmtMs(cell(format, b)?.editToDiagnosticsMs)} / ${fmtMs(peer(format, b)?.editToDiagnosticsMs)}`);
-    row(`${F} edit → diagnostics: ours vs ${P}`, (b) => faster(ratio(peer(format, b)?.editToDiagnosticsMs, cell(format, b)?.editToDiagnosticsMs)));
-    row(`${F} open → diagnostics: ours vs ${P}`, (b) => faster(ratio(peer(format, b)?.openToDiagnosticsMs, cell(format, b)?.openToDiagnosticsMs)));
-    row(`${F} peak RSS MB: ours / ${P}`, (b) => `${fmtMs(cell(format, b)?.peakRssMb)} / ${fmtMs(peer(format, b)?.peakRssMb)}`);
+    row(
+      `${F} edit → diagnostics ms: ours / ${P}`,
+      (b) => `${fmtMs(cell(format, b)?.editToDiagnosticsMs)} / ${fmtMs(peer(format, b)?.editToDiagnosticsMs)}`,
+    );
+    row(`${F} edit → diagnostics: ours vs ${P}`, (b) =>
+      faster(ratio(peer(format, b)?.editToDiagnosticsMs, cell(format, b)?.editToDiagnosticsMs)),
+    );
+    row(`${F} open → diagnostics: ours vs ${P}`, (b) =>
+      faster(ratio(peer(format, b)?.openToDiagnosticsMs, cell(format, b)?.openToDiagnosticsMs)),
+    );
+    row(
+      `${F} peak RSS MB: ours / ${P}`,
+      (b) => `${fmtMs(cell(format, b)?.peakRssMb)} / ${fmtMs(peer(format, b)?.peakRssMb)}`,
+    );
   }
   if (formats.length === 2) {
-    row('ours, TOML / YAML: edit → diagnostics', (b) => times(ratio(cell('toml', b)?.editToDiagnosticsMs, cell('yaml', b)?.editToDiagnosticsMs)));
-    row('ours, TOML / YAML: open → diagnostics', (b) => times(ratio(cell('toml', b)?.openToDiagnosticsMs, cell('yaml', b)?.openToDiagnosticsMs)));
+    row('ours, TOML / YAML: edit → diagnostics', (b) =>
+      times(ratio(cell('toml', b)?.editToDiagnosticsMs, cell('yaml', b)?.editToDiagnosticsMs)),
+    );
+    row('ours, TOML / YAML: open → diagnostics', (b) =>
+      times(ratio(cell('toml', b)?.openToDiagnosticsMs, cell('yaml', b)?.openToDiagnosticsMs)),
+    );
     row('ours, TOML / YAML: peak RSS', (b) => times(ratio(cell('toml', b)?.peakRssMb, cell('yaml', b)?.peakRssMb)));
   }
   const out = [rows.join('\n')];
@@ -719,7 +835,9 @@ function growthRows(lsp: ServerResult[]): Growth[] {
   const out: Growth[] = [];
   for (const format of ['yaml', 'toml'] as const) {
     for (const variant of ['', '-errors']) {
-      const rows = lsp.filter((r) => r.server === 'ours' && formatOf(r) === format && r.manifest.endsWith(`k${variant}`)).sort((a, b) => a.lines - b.lines);
+      const rows = lsp
+        .filter((r) => r.server === 'ours' && formatOf(r) === format && r.manifest.endsWith(`k${variant}`))
+        .sort((a, b) => a.lines - b.lines);
       if (rows.length < 2) continue;
       const small = rows[0]!;
       const large = rows[rows.length - 1]!;
@@ -738,7 +856,10 @@ function growthRows(lsp: ServerResult[]): Growth[] {
         rss: ratio(large.peakRssMb, small.peakRssMb),
         floorEdit: ratio(floorLarge, floorSmall),
         aboveFloor:
-          floorSmall && floorLarge ? (large.editToDiagnosticsMs.median - floorLarge.median) / (small.editToDiagnosticsMs.median - floorSmall.median) : NaN,
+          floorSmall && floorLarge
+            ? (large.editToDiagnosticsMs.median - floorLarge.median) /
+              (small.editToDiagnosticsMs.median - floorSmall.median)
+            : NaN,
       });
     }
   }
@@ -753,7 +874,9 @@ function ratioTable(
   burst?: BurstResult,
 ): string {
   const rows: string[] = [];
-  rows.push('| manifest | measure | ours | peer: YLS (delay removed) on YAML, Taplo on TOML | ours vs peer | YLS stock |');
+  rows.push(
+    '| manifest | measure | ours | peer: YLS (delay removed) on YAML, Taplo on TOML | ours vs peer | YLS stock |',
+  );
   rows.push('|---|---|---|---|---|---|');
   const names = [...new Set(lsp.map((r) => r.manifest))];
   const measures: [string, (r: ServerResult) => Stat, 'faster' | 'share'][] = [
@@ -776,7 +899,9 @@ function ratioTable(
       const y = yls ? pick(yls) : undefined;
       const ratio = o && y ? y.median / o.median : NaN;
       const shown = kind === 'faster' ? faster(ratio) : `ours = ${fmtRatio(1 / ratio)} of ${PEER_LABEL[format]}`;
-      rows.push(`| ${name} (${lines} lines) | ${label} | ${fmtRange(o)} | ${fmtRange(y)} | ${shown} | ${fmtRange(stock ? pick(stock) : undefined)} |`);
+      rows.push(
+        `| ${name} (${lines} lines) | ${label} | ${fmtRange(o)} | ${fmtRange(y)} | ${shown} | ${fmtRange(stock ? pick(stock) : undefined)} |`,
+      );
     }
   }
   // No language-server rows (e.g. BENCH_PARTS=cli,burst): no empty table.

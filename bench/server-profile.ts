@@ -27,7 +27,11 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 const generated = generateManifest({ targetLines: lines, errorRate: errors ? 0.01 : 0, seed: 42 });
 const manifest = process.argv[5] === 'toml' ? renderToml(generated) : generated;
-const spec = { ...ourSpec(), name: 'ours-profiled', args: ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, outfile, '--stdio'] };
+const spec = {
+  ...ourSpec(),
+  name: 'ours-profiled',
+  args: ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, outfile, '--stdio'],
+};
 const sample = await runOnce(spec, manifest, {
   inner: Number(process.argv[4] ?? 5),
   workDir: '/tmp/svc-manifest-bench',
@@ -39,4 +43,8 @@ await new Promise((r) => setTimeout(r, 1000));
 const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
 const target = join(WORK, 'prof', `server-${manifest.name}.cpuprofile`);
 if (files[0]) renameSync(join(dir, files[0]), target);
-console.log(JSON.stringify({ ...sample, profile: files[0] ? target : 'none written' }, (k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v)));
+console.log(
+  JSON.stringify({ ...sample, profile: files[0] ? target : 'none written' }, (k, v) =>
+    typeof v === 'number' ? Math.round(v * 10) / 10 : v,
+  ),
+);

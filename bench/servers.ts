@@ -40,8 +40,12 @@ export function preparePatchedYls(): string {
     cpSync(YLS_INSTALLED, YLS_PATCHED, { recursive: true, dereference: true });
     const file = join(YLS_PATCHED, DELAY_FILE);
     const source = readFileSync(file, 'utf8');
-    if (!source.includes(DELAY_STATEMENT)) throw new Error(`cannot find '${DELAY_STATEMENT}' in ${file}: YLS changed, update bench/servers.ts`);
-    writeFileSync(file, source.replace(DELAY_STATEMENT, 'this.validationDelayMs = 0; /* patched by bench/servers.ts */'));
+    if (!source.includes(DELAY_STATEMENT))
+      throw new Error(`cannot find '${DELAY_STATEMENT}' in ${file}: YLS changed, update bench/servers.ts`);
+    writeFileSync(
+      file,
+      source.replace(DELAY_STATEMENT, 'this.validationDelayMs = 0; /* patched by bench/servers.ts */'),
+    );
     writeFileSync(stamp, version);
   }
   return YLS_PATCHED;
@@ -84,7 +88,11 @@ export function ylsSpec(kind: 'stock' | 'patched'): ServerSpec {
  * (1 MiB) is below the 50k-line manifest (~1.5 MB), and a server that refuses the file would
  * not be measured at all.
  */
-export const OUR_SETTINGS = { enable: true, files: { extraPatterns: [] }, validation: { maxFileSizeBytes: 16 * 1024 * 1024 } };
+export const OUR_SETTINGS = {
+  enable: true,
+  files: { extraPatterns: [] },
+  validation: { maxFileSizeBytes: 16 * 1024 * 1024 },
+};
 
 export function ourSpec(): ServerSpec {
   return {
@@ -149,7 +157,9 @@ const FLOOR_SERVER = join(WORK, 'floor-server.cjs');
  */
 export function writeOurPublication(manifest: GeneratedManifest): { file: string; count: number } {
   const published = computeDiagnostics(
-    createState(`file:///tmp/svc-manifest-bench/svc.${manifest.format}`, 1, manifest.text, { maxFileSizeBytes: 64 * 1024 * 1024 }),
+    createState(`file:///tmp/svc-manifest-bench/svc.${manifest.format}`, 1, manifest.text, {
+      maxFileSizeBytes: 64 * 1024 * 1024,
+    }),
   );
   mkdirSync(WORK, { recursive: true });
   const file = join(WORK, `published-${manifest.name}.json`);
@@ -166,12 +176,19 @@ export function writeOurPublication(manifest: GeneratedManifest): { file: string
  * part grows with the file, whoever computes them. `readsText` also reads the text once per
  * edit (a server that checks anything must: V8 then copies the edited text into one flat string).
  */
-export async function floorSpec(options: { name?: string; published?: string; readsText?: boolean } = {}): Promise<ServerSpec> {
+export async function floorSpec(
+  options: { name?: string; published?: string; readsText?: boolean } = {},
+): Promise<ServerSpec> {
   await (floorBuilt ??= buildFloorServer());
   return {
     name: options.name ?? 'floor',
     command: process.execPath,
-    args: [FLOOR_SERVER, '--stdio', ...(options.published ? [`--publishes=${options.published}`] : []), ...(options.readsText ? ['--reads-text'] : [])],
+    args: [
+      FLOOR_SERVER,
+      '--stdio',
+      ...(options.published ? [`--publishes=${options.published}`] : []),
+      ...(options.readsText ? ['--reads-text'] : []),
+    ],
     crossReferences: false,
     configuration: () => null,
   };

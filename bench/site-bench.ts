@@ -45,7 +45,8 @@ function compressedBodyBytes(url: string): Promise<number> {
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 export async function benchSite(options: { loads: number; keystrokes: number }): Promise<SiteResult> {
   const validatorBundle = readFileSync(join(REPO, 'packages/validator/dist/browser.mjs'));
@@ -69,12 +70,20 @@ export async function benchSite(options: { loads: number; keystrokes: number }):
         // a 304 with no body for the files the page has just loaded, which Playwright reports as the
         // cached 200, so its size is Chromium's count of the bytes received. (The page's own requests
         // are sized from the server: Chromium counts no body for a dedicated worker's script.)
-        const body = request.serviceWorker() ? request.sizes().then((sizes) => sizes.responseBodySize) : compressedBodyBytes(url);
-        responses.push(Promise.all([request.sizes(), body]).then(([sizes, bodyBytes]) => ({ url, bytes: sizes.responseHeadersSize + bodyBytes })));
+        const body = request.serviceWorker()
+          ? request.sizes().then((sizes) => sizes.responseBodySize)
+          : compressedBodyBytes(url);
+        responses.push(
+          Promise.all([request.sizes(), body]).then(([sizes, bodyBytes]) => ({
+            url,
+            bytes: sizes.responseHeadersSize + bodyBytes,
+          })),
+        );
       });
       await page.goto(sharedLink);
       const usable = await page.waitForFunction(
-        () => (document.getElementById('editor')?.shadowRoot?.querySelector('.cm-lintRange') ? performance.now() : undefined),
+        () =>
+          document.getElementById('editor')?.shadowRoot?.querySelector('.cm-lintRange') ? performance.now() : undefined,
         undefined,
         { timeout: 60_000, polling: 'raf' },
       );
@@ -82,7 +91,10 @@ export async function benchSite(options: { loads: number; keystrokes: number }):
       // The first visit's transfer includes what the playground's service worker fetches to keep
       // (registered once the page is usable): wait until it controls the page.
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
-      files = (await Promise.all(responses)).map(({ url, bytes }) => ({ url: url.replace(server.origin, ''), kb: bytes / KB }));
+      files = (await Promise.all(responses)).map(({ url, bytes }) => ({
+        url: url.replace(server.origin, ''),
+        kb: bytes / KB,
+      }));
       await context.close();
     }
 
@@ -112,12 +124,18 @@ export async function benchSite(options: { loads: number; keystrokes: number }):
     for (let stroke = 0; stroke < options.keystrokes; stroke++) {
       const adding = stroke % 2 === 0;
       await page.keyboard.press(adding ? 'x' : 'Backspace');
-      await page.waitForFunction((expected) => (window as unknown as { svcBench: { squiggles: boolean } }).svcBench.squiggles === expected, adding, {
-        timeout: 30_000,
-        polling: 'raf',
-      });
+      await page.waitForFunction(
+        (expected) => (window as unknown as { svcBench: { squiggles: boolean } }).svcBench.squiggles === expected,
+        adding,
+        {
+          timeout: 30_000,
+          polling: 'raf',
+        },
+      );
     }
-    const { keys, flips } = await page.evaluate(() => (window as unknown as { svcBench: { keys: number[]; flips: number[] } }).svcBench);
+    const { keys, flips } = await page.evaluate(
+      () => (window as unknown as { svcBench: { keys: number[]; flips: number[] } }).svcBench,
+    );
     await context.close();
     const latencies = keys.map((key, index) => flips[index]! - key).sort((a, b) => a - b);
     const firstLoadBytes = files.reduce((sum, file) => sum + file.kb, 0);

@@ -69,7 +69,12 @@ function timeRuns(runs: number, command: string, args: string[], okCodes: number
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = process.hrtime.bigint();
-    const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    const result = spawnSync(command, args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.error || !okCodes.includes(result.status ?? -1))
       return `failed: ${result.error?.message ?? `exit ${result.status}`} ${result.stderr.slice(0, 300)}`;
@@ -96,13 +101,24 @@ export function benchThroughput(work: string, count: number, runs: number): Thro
   const skipped: string[] = [];
   const row = (tool: string, files: number, measured: number | string, note?: string) => {
     if (typeof measured === 'string') skipped.push(`${tool}: ${measured}`);
-    else rows.push({ tool, files, wallMs: Math.round(measured), filesPerSecond: Math.round((files / measured) * 1000), ...(note ? { note } : {}) });
+    else
+      rows.push({
+        tool,
+        files,
+        wallMs: Math.round(measured),
+        filesPerSecond: Math.round((files / measured) * 1000),
+        ...(note ? { note } : {}),
+      });
   };
   // Ours exits 1: the tree has invalid manifests. The tree is under .bench-work, which .gitignore ignores: --no-ignore.
   const ours = ['validate', tree, '--format', 'json', '--no-ignore'];
   const check = oursRead(count, invalid);
   row('svc-manifest validate (workers)', count, timeRuns(runs, process.execPath, [CLI, ...ours], [1], check));
-  row('svc-manifest validate --concurrency off', count, timeRuns(runs, process.execPath, [CLI, ...ours, '--concurrency', 'off'], [1], check));
+  row(
+    'svc-manifest validate --concurrency off',
+    count,
+    timeRuns(runs, process.execPath, [CLI, ...ours, '--concurrency', 'off'], [1], check),
+  );
   const python = spawnSync('python3', ['-c', 'import jsonschema, yaml, tomllib'], { encoding: 'utf8' });
   if (python.status === 0) {
     const read: RunCheck = (stdout) => {
@@ -141,7 +157,10 @@ export function benchThroughput(work: string, count: number, runs: number): Thro
   const off = rate('svc-manifest validate --concurrency off');
   for (const anchor of rows.filter((candidate) => !candidate.tool.startsWith('svc-manifest'))) {
     if (!workers || !off) continue;
-    anchor.ours = { workers: round2(workers / anchor.filesPerSecond), concurrencyOff: round2(off / anchor.filesPerSecond) };
+    anchor.ours = {
+      workers: round2(workers / anchor.filesPerSecond),
+      concurrencyOff: round2(off / anchor.filesPerSecond),
+    };
   }
   return { files: count, runs, rows, skipped };
 }

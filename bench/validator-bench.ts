@@ -41,7 +41,9 @@ function paired(ours: number[], floor: number[]): PairedResult {
 }
 
 function coldOnce(mode: 'ours' | 'floor', file: string): number {
-  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'cold-child.mjs'), mode, file, SCHEMA_V2], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'cold-child.mjs'), mode, file, SCHEMA_V2], {
+    encoding: 'utf8',
+  });
   return (JSON.parse(out) as { ms: number }).ms;
 }
 
@@ -57,7 +59,8 @@ function floor(text: string): number {
 }
 
 function ours(text: string): number {
-  return validateDocument(ManifestDocument.parse(text, { format: 'yaml', limits: { maxBytes: 64 * 1024 * 1024 } })).diagnostics.length;
+  return validateDocument(ManifestDocument.parse(text, { format: 'yaml', limits: { maxBytes: 64 * 1024 * 1024 } }))
+    .diagnostics.length;
 }
 
 export function benchValidator(

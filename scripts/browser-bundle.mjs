@@ -14,7 +14,9 @@ export const noNodeBuiltins = {
   name: 'no-node-built-ins',
   setup(esbuild) {
     esbuild.onResolve({ filter: /^node:/ }, (args) => ({
-      errors: [{ text: `${args.path} is Node's, and a browser build reaches no Node built-in (imported by ${args.importer})` }],
+      errors: [
+        { text: `${args.path} is Node's, and a browser build reaches no Node built-in (imported by ${args.importer})` },
+      ],
     }));
   },
 };

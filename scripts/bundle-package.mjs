@@ -30,7 +30,9 @@ export async function bundlePackage({ root, main, plugins = [], esbuild = {} }) 
   const { name: packageName, bin: bins } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const launchers = Object.values(bins ?? {});
   if (launchers.length !== 1 || dirname(normalize(launchers[0])) !== 'launcher') {
-    throw new Error(`${packageName}: package.json must name exactly one bin, a file in launcher/ (found ${JSON.stringify(bins)})`);
+    throw new Error(
+      `${packageName}: package.json must name exactly one bin, a file in launcher/ (found ${JSON.stringify(bins)})`,
+    );
   }
   const bin = basename(launchers[0]);
   const dist = join(root, 'dist');
@@ -60,10 +62,17 @@ export async function bundlePackage({ root, main, plugins = [], esbuild = {} }) 
 
   // Node reads the bundle's export names from esbuild's `0 && (module.exports = {…})` annotation.
   writeAtomically(join(dist, 'index.mjs'), (file) =>
-    writeFileSync(file, `// The ES module entry of ${packageName}: the bundle's exports.\nexport * from './${main}';\n`),
+    writeFileSync(
+      file,
+      `// The ES module entry of ${packageName}: the bundle's exports.\nexport * from './${main}';\n`,
+    ),
   );
-  writeAtomically(join(dist, 'THIRD_PARTY_LICENSES.txt'), (file) => writeFileSync(file, thirdPartyNotices(result.metafile, root).text));
-  writeAtomically(join(dist, 'code-cache.cjs'), (file) => copyFileSync(join(root, '..', 'validator', 'launcher', 'code-cache.cjs'), file));
+  writeAtomically(join(dist, 'THIRD_PARTY_LICENSES.txt'), (file) =>
+    writeFileSync(file, thirdPartyNotices(result.metafile, root).text),
+  );
+  writeAtomically(join(dist, 'code-cache.cjs'), (file) =>
+    copyFileSync(join(root, '..', 'validator', 'launcher', 'code-cache.cjs'), file),
+  );
   writeAtomically(join(dist, bin), (file) => {
     copyFileSync(join(root, 'launcher', bin), file);
     chmodSync(file, 0o755);

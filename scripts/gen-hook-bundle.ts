@@ -93,5 +93,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   const { code, licenses, packages } = await buildHookBundle();
   writeAtomically(HOOK_BUNDLE, code, 0o755);
   writeAtomically(HOOK_LICENSES, licenses, 0o644);
-  console.log(`wrote hooks/svc-manifest.cjs (${(code.length / 1024).toFixed(0)} KiB, ${packages} bundled packages) and hooks/THIRD-PARTY-LICENSES.txt`);
+  console.log(
+    `wrote hooks/svc-manifest.cjs (${(code.length / 1024).toFixed(0)} KiB, ${packages} bundled packages) and hooks/THIRD-PARTY-LICENSES.txt`,
+  );
 }

@@ -41,7 +41,9 @@ function prepack() {
   ];
   const missing = [...new Set(needed)].filter((file) => !existsSync(join(here, file)));
   if (missing.length > 0) {
-    console.error(`${manifest.name}: cannot pack, missing ${missing.join(', ')}. Run \`npm run build\` at the repository root first.`);
+    console.error(
+      `${manifest.name}: cannot pack, missing ${missing.join(', ')}. Run \`npm run build\` at the repository root first.`,
+    );
     process.exit(1);
   }
   const published = { ...manifest, exports: stripSource(manifest.exports) };

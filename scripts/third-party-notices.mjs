@@ -23,7 +23,11 @@ const LICENCE_FILE = /^(licen[cs]e|copying)(-[a-z0-9]+)?(\.(md|txt))?$/i;
  * node_modules, or symlinked workspace folders) are ours. A package without a licence file fails
  * the build: its notice cannot travel with the copy. `count` is the number of packages listed.
  */
-export function thirdPartyNotices(metafile, cwd, header = "Third-party software inlined in this package's bundle, with the licence of each.") {
+export function thirdPartyNotices(
+  metafile,
+  cwd,
+  header = "Third-party software inlined in this package's bundle, with the licence of each.",
+) {
   const folders = new Set();
   for (const input of Object.keys(metafile.inputs)) {
     const folder = packageFolder(input, cwd);
@@ -35,7 +39,10 @@ export function thirdPartyNotices(metafile, cwd, header = "Third-party software 
     if (manifest.name?.startsWith('@svc-manifest/')) continue;
     const id = `${manifest.name}@${manifest.version}`;
     const licenceFile = readdirSync(folder).find((name) => LICENCE_FILE.test(name));
-    if (!licenceFile) throw new Error(`${relative(cwd, folder).split(sep).join('/')} has no licence file to carry into the bundle's notices`);
+    if (!licenceFile)
+      throw new Error(
+        `${relative(cwd, folder).split(sep).join('/')} has no licence file to carry into the bundle's notices`,
+      );
     // Line ends as LF: the text is the same from any checkout.
     const text = readFileSync(join(folder, licenceFile), 'utf8').replace(/\r\n/g, '\n').trim();
     sections.set(id, `${id} (${manifest.license ?? 'see below'})\n\n${text}\n`);

@@ -30,7 +30,10 @@ let env: NodeJS.ProcessEnv;
 let counter = 0;
 
 /** A fresh workspace (a git repository with these files added) and a runner temp folder. */
-function workspace(files: Record<string, string>, options: { git?: boolean } = {}): { workspace: string; runnerTemp: string } {
+function workspace(
+  files: Record<string, string>,
+  options: { git?: boolean } = {},
+): { workspace: string; runnerTemp: string } {
   const root = join(work, `run-${++counter}`);
   const ws = join(root, 'workspace');
   mkdirSync(ws, { recursive: true });
@@ -50,7 +53,11 @@ function workspace(files: Record<string, string>, options: { git?: boolean } = {
   return { workspace: ws, runnerTemp: join(root, 'temp') };
 }
 
-function run(files: Record<string, string>, inputs: Record<string, string> = {}, options: { git?: boolean } = {}): ActionRun & { workspace: string } {
+function run(
+  files: Record<string, string>,
+  inputs: Record<string, string> = {},
+  options: { git?: boolean } = {},
+): ActionRun & { workspace: string } {
   const dirs = workspace(files, options);
   return { ...runAction({ actionPath: REPO_ROOT, ...dirs, with: inputs, env }), workspace: dirs.workspace };
 }
@@ -89,7 +96,12 @@ describe('action.yml', () => {
 
 describe('running the action', () => {
   it('annotates every tracked manifest by default and fails on an error', () => {
-    const result = run({ 'deploy/svc.yaml': BROKEN, 'svc.yml': WARNING_ONLY, 'docs/svc.yaml.bak': 'svc_version: 3\n', 'notes.md': '# notes\n' });
+    const result = run({
+      'deploy/svc.yaml': BROKEN,
+      'svc.yml': WARNING_ONLY,
+      'docs/svc.yaml.bak': 'svc_version: 3\n',
+      'notes.md': '# notes\n',
+    });
     expect(annotations(result.stdout)).toEqual([ERROR_ANNOTATION, WARNING_ANNOTATION]);
     expect(result.status).toBe(1);
     expect(result.outputs['exit-code']).toBe('1');
@@ -108,17 +120,28 @@ describe('running the action', () => {
 
   it("'format-check: true' annotates each manifest fmt would change and fails; formatted ones pass", () => {
     const messy = run(
-      { 'deploy/svc.yaml': GOOD.replace('  triage:\n    connectors', '    triage:\n        connectors') + '\n\n', 'svc.yml': GOOD },
+      {
+        'deploy/svc.yaml': GOOD.replace('  triage:\n    connectors', '    triage:\n        connectors') + '\n\n',
+        'svc.yml': GOOD,
+      },
       { 'format-check': 'true' },
     );
-    expect(annotations(messy.stdout)).toEqual(["::error file=deploy/svc.yaml,title=svc-manifest (format)::not formatted: run 'svc-manifest fmt'"]);
+    expect(annotations(messy.stdout)).toEqual([
+      "::error file=deploy/svc.yaml,title=svc-manifest (format)::not formatted: run 'svc-manifest fmt'",
+    ]);
     expect(messy.status).toBe(1);
     expect([messy.outputs['exit-code'], messy.outputs['format-exit-code']]).toEqual(['0', '1']);
     expect(readFileSync(join(messy.workspace, 'deploy/svc.yaml'), 'utf8')).not.toBe(GOOD);
     const nested = run({ 'app/svc.yaml': GOOD + '   \n' }, { 'format-check': 'true', 'working-directory': 'app' });
-    expect(annotations(nested.stdout)).toEqual(["::error file=app/svc.yaml,title=svc-manifest (format)::not formatted: run 'svc-manifest fmt'"]);
+    expect(annotations(nested.stdout)).toEqual([
+      "::error file=app/svc.yaml,title=svc-manifest (format)::not formatted: run 'svc-manifest fmt'",
+    ]);
     const formatted = run({ 'svc.yaml': GOOD }, { 'format-check': 'true' });
-    expect([formatted.status, formatted.outputs['format-exit-code'], annotations(formatted.stdout)]).toEqual([0, '0', []]);
+    expect([formatted.status, formatted.outputs['format-exit-code'], annotations(formatted.stdout)]).toEqual([
+      0,
+      '0',
+      [],
+    ]);
     const off = run({ 'svc.yaml': GOOD + '\n\n' });
     expect([off.status, off.outputs['format-exit-code']]).toEqual([0, '']);
   });
@@ -137,7 +160,9 @@ describe('running the action', () => {
     expect(run({ 'svc.yml': WARNING_ONLY }, { 'max-warnings': '1' }).status).toBe(0);
     const bad = run({ 'svc.yml': WARNING_ONLY }, { 'max-warnings': 'many' });
     expect(bad.status).toBe(2);
-    expect(annotations(bad.stdout)).toEqual(["::error title=svc-manifest::the input 'max-warnings' is a whole number, 0 or more, not 'many'"]);
+    expect(annotations(bad.stdout)).toEqual([
+      "::error title=svc-manifest::the input 'max-warnings' is a whole number, 0 or more, not 'many'",
+    ]);
   });
 
   it("'fail-on-error: false' annotates without failing the step", () => {
@@ -148,13 +173,19 @@ describe('running the action', () => {
   });
 
   it('checks the files named in the input, from working-directory; annotations stay relative to the repository', () => {
-    const result = run({ 'deploy/svc.yaml': BROKEN, 'svc.yaml': GOOD }, { 'working-directory': 'deploy', files: '  svc.yaml  \n\n' });
+    const result = run(
+      { 'deploy/svc.yaml': BROKEN, 'svc.yaml': GOOD },
+      { 'working-directory': 'deploy', files: '  svc.yaml  \n\n' },
+    );
     expect(annotations(result.stdout)).toEqual([ERROR_ANNOTATION]);
     expect(result.status).toBe(1);
   });
 
   it('finds only the manifests under working-directory', () => {
-    const result = run({ 'deploy/svc.yaml': BROKEN, 'other/svc.yaml': GOOD, 'svc.yml': WARNING_ONLY }, { 'working-directory': 'other' });
+    const result = run(
+      { 'deploy/svc.yaml': BROKEN, 'other/svc.yaml': GOOD, 'svc.yml': WARNING_ONLY },
+      { 'working-directory': 'other' },
+    );
     expect(annotations(result.stdout)).toEqual([]);
     expect(result.status).toBe(0);
   });
@@ -167,12 +198,21 @@ describe('running the action', () => {
     const log = JSON.parse(readFileSync(path, 'utf8')) as {
       version: string;
       runs: {
-        results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[];
+        results: {
+          ruleId: string;
+          level: string;
+          locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[];
+        }[];
       }[];
     };
     expect(log.version).toBe('2.1.0');
     expect(
-      log.runs[0]!.results.map((r) => [r.ruleId, r.level, r.locations[0]!.physicalLocation.artifactLocation.uri, r.locations[0]!.physicalLocation.region]),
+      log.runs[0]!.results.map((r) => [
+        r.ruleId,
+        r.level,
+        r.locations[0]!.physicalLocation.artifactLocation.uri,
+        r.locations[0]!.physicalLocation.region,
+      ]),
     ).toEqual([
       ['unknown-key', 'error', 'deploy/svc.yaml', { startLine: 5, startColumn: 5, endLine: 5, endColumn: 14 }],
       ['possible-typo', 'warning', 'svc.yml', { startLine: 2, startColumn: 1, endLine: 2, endColumn: 8 }],
@@ -206,7 +246,9 @@ describe('running the action', () => {
   it('refuses bad input values with one escaped annotation', () => {
     const result = run({ 'svc.yaml': GOOD }, { warnings: 'yes\n::warning::injected' });
     expect(result.status).toBe(2);
-    expect(annotations(result.stdout)).toEqual(["::error title=svc-manifest::the input 'warnings' is 'true' or 'false', not 'yes%0A::warning::injected'"]);
+    expect(annotations(result.stdout)).toEqual([
+      "::error title=svc-manifest::the input 'warnings' is 'true' or 'false', not 'yes%0A::warning::injected'",
+    ]);
     expect(run({ 'svc.yaml': GOOD }, { 'sarif-file': 'a\nb' }).status).toBe(2);
   });
 
@@ -244,7 +286,9 @@ describe("the README's workflow", () => {
     if?: string;
     with?: Record<string, string | number>;
   }
-  const workflow = parseYaml(readmeBlock('CI (GitHub Actions)', 'yaml')) as { jobs: Record<string, { steps: WorkflowStep[] }> };
+  const workflow = parseYaml(readmeBlock('CI (GitHub Actions)', 'yaml')) as {
+    jobs: Record<string, { steps: WorkflowStep[] }>;
+  };
   const steps = Object.values(workflow.jobs)[0]!.steps;
   const ours = steps.find((step) => step.uses === '<owner>/<repository>@<tag or commit>')!;
 
@@ -260,7 +304,10 @@ describe("the README's workflow", () => {
   });
 
   it("runs with the README's inputs: annotations, exit code and the SARIF file where the upload step looks", () => {
-    const result = run({ 'deploy/svc.yaml': BROKEN }, Object.fromEntries(Object.entries(ours.with ?? {}).map(([k, v]) => [k, String(v)])));
+    const result = run(
+      { 'deploy/svc.yaml': BROKEN },
+      Object.fromEntries(Object.entries(ours.with ?? {}).map(([k, v]) => [k, String(v)])),
+    );
     expect(result.status).toBe(1);
     expect(annotations(result.stdout)).toEqual([ERROR_ANNOTATION]);
     expect(result.outputs['sarif-file']).toBe(join(result.workspace, String(ours.with?.['sarif-file'])));

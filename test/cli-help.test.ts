@@ -10,7 +10,11 @@ import { REPO_ROOT } from './support/fixtures.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
 
-function run(command: 'svc-manifest' | 'svc-manifest-git', args: string[], env: Record<string, string | undefined> = {}) {
+function run(
+  command: 'svc-manifest' | 'svc-manifest-git',
+  args: string[],
+  env: Record<string, string | undefined> = {},
+) {
   return spawnSync(join(BIN, command), args, {
     cwd: join(REPO_ROOT, 'examples'),
     encoding: 'utf8',
@@ -38,7 +42,9 @@ describe('--help and -h', () => {
     expect(git.stdout).toMatch(/^usage: svc-manifest git <command> \[options\]\n/);
     const operation = run('svc-manifest-git', ['set-default-agent', '--help']);
     expect([operation.status, operation.stderr]).toEqual([0, '']);
-    expect(operation.stdout).toMatch(/^usage: svc-manifest git set-default-agent NAME \[options\]\n\nMake a declared, enabled agent the default/);
+    expect(operation.stdout).toMatch(
+      /^usage: svc-manifest git set-default-agent NAME \[options\]\n\nMake a declared, enabled agent the default/,
+    );
     const throughValidator = run('svc-manifest', ['git', 'set-default-agent', '-h']);
     expect(throughValidator.stdout).toBe(operation.stdout);
   });
@@ -47,13 +53,25 @@ describe('--help and -h', () => {
 describe('usage errors: one line, what is wrong, what was probably meant, where the help is', () => {
   const cases: [string[], string][] = [
     [['valdate'], "svc-manifest: unknown command 'valdate'; did you mean 'validate'? (see 'svc-manifest --help')\n"],
-    [['validate', '--frmat', 'json'], "svc-manifest: unknown option '--frmat'; did you mean '--format'? (see 'svc-manifest validate --help')\n"],
-    [['validate', '--format', 'jsno'], "svc-manifest: unknown format 'jsno'; did you mean 'json'? (see 'svc-manifest validate --help')\n"],
-    [['validate', '--format', 'xml'], "svc-manifest: unknown format 'xml'; stylish, json, sarif or github (see 'svc-manifest validate --help')\n"],
+    [
+      ['validate', '--frmat', 'json'],
+      "svc-manifest: unknown option '--frmat'; did you mean '--format'? (see 'svc-manifest validate --help')\n",
+    ],
+    [
+      ['validate', '--format', 'jsno'],
+      "svc-manifest: unknown format 'jsno'; did you mean 'json'? (see 'svc-manifest validate --help')\n",
+    ],
+    [
+      ['validate', '--format', 'xml'],
+      "svc-manifest: unknown format 'xml'; stylish, json, sarif or github (see 'svc-manifest validate --help')\n",
+    ],
     [['validate', '-x'], "svc-manifest: unknown option '-x' (see 'svc-manifest validate --help')\n"],
     [['migrate', 'svc.yaml'], "svc-manifest: migrate needs --to 2 (see 'svc-manifest migrate --help')\n"],
     [[], "svc-manifest: name a command: validate, migrate, convert, fmt, schema or git (see 'svc-manifest --help')\n"],
-    [['validate', '--bad\u001b[31m'], "svc-manifest: unknown option '--bad\\x1b[31m' (see 'svc-manifest validate --help')\n"],
+    [
+      ['validate', '--bad\u001b[31m'],
+      "svc-manifest: unknown option '--bad\\x1b[31m' (see 'svc-manifest validate --help')\n",
+    ],
   ];
   for (const [args, stderr] of cases) {
     it(`svc-manifest ${JSON.stringify(args)}`, () => {
@@ -67,7 +85,9 @@ describe('usage errors: one line, what is wrong, what was probably meant, where 
   it('svc-manifest git with a misspelt operation', () => {
     const result = run('svc-manifest', ['git', 'set-defualt-agent', 'x']);
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe("svc-manifest git: unknown command 'set-defualt-agent'; did you mean 'set-default-agent'? (see 'svc-manifest git --help')\n");
+    expect(result.stderr).toBe(
+      "svc-manifest git: unknown command 'set-defualt-agent'; did you mean 'set-default-agent'? (see 'svc-manifest git --help')\n",
+    );
   });
 });
 

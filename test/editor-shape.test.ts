@@ -26,7 +26,9 @@ type Schema = Record<string, unknown>;
 const work = mkdtempSync(join(tmpdir(), 'svc-editor-shape-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const published = Object.fromEntries(FILES.map((file) => [file, JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as Schema]));
+const published = Object.fromEntries(
+  FILES.map((file) => [file, JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as Schema]),
+);
 const validation = buildSchemas(undefined, { shape: 'validation' });
 const validationByFile: Record<(typeof FILES)[number], Schema> = {
   'svc.schema.json': validation.combined,
@@ -71,7 +73,10 @@ function variants(name: string, value: unknown): Input[] {
     }
     for (const [where, replace] of places) {
       for (const item of [null, {}, [], 1, 'text', { type: 'monitor' }, { provider: 'channel' }]) {
-        out.push({ name: `${name} with ${where} = ${JSON.stringify(item)}`, json: { ...manifest, [key]: replace(item) } });
+        out.push({
+          name: `${name} with ${where} = ${JSON.stringify(item)}`,
+          json: { ...manifest, [key]: replace(item) },
+        });
       }
     }
   }
@@ -92,10 +97,12 @@ function inputs(): Input[] {
       continue; // unparseable: nothing to give a schema
     }
     documents.push({ name: fixture.name, json: value });
-    if (fixture.folder === 'valid' && fixture.name.startsWith('examples/')) documents.push(...variants(fixture.name, value));
+    if (fixture.folder === 'valid' && fixture.name.startsWith('examples/'))
+      documents.push(...variants(fixture.name, value));
   }
   for (const [name, manifest] of Object.entries(SMALL_MANIFESTS)) documents.push(...variants(name, manifest));
-  for (const shape of wrongShapeCases()) documents.push({ name: `wrong shape v${shape.version} ${shape.pointer}`, json: JSON.parse(shape.json) });
+  for (const shape of wrongShapeCases())
+    documents.push({ name: `wrong shape v${shape.version} ${shape.pointer}`, json: JSON.parse(shape.json) });
   return documents;
 }
 
@@ -107,8 +114,12 @@ interface Verdict {
 function python(documents: Input[], schemaFiles: string[]): { verdicts: Record<string, Verdict> }[] {
   const input = join(work, `documents-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(input, JSON.stringify(documents.map((d) => ('toml' in d ? { toml: d.toml } : { json: d.json }))));
-  const result = spawnSync('python3', [VERDICTS_SCRIPT, input, ...schemaFiles], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`python3-jsonschema (npm run test:setup) failed: ${result.error?.message ?? result.stderr}`);
+  const result = spawnSync('python3', [VERDICTS_SCRIPT, input, ...schemaFiles], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (result.status !== 0)
+    throw new Error(`python3-jsonschema (npm run test:setup) failed: ${result.error?.message ?? result.stderr}`);
   return JSON.parse(result.stdout) as { verdicts: Record<string, Verdict> }[];
 }
 
@@ -142,7 +153,8 @@ describe('the published (editor) shape and the validators’ shape give the same
         const a = before[index]!.verdicts[validationFiles[f]!];
         const b = after[index]!.verdicts[publishedFiles[f]!];
         if (!a && !b) return; // a TOML file Python could not read
-        if (a?.valid !== b?.valid || a?.count !== b?.count) differences.push(`${document.name} (${file}): ${JSON.stringify(a)} → ${JSON.stringify(b)}`);
+        if (a?.valid !== b?.valid || a?.count !== b?.count)
+          differences.push(`${document.name} (${file}): ${JSON.stringify(a)} → ${JSON.stringify(b)}`);
       });
     });
     expect(differences).toEqual([]);
@@ -158,7 +170,8 @@ describe('the published (editor) shape and the validators’ shape give the same
         if (!('json' in document)) continue;
         const a = { valid: before(document.json), count: before.errors?.length ?? 0 };
         const b = { valid: after(document.json), count: after.errors?.length ?? 0 };
-        if (a.valid !== b.valid || a.count !== b.count) differences.push(`${document.name} (${file}): ${JSON.stringify(a)} → ${JSON.stringify(b)}`);
+        if (a.valid !== b.valid || a.count !== b.count)
+          differences.push(`${document.name} (${file}): ${JSON.stringify(a)} → ${JSON.stringify(b)}`);
       }
     }
     expect(differences).toEqual([]);

@@ -76,7 +76,10 @@ afterAll(() => {
 describe('README: Emacs with eglot', () => {
   const run = (file: string) => {
     const emacs = tool('emacs', ['--version']);
-    if (!emacs.ok) throw new Error('emacs is not installed: run `npm run test:setup` (apt-get install -y emacs-nox elpa-eglot elpa-yaml-mode)');
+    if (!emacs.ok)
+      throw new Error(
+        'emacs is not installed: run `npm run test:setup` (apt-get install -y emacs-nox elpa-eglot elpa-yaml-mode)',
+      );
     const init = join(work, 'init.el');
     writeFileSync(init, readmeBlock('Editors', 'elisp'));
     const out = join(work, `emacs-${file}.json`);
@@ -87,21 +90,31 @@ describe('README: Emacs with eglot', () => {
       timeout: 120_000,
     });
     expect(result.status, result.stderr).toBe(0);
-    return JSON.parse(readFileSync(out, 'utf8')) as { error?: string; mode: string; managed: boolean; server: string; diagnostics: Record<string, unknown>[] };
+    return JSON.parse(readFileSync(out, 'utf8')) as {
+      error?: string;
+      mode: string;
+      managed: boolean;
+      server: string;
+      diagnostics: Record<string, unknown>[];
+    };
   };
 
   it('receives the located diagnostic for an invalid svc.yaml', () => {
     const seen = run('svc.yaml');
     expect(seen.error).toBeUndefined();
     expect(seen).toMatchObject({ mode: 'yaml-mode', managed: true, server: 'svc-manifest-lsp --stdio' });
-    expect(seen.diagnostics).toEqual([{ line: 5, column: 4, endLine: 5, endColumn: 13, type: 'eglot-error', text: `svc [unknown-key]: ${MESSAGE}` }]);
+    expect(seen.diagnostics).toEqual([
+      { line: 5, column: 4, endLine: 5, endColumn: 13, type: 'eglot-error', text: `svc [unknown-key]: ${MESSAGE}` },
+    ]);
   });
 
   it('receives the located diagnostic for an invalid svc.toml (conf-toml-mode)', () => {
     const seen = run('svc.toml');
     expect(seen.error).toBeUndefined();
     expect(seen).toMatchObject({ mode: 'conf-toml-mode', managed: true });
-    expect(seen.diagnostics).toEqual([{ line: 5, column: 0, endLine: 5, endColumn: 9, type: 'eglot-error', text: `svc [unknown-key]: ${MESSAGE}` }]);
+    expect(seen.diagnostics).toEqual([
+      { line: 5, column: 0, endLine: 5, endColumn: 9, type: 'eglot-error', text: `svc [unknown-key]: ${MESSAGE}` },
+    ]);
   });
 });
 
@@ -116,12 +129,25 @@ describe('README: Neovim', () => {
     const init = join(work, 'init.lua');
     writeFileSync(init, config);
     const out = join(work, `nvim-${file}.json`);
-    const result = spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', init, '-c', `luafile ${join(ROOT, 'test', 'editors', 'nvim-harness.lua')}`], {
-      cwd: project,
-      env: { ...env, SVC_FILE: join(project, file), SVC_OUT: out },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const result = spawnSync(
+      'nvim',
+      [
+        '--headless',
+        '-n',
+        '-i',
+        'NONE',
+        '-u',
+        init,
+        '-c',
+        `luafile ${join(ROOT, 'test', 'editors', 'nvim-harness.lua')}`,
+      ],
+      {
+        cwd: project,
+        env: { ...env, SVC_FILE: join(project, file), SVC_OUT: out },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(result.status, result.stderr).toBe(0);
     return JSON.parse(readFileSync(out, 'utf8')) as {
       error?: string;
@@ -144,17 +170,42 @@ describe('README: Neovim', () => {
     expect(seen.clients).toEqual([{ name: 'svc-manifest-lsp', cmd: ['svc-manifest-lsp', '--stdio'] }]);
     // Line 5 of both files (0-based 4); the key starts at column 4 in YAML, 0 in TOML.
     const col = file.endsWith('.toml') ? 0 : 4;
-    expect(seen.diagnostics).toEqual([{ lnum: 4, end_lnum: 4, col, end_col: col + 'conectors'.length, severity: 1, code: 'unknown-key', message: MESSAGE }]);
+    expect(seen.diagnostics).toEqual([
+      {
+        lnum: 4,
+        end_lnum: 4,
+        col,
+        end_col: col + 'conectors'.length,
+        severity: 1,
+        code: 'unknown-key',
+        message: MESSAGE,
+      },
+    ]);
   });
 
   it('the 0.8+ configuration compiles as Lua (it runs in the test above when this Neovim is 0.8+)', () => {
     const file = join(work, 'newer.lua');
     writeFileSync(file, newer!);
-    const result = spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', 'NONE', '-c', `lua assert(loadfile(${JSON.stringify(file)}))`, '-c', 'qa!'], {
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      'nvim',
+      [
+        '--headless',
+        '-n',
+        '-i',
+        'NONE',
+        '-u',
+        'NONE',
+        '-c',
+        `lua assert(loadfile(${JSON.stringify(file)}))`,
+        '-c',
+        'qa!',
+      ],
+      {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
   });
@@ -169,8 +220,13 @@ describe('README: Helix and VS Code', () => {
       'language-server': Record<string, { command: string; args: string[] }>;
       language: { name: string; 'language-servers': string[] }[];
     };
-    expect(config['language-server']['svc-manifest-lsp']).toMatchObject({ command: 'svc-manifest-lsp', args: ['--stdio'] });
-    expect(config.language.map((language) => [language.name, language['language-servers'].includes('svc-manifest-lsp')])).toEqual([
+    expect(config['language-server']['svc-manifest-lsp']).toMatchObject({
+      command: 'svc-manifest-lsp',
+      args: ['--stdio'],
+    });
+    expect(
+      config.language.map((language) => [language.name, language['language-servers'].includes('svc-manifest-lsp')]),
+    ).toEqual([
       ['yaml', true],
       ['toml', true],
     ]);
@@ -186,7 +242,11 @@ describe('README: Helix and VS Code', () => {
       scripts: Record<string, string>;
     };
     const out = /--out (\S+)/.exec(extension.scripts.package!)![1]!;
-    expect(commands).toEqual(['npm ci', `npm run package -w ${extension.name}`, `code --install-extension ${join('packages', 'vscode-extension', out)}`]);
+    expect(commands).toEqual([
+      'npm ci',
+      `npm run package -w ${extension.name}`,
+      `code --install-extension ${join('packages', 'vscode-extension', out)}`,
+    ]);
     expect(readmeSection('Editors')).toContain('node_modules/.bin/svc-manifest-lsp');
   });
 });

@@ -7,7 +7,17 @@
  * applier cannot be required. Needs `npm run build` (as `npm test` does).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -55,14 +65,29 @@ function svcManifest(args: string[]) {
     cwd: work,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { ...GIT_ENV, PATH: `${join(work, 'node_modules', '.bin')}:${process.env.PATH}`, HOME: work, XDG_CACHE_HOME: join(work, 'cache') },
+    env: {
+      ...GIT_ENV,
+      PATH: `${join(work, 'node_modules', '.bin')}:${process.env.PATH}`,
+      HOME: work,
+      XDG_CACHE_HOME: join(work, 'cache'),
+    },
   });
 }
 
 beforeAll(() => {
   work = realpathSync(mkdtempSync(join(tmpdir(), 'svc-git-in-process-')));
-  const validator = install('validator', ['package.json', 'launcher/svc-manifest.cjs', 'launcher/code-cache.cjs', 'dist/svc-manifest-main.cjs']);
-  install('gitops', ['package.json', 'launcher/svc-manifest-git.cjs', 'dist/svc-manifest-git-main.cjs', 'dist/code-cache.cjs']);
+  const validator = install('validator', [
+    'package.json',
+    'launcher/svc-manifest.cjs',
+    'launcher/code-cache.cjs',
+    'dist/svc-manifest-main.cjs',
+  ]);
+  install('gitops', [
+    'package.json',
+    'launcher/svc-manifest-git.cjs',
+    'dist/svc-manifest-git-main.cjs',
+    'dist/code-cache.cjs',
+  ]);
   bin = join(validator, 'launcher', 'svc-manifest.cjs');
   const linked = join(work, 'node_modules', '.bin', 'svc-manifest-git');
   mkdirSync(dirname(linked), { recursive: true });
@@ -77,19 +102,31 @@ afterAll(() => {
 it('runs the installed applier in its own process: the operation commits, the command beside it never runs', () => {
   const repo = repository('in-process');
   const before = git(['rev-parse', 'main'], repo).trim();
-  const result = svcManifest(['git', 'set-default-agent', 'reviewer', '--repo', repo, '--author', 'Ops <ops@example.com>']);
+  const result = svcManifest([
+    'git',
+    'set-default-agent',
+    'reviewer',
+    '--repo',
+    repo,
+    '--author',
+    'Ops <ops@example.com>',
+  ]);
   const after = git(['rev-parse', 'main'], repo).trim();
   expect(result.stderr).toBe('');
   expect(result.stdout).toBe(`committed ${after} on main: svc: set default agent to reviewer\n`);
   expect(result.status).toBe(0);
   expect(git(['rev-parse', 'main^'], repo).trim()).toBe(before);
-  expect(git(['show', 'main:svc.yaml'], repo)).toBe(MANIFEST.replace('default_agent: writer', 'default_agent: reviewer'));
+  expect(git(['show', 'main:svc.yaml'], repo)).toBe(
+    MANIFEST.replace('default_agent: writer', 'default_agent: reviewer'),
+  );
 
   // A refusal: exit 1, its reason on stderr, nothing moved.
   const refused = svcManifest(['git', 'set-default-agent', 'nobody', '--repo', repo]);
   expect(refused.status).toBe(1);
   expect(refused.stdout).toBe('');
-  expect(refused.stderr).toBe("refused: unknown-agent: agent 'nobody' is not declared in svc.yaml (declared: writer, reviewer)\n");
+  expect(refused.stderr).toBe(
+    "refused: unknown-agent: agent 'nobody' is not declared in svc.yaml (declared: writer, reviewer)\n",
+  );
   expect(git(['rev-parse', 'main'], repo).trim()).toBe(after);
 
   // Usage errors are the applier's, exit 2.
@@ -106,14 +143,20 @@ it('runs the svc-manifest-git command when the installed applier has no ./cli ex
   writeFileSync(manifest, JSON.stringify(withoutCli));
   try {
     const result = svcManifest(['git', 'list', '--repo', 'x']);
-    expect(result).toMatchObject({ status: 7, stdout: 'the svc-manifest-git command ran: list --repo x\n', stderr: '' });
+    expect(result).toMatchObject({
+      status: 7,
+      stdout: 'the svc-manifest-git command ran: list --repo x\n',
+      stderr: '',
+    });
   } finally {
     writeFileSync(manifest, original);
   }
 });
 
 it("knows every operation of the applier's table by name (each keeps its own code cache)", () => {
-  const launcher = createRequire(import.meta.url)(join(REPO_ROOT, 'packages', 'gitops', 'launcher', 'svc-manifest-git.cjs')) as { OPERATIONS: string[] };
+  const launcher = createRequire(import.meta.url)(
+    join(REPO_ROOT, 'packages', 'gitops', 'launcher', 'svc-manifest-git.cjs'),
+  ) as { OPERATIONS: string[] };
   expect([...launcher.OPERATIONS].sort()).toEqual(
     Object.values(OPERATIONS)
       .map((row) => row.command)

@@ -69,11 +69,15 @@ describe('without --manifest', () => {
     expect(result.stdout).toBe(`committed ${git(['rev-parse', 'HEAD'])} on main: svc: set default agent to reviewer\n`);
     expect(result.status).toBe(0);
     expect(changedFiles()).toEqual(['services/api/svc.yaml']);
-    expect(readFileSync(join(repo, 'services/api/svc.yaml'), 'utf8')).toBe(MANIFEST.replace('default_agent: writer', 'default_agent: reviewer'));
+    expect(readFileSync(join(repo, 'services/api/svc.yaml'), 'utf8')).toBe(
+      MANIFEST.replace('default_agent: writer', 'default_agent: reviewer'),
+    );
   });
 
   it('finds the nearest one above a folder without one, svc.yml too', () => {
-    expect(svcManifest(['set-agent-scope', 'writer', '--secrets', 'none'], join(repo, 'services', 'api', 'src')).status).toBe(0);
+    expect(
+      svcManifest(['set-agent-scope', 'writer', '--secrets', 'none'], join(repo, 'services', 'api', 'src')).status,
+    ).toBe(0);
     expect(changedFiles()).toEqual(['services/api/svc.yaml']);
     expect(svcManifest(['set-default-agent', 'reviewer'], join(repo, 'services', 'web')).status).toBe(0);
     expect(changedFiles()).toEqual(['services/web/svc.yml']);
@@ -81,9 +85,15 @@ describe('without --manifest', () => {
 
   it('refuses, naming all three file names, when no folder up to the root has one', () => {
     const atRoot = svcManifest(['set-default-agent', 'reviewer'], repo);
-    expect(atRoot).toEqual({ status: 1, stdout: '', stderr: 'refused: no-manifest: the repository has no svc.yaml, svc.yml or svc.toml at its root\n' });
+    expect(atRoot).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'refused: no-manifest: the repository has no svc.yaml, svc.yml or svc.toml at its root\n',
+    });
     const below = svcManifest(['set-default-agent', 'reviewer'], join(repo, 'services'));
-    expect(below.stderr).toBe('refused: no-manifest: the repository has no svc.yaml, svc.yml or svc.toml in services or any folder above it\n');
+    expect(below.stderr).toBe(
+      'refused: no-manifest: the repository has no svc.yaml, svc.yml or svc.toml in services or any folder above it\n',
+    );
   });
 });
 
@@ -91,16 +101,25 @@ describe('--manifest PATH', () => {
   it('is relative to the current folder', () => {
     expect(svcManifest(['set-default-agent', 'reviewer', '--manifest', 'services/web/svc.yml'], repo).status).toBe(0);
     expect(changedFiles()).toEqual(['services/web/svc.yml']);
-    expect(svcManifest(['set-default-agent', 'reviewer', '--manifest', '../api/svc.yaml'], join(repo, 'services', 'web')).status).toBe(0);
+    expect(
+      svcManifest(['set-default-agent', 'reviewer', '--manifest', '../api/svc.yaml'], join(repo, 'services', 'web'))
+        .status,
+    ).toBe(0);
     expect(changedFiles()).toEqual(['services/api/svc.yaml']);
   });
 
   it('refuses a path outside the repository (exit 2) and a file the branch does not have (exit 1)', () => {
     const outside = svcManifest(['set-default-agent', 'reviewer', '--manifest', '../elsewhere/svc.yaml'], repo);
     expect(outside.status).toBe(2);
-    expect(outside.stderr).toMatch(/^svc-manifest git: --manifest "\.\.\/elsewhere\/svc\.yaml" is not inside the repository at /);
+    expect(outside.stderr).toMatch(
+      /^svc-manifest git: --manifest "\.\.\/elsewhere\/svc\.yaml" is not inside the repository at /,
+    );
     const missing = svcManifest(['set-default-agent', 'reviewer', '--manifest', 'services/db/svc.yaml'], repo);
-    expect(missing).toEqual({ status: 1, stdout: '', stderr: 'refused: no-manifest: the repository has no file "services/db/svc.yaml" at this commit\n' });
+    expect(missing).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'refused: no-manifest: the repository has no file "services/db/svc.yaml" at this commit\n',
+    });
   });
 });
 
@@ -110,6 +129,7 @@ it('a repository without commits is refused in those words', () => {
   expect(result).toEqual({
     status: 1,
     stdout: '',
-    stderr: "refused: unknown-branch: the repository has no commits yet (its HEAD names branch 'main', which has none); commit the manifest first\n",
+    stderr:
+      "refused: unknown-branch: the repository has no commits yet (its HEAD names branch 'main', which has none); commit the manifest first\n",
   });
 });

@@ -26,7 +26,11 @@ function runUnbuilt(folder: string, files: string[], bin: string, args: string[]
     mkdirSync(dirname(join(work, folder, file)), { recursive: true });
     copyFileSync(join(REPO_ROOT, 'packages', folder, file), join(work, folder, file));
   }
-  return spawnSync(process.execPath, [join(work, folder, bin), ...args], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH, HOME: work } });
+  return spawnSync(process.execPath, [join(work, folder, bin), ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH, HOME: work },
+  });
 }
 
 it.each([
@@ -52,7 +56,9 @@ it.each([
     'svc-manifest-git: the applier is not built: dist/svc-manifest-git-main.cjs is missing.\n',
   ],
 ])('%s: the bin in package.json, run before a build, says to build and exits 2', (folder, files, name, args, first) => {
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', folder, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', folder, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
   const bin = manifest.bin[name]!;
   expect(files).toContain(bin);
   const result = runUnbuilt(folder, files, bin, args);

@@ -24,10 +24,18 @@ const lock = read<{ packages: Record<string, Manifest & { link?: boolean; resolv
 it.each(root.workspaces!)('%s: the lock has its name, version, bins and dependencies, and links it', (folder) => {
   const manifest = read<Manifest>(`${folder}/package.json`);
   const locked = lock.packages[folder]!;
-  expect({ name: locked.name, version: locked.version, bin: locked.bin, dependencies: locked.dependencies, devDependencies: locked.devDependencies }).toEqual({
+  expect({
+    name: locked.name,
+    version: locked.version,
+    bin: locked.bin,
+    dependencies: locked.dependencies,
+    devDependencies: locked.devDependencies,
+  }).toEqual({
     name: manifest.name,
     version: manifest.version,
-    bin: manifest.bin && Object.fromEntries(Object.entries(manifest.bin).map(([name, path]) => [name, path.replace(/^\.\//, '')])),
+    bin:
+      manifest.bin &&
+      Object.fromEntries(Object.entries(manifest.bin).map(([name, path]) => [name, path.replace(/^\.\//, '')])),
     dependencies: manifest.dependencies,
     devDependencies: manifest.devDependencies,
   });

@@ -17,7 +17,11 @@ test('the SchemaStore catalog entry matches exactly the validator’s manifest f
 });
 
 test('names and formats', () => {
-  expect(MANIFEST_FILES.map((file) => `${file.name}:${file.format}`)).toEqual(['svc.yaml:yaml', 'svc.yml:yaml', 'svc.toml:toml']);
+  expect(MANIFEST_FILES.map((file) => `${file.name}:${file.format}`)).toEqual([
+    'svc.yaml:yaml',
+    'svc.yml:yaml',
+    'svc.toml:toml',
+  ]);
   expect(manifestFileNamed('svc.toml')?.format).toBe('toml');
   expect(manifestFileNamed('SVC.YAML')).toBeUndefined();
   expect(manifestFileNamed('SVC.YAML', { ignoreCase: true })?.name).toBe('svc.yaml');

@@ -13,7 +13,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from './support/fixtures.js';
 import { cloneRepository, initializeOverStdio } from './support/fresh-clone.js';
-import { offlineEnv, packedManifest, packWorkspaces, PUBLISHED, run, writeLockedProject, type PackageJson, type PackedPackage } from './support/packed.js';
+import {
+  offlineEnv,
+  packedManifest,
+  packWorkspaces,
+  PUBLISHED,
+  run,
+  writeLockedProject,
+  type PackageJson,
+  type PackedPackage,
+} from './support/packed.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
 
@@ -49,8 +58,18 @@ agents:
     connectors: none
 `;
 
-function inApp(command: string, args: string[], options: { cwd?: string; input?: string } = {}): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd: options.cwd ?? app, env, encoding: 'utf8', input: options.input, timeout: 120_000 });
+function inApp(
+  command: string,
+  args: string[],
+  options: { cwd?: string; input?: string } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd: options.cwd ?? app,
+    env,
+    encoding: 'utf8',
+    input: options.input,
+    timeout: 120_000,
+  });
 }
 
 function file(pack: string, path: string): string {
@@ -90,19 +109,28 @@ describe('the tarballs', () => {
   });
 
   it.each(PUBLISHED)('%s is clean under publint --strict', (name) => {
-    const result = spawnSync(join(BIN, 'publint'), ['run', packs.get(name)!.tarball, '--strict'], { encoding: 'utf8', env, timeout: 120_000 });
+    const result = spawnSync(join(BIN, 'publint'), ['run', packs.get(name)!.tarball, '--strict'], {
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    });
     expect(result.stdout + result.stderr).toContain('All good!');
     expect(result.status).toBe(0);
   });
 
   it.each(PUBLISHED)('%s is clean under are-the-types-wrong (esm-only profile)', (name) => {
-    const result = spawnSync(join(BIN, 'attw'), [packs.get(name)!.tarball, '--profile', 'esm-only', '--format', 'json'], {
-      encoding: 'utf8',
-      env,
-      timeout: 120_000,
-    });
+    const result = spawnSync(
+      join(BIN, 'attw'),
+      [packs.get(name)!.tarball, '--profile', 'esm-only', '--format', 'json'],
+      {
+        encoding: 'utf8',
+        env,
+        timeout: 120_000,
+      },
+    );
     expect(result.status, result.stdout + result.stderr).toBe(0);
-    const problems = (JSON.parse(result.stdout) as { problems?: Record<string, { resolutionKind?: string }[]> }).problems ?? {};
+    const problems =
+      (JSON.parse(result.stdout) as { problems?: Record<string, { resolutionKind?: string }[]> }).problems ?? {};
     // The esm-only profile leaves out the two CommonJS-only resolutions (node10, node16 from CJS).
     const counted = Object.values(problems)
       .flat()
@@ -110,24 +138,32 @@ describe('the tarballs', () => {
     expect(counted).toEqual([]);
   });
 
-  it.each(PUBLISHED)('%s has a LICENSE, a README that says ESM-only, top-level types and no source condition', (name) => {
-    const pack = packs.get(name)!;
-    expect(pack.files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
-    expect(file(name, 'LICENSE')).toMatch(/^MIT License\n/);
-    expect(file(name, 'README.md')).toContain('ESM-only, Node ≥ 20.19');
-    const manifest = packedManifest(pack);
-    expect(manifest.license).toBe('MIT');
-    expect(manifest.type).toBe('module');
-    expect(manifest.types).toBe('./dist/index.d.ts');
-    expect(pack.files).toContain('dist/index.d.ts');
-    expect(JSON.stringify(manifest.exports)).not.toContain('"source"');
-    expect(manifest).not.toHaveProperty('scripts');
-    // Every export target and bin is in the tarball.
-    const targets = (value: unknown): string[] =>
-      typeof value === 'string' ? [value] : typeof value === 'object' && value !== null ? Object.values(value).flatMap(targets) : [];
-    expect(targets(manifest.exports).length).toBeGreaterThan(1);
-    for (const target of [...targets(manifest.exports), ...Object.values(manifest.bin ?? {})]) expect(pack.files).toContain(target.replace(/^\.\//, ''));
-  });
+  it.each(PUBLISHED)(
+    '%s has a LICENSE, a README that says ESM-only, top-level types and no source condition',
+    (name) => {
+      const pack = packs.get(name)!;
+      expect(pack.files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+      expect(file(name, 'LICENSE')).toMatch(/^MIT License\n/);
+      expect(file(name, 'README.md')).toContain('ESM-only, Node ≥ 20.19');
+      const manifest = packedManifest(pack);
+      expect(manifest.license).toBe('MIT');
+      expect(manifest.type).toBe('module');
+      expect(manifest.types).toBe('./dist/index.d.ts');
+      expect(pack.files).toContain('dist/index.d.ts');
+      expect(JSON.stringify(manifest.exports)).not.toContain('"source"');
+      expect(manifest).not.toHaveProperty('scripts');
+      // Every export target and bin is in the tarball.
+      const targets = (value: unknown): string[] =>
+        typeof value === 'string'
+          ? [value]
+          : typeof value === 'object' && value !== null
+            ? Object.values(value).flatMap(targets)
+            : [];
+      expect(targets(manifest.exports).length).toBeGreaterThan(1);
+      for (const target of [...targets(manifest.exports), ...Object.values(manifest.bin ?? {})])
+        expect(pack.files).toContain(target.replace(/^\.\//, ''));
+    },
+  );
 
   it.each(PUBLISHED)('%s: every files entry of the committed package.json matches something packed', (name) => {
     const folder = name.replace('@svc-manifest/', '');
@@ -162,7 +198,10 @@ describe('the tarballs', () => {
     // A sourceMappingURL comment must name a file that is shipped.
     for (const path of pack.files.filter((p) => /\.(c|m)?js$|\.d\.ts$/.test(p))) {
       const reference = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(file(name, path))?.[1];
-      if (reference) expect(pack.files, `${path} points at ${reference}`).toContain(join(path, '..', reference).replace(/^\.\//, ''));
+      if (reference)
+        expect(pack.files, `${path} points at ${reference}`).toContain(
+          join(path, '..', reference).replace(/^\.\//, ''),
+        );
     }
   });
 
@@ -172,15 +211,27 @@ describe('the tarballs', () => {
     const holding = (name: string, text: string) =>
       packs
         .get(name)!
-        .files.filter((path) => !path.endsWith('.d.ts') && !path.endsWith('.md') && path !== 'dist/browser.mjs' && file(name, path).includes(text));
+        .files.filter(
+          (path) =>
+            !path.endsWith('.d.ts') &&
+            !path.endsWith('.md') &&
+            path !== 'dist/browser.mjs' &&
+            file(name, path).includes(text),
+        );
     expect(holding('@svc-manifest/validator', 'usage: svc-manifest <command>')).toEqual(['dist/svc-manifest-main.cjs']);
     expect(holding('@svc-manifest/lsp', 'usage: svc-manifest-lsp --stdio')).toEqual(['dist/svc-manifest-lsp-main.cjs']);
-    expect(holding('@svc-manifest/gitops', 'usage: svc-manifest git <command>')).toEqual(['dist/svc-manifest-git-main.cjs']);
+    expect(holding('@svc-manifest/gitops', 'usage: svc-manifest git <command>')).toEqual([
+      'dist/svc-manifest-git-main.cjs',
+    ]);
     // No tsc output besides declarations in the bundled packages.
     for (const name of ['@svc-manifest/validator', '@svc-manifest/lsp', '@svc-manifest/gitops']) {
       const code = packs.get(name)!.files.filter((path) => /\.(c|m)?js$/.test(path));
       expect(
-        code.every((path) => path.startsWith('launcher/') || /^dist\/(index\.mjs|browser\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path)),
+        code.every(
+          (path) =>
+            path.startsWith('launcher/') ||
+            /^dist\/(index\.mjs|browser\.mjs|svc-manifest(-lsp|-git)?-main\.cjs|code-cache\.cjs)$/.test(path),
+        ),
         code.join(', '),
       ).toBe(true);
     }
@@ -191,7 +242,9 @@ describe('the tarballs', () => {
   });
 
   it('gitops declares the bin svc-manifest-git, and the validator does not depend on gitops', () => {
-    expect(packedManifest(packs.get('@svc-manifest/gitops')!).bin).toEqual({ 'svc-manifest-git': 'launcher/svc-manifest-git.cjs' });
+    expect(packedManifest(packs.get('@svc-manifest/gitops')!).bin).toEqual({
+      'svc-manifest-git': 'launcher/svc-manifest-git.cjs',
+    });
     const validator = packedManifest(packs.get('@svc-manifest/validator')!);
     expect(JSON.stringify(validator)).not.toContain('gitops');
     expect(file('@svc-manifest/validator', 'dist/svc-manifest-main.cjs')).not.toContain('@svc-manifest/gitops"');
@@ -294,7 +347,8 @@ describe('installed into a fresh project', () => {
   }, 300_000);
 
   it('resolves the schema subpaths with require, import (type: json) and require.resolve', () => {
-    const generated = (name: string) => JSON.parse(readFileSync(join(clone, 'packages', 'schema', 'generated', name), 'utf8')) as { $id: string };
+    const generated = (name: string) =>
+      JSON.parse(readFileSync(join(clone, 'packages', 'schema', 'generated', name), 'utf8')) as { $id: string };
     const script = [
       "import { createRequire } from 'node:module';",
       "import combined from '@svc-manifest/schema/svc.schema.json' with { type: 'json' };",
@@ -309,7 +363,11 @@ describe('installed into a fresh project', () => {
     const schemaFolder = join(app, 'node_modules', '@svc-manifest', 'schema', 'generated');
     expect(JSON.parse(result.stdout)).toEqual({
       ids: [generated('svc.schema.json').$id, generated('svc.v1.schema.json').$id, generated('svc.v2.schema.json').$id],
-      paths: [join(schemaFolder, 'svc.schema.json'), join(schemaFolder, 'svc.v1.schema.json'), join(schemaFolder, 'svc.v2.schema.json')],
+      paths: [
+        join(schemaFolder, 'svc.schema.json'),
+        join(schemaFolder, 'svc.v1.schema.json'),
+        join(schemaFolder, 'svc.v2.schema.json'),
+      ],
     });
     expect(readFileSync(join(schemaFolder, 'svc.v2.schema.json'), 'utf8')).toBe(
       readFileSync(join(clone, 'packages', 'schema', 'generated', 'svc.v2.schema.json'), 'utf8'),
@@ -319,9 +377,16 @@ describe('installed into a fresh project', () => {
   it('runs the CLI through npx --no-install, with no registry to fall back on', () => {
     writeFileSync(join(app, 'svc.yaml'), INVALID);
     const noRegistry = { ...env, npm_config_registry: 'http://127.0.0.1:9/' };
-    const invalid = spawnSync('npx', ['--no-install', 'svc-manifest', 'validate'], { cwd: app, env: noRegistry, encoding: 'utf8', timeout: 120_000 });
+    const invalid = spawnSync('npx', ['--no-install', 'svc-manifest', 'validate'], {
+      cwd: app,
+      env: noRegistry,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(invalid.status).toBe(1);
-    expect(invalid.stdout).toContain("  8:11    error   trigger 'nightly' (type 'webhook') needs 'secret_env' or 'secretEnv'");
+    expect(invalid.stdout).toContain(
+      "  8:11    error   trigger 'nightly' (type 'webhook') needs 'secret_env' or 'secretEnv'",
+    );
     const schema = spawnSync('npx', ['--no-install', 'svc-manifest', 'schema', '--version', '1'], {
       cwd: app,
       env: noRegistry,
@@ -329,7 +394,9 @@ describe('installed into a fresh project', () => {
       timeout: 120_000,
     });
     expect(schema.status).toBe(0);
-    expect(JSON.parse(schema.stdout)).toEqual(JSON.parse(readFileSync(join(clone, 'packages', 'schema', 'generated', 'svc.v1.schema.json'), 'utf8')));
+    expect(JSON.parse(schema.stdout)).toEqual(
+      JSON.parse(readFileSync(join(clone, 'packages', 'schema', 'generated', 'svc.v1.schema.json'), 'utf8')),
+    );
   });
 
   it("runs the command lint-staged runs for the validator README's recipe (the staged paths appended, node_modules/.bin first on PATH)", () => {
@@ -358,7 +425,10 @@ describe('installed into a fresh project', () => {
   });
 
   it("answers the language server's initialize over stdio (the bin npm linked)", async () => {
-    const answer = await initializeOverStdio(join(app, 'node_modules', '.bin', 'svc-manifest-lsp'), ['--stdio'], { cwd: app, env });
+    const answer = await initializeOverStdio(join(app, 'node_modules', '.bin', 'svc-manifest-lsp'), ['--stdio'], {
+      cwd: app,
+      env,
+    });
     expect(answer.result.serverInfo?.name).toBe('svc-manifest-lsp');
     expect(answer.result.capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true });
     expect(answer.result.capabilities).toHaveProperty('completionProvider');
@@ -369,7 +439,8 @@ describe('installed into a fresh project', () => {
     const seed = join(work, 'seed');
     mkdirSync(seed);
     writeFileSync(join(seed, 'svc.yaml'), REPOSITORY_MANIFEST);
-    const git = (args: string[], cwd: string) => run('git', args, { cwd, env: { ...env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).stdout;
+    const git = (args: string[], cwd: string) =>
+      run('git', args, { cwd, env: { ...env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).stdout;
     git(['init', '--quiet', '-b', 'main'], seed);
     git(['add', 'svc.yaml'], seed);
     git(['-c', 'user.name=Seed', '-c', 'user.email=seed@example.com', 'commit', '--quiet', '-m', 'initial'], seed);
@@ -391,11 +462,18 @@ describe('installed into a fresh project', () => {
     expect(result.stdout).toBe(`committed ${after} on main: svc: set default agent to reviewer\n`);
     expect(result.status).toBe(0);
     expect(git(['rev-parse', 'main^'], bare).trim()).toBe(before);
-    expect(git(['show', 'main:svc.yaml'], bare)).toBe(REPOSITORY_MANIFEST.replace('default_agent: writer', 'default_agent: reviewer'));
+    expect(git(['show', 'main:svc.yaml'], bare)).toBe(
+      REPOSITORY_MANIFEST.replace('default_agent: writer', 'default_agent: reviewer'),
+    );
     expect(git(['log', '-1', '--format=%an <%ae>', 'main'], bare)).toBe('Ops <ops@example.com>\n');
 
     // The same command under its own name; a refusal exits 1 and changes nothing.
-    const refused = inApp(join(app, 'node_modules', '.bin', 'svc-manifest-git'), ['set-default-agent', 'nobody', '--repo', bare]);
+    const refused = inApp(join(app, 'node_modules', '.bin', 'svc-manifest-git'), [
+      'set-default-agent',
+      'nobody',
+      '--repo',
+      bare,
+    ]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("agent 'nobody' is not declared");
     expect(git(['rev-parse', 'main'], bare).trim()).toBe(after);
@@ -406,7 +484,11 @@ describe('installed into a fresh project', () => {
     mkdirSync(alone);
     writeLockedProject(alone, [packs.get('@svc-manifest/validator')!], join(clone, 'package-lock.json'));
     run('npm', ['ci'], { cwd: alone, env });
-    const result = inApp(join(alone, 'node_modules', '.bin', 'svc-manifest'), ['git', 'set-default-agent', 'reviewer'], { cwd: alone });
+    const result = inApp(
+      join(alone, 'node_modules', '.bin', 'svc-manifest'),
+      ['git', 'set-default-agent', 'reviewer'],
+      { cwd: alone },
+    );
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(

@@ -12,7 +12,17 @@
  * PRE_COMMIT_HOME in a temporary folder.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -66,7 +76,9 @@ agents:
 beforeAll(() => {
   const preCommit = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
   if (preCommit.status !== 0)
-    throw new Error('pre-commit is not installed: run `npm run test:setup` (scripts/install-test-tools.sh) or `apt-get install -y pre-commit`');
+    throw new Error(
+      'pre-commit is not installed: run `npm run test:setup` (scripts/install-test-tools.sh) or `apt-get install -y pre-commit`',
+    );
   work = mkdtempSync(join(tmpdir(), 'svc-pre-commit-'));
 
   // PATH: `node` and the system's own programs (git, pre-commit), nothing from this repository.
@@ -89,7 +101,8 @@ beforeAll(() => {
     chmodSync(join(hookRepo, file), statSync(join(REPO_ROOT, file)).mode & 0o777);
   }
   git(['add', '--', ...HOOK_FILES], hookRepo);
-  if (git(['status', '--porcelain'], hookRepo).stdout.trim()) git(['commit', '-q', '-m', 'hook files of the working tree'], hookRepo);
+  if (git(['status', '--porcelain'], hookRepo).stdout.trim())
+    git(['commit', '-q', '-m', 'hook files of the working tree'], hookRepo);
   const rev = git(['rev-parse', 'HEAD'], hookRepo).stdout.trim();
 
   // The project that uses the hook, configured with the README's snippet.
@@ -99,7 +112,10 @@ beforeAll(() => {
   const snippet = readmeBlock('pre-commit', 'yaml');
   expect(snippet).toContain('<URL of this repository>');
   expect(snippet).toContain('<tag or commit>');
-  write('.pre-commit-config.yaml', snippet.replace('<URL of this repository>', `file://${hookRepo}`).replace('<tag or commit>', rev));
+  write(
+    '.pre-commit-config.yaml',
+    snippet.replace('<URL of this repository>', `file://${hookRepo}`).replace('<tag or commit>', rev),
+  );
   const install = run('pre-commit', ['install', '--install-hooks'], project);
   expect(install.status, install.stdout + install.stderr).toBe(0);
 
@@ -126,13 +142,27 @@ afterAll(() => {
 
 describe('.pre-commit-hooks.yaml', () => {
   it('defines the svc-manifest hook: a script run by node from the committed bundle', () => {
-    const hooks = parseYaml(readFileSync(join(REPO_ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[];
+    const hooks = parseYaml(readFileSync(join(REPO_ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >[];
     expect(hooks).toHaveLength(2);
-    expect(hooks[0]).toMatchObject({ id: 'svc-manifest', entry: 'hooks/svc-manifest.cjs validate', language: 'script' });
-    expect(hooks[1]).toMatchObject({ id: 'svc-manifest-fmt', entry: 'hooks/svc-manifest.cjs fmt --check', language: 'script', files: hooks[0]!.files });
+    expect(hooks[0]).toMatchObject({
+      id: 'svc-manifest',
+      entry: 'hooks/svc-manifest.cjs validate',
+      language: 'script',
+    });
+    expect(hooks[1]).toMatchObject({
+      id: 'svc-manifest-fmt',
+      entry: 'hooks/svc-manifest.cjs fmt --check',
+      language: 'script',
+      files: hooks[0]!.files,
+    });
     const files = new RegExp(hooks[0]!.files as string);
-    for (const path of ['svc.yaml', 'svc.yml', 'svc.toml', 'deploy/svc.yaml', 'a/b/svc.toml']) expect(path).toMatch(files);
-    for (const path of ['svc.yaml.bak', 'my-svc.yaml', 'svc.json', 'docs/svc.md', 'xsvc.toml']) expect(path).not.toMatch(files);
+    for (const path of ['svc.yaml', 'svc.yml', 'svc.toml', 'deploy/svc.yaml', 'a/b/svc.toml'])
+      expect(path).toMatch(files);
+    for (const path of ['svc.yaml.bak', 'my-svc.yaml', 'svc.json', 'docs/svc.md', 'xsvc.toml'])
+      expect(path).not.toMatch(files);
   });
 
   it('runs hooks/svc-manifest.cjs, which is what `npm run gen` builds from the current sources', async () => {
@@ -145,9 +175,14 @@ describe('.pre-commit-hooks.yaml', () => {
   });
 
   it('the bundle is executable for git (pre-commit reads its #! line only from an executable file)', () => {
-    const mode = spawnSync('git', ['ls-files', '--stage', 'hooks/svc-manifest.cjs'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout;
+    const mode = spawnSync('git', ['ls-files', '--stage', 'hooks/svc-manifest.cjs'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).stdout;
     expect(mode).toMatch(/^100755 /);
-    expect(readFileSync(join(REPO_ROOT, 'hooks', 'svc-manifest.cjs'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(readFileSync(join(REPO_ROOT, 'hooks', 'svc-manifest.cjs'), 'utf8').split('\n')[0]).toBe(
+      '#!/usr/bin/env node',
+    );
   });
 });
 
@@ -165,7 +200,9 @@ describe('pre-commit in a temporary repository, offline after the first install'
     expect(result.output).toMatch(/svc manifest\.+Failed/);
     expect(result.output).toContain('- exit code: 1');
     expect(result.output).toContain('deploy/svc.yaml');
-    expect(result.output).toMatch(/5:5 +error +unknown key 'conectors' in agent 'triage'; did you mean 'connectors'\? {2}unknown-key/);
+    expect(result.output).toMatch(
+      /5:5 +error +unknown key 'conectors' in agent 'triage'; did you mean 'connectors'\? {2}unknown-key/,
+    );
     expect(result.output).toContain('> 5 |     conectors: none');
   });
 
@@ -187,7 +224,10 @@ describe('pre-commit in a temporary repository, offline after the first install'
   });
 
   it('checks svc.toml too', () => {
-    write('services/api/svc.toml', 'svc_version = 1\n\n[[triggers]]\nslug = "nightly"\ntype = "cron"\ncron = "0 2 * * *"\n');
+    write(
+      'services/api/svc.toml',
+      'svc_version = 1\n\n[[triggers]]\nslug = "nightly"\ntype = "cron"\ncron = "0 2 * * *"\n',
+    );
     git(['add', 'services/api/svc.toml']);
     const result = commit('toml without prompt');
     expect(result.committed).toBe(false);
@@ -204,7 +244,10 @@ describe('pre-commit in a temporary repository, offline after the first install'
     expect(before.stdout).toMatch(/2:1 +warning +unknown key 'trigers'/);
     const config = readFileSync(join(project, '.pre-commit-config.yaml'), 'utf8');
     expect(config).toContain('      - id: svc-manifest\n');
-    write('.pre-commit-config.yaml', config.replace('      - id: svc-manifest\n', '      - id: svc-manifest\n        args: [--no-warnings]\n'));
+    write(
+      '.pre-commit-config.yaml',
+      config.replace('      - id: svc-manifest\n', '      - id: svc-manifest\n        args: [--no-warnings]\n'),
+    );
     const after = verbose();
     expect(after.status, after.stdout + after.stderr).toBe(0);
     expect(after.stdout).toMatch(/svc manifest\.+Passed/);
@@ -214,7 +257,10 @@ describe('pre-commit in a temporary repository, offline after the first install'
 
   it('the svc-manifest-fmt hook refuses an unformatted manifest, listing it, and lets it through once formatted', () => {
     const config = readFileSync(join(project, '.pre-commit-config.yaml'), 'utf8');
-    write('.pre-commit-config.yaml', config.replace('      - id: svc-manifest\n', '      - id: svc-manifest\n      - id: svc-manifest-fmt\n'));
+    write(
+      '.pre-commit-config.yaml',
+      config.replace('      - id: svc-manifest\n', '      - id: svc-manifest\n      - id: svc-manifest-fmt\n'),
+    );
     git(['add', '.pre-commit-config.yaml']);
     write('fmt/svc.yaml', GOOD.replace('  triage:\n    connectors', '    triage:\n        connectors') + '\n\n');
     git(['add', 'fmt/svc.yaml']);

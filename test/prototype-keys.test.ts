@@ -31,8 +31,24 @@ import {
   type LockFile,
 } from '../packages/gitops/src/index.js';
 import { writeCatalogItem, type ItemVersion } from '../packages/gitops/test/support/fixtures.js';
-import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from '../packages/gitops/test/support/repos.js';
-import { expectPrototypesUnchanged, ownValueAt, PROTOTYPE_KEY_MANIFESTS, snapshotPrototypes, type PrototypeKeyManifest } from './support/prototype-keys.js';
+import {
+  applyOptions,
+  cleanupTempDirs,
+  git,
+  head,
+  makeRepo,
+  show,
+  subjects,
+  tempDir,
+  writeFiles,
+} from '../packages/gitops/test/support/repos.js';
+import {
+  expectPrototypesUnchanged,
+  ownValueAt,
+  PROTOTYPE_KEY_MANIFESTS,
+  snapshotPrototypes,
+  type PrototypeKeyManifest,
+} from './support/prototype-keys.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype'] as const;
 const CONTEXT: FeatureContext = { settings: readSettings({}), client: { resourceOperations: true } };
@@ -46,7 +62,8 @@ function offsetsAround(text: string): number[] {
   const offsets = new Set<number>();
   for (const name of NAMES) {
     for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-      for (const offset of [at - 1, at, at + 1, at + (name.length >> 1), at + name.length - 1, at + name.length]) offsets.add(offset);
+      for (const offset of [at - 1, at, at + 1, at + (name.length >> 1), at + name.length - 1, at + name.length])
+        offsets.add(offset);
     }
   }
   return [...offsets].filter((offset) => offset >= 0 && offset <= text.length).sort((a, b) => a - b);
@@ -212,10 +229,13 @@ describe('language-server features on keys named __proto__, constructor and prot
       const before = snapshotPrototypes();
       const state = createState(uriOf({ format }), 1, text);
       const diagnostics = computeDiagnostics(state, {}, CONTEXT);
-      expect(diagnostics.filter((d) => d.severity === 1).map((d) => [d.code, d.range.start.line])).toEqual([['invalid-key-name', line]]);
+      expect(diagnostics.filter((d) => d.severity === 1).map((d) => [d.code, d.range.start.line])).toEqual([
+        ['invalid-key-name', line],
+      ]);
       for (const handler of HANDLERS) {
         for (const offset of offsetsAround(text)) {
-          for (const params of paramsFor(handler.method, state, offset)) checkResult(state, handler.method, request(state, handler.method, params));
+          for (const params of paramsFor(handler.method, state, offset))
+            checkResult(state, handler.method, request(state, handler.method, params));
         }
       }
       expectPrototypesUnchanged(before);
@@ -224,7 +244,11 @@ describe('language-server features on keys named __proto__, constructor and prot
 });
 
 describe('answers about the names are right', () => {
-  const [v2Yaml, v2Toml] = PROTOTYPE_KEY_MANIFESTS as [PrototypeKeyManifest, PrototypeKeyManifest, PrototypeKeyManifest];
+  const [v2Yaml, v2Toml] = PROTOTYPE_KEY_MANIFESTS as [
+    PrototypeKeyManifest,
+    PrototypeKeyManifest,
+    PrototypeKeyManifest,
+  ];
   const text = v2Yaml.text;
   const uri = uriOf(v2Yaml);
   /** The position `delta` characters into the `occurrence`-th `needle`. */
@@ -237,7 +261,8 @@ describe('answers about the names are right', () => {
   it('hover: on the agent `constructor` (declaration and reference), and on header and filter keys named like prototypes', () => {
     const before = snapshotPrototypes();
     const state = createState(uri, 1, text);
-    const agentHover = '**agent** `constructor` — declared on line 7, 2 references\n\n```yaml\nconstructor:\n  connectors: [prototype]\n```';
+    const agentHover =
+      '**agent** `constructor` — declared on line 7, 2 references\n\n```yaml\nconstructor:\n  connectors: [prototype]\n```';
     expect(request(state, 'textDocument/hover', { position: at('  constructor:\n    connectors', 4) })).toEqual({
       contents: { kind: 'markdown', value: agentHover },
       range: rangeOf(text, 'constructor', 2),
@@ -258,7 +283,10 @@ describe('answers about the names are right', () => {
       range: rangeOf(text, 'constructor', 3),
     });
     expect(request(state, 'textDocument/hover', { position: at('constructor: y', 2) })).toEqual({
-      contents: { kind: 'markdown', value: '**constructor**\n\nOnly events whose fields match: a map of string to string.' },
+      contents: {
+        kind: 'markdown',
+        value: '**constructor**\n\nOnly events whose fields match: a map of string to string.',
+      },
       range: rangeOf(text, 'constructor', 6),
     });
     expectPrototypesUnchanged(before);
@@ -267,17 +295,31 @@ describe('answers about the names are right', () => {
   it('definition, references and highlights of agent `constructor`; completion offers both agents', () => {
     const state = createState(uri, 1, text);
     // Occurrences of `constructor`: 0 the comment, 1 default_agent, 2 the agents key, 3 a header, 4 the trigger's slug, 5 its agent.
-    expect(rangeOf(text, 'constructor', 1)).toEqual({ start: { line: 2, character: 15 }, end: { line: 2, character: 26 } });
-    expect(request(state, 'textDocument/definition', { position: DEFAULT_AGENT })).toEqual({ uri, range: rangeOf(text, 'constructor', 2) });
-    expect(request(state, 'textDocument/references', { position: DEFAULT_AGENT, context: { includeDeclaration: true } })).toEqual(
-      [rangeOf(text, 'constructor', 1), rangeOf(text, 'constructor', 2), rangeOf(text, 'constructor', 5)].map((range) => ({ uri, range })),
+    expect(rangeOf(text, 'constructor', 1)).toEqual({
+      start: { line: 2, character: 15 },
+      end: { line: 2, character: 26 },
+    });
+    expect(request(state, 'textDocument/definition', { position: DEFAULT_AGENT })).toEqual({
+      uri,
+      range: rangeOf(text, 'constructor', 2),
+    });
+    expect(
+      request(state, 'textDocument/references', { position: DEFAULT_AGENT, context: { includeDeclaration: true } }),
+    ).toEqual(
+      [rangeOf(text, 'constructor', 1), rangeOf(text, 'constructor', 2), rangeOf(text, 'constructor', 5)].map(
+        (range) => ({ uri, range }),
+      ),
     );
-    expect((request(state, 'textDocument/documentHighlight', { position: DEFAULT_AGENT }) as { range: Range }[]).map((h) => h.range)).toEqual([
-      rangeOf(text, 'constructor', 1),
-      rangeOf(text, 'constructor', 2),
-      rangeOf(text, 'constructor', 5),
-    ]);
-    const items = (request(state, 'textDocument/completion', { position: at('    agent: constructor', 11) }) as { items: { label: string }[] }).items;
+    expect(
+      (request(state, 'textDocument/documentHighlight', { position: DEFAULT_AGENT }) as { range: Range }[]).map(
+        (h) => h.range,
+      ),
+    ).toEqual([rangeOf(text, 'constructor', 1), rangeOf(text, 'constructor', 2), rangeOf(text, 'constructor', 5)]);
+    const items = (
+      request(state, 'textDocument/completion', { position: at('    agent: constructor', 11) }) as {
+        items: { label: string }[];
+      }
+    ).items;
     expect(items.map((item) => item.label)).toEqual(['constructor', 'prototype']);
   });
 
@@ -288,7 +330,13 @@ describe('answers about the names are right', () => {
       range: rangeOf(text, 'constructor', 1),
       placeholder: 'constructor',
     });
-    const renamed = applyEdits(text, editsOf(request(state, 'textDocument/rename', { position: DEFAULT_AGENT, newName: 'builder' }) as WorkspaceEdit, uri));
+    const renamed = applyEdits(
+      text,
+      editsOf(
+        request(state, 'textDocument/rename', { position: DEFAULT_AGENT, newName: 'builder' }) as WorkspaceEdit,
+        uri,
+      ),
+    );
     expect(renamed).toBe(
       text
         .replace('default_agent: constructor', 'default_agent: builder')
@@ -297,20 +345,36 @@ describe('answers about the names are right', () => {
     );
     expect(validateManifest(renamed).ok).toBe(true);
     const connector = at('slug: prototype', 7);
-    const connectorRenamed = applyEdits(text, editsOf(request(state, 'textDocument/rename', { position: connector, newName: 'api' }) as WorkspaceEdit, uri));
-    expect(connectorRenamed).toBe(text.replace('connectors: [prototype]', 'connectors: [api]').replace('slug: prototype', 'slug: api'));
-    expect(() =>
-      HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(state, { position: at('  prototype:\n    enabled', 4), newName: 'constructor' }, CONTEXT),
-    ).toThrow(new RenameRefused("a agent named 'constructor' already exists"));
-    expect(() => HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(state, { position: DEFAULT_AGENT, newName: '__proto__' }, CONTEXT)).toThrow(
-      RenameRefused,
+    const connectorRenamed = applyEdits(
+      text,
+      editsOf(request(state, 'textDocument/rename', { position: connector, newName: 'api' }) as WorkspaceEdit, uri),
     );
+    expect(connectorRenamed).toBe(
+      text.replace('connectors: [prototype]', 'connectors: [api]').replace('slug: prototype', 'slug: api'),
+    );
+    expect(() =>
+      HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(
+        state,
+        { position: at('  prototype:\n    enabled', 4), newName: 'constructor' },
+        CONTEXT,
+      ),
+    ).toThrow(new RenameRefused("a agent named 'constructor' already exists"));
+    expect(() =>
+      HANDLERS.find((h) => h.method === 'textDocument/rename')!.run(
+        state,
+        { position: DEFAULT_AGENT, newName: '__proto__' },
+        CONTEXT,
+      ),
+    ).toThrow(RenameRefused);
     expectPrototypesUnchanged(before);
   });
 
   it('document symbols and folding show the keys as written', () => {
     const state = createState(uri, 1, text);
-    const symbols = request(state, 'textDocument/documentSymbol', {}) as { name: string; children?: { name: string }[] }[];
+    const symbols = request(state, 'textDocument/documentSymbol', {}) as {
+      name: string;
+      children?: { name: string }[];
+    }[];
     expect(symbols.map((s) => [s.name, (s.children ?? []).map((c) => c.name)])).toEqual([
       ['svc_version', []],
       ['default_agent', []],
@@ -381,11 +445,19 @@ project:
 `;
 
 describe('fix, migrate and convert on the names', () => {
-  const [v2Yaml, v2Toml] = PROTOTYPE_KEY_MANIFESTS as [PrototypeKeyManifest, PrototypeKeyManifest, PrototypeKeyManifest];
+  const [v2Yaml, v2Toml] = PROTOTYPE_KEY_MANIFESTS as [
+    PrototypeKeyManifest,
+    PrototypeKeyManifest,
+    PrototypeKeyManifest,
+  ];
 
   it('fixManifest rewrites what it fixes and keeps every key named like a prototype', () => {
     const before = snapshotPrototypes();
-    const withScope = (workspace: string) => v2Yaml.text.replace('    connectors: [prototype]\n', `    connectors: [prototype]\n    workspace: ${workspace}\n`);
+    const withScope = (workspace: string) =>
+      v2Yaml.text.replace(
+        '    connectors: [prototype]\n',
+        `    connectors: [prototype]\n    workspace: ${workspace}\n`,
+      );
     const fixed = fixManifest(ManifestDocument.parse(withScope('reed').replace('svc_version: 2', 'svc_version: 2.0')));
     expect(fixed.fixes.map((f) => [f.code, f.path])).toEqual([
       ['svc-version-format', '/svc_version'],
@@ -437,7 +509,11 @@ describe('fix, migrate and convert on the names', () => {
 
 describe('applier operations on the names (real repositories and a folder catalog)', () => {
   afterAll(cleanupTempDirs);
-  const [v2Yaml, v2Toml, v1Yaml] = PROTOTYPE_KEY_MANIFESTS as [PrototypeKeyManifest, PrototypeKeyManifest, PrototypeKeyManifest];
+  const [v2Yaml, v2Toml, v1Yaml] = PROTOTYPE_KEY_MANIFESTS as [
+    PrototypeKeyManifest,
+    PrototypeKeyManifest,
+    PrototypeKeyManifest,
+  ];
   const manifestAt = (repo: string, path: string) => show(repo, 'main', path).toString('utf8');
   const refusal = async (promise: Promise<unknown>): Promise<RefusedError> => {
     const error = await promise.then(
@@ -454,19 +530,26 @@ describe('applier operations on the names (real repositories and a folder catalo
     const yaml = makeRepo({ 'svc.yaml': v2Yaml.text }, { bare: true });
     const toDefault = await setDefaultAgent(yaml, 'prototype', options);
     expect(toDefault).toMatchObject({ status: 'committed', info: { agent: 'prototype', manifest: 'svc.yaml' } });
-    expect(manifestAt(yaml, 'svc.yaml')).toBe(v2Yaml.text.replace('default_agent: constructor', 'default_agent: prototype'));
+    expect(manifestAt(yaml, 'svc.yaml')).toBe(
+      v2Yaml.text.replace('default_agent: constructor', 'default_agent: prototype'),
+    );
     await setDefaultAgent(yaml, 'constructor', options);
     expect(manifestAt(yaml, 'svc.yaml')).toBe(v2Yaml.text);
     expect(subjects(yaml)).toHaveLength(3);
     const scoped = await setAgentScope(yaml, 'constructor', { secrets: ['API_KEY'], connectors: 'none' }, options);
     expect(scoped.status).toBe('committed');
     expect(manifestAt(yaml, 'svc.yaml')).toBe(
-      v2Yaml.text.replace('  constructor:\n    connectors: [prototype]\n', '  constructor:\n    connectors: none\n    secrets: [API_KEY]\n'),
+      v2Yaml.text.replace(
+        '  constructor:\n    connectors: [prototype]\n',
+        '  constructor:\n    connectors: none\n    secrets: [API_KEY]\n',
+      ),
     );
 
     const toml = makeRepo({ 'svc.toml': v2Toml.text }, { bare: true });
     await setDefaultAgent(toml, 'prototype', options);
-    expect(manifestAt(toml, 'svc.toml')).toBe(v2Toml.text.replace('default_agent = "constructor"', 'default_agent = "prototype"'));
+    expect(manifestAt(toml, 'svc.toml')).toBe(
+      v2Toml.text.replace('default_agent = "constructor"', 'default_agent = "prototype"'),
+    );
     await setAgentScope(toml, 'constructor', { secrets: 'all' }, options);
     expect(manifestAt(toml, 'svc.toml')).toBe(
       v2Toml.text
@@ -476,17 +559,24 @@ describe('applier operations on the names (real repositories and a folder catalo
 
     const v1 = makeRepo({ 'svc.yaml': v1Yaml.text }, { bare: true });
     await setAgentScope(v1, 'constructor', { connectors: ['github'] }, options);
-    expect(manifestAt(v1, 'svc.yaml')).toBe(v1Yaml.text.replace('      prototype: c\n', '      prototype: c\n    connectors: [github]\n'));
+    expect(manifestAt(v1, 'svc.yaml')).toBe(
+      v1Yaml.text.replace('      prototype: c\n', '      prototype: c\n    connectors: [github]\n'),
+    );
     expect(validateManifest(manifestAt(v1, 'svc.yaml')).ok).toBe(true);
 
     // `constructor` is found only when declared; `__proto__` is not an agent name at all.
-    const plain = makeRepo({ 'svc.yaml': 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n' }, { bare: true });
+    const plain = makeRepo(
+      { 'svc.yaml': 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n' },
+      { bare: true },
+    );
     const start = head(plain);
     expect(await refusal(setDefaultAgent(plain, 'constructor', options))).toMatchObject({
       code: 'unknown-agent',
       message: "agent 'constructor' is not declared in svc.yaml (declared: main)",
     });
-    expect(await refusal(setAgentScope(plain, 'constructor', { secrets: 'none' }, options))).toMatchObject({ code: 'unknown-agent' });
+    expect(await refusal(setAgentScope(plain, 'constructor', { secrets: 'none' }, options))).toMatchObject({
+      code: 'unknown-agent',
+    });
     expect((await refusal(setDefaultAgent(yaml, '__proto__', options))).code).toBe('invalid-name');
     expect(head(plain)).toBe(start);
     expectPrototypesUnchanged(before);
@@ -499,7 +589,11 @@ describe('applier operations on the names (real repositories and a folder catalo
    */
   const item = (version: string, header: string, extra: Record<string, string> = {}): ItemVersion => ({
     version,
-    files: Object.fromEntries([['__proto__', 'not a prototype\n'], ['prototype/constructor.md', `# constructor ${version}\n`], ...Object.entries(extra)]),
+    files: Object.fromEntries([
+      ['__proto__', 'not a prototype\n'],
+      ['prototype/constructor.md', `# constructor ${version}\n`],
+      ...Object.entries(extra),
+    ]),
     manifest: JSON.parse(
       `{"agents":{"constructor":{"connectors":["prototype"]}},` +
         `"connectors":[{"slug":"prototype","provider":"http","base_url":"https://api.example.com","headers":{"__proto__":"${header}","constructor":"b","prototype":"c"}}],` +
@@ -557,12 +651,20 @@ describe('applier operations on the names (real repositories and a folder catalo
       ['prototype', 'c'],
     ]);
     expect(await list(repo)).toEqual([
-      { name: 'constructor', version: '1.0.0', id: 'constructor', source: lock.source, files: ['__proto__', 'prototype/constructor.md'] },
+      {
+        name: 'constructor',
+        version: '1.0.0',
+        id: 'constructor',
+        source: lock.source,
+        files: ['__proto__', 'prototype/constructor.md'],
+      },
     ]);
 
     // update: upstream changes the `__proto__` header and adds a file called `constructor` (no base: new, not inherited).
     writeCatalogItem(catalog, 'constructor', item('1.1.0', 'changed', { constructor: 'a new file\n' }));
-    expect(await updates(repo, { catalog })).toEqual([{ name: 'constructor', id: 'constructor', installed: '1.0.0', available: '1.1.0' }]);
+    expect(await updates(repo, { catalog })).toEqual([
+      { name: 'constructor', id: 'constructor', installed: '1.0.0', available: '1.1.0' },
+    ]);
     expect(await update(repo, 'constructor', options)).toMatchObject({
       status: 'committed',
       info: { from: '1.0.0', to: '1.1.0', action: 'updated', kept: [], merged: [] },
@@ -570,7 +672,11 @@ describe('applier operations on the names (real repositories and a folder catalo
     expect(manifestAt(repo, 'svc.yaml')).toBe(installedManifest('changed'));
     expect(manifestAt(repo, 'constructor')).toBe('a new file\n');
     expect(manifestAt(repo, 'prototype/constructor.md')).toBe('# constructor 1.1.0\n');
-    expect(Object.keys(lockAt(repo).items['constructor']!.files)).toEqual(['__proto__', 'constructor', 'prototype/constructor.md']);
+    expect(Object.keys(lockAt(repo).items['constructor']!.files)).toEqual([
+      '__proto__',
+      'constructor',
+      'prototype/constructor.md',
+    ]);
     const updatedHead = head(repo);
     expect(await updateAll(repo, options)).toMatchObject({ status: 'unchanged', info: { updated: [], refused: [] } });
     expect(head(repo)).toBe(updatedHead);
@@ -590,7 +696,11 @@ describe('applier operations on the names (real repositories and a folder catalo
     // remove --force: every file it placed goes, `__proto__` and `constructor` included, and the entries and the lock with them.
     expect(await remove(repo, 'constructor', { ...options, force: true })).toMatchObject({
       status: 'committed',
-      info: { name: 'constructor', version: '1.1.0', removedFiles: ['__proto__', 'constructor', 'prototype/constructor.md'] },
+      info: {
+        name: 'constructor',
+        version: '1.1.0',
+        removedFiles: ['__proto__', 'constructor', 'prototype/constructor.md'],
+      },
     });
     expect(tree(repo)).toEqual(['svc.yaml']);
     expect(manifestAt(repo, 'svc.yaml')).toBe(MANIFEST);

@@ -21,9 +21,11 @@ import { offlineEnv } from './support/packed.js';
 const LIBRARY_LINE =
   "node --input-type=module -e \"import { validateManifest } from '@svc-manifest/validator'; import { readFileSync } from 'node:fs'; console.log(validateManifest(readFileSync('examples/svc.yaml', 'utf8'), { filename: 'svc.yaml' }).ok)\"";
 
-const MONOREPO_LINE = 'mono=$(mktemp -d) && git -C "$mono" init --quiet && mkdir -p "$mono/services/api" "$mono/services/web" "$mono/node_modules/dep"';
+const MONOREPO_LINE =
+  'mono=$(mktemp -d) && git -C "$mono" init --quiet && mkdir -p "$mono/services/api" "$mono/services/web" "$mono/node_modules/dep"';
 
-const FIX_LINE = 'npx --no-install svc-manifest validate --fix-dry-run fixable/svc.yaml  # the safe fixes as a unified diff; nothing is written';
+const FIX_LINE =
+  'npx --no-install svc-manifest validate --fix-dry-run fixable/svc.yaml  # the safe fixes as a unified diff; nothing is written';
 
 /**
  * The fix, migrate and convert examples (the same three commands in the root and the validator
@@ -49,7 +51,9 @@ function checkFixMigrateConvert(file: string): void {
   expect(convert!.stdout).toContain('\nagents:\n  - name: triage\n');
   expect(convert!.stdout.startsWith('# A legacy manifest')).toBe(true);
   // Nothing was written.
-  expect(['fixable/svc.yaml', 'legacy/svc.toml'].map((path) => readFileSync(join(examples, path), 'utf8'))).toEqual(before);
+  expect(['fixable/svc.yaml', 'legacy/svc.toml'].map((path) => readFileSync(join(examples, path), 'utf8'))).toEqual(
+    before,
+  );
   expect(existsSync(join(examples, 'legacy', 'svc.yaml'))).toBe(false);
 }
 
@@ -92,7 +96,8 @@ function shellBlocks(file: string, text: string): Block[] {
       const open = /^(```+)\s*([\w-]*)/.exec(line);
       if (open) {
         fence = open[1]!;
-        if (['sh', 'bash', 'shell'].includes(open[2]!)) current = { file, headings: headings.filter(Boolean), lines: [] };
+        if (['sh', 'bash', 'shell'].includes(open[2]!))
+          current = { file, headings: headings.filter(Boolean), lines: [] };
       }
       continue;
     }
@@ -104,7 +109,8 @@ function shellBlocks(file: string, text: string): Block[] {
     }
     if (!current || line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const previous = current.lines.at(-1);
-    if (previous?.endsWith('\\')) current.lines[current.lines.length - 1] = `${previous.slice(0, -1)}${line.trimStart()}`;
+    if (previous?.endsWith('\\'))
+      current.lines[current.lines.length - 1] = `${previous.slice(0, -1)}${line.trimStart()}`;
     else current.lines.push(line);
   }
   return blocks;
@@ -129,7 +135,10 @@ function sh(script: string, cwd: string, extraEnv: Record<string, string> = {}):
     timeout: 300_000,
     maxBuffer: 64 * 1024 * 1024,
   });
-  return { ...result, stderr: result.stderr.replace(/^npm warn (Unknown (user|env|project|global|builtin) config|config) .*\n/gm, '') };
+  return {
+    ...result,
+    stderr: result.stderr.replace(/^npm warn (Unknown (user|env|project|global|builtin) config|config) .*\n/gm, ''),
+  };
 }
 
 function readClone(path: string): string {
@@ -144,7 +153,11 @@ function block(file: string, first: string): Block {
 }
 
 /** Runs each line of the block on its own in `cwd`, except the `skipped` ones (index → why). */
-function runLines(b: Block, cwd: string, skipped: Record<number, string> = {}): (SpawnSyncReturns<string> | undefined)[] {
+function runLines(
+  b: Block,
+  cwd: string,
+  skipped: Record<number, string> = {},
+): (SpawnSyncReturns<string> | undefined)[] {
   return b.lines.map((line, index) => (index in skipped ? undefined : sh(line, cwd)));
 }
 
@@ -159,26 +172,43 @@ function outputBlockAfter(text: string, marker: string): string {
 /** The blocks the tests below run or set aside, by file and first command. */
 const PLANNED: [string, string][] = [
   ['README.md', 'npm ci && npm run example'],
-  ['README.md', 'npx --no-install svc-manifest validate                       # svc.yaml / svc.yml / svc.toml in this folder'],
-  ['README.md', 'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml'],
+  [
+    'README.md',
+    'npx --no-install svc-manifest validate                       # svc.yaml / svc.yml / svc.toml in this folder',
+  ],
+  [
+    'README.md',
+    'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml',
+  ],
   ['README.md', MONOREPO_LINE],
   ['README.md', FIX_LINE],
   ['README.md', LIBRARY_LINE],
   ['README.md', 'npm run site         # site/dist: schemas, manifest reference, rule pages, search, playground'],
   ['README.md', 'npm run build      # tsc -b, then the esbuild bundles (CLI, language server, extension)'],
   ['packages/validator/README.md', 'npm ci && npm run example        # build, then validate examples/svc.yaml'],
-  ['packages/validator/README.md', 'npx --no-install svc-manifest validate                        # svc.yaml, svc.yml and svc.toml in this folder'],
+  [
+    'packages/validator/README.md',
+    'npx --no-install svc-manifest validate                        # svc.yaml, svc.yml and svc.toml in this folder',
+  ],
   ['packages/validator/README.md', 'npm install --save-dev husky lint-staged @svc-manifest/validator'],
   ['packages/validator/README.md', FIX_LINE],
   ['packages/lsp/README.md', 'npx --no-install svc-manifest-lsp --stdio        # or --node-ipc, --socket=<port>'],
   ['packages/lsp/README.md', 'npx vitest run packages/lsp     # from the repository root'],
-  ['packages/vscode-extension/README.md', 'npm run package -w svc-manifest-vscode        # dist/svc-manifest-vscode.vsix'],
+  [
+    'packages/vscode-extension/README.md',
+    'npm run package -w svc-manifest-vscode        # dist/svc-manifest-vscode.vsix',
+  ],
 ];
 
 beforeAll(() => {
   work = realpathSync(mkdtempSync(join(tmpdir(), 'svc-readme-')));
   mkdirSync(join(work, 'tmp'));
-  env = offlineEnv({ XDG_CACHE_HOME: join(work, 'cache'), TMPDIR: join(work, 'tmp'), GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' });
+  env = offlineEnv({
+    XDG_CACHE_HOME: join(work, 'cache'),
+    TMPDIR: join(work, 'tmp'),
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+  });
   clone = cloneRepository(work, env);
   examples = join(clone, 'examples');
   blocks = READMES.flatMap((file) => shellBlocks(file, readClone(file)));
@@ -202,17 +232,25 @@ describe('the root README', () => {
     // The second line is what .ci/run runs; the suite cannot run itself from inside.
     expect(readClone('.ci/run')).toMatch(/^npm ci$[\s\S]*^npm run test:setup$[\s\S]*^npm test$/m);
     // `npm ci` linked the workspace bins.
-    for (const bin of ['svc-manifest', 'svc-manifest-lsp', 'svc-manifest-git']) expect(existsSync(join(clone, 'node_modules', '.bin', bin)), bin).toBe(true);
+    for (const bin of ['svc-manifest', 'svc-manifest-lsp', 'svc-manifest-git'])
+      expect(existsSync(join(clone, 'node_modules', '.bin', bin)), bin).toBe(true);
   });
 
   it('The CLI: every command, in examples/, with its output, exit code and the files it writes', () => {
-    const b = block('README.md', 'npx --no-install svc-manifest validate                       # svc.yaml / svc.yml / svc.toml in this folder');
+    const b = block(
+      'README.md',
+      'npx --no-install svc-manifest validate                       # svc.yaml / svc.yml / svc.toml in this folder',
+    );
     expect(b.lines).toHaveLength(6);
     const [plain, json, sarif, github, schema, broken] = runLines(b, examples);
     expect(plain).toMatchObject({ status: 0, stdout: '✔ svc.yaml: no problems\n' });
     expect(json!.status).toBe(0);
     expect(
-      (JSON.parse(json!.stdout) as { filePath: string; errorCount: number; messages: unknown[] }[]).map((r) => [r.filePath, r.errorCount, r.messages.length]),
+      (JSON.parse(json!.stdout) as { filePath: string; errorCount: number; messages: unknown[] }[]).map((r) => [
+        r.filePath,
+        r.errorCount,
+        r.messages.length,
+      ]),
     ).toEqual([
       [join(examples, 'svc.yaml'), 0, 0],
       [join(examples, 'legacy', 'svc.toml'), 0, 0],
@@ -236,12 +274,17 @@ describe('the root README', () => {
   });
 
   it('The CLI: svc-manifest git commits on a scratch repository', () => {
-    const b = block('README.md', 'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml');
+    const b = block(
+      'README.md',
+      'demo=$(mktemp -d) && cp examples/svc.yaml "$demo" && git -C "$demo" init --quiet && git -C "$demo" add svc.yaml',
+    );
     const before = new Set(readdirSync(join(work, 'tmp')));
     const result = sh(b.lines.join('\n'), clone);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    const created = readdirSync(join(work, 'tmp')).filter((name) => !before.has(name) && existsSync(join(work, 'tmp', name, '.git')));
+    const created = readdirSync(join(work, 'tmp')).filter(
+      (name) => !before.has(name) && existsSync(join(work, 'tmp', name, '.git')),
+    );
     expect(created).toHaveLength(1);
     const demo = join(work, 'tmp', created[0]!);
     const git = (...args: string[]) => spawnSync('git', ['-C', demo, ...args], { encoding: 'utf8', env }).stdout;
@@ -262,7 +305,9 @@ describe('the root README', () => {
     const result = sh(b.lines.join('\n'), clone);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    const created = readdirSync(join(work, 'tmp')).filter((name) => !before.has(name) && existsSync(join(work, 'tmp', name, 'services')));
+    const created = readdirSync(join(work, 'tmp')).filter(
+      (name) => !before.has(name) && existsSync(join(work, 'tmp', name, 'services')),
+    );
     expect(created).toHaveLength(1);
     const mono = join(work, 'tmp', created[0]!);
     const git = (...args: string[]) => spawnSync('git', ['-C', mono, ...args], { encoding: 'utf8', env }).stdout.trim();
@@ -288,21 +333,34 @@ describe('the root README', () => {
   });
 
   it('The site: npm run site builds site/dist, and npm run site:serve serves it with the schema headers', async () => {
-    const b = block('README.md', 'npm run site         # site/dist: schemas, manifest reference, rule pages, search, playground');
+    const b = block(
+      'README.md',
+      'npm run site         # site/dist: schemas, manifest reference, rule pages, search, playground',
+    );
     expect(b.lines.map((line) => line.split(/\s+#/)[0]!.trim())).toEqual(['npm run site', 'npm run site:serve']);
     const [site] = runLines(b, clone, { 1: 'a server that runs until stopped: started below' });
     expect(site!.status, site!.stderr).toBe(0);
     const served = (path: string) => readClone(join('site/dist', path));
-    expect(JSON.parse(served('manifest/svc.v2.schema.json'))).toEqual(JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')));
+    expect(JSON.parse(served('manifest/svc.v2.schema.json'))).toEqual(
+      JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')),
+    );
     expect(served('_headers')).toContain('Content-Type: application/schema+json');
     // The preview, as written, on a port of its own (SITE_PORT, as the README says).
     const port = String(20_000 + (process.pid % 20_000));
-    const preview = spawn('bash', ['-c', b.lines[1]!], { cwd: clone, env: { ...env, SITE_PORT: port }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const preview = spawn('bash', ['-c', b.lines[1]!], {
+      cwd: clone,
+      env: { ...env, SITE_PORT: port },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       // serve says when it accepts connections; the timer only guards against it never saying so.
       let output = '';
       await new Promise<void>((resolve, reject) => {
-        const guard = setTimeout(() => reject(new Error(`npm run site:serve did not start serving:\n${output}`)), 120_000);
+        const guard = setTimeout(
+          () => reject(new Error(`npm run site:serve did not start serving:\n${output}`)),
+          120_000,
+        );
         const onData = (chunk: Buffer) => {
           output += chunk.toString();
           if (!output.includes('Accepting connections')) return;
@@ -316,14 +374,19 @@ describe('the root README', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/schema+json');
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(((await response.json()) as { $id: string }).$id).toBe('https://schemas.svc.example/manifest/svc.v2.schema.json');
+      expect(((await response.json()) as { $id: string }).$id).toBe(
+        'https://schemas.svc.example/manifest/svc.v2.schema.json',
+      );
     } finally {
       process.kill(-preview.pid!, 'SIGTERM');
     }
   });
 
   it('Development: build and gen run, and gen leaves the committed files as they are', () => {
-    const b = block('README.md', 'npm run build      # tsc -b, then the esbuild bundles (CLI, language server, extension)');
+    const b = block(
+      'README.md',
+      'npm run build      # tsc -b, then the esbuild bundles (CLI, language server, extension)',
+    );
     expect(b.lines.map((line) => line.split(/\s+#/)[0]!.trim())).toEqual([
       'npm run build',
       'npm run gen',
@@ -344,7 +407,10 @@ describe('the root README', () => {
 
 describe('the package READMEs', () => {
   it('validator: the quick start line and every CLI example, in examples/', () => {
-    const start = block('packages/validator/README.md', 'npm ci && npm run example        # build, then validate examples/svc.yaml');
+    const start = block(
+      'packages/validator/README.md',
+      'npm ci && npm run example        # build, then validate examples/svc.yaml',
+    );
     expect(start.lines[0]!.split('#')[0]!.trim()).toBe('npm ci && npm run example'); // run first, above
     const b = block(
       'packages/validator/README.md',
@@ -357,13 +423,25 @@ describe('the package READMEs', () => {
     expect(results[0]!.stdout).toBe('✔ svc.yaml: no problems\n');
     expect(results[1]!.stdout).toBe('✔ 2 files: no problems\n');
     expect(JSON.parse(results[2]!.stdout)).toEqual([
-      { filePath: join(examples, 'svc.yaml'), messages: [], errorCount: 0, fatalErrorCount: 0, warningCount: 0, fixableErrorCount: 0, fixableWarningCount: 0 },
+      {
+        filePath: join(examples, 'svc.yaml'),
+        messages: [],
+        errorCount: 0,
+        fatalErrorCount: 0,
+        warningCount: 0,
+        fixableErrorCount: 0,
+        fixableWarningCount: 0,
+      },
     ]);
-    expect((JSON.parse(readFileSync(join(examples, 'svc.sarif'), 'utf8')) as { version: string }).version).toBe('2.1.0');
+    expect((JSON.parse(readFileSync(join(examples, 'svc.sarif'), 'utf8')) as { version: string }).version).toBe(
+      '2.1.0',
+    );
     expect(results[4]!.stdout).toBe('');
     expect(results[5]!.stdout).toBe('✔ svc.yaml: no problems\n');
     expect(JSON.parse(results[6]!.stdout)).toEqual(JSON.parse(readClone('packages/schema/generated/svc.schema.json')));
-    expect(JSON.parse(results[7]!.stdout)).toEqual(JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')));
+    expect(JSON.parse(results[7]!.stdout)).toEqual(
+      JSON.parse(readClone('packages/schema/generated/svc.v2.schema.json')),
+    );
     expect(results[8]!.stdout).toMatch(/^usage: svc-manifest git <command> \[options\]\n/);
   });
 
@@ -380,16 +458,26 @@ describe('the package READMEs', () => {
   });
 
   it('lsp: the server command answers initialize over stdio', async () => {
-    const b = block('packages/lsp/README.md', 'npx --no-install svc-manifest-lsp --stdio        # or --node-ipc, --socket=<port>');
+    const b = block(
+      'packages/lsp/README.md',
+      'npx --no-install svc-manifest-lsp --stdio        # or --node-ipc, --socket=<port>',
+    );
     const answer = await initializeOverStdio('bash', ['-c', b.lines[0]!], { cwd: clone, env });
     expect(answer.result.serverInfo?.name).toBe('svc-manifest-lsp');
-    expect(answer.result.capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true, renameProvider: expect.anything() });
+    expect(answer.result.capabilities).toMatchObject({
+      hoverProvider: true,
+      definitionProvider: true,
+      renameProvider: expect.anything(),
+    });
     // The other block, `npx vitest run packages/lsp`, is a part of the test suite (npm test runs it).
     block('packages/lsp/README.md', 'npx vitest run packages/lsp     # from the repository root');
   });
 
   it('vscode-extension: npm run package writes the .vsix', () => {
-    const b = block('packages/vscode-extension/README.md', 'npm run package -w svc-manifest-vscode        # dist/svc-manifest-vscode.vsix');
+    const b = block(
+      'packages/vscode-extension/README.md',
+      'npm run package -w svc-manifest-vscode        # dist/svc-manifest-vscode.vsix',
+    );
     const [packaged] = runLines(b, clone, {
       1: 'installs the end-to-end test tools (npm run test:setup does)',
       2: 'the VS Code end-to-end test, a part of the test suite',
@@ -408,7 +496,11 @@ describe('every README command', () => {
       for (const entry of readdirSync(join(clone, folder), { withFileTypes: true })) {
         const path = folder ? `${folder}/${entry.name}` : entry.name;
         if (entry.isDirectory() && !['node_modules', '.git', 'dist'].includes(entry.name)) walk(path);
-        else if (entry.isFile() && (/\.md$/.test(entry.name) || path.startsWith('examples/') || entry.name === '.pre-commit-hooks.yaml')) docs.push(path);
+        else if (
+          entry.isFile() &&
+          (/\.md$/.test(entry.name) || path.startsWith('examples/') || entry.name === '.pre-commit-hooks.yaml')
+        )
+          docs.push(path);
       }
     };
     walk('');

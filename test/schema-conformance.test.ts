@@ -111,12 +111,16 @@ describe('fixture layout', () => {
   });
 
   it('marks every invalid/ fixture with an explicit verdict line', () => {
-    const unmarked = fixtures.filter((fixture) => fixture.folder === 'invalid' && !fixture.explicitVerdict).map((f) => f.name);
+    const unmarked = fixtures
+      .filter((fixture) => fixture.folder === 'invalid' && !fixture.explicitVerdict)
+      .map((f) => f.name);
     expect(unmarked).toEqual([]);
   });
 
   it('keeps only valid fixtures under valid/', () => {
-    const wrong = fixtures.filter((fixture) => fixture.folder === 'valid' && fixture.verdict !== 'valid').map((f) => f.name);
+    const wrong = fixtures
+      .filter((fixture) => fixture.folder === 'valid' && fixture.verdict !== 'valid')
+      .map((f) => f.name);
     expect(wrong).toEqual([]);
   });
 
@@ -148,7 +152,8 @@ describe('python3-jsonschema (Draft7Validator) verdicts on generated/svc.schema.
 
 describe('a single-fault fixture gets exactly one error from the schema, as from our validator', () => {
   const singleFault = entries.filter(
-    (entry) => entry.fixture.folder === 'invalid' && entry.fixture.verdict === 'invalid' && expectedErrors(entry.fixture) === 1,
+    (entry) =>
+      entry.fixture.folder === 'invalid' && entry.fixture.verdict === 'invalid' && expectedErrors(entry.fixture) === 1,
   );
   it('covers most invalid fixtures', () => {
     expect(singleFault.length).toBeGreaterThan(150);
@@ -193,7 +198,8 @@ function patternsIn(node: unknown, path = '#', out = new Map<string, string>()):
 
 describe('published patterns mean the same under ECMA-262 and Python re', () => {
   const patterns = new Map<string, string>();
-  for (const file of Object.values(SCHEMAS)) for (const [pattern, at] of patternsIn(JSON.parse(readFileSync(file, 'utf8')))) patterns.set(pattern, at);
+  for (const file of Object.values(SCHEMAS))
+    for (const [pattern, at] of patternsIn(JSON.parse(readFileSync(file, 'utf8')))) patterns.set(pattern, at);
   const bases = [
     'a',
     'main',
@@ -218,7 +224,21 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
     'a b',
     '1a',
   ];
-  const probes = [...new Set(bases.flatMap((s) => [s, `${s}\n`, `${s}\r\n`, `${s}\r`, `${s}\u2028`, `\n${s}`, `${s}\n${s}`, `a\r/${s}`, `a\u2028/${s}`]))];
+  const probes = [
+    ...new Set(
+      bases.flatMap((s) => [
+        s,
+        `${s}\n`,
+        `${s}\r\n`,
+        `${s}\r`,
+        `${s}\u2028`,
+        `\n${s}`,
+        `${s}\n${s}`,
+        `a\r/${s}`,
+        `a\u2028/${s}`,
+      ]),
+    ),
+  ];
 
   it('the schemas have the spec patterns', () => {
     expect(patterns.size).toBeGreaterThanOrEqual(8);
@@ -233,7 +253,9 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
       const regex = new RegExp(pattern, 'u');
       probes.forEach((probe, j) => {
         if (regex.test(probe) !== python[i]![j])
-          differences.push(`${patterns.get(pattern)}: ${JSON.stringify(probe)} (ECMA-262 ${regex.test(probe)}, Python ${python[i]![j]})`);
+          differences.push(
+            `${patterns.get(pattern)}: ${JSON.stringify(probe)} (ECMA-262 ${regex.test(probe)}, Python ${python[i]![j]})`,
+          );
       });
     });
     expect(differences).toEqual([]);
@@ -244,12 +266,33 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
     const cases: [string, unknown][] = [
       ['agent name', { ...base, agents: { 'main\n': {} } }],
       ['trigger slug', { ...base, triggers: [{ slug: 'nightly\n', type: 'cron', cron: '0 * * * *', prompt: 'p' }] }],
-      ['secret_env', { ...base, triggers: [{ slug: 'hook', type: 'webhook', secret_env: 'HOOK_SECRET\n', prompt: 'p' }] }],
-      ['interval', { ...base, triggers: [{ slug: 'm', type: 'monitor', run: 'x', mode: 'poll', interval: '5m\n', prompt: 'p' }] }],
-      ['enabled string', { ...base, triggers: [{ slug: 'c', type: 'cron', cron: '0 * * * *', prompt: 'p', enabled: 'yes\n' }] }],
+      [
+        'secret_env',
+        { ...base, triggers: [{ slug: 'hook', type: 'webhook', secret_env: 'HOOK_SECRET\n', prompt: 'p' }] },
+      ],
+      [
+        'interval',
+        { ...base, triggers: [{ slug: 'm', type: 'monitor', run: 'x', mode: 'poll', interval: '5m\n', prompt: 'p' }] },
+      ],
+      [
+        'enabled string',
+        { ...base, triggers: [{ slug: 'c', type: 'cron', cron: '0 * * * *', prompt: 'p', enabled: 'yes\n' }] },
+      ],
       ['env name', { ...base, env: { required: ['API_KEY\n'] } }],
-      ['header name', { ...base, connectors: [{ slug: 'api', provider: 'http', base_url: 'https://x', headers: { 'X-Api\n': 'v' } }] }],
-      ['header value', { ...base, connectors: [{ slug: 'api', provider: 'http', base_url: 'https://x', headers: { 'X-Api': 'v\n' } }] }],
+      [
+        'header name',
+        {
+          ...base,
+          connectors: [{ slug: 'api', provider: 'http', base_url: 'https://x', headers: { 'X-Api\n': 'v' } }],
+        },
+      ],
+      [
+        'header value',
+        {
+          ...base,
+          connectors: [{ slug: 'api', provider: 'http', base_url: 'https://x', headers: { 'X-Api': 'v\n' } }],
+        },
+      ],
       ['app name', { ...base, apps: { 'web\n': { port: 3000 } } }],
       ['sandbox slug', { ...base, agents: { main: { sandbox: 'box\n' } } }],
     ];
@@ -262,7 +305,8 @@ describe('published patterns mean the same under ECMA-262 and Python re', () => 
       what,
       python: python[i]!.verdicts[SCHEMAS.combined]!.count,
       pythonV2: python[i]!.verdicts[SCHEMAS.v2]!.count,
-      ours: validateManifest(JSON.stringify(json), { format: 'yaml' }).diagnostics.filter((d) => d.severity === 'error').length,
+      ours: validateManifest(JSON.stringify(json), { format: 'yaml' }).diagnostics.filter((d) => d.severity === 'error')
+        .length,
     }));
     expect(verdicts).toEqual(cases.map(([what]) => ({ what, python: 1, pythonV2: 1, ours: 1 })));
   });
@@ -280,7 +324,12 @@ describe('a TOML date at any string-typed key is one schema error (Python reads 
     const outcome = cases.map((c, i) => {
       const result = python[i]!;
       const own = result.verdicts[c.version === 1 ? SCHEMAS.v1 : SCHEMAS.v2]!;
-      return { key: `v${c.version} ${c.pointer}`, parseError: result.parseError, combined: result.verdicts[SCHEMAS.combined]?.errors, own: own?.count };
+      return {
+        key: `v${c.version} ${c.pointer}`,
+        parseError: result.parseError,
+        combined: result.verdicts[SCHEMAS.combined]?.errors,
+        own: own?.count,
+      };
     });
     expect(outcome).toEqual(
       cases.map((c) => ({

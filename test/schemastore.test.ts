@@ -43,7 +43,10 @@ describe('the SchemaStore submission', () => {
   });
 
   it('takes each file from a fixture, by its verdict', () => {
-    const misplaced = [...positive.filter((file) => source(file)?.verdict !== 'valid'), ...negative.filter((file) => source(file)?.verdict !== 'invalid')];
+    const misplaced = [
+      ...positive.filter((file) => source(file)?.verdict !== 'valid'),
+      ...negative.filter((file) => source(file)?.verdict !== 'invalid'),
+    ];
     expect(misplaced).toEqual([]);
     const changed = [...positive.map((f) => ['test', f]), ...negative.map((f) => ['negative_test', f])].filter(
       ([folder, file]) => readFileSync(join(STORE, 'src', folder!, 'svc', file!), 'utf8') !== source(file!)!.text,
@@ -52,7 +55,9 @@ describe('the SchemaStore submission', () => {
   });
 
   it('gets its verdict from the published schema (YAML files, with ajv)', () => {
-    const validate = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(join(SCHEMA_DIR, 'svc.schema.json'), 'utf8')) as object);
+    const validate = new Ajv({ strict: false }).compile(
+      JSON.parse(readFileSync(join(SCHEMA_DIR, 'svc.schema.json'), 'utf8')) as object,
+    );
     const wrong = [
       ...positive.filter((file) => file.endsWith('.yaml') && !validate(parseYamlFixture(source(file)!))),
       ...negative.filter((file) => file.endsWith('.yaml') && validate(parseYamlFixture(source(file)!))),

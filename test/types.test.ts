@@ -10,7 +10,14 @@
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, declaredVersion, loadExamples, loadFixtures, parseFixture, type Fixture } from './support/fixtures.js';
+import {
+  REPO_ROOT,
+  declaredVersion,
+  loadExamples,
+  loadFixtures,
+  parseFixture,
+  type Fixture,
+} from './support/fixtures.js';
 
 const TYPES_FILE = join(REPO_ROOT, 'packages/schema/src/generated/types.ts');
 const VIRTUAL_DIR = join(dirname(TYPES_FILE), '__typecheck__');
@@ -69,7 +76,10 @@ function compile(cases: Case[]): Map<string, ts.Diagnostic[]> {
   const result = new Map<string, ts.Diagnostic[]>();
   for (const [fileName, entry] of virtual) {
     const sourceFile = program.getSourceFile(fileName)!;
-    result.set(entry.name, [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]);
+    result.set(entry.name, [
+      ...program.getSyntacticDiagnostics(sourceFile),
+      ...program.getSemanticDiagnostics(sourceFile),
+    ]);
   }
   return result;
 }
@@ -92,7 +102,11 @@ const validFixtures: Fixture[] = [...loadFixtures().filter((f) => f.folder === '
  */
 const WRONG_SHAPES: { fixture: string; code: number; message: RegExp }[] = [
   // v2 `agents` as an array instead of a map.
-  { fixture: 'fixtures/wrong-type/invalid/v2-agents-array.yaml', code: 2322, message: /is not assignable to type '\{ \[k: string\]: AgentV2; \}'/ },
+  {
+    fixture: 'fixtures/wrong-type/invalid/v2-agents-array.yaml',
+    code: 2322,
+    message: /is not assignable to type '\{ \[k: string\]: AgentV2; \}'/,
+  },
   // svc_version 3: neither shape.
   {
     fixture: 'fixtures/svc-version/invalid/three.yaml',
@@ -100,11 +114,23 @@ const WRONG_SHAPES: { fixture: string; code: number; message: RegExp }[] = [
     message: /Type '3' is not assignable to type '1 \| 2'|Type '3' is not assignable to type '2'/,
   },
   // An unknown key in a (closed) v2 agent.
-  { fixture: 'fixtures/unknown-key/invalid/v2-agent-extra-key.yaml', code: 2322, message: /'"model"' does not exist in type 'AgentV2'/ },
+  {
+    fixture: 'fixtures/unknown-key/invalid/v2-agent-extra-key.yaml',
+    code: 2322,
+    message: /'"model"' does not exist in type 'AgentV2'/,
+  },
   // v2 `credential` other than `shared`.
-  { fixture: 'fixtures/invalid-value/invalid/v2-credential-personal.yaml', code: 2322, message: /Type '"personal"' is not assignable to type '"shared"'/ },
+  {
+    fixture: 'fixtures/invalid-value/invalid/v2-credential-personal.yaml',
+    code: 2322,
+    message: /Type '"personal"' is not assignable to type '"shared"'/,
+  },
   // v2 without `default_agent`.
-  { fixture: 'fixtures/missing-key/invalid/v2-no-default-agent.yaml', code: 2322, message: /Property 'default_agent' is missing/ },
+  {
+    fixture: 'fixtures/missing-key/invalid/v2-no-default-agent.yaml',
+    code: 2322,
+    message: /Property 'default_agent' is missing/,
+  },
   // A trigger type outside the enum.
   {
     fixture: 'fixtures/invalid-value/invalid/v2-trigger-type.toml',
@@ -112,7 +138,11 @@ const WRONG_SHAPES: { fixture: string; code: number; message: RegExp }[] = [
     message: /Type '"interval"' is not assignable to type '"cron" \| "webhook" \| "monitor"'/,
   },
   // `apps` in version 1 is `never`.
-  { fixture: 'fixtures/forbidden-key/invalid/v1-apps.yaml', code: 2322, message: /is not assignable to type 'undefined'|is not assignable to type 'never'/ },
+  {
+    fixture: 'fixtures/forbidden-key/invalid/v1-apps.yaml',
+    code: 2322,
+    message: /is not assignable to type 'undefined'|is not assignable to type 'never'/,
+  },
 ];
 
 let results: Map<string, ts.Diagnostic[]>;

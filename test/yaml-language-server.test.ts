@@ -68,7 +68,10 @@ function open(path: string): { uri: string; text: string } {
 
 function describeDiagnostics(list: Diagnostic[] | undefined): string {
   if (!list) return 'no publishDiagnostics received';
-  return list.map((d) => `line ${d.range.start.line + 1} [${d.severity}] ${d.source ?? ''}: ${d.message}`).join('\n') || '(empty)';
+  return (
+    list.map((d) => `line ${d.range.start.line + 1} [${d.severity}] ${d.source ?? ''}: ${d.message}`).join('\n') ||
+    '(empty)'
+  );
 }
 
 beforeAll(async () => {
@@ -96,9 +99,21 @@ afterAll(async () => {
 
 /** Invalid fixtures and the text of the line the schema problem must be reported on. */
 const INVALID_CASES: { fixture: string; line: string; what: string }[] = [
-  { fixture: 'fixtures/trigger-monitor-fields/invalid/v2-cron-key.yaml', line: 'cron: "*/5 * * * *"', what: 'a monitor trigger with `cron`' },
-  { fixture: 'fixtures/unknown-key/invalid/v2-agent-extra-key.yaml', line: 'model: large', what: 'an unknown key in a v2 agent' },
-  { fixture: 'fixtures/invalid-value/invalid/v2-credential-personal.yaml', line: 'credential: personal', what: 'v2 connector credential other than `shared`' },
+  {
+    fixture: 'fixtures/trigger-monitor-fields/invalid/v2-cron-key.yaml',
+    line: 'cron: "*/5 * * * *"',
+    what: 'a monitor trigger with `cron`',
+  },
+  {
+    fixture: 'fixtures/unknown-key/invalid/v2-agent-extra-key.yaml',
+    line: 'model: large',
+    what: 'an unknown key in a v2 agent',
+  },
+  {
+    fixture: 'fixtures/invalid-value/invalid/v2-credential-personal.yaml',
+    line: 'credential: personal',
+    what: 'v2 connector credential other than `shared`',
+  },
   { fixture: 'fixtures/out-of-range/invalid/v2-port-8080.yaml', line: 'port: 8080', what: 'a reserved app port' },
 ];
 

@@ -34,7 +34,10 @@ for (const size of sizes) {
     process.env.SVC_BENCH_DEBOUNCE = debounce;
     const spec = { ...ourSpec(), name: `ours-debounce-${debounce}`, args: [outfile, '--stdio'] };
     const samples: number[] = [];
-    for (let i = 0; i < 2; i++) samples.push(...(await runOnce(spec, manifest, { inner: 5, workDir: '/tmp/svc-manifest-bench' })).editToDiagnosticsMs);
+    for (let i = 0; i < 2; i++)
+      samples.push(
+        ...(await runOnce(spec, manifest, { inner: 5, workDir: '/tmp/svc-manifest-bench' })).editToDiagnosticsMs,
+      );
     const s = stat(samples);
     console.log(
       `${manifest.name}: debounce ${debounce.padStart(2)} ms → edit→diagnostics median ${s.median.toFixed(1)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)}, n=${s.n})`,

@@ -20,7 +20,10 @@ const sizes = (process.argv[2] ?? '1000,50000').split(',').map(Number);
 const rounds = Number(process.argv[3] ?? 3);
 const errorRate = Number(process.env.ERROR_RATE ?? 0);
 
-const floors = errorRate > 0 ? [] : [await floorSpec({ name: 'floor-keeps-text' }), await floorSpec({ name: 'floor-reads-text', readsText: true })];
+const floors =
+  errorRate > 0
+    ? []
+    : [await floorSpec({ name: 'floor-keeps-text' }), await floorSpec({ name: 'floor-reads-text', readsText: true })];
 const rows: string[] = [];
 for (const lines of sizes) {
   const yaml = generateManifest({ targetLines: lines, errorRate, seed: 42 });

@@ -40,7 +40,9 @@ for (let i = 0; i < edits; i++) {
   const t0 = performance.now();
   if (text instanceof PieceText) text = insert ? text.edit(at, at, 'x') : text.edit(at, at + 1, '');
   else text = insert ? text.slice(0, at) + 'x' + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
-  state = updateState(state, i + 2, text, [insert ? { start: at, end: at, newLength: 1 } : { start: at, end: at + 1, newLength: 0 }]);
+  state = updateState(state, i + 2, text, [
+    insert ? { start: at, end: at, newLength: 1 } : { start: at, end: at + 1, newLength: 0 },
+  ]);
   computeDiagnostics(state);
   times.push(performance.now() - t0);
 }

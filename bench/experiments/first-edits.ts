@@ -29,5 +29,7 @@ for (let s = 0; s < spawns; s++) {
   }
 }
 for (const [name, times] of early) {
-  console.log(`${format} ${lines} ${name}: edits 2-8 median ${median(times).toFixed(2)} ms; edits 12-40 median ${median(late.get(name)!).toFixed(2)} ms`);
+  console.log(
+    `${format} ${lines} ${name}: edits 2-8 median ${median(times).toFixed(2)} ms; edits 12-40 median ${median(late.get(name)!).toFixed(2)} ms`,
+  );
 }

@@ -77,7 +77,8 @@ for (const lines of sizes) {
   const before = text.slice(0, at);
   const after = text.slice(at);
   const pieces = measure((round) => {
-    const line = before.slice(before.lastIndexOf('\n') + 1) + (inserts(round) ? 'x' : '') + after.slice(0, after.indexOf('\n'));
+    const line =
+      before.slice(before.lastIndexOf('\n') + 1) + (inserts(round) ? 'x' : '') + after.slice(0, after.indexOf('\n'));
     return line.charCodeAt(line.length >> 1);
   });
 

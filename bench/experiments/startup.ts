@@ -9,7 +9,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { stat } from '../lsp-harness.ts';
 import { OUR_SERVER, ourSpec, WORK, ylsSpec } from '../servers.ts';
 
@@ -41,7 +45,10 @@ await build({
 async function startup(command: string, args: string[]): Promise<number> {
   const t = performance.now();
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   connection.listen();
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
   const ms = performance.now() - t;
@@ -54,7 +61,11 @@ const yls = ylsSpec('patched');
 const ours = ourSpec();
 const entries: [string, string, string[]][] = [
   ['node -e 0 (spawn → exit)', process.execPath, ['-e', '0']],
-  [`minimal vscode-languageserver server (${Math.round(statSync(minimal).size / 1024)} KiB bundle)`, process.execPath, [minimal, '--stdio']],
+  [
+    `minimal vscode-languageserver server (${Math.round(statSync(minimal).size / 1024)} KiB bundle)`,
+    process.execPath,
+    [minimal, '--stdio'],
+  ],
   [`ours (${Math.round(statSync(OUR_SERVER).size / 1024)} KiB bundle)`, ours.command, ours.args],
   ['yaml-language-server (patched copy)', yls.command, yls.args],
 ];

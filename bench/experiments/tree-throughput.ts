@@ -44,8 +44,12 @@ console.log(`${files} files (${yaml} YAML), ${rounds} rounds, format ${format}`)
 commands.forEach(([name, , count], i) => {
   const w = stat(measured[i]!.ms).median;
   const c = stat(measured[i]!.cpuMs).median;
-  const overAjvWall = stat(measured[i]!.ms.map((ms, r) => perSecond(count, ms) / perSecond(yaml, measured[ajvIndex]!.ms[r]!))).median;
-  const overAjvCpu = stat(measured[i]!.cpuMs.map((ms, r) => perSecond(count, ms) / perSecond(yaml, measured[ajvIndex]!.cpuMs[r]!))).median;
+  const overAjvWall = stat(
+    measured[i]!.ms.map((ms, r) => perSecond(count, ms) / perSecond(yaml, measured[ajvIndex]!.ms[r]!)),
+  ).median;
+  const overAjvCpu = stat(
+    measured[i]!.cpuMs.map((ms, r) => perSecond(count, ms) / perSecond(yaml, measured[ajvIndex]!.cpuMs[r]!)),
+  ).median;
   console.log(
     `${name.padEnd(12)} wall ${Math.round(w)} ms (${perSecond(count, w)} files/s, ${overAjvWall.toFixed(2)}× ajv-cli)  cpu ${Math.round(c)} ms (${perSecond(count, c)} files/s, ${overAjvCpu.toFixed(2)}× ajv-cli)`,
   );

@@ -22,7 +22,10 @@ export const BROWSER_ENTRIES = {
   'playground/lsp-worker': join(siteDir, 'src/lsp-worker.ts'),
 };
 
-export async function bundleAssets(siteOutDir: string, entries: Record<string, string> = BROWSER_ENTRIES): Promise<void> {
+export async function bundleAssets(
+  siteOutDir: string,
+  entries: Record<string, string> = BROWSER_ENTRIES,
+): Promise<void> {
   await browserBuild({
     entryPoints: entries,
     outdir: siteOutDir,

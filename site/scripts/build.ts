@@ -37,12 +37,14 @@ export interface SiteOptions {
 
 function normalizeBase(base: string): string {
   const url = new URL(base);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`SITE_BASE_URL must be an http(s) address: ${base}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`SITE_BASE_URL must be an http(s) address: ${base}`);
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
 function schemaVersion(): string {
-  return (JSON.parse(readFileSync(join(repoDir, 'packages/schema/package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(repoDir, 'packages/schema/package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 /** Every schema file the site serves: path under the site's root → its JSON. */
@@ -137,7 +139,13 @@ export async function buildSite(options: SiteOptions = {}): Promise<{ outDir: st
   write('index.html', layout({ path: 'index.html', title: 'Home', body: homePage(baseUrl) }));
   write(
     'playground/index.html',
-    layout({ path: 'playground/index.html', title: 'Playground', body: playgroundPage(), scripts: ['assets/playground.js'], bodyClass: 'playground-page' }),
+    layout({
+      path: 'playground/index.html',
+      title: 'Playground',
+      body: playgroundPage(),
+      scripts: ['assets/playground.js'],
+      bodyClass: 'playground-page',
+    }),
   );
 
   for (const sheet of ['site.css', 'editor.css']) cpSync(join(siteDir, 'src', sheet), join(outDir, 'assets', sheet));

@@ -41,8 +41,12 @@ export interface LayoutOptions {
 export function layout({ path, title, body, scripts = [], styles = [], bodyClass }: LayoutOptions): string {
   const toRoot = '../'.repeat(path.split('/').length - 1) || './';
   const link = (target: string) => `${toRoot === './' ? '' : toRoot}${target}`;
-  const scriptTags = ['assets/search.js', ...scripts].map((script) => `<script type="module" src="${link(script)}"></script>`).join('\n    ');
-  const styleTags = ['assets/site.css', ...styles].map((style) => `<link rel="stylesheet" href="${link(style)}">`).join('\n    ');
+  const scriptTags = ['assets/search.js', ...scripts]
+    .map((script) => `<script type="module" src="${link(script)}"></script>`)
+    .join('\n    ');
+  const styleTags = ['assets/site.css', ...styles]
+    .map((style) => `<link rel="stylesheet" href="${link(style)}">`)
+    .join('\n    ');
   return `<!doctype html>
 <html lang="en" data-root="${toRoot}">
   <head>

@@ -89,7 +89,10 @@ export function renderPage(sourcePath: string, markdown: string, published: Read
         const [file, hash] = href.split('#', 2) as [string, string | undefined];
         const target = new URL(file, `file:///docs/${sourcePath}`).pathname.replace(/^\/docs\//, '');
         if (published.has(target)) {
-          child.attrSet('href', file.replace(/(^|\/)README\.md$/, '$1index.md').replace(/\.md$/, '.html') + (hash ? `#${hash}` : ''));
+          child.attrSet(
+            'href',
+            file.replace(/(^|\/)README\.md$/, '$1index.md').replace(/\.md$/, '.html') + (hash ? `#${hash}` : ''),
+          );
         } else {
           // A repository file the site does not publish: the link text stays, the link goes.
           child.attrs = (child.attrs ?? []).filter(([name]) => name !== 'href');
@@ -106,7 +109,8 @@ export function renderPage(sourcePath: string, markdown: string, published: Read
     const token = tokens[index]!;
     const html = fence(tokens, index, options, env, self);
     const language = token.info.trim().split(/\s+/)[0] as PlaygroundFormat | string;
-    const inExample = (token.meta as { section?: string } | null)?.section === 'Example' && sourcePath.startsWith('rules/');
+    const inExample =
+      (token.meta as { section?: string } | null)?.section === 'Example' && sourcePath.startsWith('rules/');
     if (!inExample || (language !== 'yaml' && language !== 'toml') || examplesLinked > 0) return html;
     // Limits in the info string (`maxBytes=64`) are the CLI's; the playground runs with its defaults.
     if (token.info.trim() !== language) return html;

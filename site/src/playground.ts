@@ -54,7 +54,10 @@ const statusLine = $<HTMLSpanElement>('status');
  * to the server as what it is: one that is pushed to.
  */
 function withoutPullDiagnostics(message: unknown): unknown {
-  const request = message as { method?: string; params?: { capabilities?: { textDocument?: Record<string, unknown> } } };
+  const request = message as {
+    method?: string;
+    params?: { capabilities?: { textDocument?: Record<string, unknown> } };
+  };
   if (request.method === 'initialize') delete request.params?.capabilities?.textDocument?.diagnostic;
   return message;
 }
@@ -73,7 +76,10 @@ function workerTransport(worker: Worker): Transport {
 }
 
 // Beside the page (playground/), inside the scope of the service worker that keeps it for offline use.
-const worker = new Worker(new URL('../playground/lsp-worker.js', import.meta.url), { type: 'module', name: 'svc-manifest-lsp' });
+const worker = new Worker(new URL('../playground/lsp-worker.js', import.meta.url), {
+  type: 'module',
+  name: 'svc-manifest-lsp',
+});
 
 interface Shown {
   /** The document the server's positions are in. */
@@ -122,7 +128,9 @@ function keepForOffline(): void {
   if (offlineRequested || !('serviceWorker' in navigator)) return;
   offlineRequested = true;
   // Resolved against the page's address: the worker's scope is the playground's folder.
-  navigator.serviceWorker.register('sw.js').catch((error: unknown) => console.warn('the playground will not work offline:', error));
+  navigator.serviceWorker
+    .register('sw.js')
+    .catch((error: unknown) => console.warn('the playground will not work offline:', error));
 }
 
 // ---- Positions and edits.
@@ -144,7 +152,11 @@ function editsFor(edit: lsp.WorkspaceEdit | undefined, uri: string): lsp.TextEdi
 function applyEdit(view: EditorView, doc: Text, edit: lsp.WorkspaceEdit | undefined): boolean {
   if (view.state.doc !== doc) return false;
   const changes = editsFor(edit, currentUri())
-    .map((textEdit) => ({ from: offsetOf(doc, textEdit.range.start), to: offsetOf(doc, textEdit.range.end), insert: textEdit.newText }))
+    .map((textEdit) => ({
+      from: offsetOf(doc, textEdit.range.start),
+      to: offsetOf(doc, textEdit.range.end),
+      insert: textEdit.newText,
+    }))
     .sort((a, b) => a.from - b.from);
   view.dispatch({ changes, userEvent: 'input.fix' });
   return true;
@@ -181,7 +193,9 @@ async function showDiagnostics(view: EditorView, doc: Text, diagnostics: lsp.Dia
   if (shown?.doc !== doc || view.state.doc !== doc) return;
   for (const action of actions) {
     for (const fixed of action.diagnostics ?? []) {
-      const target = diagnostics.find((d) => d.code === fixed.code && d.message === fixed.message && sameRange(d.range, fixed.range));
+      const target = diagnostics.find(
+        (d) => d.code === fixed.code && d.message === fixed.message && sameRange(d.range, fixed.range),
+      );
       if (target) shown.fixes.set(target, [...(shown.fixes.get(target) ?? []), action]);
     }
   }
@@ -189,7 +203,12 @@ async function showDiagnostics(view: EditorView, doc: Text, diagnostics: lsp.Dia
 }
 
 function sameRange(a: lsp.Range, b: lsp.Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
 }
 
 function render(view: EditorView, { doc, diagnostics, fixes }: Shown): void {
@@ -202,7 +221,14 @@ function render(view: EditorView, { doc, diagnostics, fixes }: Shown): void {
     return {
       from: offsetOf(doc, diagnostic.range.start),
       to: offsetOf(doc, diagnostic.range.end),
-      severity: diagnostic.severity === 1 ? 'error' : diagnostic.severity === 2 ? 'warning' : diagnostic.severity === 4 ? 'hint' : 'info',
+      severity:
+        diagnostic.severity === 1
+          ? 'error'
+          : diagnostic.severity === 2
+            ? 'warning'
+            : diagnostic.severity === 4
+              ? 'hint'
+              : 'info',
       message: plainMessage(diagnostic),
       source: code,
       renderMessage: () => {
@@ -281,7 +307,9 @@ async function refreshInlayHints(view: EditorView, doc: Text): Promise<void> {
   if (view.state.doc !== doc) return;
   const decorations = (hints ?? []).map((hint) => {
     const label = typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('');
-    return Decoration.widget({ widget: new HintWidget(hint.paddingLeft ? ` ${label}` : label), side: 1 }).range(offsetOf(doc, hint.position));
+    return Decoration.widget({ widget: new HintWidget(hint.paddingLeft ? ` ${label}` : label), side: 1 }).range(
+      offsetOf(doc, hint.position),
+    );
   });
   view.dispatch({ effects: setHints.of(Decoration.set(decorations, true)) });
 }
@@ -289,13 +317,20 @@ async function refreshInlayHints(view: EditorView, doc: Text): Promise<void> {
 // ---- Whole-file actions.
 
 /** The code actions of `only`'s kinds over the whole of `doc`. */
-async function requestActions(doc: Text, only: string[], diagnostics: lsp.Diagnostic[] = []): Promise<lsp.CodeAction[]> {
+async function requestActions(
+  doc: Text,
+  only: string[],
+  diagnostics: lsp.Diagnostic[] = [],
+): Promise<lsp.CodeAction[]> {
   client.sync();
-  const result = await client.request<lsp.CodeActionParams, (lsp.CodeAction | lsp.Command)[] | null>('textDocument/codeAction', {
-    textDocument: { uri: currentUri() },
-    range: wholeRange(doc),
-    context: { diagnostics, only, triggerKind: 1 },
-  });
+  const result = await client.request<lsp.CodeActionParams, (lsp.CodeAction | lsp.Command)[] | null>(
+    'textDocument/codeAction',
+    {
+      textDocument: { uri: currentUri() },
+      range: wholeRange(doc),
+      context: { diagnostics, only, triggerKind: 1 },
+    },
+  );
   return (result ?? []).filter((action): action is lsp.CodeAction => 'kind' in action || 'edit' in action);
 }
 
@@ -314,7 +349,10 @@ async function runAction(kind: string, pick: (action: lsp.CodeAction) => boolean
     return;
   }
   const yamlUri = 'file:///playground/svc.yaml';
-  if (format === 'toml' && action.edit?.documentChanges?.some((change) => 'kind' in change && change.kind === 'create')) {
+  if (
+    format === 'toml' &&
+    action.edit?.documentChanges?.some((change) => 'kind' in change && change.kind === 'create')
+  ) {
     // Convert: the edit creates svc.yaml with the text and deletes svc.toml. Here that is the
     // same editor switching to YAML with the new text.
     const text = editsFor(action.edit, yamlUri)
@@ -366,7 +404,14 @@ function createView(which: PlaygroundFormat, text: string): void {
     root: editorRoot,
     state: EditorState.create({
       doc: text,
-      extensions: [basicSetup, language(which), client.plugin(currentUri(), which), hintsField, syncOnEdit, EditorView.lineWrapping],
+      extensions: [
+        basicSetup,
+        language(which),
+        client.plugin(currentUri(), which),
+        hintsField,
+        syncOnEdit,
+        EditorView.lineWrapping,
+      ],
     }),
   });
   document.body.dataset.format = which;
@@ -382,15 +427,22 @@ createView(initial?.format ?? 'yaml', initial?.text ?? exampleYaml);
 
 window.addEventListener('hashchange', () => {
   const shared = readPlaygroundFragment(location.hash);
-  if (shared && (shared.format !== format || shared.text !== view.state.doc.toString())) createView(shared.format, shared.text);
+  if (shared && (shared.format !== format || shared.text !== view.state.doc.toString()))
+    createView(shared.format, shared.text);
 });
 formatSelect.addEventListener('change', () => {
   const which = formatSelect.value === 'toml' ? 'toml' : 'yaml';
   if (which !== format) switchTo(which, which === 'toml' ? exampleToml : exampleYaml);
 });
 $('fix-all').addEventListener('click', () => void runAction(FIX_ALL_KIND, () => true, 'Nothing to fix.'));
-$('migrate').addEventListener('click', () => void runAction('refactor.rewrite', (a) => a.title.startsWith('Migrate'), 'Only a version 1 manifest migrates.'));
-$('convert').addEventListener('click', () => void runAction('refactor.rewrite', (a) => a.title.startsWith('Convert'), 'Only a TOML manifest converts.'));
+$('migrate').addEventListener(
+  'click',
+  () => void runAction('refactor.rewrite', (a) => a.title.startsWith('Migrate'), 'Only a version 1 manifest migrates.'),
+);
+$('convert').addEventListener(
+  'click',
+  () => void runAction('refactor.rewrite', (a) => a.title.startsWith('Convert'), 'Only a TOML manifest converts.'),
+);
 $('share').addEventListener('click', () => {
   saveFragment();
   void navigator.clipboard?.writeText(location.href).then(

@@ -56,7 +56,13 @@ scope.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== cacheName).map((name) => caches.delete(name))))
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith(CACHE_PREFIX) && name !== cacheName)
+            .map((name) => caches.delete(name)),
+        ),
+      )
       .then(() => scope.clients.claim()),
   );
 });

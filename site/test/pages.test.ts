@@ -43,7 +43,9 @@ describe('the pages of the site', () => {
       expect(existsSync(join(site.dir, ...url.slice(base.length).split('/'))), url).toBe(true);
     };
     for (const rule of RULES) onSite(ruleUrl(rule.id, served.$id));
-    const links = [...readFileSync(join(site.dir, 'manifest/svc.v2.schema.json'), 'utf8').matchAll(/"key": "([^"]+)"/g)];
+    const links = [
+      ...readFileSync(join(site.dir, 'manifest/svc.v2.schema.json'), 'utf8').matchAll(/"key": "([^"]+)"/g),
+    ];
     expect(links.length).toBeGreaterThan(10);
     for (const [, url] of links) onSite(url!);
   });

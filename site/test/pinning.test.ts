@@ -30,7 +30,10 @@ describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schem
   let taplo: EditorServer;
 
   beforeAll(async () => {
-    const settings = { schema: { enabled: true, associations: {}, catalogs: [], links: false }, taplo: { configFile: { enabled: false } } };
+    const settings = {
+      schema: { enabled: true, associations: {}, catalogs: [], links: false },
+      taplo: { configFile: { enabled: false } },
+    };
     taplo = await EditorServer.start({
       name: 'taplo',
       command: process.execPath,
@@ -49,7 +52,11 @@ describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schem
   });
 
   /** Taplo publishes up to three times (syntax, structure, schema): the first list `accept` takes. */
-  async function diagnosticsOf(name: string, text: string, accept: (list: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  async function diagnosticsOf(
+    name: string,
+    text: string,
+    accept: (list: Diagnostic[]) => boolean,
+  ): Promise<Diagnostic[]> {
     const uri = pathToFileURL(join(site.dir, 'pinning', name, 'svc.toml')).href;
     await taplo.open(uri, text, 'toml');
     return taplo.diagnostics(uri, accept);
@@ -59,7 +66,9 @@ describe('Taplo with a #:schema directive naming the served, pinned svc.v1.schem
     const url = new URL(`${SCHEMA_DIR}/${VERSION}/svc.v1.schema.json`, site.base).href;
     const text = `#:schema ${url}\nsvc_version = 1\n\n[project]\nname = "demo"\n\n[env]\nrequired = "API_TOKEN"\n`;
     const diagnostics = await diagnosticsOf('invalid', text, (list) => list.length > 0);
-    expect(diagnostics?.map((d) => `${d.range.start.line}: ${d.message}`)).toEqual([expect.stringMatching(/^7: .*array/)]);
+    expect(diagnostics?.map((d) => `${d.range.start.line}: ${d.message}`)).toEqual([
+      expect.stringMatching(/^7: .*array/),
+    ]);
   });
 });
 

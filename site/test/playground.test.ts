@@ -12,7 +12,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceWorker } from '../scripts/assets.js';
 import { playgroundFragment, readPlaygroundFragment } from '../src/fragment.js';
-import { builtSite, guardedContext, hasChromium, launchChromium, REPO, startStaticServer, type StaticServer } from './support.js';
+import {
+  builtSite,
+  guardedContext,
+  hasChromium,
+  launchChromium,
+  REPO,
+  startStaticServer,
+  type StaticServer,
+} from './support.js';
 
 const POLL = { timeout: 30_000, interval: 100 };
 
@@ -80,7 +88,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
 
     // The squiggle is under the key, and the problems list names the rule.
     await expect.poll(() => page.locator('.cm-lintRange-error').allTextContents(), POLL).toEqual(['modle']);
-    await expect.poll(() => problems(page), POLL).toEqual([expect.stringMatching(/^6:5 error unknown key 'modle'.*unknown-key/)]);
+    await expect
+      .poll(() => problems(page), POLL)
+      .toEqual([expect.stringMatching(/^6:5 error unknown key 'modle'.*unknown-key/)]);
 
     // Hovering the squiggle shows the message with its rule code; its quick fix removes the key.
     await page.locator('.cm-lintRange-error').hover();
@@ -93,7 +103,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
 
     // The fragment holds the text: a reload (a shared link) shows the same manifest.
     const text = await editorText(page);
-    await expect.poll(() => readPlaygroundFragment(new URL(page.url()).hash)?.text.trimEnd(), POLL).toBe(text.trimEnd());
+    await expect
+      .poll(() => readPlaygroundFragment(new URL(page.url()).hash)?.text.trimEnd(), POLL)
+      .toBe(text.trimEnd());
     const link = page.url();
     const other = await context.newPage();
     await other.goto(link);
@@ -109,7 +121,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     await typeManifest(page, 'svc_version = 1\n\n[project]\nname = "demo"\n\n[[agents]]\nname = "triage"\n');
     await page.keyboard.type('\n[sandbox]\nimage = "node:20"\n');
     await expect.poll(() => problems(page), POLL).toEqual([expect.stringMatching(/error .*forbidden-key/)]);
-    await expect.poll(() => page.locator('.cm-lintRange-error').allTextContents(), POLL).toContainEqual(expect.stringContaining('image'));
+    await expect
+      .poll(() => page.locator('.cm-lintRange-error').allTextContents(), POLL)
+      .toContainEqual(expect.stringContaining('image'));
     // The problems list offers the same quick fix.
     await page.locator('#problems button.quick-fix').click();
     await expect.poll(() => problems(page), POLL).toEqual([]);
@@ -136,7 +150,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('proj');
     await page.keyboard.press('Control+Space');
-    await expect.poll(() => page.locator('.cm-tooltip-autocomplete li').allTextContents(), POLL).toContainEqual(expect.stringContaining('project'));
+    await expect
+      .poll(() => page.locator('.cm-tooltip-autocomplete li').allTextContents(), POLL)
+      .toContainEqual(expect.stringContaining('project'));
     await page.keyboard.press('Escape');
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Backspace');
@@ -151,7 +167,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     const page = await openPlayground();
     await expect.poll(() => problems(page), POLL).toEqual([]);
     // The playground's service worker takes control of the page once it has kept its files.
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), POLL).toBe(`${server.origin}/playground/sw.js`);
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), POLL)
+      .toBe(`${server.origin}/playground/sw.js`);
     const version = /version:"([0-9a-f]+)"/.exec(readFileSync(join(site.dir, 'playground/sw.js'), 'utf8'))?.[1];
     expect(await page.evaluate(() => caches.keys())).toEqual([`svc-playground-${version}`]);
 
@@ -161,9 +179,13 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     await typeManifest(page, VALID_START);
     await page.keyboard.type('    modle: large');
     await expect.poll(() => page.locator('.cm-lintRange-error').allTextContents(), POLL).toEqual(['modle']);
-    await expect.poll(() => problems(page), POLL).toEqual([expect.stringMatching(/^6:5 error unknown key 'modle'.*unknown-key/)]);
+    await expect
+      .poll(() => problems(page), POLL)
+      .toEqual([expect.stringMatching(/^6:5 error unknown key 'modle'.*unknown-key/)]);
     await page.locator('.cm-lintRange-error').hover();
-    await expect.poll(() => page.locator('.cm-tooltip-lint').textContent(), POLL).toMatch(/unknown key 'modle'.*unknown-key/);
+    await expect
+      .poll(() => page.locator('.cm-tooltip-lint').textContent(), POLL)
+      .toMatch(/unknown key 'modle'.*unknown-key/);
   });
 
   it('a new build replaces the kept files: the old cache goes, the new files are kept', async () => {
@@ -183,7 +205,10 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     // A reload checks the worker's script: the new one installs, takes over and deletes the old cache.
     await page.reload();
     await expect.poll(() => page.evaluate(() => caches.keys()), POLL).toEqual([`svc-playground-${after}`]);
-    const kept = await page.evaluate(async (name) => (await (await caches.open(name)).match('../assets/search.js'))?.text(), `svc-playground-${after}`);
+    const kept = await page.evaluate(
+      async (name) => (await (await caches.open(name)).match('../assets/search.js'))?.text(),
+      `svc-playground-${after}`,
+    );
     expect(kept).toMatch(/\/\/ a new build\n$/);
   });
 
@@ -215,7 +240,9 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
       '',
     ].join('\n');
     const page = await openPlayground(playgroundFragment('yaml', hostile));
-    await expect.poll(() => problems(page), POLL).toContainEqual(expect.stringContaining('<img src=x onerror=alert(1)>'));
+    await expect
+      .poll(() => problems(page), POLL)
+      .toContainEqual(expect.stringContaining('<img src=x onerror=alert(1)>'));
     expect(await page.locator('#problems').textContent()).toContain('<b>bold</b>');
     // Hover the agent's key: the tooltip quotes it.
     await page.locator('.cm-line', { hasText: /^\s*"a`<img/ }).hover({ position: { x: 40, y: 5 } });
@@ -229,12 +256,15 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
       if (shadow) roots.push(shadow);
       const found: string[] = [];
       for (const root of roots) {
-        for (const element of root.querySelectorAll('img, script:not([src]), b, iframe, object, embed')) found.push(element.outerHTML);
+        for (const element of root.querySelectorAll('img, script:not([src]), b, iframe, object, embed'))
+          found.push(element.outerHTML);
         for (const script of root.querySelectorAll('script[src]'))
           if (!/\/assets\/[a-z-]+\.js$/.test((script as HTMLScriptElement).src)) found.push(script.outerHTML);
-        for (const link of root.querySelectorAll('a[href]')) if (/^\s*javascript:/i.test(link.getAttribute('href') ?? '')) found.push(link.outerHTML);
+        for (const link of root.querySelectorAll('a[href]'))
+          if (/^\s*javascript:/i.test(link.getAttribute('href') ?? '')) found.push(link.outerHTML);
         for (const element of root.querySelectorAll('*'))
-          for (const attribute of element.getAttributeNames()) if (attribute.startsWith('on')) found.push(element.outerHTML);
+          for (const attribute of element.getAttributeNames())
+            if (attribute.startsWith('on')) found.push(element.outerHTML);
       }
       return found;
     });
@@ -248,7 +278,9 @@ describe.skipIf(!hasChromium())('the pages in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${server.origin}/index.html`);
     await page.locator('input[name="q"]').fill('default_agent declared');
-    await expect.poll(() => page.locator('.search-results a').allTextContents(), POLL).toContainEqual(expect.stringContaining('default-agent-declared'));
+    await expect
+      .poll(() => page.locator('.search-results a').allTextContents(), POLL)
+      .toContainEqual(expect.stringContaining('default-agent-declared'));
     await page.locator('.search-results a', { hasText: 'default-agent-declared' }).first().click();
     await page.waitForURL(/\/rules\/default-agent-declared\.html#/);
     expect(await page.locator('h1').textContent()).toBe('default-agent-declared');

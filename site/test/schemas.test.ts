@@ -61,44 +61,51 @@ describe('the schemas the site serves', () => {
     expect(SCHEMA_PATHS).toHaveLength(6);
   });
 
-  it.each(SCHEMA_PATHS)('%s: $id is its URL, with the promised headers and content; ajv and python-jsonschema accept it', async (path) => {
-    const url = new URL(path, site.base).href;
-    const response = await fetch(url);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/schema+json');
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const schema = (await response.json()) as Record<string, unknown>;
-    expect(schema.$id).toBe(url);
-    const built = buildSchemas(url.slice(0, url.lastIndexOf('/')));
-    const file = path.slice(path.lastIndexOf('/') + 1);
-    expect(schema).toEqual(file === 'svc.schema.json' ? built.combined : file === 'svc.v1.schema.json' ? built.v1 : built.v2);
+  it.each(SCHEMA_PATHS)(
+    '%s: $id is its URL, with the promised headers and content; ajv and python-jsonschema accept it',
+    async (path) => {
+      const url = new URL(path, site.base).href;
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/schema+json');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      const schema = (await response.json()) as Record<string, unknown>;
+      expect(schema.$id).toBe(url);
+      const built = buildSchemas(url.slice(0, url.lastIndexOf('/')));
+      const file = path.slice(path.lastIndexOf('/') + 1);
+      expect(schema).toEqual(
+        file === 'svc.schema.json' ? built.combined : file === 'svc.v1.schema.json' ? built.v1 : built.v2,
+      );
 
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    const validate = ajv.compile(schema);
-    expect(validate(example), JSON.stringify(validate.errors)).toBe(file !== 'svc.v1.schema.json');
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      const validate = ajv.compile(schema);
+      expect(validate(example), JSON.stringify(validate.errors)).toBe(file !== 'svc.v1.schema.json');
 
-    // python3-jsonschema fetches the URL itself and checks the schema against draft-07's metaschema.
-    const python = spawnSync(
-      'python3',
-      [
-        '-c',
+      // python3-jsonschema fetches the URL itself and checks the schema against draft-07's metaschema.
+      const python = spawnSync(
+        'python3',
         [
-          'import json, sys, urllib.request, jsonschema',
-          'schema = json.load(urllib.request.urlopen(sys.argv[1]))',
-          'jsonschema.Draft7Validator.check_schema(schema)',
-          'print(jsonschema.Draft7Validator(schema).is_valid(json.load(sys.stdin)))',
-        ].join('\n'),
-        url,
-      ],
-      { input: JSON.stringify(example), encoding: 'utf8' },
-    );
-    expect(python.stderr).toBe('');
-    expect(python.stdout.trim()).toBe(file !== 'svc.v1.schema.json' ? 'True' : 'False');
-  });
+          '-c',
+          [
+            'import json, sys, urllib.request, jsonschema',
+            'schema = json.load(urllib.request.urlopen(sys.argv[1]))',
+            'jsonschema.Draft7Validator.check_schema(schema)',
+            'print(jsonschema.Draft7Validator(schema).is_valid(json.load(sys.stdin)))',
+          ].join('\n'),
+          url,
+        ],
+        { input: JSON.stringify(example), encoding: 'utf8' },
+      );
+      expect(python.stderr).toBe('');
+      expect(python.stdout.trim()).toBe(file !== 'svc.v1.schema.json' ? 'True' : 'False');
+    },
+  );
 
   it('_headers gives the schema paths their content type and CORS, and every page the CSP', () => {
     const headers = readFileSync(join(site.dir, '_headers'), 'utf8');
-    expect(headers).toContain(`/${SCHEMA_DIR}/*\n  Content-Type: application/schema+json\n  Access-Control-Allow-Origin: *\n`);
+    expect(headers).toContain(
+      `/${SCHEMA_DIR}/*\n  Content-Type: application/schema+json\n  Access-Control-Allow-Origin: *\n`,
+    );
     expect(headers).toMatch(/^\/\*\n {2}Content-Security-Policy: default-src 'none'; script-src 'self';/m);
   });
 });
@@ -108,7 +115,10 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
 
   beforeAll(async () => {
     // No schema associations, no schema store: the modeline is the only way to a schema.
-    const settings: Record<string, unknown> = { yaml: { validate: true, schemaStore: { enable: false }, schemas: {} }, http: { proxy: '' } };
+    const settings: Record<string, unknown> = {
+      yaml: { validate: true, schemaStore: { enable: false }, schemas: {} },
+      http: { proxy: '' },
+    };
     yamlServer = await EditorServer.start({
       ...YAML_LANGUAGE_SERVER,
       cwd: REPO,
@@ -121,7 +131,11 @@ describe('yaml-language-server with a modeline pinning the served svc.v2.schema.
     await yamlServer?.stop();
   });
 
-  async function diagnosticsOf(name: string, text: string, accept: (diagnostics: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  async function diagnosticsOf(
+    name: string,
+    text: string,
+    accept: (diagnostics: Diagnostic[]) => boolean,
+  ): Promise<Diagnostic[]> {
     const uri = `file:///pinning/${name}/svc.yaml`;
     await yamlServer.open(uri, text, 'yaml');
     return yamlServer.diagnostics(uri, accept);

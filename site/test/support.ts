@@ -32,7 +32,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -46,9 +48,13 @@ export interface StaticServer {
 export async function startStaticServer(dir: string, port?: number): Promise<StaticServer> {
   port ??= await freePort();
   const bin = join(REPO, 'node_modules/.bin/serve');
-  const child: ChildProcess = spawn(bin, [dir, '--listen', `tcp://127.0.0.1:${port}`, '--no-request-logging', '--no-clipboard'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    bin,
+    [dir, '--listen', `tcp://127.0.0.1:${port}`, '--no-request-logging', '--no-clipboard'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
@@ -116,7 +122,10 @@ export function launchChromium(): Promise<Browser> {
  * A browser context that records what a page must never do: a request to another origin
  * (refused as well as recorded), a console error, an uncaught exception, a dialog (`alert`).
  */
-export async function guardedContext(browser: Browser, origin: string): Promise<{ context: BrowserContext; offences: string[] }> {
+export async function guardedContext(
+  browser: Browser,
+  origin: string,
+): Promise<{ context: BrowserContext; offences: string[] }> {
   const context = await browser.newContext();
   const offences: string[] = [];
   await context.route(

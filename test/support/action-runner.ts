@@ -110,7 +110,8 @@ export function runAction(options: RunActionOptions): ActionRun {
       if (expression === 'github.action_path') return options.actionPath;
       if (expression === 'github.workspace') return options.workspace;
       if (expression === 'runner.temp') return options.runnerTemp;
-      if ((match = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression))) return stepOutputs[match[1]!]?.[match[2]!] ?? '';
+      if ((match = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression)))
+        return stepOutputs[match[1]!]?.[match[2]!] ?? '';
       throw new Error(`expression not supported by this test runner: \${{ ${expression} }}`);
     });
 
@@ -143,13 +144,20 @@ export function runAction(options: RunActionOptions): ActionRun {
       RUNNER_TEMP: options.runnerTemp,
       ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, evaluate(String(value))])),
     };
-    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     if (result.error) throw result.error;
     stdout += result.stdout;
     stderr += result.stderr;
     status = result.status;
     if (step.id) stepOutputs[step.id] = parseOutputFile(readFileSync(outputFile, 'utf8'));
   });
-  const outputs = Object.fromEntries(Object.entries(action.outputs ?? {}).map(([name, output]) => [name, evaluate(output.value)]));
+  const outputs = Object.fromEntries(
+    Object.entries(action.outputs ?? {}).map(([name, output]) => [name, evaluate(output.value)]),
+  );
   return { status, stdout, stderr, outputs };
 }

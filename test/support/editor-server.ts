@@ -37,7 +37,10 @@ const WAIT_MS = 30_000;
 export const YAML_LANGUAGE_SERVER = {
   name: 'yaml-language-server',
   command: process.execPath,
-  args: [fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url)), '--stdio'],
+  args: [
+    fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url)),
+    '--stdio',
+  ],
 };
 
 export interface EditorServerSpec {
@@ -70,14 +73,19 @@ export class EditorServer {
   ) {}
 
   static async start(spec: EditorServerSpec): Promise<EditorServer> {
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: spec.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : 'pipe' });
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      stdio: spec.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : 'pipe',
+    });
     const connection = spec.ipc
       ? createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child))
       : createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const server = new EditorServer(spec, child, connection);
     child.stderr!.on('data', (chunk: Buffer) => (server.stderrText += chunk.toString()));
     if (process.env.DEBUG_EDITOR_SERVER) child.stderr!.pipe(process.stderr);
-    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((item) => spec.settings(item.section)));
+    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+      params.items.map((item) => spec.settings(item.section)),
+    );
     // Catch-all handlers: the JSON-RPC connection takes them; ProtocolConnection's types do not list them.
     const anyMethod = connection as unknown as {
       onRequest(handler: (method: string) => null): void;
@@ -93,7 +101,9 @@ export class EditorServer {
     anyMethod.onNotification(() => undefined);
     connection.listen();
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`${spec.name} exited (${code}) during start-up:\n${server.stderrText}`))),
+      child.once('exit', (code) =>
+        reject(new Error(`${spec.name} exited (${code}) during start-up:\n${server.stderrText}`)),
+      ),
     );
     const initialize = connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -101,11 +111,20 @@ export class EditorServer {
       workspaceFolders: [{ uri: spec.rootUri, name: 'project' }],
       initializationOptions: spec.initializationOptions,
       capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, didChangeConfiguration: { dynamicRegistration: true } },
+        workspace: {
+          configuration: true,
+          workspaceFolders: true,
+          didChangeConfiguration: { dynamicRegistration: true },
+        },
         textDocument: {
           publishDiagnostics: { relatedInformation: true },
           completion: {
-            completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], deprecatedSupport: true, tagSupport: { valueSet: [1] } },
+            completionItem: {
+              snippetSupport: true,
+              documentationFormat: ['markdown', 'plaintext'],
+              deprecatedSupport: true,
+              tagSupport: { valueSet: [1] },
+            },
           },
           hover: { contentFormat: ['markdown', 'plaintext'] },
         },
@@ -124,7 +143,10 @@ export class EditorServer {
   }
 
   async completion(uri: string, position: Position): Promise<CompletionItem[]> {
-    const result: CompletionList | CompletionItem[] | null = await this.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
+    const result: CompletionList | CompletionItem[] | null = await this.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri },
+      position,
+    });
     if (!result) return [];
     return Array.isArray(result) ? result : result.items;
   }
@@ -180,8 +202,12 @@ export class EditorServer {
 /** The text without its cursor marker (`‸`; `|` is YAML's block scalar), and the marker's position. */
 export function atMarker(marked: string, marker = '‸'): { text: string; position: Position } {
   const offset = marked.indexOf(marker);
-  if (offset < 0 || marked.indexOf(marker, offset + 1) >= 0) throw new Error(`expected exactly one ${marker} in:\n${marked}`);
+  if (offset < 0 || marked.indexOf(marker, offset + 1) >= 0)
+    throw new Error(`expected exactly one ${marker} in:\n${marked}`);
   const before = marked.slice(0, offset);
   const line = before.split('\n').length - 1;
-  return { text: before + marked.slice(offset + marker.length), position: { line, character: offset - (before.lastIndexOf('\n') + 1) } };
+  return {
+    text: before + marked.slice(offset + marker.length),
+    position: { line, character: offset - (before.lastIndexOf('\n') + 1) },
+  };
 }

@@ -51,7 +51,11 @@ export function loadFixtures(): Fixture[] {
       const folder = entry;
       for (const file of readdirSync(join(ruleDir, folder)).sort()) {
         const path = join(ruleDir, folder, file);
-        const format: Format | undefined = file.endsWith('.yaml') ? 'yaml' : file.endsWith('.toml') ? 'toml' : undefined;
+        const format: Format | undefined = file.endsWith('.yaml')
+          ? 'yaml'
+          : file.endsWith('.toml')
+            ? 'toml'
+            : undefined;
         if (!format) {
           if (file.endsWith('.expected')) continue; // expected diagnostics, written by the lead's tooling
           throw new Error(`unexpected fixture file ${relative(REPO_ROOT, path)}: expected .yaml or .toml`);
@@ -105,7 +109,9 @@ export function parseYamlFixture(fixture: Pick<Fixture, 'text'>): unknown {
   // are applied, as our validator applies them (docs/decisions.md). Aliases are expanded
   // without the package's resource guard: the alias fixtures denote ordinary, schema-valid
   // values that only our validator's limits refuse.
-  return jsonRoundTrip(parseYaml(fixture.text, { uniqueKeys: true, maxAliasCount: -1, merge: true, logLevel: 'error' }));
+  return jsonRoundTrip(
+    parseYaml(fixture.text, { uniqueKeys: true, maxAliasCount: -1, merge: true, logLevel: 'error' }),
+  );
 }
 
 /**
@@ -113,7 +119,9 @@ export function parseYamlFixture(fixture: Pick<Fixture, 'text'>): unknown {
  * of either format, such as the generated types; throws on anything a conforming parser rejects.
  */
 export function parseFixture(fixture: Pick<Fixture, 'format' | 'text'>): unknown {
-  return fixture.format === 'yaml' ? parseYamlFixture(fixture) : jsonRoundTrip(tomlToValue(parseTOML(fixture.text, { tomlVersion: '1.0' })));
+  return fixture.format === 'yaml'
+    ? parseYamlFixture(fixture)
+    : jsonRoundTrip(tomlToValue(parseTOML(fixture.text, { tomlVersion: '1.0' })));
 }
 
 /** What a schema validator over the wire would see: JSON text, parsed again. */

@@ -26,7 +26,11 @@ export interface LspAnswer {
  * Starts `command args` (a language server on stdio), sends `initialize`, returns the answer and
  * ends the server with `shutdown` / `exit`. Rejects after 60 s without an answer.
  */
-export function initializeOverStdio(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LspAnswer> {
+export function initializeOverStdio(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<LspAnswer> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = Buffer.alloc(0);
@@ -52,7 +56,10 @@ export function initializeOverStdio(command: string, args: string[], options: { 
         if (headerEnd < 0) return;
         const length = Number(/Content-Length: (\d+)/i.exec(stdout.subarray(0, headerEnd).toString('ascii'))?.[1]);
         if (stdout.length < headerEnd + 4 + length) return;
-        const message = JSON.parse(stdout.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8')) as { id?: number; result?: unknown };
+        const message = JSON.parse(stdout.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8')) as {
+          id?: number;
+          result?: unknown;
+        };
         stdout = stdout.subarray(headerEnd + 4 + length);
         if (message.id === 1) {
           answer = message.result;

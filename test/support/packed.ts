@@ -12,7 +12,12 @@ import { spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:ch
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export const PUBLISHED = ['@svc-manifest/schema', '@svc-manifest/validator', '@svc-manifest/lsp', '@svc-manifest/gitops'] as const;
+export const PUBLISHED = [
+  '@svc-manifest/schema',
+  '@svc-manifest/validator',
+  '@svc-manifest/lsp',
+  '@svc-manifest/gitops',
+] as const;
 
 export interface PackageJson {
   name: string;
@@ -48,10 +53,21 @@ interface LockEntry {
 }
 
 /** Runs a command; throws with its output when it exits non-zero. */
-export function run(command: string, args: string[], options: SpawnSyncOptions & { cwd: string }): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024, ...options }) as SpawnSyncReturns<string>;
+export function run(
+  command: string,
+  args: string[],
+  options: SpawnSyncOptions & { cwd: string },
+): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+    ...options,
+  }) as SpawnSyncReturns<string>;
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} (in ${options.cwd}) exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(' ')} (in ${options.cwd}) exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return result;
 }
@@ -87,7 +103,13 @@ export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
 export function packWorkspaces(repo: string, destination: string, env: NodeJS.ProcessEnv): PackedPackage[] {
   const workspaces = PUBLISHED.flatMap((name) => ['--workspace', name]);
   const result = run('npm', ['pack', ...workspaces, '--pack-destination', destination, '--json'], { cwd: repo, env });
-  const packed = JSON.parse(result.stdout) as { name: string; version: string; filename: string; integrity: string; files: { path: string }[] }[];
+  const packed = JSON.parse(result.stdout) as {
+    name: string;
+    version: string;
+    filename: string;
+    integrity: string;
+    files: { path: string }[];
+  }[];
   return packed.map((entry) => ({
     name: entry.name,
     version: entry.version,
@@ -154,13 +176,21 @@ export function writeLockedProject(dir: string, packs: readonly PackedPackage[],
     const entry = source.packages[found]!;
     const hoisted = found === `node_modules/${name}`;
     const top = `node_modules/${name}`;
-    const target = hoisted && (!packages[top] || packages[top].version === entry.version) ? top : `${into}/node_modules/${name}`;
+    const target =
+      hoisted && (!packages[top] || packages[top].version === entry.version) ? top : `${into}/node_modules/${name}`;
     if (packages[target]) continue;
     const copy: LockEntry = { ...entry };
     for (const flag of ['dev', 'devOptional', 'peer', 'optional']) delete copy[flag];
     packages[target] = copy;
-    for (const dependency of Object.keys(entry.dependencies ?? {})) queue.push({ name: dependency, from: found, into: target });
+    for (const dependency of Object.keys(entry.dependencies ?? {}))
+      queue.push({ name: dependency, from: found, into: target });
   }
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', private: true, type: 'module', dependencies }, null, 2)}\n`);
-  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'app', private: true, type: 'module', dependencies }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(dir, 'package-lock.json'),
+    `${JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
 }

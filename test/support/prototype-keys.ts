@@ -144,7 +144,10 @@ export interface PrototypeSnapshot {
 /** Records `Object.prototype`'s own properties (names and descriptors). */
 export function snapshotObjectPrototype(): PrototypeSnapshot {
   const names = Reflect.ownKeys(Object.prototype);
-  return { names, descriptors: new Map(names.map((name) => [name, Object.getOwnPropertyDescriptor(Object.prototype, name)!])) };
+  return {
+    names,
+    descriptors: new Map(names.map((name) => [name, Object.getOwnPropertyDescriptor(Object.prototype, name)!])),
+  };
 }
 
 /** Fails unless `Object.prototype` has exactly the properties of `before`, with the same values, and a fresh object is clean. */
@@ -155,8 +158,11 @@ export function expectObjectPrototypeUnchanged(before: PrototypeSnapshot): void 
     const was = before.descriptors.get(name)!;
     const is = after.descriptors.get(name)!;
     // Compared as descriptor fields, never called: unbound methods are what is being checked.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    expect(Object.is(is.value, was.value) && Object.is(is.get, was.get) && Object.is(is.set, was.set), `Object.prototype.${String(name)} changed`).toBe(true);
+    expect(
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      Object.is(is.value, was.value) && Object.is(is.get, was.get) && Object.is(is.set, was.set),
+      `Object.prototype.${String(name)} changed`,
+    ).toBe(true);
   }
   expect(Object.getPrototypeOf({})).toBe(Object.prototype);
   const probe: Record<string, unknown> = {};
@@ -167,7 +173,8 @@ export function expectObjectPrototypeUnchanged(before: PrototypeSnapshot): void 
 export function ownValueAt(value: unknown, path: readonly string[]): { found: boolean; value?: unknown } {
   let current = value;
   for (const key of path) {
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return { found: false };
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key))
+      return { found: false };
     current = (current as Record<string, unknown>)[key];
   }
   return { found: true, value: current };
@@ -200,8 +207,11 @@ export function expectPrototypesUnchanged(before: PrototypesSnapshot): void {
     for (const [key, was] of descriptors) {
       const is = Object.getOwnPropertyDescriptor(target, key)!;
       // Compared as descriptor fields, never called: unbound methods are what is being checked.
-      // eslint-disable-next-line @typescript-eslint/unbound-method
-      expect(Object.is(is.value, was.value) && Object.is(is.get, was.get) && Object.is(is.set, was.set), `${name}.${String(key)} changed`).toBe(true);
+      expect(
+        // eslint-disable-next-line @typescript-eslint/unbound-method
+        Object.is(is.value, was.value) && Object.is(is.get, was.get) && Object.is(is.set, was.set),
+        `${name}.${String(key)} changed`,
+      ).toBe(true);
     }
   }
   expect(Object.getPrototypeOf([])).toBe(Array.prototype);

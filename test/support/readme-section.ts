@@ -44,6 +44,7 @@ export function readmeBlocks(heading: string, info: string, file?: string): stri
 /** The one fenced block with that info string in the section (an error when there are none or several). */
 export function readmeBlock(heading: string, info: string, file?: string): string {
   const blocks = readmeBlocks(heading, info, file);
-  if (blocks.length !== 1) throw new Error(`README section '${heading}' has ${blocks.length} \`\`\`${info} blocks, expected 1`);
+  if (blocks.length !== 1)
+    throw new Error(`README section '${heading}' has ${blocks.length} \`\`\`${info} blocks, expected 1`);
   return blocks[0]!;
 }

@@ -20,7 +20,13 @@ const BASES: Record<1 | 2, Record<string, Json>> = {
     channels: [{ platform: 'chat_a', events: ['message'] }],
     triggers: [{ slug: 'nightly', type: 'cron', cron: '0 2 * * *', prompt: 'Report.', filter: { branch: 'main' } }],
     connectors: [
-      { slug: 'api', provider: 'http', base_url: 'https://api.example.com', headers: { 'X-Team': 'billing' }, policies: [{ match: 'api.*', action: 'block' }] },
+      {
+        slug: 'api',
+        provider: 'http',
+        base_url: 'https://api.example.com',
+        headers: { 'X-Team': 'billing' },
+        policies: [{ match: 'api.*', action: 'block' }],
+      },
     ],
   },
   2: {
@@ -34,13 +40,23 @@ const BASES: Record<1 | 2, Record<string, Json>> = {
     apps: { web: { port: 3000 } },
     triggers: [{ slug: 'nightly', type: 'cron', cron: '0 2 * * *', prompt: 'Report.', filter: { branch: 'main' } }],
     connectors: [
-      { slug: 'api', provider: 'http', base_url: 'https://api.example.com', headers: { 'X-Team': 'billing' }, policies: [{ match: 'api.*', action: 'block' }] },
+      {
+        slug: 'api',
+        provider: 'http',
+        base_url: 'https://api.example.com',
+        headers: { 'X-Team': 'billing' },
+        policies: [{ match: 'api.*', action: 'block' }],
+      },
     ],
   },
 };
 
 /** Keys that may not appear with a key of the base: set the one, drop the other. */
-const EXCLUSIVE: Record<string, string> = { dockerfile: 'image', baseUrl: 'base_url', connectors_personal: 'connectors_required' };
+const EXCLUSIVE: Record<string, string> = {
+  dockerfile: 'image',
+  baseUrl: 'base_url',
+  connectors_personal: 'connectors_required',
+};
 
 /**
  * The schema whose shape the walk follows: the validation shape (the source's, without editor
@@ -61,7 +77,13 @@ function isStringTyped(schema: Schema): boolean {
  * Paths (keys and `0` for list items) to every value under `schema` that `select` picks, following
  * the base's shape (only objects and lists the base has are entered).
  */
-function typedPaths(schema: Schema, base: Json | undefined, path: string[], out: string[][], select: (schema: Schema) => boolean): void {
+function typedPaths(
+  schema: Schema,
+  base: Json | undefined,
+  path: string[],
+  out: string[][],
+  select: (schema: Schema) => boolean,
+): void {
   if (path.length > 0 && select(schema)) out.push(path);
   if (schema.type === 'array' && schema.items && Array.isArray(base) && base.length > 0) {
     typedPaths(schema.items as Schema, base[0], [...path, '0'], out, select);
@@ -72,7 +94,8 @@ function typedPaths(schema: Schema, base: Json | undefined, path: string[], out:
   for (const [key, child] of Object.entries(properties)) typedPaths(child, base[key], [...path, key], out, select);
   const extra = schema.additionalProperties;
   if (extra && typeof extra === 'object') {
-    for (const key of Object.keys(base).filter((k) => !(k in properties))) typedPaths(extra as Schema, base[key], [...path, key], out, select);
+    for (const key of Object.keys(base).filter((k) => !(k in properties)))
+      typedPaths(extra as Schema, base[key], [...path, key], out, select);
   }
 }
 
@@ -150,7 +173,8 @@ function widen(base: Json, schema: Schema): Json {
     else if (isStringTyped(child)) out[key] = '';
   }
   const extra = schema.additionalProperties;
-  if (extra && typeof extra === 'object') for (const key of Object.keys(out).filter((k) => !(k in properties))) out[key] = widen(out[key]!, extra as Schema);
+  if (extra && typeof extra === 'object')
+    for (const key of Object.keys(out).filter((k) => !(k in properties))) out[key] = widen(out[key]!, extra as Schema);
   return out;
 }
 
@@ -171,7 +195,11 @@ export function wrongShapeCases(): ShapeCase[] {
     typedPaths(schema, BASES[version], [], paths, (s) => s.type === 'object' || s.type === 'array');
     for (const path of paths) {
       const manifest = withMark(BASES[version], path);
-      cases.push({ version, pointer: '/' + path.join('/'), json: JSON.stringify(manifest).replace(JSON.stringify(MARK), '"text"') });
+      cases.push({
+        version,
+        pointer: '/' + path.join('/'),
+        json: JSON.stringify(manifest).replace(JSON.stringify(MARK), '"text"'),
+      });
     }
   }
   return cases;

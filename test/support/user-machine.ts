@@ -13,7 +13,11 @@ import { join } from 'node:path';
  * `gitConfigGlobal` as its global one. `extra` is added as it is. Throws when `svc-manifest`
  * is found on that PATH all the same.
  */
-export function nodeOnlyEnv(work: string, gitConfigGlobal: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function nodeOnlyEnv(
+  work: string,
+  gitConfigGlobal: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   const bin = join(work, 'bin');
   mkdirSync(bin);
   symlinkSync(process.execPath, join(bin, 'node'));
@@ -28,6 +32,7 @@ export function nodeOnlyEnv(work: string, gitConfigGlobal: string, extra: Record
   };
   mkdirSync(env.HOME!);
   const found = spawnSync('sh', ['-c', 'command -v svc-manifest'], { env, encoding: 'utf8' });
-  if (found.status === 0) throw new Error(`this test needs a PATH with no svc-manifest, but it finds ${found.stdout.trim()}`);
+  if (found.status === 0)
+    throw new Error(`this test needs a PATH with no svc-manifest, but it finds ${found.stdout.trim()}`);
   return env;
 }

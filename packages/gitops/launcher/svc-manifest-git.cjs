@@ -11,13 +11,23 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /** The commands of `OPERATIONS` in src/api.ts (a command missing here only shares the `other` cache). */
-const OPERATIONS = ['set-default-agent', 'set-agent-scope', 'list', 'install', 'updates', 'update', 'update-all', 'remove'];
+const OPERATIONS = [
+  'set-default-agent',
+  'set-agent-scope',
+  'list',
+  'install',
+  'updates',
+  'update',
+  'update-all',
+  'remove',
+];
 
 /** Runs `svc-manifest-git <argv>` in this process; resolves to its exit code. */
 function runGitCommand(argv) {
-  const bundle = [path.join(__dirname, 'svc-manifest-git-main.cjs'), path.join(__dirname, '..', 'dist', 'svc-manifest-git-main.cjs')].find((file) =>
-    fs.existsSync(file),
-  );
+  const bundle = [
+    path.join(__dirname, 'svc-manifest-git-main.cjs'),
+    path.join(__dirname, '..', 'dist', 'svc-manifest-git-main.cjs'),
+  ].find((file) => fs.existsSync(file));
   if (bundle === undefined) {
     process.stderr.write(
       'svc-manifest-git: the applier is not built: dist/svc-manifest-git-main.cjs is missing.\n' +

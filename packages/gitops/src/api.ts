@@ -13,8 +13,21 @@ import { installEdit, type InstallInfo } from './marketplace/install.js';
 import { LOCK_PATH, parseLock } from './marketplace/lockfile.js';
 import { compareCodeUnits } from './marketplace/item.js';
 import { removeEdit, type RemoveInfo } from './marketplace/remove.js';
-import { availableUpdates, updateAllEdit, updateEdit, type AvailableUpdate, type UpdateAllInfo, type UpdateInfo } from './marketplace/update.js';
-import { setAgentScopeEdit, setDefaultAgentEdit, type AgentChangeInfo, type AgentScope, type Allowlist } from './operations/agents.js';
+import {
+  availableUpdates,
+  updateAllEdit,
+  updateEdit,
+  type AvailableUpdate,
+  type UpdateAllInfo,
+  type UpdateInfo,
+} from './marketplace/update.js';
+import {
+  setAgentScopeEdit,
+  setDefaultAgentEdit,
+  type AgentChangeInfo,
+  type AgentScope,
+  type Allowlist,
+} from './operations/agents.js';
 import type { ManifestLocation } from './operations/manifest-access.js';
 import { applyEdit, readBranch, type ReadOptions, type WriteOptions } from './remote/target.js';
 
@@ -97,7 +110,10 @@ function operation<F extends RepoFunction, G extends Group>(row: Operation<F, G>
 }
 
 function itemCache(options: CatalogOptions): ItemCache {
-  return new ItemCache(typeof options.catalog === 'string' ? openCatalog(options.catalog, options.limits) : options.catalog, options.limits);
+  return new ItemCache(
+    typeof options.catalog === 'string' ? openCatalog(options.catalog, options.limits) : options.catalog,
+    options.limits,
+  );
 }
 
 function parseAllowlist(input: CliInput, flag: string): Allowlist | undefined {
@@ -105,7 +121,8 @@ function parseAllowlist(input: CliInput, flag: string): Allowlist | undefined {
   if (value === undefined) return undefined;
   if (value === 'all' || value === 'none') return value;
   const names = value.split(',').map((name) => name.trim());
-  if (names.some((name) => name === '')) throw input.usage(`--${flag} takes a comma-separated list of names, all or none`);
+  if (names.some((name) => name === ''))
+    throw input.usage(`--${flag} takes a comma-separated list of names, all or none`);
   return names;
 }
 
@@ -129,7 +146,11 @@ export const OPERATIONS = {
     synopsis: 'NAME',
     summary: 'make a declared, enabled agent the default (svc_version 2)',
     options: MANIFEST_OPTION,
-    call: (repo: string, name: string, options?: WriteOptions & ManifestLocation): Promise<ApplyResult<AgentChangeInfo>> =>
+    call: (
+      repo: string,
+      name: string,
+      options?: WriteOptions & ManifestLocation,
+    ): Promise<ApplyResult<AgentChangeInfo>> =>
       applyEdit(repo, setDefaultAgentEdit(name, manifestLocation(options)), options),
     cli: async (input, call) => call(input.one('agent name'), { ...input.write, ...(await input.manifestLocation()) }),
     print: printApply,
@@ -141,14 +162,23 @@ export const OPERATIONS = {
     synopsis: 'NAME [--secrets a,b|all|none] [--connectors a,b|all|none]',
     summary: "set an agent's secrets and/or connectors allowlists",
     options: { secrets: 'value', connectors: 'value', ...MANIFEST_OPTION },
-    call: (repo: string, name: string, scope: AgentScope, options?: WriteOptions & ManifestLocation): Promise<ApplyResult<AgentChangeInfo>> =>
+    call: (
+      repo: string,
+      name: string,
+      scope: AgentScope,
+      options?: WriteOptions & ManifestLocation,
+    ): Promise<ApplyResult<AgentChangeInfo>> =>
       applyEdit(repo, setAgentScopeEdit(name, scope, manifestLocation(options)), options),
     cli: async (input, call) => {
       const name = input.one('agent name');
       const secrets = parseAllowlist(input, 'secrets');
       const connectors = parseAllowlist(input, 'connectors');
       if (!secrets && !connectors) throw input.usage('set-agent-scope needs --secrets and/or --connectors');
-      return call(name, { ...(secrets ? { secrets } : {}), ...(connectors ? { connectors } : {}) }, { ...input.write, ...(await input.manifestLocation()) });
+      return call(
+        name,
+        { ...(secrets ? { secrets } : {}), ...(connectors ? { connectors } : {}) },
+        { ...input.write, ...(await input.manifestLocation()) },
+      );
     },
     print: printApply,
   }),
@@ -240,8 +270,11 @@ export const OPERATIONS = {
     synopsis: 'NAME [--force]',
     summary: 'remove an item; locally edited files or entries only with --force',
     options: { force: 'flag' },
-    call: (repo: string, name: string, options: WriteOptions & { force?: boolean } = {}): Promise<ApplyResult<RemoveInfo>> =>
-      applyEdit(repo, removeEdit(name, { force: options.force }), options),
+    call: (
+      repo: string,
+      name: string,
+      options: WriteOptions & { force?: boolean } = {},
+    ): Promise<ApplyResult<RemoveInfo>> => applyEdit(repo, removeEdit(name, { force: options.force }), options),
     cli: (input, call) => call(input.one('item name'), { ...input.write, force: input.flag('force') }),
     print: printApply,
   }),
@@ -252,11 +285,19 @@ export function installedItems(lockBytes: Uint8Array | null): InstalledItem[] {
   const lock = parseLock(lockBytes);
   return Object.entries(lock.items)
     .sort(([a], [b]) => compareCodeUnits(a, b))
-    .map(([name, item]) => ({ name, version: item.version, id: item.id, source: item.source, files: Object.keys(item.files).sort() }));
+    .map(([name, item]) => ({
+      name,
+      version: item.version,
+      id: item.id,
+      source: item.source,
+      files: Object.keys(item.files).sort(),
+    }));
 }
 
 type Operations = typeof OPERATIONS;
-type GroupMembers<G extends Group> = { [K in keyof Operations as Operations[K]['group'] extends G ? K : never]: Operations[K]['call'] };
+type GroupMembers<G extends Group> = {
+  [K in keyof Operations as Operations[K]['group'] extends G ? K : never]: Operations[K]['call'];
+};
 type BoundGroup<G extends Group> = { [K in keyof GroupMembers<G>]: Bound<GroupMembers<G>[K]> };
 
 function members<G extends Group>(group: G): GroupMembers<G> {
@@ -281,13 +322,18 @@ export const marketplace: GroupMembers<'marketplace'> = members('marketplace');
 export const registry: GroupMembers<'marketplace'> = marketplace;
 
 /** A project handle: every operation bound to one repository (path or git URL), like the SDK's `svc.project(id)`. */
-export type Project = BoundGroup<'project'> & { marketplace: BoundGroup<'marketplace'>; registry: BoundGroup<'marketplace'> };
+export type Project = BoundGroup<'project'> & {
+  marketplace: BoundGroup<'marketplace'>;
+  registry: BoundGroup<'marketplace'>;
+};
 
 export function project(repo: string): Project {
   const bind = (group: Group) => {
     const out: Record<string, unknown> = {};
     for (const [name, row] of Object.entries(OPERATIONS)) {
-      if (row.group === group) out[name] = (...args: unknown[]) => (row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>)(repo, ...args);
+      if (row.group === group)
+        out[name] = (...args: unknown[]) =>
+          (row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>)(repo, ...args);
     }
     return out;
   };

@@ -60,7 +60,9 @@ export interface FetchGate {
 }
 
 /** An operation: re-run from scratch on every attempt, against the then-current head. */
-export type Edit<T = unknown> = ((snapshot: Snapshot, repo: GitRepo) => Promise<EditPlan<T>>) & { readonly fetches?: FetchGate };
+export type Edit<T = unknown> = ((snapshot: Snapshot, repo: GitRepo) => Promise<EditPlan<T>>) & {
+  readonly fetches?: FetchGate;
+};
 
 export interface ApplyOptions {
   /** Branch to commit to; default: the branch the repository's HEAD names. */
@@ -99,7 +101,11 @@ export interface ApplyResult<T = unknown> {
 export const DEFAULT_IDENTITY: Identity = { name: 'svc-manifest', email: 'svc-manifest@users.noreply.invalid' };
 
 /** Applies `edit` to `repoPath`'s branch as one commit, or refuses with a {@link RefusedError}. */
-export async function applyEdit<T>(repoPath: string, edit: Edit<T>, options: ApplyOptions = {}): Promise<ApplyResult<T>> {
+export async function applyEdit<T>(
+  repoPath: string,
+  edit: Edit<T>,
+  options: ApplyOptions = {},
+): Promise<ApplyResult<T>> {
   const repo = await GitRepo.open(repoPath);
   try {
     return await applyOpened(repo, edit, options);
@@ -110,7 +116,8 @@ export async function applyEdit<T>(repoPath: string, edit: Edit<T>, options: App
 
 async function applyOpened<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOptions): Promise<ApplyResult<T>> {
   const branch = options.branch ?? (await repo.headBranch().catch(() => null));
-  if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${repo.gitDir} does not name a branch; pass a branch explicitly`);
+  if (!branch)
+    throw new RefusedError('unknown-branch', `HEAD of ${repo.gitDir} does not name a branch; pass a branch explicitly`);
   await GitRepo.checkBranchName(branch);
   const author = checkIdentity(options.author ?? (await repo.configuredIdentity()) ?? DEFAULT_IDENTITY, 'author');
   const committer = checkIdentity(options.committer ?? author, 'committer');
@@ -125,12 +132,17 @@ async function applyOpened<T>(repo: GitRepo, edit: Edit<T>, options: ApplyOption
       edit.fetches.seal();
     }
     try {
-      return await withRepoLock(key, () => applyLocked(repo, edit, { ...options, maxAttempts }, branch, author, committer));
+      return await withRepoLock(key, () =>
+        applyLocked(repo, edit, { ...options, maxAttempts }, branch, author, committer),
+      );
     } catch (error) {
       // The branch moved to a state that needs a read the first run did not do: fetch it outside the lock, then try again.
       if (error instanceof FetchNeeded && round < maxAttempts) continue;
       if (error instanceof FetchNeeded)
-        throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: '${branch}' kept changing while items were fetched`);
+        throw new RefusedError(
+          'too-many-retries',
+          `gave up after ${maxAttempts} attempts: '${branch}' kept changing while items were fetched`,
+        );
       throw error;
     }
   }
@@ -181,7 +193,8 @@ async function applyLocked<T>(
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     // Both refs are read before the edit runs, so any move of either during the attempt fails the transaction.
     const [head, pristineHead] = await Promise.all([repo.resolve(ref), repo.resolve(PRISTINE_REF)]);
-    if (!head) throw new RefusedError('unknown-branch', noBranchMessage(branch, options.branch === undefined, repo.gitDir));
+    if (!head)
+      throw new RefusedError('unknown-branch', noBranchMessage(branch, options.branch === undefined, repo.gitDir));
     const snapshot = new Snapshot(repo, head);
     const plan = await runEdit(edit, snapshot, repo);
     checkMessageLine(plan.message, 'the commit message');
@@ -222,7 +235,10 @@ async function applyLocked<T>(
     if (outcome.lockFile) await staleLock.check(outcome.lockFile, branch);
     await backoff(attempt);
   }
-  throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: other writers kept moving '${branch}'`);
+  throw new RefusedError(
+    'too-many-retries',
+    `gave up after ${maxAttempts} attempts: other writers kept moving '${branch}'`,
+  );
 }
 
 /** How old a ref lock file must be, and seen unchanged twice, before it is called stale. */
@@ -264,7 +280,9 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
     LOCK_FILE_PATH,
     ...plan.writes.filter((write) => write.manifestFormat !== undefined).map((write) => write.path),
   ]);
-  const itemWrites = plan.writes.filter((write) => !special.has(write.path)).map((write) => ({ path: write.path, write: write.content !== null }));
+  const itemWrites = plan.writes
+    .filter((write) => !special.has(write.path))
+    .map((write) => ({ path: write.path, write: write.content !== null }));
   const specialWrites = plan.writes.filter((write) => special.has(write.path));
   // With trees listed too: a folder called svc.lock.json must not be replaced by the lock file (and lose its contents).
   const entries =
@@ -277,12 +295,17 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
   for (const write of specialWrites) {
     const entry = entries.get(write.path);
     if (entry && !isRegularFile(entry)) {
-      throw new RefusedError('not-regular-file', `${write.path} is ${describeEntry(entry)} in the repository, not a regular file; it is never replaced`, {
-        file: write.path,
-      });
+      throw new RefusedError(
+        'not-regular-file',
+        `${write.path} is ${describeEntry(entry)} in the repository, not a regular file; it is never replaced`,
+        {
+          file: write.path,
+        },
+      );
     }
   }
-  if (itemWrites.length > 0) checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
+  if (itemWrites.length > 0)
+    checkItemWrites(new TreeShape(await snapshot.tree()), itemWrites, new Set(plan.ownedPaths ?? []));
 }
 
 /**
@@ -290,7 +313,12 @@ async function checkWrites(snapshot: Snapshot, plan: EditPlan): Promise<void> {
  * with the intended id and mode, every deleted path gone. (git's index silently skips
  * paths it considers unsafe; the policy refuses those first, and this proves it.)
  */
-export async function verifyTree(repo: GitRepo, baseTree: string, tree: string, changes: readonly IndexChange[]): Promise<void> {
+export async function verifyTree(
+  repo: GitRepo,
+  baseTree: string,
+  tree: string,
+  changes: readonly IndexChange[],
+): Promise<void> {
   const entries = await repo.entriesAt(
     tree,
     changes.map((change) => change.path),
@@ -350,10 +378,14 @@ async function validateManifest(writes: readonly FileWrite[], validate: Validate
     const outcome = await validate(text, { filename: write.path, format, document });
     const errors = outcome.diagnostics.filter((d) => d.severity === 'error');
     if (!outcome.ok || errors.length > 0) {
-      throw new RefusedError('invalid-result', `the change would leave ${write.path} invalid:\n${formatDiagnostics(write.path, errors)}`, {
-        diagnostics: errors,
-        file: write.path,
-      });
+      throw new RefusedError(
+        'invalid-result',
+        `the change would leave ${write.path} invalid:\n${formatDiagnostics(write.path, errors)}`,
+        {
+          diagnostics: errors,
+          file: write.path,
+        },
+      );
     }
     const notes = outcome.diagnostics.filter((d) => d.severity === 'warning');
     for (const note of notes) warnings.push(printable(formatDiagnostics(write.path, [note]).replace(/\n/g, ' ')));
@@ -378,11 +410,18 @@ async function pristineUpdate(
   for (const blob of blobs) {
     const oid = await repo.writeBlob(blob);
     const path = pristinePath(oid);
-    if (!existing.has(path) && !changes.some((change) => change.path === path)) changes.push({ path, mode: '100644', oid });
+    if (!existing.has(path) && !changes.some((change) => change.path === path))
+      changes.push({ path, mode: '100644', oid });
   }
   if (changes.length === 0) return null;
   const tree = await repo.buildTree(old ? await repo.treeOf(old) : null, changes);
-  const commit = await repo.commitTree(tree, old ? [old] : [], 'svc-manifest: keep pristine upstream copies', author, committer);
+  const commit = await repo.commitTree(
+    tree,
+    old ? [old] : [],
+    'svc-manifest: keep pristine upstream copies',
+    author,
+    committer,
+  );
   return { ref: PRISTINE_REF, newOid: commit, oldOid: old };
 }
 
@@ -394,17 +433,23 @@ async function checkedOutWorktree(repo: GitRepo, branch: string): Promise<string
 
 /** A checked-out branch must not be moved under uncommitted edits of the same files. */
 async function refuseLocalChanges(repo: GitRepo, worktree: string, paths: readonly string[]): Promise<void> {
-  const status = await repo.git(['--work-tree', worktree, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths], {
-    cwd: worktree,
-    env: { GIT_OPTIONAL_LOCKS: '0' },
-  });
+  const status = await repo.git(
+    ['--work-tree', worktree, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths],
+    {
+      cwd: worktree,
+      env: { GIT_OPTIONAL_LOCKS: '0' },
+    },
+  );
   const dirty = status.stdout
     .toString('utf8')
     .split('\0')
     .filter(Boolean)
     .map((record) => record.slice(3));
   if (dirty.length > 0) {
-    throw new RefusedError('dirty-worktree', `uncommitted changes in the working tree would be overwritten: ${dirty.join(', ')}; commit or stash them first`);
+    throw new RefusedError(
+      'dirty-worktree',
+      `uncommitted changes in the working tree would be overwritten: ${dirty.join(', ')}; commit or stash them first`,
+    );
   }
 }
 

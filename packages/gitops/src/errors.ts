@@ -10,7 +10,10 @@ export interface ManifestDiagnostic {
   severity: 'error' | 'warning' | 'info';
   message: string;
   path: string;
-  range: { start: { offset: number; line: number; column: number }; end: { offset: number; line: number; column: number } };
+  range: {
+    start: { offset: number; line: number; column: number };
+    end: { offset: number; line: number; column: number };
+  };
 }
 
 /** Why one file of a marketplace item could not be updated or removed. */
@@ -65,7 +68,10 @@ export type RefusalCode =
  * not drive a terminal: no escape sequences, no carriage return overwriting the line).
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The operation was refused: nothing was committed. `message` says why, in words a person can act on. */

@@ -49,7 +49,13 @@ export {
   type ItemSummary,
 } from './marketplace/catalog.js';
 export { itemPathProblem, RESERVED_PATHS } from './policy/item-paths.js';
-export { compareVersions, computeIntegrity, parseItemDescriptor, type ItemDescriptor, type ManifestFragment } from './marketplace/item.js';
+export {
+  compareVersions,
+  computeIntegrity,
+  parseItemDescriptor,
+  type ItemDescriptor,
+  type ManifestFragment,
+} from './marketplace/item.js';
 export { LOCK_PATH, type LockFile, type LockedItem, type LockedManifestEntry } from './marketplace/lockfile.js';
 export type { InstallInfo } from './marketplace/install.js';
 export type { AvailableUpdate, UpdateAllInfo, UpdateInfo } from './marketplace/update.js';

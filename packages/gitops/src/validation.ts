@@ -39,5 +39,7 @@ export const defaultValidate: ValidateFn = async (text, options) => {
 
 /** One line per diagnostic: `svc.yaml:3:5 error code: message`. */
 export function formatDiagnostics(filename: string, diagnostics: readonly ManifestDiagnostic[]): string {
-  return diagnostics.map((d) => `${filename}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.code}: ${d.message}`).join('\n');
+  return diagnostics
+    .map((d) => `${filename}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.code}: ${d.message}`)
+    .join('\n');
 }

@@ -8,7 +8,17 @@ import { ItemCache, FolderCatalog } from '../src/marketplace/catalog.js';
 import { installEdit } from '../src/marketplace/install.js';
 import { setDefaultAgentEdit } from '../src/operations/agents.js';
 import { crlf, PDF_V1, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
-import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from './support/repos.js';
+import {
+  applyOptions,
+  cleanupTempDirs,
+  git,
+  head,
+  makeRepo,
+  show,
+  subjects,
+  tempDir,
+  writeFiles,
+} from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -38,7 +48,12 @@ function interfering<T>(edit: Edit<T>, interfere: () => void): Edit<T> & { calls
 test('a lost race re-reads the new head and re-runs the edit; both changes land, linearly', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const edit = interfering(setDefaultAgentEdit('helper'), () =>
-    pushLineChange(repo, '  name: demo              # display name', '  name: demo-renamed      # display name', 'concurrent: rename'),
+    pushLineChange(
+      repo,
+      '  name: demo              # display name',
+      '  name: demo-renamed      # display name',
+      'concurrent: rename',
+    ),
   );
   const result = await applyEdit(repo, edit, await applyOptions());
   expect(edit.calls).toBe(2);
@@ -53,7 +68,12 @@ test('a lost race re-reads the new head and re-runs the edit; both changes land,
 test('preconditions are checked again after a lost race', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const edit = interfering(setDefaultAgentEdit('helper'), () =>
-    pushLineChange(repo, '  helper: { enabled: true, secrets: none }', '  helper: { enabled: false, secrets: none }', 'concurrent: disable helper'),
+    pushLineChange(
+      repo,
+      '  helper: { enabled: true, secrets: none }',
+      '  helper: { enabled: false, secrets: none }',
+      'concurrent: disable helper',
+    ),
   );
   const error = await applyEdit(repo, edit, await applyOptions()).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RefusedError);
@@ -88,7 +108,12 @@ test('too many lost races: refused after the bounded number of attempts, nothing
   const edit: Edit = async (snapshot, git_) => {
     const plan = await inner(snapshot, git_);
     round++;
-    pushLineChange(repo, round === 1 ? '# end of file' : `# end of file ${round - 1}`, `# end of file ${round}`, `concurrent ${round}`);
+    pushLineChange(
+      repo,
+      round === 1 ? '# end of file' : `# end of file ${round - 1}`,
+      `# end of file ${round}`,
+      `concurrent ${round}`,
+    );
     return plan;
   };
   const error = await applyEdit(repo, edit, { ...(await applyOptions()), maxAttempts: 3 }).catch((e: unknown) => e);

@@ -28,20 +28,38 @@ import { AUTHOR, cleanupTempDirs, expectRefused, git, refsOf, show, tempDir, wri
 
 afterAll(cleanupTempDirs);
 
-const MANIFEST = lf(['# demo', 'svc_version: 2', 'default_agent: main', 'agents:', '  main:', '    enabled: true', '  helper:', '    enabled: true']);
+const MANIFEST = lf([
+  '# demo',
+  'svc_version: 2',
+  'default_agent: main',
+  'agents:',
+  '  main:',
+  '    enabled: true',
+  '  helper:',
+  '    enabled: true',
+]);
 const README = 'read me\n';
 
 /**
  * A repository with a manifest, a README, a folder, an executable, and a tracked
  * symlink `link` → `docs`. Bare unless `bare: false`; `extra` adds or replaces files.
  */
-function victim(options: { bare?: boolean; extra?: Record<string, string | Uint8Array>; symlinks?: Record<string, string> } = {}): string {
+function victim(
+  options: { bare?: boolean; extra?: Record<string, string | Uint8Array>; symlinks?: Record<string, string> } = {},
+): string {
   const dir = tempDir();
   const work = join(dir, 'work');
   git(dir, ['init', '-q', '-b', 'main', work]);
   git(work, ['config', 'core.autocrlf', 'false']);
-  writeFiles(work, { 'svc.yaml': MANIFEST, 'README.md': README, 'docs/guide.md': 'guide\n', 'bin/tool': '#!/bin/sh\n', ...options.extra });
-  for (const [path, target] of Object.entries({ link: 'docs', ...options.symlinks })) symlinkSync(target, join(work, path));
+  writeFiles(work, {
+    'svc.yaml': MANIFEST,
+    'README.md': README,
+    'docs/guide.md': 'guide\n',
+    'bin/tool': '#!/bin/sh\n',
+    ...options.extra,
+  });
+  for (const [path, target] of Object.entries({ link: 'docs', ...options.symlinks }))
+    symlinkSync(target, join(work, path));
   git(work, ['add', '-A']);
   git(work, ['update-index', '--chmod=+x', 'bin/tool']);
   git(work, ['commit', '-q', '-m', 'initial']);
@@ -56,7 +74,11 @@ async function options(extra: ApplyOptions = {}): Promise<ApplyOptions> {
 }
 
 /** Runs `operation`, expects a refusal with `code`, and checks no ref moved (support/repos.ts). */
-async function expectRefusedWith(repo: string, code: RefusalCode, operation: () => Promise<unknown>): Promise<RefusedError> {
+async function expectRefusedWith(
+  repo: string,
+  code: RefusalCode,
+  operation: () => Promise<unknown>,
+): Promise<RefusedError> {
   const error = await expectRefused(repo, operation);
   expect(error.code, error.message).toBe(code);
   return error;
@@ -103,7 +125,9 @@ describe('item paths', () => {
   test.each(unsafe)('unsafe path %j is refused before anything is fetched', async (path, why) => {
     const repo = victim();
     const catalog = evil({ [path]: 'pwned\n' });
-    const error = await expectRefusedWith(repo, 'unsafe-path', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'unsafe-path', async () =>
+      install(repo, 'evil', { ...(await options()), catalog }),
+    );
     expect(error.message).toBe(`marketplace item 'evil' lists file ${JSON.stringify(path)}, which ${why}`);
     expect(error.details.file).toBe(path);
     expect(catalog.reads).toEqual(['item evil']);
@@ -115,7 +139,10 @@ describe('item paths', () => {
     ['bin/tool/x', "would go through 'bin/tool', which is a tracked file"],
     ['link/pwned.txt', "would go through 'link', which is a tracked symlink"],
     ['Readme.md', "differs only in case from 'README.md' (one path on case-insensitive file systems)"],
-    ['DOCS/new.md', "has a folder 'DOCS' that differs only in case from 'docs' (one path on case-insensitive file systems)"],
+    [
+      'DOCS/new.md',
+      "has a folder 'DOCS' that differs only in case from 'docs' (one path on case-insensitive file systems)",
+    ],
   ];
   test.each(conflicts)('%j conflicts with what the repository tracks', async (path, why) => {
     const repo = victim();
@@ -133,7 +160,9 @@ describe('item paths', () => {
       ['README.md', 'other\n'],
       ['link', 'docs'],
     ] as const) {
-      const error = await expectRefusedWith(repo, 'conflict', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: content }) }));
+      const error = await expectRefusedWith(repo, 'conflict', async () =>
+        install(repo, 'evil', { ...(await options()), catalog: evil({ [path]: content }) }),
+      );
       expect(error.details.files).toEqual([expect.objectContaining({ path, status: 'exists' })]);
     }
   });
@@ -143,7 +172,9 @@ describe('item paths', () => {
     const twins = await expectRefusedWith(repo, 'invalid-item', async () =>
       install(repo, 'evil', { ...(await options()), catalog: evil({ 'x.md': 'a', 'X.md': 'b' }) }),
     );
-    expect(twins.message).toBe("marketplace item 'evil' is invalid: files lists 'x.md' and 'X.md', which differ only in case");
+    expect(twins.message).toBe(
+      "marketplace item 'evil' is invalid: files lists 'x.md' and 'X.md', which differ only in case",
+    );
     const nested = await expectRefusedWith(repo, 'path-conflict', async () =>
       install(repo, 'evil', { ...(await options()), catalog: evil({ new: 'a', 'new/inner': 'b' }) }),
     );
@@ -160,15 +191,20 @@ describe('item paths', () => {
     git(repo, ['add', '-A']);
     git(repo, ['commit', '-q', '-m', 'SKILL.md becomes a symlink']);
     writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
-    const updated = await expectRefusedWith(repo, 'conflict', async () => update(repo, 'pdf-tools', { ...(await options()), catalog }));
+    const updated = await expectRefusedWith(repo, 'conflict', async () =>
+      update(repo, 'pdf-tools', { ...(await options()), catalog }),
+    );
     expect(updated.details.files).toEqual([
       {
         path: 'skills/pdf-tools/SKILL.md',
         status: 'conflict',
-        message: 'skills/pdf-tools/SKILL.md is now a tracked symlink in the repository; an item only replaces regular files',
+        message:
+          'skills/pdf-tools/SKILL.md is now a tracked symlink in the repository; an item only replaces regular files',
       },
     ]);
-    const removed = await expectRefusedWith(repo, 'path-conflict', async () => remove(repo, 'pdf-tools', { ...(await options()), force: true }));
+    const removed = await expectRefusedWith(repo, 'path-conflict', async () =>
+      remove(repo, 'pdf-tools', { ...(await options()), force: true }),
+    );
     expect(removed.message).toBe("item file 'skills/pdf-tools/SKILL.md' is a tracked symlink; nothing was written");
   });
 });
@@ -192,7 +228,9 @@ describe('folder catalogs never follow a symlink', () => {
       execFileSync('rm', [join(dir, 'files/notes/readme.txt')]);
       symlinkSync(hostSecretPath, join(dir, 'files/notes/readme.txt'));
     });
-    const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () =>
+      install(repo, 'evil', { ...(await options()), catalog }),
+    );
     expect(error.message).toBe(
       `file 'notes/readme.txt' of marketplace item 'evil': ${join(catalog, 'evil/files/notes/readme.txt')} is a symlink; a catalog may only hold regular files and folders`,
     );
@@ -206,9 +244,14 @@ describe('folder catalogs never follow a symlink', () => {
     const catalog = catalogWith((dir) => {
       execFileSync('rm', ['-r', join(dir, 'files/notes')]);
       symlinkSync('/etc', join(dir, 'files/notes'));
-      writeFileSync(join(dir, 'item.json'), JSON.stringify({ name: 'evil', version: '1.0.0', files: ['notes/hostname'] }));
+      writeFileSync(
+        join(dir, 'item.json'),
+        JSON.stringify({ name: 'evil', version: '1.0.0', files: ['notes/hostname'] }),
+      );
     });
-    const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () =>
+      install(repo, 'evil', { ...(await options()), catalog }),
+    );
     expect(error.message).toContain(`${join(catalog, 'evil/files/notes')} is a symlink`);
   });
 
@@ -218,7 +261,9 @@ describe('folder catalogs never follow a symlink', () => {
       execFileSync('rm', [join(dir, 'item.json')]);
       symlinkSync(hostSecretPath, join(dir, 'item.json'));
     });
-    const error = await expectRefusedWith(repo, 'not-regular-file', async () => install(repo, 'evil', { ...(await options()), catalog }));
+    const error = await expectRefusedWith(repo, 'not-regular-file', async () =>
+      install(repo, 'evil', { ...(await options()), catalog }),
+    );
     expect(error.message).not.toContain(hostSecret);
   });
 });
@@ -243,11 +288,18 @@ describe('sizes are bounded', () => {
       { a: 'x'.repeat(501) },
       'the items this operation fetches is larger than the total limit of 500 bytes; nothing was written',
     ],
-    ['file count', { maxFiles: 2 }, { a: '1', b: '2', c: '3' }, "marketplace item 'evil' lists 3 files, more than the limit of 2"],
+    [
+      'file count',
+      { maxFiles: 2 },
+      { a: '1', b: '2', c: '3' },
+      "marketplace item 'evil' lists 3 files, more than the limit of 2",
+    ],
   ];
   test.each(cases)('%s (a custom catalog that ignores the bound)', async (_name, limits, files, message) => {
     const repo = victim();
-    const error = await expectRefusedWith(repo, 'too-large', async () => install(repo, 'evil', { ...(await options()), catalog: evil(files), limits }));
+    const error = await expectRefusedWith(repo, 'too-large', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil(files), limits }),
+    );
     expect(error.message).toBe(message);
   });
 
@@ -258,7 +310,9 @@ describe('sizes are bounded', () => {
     const error = await expectRefusedWith(repo, 'too-large', async () =>
       install(repo, 'evil', { ...(await options()), catalog, limits: { maxFileBytes: 4096 } }),
     );
-    expect(error.message).toBe("file 'big.bin' of marketplace item 'evil' is larger than the limit of 4096 bytes; nothing was written");
+    expect(error.message).toBe(
+      "file 'big.bin' of marketplace item 'evil' is larger than the limit of 4096 bytes; nothing was written",
+    );
   });
 });
 
@@ -266,7 +320,9 @@ describe('names that reach a commit message', () => {
   test('a secret name with a newline cannot forge a trailer', async () => {
     const repo = victim();
     const secret = 'TOKEN\nSigned-off-by: Mallory <mallory@example.test>';
-    const error = await expectRefusedWith(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { secrets: ['OK', secret] }, await options()));
+    const error = await expectRefusedWith(repo, 'invalid-name', async () =>
+      setAgentScope(repo, 'main', { secrets: ['OK', secret] }, await options()),
+    );
     expect(error.message).toBe(
       `secret name ${JSON.stringify(secret)} contains control character U+000A (line breaks and control characters are never allowed in names)`,
     );
@@ -274,12 +330,19 @@ describe('names that reach a commit message', () => {
 
   test('agent and connector names must match the slug pattern', async () => {
     const repo = victim();
-    expect((await expectRefusedWith(repo, 'invalid-name', async () => setDefaultAgent(repo, 'main\nx', await options()))).message).toBe(
+    expect(
+      (await expectRefusedWith(repo, 'invalid-name', async () => setDefaultAgent(repo, 'main\nx', await options())))
+        .message,
+    ).toBe(
       'agent name "main\\nx" contains control character U+000A (line breaks and control characters are never allowed in names)',
     );
-    expect((await expectRefusedWith(repo, 'invalid-name', async () => setAgentScope(repo, 'main', { connectors: ['Git Hub'] }, await options()))).message).toBe(
-      'connector name "Git Hub" must match [a-z0-9][a-z0-9_-]{0,127}',
-    );
+    expect(
+      (
+        await expectRefusedWith(repo, 'invalid-name', async () =>
+          setAgentScope(repo, 'main', { connectors: ['Git Hub'] }, await options()),
+        )
+      ).message,
+    ).toBe('connector name "Git Hub" must match [a-z0-9][a-z0-9_-]{0,127}');
   });
 
   test('an item version with a newline, an author with a newline', async () => {
@@ -289,29 +352,43 @@ describe('names that reach a commit message', () => {
       install(repo, 'evil', { ...(await options()), catalog: evil({ 'a.md': 'a' }, { version }) }),
     );
     expect(error.message).toContain('contains control character U+000A');
-    await expectRefusedWith(repo, 'invalid-name', async () => setDefaultAgent(repo, 'helper', { author: { name: 'Mallory\nX', email: 'm@example.test' } }));
+    await expectRefusedWith(repo, 'invalid-name', async () =>
+      setDefaultAgent(repo, 'helper', { author: { name: 'Mallory\nX', email: 'm@example.test' } }),
+    );
   });
 });
 
 describe('item names that are also names of object properties', () => {
   test('constructor, toString and __proto__ find nothing inherited', async () => {
     const repo = victim();
-    expect((await expectRefusedWith(repo, 'not-installed', async () => remove(repo, 'constructor', await options()))).message).toBe(
-      "'constructor' is not installed (see svc.lock.json)",
+    expect(
+      (await expectRefusedWith(repo, 'not-installed', async () => remove(repo, 'constructor', await options())))
+        .message,
+    ).toBe("'constructor' is not installed (see svc.lock.json)");
+    await expectRefusedWith(repo, 'not-installed', async () =>
+      update(repo, 'tostring', { ...(await options()), catalog: evil({}) }),
     );
-    await expectRefusedWith(repo, 'not-installed', async () => update(repo, 'tostring', { ...(await options()), catalog: evil({}) }));
-    expect((await expectRefusedWith(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message).toBe(
-      'item name "__proto__" must match [a-z0-9][a-z0-9_-]{0,127}',
-    );
+    expect(
+      (await expectRefusedWith(repo, 'invalid-name', async () => remove(repo, '__proto__', await options()))).message,
+    ).toBe('item name "__proto__" must match [a-z0-9][a-z0-9_-]{0,127}');
     const catalog = new MemoryCatalog({ constructor: { files: { 'skills/constructor/SKILL.md': 'builds things\n' } } });
     expect((await install(repo, 'constructor', { ...(await options()), catalog })).status).toBe('committed');
-    expect((await remove(repo, 'constructor', await options())).info.removedFiles).toEqual(['skills/constructor/SKILL.md']);
+    expect((await remove(repo, 'constructor', await options())).info.removedFiles).toEqual([
+      'skills/constructor/SKILL.md',
+    ]);
   });
 });
 
 describe('lock files are checked against their schema, never trusted to delete', () => {
   const oid = 'e69de29bb2d1d6434b8b29ae775a6cb5e5a0a2a5';
-  const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://catalog', integrity: 'sha256-AAAA', files, manifest: [] });
+  const item = (files: unknown) => ({
+    id: 'evil',
+    version: '1.0.0',
+    source: 'memory://catalog',
+    integrity: 'sha256-AAAA',
+    files,
+    manifest: [],
+  });
   const locks: [string, unknown, string][] = [
     [
       'the manifest',
@@ -341,7 +418,10 @@ describe('lock files are checked against their schema, never trusted to delete',
     ],
     [
       'a path claimed twice',
-      { lockfileVersion: 1, items: { evil: item({ 'README.md': oid }), other: { ...item({ 'README.md': oid }), id: 'other' } } },
+      {
+        lockfileVersion: 1,
+        items: { evil: item({ 'README.md': oid }), other: { ...item({ 'README.md': oid }), id: 'other' } },
+      },
       'items["other"].files["README.md"] is also claimed by item \'evil\'',
     ],
     ['another version', { lockfileVersion: 2, items: {} }, 'lockfileVersion must be equal to constant'],
@@ -350,14 +430,22 @@ describe('lock files are checked against their schema, never trusted to delete',
       { lockfileVersion: 1, items: { 'Evil\n': item({}) } },
       'items has an item name "Evil\\n" that does not match [a-z0-9][a-z0-9_-]{0,127}',
     ],
-    ['an unknown key', { lockfileVersion: 1, items: {}, hooks: 'rm -rf /' }, '(the whole file) has an unknown key "hooks"'],
+    [
+      'an unknown key',
+      { lockfileVersion: 1, items: {}, hooks: 'rm -rf /' },
+      '(the whole file) has an unknown key "hooks"',
+    ],
   ];
   test.each(locks)('a lock listing %s', async (_name, lock, where) => {
     const repo = victim({ extra: { 'svc.lock.json': JSON.stringify(lock) } });
-    const error = await expectRefusedWith(repo, 'invalid-lock', async () => remove(repo, 'evil', { ...(await options()), force: true }));
+    const error = await expectRefusedWith(repo, 'invalid-lock', async () =>
+      remove(repo, 'evil', { ...(await options()), force: true }),
+    );
     expect(error.message).toBe(`svc.lock.json: ${where}; fix or restore the lock file (nothing was changed)`);
     // Every marketplace operation reads the lock first, so none of them can act on it.
-    await expectRefusedWith(repo, 'invalid-lock', async () => install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }));
+    await expectRefusedWith(repo, 'invalid-lock', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }),
+    );
   });
 
   test('a lock file that is not JSON, or not UTF-8', async () => {
@@ -372,7 +460,9 @@ describe('lock files are checked against their schema, never trusted to delete',
 describe('raw errors become refusals', () => {
   test('a manifest that is not UTF-8', async () => {
     const repo = victim({ extra: { 'svc.yaml': Buffer.concat([Buffer.from(MANIFEST), Buffer.from([0xc3, 0x28])]) } });
-    const error = await expectRefusedWith(repo, 'manifest-unparsable', async () => setDefaultAgent(repo, 'helper', await options()));
+    const error = await expectRefusedWith(repo, 'manifest-unparsable', async () =>
+      setDefaultAgent(repo, 'helper', await options()),
+    );
     expect(error.message).toBe('svc.yaml is not valid UTF-8');
   });
 
@@ -384,30 +474,45 @@ describe('raw errors become refusals', () => {
     symlinkSync('/etc/hostname', join(work, 'svc.yaml'));
     git(work, ['add', '-A']);
     git(work, ['commit', '-q', '-m', 'initial']);
-    const error = await expectRefusedWith(work, 'not-regular-file', async () => setDefaultAgent(work, 'helper', await options()));
-    expect(error.message).toBe('svc.yaml is a symlink in the repository; the applier only reads and edits regular files');
+    const error = await expectRefusedWith(work, 'not-regular-file', async () =>
+      setDefaultAgent(work, 'helper', await options()),
+    );
+    expect(error.message).toBe(
+      'svc.yaml is a symlink in the repository; the applier only reads and edits regular files',
+    );
   });
 
   test('a repository path that does not exist, is not a repository, or is the inside of .git', async () => {
     const repo = victim({ bare: false });
     const missing = join(tempDir(), 'nope');
-    expect((await setDefaultAgent(missing, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).toMatchObject({
+    expect(
+      (await setDefaultAgent(missing, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError,
+    ).toMatchObject({
       code: 'not-a-repository',
       message: `${missing} does not exist`,
     });
     const plain = tempDir();
-    expect(((await setDefaultAgent(plain, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).code).toBe('not-a-repository');
-    const error = await expectRefusedWith(repo, 'not-a-repository', async () => setDefaultAgent(join(repo, '.git'), 'helper', await options()));
+    expect(
+      ((await setDefaultAgent(plain, 'helper', await options()).catch((e: RefusedError) => e)) as RefusedError).code,
+    ).toBe('not-a-repository');
+    const error = await expectRefusedWith(repo, 'not-a-repository', async () =>
+      setDefaultAgent(join(repo, '.git'), 'helper', await options()),
+    );
     expect(error.message).toBe(
       `${join(repo, '.git')} is inside the git folder of a repository with a work tree (${join(repo, '.git')}); pass the work tree instead`,
     );
   });
 
-  test.each(['trunk~1', 'main^', 'a..b', '-x', 'x\ny', 'HEAD:x', 'x.lock'])('branch name %j is checked with git check-ref-format', async (branch) => {
-    const repo = victim();
-    const error = await expectRefusedWith(repo, 'invalid-branch', async () => setDefaultAgent(repo, 'helper', await options({ branch })));
-    expect(error.message).toBe(`${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
-  });
+  test.each(['trunk~1', 'main^', 'a..b', '-x', 'x\ny', 'HEAD:x', 'x.lock'])(
+    'branch name %j is checked with git check-ref-format',
+    async (branch) => {
+      const repo = victim();
+      const error = await expectRefusedWith(repo, 'invalid-branch', async () =>
+        setDefaultAgent(repo, 'helper', await options({ branch })),
+      );
+      expect(error.message).toBe(`${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
+    },
+  );
 
   test('a stale ref lock is named, not blamed on other writers', async () => {
     const repo = victim();
@@ -416,15 +521,23 @@ describe('raw errors become refusals', () => {
     writeFileSync(lockFile, '');
     const past = new Date(Date.now() - 60_000);
     utimesSync(lockFile, past, past);
-    const error = await expectRefusedWith(repo, 'ref-locked', async () => setDefaultAgent(repo, 'helper', await options()));
-    expect(error.message).toMatch(new RegExp(`^${lockFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has existed since .+ and blocks every update of 'main'`));
+    const error = await expectRefusedWith(repo, 'ref-locked', async () =>
+      setDefaultAgent(repo, 'helper', await options()),
+    );
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${lockFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has existed since .+ and blocks every update of 'main'`,
+      ),
+    );
     expect(error.details.file).toBe(lockFile);
   });
 
   test('an unreachable catalog', async () => {
     const repo = victim();
     const missing = join(tempDir(), 'no-catalog');
-    const error = await expectRefusedWith(repo, 'catalog-unreachable', async () => install(repo, 'evil', { ...(await options()), catalog: missing }));
+    const error = await expectRefusedWith(repo, 'catalog-unreachable', async () =>
+      install(repo, 'evil', { ...(await options()), catalog: missing }),
+    );
     expect(error.message).toBe(`the catalog folder ${missing} does not exist`);
   });
 });
@@ -438,11 +551,31 @@ describe('the command line: every refusal is one `refused: <code>:` line and exi
   }
 
   test.each([
-    ['--repo r/.git', (repo: string) => ['set-default-agent', 'helper', '--repo', join(repo, '.git')], 'not-a-repository'],
-    ['--repo that does not exist', () => ['set-default-agent', 'helper', '--repo', '/nonexistent/svc-repo'], 'not-a-repository'],
-    ['--branch trunk~1', (repo: string) => ['set-default-agent', 'helper', '--repo', repo, '--branch', 'trunk~1'], 'invalid-branch'],
-    ['a secret name with a newline', (repo: string) => ['set-agent-scope', 'main', '--secrets', 'A,B\nSigned-off-by: x', '--repo', repo], 'invalid-name'],
-    ['an unreachable HTTP catalog', (repo: string) => ['install', 'evil', '--repo', repo, '--catalog', 'http://127.0.0.1:9/api'], 'catalog-unreachable'],
+    [
+      '--repo r/.git',
+      (repo: string) => ['set-default-agent', 'helper', '--repo', join(repo, '.git')],
+      'not-a-repository',
+    ],
+    [
+      '--repo that does not exist',
+      () => ['set-default-agent', 'helper', '--repo', '/nonexistent/svc-repo'],
+      'not-a-repository',
+    ],
+    [
+      '--branch trunk~1',
+      (repo: string) => ['set-default-agent', 'helper', '--repo', repo, '--branch', 'trunk~1'],
+      'invalid-branch',
+    ],
+    [
+      'a secret name with a newline',
+      (repo: string) => ['set-agent-scope', 'main', '--secrets', 'A,B\nSigned-off-by: x', '--repo', repo],
+      'invalid-name',
+    ],
+    [
+      'an unreachable HTTP catalog',
+      (repo: string) => ['install', 'evil', '--repo', repo, '--catalog', 'http://127.0.0.1:9/api'],
+      'catalog-unreachable',
+    ],
   ] as const)('%s', async (_name, argv, code) => {
     const repo = victim({ bare: false });
     const before = refsOf(repo);
@@ -470,7 +603,9 @@ describe('warnings about the result are carried', () => {
     const result = await install(repo, 'hooks', { ...(await options()), catalog });
     expect(result.status).toBe('committed');
     expect(result.warnings).toEqual([
-      expect.stringMatching(/^svc\.yaml:\d+:\d+ warning agent-connector-declared: agent 'reporter' connector 'nowhere' is not a declared connector/),
+      expect.stringMatching(
+        /^svc\.yaml:\d+:\d+ warning agent-connector-declared: agent 'reporter' connector 'nowhere' is not a declared connector/,
+      ),
       expect.stringMatching(/^svc\.yaml:\d+:\d+ warning trigger-agent-declared: .*'ghost'/),
     ]);
     expect(show(repo, 'main', 'svc.yaml').toString()).toContain('agent: ghost');
@@ -497,9 +632,14 @@ describe('defence in depth', () => {
     const tree = await git_.buildTree(base, changes);
     expect(tree).toBe(base);
     const error = await verifyTree(git_, base, tree, changes).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'unsafe-path', message: 'git did not record ".git/hooks/post-checkout" as written; nothing was committed' });
+    expect(error).toMatchObject({
+      code: 'unsafe-path',
+      message: 'git did not record ".git/hooks/post-checkout" as written; nothing was committed',
+    });
     await expect(
-      verifyTree(git_, base, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [{ path: 'fine.md', mode: '100644', oid }]),
+      verifyTree(git_, base, await git_.buildTree(base, [{ path: 'fine.md', mode: '100644', oid }]), [
+        { path: 'fine.md', mode: '100644', oid },
+      ]),
     ).resolves.toBeUndefined();
   });
 
@@ -513,7 +653,8 @@ describe('defence in depth', () => {
     const error = await verifyTree(git_, base, tree, changes).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'path-conflict',
-      message: 'the change would also remove or replace "docs/guide.md", which the operation does not own; nothing was committed',
+      message:
+        'the change would also remove or replace "docs/guide.md", which the operation does not own; nothing was committed',
     });
   });
 
@@ -522,6 +663,8 @@ describe('defence in depth', () => {
     const error = await expectRefusedWith(repo, 'not-regular-file', async () =>
       install(repo, 'evil', { ...(await options()), catalog: evil({ 'new.md': 'x' }) }),
     );
-    expect(error.message).toBe('svc.lock.json is a tracked directory in the repository, not a regular file; it is never replaced');
+    expect(error.message).toBe(
+      'svc.lock.json is a tracked directory in the repository, not a regular file; it is never replaced',
+    );
   });
 });

@@ -13,7 +13,15 @@ import { afterAll, expect, test } from 'vitest';
 import { setDefaultAgent } from '../src/index.js';
 import { GitRepo, type IndexChange } from '../src/git/repo.js';
 import { lf, SPECIAL_NAMES, YAML_LINES } from './support/fixtures.js';
-import { AUTHOR, cleanupTempDirs, git, indexTree, makeRepo, repositoryWithSpecialEntries, tempDir } from './support/repos.js';
+import {
+  AUTHOR,
+  cleanupTempDirs,
+  git,
+  indexTree,
+  makeRepo,
+  repositoryWithSpecialEntries,
+  tempDir,
+} from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -50,9 +58,25 @@ test('entries at paths are the ones ls-tree -r -t lists, directories included, n
   const gitRepo = await GitRepo.open(repo);
   const entries = await gitRepo.entriesAt(commit, PATHS);
   for (const path of PATHS) {
-    const listed = path === '' ? '' : execFileSync('git', ['--git-dir', repo, 'ls-tree', '-r', '-t', '-z', '--full-tree', commit, '--', path]).toString('utf8');
+    const listed =
+      path === ''
+        ? ''
+        : execFileSync('git', [
+            '--git-dir',
+            repo,
+            'ls-tree',
+            '-r',
+            '-t',
+            '-z',
+            '--full-tree',
+            commit,
+            '--',
+            path,
+          ]).toString('utf8');
     const record = listed.split('\0').find((line) => line.slice(line.indexOf('\t') + 1) === path);
-    const expected = record ? (([mode, type, oid]) => ({ mode, type, oid }))(record.slice(0, record.indexOf('\t')).split(' ')) : null;
+    const expected = record
+      ? (([mode, type, oid]) => ({ mode, type, oid }))(record.slice(0, record.indexOf('\t')).split(' '))
+      : null;
     expect(entries.get(path), path).toEqual(expected);
   }
   gitRepo.close();
@@ -64,11 +88,25 @@ test('the paths two trees differ in are the ones diff-tree -r lists, for random 
   const blobs = ['alpha\n', 'beta\n'].map((text) => git(repo, ['hash-object', '-w', '--stdin'], text).trim());
   const existing = Object.keys(FILES).concat('link', 'vendor/sub');
   const fresh = ['new.txt', 'a/new.txt', 'a/deep/deeper/new.txt', 'a', 'a/deep', 'svc.yaml/inner', 'a.b/c', 'zz/top'];
-  const change = fc.record({ path: fc.constantFrom(...existing, ...fresh), mode: fc.constantFrom('100644', '100755'), oid: fc.constantFrom(null, ...blobs) });
+  const change = fc.record({
+    path: fc.constantFrom(...existing, ...fresh),
+    mode: fc.constantFrom('100644', '100755'),
+    oid: fc.constantFrom(null, ...blobs),
+  });
   await fc.assert(
     fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 5 }), async (changes: IndexChange[]) => {
       const tree = indexTree(repo, base, changes);
-      const expected = execFileSync('git', ['--git-dir', repo, 'diff-tree', '-r', '-z', '--name-only', '--no-renames', base, tree])
+      const expected = execFileSync('git', [
+        '--git-dir',
+        repo,
+        'diff-tree',
+        '-r',
+        '-z',
+        '--name-only',
+        '--no-renames',
+        base,
+        tree,
+      ])
         .toString('utf8')
         .split('\0')
         .filter(Boolean);
@@ -140,7 +178,8 @@ test('branch names: the check without git agrees with git check-ref-format', asy
   );
   await fc.assert(
     fc.asyncProperty(name, async (branch) => {
-      const gitSays = spawnSync('git', ['check-ref-format', `refs/heads/${branch}`]).status === 0 && !branch.startsWith('-');
+      const gitSays =
+        spawnSync('git', ['check-ref-format', `refs/heads/${branch}`]).status === 0 && !branch.startsWith('-');
       const ours = await GitRepo.checkBranchName(branch).then(
         () => true,
         (error: unknown) => {
@@ -150,6 +189,21 @@ test('branch names: the check without git agrees with git check-ref-format', asy
       );
       expect(ours, branch).toBe(gitSays);
     }),
-    { numRuns: 300, examples: [['main'], ['release/1.2'], ['a..b'], ['x.lock'], ['x/.y'], ['x.'], ['-x'], ['x/-y'], ['a//b'], ['@'], ['a@{b']] },
+    {
+      numRuns: 300,
+      examples: [
+        ['main'],
+        ['release/1.2'],
+        ['a..b'],
+        ['x.lock'],
+        ['x/.y'],
+        ['x.'],
+        ['-x'],
+        ['x/-y'],
+        ['a//b'],
+        ['@'],
+        ['a@{b'],
+      ],
+    },
   );
 });

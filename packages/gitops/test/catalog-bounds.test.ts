@@ -10,7 +10,14 @@ import { createServer as createHttpServer, type Server as HttpServer, type Serve
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, expect, test } from 'vitest';
-import { HttpCatalog, install, RefusedError, setDefaultAgent, type ApplyOptions, type CatalogLimits } from '../src/index.js';
+import {
+  HttpCatalog,
+  install,
+  RefusedError,
+  setDefaultAgent,
+  type ApplyOptions,
+  type CatalogLimits,
+} from '../src/index.js';
 import { crlf, YAML_LINES } from './support/fixtures.js';
 import { AUTHOR, cleanupTempDirs, git, head, makeRepo } from './support/repos.js';
 
@@ -22,7 +29,9 @@ afterEach(async () => {
 });
 
 function listen(server: HttpServer | NetServer): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api`)),
+  );
 }
 
 /** Accepts every connection and never sends a byte. `connected` resolves at the first connection. */
@@ -45,7 +54,9 @@ async function silentServer(): Promise<{ url: string; sockets: Socket[]; connect
 
 /** An HTTP server whose routes are given by `handle`. */
 async function httpServer(handle: (path: string, response: ServerResponse) => void): Promise<string> {
-  const server = createHttpServer((request, response) => handle(new URL(request.url ?? '/', 'http://x').pathname, response));
+  const server = createHttpServer((request, response) =>
+    handle(new URL(request.url ?? '/', 'http://x').pathname, response),
+  );
   const url = await listen(server);
   closers.push(async () => {
     server.closeAllConnections();
@@ -77,7 +88,11 @@ const ITEM = JSON.stringify({ name: 'evil', version: '1.0.0', files: ['big.bin']
 async function run(limits: Partial<CatalogLimits>, catalog: string) {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const before = git(repo, ['for-each-ref']);
-  const options: ApplyOptions & { catalog: string; limits: Partial<CatalogLimits> } = { author: AUTHOR, catalog, limits };
+  const options: ApplyOptions & { catalog: string; limits: Partial<CatalogLimits> } = {
+    author: AUTHOR,
+    catalog,
+    limits,
+  };
   const error = await install(repo, 'evil', options).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RefusedError);
   expect(git(repo, ['for-each-ref'])).toBe(before);
@@ -88,7 +103,9 @@ test('a catalog that accepts the connection and never answers times out', async 
   const { url } = await silentServer();
   const error = await run({ requestTimeoutMs: 300 }, url);
   expect(error.code).toBe('catalog-timeout');
-  expect(error.message).toBe(`the marketplace did not answer ${url}/items/evil within 300 ms (marketplace item 'evil'); nothing was written`);
+  expect(error.message).toBe(
+    `the marketplace did not answer ${url}/items/evil within 300 ms (marketplace item 'evil'); nothing was written`,
+  );
 });
 
 test('a response that streams forever is cut at the size limit, and the connection is closed', async () => {
@@ -110,7 +127,9 @@ test('a descriptor that streams forever', async () => {
   const url = await httpServer((_path, response) => void streamForever(response));
   const descriptor = await run({ maxDescriptorBytes: 100_000 }, url);
   expect(descriptor.code).toBe('too-large');
-  expect(descriptor.message).toBe(`marketplace item 'evil' at ${url}/items/evil is larger than the limit of 100000 bytes; nothing was written`);
+  expect(descriptor.message).toBe(
+    `marketplace item 'evil' at ${url}/items/evil is larger than the limit of 100000 bytes; nothing was written`,
+  );
 });
 
 test('a declared Content-Length over the limit is refused before the body is read', async () => {
@@ -148,14 +167,18 @@ test('a redirect loop, and an error status', async () => {
     response.end('busy');
   });
   const status = await run({}, failing);
-  expect(status).toMatchObject({ code: 'catalog-error', message: `the marketplace answered 503 for ${failing}/items/evil` });
+  expect(status).toMatchObject({
+    code: 'catalog-error',
+    message: `the marketplace answered 503 for ${failing}/items/evil`,
+  });
 });
 
 test('a catalog that answers each read slowly is bounded by the total time of the operation', async () => {
   const files = ['a', 'b', 'c', 'd', 'e', 'f'];
   const url = await httpServer((path, response) => {
     setTimeout(() => {
-      if (path === '/api/items/evil') response.end(JSON.stringify({ name: 'evil', version: '1.0.0', files, manifest: {} }));
+      if (path === '/api/items/evil')
+        response.end(JSON.stringify({ name: 'evil', version: '1.0.0', files, manifest: {} }));
       else response.end('x');
     }, 150);
   });
@@ -188,7 +211,9 @@ test('a hung catalog holds no lock: another operation on the same repository com
 test('a hung catalog times out by itself while another operation proceeds', async () => {
   const { url, connected } = await silentServer();
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
-  const hung = install(repo, 'evil', { author: AUTHOR, catalog: url, limits: { requestTimeoutMs: 1_000 } }).catch((error: unknown) => error);
+  const hung = install(repo, 'evil', { author: AUTHOR, catalog: url, limits: { requestTimeoutMs: 1_000 } }).catch(
+    (error: unknown) => error,
+  );
   await connected;
   const [other, error] = await Promise.all([setDefaultAgent(repo, 'helper', { author: AUTHOR }), hung]);
   expect(other.status).toBe('committed');
@@ -236,7 +261,8 @@ test('a refusal quoting what a catalog sent never carries terminal control chara
  * one-connection queue filled: the kernel drops further SYNs, so a connect hangs.
  */
 async function unacceptingPort(): Promise<number> {
-  const script = "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(600)";
+  const script =
+    "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(600)";
   const child = spawn('python3', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('error', reject);

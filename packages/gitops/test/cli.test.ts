@@ -23,16 +23,32 @@ const FIXTURE_WARNINGS =
 
 test('set-default-agent: commit, then "no change", then a refusal with exit 1', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
-  const first = await cli(['set-default-agent', 'helper', '--repo', repo, ...AUTHOR, '--committer', 'Platform <platform@example.test>']);
-  expect(first).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: svc: set default agent to helper\n`, stderr: FIXTURE_WARNINGS });
-  expect(git(repo, ['log', '-1', '--format=%an <%ae>|%cn <%ce>']).trim()).toBe('Cli User <cli@example.test>|Platform <platform@example.test>');
+  const first = await cli([
+    'set-default-agent',
+    'helper',
+    '--repo',
+    repo,
+    ...AUTHOR,
+    '--committer',
+    'Platform <platform@example.test>',
+  ]);
+  expect(first).toEqual({
+    code: 0,
+    stdout: `committed ${head(repo)} on main: svc: set default agent to helper\n`,
+    stderr: FIXTURE_WARNINGS,
+  });
+  expect(git(repo, ['log', '-1', '--format=%an <%ae>|%cn <%ce>']).trim()).toBe(
+    'Cli User <cli@example.test>|Platform <platform@example.test>',
+  );
 
   const again = await cli(['git', 'set-default-agent', 'helper', `--repo=${repo}`]);
   expect(again).toEqual({ code: 0, stdout: `no change (main stays at ${head(repo)})\n`, stderr: '' });
 
   const refused = await cli(['set-default-agent', 'reviewer', '--repo', repo]);
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toBe("refused: agent-disabled: agent 'reviewer' is disabled (enabled: false); enable it before making it the default\n");
+  expect(refused.stderr).toBe(
+    "refused: agent-disabled: agent 'reviewer' is disabled (enabled: false); enable it before making it the default\n",
+  );
   expect(subjects(repo)).toEqual(['svc: set default agent to helper', 'initial']);
 });
 
@@ -40,7 +56,20 @@ test('set-agent-scope with lists, all and none; --repo relative to cwd; --branch
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   git(repo, ['branch', 'staging', 'main']);
   const result = await cli(
-    ['set-agent-scope', 'main', '--secrets', 'A,B', '--connectors', 'none', '--repo', '.', '--branch', 'staging', '--message', 'scope main'],
+    [
+      'set-agent-scope',
+      'main',
+      '--secrets',
+      'A,B',
+      '--connectors',
+      'none',
+      '--repo',
+      '.',
+      '--branch',
+      'staging',
+      '--message',
+      'scope main',
+    ],
     repo,
   );
   expect(result.code).toBe(0);
@@ -57,20 +86,38 @@ test('install, updates, update, update-all and remove', async () => {
   writeCatalogItem(catalog, 'pdf-tools', PDF_V1);
   const common = ['--repo', repo, '--catalog', catalog, ...AUTHOR];
 
-  expect((await cli(['install', 'pdf-tools', ...common])).stdout).toBe(`committed ${head(repo)} on main: marketplace: install pdf-tools@1.0.0\n`);
+  expect((await cli(['install', 'pdf-tools', ...common])).stdout).toBe(
+    `committed ${head(repo)} on main: marketplace: install pdf-tools@1.0.0\n`,
+  );
   expect((await cli(['install', 'pdf-tools', ...common])).stdout).toBe(`no change (main stays at ${head(repo)})\n`);
-  expect(await cli(['updates', ...common])).toEqual({ code: 0, stdout: 'all installed items are up to date\n', stderr: '' });
+  expect(await cli(['updates', ...common])).toEqual({
+    code: 0,
+    stdout: 'all installed items are up to date\n',
+    stderr: '',
+  });
   writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
   expect((await cli(['updates', ...common])).stdout).toBe('pdf-tools 1.0.0 -> 1.1.0\n');
-  expect((await cli(['update', 'pdf-tools', ...common])).stdout).toBe(`committed ${head(repo)} on main: marketplace: update pdf-tools 1.0.0 -> 1.1.0\n`);
+  expect((await cli(['update', 'pdf-tools', ...common])).stdout).toBe(
+    `committed ${head(repo)} on main: marketplace: update pdf-tools 1.0.0 -> 1.1.0\n`,
+  );
   expect((await cli(['update-all', ...common])).stdout).toBe(`no change (main stays at ${head(repo)})\n`);
   const removed = await cli(['remove', 'pdf-tools', '--repo', repo, ...AUTHOR]);
-  expect(removed).toEqual({ code: 0, stdout: `committed ${head(repo)} on main: marketplace: remove pdf-tools@1.1.0\n`, stderr: FIXTURE_WARNINGS });
+  expect(removed).toEqual({
+    code: 0,
+    stdout: `committed ${head(repo)} on main: marketplace: remove pdf-tools@1.1.0\n`,
+    stderr: FIXTURE_WARNINGS,
+  });
   expect(show(repo, 'main', 'svc.yaml').toString()).toBe(crlf(YAML_LINES));
 });
 
 test('usage errors exit 2 with one line naming the problem and where the help is', async () => {
-  for (const argv of [[], ['frobnicate'], ['set-agent-scope', 'main'], ['install', 'x'], ['set-default-agent', '--bogus']]) {
+  for (const argv of [
+    [],
+    ['frobnicate'],
+    ['set-agent-scope', 'main'],
+    ['install', 'x'],
+    ['set-default-agent', '--bogus'],
+  ]) {
     const result = await cli(argv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -79,10 +126,16 @@ test('usage errors exit 2 with one line naming the problem and where the help is
   expect((await cli(['set-default-agnt', 'x'])).stderr).toBe(
     "svc-manifest git: unknown command 'set-default-agnt'; did you mean 'set-default-agent'? (see 'svc-manifest git --help')\n",
   );
-  expect((await cli(['install', 'x'])).stderr).toBe("svc-manifest git: install needs --catalog DIR|URL (see 'svc-manifest git install --help')\n");
+  expect((await cli(['install', 'x'])).stderr).toBe(
+    "svc-manifest git: install needs --catalog DIR|URL (see 'svc-manifest git install --help')\n",
+  );
   // What the user typed reaches the terminal escaped: a colour sequence, a bidirectional override.
-  expect((await cli(['set\u001b[31m\u202e'])).stderr).toBe("svc-manifest git: unknown command 'set\\x1b[31m\\u202e' (see 'svc-manifest git --help')\n");
-  expect((await cli(['set-default-agent', '--bad\u0007'])).stderr).toBe("svc-manifest git: unknown option --bad\\x07 (see 'svc-manifest git --help')\n");
+  expect((await cli(['set\u001b[31m\u202e'])).stderr).toBe(
+    "svc-manifest git: unknown command 'set\\x1b[31m\\u202e' (see 'svc-manifest git --help')\n",
+  );
+  expect((await cli(['set-default-agent', '--bad\u0007'])).stderr).toBe(
+    "svc-manifest git: unknown option --bad\\x07 (see 'svc-manifest git --help')\n",
+  );
 });
 
 test('an unknown item is refused with exit 1 and no commit', async () => {

@@ -23,7 +23,9 @@ const runChild = (repo: string, index: number) => runSupportChild('concurrent-ch
 function expectAllScopesSet(repo: string): void {
   const text = show(repo, 'main', 'svc.yaml').toString('utf8');
   for (let i = 0; i < AGENTS; i++) {
-    expect(text).toContain(`  # agent number ${i}\n  agent-${i}:\n    enabled: true   # on\n    secrets: [SECRET_${i}]\n`);
+    expect(text).toContain(
+      `  # agent number ${i}\n  agent-${i}:\n    enabled: true   # on\n    secrets: [SECRET_${i}]\n`,
+    );
   }
 }
 
@@ -33,7 +35,9 @@ test('20 appliers in separate processes: all 20 commits land on a linear history
   const results = await Promise.all(Array.from({ length: AGENTS }, (_, i) => runChild(repo, i)));
 
   for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
-  const outcomes = results.map((result) => JSON.parse(result.stdout) as { status: string; commit: string; attempts: number });
+  const outcomes = results.map(
+    (result) => JSON.parse(result.stdout) as { status: string; commit: string; attempts: number },
+  );
   expect(outcomes.every((outcome) => outcome.status === 'committed')).toBe(true);
 
   // Linear: 21 commits, each with exactly one parent except the root, first-parent chain = whole history.
@@ -51,7 +55,9 @@ test('20 appliers in separate processes: all 20 commits land on a linear history
 test('concurrent calls in one process take turns on the repository lock', async () => {
   const repo = makeRepo({ 'svc.yaml': manifest() }, { bare: true });
   const options = await applyOptions();
-  const results = await Promise.all(Array.from({ length: AGENTS }, (_, i) => setAgentScope(repo, `agent-${i}`, { secrets: [`SECRET_${i}`] }, options)));
+  const results = await Promise.all(
+    Array.from({ length: AGENTS }, (_, i) => setAgentScope(repo, `agent-${i}`, { secrets: [`SECRET_${i}`] }, options)),
+  );
   expect(results.map((result) => result.attempts)).toEqual(Array(AGENTS).fill(1));
   expect(git(repo, ['rev-list', '--count', 'main']).trim()).toBe(String(AGENTS + 1));
   expectAllScopesSet(repo);

@@ -50,13 +50,24 @@ test('a read the locked run needs after the branch moved is fetched outside the 
 
   const result = await updateAll(repo, { ...(await applyOptions()), catalog });
   expect(result.status).toBe('committed');
-  expect(result.info.updated.map((u) => `${u.name} ${u.from} -> ${u.to}`)).toEqual(['alpha 1.0.0 -> 1.1.0', 'beta 1.0.0 -> 1.1.0']);
+  expect(result.info.updated.map((u) => `${u.name} ${u.from} -> ${u.to}`)).toEqual([
+    'alpha 1.0.0 -> 1.1.0',
+    'beta 1.0.0 -> 1.1.0',
+  ]);
   expect(git(repo, ['rev-parse', 'main^']).trim()).toBe(withBeta);
   expect(show(repo, 'main', 'skills/beta/SKILL.md').toString()).toBe('beta 2\n');
   const lock = JSON.parse(show(repo, 'main', LOCK_PATH).toString()) as LockFile;
-  expect(Object.fromEntries(Object.entries(lock.items).map(([name, item]) => [name, item.version]))).toEqual({ alpha: '1.1.0', beta: '1.1.0' });
+  expect(Object.fromEntries(Object.entries(lock.items).map(([name, item]) => [name, item.version]))).toEqual({
+    alpha: '1.1.0',
+    beta: '1.1.0',
+  });
   // beta was read only after the move, in a second round outside the lock; no read ever ran under it.
-  expect(reads.map((r) => r.read)).toEqual(['item alpha', 'file alpha skills/alpha/SKILL.md', 'item beta', 'file beta skills/beta/SKILL.md']);
+  expect(reads.map((r) => r.read)).toEqual([
+    'item alpha',
+    'file alpha skills/alpha/SKILL.md',
+    'item beta',
+    'file beta skills/beta/SKILL.md',
+  ]);
   expect(reads.every((r) => !r.locked)).toBe(true);
 });
 
@@ -67,11 +78,19 @@ test('item descriptors nested absurdly deep are refused, not recursed into', asy
   const catalog: Catalog = {
     location: 'memory://deep',
     items: async () => [],
-    item: async () => ({ name: 'deep', version: '1.0.0', files: [], manifest: { agents: { deep: { enabled: true, skills: deep } } } }),
+    item: async () => ({
+      name: 'deep',
+      version: '1.0.0',
+      files: [],
+      manifest: { agents: { deep: { enabled: true, skills: deep } } },
+    }),
     itemFile: async () => new Uint8Array(),
   };
   const before = head(repo);
   const error = await install(repo, 'deep', { ...(await applyOptions()), catalog }).catch((e: unknown) => e);
-  expect(error).toMatchObject({ code: 'invalid-item', message: "marketplace item 'deep' is invalid: item.json is nested more than 64 levels deep" });
+  expect(error).toMatchObject({
+    code: 'invalid-item',
+    message: "marketplace item 'deep' is invalid: item.json is nested more than 64 levels deep",
+  });
   expect(head(repo)).toBe(before);
 });

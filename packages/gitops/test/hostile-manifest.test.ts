@@ -37,18 +37,24 @@ describe('an alias bomb in svc.yaml', () => {
     expect(error.details.file).toBe('svc.yaml');
     expect(error.details.diagnostics?.map((d) => d.code)).toEqual(['alias-expansion']);
     // The validator's own finding, at the same place: the applier adds no reading of its own.
-    const validator = validateManifest(billionLaughs(), { filename: 'svc.yaml' }).diagnostics.find((d) => d.code === 'alias-expansion');
+    const validator = validateManifest(billionLaughs(), { filename: 'svc.yaml' }).diagnostics.find(
+      (d) => d.code === 'alias-expansion',
+    );
     expect(validator).toBeDefined();
     expect(error.details.diagnostics?.[0]?.range).toEqual(validator!.range);
   });
 
   test('setAgentScope and install are refused the same way', async () => {
     const repo = makeRepo({ 'svc.yaml': billionLaughs() }, { bare: true });
-    const scope = await expectRefused(repo, async () => setAgentScope(repo, 'main', { secrets: 'none' }, await applyOptions()));
+    const scope = await expectRefused(repo, async () =>
+      setAgentScope(repo, 'main', { secrets: 'none' }, await applyOptions()),
+    );
     expect(scope.code).toBe('manifest-unparsable');
     const catalog = tempDir();
     writeCatalogItem(catalog, 'pdf-tools', PDF_V1);
-    const installed = await expectRefused(repo, async () => install(repo, 'pdf-tools', { ...(await applyOptions()), catalog }));
+    const installed = await expectRefused(repo, async () =>
+      install(repo, 'pdf-tools', { ...(await applyOptions()), catalog }),
+    );
     expect(installed.code).toBe('manifest-unparsable');
     expect(installed.details.diagnostics?.map((d) => d.code)).toEqual(['alias-expansion']);
   });
@@ -57,7 +63,11 @@ describe('an alias bomb in svc.yaml', () => {
 describe('other manifests the validator refuses to read', () => {
   test.each([
     ['too-deep', 'svc.yaml', lf(['svc_version: 2', 'agents: ' + '['.repeat(80) + ']'.repeat(80)])],
-    ['duplicate-key', 'svc.toml', lf(['svc_version = 2', 'default_agent = "main"', '[agents.main]', 'enabled = true', 'enabled = false'])],
+    [
+      'duplicate-key',
+      'svc.toml',
+      lf(['svc_version = 2', 'default_agent = "main"', '[agents.main]', 'enabled = true', 'enabled = false']),
+    ],
     ['yaml-syntax', 'svc.yaml', lf(['svc_version: 2', 'default_agent: main', 'agents: {main: {enabled: true}'])],
   ])('%s in %s', async (code, file, text) => {
     const repo = makeRepo({ [file]: text }, { bare: true });
@@ -67,7 +77,11 @@ describe('other manifests the validator refuses to read', () => {
   });
 
   test('invalid UTF-8 is a refusal, not a raw error', async () => {
-    const bytes = Buffer.concat([Buffer.from('svc_version: 2\ndefault_agent: "ma'), Buffer.from([0xff, 0xfe]), Buffer.from('in"\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from('svc_version: 2\ndefault_agent: "ma'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('in"\n'),
+    ]);
     const repo = makeRepo({ 'svc.yaml': bytes }, { bare: true });
     const error = await expectRefused(repo, async () => setDefaultAgent(repo, 'main', await applyOptions()));
     expect(error.code).toBe('manifest-unparsable');

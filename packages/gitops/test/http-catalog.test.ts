@@ -29,7 +29,9 @@ beforeAll(async () => {
     try {
       if (parts[0] === 'items' && parts.length === 1) {
         const ids = ['pdf-tools'];
-        const items = await Promise.all(ids.map(async (id) => ({ id, ...JSON.parse(await readFile(join(folder, id, 'item.json'), 'utf8')) })));
+        const items = await Promise.all(
+          ids.map(async (id) => ({ id, ...JSON.parse(await readFile(join(folder, id, 'item.json'), 'utf8')) })),
+        );
         response.setHeader('content-type', 'application/json');
         return response.end(JSON.stringify({ items: items.map(({ id, name, version }) => ({ id, name, version })) }));
       }
@@ -80,7 +82,9 @@ test('install and update from the HTTP catalog; an unknown id is refused', async
   expect(lock.items['pdf-tools']).toMatchObject({ id: 'pdf-tools', version: '1.0.0', source: baseUrl });
 
   writeCatalogItem(folder, 'pdf-tools', PDF_V2);
-  expect(await updates(repo, { catalog: baseUrl })).toEqual([{ name: 'pdf-tools', id: 'pdf-tools', installed: '1.0.0', available: '1.1.0' }]);
+  expect(await updates(repo, { catalog: baseUrl })).toEqual([
+    { name: 'pdf-tools', id: 'pdf-tools', installed: '1.0.0', available: '1.1.0' },
+  ]);
   const updated = await update(repo, 'pdf-tools', options);
   expect(updated.status).toBe('committed');
   expect(show(repo, 'main', 'skills/pdf-tools/SKILL.md').toString()).toBe(SKILL_V2);
@@ -97,7 +101,9 @@ test('an item whose content does not match its declared integrity is refused', a
   const descriptor = JSON.parse(await readFile(join(folder, 'pdf-tools', 'item.json'), 'utf8'));
   writeFileSync(join(folder, 'pdf-tools', 'item.json'), JSON.stringify({ ...descriptor, integrity: 'sha256-AAAA' }));
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
-  const error = await install(repo, 'pdf-tools', { ...(await applyOptions()), catalog: baseUrl }).catch((e: unknown) => e);
+  const error = await install(repo, 'pdf-tools', { ...(await applyOptions()), catalog: baseUrl }).catch(
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RefusedError);
   expect((error as RefusedError).code).toBe('invalid-item');
   expect((error as RefusedError).message).toContain('does not match its integrity sha256-AAAA');

@@ -6,7 +6,16 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { install, remove, setAgentScope, setDefaultAgent, update, updateAll, type ApplyResult } from '../src/index.js';
 import { crlf, PDF_V1, PDF_V2, TOML_LINES, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
-import { applyOptions, changedLines, cleanupTempDirs, head, makeRepo, show, subjects, tempDir } from './support/repos.js';
+import {
+  applyOptions,
+  changedLines,
+  cleanupTempDirs,
+  head,
+  makeRepo,
+  show,
+  subjects,
+  tempDir,
+} from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -43,7 +52,12 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
 
   test('setAgentScope edits a flow list and a scalar in place, leaving the anchor and merge key alone', async () => {
     const bare = repo();
-    const result = await setAgentScope(bare, 'main', { secrets: ['OPENAI_KEY'], connectors: 'none' }, await applyOptions());
+    const result = await setAgentScope(
+      bare,
+      'main',
+      { secrets: ['OPENAI_KEY'], connectors: 'none' },
+      await applyOptions(),
+    );
     let expected = replaced(
       YAML_LINES,
       '    secrets: [ OPENAI_KEY , GITHUB_TOKEN ]   # flow list, odd spacing',
@@ -60,7 +74,12 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
 
   test('setAgentScope on a block list keeps the kept items and their comments', async () => {
     const bare = repo();
-    const result = await setAgentScope(bare, 'reviewer', { connectors: ['github', 'jira'], secrets: 'all' }, await applyOptions());
+    const result = await setAgentScope(
+      bare,
+      'reviewer',
+      { connectors: ['github', 'jira'], secrets: 'all' },
+      await applyOptions(),
+    );
     const expected = replaced(YAML_LINES, '      - slack', '      - jira', '    secrets: all');
     expectCommitted(result, bare, file, expected, ['-      - slack\r', '+      - jira\r', '+    secrets: all\r']);
   });
@@ -81,7 +100,12 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
 
   test('setAgentScope inside a flow map stays in the flow map', async () => {
     const bare = repo();
-    const result = await setAgentScope(bare, 'helper', { secrets: ['A', 'B'], connectors: 'none' }, await applyOptions());
+    const result = await setAgentScope(
+      bare,
+      'helper',
+      { secrets: ['A', 'B'], connectors: 'none' },
+      await applyOptions(),
+    );
     const old = '  helper: { enabled: true, secrets: none }   # flow map';
     const next = '  helper: { enabled: true, secrets: [A, B], connectors: none }   # flow map';
     expectCommitted(result, bare, file, replaced(YAML_LINES, old, next), [`-${old}\r`, `+${next}\r`]);
@@ -95,8 +119,19 @@ describe('svc.yaml (CRLF, comments, anchors, merge keys, flow style)', () => {
 
     const installed = await install(bare, 'pdf-tools', options);
     const agent = ['  pdf:', '    enabled: true', '    skills: [pdf-tools]', '    connectors: none'];
-    const trigger = ['  - slug: pdf-digest', '    type: cron', '    cron: "0 6 * * 1"', '    prompt: "Summarise new PDFs"', '    agent: pdf'];
-    const connectors = ['connectors:', '  - slug: pdf-store', '    provider: http', '    base_url: "https://pdf.example.com"'];
+    const trigger = [
+      '  - slug: pdf-digest',
+      '    type: cron',
+      '    cron: "0 6 * * 1"',
+      '    prompt: "Summarise new PDFs"',
+      '    agent: pdf',
+    ];
+    const connectors = [
+      'connectors:',
+      '  - slug: pdf-store',
+      '    provider: http',
+      '    base_url: "https://pdf.example.com"',
+    ];
     let expected = insertedAfter(YAML_LINES, '      - slack', ...agent);
     expected = insertedAfter(expected, '    prompt: Write the nightly report', ...trigger, ...connectors);
     expectCommitted(
@@ -138,8 +173,17 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
 
   test('setAgentScope changes the two values in place, comments kept', async () => {
     const bare = repo();
-    const result = await setAgentScope(bare, 'main', { secrets: ['OPENAI_KEY'], connectors: 'none' }, await applyOptions());
-    let expected = replaced(TOML_LINES, 'secrets = [ "OPENAI_KEY", "GITHUB_TOKEN" ] # flow list', 'secrets = [ "OPENAI_KEY" ] # flow list');
+    const result = await setAgentScope(
+      bare,
+      'main',
+      { secrets: ['OPENAI_KEY'], connectors: 'none' },
+      await applyOptions(),
+    );
+    let expected = replaced(
+      TOML_LINES,
+      'secrets = [ "OPENAI_KEY", "GITHUB_TOKEN" ] # flow list',
+      'secrets = [ "OPENAI_KEY" ] # flow list',
+    );
     expected = replaced(expected, 'connectors = "all" # everything', 'connectors = "none" # everything');
     expectCommitted(result, bare, file, expected, [
       '-secrets = [ "OPENAI_KEY", "GITHUB_TOKEN" ] # flow list\r',
@@ -152,7 +196,10 @@ describe('svc.toml (CRLF, comments, inline arrays, array of tables)', () => {
   test('setAgentScope turns a string into a list on the same line', async () => {
     const bare = repo();
     const result = await setAgentScope(bare, 'helper', { secrets: ['A'] }, await applyOptions());
-    expectCommitted(result, bare, file, replaced(TOML_LINES, 'secrets = "none"', 'secrets = [ "A" ]'), ['-secrets = "none"\r', '+secrets = [ "A" ]\r']);
+    expectCommitted(result, bare, file, replaced(TOML_LINES, 'secrets = "none"', 'secrets = [ "A" ]'), [
+      '-secrets = "none"\r',
+      '+secrets = [ "A" ]\r',
+    ]);
   });
 
   test('install appends new sections; updateAll adds one line; remove restores the original bytes', async () => {
@@ -205,7 +252,11 @@ describe('svc_version 1 manifests list agents as { name, … }', () => {
   const item = { version: '1.0.0', files: {}, manifest: { agents: { notes: { connectors: ['github'] } } } };
 
   test.each([
-    ['svc.yaml', ['svc_version: 1   # legacy shape', 'agents:', '  - name: main   # the only agent'], ['  - name: notes', '    connectors: [github]']],
+    [
+      'svc.yaml',
+      ['svc_version: 1   # legacy shape', 'agents:', '  - name: main   # the only agent'],
+      ['  - name: notes', '    connectors: [github]'],
+    ],
     [
       'svc.toml',
       ['svc_version = 1 # legacy shape', '', '[[agents]] # the only agent', 'name = "main"'],

@@ -18,8 +18,28 @@ import {
   updates,
   type LockFile,
 } from '../src/index.js';
-import { crlf, EXTRACT_PY, lf, PDF_V1, PDF_V2, SKILL_V1, SKILL_V2, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
-import { applyOptions, cleanupTempDirs, git, head, makeRepo, show, subjects, tempDir, writeFiles } from './support/repos.js';
+import {
+  crlf,
+  EXTRACT_PY,
+  lf,
+  PDF_V1,
+  PDF_V2,
+  SKILL_V1,
+  SKILL_V2,
+  writeCatalogItem,
+  YAML_LINES,
+} from './support/fixtures.js';
+import {
+  applyOptions,
+  cleanupTempDirs,
+  git,
+  head,
+  makeRepo,
+  show,
+  subjects,
+  tempDir,
+  writeFiles,
+} from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -56,7 +76,10 @@ test('the whole lifecycle of an installed item', async () => {
 
   // install: files placed, lock written, pristine copies reachable under the hidden ref.
   const installed = await install(repo, 'pdf-tools', options);
-  expect(installed).toMatchObject({ status: 'committed', info: { name: 'pdf-tools', version: '1.0.0', action: 'installed' } });
+  expect(installed).toMatchObject({
+    status: 'committed',
+    info: { name: 'pdf-tools', version: '1.0.0', action: 'installed' },
+  });
   expect(show(repo, 'main', SKILL).toString()).toBe(SKILL_V1);
   expect(show(repo, 'main', EXTRACT).toString()).toBe(EXTRACT_PY);
   const lock = lockAt(repo);
@@ -64,10 +87,18 @@ test('the whole lifecycle of an installed item', async () => {
   expect(entry).toMatchObject({ id: 'pdf-tools', version: '1.0.0' });
   expect(entry.source).toMatch(/^file:\/\//);
   expect(entry.integrity).toMatch(/^sha256-[A-Za-z0-9+/]+=*$/);
-  expect(entry.files).toEqual({ [EXTRACT]: git(repo, ['rev-parse', `main:${EXTRACT}`]).trim(), [SKILL]: git(repo, ['rev-parse', `main:${SKILL}`]).trim() });
-  expect(entry.manifest.map((e) => `${e.section}/${e.name}`)).toEqual(['agents/pdf', 'connectors/pdf-store', 'triggers/pdf-digest']);
+  expect(entry.files).toEqual({
+    [EXTRACT]: git(repo, ['rev-parse', `main:${EXTRACT}`]).trim(),
+    [SKILL]: git(repo, ['rev-parse', `main:${SKILL}`]).trim(),
+  });
+  expect(entry.manifest.map((e) => `${e.section}/${e.name}`)).toEqual([
+    'agents/pdf',
+    'connectors/pdf-store',
+    'triggers/pdf-digest',
+  ]);
   const pristineTree = git(repo, ['ls-tree', '-r', '--name-only', PRISTINE_REF]);
-  for (const oid of Object.values(entry.files)) expect(pristineTree).toContain(`objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
+  for (const oid of Object.values(entry.files))
+    expect(pristineTree).toContain(`objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
   expect(
     git(repo, ['show-ref'])
       .split('\n')
@@ -81,7 +112,9 @@ test('the whole lifecycle of an installed item', async () => {
 
   // A newer version is listed by updates().
   writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
-  expect(await updates(repo, { catalog })).toEqual([{ name: 'pdf-tools', id: 'pdf-tools', installed: '1.0.0', available: '1.1.0' }]);
+  expect(await updates(repo, { catalog })).toEqual([
+    { name: 'pdf-tools', id: 'pdf-tools', installed: '1.0.0', available: '1.1.0' },
+  ]);
 
   // local edits: a note at the top of SKILL.md (upstream changes its end), and extract.py (upstream leaves it).
   const localSkill = `<!-- local note: we only read scanned PDFs -->\n${SKILL_V1}`;
@@ -91,7 +124,11 @@ test('the whole lifecycle of an installed item', async () => {
 
   // update: the unchanged-upstream file keeps the edit; the both-changed file is merged; the lock records upstream.
   const updated = await update(repo, 'pdf-tools', options);
-  expect(updated).toMatchObject({ status: 'committed', parent: beforeUpdate, info: { from: '1.0.0', to: '1.1.0', kept: [EXTRACT], merged: [SKILL] } });
+  expect(updated).toMatchObject({
+    status: 'committed',
+    parent: beforeUpdate,
+    info: { from: '1.0.0', to: '1.1.0', kept: [EXTRACT], merged: [SKILL] },
+  });
   expect(show(repo, 'main', EXTRACT).toString()).toBe(localExtract);
   expect(show(repo, 'main', SKILL).toString()).toBe(`<!-- local note: we only read scanned PDFs -->\n${SKILL_V2}`);
   const lockAfterUpdate = lockAt(repo).items['pdf-tools']!;
@@ -105,7 +142,9 @@ test('the whole lifecycle of an installed item', async () => {
   // would merge cleanly, but is not committed either), no commit, per-file report.
   pushLocalEdit(
     repo,
-    { [SKILL]: `<!-- local note: we only read scanned PDFs -->\n${SKILL_V2.replace('4. cite page numbers', '4. cite page numbers (local wording)')}` },
+    {
+      [SKILL]: `<!-- local note: we only read scanned PDFs -->\n${SKILL_V2.replace('4. cite page numbers', '4. cite page numbers (local wording)')}`,
+    },
     'local: wording',
   );
   const beforeConflict = head(repo);
@@ -162,7 +201,11 @@ test('remove of an unedited item needs no force and deletes the lock file with t
 test('updateAll commits the clean updates and reports the conflicting item', async () => {
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const catalog = tempDir();
-  const notes = (version: string, line: string) => ({ version, files: { 'skills/notes/NOTES.md': lf(['# notes', line]) }, manifest: {} });
+  const notes = (version: string, line: string) => ({
+    version,
+    files: { 'skills/notes/NOTES.md': lf(['# notes', line]) },
+    manifest: {},
+  });
   writeCatalogItem(catalog, 'pdf-tools', PDF_V1);
   writeCatalogItem(catalog, 'notes', notes('1.0.0', 'first'));
   const options = { ...(await applyOptions()), catalog };
@@ -176,7 +219,10 @@ test('updateAll commits the clean updates and reports the conflicting item', asy
   expect(result.status).toBe('committed');
   expect(result.info.updated.map((u) => u.name)).toEqual(['pdf-tools']);
   expect(result.info.refused).toEqual([
-    expect.objectContaining({ name: 'notes', files: [expect.objectContaining({ path: 'skills/notes/NOTES.md', status: 'conflict' })] }),
+    expect.objectContaining({
+      name: 'notes',
+      files: [expect.objectContaining({ path: 'skills/notes/NOTES.md', status: 'conflict' })],
+    }),
   ]);
   expect(show(repo, 'main', SKILL).toString()).toBe(SKILL_V2);
   expect(show(repo, 'main', 'skills/notes/NOTES.md').toString()).toBe(lf(['# notes', 'mine']));
@@ -185,7 +231,16 @@ test('updateAll commits the clean updates and reports the conflicting item', asy
 });
 
 test('compareVersions orders the SemVer 2.0.0 example chain, every pair in both directions', () => {
-  const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0'];
+  const chain = [
+    '1.0.0-alpha',
+    '1.0.0-alpha.1',
+    '1.0.0-alpha.beta',
+    '1.0.0-beta',
+    '1.0.0-beta.2',
+    '1.0.0-beta.11',
+    '1.0.0-rc.1',
+    '1.0.0',
+  ];
   for (const [i, a] of chain.entries()) {
     for (const [j, b] of chain.entries()) {
       expect(compareVersions(a, b), `${a} vs ${b}`).toBe(Math.sign(i - j));
@@ -216,7 +271,8 @@ test('compareVersions: pre-release identifiers by SemVer rules and ASCII order, 
 test("a folder catalog lists its items in code-unit order, whatever the machine's locale", async () => {
   const catalog = tempDir();
   const ids = ['b', 'B', 'a_b', 'a-b'];
-  for (const id of ids) writeCatalogItem(catalog, id, { version: '1.0.0', files: { [`skills/${id}/NOTES.md`]: lf([id]) }, manifest: {} });
+  for (const id of ids)
+    writeCatalogItem(catalog, id, { version: '1.0.0', files: { [`skills/${id}/NOTES.md`]: lf([id]) }, manifest: {} });
   expect((await new FolderCatalog(catalog).items()).map((item) => item.id)).toEqual(['B', 'a-b', 'a_b', 'b']);
 });
 
@@ -224,7 +280,11 @@ test('updates() and updateAll() go through the lock items in code-unit order', a
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
   const catalog = tempDir();
   const names = ['b', 'a_b', 'a-b'];
-  const item = (name: string, version: string) => ({ version, files: { [`skills/${name}/NOTES.md`]: lf([name, version]) }, manifest: {} });
+  const item = (name: string, version: string) => ({
+    version,
+    files: { [`skills/${name}/NOTES.md`]: lf([name, version]) },
+    manifest: {},
+  });
   const options = { ...(await applyOptions()), catalog };
   for (const name of names) {
     writeCatalogItem(catalog, name, item(name, '1.0.0'));

@@ -8,7 +8,11 @@ import { makeRepo, show } from './support/repos.js';
 async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runGitCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd() });
+  const code = await runGitCli(argv, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    cwd: process.cwd(),
+  });
   return { code, stdout, stderr };
 }
 
@@ -36,7 +40,10 @@ test('the usage text has one line per row, in table order, and every command is 
   expect(help.code).toBe(0);
   const commandLines = help.stdout.split('\n').filter((line) => /^ {2}[a-z]/.test(line));
   expect(commandLines.map((line) => line.trim().split(' ')[0])).toEqual(rows.map(([, row]) => row.command));
-  for (const [, row] of rows) expect(help.stdout).toContain(`\n  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`);
+  for (const [, row] of rows)
+    expect(help.stdout).toContain(
+      `\n  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`,
+    );
   for (const [, row] of rows) {
     // Dispatched (not "unknown command"): a missing repository is an error of the operation, exit 1.
     const args = [row.command, '--repo', '/nonexistent/repo'];
@@ -52,14 +59,32 @@ test('the usage text has one line per row, in table order, and every command is 
 test("a command refuses another command's options; --format json prints the result", async () => {
   const wrong = await cli(['install', 'pdf', '--force', '--catalog', '/x']);
   expect(wrong.code).toBe(2);
-  expect(wrong.stderr).toBe("svc-manifest git: install does not take --force (see 'svc-manifest git install --help')\n");
-  expect((await cli(['list', '--format', 'yaml'])).stderr).toBe("svc-manifest git: --format must be text or json (see 'svc-manifest git list --help')\n");
+  expect(wrong.stderr).toBe(
+    "svc-manifest git: install does not take --force (see 'svc-manifest git install --help')\n",
+  );
+  expect((await cli(['list', '--format', 'yaml'])).stderr).toBe(
+    "svc-manifest git: --format must be text or json (see 'svc-manifest git list --help')\n",
+  );
 
   const repo = makeRepo({ 'svc.yaml': crlf(YAML_LINES) }, { bare: true });
-  const result = await cli(['set-default-agent', 'helper', '--repo', repo, '--format', 'json', '--author', 'A <a@example.test>']);
+  const result = await cli([
+    'set-default-agent',
+    'helper',
+    '--repo',
+    repo,
+    '--format',
+    'json',
+    '--author',
+    'A <a@example.test>',
+  ]);
   expect(result.code).toBe(0);
   const parsed = JSON.parse(result.stdout) as { status: string; branch: string; info: unknown; changedPaths: string[] };
-  expect(parsed).toMatchObject({ status: 'committed', branch: 'main', changedPaths: ['svc.yaml'], info: { agent: 'helper', manifest: 'svc.yaml' } });
+  expect(parsed).toMatchObject({
+    status: 'committed',
+    branch: 'main',
+    changedPaths: ['svc.yaml'],
+    info: { agent: 'helper', manifest: 'svc.yaml' },
+  });
   expect(show(repo, 'main', 'svc.yaml').toString('utf8')).toContain('default_agent: helper ');
 
   const refused = await cli(['set-default-agent', 'reviewer', '--repo', repo, '--format', 'json']);

@@ -30,7 +30,9 @@ interface Entry {
 
 function tree(rev: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
-  for (const record of execFileSync('git', ['ls-tree', '-r', '-t', '-z', '--full-tree', rev], { cwd: repo }).toString('utf8').split('\0')) {
+  for (const record of execFileSync('git', ['ls-tree', '-r', '-t', '-z', '--full-tree', rev], { cwd: repo })
+    .toString('utf8')
+    .split('\0')) {
     if (!record) continue;
     const tab = record.indexOf('\t');
     const [mode, type, oid] = record.slice(0, tab).split(' ');
@@ -78,7 +80,8 @@ function commitLock(text: string): string {
       GIT_COMMITTER_NAME: 'F',
       GIT_COMMITTER_EMAIL: 'f@example.test',
     };
-    const run = (args: string[], input?: string) => execFileSync('git', args, { cwd: repo, env, input }).toString('utf8').trim();
+    const run = (args: string[], input?: string) =>
+      execFileSync('git', args, { cwd: repo, env, input }).toString('utf8').trim();
     const blob = run(['hash-object', '-w', '--stdin'], text);
     run(['read-tree', base]);
     run(['update-index', '--add', '--cacheinfo', `100644,${blob},svc.lock.json`]);
@@ -156,34 +159,51 @@ const COMPONENTS = [
   '\u200c.git',
   'e\u0301',
 ];
-const component = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...COMPONENTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+const component = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...COMPONENTS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+);
 const itemPath = fc.array(component, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
 
 test('random item paths: refused with the branch unmoved, or committed without touching any tracked path', async () => {
   const before = tree(base);
   const seen: Outcomes = { committed: 0, refused: 0 };
   await fc.assert(
-    fc.asyncProperty(fc.uniqueArray(itemPath, { minLength: 1, maxLength: 3 }), fc.string({ maxLength: 8 }), async (paths, content) => {
-      const branch = branchAt(base);
-      const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
-      if (!(await settled(seen, branch, base, install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files } }) })))) return;
-      const after = tree(branch);
-      for (const [path, entry] of before) {
-        // Directories gain the new files; everything else is byte-for-byte and mode-for-mode the same.
-        if (entry.type === 'tree') expect(after.get(path)?.type, path).toBe('tree');
-        else expect(after.get(path), path).toEqual(entry);
-      }
-      for (const [path, entry] of after) {
-        if (before.has(path) || entry.type === 'tree') continue;
-        expect([...paths, 'svc.lock.json'], `new path ${JSON.stringify(path)}`).toContain(path);
-        expect(entry.mode).toBe('100644');
-      }
-      // Every path reported installed is in the tree with its bytes (git did not silently drop any).
-      for (const path of paths) {
-        expect(itemPathProblem(path)).toBeUndefined();
-        expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(files[path]);
-      }
-    }),
+    fc.asyncProperty(
+      fc.uniqueArray(itemPath, { minLength: 1, maxLength: 3 }),
+      fc.string({ maxLength: 8 }),
+      async (paths, content) => {
+        const branch = branchAt(base);
+        const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
+        if (
+          !(await settled(
+            seen,
+            branch,
+            base,
+            install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files } }) }),
+          ))
+        )
+          return;
+        const after = tree(branch);
+        for (const [path, entry] of before) {
+          // Directories gain the new files; everything else is byte-for-byte and mode-for-mode the same.
+          if (entry.type === 'tree') expect(after.get(path)?.type, path).toBe('tree');
+          else expect(after.get(path), path).toEqual(entry);
+        }
+        for (const [path, entry] of after) {
+          if (before.has(path) || entry.type === 'tree') continue;
+          expect([...paths, 'svc.lock.json'], `new path ${JSON.stringify(path)}`).toContain(path);
+          expect(entry.mode).toBe('100644');
+        }
+        // Every path reported installed is in the tree with its bytes (git did not silently drop any).
+        for (const path of paths) {
+          expect(itemPathProblem(path)).toBeUndefined();
+          expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(
+            files[path],
+          );
+        }
+      },
+    ),
     {
       numRuns: 80,
       examples: [
@@ -206,11 +226,18 @@ interface LockValue {
 
 test('random lock files: a forced remove deletes only regular files the lock gives the item, or is refused', async () => {
   const baseTree = tree(base);
-  const blobs = [...baseTree].filter(([, entry]) => entry.type === 'blob').map(([path, entry]) => ({ path, oid: entry.oid }));
+  const blobs = [...baseTree]
+    .filter(([, entry]) => entry.type === 'blob')
+    .map(([path, entry]) => ({ path, oid: entry.oid }));
   const realOid = fc.constantFrom(...blobs.map((blob) => blob.oid));
   const anyOid = fc.oneof(realOid, fc.stringMatching(/^[0-9a-f]{40}$/), fc.constantFrom('HEAD', '', 'main'));
   const files = fc.oneof(
-    { weight: 6, arbitrary: fc.dictionary(fc.oneof(itemPath, fc.constantFrom(...blobs.map((blob) => blob.path))), anyOid, { maxKeys: 4 }) },
+    {
+      weight: 6,
+      arbitrary: fc.dictionary(fc.oneof(itemPath, fc.constantFrom(...blobs.map((blob) => blob.path))), anyOid, {
+        maxKeys: 4,
+      }),
+    },
     { weight: 1, arbitrary: fc.constantFrom(null, [], 'README.md', 7) },
   );
   const lockedItem = fc.record({
@@ -227,7 +254,14 @@ test('random lock files: a forced remove deletes only regular files the lock giv
   });
 
   const seen: Outcomes = { committed: 0, refused: 0 };
-  const item = (files: unknown) => ({ id: 'evil', version: '1.0.0', source: 'memory://', integrity: 'sha256-AAAA', files, manifest: [] });
+  const item = (files: unknown) => ({
+    id: 'evil',
+    version: '1.0.0',
+    source: 'memory://',
+    integrity: 'sha256-AAAA',
+    files,
+    manifest: [],
+  });
   const readme = blobs.find((blob) => blob.path === 'README.md')!.oid;
   await fc.assert(
     fc.asyncProperty(lock, async (value) => {
@@ -246,8 +280,10 @@ test('random lock files: a forced remove deletes only regular files the lock giv
         expect(itemPathProblem(path)).toBeUndefined();
         expect(after.has(path)).toBe(false);
       }
-      for (const path of after.keys()) expect(beforeTree.has(path) || path === 'svc.lock.json', `new path ${path}`).toBe(true);
-      for (const oid of Object.values((value.items.evil?.files ?? {}) as Record<string, string>)) expect(oid).toMatch(OID);
+      for (const path of after.keys())
+        expect(beforeTree.has(path) || path === 'svc.lock.json', `new path ${path}`).toBe(true);
+      for (const oid of Object.values((value.items.evil?.files ?? {}) as Record<string, string>))
+        expect(oid).toMatch(OID);
     }),
     {
       numRuns: 80,
@@ -266,26 +302,36 @@ test('random upstream paths on update: only the item’s own files and new paths
   const v1 = { 'skills/fuzz/SKILL.md': 'one\n', 'skills/fuzz/run.sh': 'echo\n' };
   const upstreamPath = fc.oneof(itemPath, fc.constantFrom(...Object.keys(v1)));
   await fc.assert(
-    fc.asyncProperty(fc.uniqueArray(upstreamPath, { minLength: 0, maxLength: 3 }), fc.string({ maxLength: 6 }), async (paths, content) => {
-      const branch = branchAt(base);
-      await install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files: v1 } }) });
-      const installed = git(repo, ['rev-parse', branch]).trim();
-      const before = tree(installed);
-      const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
-      const catalog = new MemoryCatalog({ fuzz: { version: '2.0.0', files } });
-      if (!(await settled(seen, branch, installed, update(repo, 'fuzz', { author: AUTHOR, branch, catalog })))) return;
-      const after = tree(branch);
-      const own = new Set([...Object.keys(v1), ...paths, 'svc.lock.json']);
-      for (const [path, entry] of before) {
-        if (entry.type === 'tree' || own.has(path)) continue;
-        expect(after.get(path), path).toEqual(entry);
-      }
-      for (const [path, entry] of after) {
-        if (entry.type !== 'tree' && !before.has(path)) expect(own.has(path), `new path ${JSON.stringify(path)}`).toBe(true);
-      }
-      for (const path of paths) expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(files[path]);
-      for (const path of Object.keys(v1)) if (!paths.includes(path)) expect(after.has(path), `${path} was removed upstream`).toBe(false);
-    }),
+    fc.asyncProperty(
+      fc.uniqueArray(upstreamPath, { minLength: 0, maxLength: 3 }),
+      fc.string({ maxLength: 6 }),
+      async (paths, content) => {
+        const branch = branchAt(base);
+        await install(repo, 'fuzz', { author: AUTHOR, branch, catalog: new MemoryCatalog({ fuzz: { files: v1 } }) });
+        const installed = git(repo, ['rev-parse', branch]).trim();
+        const before = tree(installed);
+        const files = Object.fromEntries(paths.map((path, i) => [path, `${content}${i}\n`]));
+        const catalog = new MemoryCatalog({ fuzz: { version: '2.0.0', files } });
+        if (!(await settled(seen, branch, installed, update(repo, 'fuzz', { author: AUTHOR, branch, catalog }))))
+          return;
+        const after = tree(branch);
+        const own = new Set([...Object.keys(v1), ...paths, 'svc.lock.json']);
+        for (const [path, entry] of before) {
+          if (entry.type === 'tree' || own.has(path)) continue;
+          expect(after.get(path), path).toEqual(entry);
+        }
+        for (const [path, entry] of after) {
+          if (entry.type !== 'tree' && !before.has(path))
+            expect(own.has(path), `new path ${JSON.stringify(path)}`).toBe(true);
+        }
+        for (const path of paths)
+          expect(execFileSync('git', ['cat-file', 'blob', after.get(path)!.oid], { cwd: repo }).toString('utf8')).toBe(
+            files[path],
+          );
+        for (const path of Object.keys(v1))
+          if (!paths.includes(path)) expect(after.has(path), `${path} was removed upstream`).toBe(false);
+      },
+    ),
     {
       numRuns: 40,
       examples: [

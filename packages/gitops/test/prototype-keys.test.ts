@@ -5,7 +5,15 @@
  * `constructor`: the lock records and owns them like any other path.
  */
 import { afterAll, expect, it } from 'vitest';
-import { computeIntegrity, install, LOCK_PATH, parseItemDescriptor, remove, update, type LockFile } from '../src/index.js';
+import {
+  computeIntegrity,
+  install,
+  LOCK_PATH,
+  parseItemDescriptor,
+  remove,
+  update,
+  type LockFile,
+} from '../src/index.js';
 import { canonicalJson, deepEqual } from '../src/json.js';
 import { writeCatalogItem } from './support/fixtures.js';
 import { applyOptions, cleanupTempDirs, git, makeRepo, show, tempDir } from './support/repos.js';
@@ -23,7 +31,9 @@ it('canonical JSON keeps `__proto__` keys, so integrity and equality see them', 
   const before = snapshotObjectPrototype();
   const value = JSON.parse('{"b":{"__proto__":{"x":1}},"a":{"__proto__":"a","constructor":"c"}}') as unknown;
   expect(canonicalJson(value)).toBe('{"a":{"__proto__":"a","constructor":"c"},"b":{"__proto__":{"x":1}}}');
-  expect(deepEqual(value, JSON.parse('{"a":{"__proto__":"changed","constructor":"c"},"b":{"__proto__":{"x":1}}}'))).toBe(false);
+  expect(
+    deepEqual(value, JSON.parse('{"a":{"__proto__":"changed","constructor":"c"},"b":{"__proto__":{"x":1}}}')),
+  ).toBe(false);
   expect(deepEqual(value, JSON.parse('{"a":{"constructor":"c"},"b":{}}'))).toBe(false);
   const empty = new Map<string, Uint8Array>();
   expect(computeIntegrity(descriptor('one'), empty)).not.toBe(computeIntegrity(descriptor('two'), empty));
@@ -37,7 +47,8 @@ it('an item file called `__proto__` is recorded in the lock and removed with the
   const before = snapshotObjectPrototype();
   const repo = makeRepo({ 'svc.yaml': 'svc_version: 2\ndefault_agent: main\nagents:\n  main: {}\n' }, { bare: true });
   const catalog = tempDir();
-  const files = (extra: [string, string][]) => Object.fromEntries([['__proto__', 'data\n'], ...extra]) as Record<string, string>;
+  const files = (extra: [string, string][]) =>
+    Object.fromEntries([['__proto__', 'data\n'], ...extra]) as Record<string, string>;
   writeCatalogItem(catalog, 'kit', { version: '1.0.0', files: files([]), manifest: {} });
   const options = { ...(await applyOptions()), catalog };
   const tree = () => git(repo, ['ls-tree', '-r', '--name-only', 'main']).trim().split('\n');
@@ -48,11 +59,17 @@ it('an item file called `__proto__` is recorded in the lock and removed with the
   expect(Object.keys(lockFiles())).toEqual(['__proto__']);
 
   writeCatalogItem(catalog, 'kit', { version: '1.1.0', files: files([['constructor', 'new\n']]), manifest: {} });
-  expect(await update(repo, 'kit', options)).toMatchObject({ status: 'committed', info: { from: '1.0.0', to: '1.1.0' } });
+  expect(await update(repo, 'kit', options)).toMatchObject({
+    status: 'committed',
+    info: { from: '1.0.0', to: '1.1.0' },
+  });
   expect(show(repo, 'main', 'constructor').toString()).toBe('new\n');
   expect(Object.keys(lockFiles())).toEqual(['__proto__', 'constructor']);
 
-  expect(await remove(repo, 'kit', options)).toMatchObject({ status: 'committed', info: { removedFiles: ['__proto__', 'constructor'] } });
+  expect(await remove(repo, 'kit', options)).toMatchObject({
+    status: 'committed',
+    info: { removedFiles: ['__proto__', 'constructor'] },
+  });
   expect(tree()).toEqual(['svc.yaml']);
   expectObjectPrototypeUnchanged(before);
 });

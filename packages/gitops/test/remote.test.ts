@@ -29,7 +29,17 @@ import { cachePath, defaultCacheRoot } from '../src/remote/cache.js';
 import { parseRemote, redactText, redactUrl } from '../src/remote/url.js';
 import { crlf, lf, PDF_V1, PDF_V2, writeCatalogItem, YAML_LINES } from './support/fixtures.js';
 import { closedPort, startGitDaemon, startHttpGitServer, startSilentServer } from './support/git-servers.js';
-import { AUTHOR, cleanupTempDirs, git, makeRepo, runSupportChild, show, subjects, tempDir, writeFiles } from './support/repos.js';
+import {
+  AUTHOR,
+  cleanupTempDirs,
+  git,
+  makeRepo,
+  runSupportChild,
+  show,
+  subjects,
+  tempDir,
+  writeFiles,
+} from './support/repos.js';
 
 afterAll(cleanupTempDirs);
 
@@ -97,16 +107,23 @@ test('install through one cache, update through a fresh one: a three-way update 
   expect(git(remote.path, ['ls-tree', '-r', '--name-only', PRISTINE_REF]).trim().split('\n')).toHaveLength(2);
 
   // Someone edits the installed skill in a plain clone and pushes.
-  const edited = show(remote.path, 'main', SKILL).toString('utf8').replace('# PDF tools\n', '# PDF tools (our team notes)\n');
+  const edited = show(remote.path, 'main', SKILL)
+    .toString('utf8')
+    .replace('# PDF tools\n', '# PDF tools (our team notes)\n');
   pushUserCommit(remote.url, { [SKILL]: edited }, 'local edit of the skill');
 
   // Another machine: a cache folder that has never seen this repository.
   writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
   const cacheB = join(tempDir(), 'fresh-cache');
   const updated = await update(remote.url, 'pdf-tools', { catalog, cache: cacheB, author: AUTHOR });
-  expect(updated).toMatchObject({ status: 'committed', info: { action: 'updated', from: '1.0.0', to: '1.1.0', merged: [SKILL], kept: [] } });
+  expect(updated).toMatchObject({
+    status: 'committed',
+    info: { action: 'updated', from: '1.0.0', to: '1.1.0', merged: [SKILL], kept: [] },
+  });
   // Ours (the heading) and upstream's (the new last step) are both in the result.
-  expect(show(remote.path, 'main', SKILL).toString('utf8')).toBe(edited.replace('3. write a summary\n', '3. write a summary\n4. cite page numbers\n'));
+  expect(show(remote.path, 'main', SKILL).toString('utf8')).toBe(
+    edited.replace('3. write a summary\n', '3. write a summary\n4. cite page numbers\n'),
+  );
   expect(subjects(remote.path)).toEqual([
     'marketplace: update pdf-tools 1.0.0 -> 1.1.0',
     'local edit of the skill',
@@ -144,9 +161,13 @@ test('list, marketplace.* and registry.* (the same functions) on a remote and a 
   const handle = project(remote.url);
   expect(handle.registry).toBe(handle.marketplace);
   writeCatalogItem(catalog, 'pdf-tools', PDF_V2);
-  expect(await handle.registry.updates({ catalog, cache })).toEqual([{ name: 'pdf-tools', id: 'pdf-tools', installed: '1.0.0', available: '1.1.0' }]);
+  expect(await handle.registry.updates({ catalog, cache })).toEqual([
+    { name: 'pdf-tools', id: 'pdf-tools', installed: '1.0.0', available: '1.1.0' },
+  ]);
   expect(await handle.setDefaultAgent('pdf', { cache, author: AUTHOR })).toMatchObject({ status: 'committed' });
-  expect(show(remote.path, 'main', 'svc.yaml').toString('utf8')).toContain('default_agent: pdf       # the agent new sessions prefer\r\n');
+  expect(show(remote.path, 'main', 'svc.yaml').toString('utf8')).toContain(
+    'default_agent: pdf       # the agent new sessions prefer\r\n',
+  );
 
   const json = await cli(['list', '--repo', remote.url, '--cache', cache, '--format', 'json']);
   expect(json).toEqual({ code: 0, stdout: `${JSON.stringify(expected, null, 2)}\n`, stderr: '' });
@@ -171,15 +192,20 @@ test(`${APPLIERS} appliers in separate processes, one file:// remote (half with 
   const remote = remoteRepo({ 'svc.yaml': lf(lines) });
   const shared = tempDir();
   const results = await Promise.all(
-    Array.from({ length: APPLIERS }, (_, i) => runSupportChild('remote-child.ts', [remote.url, String(i), i % 2 === 0 ? tempDir() : shared])),
+    Array.from({ length: APPLIERS }, (_, i) =>
+      runSupportChild('remote-child.ts', [remote.url, String(i), i % 2 === 0 ? tempDir() : shared]),
+    ),
   );
   for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
-  const outcomes = results.map((result) => JSON.parse(result.stdout) as { status: string; commit: string; attempts: number });
+  const outcomes = results.map(
+    (result) => JSON.parse(result.stdout) as { status: string; commit: string; attempts: number },
+  );
   expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(APPLIERS).fill('committed'));
   const history = expectLinear(remote.path, APPLIERS + 1);
   expect(new Set(outcomes.map((outcome) => outcome.commit))).toEqual(new Set(history.slice(0, -1)));
   const text = show(remote.path, 'main', 'svc.yaml').toString('utf8');
-  for (let i = 0; i < APPLIERS; i++) expect(text).toContain(`  agent-${i}:\n    enabled: true   # on\n    secrets: [SECRET_${i}]\n`);
+  for (let i = 0; i < APPLIERS; i++)
+    expect(text).toContain(`  agent-${i}:\n    enabled: true   # on\n    secrets: [SECRET_${i}]\n`);
 }, 300_000);
 
 test('a push rejected because another writer moved the branch first is redone from scratch on the new head', async () => {
@@ -188,13 +214,22 @@ test('a push rejected because another writer moved the branch first is redone fr
   let competitor = '';
   const edit: Edit<unknown> = async (snapshot, repo) => {
     runs++;
-    if (runs === 1) competitor = pushUserCommit(remote.url, { 'NOTES.md': 'pushed while the applier was working\n' }, 'a concurrent writer');
+    if (runs === 1)
+      competitor = pushUserCommit(
+        remote.url,
+        { 'NOTES.md': 'pushed while the applier was working\n' },
+        'a concurrent writer',
+      );
     return setDefaultAgentEdit('helper')(snapshot, repo);
   };
   const result = await applyEdit(remote.url, edit, { cache: tempDir(), author: AUTHOR });
   expect(result).toMatchObject({ status: 'committed', attempts: 2, parent: competitor });
   expect(runs).toBe(2);
-  expect(expectLinear(remote.path, 3)).toEqual([result.commit, competitor, git(remote.path, ['rev-list', '--max-parents=0', 'main']).trim()]);
+  expect(expectLinear(remote.path, 3)).toEqual([
+    result.commit,
+    competitor,
+    git(remote.path, ['rev-list', '--max-parents=0', 'main']).trim(),
+  ]);
   expect(show(remote.path, 'main', 'NOTES.md').toString('utf8')).toBe('pushed while the applier was working\n');
 });
 
@@ -233,16 +268,34 @@ test('smart HTTP with Basic auth: credentials in the URL work, and never appear 
   const secret = 's3cr3t-t0ken';
   try {
     const url = `http://alice:${secret}@127.0.0.1:${server.port}/demo.git`;
-    const ok = await cli(['set-default-agent', 'helper', '--repo', url, '--cache', cache, '--author', 'Cli User <cli@example.test>']);
+    const ok = await cli([
+      'set-default-agent',
+      'helper',
+      '--repo',
+      url,
+      '--cache',
+      cache,
+      '--author',
+      'Cli User <cli@example.test>',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^committed [0-9a-f]{40} on main: svc: set default agent to helper\n$/);
-    expect(show(join(root, 'demo.git'), 'main', 'svc.yaml').toString('utf8')).toContain('default_agent: helper       # the agent new sessions prefer\r\n');
+    expect(show(join(root, 'demo.git'), 'main', 'svc.yaml').toString('utf8')).toContain(
+      'default_agent: helper       # the agent new sessions prefer\r\n',
+    );
     expect(server.requests.some((line) => line.startsWith('POST /demo.git/git-receive-pack'))).toBe(true);
 
     const json = await cli(['list', '--repo', url, '--cache', cache, '--format', 'json']);
     expect(json).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
 
-    const wrong = await cli(['set-default-agent', 'main', '--repo', `http://alice:wr0ng-passw0rd@127.0.0.1:${server.port}/demo.git`, '--cache', cache]);
+    const wrong = await cli([
+      'set-default-agent',
+      'main',
+      '--repo',
+      `http://alice:wr0ng-passw0rd@127.0.0.1:${server.port}/demo.git`,
+      '--cache',
+      cache,
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(
       /^refused: remote-unreachable: could not read the default branch of http:\/\/\*\*\*@127\.0\.0\.1:\d+\/demo\.git: .*Authentication failed/,
@@ -281,7 +334,16 @@ test('smart HTTP with Basic auth: credentials in the URL work, and never appear 
       GIT_CONFIG_VALUE_0: `!f() { echo username=alice; echo password=${secret}; }; f`,
     });
     try {
-      const helped = await cli(['set-default-agent', 'main', '--repo', plain, '--cache', cache, '--author', 'Cli User <cli@example.test>']);
+      const helped = await cli([
+        'set-default-agent',
+        'main',
+        '--repo',
+        plain,
+        '--cache',
+        cache,
+        '--author',
+        'Cli User <cli@example.test>',
+      ]);
       expect(helped.code).toBe(0);
       // Only the validator's warnings about the manifest (its agents name undeclared connectors).
       expect(
@@ -296,9 +358,12 @@ test('smart HTTP with Basic auth: credentials in the URL work, and never appear 
         else process.env[key] = saved[key];
       }
     }
-    expect(show(join(root, 'demo.git'), 'main', 'svc.yaml').toString('utf8')).toContain('default_agent: main       # the agent new sessions prefer\r\n');
+    expect(show(join(root, 'demo.git'), 'main', 'svc.yaml').toString('utf8')).toContain(
+      'default_agent: main       # the agent new sessions prefer\r\n',
+    );
 
-    for (const output of [ok, json, wrong, missing, noCredentials]) expect(output.stdout + output.stderr).not.toContain(secret);
+    for (const output of [ok, json, wrong, missing, noCredentials])
+      expect(output.stdout + output.stderr).not.toContain(secret);
     const files = filesUnder(cache);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(readFileSync(file).includes(secret), file).toBe(false);
@@ -321,7 +386,9 @@ test('git daemon (git://): install and list through the daemon', async () => {
     expect(result).toMatchObject({ status: 'committed', attempts: 1 });
     expect(refValue(join(root, 'demo.git'), 'refs/heads/main')).toBe(result.commit);
     expect(refValue(join(root, 'demo.git'), PRISTINE_REF)).not.toBeNull();
-    expect((await list(url, { cache: tempDir() })).map((item) => `${item.name}@${item.version}`)).toEqual(['pdf-tools@1.0.0']);
+    expect((await list(url, { cache: tempDir() })).map((item) => `${item.name}@${item.version}`)).toEqual([
+      'pdf-tools@1.0.0',
+    ]);
   } finally {
     await daemon.stop();
   }
@@ -362,7 +429,9 @@ test('a remote that never answers is refused when the time limit passes; a close
   } finally {
     await silent.stop();
   }
-  const closed = await setDefaultAgent(`git://127.0.0.1:${await closedPort()}/demo.git`, 'main', { cache: tempDir() }).then(
+  const closed = await setDefaultAgent(`git://127.0.0.1:${await closedPort()}/demo.git`, 'main', {
+    cache: tempDir(),
+  }).then(
     () => null,
     (e: unknown) => e,
   );
@@ -371,7 +440,13 @@ test('a remote that never answers is refused when the time limit passes; a close
 });
 
 test('transports the applier does not use are refused before git runs', async () => {
-  for (const url of ['ext::sh -c touch% /tmp/pwned', 'fd::3', 'ftp://example.test/repo.git', '-oProxyCommand=x:repo', 'ssh://-oProxyCommand=x/repo']) {
+  for (const url of [
+    'ext::sh -c touch% /tmp/pwned',
+    'fd::3',
+    'ftp://example.test/repo.git',
+    '-oProxyCommand=x:repo',
+    'ssh://-oProxyCommand=x/repo',
+  ]) {
     const result = await cli(['set-default-agent', 'main', '--repo', url, '--cache', tempDir()]);
     expect(result.code, url).toBe(1);
     expect(result.stderr, url).toMatch(
@@ -410,7 +485,10 @@ test('a branch name that would change a refspec is refused before anything is fe
       () => null,
       (e: unknown) => e,
     );
-    expect(error, branch).toMatchObject({ code: 'unknown-branch', message: `${JSON.stringify(branch)} is not a valid branch name (for ${remote.url})` });
+    expect(error, branch).toMatchObject({
+      code: 'unknown-branch',
+      message: `${JSON.stringify(branch)} is not a valid branch name (for ${remote.url})`,
+    });
   }
   expect(git(remote.path, ['for-each-ref', '--format=%(refname)']).trim()).toBe('refs/heads/main');
 });
@@ -432,7 +510,10 @@ test('URLs and paths are told apart as git does; credentials are redacted', () =
   for (const [spec, display] of cases) expect(parseRemote(spec)?.display ?? null, spec).toBe(display);
   const remote = parseRemote('https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git')!;
   expect(
-    redactText("fatal: unable to access 'https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git/': 403, token ghp_abcdef123456", remote),
+    redactText(
+      "fatal: unable to access 'https://x-access-token:ghp_abcdef123456@forge.example/team/demo.git/': 403, token ghp_abcdef123456",
+      remote,
+    ),
   ).toBe("fatal: unable to access 'https://***@forge.example/team/demo.git/': 403, token ***");
   expect(redactUrl('https://tok@forge.example/x')).toBe('https://***@forge.example/x');
   // The ssh user is not a secret: it is not blanked elsewhere in a message.
@@ -441,6 +522,10 @@ test('URLs and paths are told apart as git does; credentials are redacted', () =
   expect(defaultCacheRoot({ XDG_CACHE_HOME: 'relative/ignored' })).toBe(join(homedir(), '.cache', 'svc-manifest'));
   expect(defaultCacheRoot({})).toBe(join(homedir(), '.cache', 'svc-manifest'));
   // One cache per repository, whatever the credentials.
-  expect(cachePath(parseRemote('https://a:one-secret@forge.example/demo.git')!, '/c')).toBe(cachePath(parseRemote('https://forge.example/demo.git')!, '/c'));
-  expect(cachePath(parseRemote('https://forge.example/demo.git')!, '/c')).toMatch(/^\/c\/repos\/forge\.example_demo\.git-[0-9a-f]{16}\.git$/);
+  expect(cachePath(parseRemote('https://a:one-secret@forge.example/demo.git')!, '/c')).toBe(
+    cachePath(parseRemote('https://forge.example/demo.git')!, '/c'),
+  );
+  expect(cachePath(parseRemote('https://forge.example/demo.git')!, '/c')).toMatch(
+    /^\/c\/repos\/forge\.example_demo\.git-[0-9a-f]{16}\.git$/,
+  );
 });

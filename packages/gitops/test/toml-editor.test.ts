@@ -8,7 +8,11 @@ const original = crlf(TOML_LINES);
 const lines = original.split('\r\n');
 /** First and last line index of each agent's table body (the lines a scope change may touch). */
 const body: Record<string, [number, number]> = { main: [10, 12], helper: [15, 16], reviewer: [20, 21] };
-const allowlist = fc.oneof(fc.constant('all'), fc.constant('none'), fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/), { maxLength: 4 }));
+const allowlist = fc.oneof(
+  fc.constant('all'),
+  fc.constant('none'),
+  fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/), { maxLength: 4 }),
+);
 
 test('property: a scope change only touches its agent’s table; CRLF everywhere', () => {
   fc.assert(
@@ -30,7 +34,9 @@ test('property: a scope change only touches its agent’s table; CRLF everywhere
 
 test('a table written inline is extended inline (fallback to the format-preserving patcher)', () => {
   const text = 'svc_version = 2\ndefault_agent = "main"\nagents = { main = { enabled = true } } # inline\n';
-  expect(new ManifestFile('svc.toml', 'toml', text).edit([{ op: 'set', path: ['agents', 'pdf'], value: { enabled: true } }])).toBe(
+  expect(
+    new ManifestFile('svc.toml', 'toml', text).edit([{ op: 'set', path: ['agents', 'pdf'], value: { enabled: true } }]),
+  ).toBe(
     'svc_version = 2\ndefault_agent = "main"\nagents = { main = { enabled = true }, pdf = { enabled = true } } # inline\n',
   );
 });

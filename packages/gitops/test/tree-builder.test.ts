@@ -26,14 +26,27 @@ function repository(): { repo: string; base: string } {
 }
 
 const EXISTING = [...Object.keys(FILES), 'link', 'vendor/sub'];
-const NEW = ['new.txt', 'a/new.txt', 'a/deep/deeper/new.txt', 'fresh/dir/file.md', 'skills/pdf tools/new "one".md', 'tab\there.txt', 'A.txt', 'a0'];
+const NEW = [
+  'new.txt',
+  'a/new.txt',
+  'a/deep/deeper/new.txt',
+  'fresh/dir/file.md',
+  'skills/pdf tools/new "one".md',
+  'tab\there.txt',
+  'A.txt',
+  'a0',
+];
 
 test('the same tree as a temporary index, for random changes', async () => {
   const { repo, base } = repository();
   const git_ = await GitRepo.open(repo);
   const blobs = await Promise.all(['alpha\n', 'beta\n', 'gamma\n'].map((text) => git_.writeBlob(Buffer.from(text))));
   const change = fc.oneof(
-    fc.record({ path: fc.constantFrom(...EXISTING, ...NEW), mode: fc.constantFrom('100644', '100755'), oid: fc.constantFrom(...blobs) }),
+    fc.record({
+      path: fc.constantFrom(...EXISTING, ...NEW),
+      mode: fc.constantFrom('100644', '100755'),
+      oid: fc.constantFrom(...blobs),
+    }),
     fc.record({ path: fc.constantFrom(...EXISTING, ...NEW), mode: fc.constant('100644'), oid: fc.constant(null) }),
   );
   await fc.assert(
@@ -65,13 +78,17 @@ test('every file of a folder deleted: the folder goes; everything deleted: the e
   expect(await gitRepo.buildTree(base, [{ path: 'svc.yaml', mode: '100644', oid: same }])).toBe(base);
   const blob = await gitRepo.writeBlob(Buffer.from('x\n'));
   expect(await gitRepo.buildTree(null, [{ path: 'objects/ab/cdef', mode: '100644', oid: blob }])).toBe(
-    indexTree(repo, '4b825dc642cb6eb9a060e54bf8d69288fbee4904', [{ path: 'objects/ab/cdef', mode: '100644', oid: blob }]),
+    indexTree(repo, '4b825dc642cb6eb9a060e54bf8d69288fbee4904', [
+      { path: 'objects/ab/cdef', mode: '100644', oid: blob },
+    ]),
   );
 });
 
 test('a file where a folder is (or the reverse) is left to the index', async () => {
   const { repo, base } = repository();
-  const blob = execFileSync('git', ['--git-dir', repo, 'hash-object', '-w', '--stdin'], { input: 'x\n' }).toString().trim();
+  const blob = execFileSync('git', ['--git-dir', repo, 'hash-object', '-w', '--stdin'], { input: 'x\n' })
+    .toString()
+    .trim();
   expect(await buildTreeFromChanges(repo, base, [{ path: 'a', mode: '100644', oid: blob }])).toBeNull();
   expect(await buildTreeFromChanges(repo, base, [{ path: 'svc.yaml/inner', mode: '100644', oid: blob }])).toBeNull();
   expect(await buildTreeFromChanges(repo, base, [{ path: 'a/../svc.yaml', mode: '100644', oid: blob }])).toBeNull();

@@ -71,7 +71,9 @@ test('a commit of setDefaultAgent parses the manifest twice: to edit it and to p
   const result = await setDefaultAgent(repo, 'reviewer', { author: { name: 'Test', email: 'test@example.test' } });
   expect(result.status).toBe('committed');
   expect(result.commit).toBe(head(repo));
-  expect(show(repo, 'main', 'svc.yaml').toString()).toBe(TEXT.replace('default_agent: writer', 'default_agent: reviewer'));
+  expect(show(repo, 'main', 'svc.yaml').toString()).toBe(
+    TEXT.replace('default_agent: writer', 'default_agent: reviewer'),
+  );
   expect(result.warnings).toEqual([
     "svc.yaml:6:18 warning agent-connector-declared: agent 'reviewer' connector 'github' is not a declared connector (no connectors are declared)",
   ]);

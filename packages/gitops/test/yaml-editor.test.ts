@@ -36,7 +36,9 @@ describe('deleting keeps neighbours and takes its own comments', () => {
       '  # c comment',
       '  c: {}',
     ]);
-    expect(edit(text, { op: 'delete', path: ['agents', 'b'] })).toBe(lf(['agents:', '  a: {}', '  # c comment', '  c: {}']));
+    expect(edit(text, { op: 'delete', path: ['agents', 'b'] })).toBe(
+      lf(['agents:', '  a: {}', '  # c comment', '  c: {}']),
+    );
   });
 
   test('a blank line is not left doubled', () => {
@@ -58,9 +60,13 @@ describe('adding', () => {
   });
 
   test('to an empty flow list, as a block', () => {
-    expect(edit(lf(['svc_version: 2', 'triggers: []', 'z: 1']), { op: 'append', path: ['triggers'], value: { slug: 'x', type: 'cron' } })).toBe(
-      lf(['svc_version: 2', 'triggers:', '  - slug: x', '    type: cron', 'z: 1']),
-    );
+    expect(
+      edit(lf(['svc_version: 2', 'triggers: []', 'z: 1']), {
+        op: 'append',
+        path: ['triggers'],
+        value: { slug: 'x', type: 'cron' },
+      }),
+    ).toBe(lf(['svc_version: 2', 'triggers:', '  - slug: x', '    type: cron', 'z: 1']));
   });
 
   test('under a null key', () => {
@@ -94,7 +100,9 @@ describe('adding', () => {
   });
 
   test('at the end of a file without a final line break', () => {
-    expect(edit('list:\n  - a\n  - b', { op: 'append', path: ['list'], value: 'c' })).toBe('list:\n  - a\n  - b\n  - c');
+    expect(edit('list:\n  - a\n  - b', { op: 'append', path: ['list'], value: 'c' })).toBe(
+      'list:\n  - a\n  - b\n  - c',
+    );
   });
 });
 
@@ -121,7 +129,11 @@ describe('property: a scope change only touches its agent’s lines', () => {
   const original = crlf(YAML_LINES);
   const lines = original.split('\r\n');
   const block: Record<string, [number, number]> = { main: [14, 18], helper: [19, 19], reviewer: [20, 25] };
-  const allowlist = fc.oneof(fc.constant('all'), fc.constant('none'), fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/), { maxLength: 4 }));
+  const allowlist = fc.oneof(
+    fc.constant('all'),
+    fc.constant('none'),
+    fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/), { maxLength: 4 }),
+  );
 
   test('lines outside the agent block are byte-identical; CRLF everywhere', () => {
     fc.assert(
@@ -145,10 +157,32 @@ describe('property: a scope change only touches its agent’s lines', () => {
 
 describe('list items written in unusual ways', () => {
   test('an anchored item and a dash alone on its line', () => {
-    const text = lf(['triggers:', '  - &first', '    slug: a', '    type: cron', '  -', '    slug: b', '    type: cron', 'x: *first']);
+    const text = lf([
+      'triggers:',
+      '  - &first',
+      '    slug: a',
+      '    type: cron',
+      '  -',
+      '    slug: b',
+      '    type: cron',
+      'x: *first',
+    ]);
     expect(edit(text, { op: 'append', path: ['triggers'], value: { slug: 'c', type: 'cron' } })).toBe(
-      lf(['triggers:', '  - &first', '    slug: a', '    type: cron', '  -', '    slug: b', '    type: cron', '  - slug: c', '    type: cron', 'x: *first']),
+      lf([
+        'triggers:',
+        '  - &first',
+        '    slug: a',
+        '    type: cron',
+        '  -',
+        '    slug: b',
+        '    type: cron',
+        '  - slug: c',
+        '    type: cron',
+        'x: *first',
+      ]),
     );
-    expect(edit(text, { op: 'delete', path: ['triggers', 1] })).toBe(lf(['triggers:', '  - &first', '    slug: a', '    type: cron', 'x: *first']));
+    expect(edit(text, { op: 'delete', path: ['triggers', 1] })).toBe(
+      lf(['triggers:', '  - &first', '    slug: a', '    type: cron', 'x: *first']),
+    );
   });
 });

@@ -8,9 +8,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const bundle = [path.join(__dirname, 'svc-manifest-lsp-main.cjs'), path.join(__dirname, '..', 'dist', 'svc-manifest-lsp-main.cjs')].find((file) =>
-  fs.existsSync(file),
-);
+const bundle = [
+  path.join(__dirname, 'svc-manifest-lsp-main.cjs'),
+  path.join(__dirname, '..', 'dist', 'svc-manifest-lsp-main.cjs'),
+].find((file) => fs.existsSync(file));
 if (bundle === undefined) {
   process.stderr.write(
     'svc-manifest-lsp: the language server is not built: dist/svc-manifest-lsp-main.cjs is missing.\n' +
@@ -19,4 +20,7 @@ if (bundle === undefined) {
   process.exit(2);
 }
 const { runWithCodeCache } = require(path.join(path.dirname(bundle), 'code-cache.cjs'));
-runWithCodeCache(bundle, 'lsp', { writeAfterStart: true, start: (lsp) => lsp.runLanguageServer(process.argv.slice(2)) });
+runWithCodeCache(bundle, 'lsp', {
+  writeAfterStart: true,
+  start: (lsp) => lsp.runLanguageServer(process.argv.slice(2)),
+});

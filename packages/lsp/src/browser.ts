@@ -52,9 +52,15 @@ function installSetImmediate(): void {
  * entry where the extension host refuses a worker; a port delivers messages as the scope does).
  * A worker has no full garbage collection to run when idle, so that is off.
  */
-export function startWorkerServer(scope: WorkerScope = globalThis as unknown as WorkerScope, options: ServerOptions = {}): void {
+export function startWorkerServer(
+  scope: WorkerScope = globalThis as unknown as WorkerScope,
+  options: ServerOptions = {},
+): void {
   installSetImmediate();
-  const connection = createConnection(new BrowserMessageReader(scope as never), new BrowserMessageWriter(scope as never));
+  const connection = createConnection(
+    new BrowserMessageReader(scope as never),
+    new BrowserMessageWriter(scope as never),
+  );
   startServer(connection, { collectGarbage: null, ...options });
   connection.listen();
 }

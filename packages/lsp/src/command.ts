@@ -11,7 +11,12 @@ export function runLanguageServer(args: readonly string[]): void {
     process.stdout.write('svc-manifest-lsp 0.1.0\n');
     process.exit(0);
   }
-  if (args.includes('--help') || !args.some((arg) => arg === '--stdio' || arg === '--node-ipc' || arg.startsWith('--socket') || arg.startsWith('--pipe'))) {
+  if (
+    args.includes('--help') ||
+    !args.some(
+      (arg) => arg === '--stdio' || arg === '--node-ipc' || arg.startsWith('--socket') || arg.startsWith('--pipe'),
+    )
+  ) {
     process.stderr.write('usage: svc-manifest-lsp --stdio | --node-ipc | --socket=<port>\n');
     process.exit(args.includes('--help') ? 0 : 2);
   }
@@ -22,6 +27,10 @@ export function runLanguageServer(args: readonly string[]): void {
   process.on('uncaughtException', (error) => connection.console.error(`uncaught: ${error.stack ?? error.message}`));
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${String(reason)}`));
   // Path checks read the files beside a manifest on disk, and its policy file; a browser build passes neither.
-  startServer(connection, { files: nodeWorkspaceFiles, manifests: nodeWorkspaceManifests, policy: nodeWorkspacePolicy });
+  startServer(connection, {
+    files: nodeWorkspaceFiles,
+    manifests: nodeWorkspaceManifests,
+    policy: nodeWorkspacePolicy,
+  });
   connection.listen();
 }

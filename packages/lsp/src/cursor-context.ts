@@ -15,6 +15,11 @@ export type { CursorContext } from './cursor-context/common.js';
 export { splitDottedKey } from './cursor-context/common.js';
 
 /** The context at `offset`, or null where nothing can be completed (a comment, inside a flow map). */
-export function cursorContext(text: TextSource, offset: number, format: ManifestFormat, lines: LineTable = new LineIndex(text)): CursorContext | null {
+export function cursorContext(
+  text: TextSource,
+  offset: number,
+  format: ManifestFormat,
+  lines: LineTable = new LineIndex(text),
+): CursorContext | null {
   return format === 'toml' ? tomlContext(text, offset, lines) : yamlContext(text, offset, lines);
 }

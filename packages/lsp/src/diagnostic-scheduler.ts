@@ -56,11 +56,16 @@ export class DiagnosticScheduler {
   constructor(private readonly options: SchedulerOptions) {
     this.now = options.now ?? (() => performance.now());
     // No delay: run right after the messages already read (setImmediate), not a timer's ≥ 1 ms later.
-    this.setTimer = options.setTimer ?? ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
+    this.setTimer =
+      options.setTimer ??
+      ((callback, ms) => (ms <= 0 ? { immediate: setImmediate(callback) } : { timeout: setTimeout(callback, ms) }));
     this.clearTimer =
       options.clearTimer ??
       ((handle) => {
-        const { immediate, timeout } = handle as { immediate?: ReturnType<typeof setImmediate>; timeout?: ReturnType<typeof setTimeout> };
+        const { immediate, timeout } = handle as {
+          immediate?: ReturnType<typeof setImmediate>;
+          timeout?: ReturnType<typeof setTimeout>;
+        };
         if (immediate) clearImmediate(immediate);
         if (timeout) clearTimeout(timeout);
       });

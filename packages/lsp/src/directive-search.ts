@@ -57,7 +57,9 @@ export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Direc
   const carry = carried.get(doc);
   carried.delete(doc);
   const directive =
-    carry && carry.before.rule === rule ? afterEdit(doc, rule, carry.before.directive, carry.region) : searchLines(doc, rule, 0, doc.source.length);
+    carry && carry.before.rule === rule
+      ? afterEdit(doc, rule, carry.before.directive, carry.region)
+      : searchLines(doc, rule, 0, doc.source.length);
   answers.set(doc, { rule, directive });
   return directive;
 }
@@ -67,14 +69,20 @@ export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Direc
  * edit) by an edit of the whole lines `region`. Lines before `region.start` did not change, nor
  * did those after it (they moved by `region.delta`).
  */
-function afterEdit(doc: ManifestDocument, rule: DirectiveRule, before: Directive | null, region: ChangedRegion): Directive | null {
+function afterEdit(
+  doc: ManifestDocument,
+  rule: DirectiveRule,
+  before: Directive | null,
+  region: ChangedRegion,
+): Directive | null {
   // Before the edit's lines, and so still the first.
   if (before && before.start < region.start) return before;
   const inEdit = searchLines(doc, rule, region.start, region.newEnd);
   if (inEdit) return inEdit;
   if (!before) return null;
   // After the edit's lines: the same line, moved.
-  if (before.start >= region.oldEnd) return { url: before.url, start: before.start + region.delta, end: before.end + region.delta };
+  if (before.start >= region.oldEnd)
+    return { url: before.url, start: before.start + region.delta, end: before.end + region.delta };
   // The edit changed the line that was first: the next one, if any, is after the edit.
   return searchLines(doc, rule, region.newEnd, doc.source.length);
 }
@@ -84,7 +92,12 @@ function afterEdit(doc: ManifestDocument, rule: DirectiveRule, before: Directive
  * marker and matches the rule. Searching for the marker first keeps this from running a
  * regular expression over every line; each line is looked at once however many markers it holds.
  */
-function searchLines(doc: ManifestDocument, { marker, lineRule }: DirectiveRule, from: number, to: number): Directive | null {
+function searchLines(
+  doc: ManifestDocument,
+  { marker, lineRule }: DirectiveRule,
+  from: number,
+  to: number,
+): Directive | null {
   // `indexOf` has no end bound: search a copy of the lines (a keystroke's region is a line or two).
   const lines = from === 0 && to === doc.source.length ? doc.text : doc.source.slice(from, to);
   for (let at = lines.indexOf(marker); at >= 0;) {

@@ -3,7 +3,12 @@
  * States are immutable; an edit makes a new state with {@link updateState}, which reuses the
  * previous parse through `ManifestDocument.update` (only changed YAML chunks are re-parsed).
  */
-import { ManifestDocument, type ManifestFormat, type TextChange, type TextSource } from '@svc-manifest/validator/library';
+import {
+  ManifestDocument,
+  type ManifestFormat,
+  type TextChange,
+  type TextSource,
+} from '@svc-manifest/validator/library';
 import { noteEdit } from './directive-search.js';
 import type { SvcVersion } from './schema-model.js';
 
@@ -59,7 +64,12 @@ export function createState(uri: string, version: number, text: string, options:
  * the client's replacements that made `text` from the state's text, in offsets (see
  * `ManifestDocument.update`); without them the changed lines are found by comparing the texts.
  */
-export function updateState(state: DocumentState, version: number, text: TextSource, changes?: readonly TextChange[]): DocumentState {
+export function updateState(
+  state: DocumentState,
+  version: number,
+  text: TextSource,
+  changes?: readonly TextChange[],
+): DocumentState {
   if (state.doc.hasText(text)) return { ...state, version };
   const doc = state.doc.update(text, changes);
   noteEdit(state.doc, doc);
@@ -90,7 +100,8 @@ export function declaredVersion(state: DocumentState): SvcVersion | null {
   let readText = root?.kind !== 'map';
   if (root?.kind === 'map') {
     const entry = root.entries.find((e) => e.key === 'svc_version');
-    if (entry?.value.kind === 'scalar' && (entry.value.value === 1 || entry.value.value === 2)) version = entry.value.value;
+    if (entry?.value.kind === 'scalar' && (entry.value.value === 1 || entry.value.value === 2))
+      version = entry.value.value;
     else readText = entry !== undefined;
   }
   if (version === null && readText) {

@@ -71,7 +71,10 @@ export class DocumentStore {
   /** Whether the file is ours under the current settings. */
   isManaged(state: DocumentState): boolean {
     const languageId = this.entries.get(state.uri)?.languageId;
-    return this.settings.enable && (isManifestName(state.uri, this.settings) || (isYamlOrToml(state.uri, languageId) && pinsOurSchema(state)));
+    return (
+      this.settings.enable &&
+      (isManifestName(state.uri, this.settings) || (isYamlOrToml(state.uri, languageId) && pinsOurSchema(state)))
+    );
   }
 
   /**
@@ -117,6 +120,9 @@ export class DocumentStore {
   }
 
   private create(file: OpenFile): DocumentState {
-    return createState(file.uri, file.version, file.text.toString(), { maxFileSizeBytes: this.settings.maxFileSizeBytes, languageId: file.languageId });
+    return createState(file.uri, file.version, file.text.toString(), {
+      maxFileSizeBytes: this.settings.maxFileSizeBytes,
+      languageId: file.languageId,
+    });
   }
 }

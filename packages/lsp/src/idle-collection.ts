@@ -80,7 +80,8 @@ export class IdleCollection {
 
   /** Collect once the server is next idle (one collection for any number of requests before it, none soon after another). */
   request(): void {
-    if (!this.options.collect || this.timer !== undefined || this.now() - this.lastCollected < this.minIntervalMs) return;
+    if (!this.options.collect || this.timer !== undefined || this.now() - this.lastCollected < this.minIntervalMs)
+      return;
     this.arm(this.options.activity());
   }
 

@@ -5,7 +5,12 @@
  * validator's declarations index (`declarationsOf`) — the same reading the validator's
  * cross-reference rules and the git applier use.
  */
-import { declarationsOf, type Declaration, type ManifestDocument, type Reference } from '@svc-manifest/validator/library';
+import {
+  declarationsOf,
+  type Declaration,
+  type ManifestDocument,
+  type Reference,
+} from '@svc-manifest/validator/library';
 
 export type NameKind = 'agent' | 'connector' | 'template';
 
@@ -90,11 +95,15 @@ export function referenceKindAt(segments: readonly (string | number)[]): NameKin
   const n = s.length;
   if (n === 1 && s[0] === 'default_agent') return 'agent';
   if (n === 2 && s[0] === 'sandbox' && s[1] === 'default') return 'template';
-  if (n === 3 && s[0] === 'triggers' && typeof s[1] === 'number' && (s[2] === 'agent' || s[2] === 'agent_name')) return 'agent';
+  if (n === 3 && s[0] === 'triggers' && typeof s[1] === 'number' && (s[2] === 'agent' || s[2] === 'agent_name'))
+    return 'agent';
   if (s[0] === 'agents' && n >= 3) {
     const key = s[2];
     if (n === 3 && key === 'sandbox') return 'template';
-    if ((n === 3 || (n === 4 && typeof s[3] === 'number')) && (key === 'connectors' || key === 'connectors_required' || key === 'connectors_personal')) {
+    if (
+      (n === 3 || (n === 4 && typeof s[3] === 'number')) &&
+      (key === 'connectors' || key === 'connectors_required' || key === 'connectors_personal')
+    ) {
       return 'connector';
     }
   }

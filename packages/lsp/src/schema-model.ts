@@ -64,7 +64,12 @@ function childSchemas(schema: Schema, segment: PathSegment): Schema[] {
     }
     const properties = branch.properties;
     // Own keys only: a key named `__proto__` or `constructor` is not a declared property.
-    if (isSchema(properties) && Object.hasOwn(properties, segment) && isSchema(properties[segment]) && !isForbidden(properties[segment])) {
+    if (
+      isSchema(properties) &&
+      Object.hasOwn(properties, segment) &&
+      isSchema(properties[segment]) &&
+      !isForbidden(properties[segment])
+    ) {
       out.push(properties[segment]);
     } else if (isSchema(branch.additionalProperties)) {
       out.push(branch.additionalProperties);
@@ -94,7 +99,8 @@ export function schemasAt(version: SvcVersion, segments: readonly PathSegment[])
 function matchesCondition(condition: unknown, value: unknown): boolean {
   if (!isSchema(condition) || !isSchema(value)) return false;
   const object = value as Record<string, unknown>;
-  if (Array.isArray(condition.required) && !condition.required.every((key) => typeof key === 'string' && key in object)) return false;
+  if (Array.isArray(condition.required) && !condition.required.every((key) => typeof key === 'string' && key in object))
+    return false;
   if (isSchema(condition.properties)) {
     for (const [key, rule] of Object.entries(condition.properties)) {
       if (!(key in object) || !isSchema(rule)) continue;
@@ -121,14 +127,16 @@ export function keysAt(version: SvcVersion, segments: readonly PathSegment[], va
           continue;
         }
         if (!keys.has(name)) {
-          const deprecatedBy = typeof property['x-svc-deprecated'] === 'string' ? property['x-svc-deprecated'] : undefined;
+          const deprecatedBy =
+            typeof property['x-svc-deprecated'] === 'string' ? property['x-svc-deprecated'] : undefined;
           keys.set(name, { name, schema: property, deprecatedBy });
         }
       }
     }
     for (const keyword of ['anyOf', 'oneOf']) {
       const list = schema[keyword];
-      if (Array.isArray(list)) for (const member of list) if (isSchema(member) && member.type !== 'array') collect(member);
+      if (Array.isArray(list))
+        for (const member of list) if (isSchema(member) && member.type !== 'array') collect(member);
     }
     if (Array.isArray(schema.allOf)) {
       for (const member of schema.allOf) {
@@ -141,7 +149,8 @@ export function keysAt(version: SvcVersion, segments: readonly PathSegment[], va
   };
   const collectForbiddenOnly = (schema: Schema): void => {
     if (isSchema(schema.properties)) {
-      for (const [name, property] of Object.entries(schema.properties)) if (isSchema(property) && isForbidden(property)) forbidden.add(name);
+      for (const [name, property] of Object.entries(schema.properties))
+        if (isSchema(property) && isForbidden(property)) forbidden.add(name);
     }
   };
   for (const schema of schemasAt(version, segments)) collect(schema);
@@ -161,7 +170,11 @@ export function describe(schema: Schema | undefined): string | undefined {
 export function enumValues(schemas: readonly Schema[]): (string | number | boolean)[] {
   const values: (string | number | boolean)[] = [];
   const add = (value: unknown): void => {
-    if ((typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && !values.includes(value)) values.push(value);
+    if (
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+      !values.includes(value)
+    )
+      values.push(value);
   };
   const visit = (schema: Schema, depth: number): void => {
     if (depth > 8) return;
@@ -170,10 +183,12 @@ export function enumValues(schemas: readonly Schema[]): (string | number | boole
     if (schema.type === 'boolean') [true, false].forEach(add);
     for (const keyword of ['anyOf', 'oneOf']) {
       const list = schema[keyword];
-      if (Array.isArray(list)) for (const member of list) if (isSchema(member) && member.type !== 'array') visit(member, depth + 1);
+      if (Array.isArray(list))
+        for (const member of list) if (isSchema(member) && member.type !== 'array') visit(member, depth + 1);
     }
     if (Array.isArray(schema.allOf)) {
-      for (const member of schema.allOf) if (isSchema(member) && !isSchema(member.not) && !isSchema(member.if)) visit(member, depth + 1);
+      for (const member of schema.allOf)
+        if (isSchema(member) && !isSchema(member.not) && !isSchema(member.if)) visit(member, depth + 1);
     }
   };
   for (const schema of schemas) visit(schema, 0);
@@ -196,7 +211,8 @@ export function valueShape(schema: Schema): 'object' | 'array' | 'scalar' {
  * {@link schemasAt}, except `svc_version` itself, which picks the version, allows both.
  */
 export function valueSchemasAt(version: SvcVersion, segments: readonly PathSegment[]): Schema[] {
-  if (segments.length === 1 && segments[0] === 'svc_version') return [...schemasAt(1, segments), ...schemasAt(2, segments)];
+  if (segments.length === 1 && segments[0] === 'svc_version')
+    return [...schemasAt(1, segments), ...schemasAt(2, segments)];
   return schemasAt(version, segments);
 }
 
@@ -210,7 +226,12 @@ export function aliasPairsAt(version: SvcVersion, segments: readonly PathSegment
     if (!Array.isArray(schema.allOf)) continue;
     for (const member of schema.allOf) {
       const required = isSchema(member) && isSchema(member.not) ? member.not.required : undefined;
-      if (Array.isArray(required) && required.length === 2 && typeof required[0] === 'string' && typeof required[1] === 'string') {
+      if (
+        Array.isArray(required) &&
+        required.length === 2 &&
+        typeof required[0] === 'string' &&
+        typeof required[1] === 'string'
+      ) {
         pairs.push([required[0], required[1]]);
       }
     }

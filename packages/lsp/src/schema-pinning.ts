@@ -22,7 +22,10 @@ export interface SchemaPin {
 const pinCache = new WeakMap<object, SchemaPin | null>();
 
 /** yaml-language-server's modeline: `# yaml-language-server: $schema=<url>`. */
-const MODELINE: DirectiveRule = { marker: 'yaml-language-server', lineRule: /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/ };
+const MODELINE: DirectiveRule = {
+  marker: 'yaml-language-server',
+  lineRule: /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/,
+};
 /** Taplo's directive: `#:schema <url>`. */
 const TAPLO_DIRECTIVE: DirectiveRule = { marker: '#:schema', lineRule: /^[ \t]*#:schema[ \t]+(\S+)/ };
 
@@ -59,7 +62,10 @@ function locatePin(state: DocumentState): SchemaPin | null {
     }
   } else if (!root) {
     // A file that does not parse still says what it pins.
-    const key = state.format === 'yaml' ? /^["']?\$schema["']?[ \t]*:[ \t]*["']?([^"'\s#]+)/m : /^["']?\$schema["']?[ \t]*=[ \t]*["']([^"']+)/m;
+    const key =
+      state.format === 'yaml'
+        ? /^["']?\$schema["']?[ \t]*:[ \t]*["']?([^"'\s#]+)/m
+        : /^["']?\$schema["']?[ \t]*=[ \t]*["']([^"']+)/m;
     const match = key.exec(state.doc.topLevelText());
     if (match) {
       const start = match.index + match[0].length - match[1]!.length;

@@ -59,6 +59,7 @@ export interface ServerOptions {
 }
 
 export const SERVER_NAME = 'svc-manifest-lsp';
+const SERVER_INFO = { name: SERVER_NAME, version: '0.1.0' };
 
 /** The policy file's name (the validator's `POLICY_FILE_NAME`; server.ts imports no manifest code), watched for changes. */
 const POLICY_FILE_NAME = '.svc-manifest.yaml';
@@ -81,14 +82,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // feature gets the settings of its document (its folder's), asked with the document as
   // `scopeUri` once the client says it can answer (onInitialize).
   let documentSettings = settingsPerDocument(connection, false, store, log);
-  const openFiles = (): OpenFile[] => documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
+  const openUris = (): string[] => documents.all().map((document) => document.uri);
+  const openFiles = (): OpenFile[] =>
+    documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
   // What the client supports, set by initialize.
   let client = readClientSupport({}, false);
   /** The workspace folders' URIs, from initialize. */
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
   // With `svc.enable` off the workspace has no manifests of ours either.
-  const workspaceStates = () => (store.settings.enable ? onDisk.states(folders, openManifestStates(store, documents)) : []);
+  const workspaceStates = () =>
+    store.settings.enable ? onDisk.states(folders, openManifestStates(store, documents)) : [];
 
   // Every handled message is noted, so validation waits until the messages already received
   // (the rest of a burst of edits, requests) are handled: see quiet.ts.
@@ -98,7 +102,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const collection = idleCollection(quiet, options);
   const afterParse = collectAfterLargeParses(collection);
   const settingsOf = (uri: string): Settings => documentSettings.of(uri);
-  const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { quiet, requests, store, afterParse, log, options, settingsOf, policy });
+  // What the pushed diagnostics, the requests and the workspace requests all read.
+  const shared = { store, log, afterParse, policy, settingsOf, files: options.files };
+  const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { ...shared, quiet, requests, options });
   const showOrClear = (uri: string, managed: boolean): void => {
     if (!managed) {
       if (!client.pulls) clearDiagnostics(uri);
@@ -121,42 +127,36 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const guarded = (handler: RequestHandler) =>
     scheduledRequest(
       handler,
-      answerRequest(handler, {
-        store,
-        log,
-        afterParse,
-        files: options.files,
-        policy,
-        settingsOf,
-        client: () => ({ resourceOperations: client.canCreateAndDeleteFiles }),
-      }),
+      answerRequest(handler, { ...shared, client: () => ({ resourceOperations: client.canCreateAndDeleteFiles }) }),
       { quiet, requests, settings: () => documentSettings },
     );
   const notification = notificationGuard(quiet, log);
 
   /** New settings (or the same, when undefined): every open file is read again. */
   const applySettings = (settings: Settings | undefined): void => {
-    for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles())) showOrClear(uri, managed);
+    for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles()))
+      showOrClear(uri, managed);
     if (client.pulls && client.canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
   };
   /** The client's settings, when it can be asked and answers. */
-  const pullSettings = async (): Promise<Settings | undefined> => (client.canPullConfiguration ? askSettings(connection, log) : undefined);
+  const pullSettings = async (): Promise<Settings | undefined> =>
+    client.canPullConfiguration ? askSettings(connection, log) : undefined;
 
   connection.onInitialize((params): InitializeResult => {
     client = readClientSupport(params.capabilities, !!options.files || !!options.policy);
     documentSettings = settingsPerDocument(connection, client.canPullConfiguration, store, log);
-    // Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`.
-    const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
-    const initial = init?.svc ?? init?.settings?.svc;
-    if (initial) store.settings = readSettings(initial);
+    const initial = initialSettings(params);
+    if (initial) store.settings = initial;
     folders = workspaceFolders(params);
-    return { capabilities: serverCapabilities(!!options.manifests), serverInfo: { name: SERVER_NAME, version: '0.1.0' } };
+    return { capabilities: serverCapabilities(!!options.manifests), serverInfo: SERVER_INFO };
   });
 
   connection.onInitialized(
     notification('initialized', () => {
-      if (client.canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
-      if (client.canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: fileWatchers(options) });
+      if (client.canRegisterConfiguration)
+        void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
+      if (client.canWatchFiles)
+        void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: fileWatchers(options) });
       void pullSettings().then(applySettings, (error) => log('settings', error));
     }),
   );
@@ -176,18 +176,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   documents.onDidChangeContent(
     notification('didChange', ({ document }) => {
       const changes = takeChanges(document.uri);
-      const managed = store.change({ uri: document.uri, version: document.version, text: document.text, languageId: document.languageId, changes });
+      const managed = store.change({
+        uri: document.uri,
+        version: document.version,
+        text: document.text,
+        languageId: document.languageId,
+        changes,
+      });
       if (managed !== undefined) showOrClear(document.uri, managed);
     }),
   );
 
   // A file created or deleted may settle a path warning, and a policy file changes what is
   // reported: every open manifest is checked again (the policy file is read again when it changed).
-  connection.onDidChangeWatchedFiles(
-    notification('didChangeWatchedFiles', () => {
-      refreshDiagnostics(documents.all().map((document) => document.uri));
-    }),
-  );
+  connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', () => refreshDiagnostics(openUris())));
 
   documents.onDidClose(
     notification('didClose', ({ document }) => {
@@ -203,13 +205,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
   }
   answerWorkspaceRequests(connection, {
+    ...shared,
     states: workspaceStates,
-    openUris: () => documents.all().map((document) => document.uri),
-    store,
-    files: options.files,
-    policy,
+    openUris,
     settings: () => documentSettings,
-    log,
   });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
@@ -226,7 +225,8 @@ type Log = (message: string, error?: unknown) => void;
 /** Logs to the client's console, with the error's message and stack. */
 function connectionLog(connection: Connection): Log {
   return (message, error) => {
-    const detail = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
+    const detail =
+      error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error === undefined ? '' : String(error);
     try {
       connection.console.error(`${message}${detail ? `: ${detail}` : ''}`);
     } catch {
@@ -289,7 +289,10 @@ function readClientSupport(capabilities: ClientCapabilities, readsFiles: boolean
     canWatchFiles: readsFiles && !!workspace?.didChangeWatchedFiles?.dynamicRegistration,
     pulls: !!capabilities.textDocument?.diagnostic,
     canRefreshDiagnostics: !!workspace?.diagnostics?.refreshSupport,
-    canCreateAndDeleteFiles: !!workspace?.workspaceEdit?.documentChanges && resourceOperations.includes('create') && resourceOperations.includes('delete'),
+    canCreateAndDeleteFiles:
+      !!workspace?.workspaceEdit?.documentChanges &&
+      resourceOperations.includes('create') &&
+      resourceOperations.includes('delete'),
   };
 }
 
@@ -301,10 +304,13 @@ function workspaceFolders(params: InitializeParams): string[] {
 
 /** Every feature's capabilities, workspace symbols, and workspace diagnostics when the workspace's manifests can be listed. */
 function serverCapabilities(listsWorkspaceManifests: boolean): ServerCapabilities {
-  const capabilities: ServerCapabilities = { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental } };
+  const capabilities: ServerCapabilities = {
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+  };
   for (const feature of FEATURES) Object.assign(capabilities, feature.capabilities);
   capabilities.workspaceSymbolProvider = true;
-  if (listsWorkspaceManifests) capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
+  if (listsWorkspaceManifests)
+    capabilities.diagnosticProvider = { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: true };
   return capabilities;
 }
 
@@ -314,7 +320,10 @@ function openManifestStates(store: DocumentStore, documents: TextDocuments<OpenT
 }
 
 /** After a large parse, one full collection while nothing is asked of the server (idle-collection.ts). */
-function idleCollection(quiet: QuietWatch, options: Pick<ServerOptions, 'collectGarbage' | 'idleTimers'>): IdleCollection {
+function idleCollection(
+  quiet: QuietWatch,
+  options: Pick<ServerOptions, 'collectGarbage' | 'idleTimers'>,
+): IdleCollection {
   return new IdleCollection({
     collect: options.collectGarbage === null ? undefined : (options.collectGarbage ?? collectWhenAsked()),
     activity: () => quiet.handled,
@@ -365,11 +374,16 @@ function pushedDiagnostics(
       }),
     // A document that validates quickly is answered at once; one whose last validation took
     // longer waits 15 ms of quiet, so a burst of keystrokes costs one validation.
-    delayMs: options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
+    delayMs:
+      options.debounceMs ?? ((lastRunMs) => (lastRunMs !== undefined && lastRunMs > SLOW_VALIDATION_MS ? 15 : 0)),
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: settingsOf(state.uri), files: options.files, policy });
+      const diagnostics = computeDiagnostics(
+        state,
+        {},
+        { settings: settingsOf(state.uri), files: options.files, policy },
+      );
       afterParse(state);
       return diagnostics;
     },
@@ -450,7 +464,8 @@ function scheduledRequest(
   const { quiet, requests } = server;
   return (params, token) => {
     quiet.note();
-    const respond = () => (handler.state === 'typing' ? answer(params, token) : requests.defer(() => answer(params, token)));
+    const respond = () =>
+      handler.state === 'typing' ? answer(params, token) : requests.defer(() => answer(params, token));
     // A document's settings are usually known since it was opened; a request that comes first waits for them.
     const uri = params.textDocument.uri;
     const settings = server.settings();
@@ -511,7 +526,8 @@ function answerWorkspaceRequests(
         policy: server.policy,
       }));
     } catch (error) {
-      if (error instanceof RequestCancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
+      if (error instanceof RequestCancelled)
+        return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
       log('workspace diagnostics failed', error);
       return { items: [] };
     }
@@ -522,7 +538,11 @@ function answerWorkspaceRequests(
  * The policy of a document, read by the injected reader; a policy file that cannot be used is said
  * once (a message and the log), and again only when its error changes, not on every validation.
  */
-function policyReporter(readPolicy: ServerOptions['policy'], connection: Connection, log: Log): FeatureContext['policy'] {
+function policyReporter(
+  readPolicy: ServerOptions['policy'],
+  connection: Connection,
+  log: Log,
+): FeatureContext['policy'] {
   if (!readPolicy) return undefined;
   const errorsSaid = new Map<string, string>();
   return (uri) => {
@@ -543,9 +563,15 @@ function policyReporter(readPolicy: ServerOptions['policy'], connection: Connect
  * Each document's settings: asked with the document as `scopeUri` when the client answers
  * workspace/configuration, else the unscoped settings for every document.
  */
-function settingsPerDocument(connection: Connection, clientAnswers: boolean, store: DocumentStore, log: Log): DocumentSettings {
+function settingsPerDocument(
+  connection: Connection,
+  clientAnswers: boolean,
+  store: DocumentStore,
+  log: Log,
+): DocumentSettings {
   const ask = clientAnswers
-    ? (uris: readonly string[]) => connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })))
+    ? (uris: readonly string[]) =>
+        connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })))
     : undefined;
   return new DocumentSettings(ask, () => store.settings, log);
 }
@@ -568,6 +594,15 @@ async function askSettings(connection: Connection, log: Log): Promise<Settings |
 function fileWatchers(options: Pick<ServerOptions, 'files' | 'policy'>): FileSystemWatcher[] {
   return [
     ...(options.files ? [{ globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete }] : []),
-    ...(options.policy ? [{ globPattern: `**/${POLICY_FILE_NAME}`, kind: WatchKind.Create | WatchKind.Change | WatchKind.Delete }] : []),
+    ...(options.policy
+      ? [{ globPattern: `**/${POLICY_FILE_NAME}`, kind: WatchKind.Create | WatchKind.Change | WatchKind.Delete }]
+      : []),
   ];
+}
+
+/** Clients without workspace/configuration can pass settings at start: `{ svc: {…} }` or `{ settings: { svc: {…} } }`. */
+function initialSettings(params: InitializeParams): Settings | undefined {
+  const init = params.initializationOptions as { svc?: unknown; settings?: { svc?: unknown } } | undefined;
+  const initial = init?.svc ?? init?.settings?.svc;
+  return initial ? readSettings(initial) : undefined;
 }

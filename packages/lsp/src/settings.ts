@@ -62,7 +62,8 @@ export function readSettings(raw: unknown): Settings {
   const enable = pick('enable');
   if (typeof enable === 'boolean') settings.enable = enable;
   const patterns = pick('files.extraPatterns');
-  if (Array.isArray(patterns)) settings.extraPatterns = patterns.filter((p): p is string => typeof p === 'string' && p.length > 0);
+  if (Array.isArray(patterns))
+    settings.extraPatterns = patterns.filter((p): p is string => typeof p === 'string' && p.length > 0);
   for (const name of SWITCHES) {
     const value = pick(`${name}.enable`);
     if (typeof value === 'boolean') settings[name] = value;
@@ -134,6 +135,10 @@ function globToRegExp(pattern: string): RegExp {
     } else if (char === ',' && inGroup) source += '|';
     else source += char.replace(/[.+^$()|[\]\\]/g, '\\$&');
   }
-  const anchored = pattern.includes('/') ? (pattern.startsWith('/') ? `^${source}$` : `(?:^|/)${source}$`) : `^${source}$`;
+  const anchored = pattern.includes('/')
+    ? pattern.startsWith('/')
+      ? `^${source}$`
+      : `(?:^|/)${source}$`
+    : `^${source}$`;
   return new RegExp(anchored);
 }

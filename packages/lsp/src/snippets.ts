@@ -39,7 +39,9 @@ export const MAX_AGENT_CHOICES = 25;
 function triggerSpecs(input: SnippetInput): SnippetSpec[] {
   const agents = input.agents;
   const agent = (): SnippetField[] =>
-    agents.length === 0 ? [] : [{ key: 'agent', value: agents[0]!, ...(agents.length <= MAX_AGENT_CHOICES ? { choices: agents } : {}) }];
+    agents.length === 0
+      ? []
+      : [{ key: 'agent', value: agents[0]!, ...(agents.length <= MAX_AGENT_CHOICES ? { choices: agents } : {}) }];
   const make = (label: string, detail: string, slug: string, rest: SnippetField[]): SnippetSpec => ({
     collection: 'triggers',
     label,
@@ -124,7 +126,12 @@ export function isPlainYamlString(text: string): boolean {
   if (text === '' || /^[\s\-?:,[\]{}#&*!|>'"%@`~]/.test(text) || /\s$/.test(text)) return false;
   if (/: |\s#|[\t\r\n]/.test(text) || text.endsWith(':')) return false;
   if (/^(?:true|false|yes|no|on|off|null|~|y|n)$/i.test(text)) return false;
-  if (/^[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(text) || /^0[xob]/i.test(text) || /^[-+]?\.(?:inf|nan)$/i.test(text)) return false;
+  if (
+    /^[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(text) ||
+    /^0[xob]/i.test(text) ||
+    /^[-+]?\.(?:inf|nan)$/i.test(text)
+  )
+    return false;
   return true;
 }
 
@@ -132,18 +139,26 @@ export function isPlainYamlString(text: string): boolean {
  * The snippet text. YAML: `- ` starts the item unless the line already has it (`freshItem`),
  * and continuation lines are indented to `column`. TOML: an `[[array]]` table.
  */
-export function renderSnippet(spec: SnippetSpec, format: ManifestFormat, options: { column: number; freshItem: boolean }): string {
+export function renderSnippet(
+  spec: SnippetSpec,
+  format: ManifestFormat,
+  options: { column: number; freshItem: boolean },
+): string {
   let stop = 1;
   const render = (field: SnippetField): string => {
-    const quote = format === 'toml' || !isPlainYamlString(field.value) || (field.choices ?? []).some((c) => !isPlainYamlString(c));
+    const quote =
+      format === 'toml' || !isPlainYamlString(field.value) || (field.choices ?? []).some((c) => !isPlainYamlString(c));
     let body: string;
     if (field.fixed) body = escapeSnippet(field.value);
-    else if (field.choices && field.choices.length > 1) body = `\${${stop++}|${field.choices.map(escapeChoice).join(',')}|}`;
+    else if (field.choices && field.choices.length > 1)
+      body = `\${${stop++}|${field.choices.map(escapeChoice).join(',')}|}`;
     else body = `\${${stop++}:${escapeSnippet(field.value)}}`;
     return quote ? `"${body}"` : body;
   };
   if (format === 'toml') {
-    return [`[[${spec.collection}]]`, ...spec.fields.map((field) => `${field.key} = ${render(field)}`)].join('\n') + '\n';
+    return (
+      [`[[${spec.collection}]]`, ...spec.fields.map((field) => `${field.key} = ${render(field)}`)].join('\n') + '\n'
+    );
   }
   const itemColumn = options.freshItem ? options.column : options.column + 2;
   const lines = spec.fields.map((field, index) => {
@@ -156,7 +171,9 @@ export function renderSnippet(spec: SnippetSpec, format: ManifestFormat, options
 /** The text a snippet produces when every placeholder keeps its default (for tests and previews). */
 export function expandSnippetDefaults(snippet: string): string {
   return snippet
-    .replace(/\$\{\d+\|((?:\\.|[^,|\\])*)(?:,(?:\\.|[^|\\])*)*\|\}/g, (_m, first: string) => first.replace(/\\(.)/g, '$1'))
+    .replace(/\$\{\d+\|((?:\\.|[^,|\\])*)(?:,(?:\\.|[^|\\])*)*\|\}/g, (_m, first: string) =>
+      first.replace(/\\(.)/g, '$1'),
+    )
     .replace(/\$\{\d+:((?:\\.|[^}\\])*)\}/g, (_m, text: string) => text.replace(/\\(.)/g, '$1'))
     .replace(/\\([\\$}])/g, '$1');
 }

@@ -11,8 +11,23 @@
  *   an existing one, asked of the files around the document, `FeatureContext.files`) and deletes
  *   the TOML file.
  */
-import { CodeActionKind, CodeActionTriggerKind, type CodeAction, type CodeActionParams, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
-import { fixManifest, ManifestEditError, migrateManifest, textEdits, tomlToYaml, manifestVersion, type ManifestFiles } from '@svc-manifest/validator/library';
+import {
+  CodeActionKind,
+  CodeActionTriggerKind,
+  type CodeAction,
+  type CodeActionParams,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
+import {
+  fixManifest,
+  ManifestEditError,
+  migrateManifest,
+  textEdits,
+  tomlToYaml,
+  manifestVersion,
+  type ManifestFiles,
+} from '@svc-manifest/validator/library';
 import type { DocumentState } from './document-state.js';
 import { throwIfCancelled, type FeatureContext } from './feature-context.js';
 import { rangeAt } from './positions.js';
@@ -38,7 +53,10 @@ function wanted(context: CodeActionParams['context'] | undefined, kind: string):
 
 /** One edit replacing the changed region of the document. */
 function editTo(state: DocumentState, after: string): WorkspaceEdit {
-  const edits: TextEdit[] = textEdits(state.doc.text, after).map((edit) => ({ range: rangeAt(state, edit.start, edit.end), newText: edit.newText }));
+  const edits: TextEdit[] = textEdits(state.doc.text, after).map((edit) => ({
+    range: rangeAt(state, edit.start, edit.end),
+    newText: edit.newText,
+  }));
   return { changes: { [state.uri]: edits } };
 }
 
@@ -56,7 +74,12 @@ export function transformActions(
     throwIfCancelled(context);
     // Under the document's policy, as `svc-manifest validate --fix`: nothing it turns off or a comment suppresses is fixed.
     const fixed = fixManifest(document, { policy: documentPolicy(state, context) });
-    if (fixed.changed) actions.push({ title: `Fix all safe problems (${fixed.fixes.length})`, kind: FIX_ALL_KIND, edit: editTo(state, fixed.text) });
+    if (fixed.changed)
+      actions.push({
+        title: `Fix all safe problems (${fixed.fixes.length})`,
+        kind: FIX_ALL_KIND,
+        edit: editTo(state, fixed.text),
+      });
   }
 
   if (wanted(params.context, CodeActionKind.RefactorRewrite) && manifestVersion(document.value) === 1) {
@@ -65,29 +88,50 @@ export function transformActions(
     const title = 'Migrate to svc_version 2';
     const agents = (document.value as { agents?: unknown }).agents;
     const names = Array.isArray(agents)
-      ? agents.map((agent) => (agent as { name?: unknown })?.name).filter((name): name is string => typeof name === 'string')
+      ? agents
+          .map((agent) => (agent as { name?: unknown })?.name)
+          .filter((name): name is string => typeof name === 'string')
       : [];
-    if (migrated.ok && migrated.changed) actions.push({ title, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, migrated.text) });
-    else if (!migrated.ok && migrated.diagnostics.every((d) => d.code === 'migrate-default-agent') && names.length > 1) {
+    if (migrated.ok && migrated.changed)
+      actions.push({ title, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, migrated.text) });
+    else if (
+      !migrated.ok &&
+      migrated.diagnostics.every((d) => d.code === 'migrate-default-agent') &&
+      names.length > 1
+    ) {
       // Only the default agent is missing: one action per agent (what --default-agent chooses on the command line).
       for (const name of names.slice(0, 20)) {
         throwIfCancelled(context);
         const chosen = migrateManifest(document, { to: 2, defaultAgent: name });
         if (chosen.ok && chosen.changed)
-          actions.push({ title: `${title} (default agent '${name}')`, kind: CodeActionKind.RefactorRewrite, edit: editTo(state, chosen.text) });
+          actions.push({
+            title: `${title} (default agent '${name}')`,
+            kind: CodeActionKind.RefactorRewrite,
+            edit: editTo(state, chosen.text),
+          });
       }
     } else if (!migrated.ok) {
       const first = migrated.diagnostics[0];
-      const more = migrated.diagnostics.length > 1 ? ` (and ${migrated.diagnostics.length - 1} more; run svc-manifest migrate --to 2 to see them all)` : '';
+      const more =
+        migrated.diagnostics.length > 1
+          ? ` (and ${migrated.diagnostics.length - 1} more; run svc-manifest migrate --to 2 to see them all)`
+          : '';
       actions.push({
         title,
         kind: CodeActionKind.RefactorRewrite,
-        disabled: { reason: `${first ? `line ${first.range.start.line}: ${first.message}` : 'the manifest cannot be migrated'}${more}` },
+        disabled: {
+          reason: `${first ? `line ${first.range.start.line}: ${first.message}` : 'the manifest cannot be migrated'}${more}`,
+        },
       });
     }
   }
 
-  if (wanted(params.context, CodeActionKind.RefactorRewrite) && document.format === 'toml' && options.resourceOperations && /\.toml$/i.test(state.uri)) {
+  if (
+    wanted(params.context, CodeActionKind.RefactorRewrite) &&
+    document.format === 'toml' &&
+    options.resourceOperations &&
+    /\.toml$/i.test(state.uri)
+  ) {
     throwIfCancelled(context);
     const target = state.uri.replace(/\.toml$/i, '.yaml');
     const title = `Convert to ${decodeURIComponent(target.slice(target.lastIndexOf('/') + 1))}`;

@@ -7,7 +7,14 @@
  */
 import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
-import { findEntry, isCronProblem, isTimeZone, readCron, resolveAlias, type ValueNode } from '@svc-manifest/validator/library';
+import {
+  findEntry,
+  isCronProblem,
+  isTimeZone,
+  readCron,
+  resolveAlias,
+  type ValueNode,
+} from '@svc-manifest/validator/library';
 import type { PathSegment } from './schema-model.js';
 
 const RUNS = 3;
@@ -40,7 +47,12 @@ export function describeSchedule(expression: string, timezone: unknown, now: Dat
   return lines.join('\n\n');
 }
 
-const UNITS: Record<string, [singular: string, seconds: number]> = { s: ['second', 1], m: ['minute', 60], h: ['hour', 3600], d: ['day', 86400] };
+const UNITS: Record<string, [singular: string, seconds: number]> = {
+  s: ['second', 1],
+  m: ['minute', 60],
+  h: ['hour', 3600],
+  d: ['day', 86400],
+};
 
 /** Markdown for a monitor duration (`5m`), or undefined when it is not one. */
 export function describeDuration(key: 'interval' | 'expect_event_within', value: string): string | undefined {
@@ -78,8 +90,19 @@ export function formatIn(date: Date, zone: string): string {
 }
 
 /** The meaning of the scalar at `segments` when it is a trigger's schedule or duration, else undefined. */
-export function triggerValueMeaning(root: ValueNode, segments: readonly PathSegment[], value: unknown, now: Date = new Date()): string | undefined {
-  if (segments.length !== 3 || segments[0] !== 'triggers' || typeof segments[1] !== 'number' || typeof value !== 'string') return undefined;
+export function triggerValueMeaning(
+  root: ValueNode,
+  segments: readonly PathSegment[],
+  value: unknown,
+  now: Date = new Date(),
+): string | undefined {
+  if (
+    segments.length !== 3 ||
+    segments[0] !== 'triggers' ||
+    typeof segments[1] !== 'number' ||
+    typeof value !== 'string'
+  )
+    return undefined;
   const key = segments[2];
   if (key === 'interval' || key === 'expect_event_within') return describeDuration(key, value);
   if (key !== 'cron' && key !== 'schedule') return undefined;

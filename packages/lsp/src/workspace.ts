@@ -22,7 +22,12 @@ import { documentDiagnostics } from './features/pull-diagnostics.js';
 /** The manifests in some folders (URIs), with their texts. */
 export type ManifestLister = (folderUris: readonly string[]) => { uri: string; text: string }[];
 
-const KINDS: Record<string, SymbolKind> = { agent: SymbolKind.Class, trigger: SymbolKind.Event, connector: SymbolKind.Interface, template: SymbolKind.Struct };
+const KINDS: Record<string, SymbolKind> = {
+  agent: SymbolKind.Class,
+  trigger: SymbolKind.Event,
+  connector: SymbolKind.Interface,
+  template: SymbolKind.Struct,
+};
 
 /** Parsed manifests from disk, by URI, while their text is the same. */
 export class WorkspaceManifests {
@@ -40,7 +45,8 @@ export class WorkspaceManifests {
       seen.add(file.uri);
       if (openUris.has(file.uri)) continue;
       let state = this.parsed.get(file.uri);
-      if (!state || state.doc.text !== file.text) this.parsed.set(file.uri, (state = createState(file.uri, 0, file.text)));
+      if (!state || state.doc.text !== file.text)
+        this.parsed.set(file.uri, (state = createState(file.uri, 0, file.text)));
       result.push(state);
     }
     for (const uri of this.parsed.keys()) if (!seen.has(uri)) this.parsed.delete(uri);
@@ -59,7 +65,11 @@ function matchesQuery(name: string, query: string): boolean {
   return true;
 }
 
-export function workspaceSymbols(states: readonly DocumentState[], query: string, context?: FeatureContext): SymbolInformation[] {
+export function workspaceSymbols(
+  states: readonly DocumentState[],
+  query: string,
+  context?: FeatureContext,
+): SymbolInformation[] {
   const symbols: SymbolInformation[] = [];
   for (const state of states) {
     throwIfCancelled(context);
@@ -97,7 +107,13 @@ export function workspaceDiagnostics(
     items.push(
       report.kind === DocumentDiagnosticReportKind.Unchanged
         ? { kind: DocumentDiagnosticReportKind.Unchanged, uri: state.uri, version, resultId: report.resultId }
-        : { kind: DocumentDiagnosticReportKind.Full, uri: state.uri, version, resultId: report.resultId, items: report.items },
+        : {
+            kind: DocumentDiagnosticReportKind.Full,
+            uri: state.uri,
+            version,
+            resultId: report.resultId,
+            items: report.items,
+          },
     );
   }
   return { items };

@@ -50,6 +50,10 @@ describe('architecture', () => {
   it('main.ts only starts the server (through command.ts, which the bin calls from the bundle)', () => {
     expect(imports(read('main.ts'))).toEqual(['./command.js']);
     // workspace-files.js: the files around a document on Node, injected for path checks (none in a browser).
-    expect(imports(read('command.ts')).sort()).toEqual(['./server.js', './workspace-files.js', 'vscode-languageserver/node']);
+    expect(imports(read('command.ts')).sort()).toEqual([
+      './server.js',
+      './workspace-files.js',
+      'vscode-languageserver/node',
+    ]);
   });
 });

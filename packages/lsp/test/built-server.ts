@@ -6,7 +6,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BIN = join(PACKAGE_ROOT, 'dist', 'svc-manifest-lsp.cjs');
@@ -68,17 +73,24 @@ export async function startStdioClient(
   const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const notifications: StdioClient['notifications'] = [];
   /** The checks of pending `until`s, run after each notification. */
   const waiting = new Set<() => void>();
   // Every notification (the star handler of vscode-jsonrpc, not in the protocol typings).
-  (connection as unknown as { onNotification(handler: (method: string, params: unknown) => void): void }).onNotification((method, params) => {
+  (
+    connection as unknown as { onNotification(handler: (method: string, params: unknown) => void): void }
+  ).onNotification((method, params) => {
     notifications.push({ method, params });
     for (const check of [...waiting]) check();
   });
   connection.onRequest('workspace/configuration', (params: { items: { scopeUri?: string; section?: string }[] }) =>
-    params.items.map((item) => (typeof settings === 'function' ? (settings as (item: { scopeUri?: string }) => unknown)(item) : settings)),
+    params.items.map((item) =>
+      typeof settings === 'function' ? (settings as (item: { scopeUri?: string }) => unknown)(item) : settings,
+    ),
   );
   const registrations: StdioClient['registrations'] = [];
   connection.onRequest('client/registerCapability', (params: { registrations: StdioClient['registrations'] }) => {
@@ -97,7 +109,11 @@ export async function startStdioClient(
     processId: process.pid,
     rootUri: null,
     capabilities: {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, ...extraCapabilities.workspace },
+      workspace: {
+        configuration: true,
+        didChangeConfiguration: { dynamicRegistration: true },
+        ...extraCapabilities.workspace,
+      },
       textDocument: {
         publishDiagnostics: { versionSupport: true },
         completion: { completionItem: { snippetSupport: true } },

@@ -5,12 +5,14 @@ import { applyEdits, doc, rangeOf, tomlUri } from './helpers.js';
 function fixesAt(text: string, needle: string, uri?: string) {
   const state = doc(text, uri);
   const range = rangeOf(text, needle);
-  return codeActions(state, { range: { start: range.start, end: range.start }, context: { diagnostics: [] } }).map((action) => ({
-    title: action.title,
-    kind: action.kind,
-    code: action.diagnostics?.[0]?.code,
-    result: applyEdits(text, action.edit!.changes![state.uri]!),
-  }));
+  return codeActions(state, { range: { start: range.start, end: range.start }, context: { diagnostics: [] } }).map(
+    (action) => ({
+      title: action.title,
+      kind: action.kind,
+      code: action.diagnostics?.[0]?.code,
+      result: applyEdits(text, action.edit!.changes![state.uri]!),
+    }),
+  );
 }
 
 describe('quick fixes from the validator', () => {
@@ -31,7 +33,8 @@ describe('quick fixes from the validator', () => {
   });
 
   it('inserts a missing required key (secret_env on a webhook trigger)', () => {
-    const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\ntriggers:\n  - slug: hook\n    type: webhook\n    prompt: go\n';
+    const text =
+      'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\ntriggers:\n  - slug: hook\n    type: webhook\n    prompt: go\n';
     const [fix] = fixesAt(text, 'webhook');
     expect(fix!.code).toBe('trigger-webhook-secret');
     expect(fix!.result).toContain('    prompt: go\n    secret_env: ');

@@ -38,7 +38,18 @@ connectors:
 describe('completion of keys (YAML)', () => {
   it('offers the top-level keys of svc_version 2 that are not written yet', () => {
     const got = labels(`svc_version: 2\nagents:\n  a: {}\n‸`);
-    expect(got).toEqual(expect.arrayContaining(['project', 'env', 'sandbox', 'triggers', 'connectors', 'default_agent', 'runtime', 'apps']));
+    expect(got).toEqual(
+      expect.arrayContaining([
+        'project',
+        'env',
+        'sandbox',
+        'triggers',
+        'connectors',
+        'default_agent',
+        'runtime',
+        'apps',
+      ]),
+    );
     expect(got).not.toContain('svc_version');
     expect(got).not.toContain('agents');
     expect(got).not.toContain('sandboxes'); // forbidden
@@ -54,20 +65,39 @@ describe('completion of keys (YAML)', () => {
 
   it('inserts a key with its separator, replacing the typed part', () => {
     const fixture = at(`svc_version: 2\ndefa‸`);
-    const found = completion(fixture.state, { position: fixture.position }).items.find((i) => i.label === 'default_agent')!;
-    expect(found.textEdit).toEqual({ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } }, newText: 'default_agent: ' });
+    const found = completion(fixture.state, { position: fixture.position }).items.find(
+      (i) => i.label === 'default_agent',
+    )!;
+    expect(found.textEdit).toEqual({
+      range: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } },
+      newText: 'default_agent: ',
+    });
   });
 
   it('knows the keys of a version 2 agent in a half-typed document', () => {
     const got = labels(`svc_version: 2\nagents:\n  coder:\n    enabled: true\n    sa‸\n`);
-    expect(got).toEqual(expect.arrayContaining(['sandbox', 'connectors', 'connectors_required', 'svc_cli', 'workspace']));
+    expect(got).toEqual(
+      expect.arrayContaining(['sandbox', 'connectors', 'connectors_required', 'svc_cli', 'workspace']),
+    );
     expect(got).not.toContain('enabled');
   });
 
   it('does not offer keys a monitor trigger forbids', () => {
     const got = labels(`svc_version: 2\ntriggers:\n  - slug: m\n    type: monitor\n    mode: poll\n    ‸\n`);
     expect(got).toEqual(expect.arrayContaining(['run', 'interval', 'prompt']));
-    for (const key of ['cron', 'schedule', 'run_at', 'runAt', 'timezone', 'secret_env', 'secretEnv', 'slug', 'type', 'mode']) expect(got).not.toContain(key);
+    for (const key of [
+      'cron',
+      'schedule',
+      'run_at',
+      'runAt',
+      'timezone',
+      'secret_env',
+      'secretEnv',
+      'slug',
+      'type',
+      'mode',
+    ])
+      expect(got).not.toContain(key);
   });
 
   it('offers the connector keys of the document version', () => {
@@ -83,7 +113,9 @@ describe('completion of keys (YAML)', () => {
   it('opens a block for a key whose value is a map or a list of maps', () => {
     expect(item(`svc_version: 2\n‸`, 'project').textEdit).toMatchObject({ newText: 'project:\n  ' });
     expect(item(`svc_version: 2\n‸`, 'triggers').textEdit).toMatchObject({ newText: 'triggers:\n  - ' });
-    expect(item(`svc_version: 2\nagents:\n  a:\n    ‸`, 'connectors').textEdit).toMatchObject({ newText: 'connectors: ' });
+    expect(item(`svc_version: 2\nagents:\n  a:\n    ‸`, 'connectors').textEdit).toMatchObject({
+      newText: 'connectors: ',
+    });
   });
 
   it('does not offer the other spelling of a key already written', () => {
@@ -91,7 +123,9 @@ describe('completion of keys (YAML)', () => {
     expect(got).not.toContain('sessionMode');
     expect(got).not.toContain('secret_env');
     expect(got).toContain('session_key');
-    expect(labels(`svc_version: 2\nagents:\n  a:\n    connectors_required: []\n    ‸\n`)).not.toContain('connectors_personal');
+    expect(labels(`svc_version: 2\nagents:\n  a:\n    connectors_required: []\n    ‸\n`)).not.toContain(
+      'connectors_personal',
+    );
   });
 
   it('marks the deprecated key', () => {
@@ -114,7 +148,10 @@ describe('completion of values (YAML)', () => {
 
   it('offers template slugs for sandbox.default and an agent sandbox', () => {
     expect(labels(V2.replace('    sandbox: base', '    sandbox: ‸'))).toEqual(['base', 'gpu-box']);
-    expect(labels(`${V2.replace('sandbox:\n  templates', 'sandbox:\n  default: ‸\n  templates')}`)).toEqual(['base', 'gpu-box']);
+    expect(labels(`${V2.replace('sandbox:\n  templates', 'sandbox:\n  default: ‸\n  templates')}`)).toEqual([
+      'base',
+      'gpu-box',
+    ]);
   });
 
   it('offers connector slugs in flow and block lists', () => {
@@ -141,7 +178,10 @@ describe('completion of values (YAML)', () => {
 
   it('puts a space between the colon and the value when none was typed', () => {
     const found = item(`svc_version: 2\nruntime:‸`, 'runtime_a');
-    expect(found.textEdit).toEqual({ range: { start: { line: 1, character: 8 }, end: { line: 1, character: 8 } }, newText: ' runtime_a' });
+    expect(found.textEdit).toEqual({
+      range: { start: { line: 1, character: 8 }, end: { line: 1, character: 8 } },
+      newText: ' runtime_a',
+    });
   });
 
   it('quotes a value YAML would misread', () => {
@@ -168,7 +208,9 @@ describe('completion in TOML', () => {
   it('inserts a table header at the top, a plain key deeper', () => {
     expect(item(`svc_version = 2\n‸`, 'triggers', tomlUri).textEdit).toMatchObject({ newText: '[[triggers]]\n' });
     expect(item(`svc_version = 2\n‸`, 'project', tomlUri).textEdit).toMatchObject({ newText: '[project]\n' });
-    expect(item(`svc_version = 2\n[[connectors]]\nslug = "a"\n‸`, 'policies', tomlUri).textEdit).toMatchObject({ newText: 'policies = ' });
+    expect(item(`svc_version = 2\n[[connectors]]\nslug = "a"\n‸`, 'policies', tomlUri).textEdit).toMatchObject({
+      newText: 'policies = ',
+    });
   });
 
   it('offers table names in a header being typed', () => {
@@ -225,7 +267,10 @@ describe('completion before the newest text is parsed', () => {
     const line = newer.split('\n').length - 1;
     const result = completion(typing, { position: { line, character: 13 } });
     expect(result.items.map((i) => i.label)).toEqual(['coder', 'reviewer']);
-    expect(result.items[0]!.textEdit).toEqual({ range: { start: { line, character: 11 }, end: { line, character: 13 } }, newText: 'coder' });
+    expect(result.items[0]!.textEdit).toEqual({
+      range: { start: { line, character: 11 }, end: { line, character: 13 } },
+      newText: 'coder',
+    });
     expect(parsed.doc.text.split('\n').length - 1).toBeLessThan(line);
   });
 });

@@ -5,7 +5,8 @@ import { createState, updateState, type DocumentState } from '../src/document-st
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { doc, rangeOf, tomlUri } from './helpers.js';
 
-const summary = (diagnostics: Diagnostic[]) => diagnostics.map((d) => ({ code: d.code, severity: d.severity, range: d.range }));
+const summary = (diagnostics: Diagnostic[]) =>
+  diagnostics.map((d) => ({ code: d.code, severity: d.severity, range: d.range }));
 
 describe('diagnostics', () => {
   it('puts each validator diagnostic on the right line and UTF-16 columns (emoji and CJK)', () => {
@@ -14,7 +15,11 @@ describe('diagnostics', () => {
     const got = summary(computeDiagnostics(doc(text)));
     expect(got).toEqual([
       // Columns count UTF-16 code units: 😀 is two, each CJK character one.
-      { code: 'possible-typo', severity: 2, range: { start: { line: 4, character: 29 }, end: { line: 4, character: 39 } } },
+      {
+        code: 'possible-typo',
+        severity: 2,
+        range: { start: { line: 4, character: 29 }, end: { line: 4, character: 39 } },
+      },
       { code: 'invalid-value', severity: 1, range: rangeOf(text, 'runtime_c') },
     ]);
     expect(rangeOf(text, 'descripton')).toEqual(got[0]!.range);
@@ -63,7 +68,8 @@ describe('DiagnosticScheduler', () => {
         onCompute?.();
         return diagnostics;
       },
-      publish: (uri, version, diagnostics) => published.push({ uri, version, codes: diagnostics.map((d) => String(d.code)) }),
+      publish: (uri, version, diagnostics) =>
+        published.push({ uri, version, codes: diagnostics.map((d) => String(d.code)) }),
       onError: (error) => {
         throw error;
       },

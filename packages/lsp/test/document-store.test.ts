@@ -28,7 +28,9 @@ describe('DocumentStore', () => {
 
   it('looks only at manifests by name and YAML/TOML files, and takes a YAML file only if it pins our schema', () => {
     const { store: s } = store();
-    expect(s.change({ uri: 'file:///work/notes.txt', version: 1, text: 'svc_version: 2\n', languageId: 'plaintext' })).toBeUndefined();
+    expect(
+      s.change({ uri: 'file:///work/notes.txt', version: 1, text: 'svc_version: 2\n', languageId: 'plaintext' }),
+    ).toBeUndefined();
     expect(s.state('file:///work/notes.txt')).toBeUndefined();
     expect(s.change({ uri: OTHER, version: 1, text: 'a: 1\n', languageId: 'yaml' })).toBe(false);
     expect(s.managed(OTHER)).toBeUndefined();

@@ -68,7 +68,9 @@ const FRAGMENTS = [
   '\ud800',
 ];
 
-const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), { maxLength: 40 }).map((parts) => parts.join(''));
+const text = fc
+  .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), { maxLength: 40 })
+  .map((parts) => parts.join(''));
 
 function inside(state: DocumentState, range: Range): boolean {
   const lines = lspLines(state).lineCount;
@@ -100,8 +102,13 @@ const PARAMS_AT: Record<string, (position: { line: number; character: number }, 
   'textDocument/documentHighlight': (position) => ({ position }),
   'textDocument/prepareRename': (position) => ({ position }),
   'textDocument/rename': (position) => ({ position, newName: 'renamed' }),
-  'textDocument/codeAction': (position) => ({ range: { start: position, end: position }, context: { diagnostics: [] } }),
-  'textDocument/inlayHint': (position, lineCount) => ({ range: { start: position, end: { line: lineCount, character: 0 } } }),
+  'textDocument/codeAction': (position) => ({
+    range: { start: position, end: position },
+    context: { diagnostics: [] },
+  }),
+  'textDocument/inlayHint': (position, lineCount) => ({
+    range: { start: position, end: { line: lineCount, character: 0 } },
+  }),
   'textDocument/documentSymbol': () => ({}),
   'textDocument/foldingRange': () => ({}),
   'textDocument/formatting': () => ({ options: { tabSize: 2, insertSpaces: true } }),
@@ -130,7 +137,8 @@ function answer(handler: RequestHandler, state: DocumentState, params: unknown):
 function exerciseWorkspace(state: DocumentState): number {
   const symbols = workspaceSymbols([state], '');
   for (const range of rangesIn(symbols)) expect(inside(state, range), 'workspace/symbol').toBe(true);
-  for (const range of rangesIn(workspaceDiagnostics([state], []))) expect(inside(state, range), 'workspace/diagnostic').toBe(true);
+  for (const range of rangesIn(workspaceDiagnostics([state], [])))
+    expect(inside(state, range), 'workspace/diagnostic').toBe(true);
   return symbols.length;
 }
 
@@ -175,8 +183,16 @@ describe('features on arbitrary text', () => {
   });
 
   it('workspace requests keep ranges inside the document on the examples, whose declarations the fragments rarely make', () => {
-    for (const path of ['examples/svc.yaml', 'examples/broken/svc.yaml', 'examples/fixable/svc.yaml', 'examples/legacy/svc.toml']) {
-      expect(exerciseWorkspace(createState(`file:///w/${path}`, 1, readFileSync(join(ROOT, path), 'utf8'))), path).toBeGreaterThan(0);
+    for (const path of [
+      'examples/svc.yaml',
+      'examples/broken/svc.yaml',
+      'examples/fixable/svc.yaml',
+      'examples/legacy/svc.toml',
+    ]) {
+      expect(
+        exerciseWorkspace(createState(`file:///w/${path}`, 1, readFileSync(join(ROOT, path), 'utf8'))),
+        path,
+      ).toBeGreaterThan(0);
     }
   });
 

@@ -20,7 +20,8 @@ import { hover } from '../src/features/hover.js';
 
 // An unknown key (`enabeld`), a folder that does not exist (`config_dir`), a line with spaces at its end (formatting has
 // something to do) and an empty last line (completion offers the top-level keys there).
-const YAML = 'svc_version: 2   \ndefault_agent: helper\nagents:\n  helper:\n    enabeld: true\nagent_runtime:\n  config_dir: missing\n\n';
+const YAML =
+  'svc_version: 2   \ndefault_agent: helper\nagents:\n  helper:\n    enabeld: true\nagent_runtime:\n  config_dir: missing\n\n';
 const HOVER_AT = positionIn(YAML, 'default_agent');
 const COMPLETE_AT = { line: 7, character: 0 };
 const FORMAT = { tabSize: 2, insertSpaces: true };
@@ -72,7 +73,8 @@ describe('settings per folder (workspace/configuration with scopeUri)', () => {
     const folder = Object.keys(byFolder).find((uri) => item.scopeUri?.startsWith(`${uri}/`));
     return folder ? byFolder[folder] : {};
   };
-  const publications = (uri: string) => client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
+  const publications = (uri: string) =>
+    client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
   const publication = (uri: string, count: number) =>
     client.until(() => {
       const all = publications(uri);
@@ -84,7 +86,12 @@ describe('settings per folder (workspace/configuration with scopeUri)', () => {
     folders = makeFolders();
     // Folder A: hover, completion, formatting and path checks off; folder B: the defaults.
     byFolder = {
-      [folders.a]: { hover: { enable: false }, completion: { enable: false }, format: { enable: false }, pathChecks: { enable: false } },
+      [folders.a]: {
+        hover: { enable: false },
+        completion: { enable: false },
+        format: { enable: false },
+        pathChecks: { enable: false },
+      },
       [folders.b]: {},
     };
     client = await startStdioClient(
@@ -99,7 +106,9 @@ describe('settings per folder (workspace/configuration with scopeUri)', () => {
       },
     );
     for (const uri of [folders.aYaml, folders.bYaml])
-      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: YAML } });
+      await client.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: YAML },
+      });
   }, 60_000);
   afterAll(async () => {
     await client?.close();
@@ -128,13 +137,20 @@ describe('settings per folder (workspace/configuration with scopeUri)', () => {
     expect(expected.formatting.length).toBeGreaterThan(0);
 
     expect(await request('textDocument/hover', folders.bYaml, { position: HOVER_AT })).toEqual(expected.hover);
-    expect(await request('textDocument/completion', folders.bYaml, { position: COMPLETE_AT })).toEqual(expected.completion);
+    expect(await request('textDocument/completion', folders.bYaml, { position: COMPLETE_AT })).toEqual(
+      expected.completion,
+    );
     expect(await request('textDocument/formatting', folders.bYaml, { options: FORMAT })).toEqual(expected.formatting);
 
     expect(await request('textDocument/hover', folders.aYaml, { position: HOVER_AT })).toBeNull();
-    expect(await request('textDocument/completion', folders.aYaml, { position: COMPLETE_AT })).toEqual({ isIncomplete: false, items: [] });
+    expect(await request('textDocument/completion', folders.aYaml, { position: COMPLETE_AT })).toEqual({
+      isIncomplete: false,
+      items: [],
+    });
     expect(await request('textDocument/formatting', folders.aYaml, { options: FORMAT })).toBeNull();
-    expect(await request('textDocument/rangeFormatting', folders.aYaml, { options: FORMAT, range: rangeOf(YAML, YAML) })).toBeNull();
+    expect(
+      await request('textDocument/rangeFormatting', folders.aYaml, { options: FORMAT, range: rangeOf(YAML, YAML) }),
+    ).toBeNull();
   });
 
   it('asks again on didChangeConfiguration and applies the new answers per folder', async () => {
@@ -146,9 +162,12 @@ describe('settings per folder (workspace/configuration with scopeUri)', () => {
     expect(codesAndRanges(await publication(folders.bYaml, 2))).toEqual([unknownKey]);
     expect(asked.slice(before)).toContainEqual({ scopeUri: folders.aYaml, section: 'svc' });
     expect(asked.slice(before)).toContainEqual({ scopeUri: folders.bYaml, section: 'svc' });
-    expect(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: folders.aYaml }, position: HOVER_AT })).toEqual(
-      expectedWithDefaults(folders.aYaml).hover,
-    );
+    expect(
+      await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: folders.aYaml },
+        position: HOVER_AT,
+      }),
+    ).toEqual(expectedWithDefaults(folders.aYaml).hover);
   });
 });
 
@@ -186,19 +205,23 @@ describe('settings per folder for a client that pulls diagnostics', () => {
   });
 
   it("answers textDocument/diagnostic with the document's folder's settings", async () => {
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: folders.aYaml, languageId: 'yaml', version: 1, text: YAML } });
-    const report = await client.connection.sendRequest<{ kind: string; items: { code: string; range: unknown }[] }>('textDocument/diagnostic', {
-      textDocument: { uri: folders.aYaml },
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: folders.aYaml, languageId: 'yaml', version: 1, text: YAML },
     });
+    const report = await client.connection.sendRequest<{ kind: string; items: { code: string; range: unknown }[] }>(
+      'textDocument/diagnostic',
+      {
+        textDocument: { uri: folders.aYaml },
+      },
+    );
     expect(report.kind).toBe('full');
     expect(codesAndRanges(report.items)).toEqual([unknownKey]);
   });
 
   it('answers workspace/diagnostic per file, asking for the settings of the files not open', async () => {
-    const report = await client.connection.sendRequest<{ items: { uri: string; kind: string; items: { code: string; range: unknown }[] }[] }>(
-      'workspace/diagnostic',
-      { previousResultIds: [] },
-    );
+    const report = await client.connection.sendRequest<{
+      items: { uri: string; kind: string; items: { code: string; range: unknown }[] }[];
+    }>('workspace/diagnostic', { previousResultIds: [] });
     const byUri = Object.fromEntries(report.items.map((item) => [item.uri, codesAndRanges(item.items)]));
     expect(byUri).toEqual({ [folders.aYaml]: [unknownKey], [folders.bYaml]: [] });
     expect(asked).toContainEqual({ scopeUri: folders.bYaml, section: 'svc' });
@@ -217,10 +240,16 @@ describe('a client without workspace/configuration', () => {
     );
     try {
       for (const uri of [folders.aYaml, folders.bYaml]) {
-        await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: YAML } });
-        expect(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: HOVER_AT })).toBeNull();
+        await client.connection.sendNotification('textDocument/didOpen', {
+          textDocument: { uri, languageId: 'yaml', version: 1, text: YAML },
+        });
+        expect(
+          await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: HOVER_AT }),
+        ).toBeNull();
         const diagnostics = await client.until(
-          () => client.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri)?.params.diagnostics,
+          () =>
+            client.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri)
+              ?.params.diagnostics,
           `diagnostics for ${uri}`,
         );
         expect(codesAndRanges(diagnostics)).toEqual([unknownKey]);

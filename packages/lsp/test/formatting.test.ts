@@ -11,17 +11,25 @@ import { formatDocument, formatRange } from '../src/features/formatting.js';
 import { startStdioClient, type StdioClient } from './built-server.js';
 import { applyEdits, doc, positionIn, tomlUri } from './helpers.js';
 
-const MESSY = 'svc_version:   2\nagents:\n    main:\n        model: x   \n\n\n\ntriggers:\n    - slug: t\n      type: cron\n';
+const MESSY =
+  'svc_version:   2\nagents:\n    main:\n        model: x   \n\n\n\ntriggers:\n    - slug: t\n      type: cron\n';
 
 describe('formatDocument', () => {
   it('answers the formatter edits, with the editor tab size as the width', () => {
     const edits = formatDocument(doc(MESSY), { options: { tabSize: 2, insertSpaces: true } });
-    expect(applyEdits(MESSY, edits)).toBe('svc_version: 2\nagents:\n  main:\n    model: x\n\ntriggers:\n  - slug: t\n    type: cron\n');
-    expect(edits[0]).toEqual({ range: { start: { line: 0, character: 11 }, end: { line: 0, character: 15 } }, newText: ': ' });
+    expect(applyEdits(MESSY, edits)).toBe(
+      'svc_version: 2\nagents:\n  main:\n    model: x\n\ntriggers:\n  - slug: t\n    type: cron\n',
+    );
+    expect(edits[0]).toEqual({
+      range: { start: { line: 0, character: 11 }, end: { line: 0, character: 15 } },
+      newText: ': ',
+    });
     expect(applyEdits(MESSY, formatDocument(doc(MESSY), { options: { tabSize: 4, insertSpaces: true } }))).toBe(
       'svc_version: 2\nagents:\n    main:\n        model: x\n\ntriggers:\n    - slug: t\n      type: cron\n',
     );
-    expect(applyEdits(MESSY, formatDocument(doc(MESSY), { options: { tabSize: 4, insertSpaces: false } }))).toContain('\n  main:\n');
+    expect(applyEdits(MESSY, formatDocument(doc(MESSY), { options: { tabSize: 4, insertSpaces: false } }))).toContain(
+      '\n  main:\n',
+    );
   });
 
   it('formats TOML and answers nothing for a file it cannot read', () => {
@@ -37,7 +45,9 @@ describe('formatRange', () => {
   it('formats the selected lines only', () => {
     const range = { start: positionIn(MESSY, 'main:', 0, 0), end: positionIn(MESSY, 'x   ', 0, 4) };
     const edits = formatRange(doc(MESSY), { options: { tabSize: 2, insertSpaces: true }, range });
-    expect(applyEdits(MESSY, edits)).toBe('svc_version:   2\nagents:\n  main:\n    model: x\n\n\n\ntriggers:\n    - slug: t\n      type: cron\n');
+    expect(applyEdits(MESSY, edits)).toBe(
+      'svc_version:   2\nagents:\n  main:\n    model: x\n\n\n\ntriggers:\n    - slug: t\n      type: cron\n',
+    );
   });
 
   it('leaves out re-indentation that would change the value on its own', () => {
@@ -69,7 +79,10 @@ describe('over stdio', () => {
   afterAll(() => client.close());
 
   it('announces formatting and range formatting', () => {
-    expect(client.initializeResult.capabilities).toMatchObject({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
+    expect(client.initializeResult.capabilities).toMatchObject({
+      documentFormattingProvider: true,
+      documentRangeFormattingProvider: true,
+    });
   });
 
   it('formats every fixture and example as formatManifest does, idempotently', async () => {
@@ -86,11 +99,22 @@ describe('over stdio', () => {
         throw error;
       }
       const uri = `file:///work/fmt-${index}/${toml ? 'svc.toml' : 'svc.yaml'}`;
-      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: toml ? 'toml' : 'yaml', version: 1, text } });
-      const edits = await client.connection.sendRequest<{ range: never; newText: string }[]>('textDocument/formatting', { textDocument: { uri }, options });
+      await client.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: toml ? 'toml' : 'yaml', version: 1, text },
+      });
+      const edits = await client.connection.sendRequest<{ range: never; newText: string }[]>(
+        'textDocument/formatting',
+        { textDocument: { uri }, options },
+      );
       expect(applyEdits(text, edits), file).toBe(expected);
-      await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: expected }] });
-      expect(await client.connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options }), file).toEqual([]);
+      await client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: 2 },
+        contentChanges: [{ text: expected }],
+      });
+      expect(
+        await client.connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options }),
+        file,
+      ).toEqual([]);
       await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
       formatted++;
     }

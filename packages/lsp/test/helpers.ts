@@ -57,6 +57,7 @@ export function applyEdits(text: string, edits: { range: Range; newText: string 
   const offset = (p: Position) => (lineStarts[p.line] ?? text.length) + p.character;
   const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
   let out = text;
-  for (const edit of sorted) out = out.slice(0, offset(edit.range.start)) + edit.newText + out.slice(offset(edit.range.end));
+  for (const edit of sorted)
+    out = out.slice(0, offset(edit.range.start)) + edit.newText + out.slice(offset(edit.range.end));
   return out;
 }

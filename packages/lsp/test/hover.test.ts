@@ -4,7 +4,10 @@ import { hover } from '../src/features/hover.js';
 import { publishedSchemas } from '@svc-manifest/schema';
 import { at, tomlUri } from './helpers.js';
 
-const v2Definitions = publishedSchemas().v2.definitions as Record<string, { properties: Record<string, { markdownDescription: string }> }>;
+const v2Definitions = publishedSchemas().v2.definitions as Record<
+  string,
+  { properties: Record<string, { markdownDescription: string }> }
+>;
 
 const hoverAt = (text: string, uri?: string) => {
   const fixture = at(text, uri);
@@ -56,7 +59,10 @@ describe('hover', () => {
   it('works in TOML', () => {
     const toml = `svc_version = 2\ndefault_agent = "coder"\n\n[agents.coder]\nworkspace = "read"\n\n[[triggers]]\nslug = "t"\nty‸pe = "cron"\n`;
     expect(hoverAt(toml, tomlUri)!.value).toContain(v2Definitions.trigger!.properties.type!.markdownDescription);
-    const reference = hoverAt(toml.replace('ty‸pe', 'type').replace('default_agent = "coder"', 'default_agent = "co‸der"'), tomlUri);
+    const reference = hoverAt(
+      toml.replace('ty‸pe', 'type').replace('default_agent = "coder"', 'default_agent = "co‸der"'),
+      tomlUri,
+    );
     expect(reference!.value).toContain('**agent** `coder` — declared on line 4');
     expect(reference!.value).toContain('```toml');
   });
@@ -67,12 +73,16 @@ describe('hover', () => {
     expect(header!.range).toEqual({ start: { line: 1, character: 2 }, end: { line: 1, character: 10 } });
     expect(hoverAt(`svc_ver‸sion: 2\n`)!.value).toContain('Allowed: `1`, `2`');
     expect(hoverAt(`svc_version: 2\nagents:\n  a:\n    svc_cli: [project.re‸ad]\n`)!.value).toContain(
-      v2Definitions.svcCliV2 ? String((v2Definitions.svcCliV2 as unknown as { markdownDescription: string }).markdownDescription) : 'svc',
+      v2Definitions.svcCliV2
+        ? String((v2Definitions.svcCliV2 as unknown as { markdownDescription: string }).markdownDescription)
+        : 'svc',
     );
   });
 
   it('says when a key is deprecated', () => {
-    expect(hoverAt(`svc_version: 2\nagents:\n  a:\n    connectors_per‸sonal: []\n`)!.value).toContain('*Deprecated:* use `connectors_required`.');
+    expect(hoverAt(`svc_version: 2\nagents:\n  a:\n    connectors_per‸sonal: []\n`)!.value).toContain(
+      '*Deprecated:* use `connectors_required`.',
+    );
   });
 
   it('answers nothing on blank space or in a broken TOML file', () => {

@@ -6,7 +6,12 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import { collectWhenAsked, fullCollection, IdleCollection, LARGE_PARSE } from '../src/idle-collection.js';
 import { startServer } from '../src/server.js';
 
@@ -34,7 +39,14 @@ describe('IdleCollection', () => {
     let activity = 0;
     let clock = 0;
     const collect = vi.fn();
-    const collection = new IdleCollection({ collect, activity: () => activity, idleMs: 100, minIntervalMs: 10_000, now: () => clock, ...timers });
+    const collection = new IdleCollection({
+      collect,
+      activity: () => activity,
+      idleMs: 100,
+      minIntervalMs: 10_000,
+      now: () => clock,
+      ...timers,
+    });
     collection.request();
     collection.request();
     expect(timers.pending).toHaveLength(1);
@@ -126,7 +138,9 @@ describe('the server', () => {
     /** Opens a file; resolves once its diagnostics are published (the validation that may ask for a collection is done). */
     const open = async (uri: string, text: string) => {
       const publication = new Promise<void>((resolve) => (published = resolve));
-      await client!.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+      await client!.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text },
+      });
       await publication;
     };
     return { open, client };
@@ -155,8 +169,12 @@ describe('the server', () => {
     const agents = Array.from({ length: 16_000 }, (_, i) => `  agent-${i}:\n    connectors: [gh]\n`).join('');
     const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}connectors:\n  - slug: gh\n`;
     const uri = 'file:///work/large/svc.yaml';
-    await pulling.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    expect(await pulling.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).toMatchObject({ kind: 'full' });
+    await pulling.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
+    expect(await pulling.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).toMatchObject({
+      kind: 'full',
+    });
     expect(timers.pending).toHaveLength(1);
     expect(collect).not.toHaveBeenCalled();
     timers.fire();

@@ -8,7 +8,12 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ManifestDocument, PieceText } from '@svc-manifest/validator';
 import { DocumentStore } from '../src/document-store.js';
@@ -55,8 +60,14 @@ describe('applyContentChanges', () => {
   });
 
   it('finds offsets and applies edits as the LSP library does, in a text held in many pieces', () => {
-    const lineArb = fc.tuple(fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', ':'), maxLength: 10 }), fc.constantFrom('\n', '\r\n', '\r', ''));
-    const positionArb = fc.record({ line: fc.integer({ min: -1, max: 3000 }), character: fc.integer({ min: -1, max: 14 }) });
+    const lineArb = fc.tuple(
+      fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', ':'), maxLength: 10 }),
+      fc.constantFrom('\n', '\r\n', '\r', ''),
+    );
+    const positionArb = fc.record({
+      line: fc.integer({ min: -1, max: 3000 }),
+      character: fc.integer({ min: -1, max: 14 }),
+    });
     const changeArb = fc.oneof(
       {
         weight: 9,
@@ -84,8 +95,14 @@ describe('applyContentChanges', () => {
               oracle = TextDocument.update(oracle, [change], 2);
               return change;
             }
-            const wrap = (p: { line: number; character: number }) => ({ line: Math.abs(p.line) % oracle.lineCount, character: p.character });
-            const clamped = { range: { start: wrap(change.range.start), end: wrap(change.range.end) }, text: change.text };
+            const wrap = (p: { line: number; character: number }) => ({
+              line: Math.abs(p.line) % oracle.lineCount,
+              character: p.character,
+            });
+            const clamped = {
+              range: { start: wrap(change.range.start), end: wrap(change.range.end) },
+              text: change.text,
+            };
             oracle = TextDocument.update(oracle, [clamped], 2);
             return clamped;
           });
@@ -93,7 +110,8 @@ describe('applyContentChanges', () => {
           expect(document.getText()).toBe(oracle.getText());
           expect(document.text.lineCount).toBe(oracle.lineCount);
           for (const line of [-1, 0, 1, 2, 7, 99, 1000, 2999])
-            for (const character of [-1, 0, 1, 5, 40]) expect(document.text.offsetAt(line, character)).toBe(oracle.offsetAt({ line, character }));
+            for (const character of [-1, 0, 1, 5, 40])
+              expect(document.text.offsetAt(line, character)).toBe(oracle.offsetAt({ line, character }));
         },
       ),
       { numRuns: 120 },
@@ -103,7 +121,10 @@ describe('applyContentChanges', () => {
 
 describe('a keystroke in a large file', () => {
   it('is validated and published without making the whole text', () => {
-    const agents = Array.from({ length: 1500 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [gh, missing-${i % 7}]\n`).join('');
+    const agents = Array.from(
+      { length: 1500 },
+      (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [gh, missing-${i % 7}]\n`,
+    ).join('');
     const text = `# yaml-language-server: $schema=https://example.com/other.json\nsvc_version: 2\ndefault_agent: agent-3\nagents:\n${agents}connectors:\n  - slug: gh\n`;
     let state = createState(URI, 1, text);
     const before = computeDiagnostics(state);
@@ -113,7 +134,9 @@ describe('a keystroke in a large file', () => {
     for (let version = 2; version < 6; version++) {
       const insert = version % 2 === 0;
       source = insert ? source.edit(at, at, 'x') : source.edit(at, at + 1, '');
-      state = updateState(state, version, source, [{ start: at, end: insert ? at : at + 1, newLength: insert ? 1 : 0 }]);
+      state = updateState(state, version, source, [
+        { start: at, end: insert ? at : at + 1, newLength: insert ? 1 : 0 },
+      ]);
       const diagnostics = computeDiagnostics(state);
       expect(source.isMaterialized).toBe(false);
       // What a server that parsed the new text afresh publishes: codes, ranges and fixes.
@@ -123,7 +146,10 @@ describe('a keystroke in a large file', () => {
   });
 
   it('publishes again, as the same objects, the diagnostics whose lines and columns a keystroke did not move', () => {
-    const agents = Array.from({ length: 300 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`).join('');
+    const agents = Array.from(
+      { length: 300 },
+      (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`,
+    ).join('');
     // Two diagnostics per agent (an unknown key, an undeclared connector), none for the top level.
     const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}`;
     let state = createState(URI, 1, text);
@@ -164,7 +190,10 @@ describe('a keystroke in a large file', () => {
   });
 
   it('keeps the LSP objects of diagnostics a keystroke did not move when a path warning is among them', () => {
-    const agents = Array.from({ length: 50 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`).join('');
+    const agents = Array.from(
+      { length: 50 },
+      (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`,
+    ).join('');
     // The path warning comes first: every diagnostic of the validation's own list is one place further in the merged list.
     const text = `svc_version: 2\nagent_runtime:\n  config_dir: gone\ndefault_agent: agent-0\nagents:\n${agents}`;
     const context = { files: () => ({ stat: () => 'missing' as const }) };
@@ -186,7 +215,10 @@ describe('a keystroke in a large file', () => {
   it('in a TOML file that does not parse is validated without making the whole text, and still reads what it pins', () => {
     // While a table header is typed the file has a syntax error and no tree: its `svc_version` and
     // `$schema` are read from the lines before the first header, not from the whole text.
-    const triggers = Array.from({ length: 1500 }, (_, i) => `[[triggers]]\nslug = "t-${i}"\ntype = "cron"\ncron = "0 0 * * *"\n`).join('\n');
+    const triggers = Array.from(
+      { length: 1500 },
+      (_, i) => `[[triggers]]\nslug = "t-${i}"\ntype = "cron"\ncron = "0 0 * * *"\n`,
+    ).join('\n');
     const text = `"$schema" = "https://schemas.svc.example/manifest/svc.v1.schema.json"\nmatrix = [\n  [1, 2],\n]\nnotes = """\n[not.a.header]\n"""\nsvc_version = 1\n\n${triggers}`;
     const uri = 'file:///work/svc.toml';
     let state = createState(uri, 1, text);
@@ -223,7 +255,10 @@ describe('a keystroke in a large file', () => {
   });
 
   it('is completed before it is parsed by reading the pending text by ranges', () => {
-    const agents = Array.from({ length: 1500 }, (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    workspace: branch\n`).join('');
+    const agents = Array.from(
+      { length: 1500 },
+      (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    workspace: branch\n`,
+    ).join('');
     const text = `svc_version: 2\ndefault_agent: agent-3\nagents:\n${agents}`;
     const store = new DocumentStore(() => {});
     store.change({ uri: URI, version: 1, text: PieceText.from(text) });
@@ -232,7 +267,12 @@ describe('a keystroke in a large file', () => {
     const line = text.indexOf('workspace: branch', text.indexOf('agent-700:'));
     const at = line + 'workspace: '.length;
     const pending = PieceText.from(text).edit(at, at + 'branch'.length, '');
-    store.change({ uri: URI, version: 2, text: pending, changes: [{ start: at, end: at + 'branch'.length, newLength: 0 }] });
+    store.change({
+      uri: URI,
+      version: 2,
+      text: pending,
+      changes: [{ start: at, end: at + 'branch'.length, newLength: 0 }],
+    });
     const typing = store.typing(URI)!;
     expect(typing.text).toBe(pending);
     const position = { line: pending.slice(0, at).split('\n').length - 1, character: '    workspace: '.length };
@@ -291,10 +331,13 @@ describe('the server', () => {
     const published: { version?: number; diagnostics: { code: string }[] }[] = [];
     /** Called after each publication for URI (a pending `waitFor`). */
     let onPublished: (() => void) | undefined;
-    client.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: { code: string }[] }) => {
-      if (params.uri === URI) published.push(params);
-      onPublished?.();
-    });
+    client.onNotification(
+      'textDocument/publishDiagnostics',
+      (params: { uri: string; version?: number; diagnostics: { code: string }[] }) => {
+        if (params.uri === URI) published.push(params);
+        onPublished?.();
+      },
+    );
     client.onRequest('workspace/configuration', () => [null]);
     client.listen();
     await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
@@ -304,10 +347,16 @@ describe('the server', () => {
     const lastCall = () => {
       const index = spy.mock.calls.length - 1;
       const [text, changes] = spy.mock.calls[index]!;
-      return { text: String(text), changes, fromChanges: (spy.mock.results[index]!.value as ManifestDocument).regionFromChanges };
+      return {
+        text: String(text),
+        changes,
+        fromChanges: (spy.mock.results[index]!.value as ManifestDocument).regionFromChanges,
+      };
     };
     const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n';
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'yaml', version: 1, text } });
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: URI, languageId: 'yaml', version: 1, text },
+    });
     /** The diagnostics published for `version`, once they are. */
     const waitFor = (version: number) =>
       new Promise<(typeof published)[number]>((resolve) => {
@@ -326,9 +375,16 @@ describe('the server', () => {
     });
     expect((await waitFor(2)).diagnostics.map((d) => d.code)).toEqual(['default-agent-declared']);
     const offset = text.indexOf('a: {}');
-    expect(lastCall()).toEqual({ text: text.replace('a: {}', 'b: {}'), changes: [{ start: offset, end: offset + 1, newLength: 1 }], fromChanges: true });
+    expect(lastCall()).toEqual({
+      text: text.replace('a: {}', 'b: {}'),
+      changes: [{ start: offset, end: offset + 1, newLength: 1 }],
+      fromChanges: true,
+    });
     // A client that syncs whole texts.
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version: 3 }, contentChanges: [{ text }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: URI, version: 3 },
+      contentChanges: [{ text }],
+    });
     expect((await waitFor(3)).diagnostics).toEqual([]);
     expect(lastCall()).toEqual({ text, changes: undefined, fromChanges: false });
   });

@@ -46,7 +46,9 @@ describe('documentLinks', () => {
 
   it('works in TOML, and gives nothing for a document without a hierarchical URI', () => {
     const toml = 'svc_version = 1\n\n[agent_runtime]\nconfig_dir = "agents"\n';
-    expect(documentLinks(doc(toml, tomlUri))).toEqual([{ range: rangeOf(toml, 'agents'), target: 'file:///work/agents', tooltip: 'Open agents' }]);
+    expect(documentLinks(doc(toml, tomlUri))).toEqual([
+      { range: rangeOf(toml, 'agents'), target: 'file:///work/agents', tooltip: 'Open agents' },
+    ]);
     expect(documentLinks(doc(YAML, 'untitled:Untitled-1'))).toEqual([]);
   });
 });
@@ -68,7 +70,9 @@ describe('over stdio', () => {
 
   const published = (uri: string, count: number) =>
     client.until(() => {
-      const all = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
+      const all = client.notifications.filter(
+        (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+      );
       return all.length >= count && (all[all.length - 1]!.params.diagnostics as { code: string; range: unknown }[]);
     }, `publication ${count} for ${uri}`);
 
@@ -76,8 +80,12 @@ describe('over stdio', () => {
     const file = join(work, 'svc.yaml');
     writeFileSync(file, YAML);
     const uri = pathToFileURL(file).href;
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: YAML } });
-    const links = await client.connection.sendRequest<{ target: string }[]>('textDocument/documentLink', { textDocument: { uri } });
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: YAML },
+    });
+    const links = await client.connection.sendRequest<{ target: string }[]>('textDocument/documentLink', {
+      textDocument: { uri },
+    });
     expect(links.map((link) => link.target)).toEqual([
       pathToFileURL(join(work, '.svc')).href,
       pathToFileURL(join(work, 'docker', 'base image.Dockerfile')).href,
@@ -92,7 +100,9 @@ describe('over stdio', () => {
       ['invalid-format', rangeOf(YAML, '../Dockerfile')],
     ]);
     mkdirSync(join(work, '.svc'));
-    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(work, '.svc')).href, type: 1 }] });
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(join(work, '.svc')).href, type: 1 }],
+    });
     const second = await published(uri, 2);
     expect(second.map((d) => [d.code, d.range])).toEqual([
       ['path-not-found', rangeOf(YAML, 'docker/base image.Dockerfile')],

@@ -75,13 +75,17 @@ describe('go to definition', () => {
     const { state } = atText(YAML);
     expect(definition(state, { position: rangeOf(YAML, 'base', 1).end })!.range).toEqual(rangeOf(YAML, 'base', 3));
     expect(definition(state, { position: rangeOf(YAML, 'docs', 0).start })!.range).toEqual(rangeOf(YAML, 'docs', 1));
-    expect(definition(state, { position: rangeOf(YAML, 'github', 1).start })!.range).toEqual(rangeOf(YAML, 'github', 2));
+    expect(definition(state, { position: rangeOf(YAML, 'github', 1).start })!.range).toEqual(
+      rangeOf(YAML, 'github', 2),
+    );
   });
 
   it('goes from a TOML reference to its declaration', () => {
     const { state } = atText(TOML, tomlUri);
     expect(definition(state, { position: rangeOf(TOML, 'coder', 2).start })!.range).toEqual(rangeOf(TOML, 'coder', 1));
-    expect(definition(state, { position: rangeOf(TOML, 'github', 0).start })!.range).toEqual(rangeOf(TOML, 'github', 1));
+    expect(definition(state, { position: rangeOf(TOML, 'github', 0).start })!.range).toEqual(
+      rangeOf(TOML, 'github', 1),
+    );
     expect(definition(state, { position: rangeOf(TOML, 'base', 1).start })!.range).toEqual(rangeOf(TOML, 'base', 2));
   });
 
@@ -96,13 +100,19 @@ describe('find references', () => {
     const { state } = atText(YAML);
     const got = references(state, { position: rangeOf(YAML, 'coder', 1).start, context: { includeDeclaration: true } });
     expect(got.map((l) => l.range)).toEqual([0, 1, 2].map((i) => rangeOf(YAML, 'coder', i)));
-    const withoutDeclaration = references(state, { position: rangeOf(YAML, 'coder', 1).start, context: { includeDeclaration: false } });
+    const withoutDeclaration = references(state, {
+      position: rangeOf(YAML, 'coder', 1).start,
+      context: { includeDeclaration: false },
+    });
     expect(withoutDeclaration.map((l) => l.range)).toEqual([0, 2].map((i) => rangeOf(YAML, 'coder', i)));
   });
 
   it('lists every use of a connector slug (flow and block lists)', () => {
     const { state } = atText(YAML);
-    const got = references(state, { position: rangeOf(YAML, 'github', 2).start, context: { includeDeclaration: true } });
+    const got = references(state, {
+      position: rangeOf(YAML, 'github', 2).start,
+      context: { includeDeclaration: true },
+    });
     expect(got.map((l) => l.range)).toEqual([0, 1, 2].map((i) => rangeOf(YAML, 'github', i)));
   });
 });
@@ -110,9 +120,15 @@ describe('find references', () => {
 describe('find references (TOML)', () => {
   it('lists the declaration and every reference of an agent and a template', () => {
     const { state } = atText(TOML, tomlUri);
-    const agent = references(state, { position: rangeOf(TOML, 'coder', 0).start, context: { includeDeclaration: true } });
+    const agent = references(state, {
+      position: rangeOf(TOML, 'coder', 0).start,
+      context: { includeDeclaration: true },
+    });
     expect(agent.map((l) => l.range)).toEqual([0, 1, 2].map((i) => rangeOf(TOML, 'coder', i)));
-    const template = references(state, { position: rangeOf(TOML, 'base', 2).start, context: { includeDeclaration: false } });
+    const template = references(state, {
+      position: rangeOf(TOML, 'base', 2).start,
+      context: { includeDeclaration: false },
+    });
     expect(template.map((l) => l.range)).toEqual([0, 1].map((i) => rangeOf(TOML, 'base', i)));
   });
 });
@@ -157,15 +173,24 @@ describe('rename', () => {
 
   it('prepares a rename on the name only', () => {
     const { state } = atText(YAML);
-    expect(prepareRename(state, { position: rangeOf(YAML, 'coder', 0).start })).toEqual({ range: rangeOf(YAML, 'coder', 0), placeholder: 'coder' });
+    expect(prepareRename(state, { position: rangeOf(YAML, 'coder', 0).start })).toEqual({
+      range: rangeOf(YAML, 'coder', 0),
+      placeholder: 'coder',
+    });
     expect(prepareRename(state, { position: rangeOf(YAML, 'provider').start })).toBeNull();
   });
 
   it('refuses a name that is not a slug, or taken', () => {
     const { state } = atText(YAML);
-    expect(() => rename(state, { position: rangeOf(YAML, 'coder', 0).start, newName: 'Bad Name' })).toThrow(RenameRefused);
-    expect(() => rename(state, { position: rangeOf(YAML, 'coder', 0).start, newName: 'reviewer' })).toThrow(RenameRefused);
-    expect(() => rename(state, { position: rangeOf(YAML, 'base', 0).start, newName: 'default' })).toThrow(RenameRefused);
+    expect(() => rename(state, { position: rangeOf(YAML, 'coder', 0).start, newName: 'Bad Name' })).toThrow(
+      RenameRefused,
+    );
+    expect(() => rename(state, { position: rangeOf(YAML, 'coder', 0).start, newName: 'reviewer' })).toThrow(
+      RenameRefused,
+    );
+    expect(() => rename(state, { position: rangeOf(YAML, 'base', 0).start, newName: 'default' })).toThrow(
+      RenameRefused,
+    );
   });
 });
 
@@ -178,7 +203,9 @@ describe('document highlights', () => {
       { range: rangeOf(YAML, 'github', 2), kind: 3 },
     ]);
     const toml = atText(TOML, tomlUri).state;
-    expect(documentHighlights(toml, { position: rangeOf(TOML, 'coder', 2).start }).map((h) => h.kind)).toEqual([2, 3, 2]);
+    expect(documentHighlights(toml, { position: rangeOf(TOML, 'coder', 2).start }).map((h) => h.kind)).toEqual([
+      2, 3, 2,
+    ]);
     expect(documentHighlights(toml, { position: rangeOf(TOML, 'provider').start })).toEqual([]);
   });
 });

@@ -83,7 +83,10 @@ const CASES: Case[] = [
   },
 ];
 
-const definitions = publishedSchemas().v2.definitions as Record<string, { properties: Record<string, { markdownDescription: string }> }>;
+const definitions = publishedSchemas().v2.definitions as Record<
+  string,
+  { properties: Record<string, { markdownDescription: string }> }
+>;
 
 function hasNeovim(): boolean {
   return spawnSync('nvim', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -92,7 +95,8 @@ function hasNeovim(): boolean {
 describe.each(CASES)('Neovim (headless) drives the built server over stdio: $file', (testCase) => {
   const lines = testCase.text.split('\n');
   /** Neovim reports byte columns; LSP counts UTF-16 code units. */
-  const byteCol = (line: number, needle: string) => Buffer.byteLength(lines[line]!.slice(0, lines[line]!.indexOf(needle)), 'utf8');
+  const byteCol = (line: number, needle: string) =>
+    Buffer.byteLength(lines[line]!.slice(0, lines[line]!.indexOf(needle)), 'utf8');
   const charCol = (line: number, needle: string) => lines[line]!.indexOf(needle);
   let seen: {
     diagnostics: any[];
@@ -107,7 +111,10 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
   const renamed = testCase.text.replaceAll('coder', 'writer');
   // The renamed text, indented two more and with spaces at line ends and blank lines at the end: what the formatter undoes.
   const unformatted =
-    (testCase.file.endsWith('.toml') ? renamed.replace(/^(\w+) = /gm, '$1   =   ') : renamed.replace(/^ {2}/gm, '    ')).replace(/\n/g, '  \n') + '\n\n';
+    (testCase.file.endsWith('.toml')
+      ? renamed.replace(/^(\w+) = /gm, '$1   =   ')
+      : renamed.replace(/^ {2}/gm, '    ')
+    ).replace(/\n/g, '  \n') + '\n\n';
 
   beforeAll(() => {
     if (!hasNeovim()) throw new Error('nvim is not installed: apt-get install -y neovim');
@@ -131,7 +138,14 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
     const out = join(dir, 'out.json');
     execFileSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', join(PACKAGE_ROOT, 'test', 'e2e', 'init.lua')], {
       cwd: dir,
-      env: { ...process.env, SVC_E2E_TASK: join(dir, 'task.json'), SVC_E2E_OUT: out, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, XDG_STATE_HOME: dir },
+      env: {
+        ...process.env,
+        SVC_E2E_TASK: join(dir, 'task.json'),
+        SVC_E2E_OUT: out,
+        XDG_CONFIG_HOME: dir,
+        XDG_DATA_HOME: dir,
+        XDG_STATE_HOME: dir,
+      },
       timeout: 120_000,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -143,7 +157,9 @@ describe.each(CASES)('Neovim (headless) drives the built server over stdio: $fil
   });
 
   it('shows diagnostics on the right lines and columns', () => {
-    const got = seen.diagnostics.map((d) => ({ code: d.code, lnum: d.lnum, col: d.col, end_col: d.end_col })).sort((a, b) => a.lnum - b.lnum);
+    const got = seen.diagnostics
+      .map((d) => ({ code: d.code, lnum: d.lnum, col: d.col, end_col: d.end_col }))
+      .sort((a, b) => a.lnum - b.lnum);
     expect(got).toEqual(
       testCase.diagnostics.map(([code, line, needle]) => ({
         code,

@@ -18,7 +18,8 @@ triggers:
       line two
 `;
 
-const outline = (symbols: DocumentSymbol[]): unknown[] => symbols.map((s) => (s.children?.length ? [s.name, outline(s.children)] : s.name));
+const outline = (symbols: DocumentSymbol[]): unknown[] =>
+  symbols.map((s) => (s.children?.length ? [s.name, outline(s.children)] : s.name));
 
 describe('document symbols', () => {
   it('outlines keys and names list items by slug (YAML)', () => {

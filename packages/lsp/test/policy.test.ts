@@ -45,7 +45,10 @@ describe('in process', () => {
   it('applies an injected policy to diagnostics, quick fixes and fix-all; without one, the comments still apply', () => {
     const state = doc(MANIFEST, 'file:///work/policy/svc.yaml');
     const context: FeatureContext = {
-      policy: () => ({ file: '/work/policy/.svc-manifest.yaml', rules: { 'default-agent-declared': 'error', 'possible-typo': 'off' } }),
+      policy: () => ({
+        file: '/work/policy/.svc-manifest.yaml',
+        rules: { 'default-agent-declared': 'error', 'possible-typo': 'off' },
+      }),
     };
     expect(computeDiagnostics(state, {}, context).map((d) => [d.code, d.severity, d.range])).toEqual([
       ['default-agent-declared', LSP.error, rangeOf(MANIFEST, 'nobody')],
@@ -65,9 +68,17 @@ describe('in process', () => {
     // No quick fix for a problem the policy hides; fix-all fixes only what is reported.
     const whole = { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } };
     expect(codeActions(state, { range: whole, context: { diagnostics: [] } }, context).map((a) => a.title)).toEqual([]);
-    const fixAll = transformActions(state, { context: { diagnostics: [], only: ['source.fixAll.svc-manifest'] } }, context);
+    const fixAll = transformActions(
+      state,
+      { context: { diagnostics: [], only: ['source.fixAll.svc-manifest'] } },
+      context,
+    );
     expect(fixAll).toEqual([]);
-    const unpoliced = transformActions(state, { context: { diagnostics: [], only: ['source.fixAll.svc-manifest'] } }, {});
+    const unpoliced = transformActions(
+      state,
+      { context: { diagnostics: [], only: ['source.fixAll.svc-manifest'] } },
+      {},
+    );
     expect(unpoliced.map((a) => a.title)).toEqual(['Fix all safe problems (2)']);
     const edits = (unpoliced[0]!.edit!.changes![state.uri] ?? []) as { range: never; newText: string }[];
     // The suppressed deprecated key stays as it is.
@@ -118,19 +129,25 @@ describe('over stdio', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   const policyChanged = (client: StdioClient, type: 1 | 2 | 3) =>
-    client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(policyFile).href, type }] });
+    client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(policyFile).href, type }],
+    });
 
   describe('to a client that is pushed diagnostics', () => {
     let client: StdioClient;
     beforeAll(async () => {
       writeFileSync(policyFile, 'rules:\n  default-agent-declared: error\n  possible-typo: off\n');
-      client = await startStdioClient(null, undefined, { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } });
+      client = await startStdioClient(null, undefined, {
+        workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
+      });
     }, 60_000);
     afterAll(() => client.close());
 
     const published = (count: number) =>
       client.until(() => {
-        const all = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
+        const all = client.notifications.filter(
+          (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+        );
         return all.length >= count && (all[all.length - 1]!.params.diagnostics as Pushed[]);
       }, `publication ${count}`);
 
@@ -143,7 +160,9 @@ describe('over stdio', () => {
     });
 
     it("pushes the diagnostics under the policy file's severities and the document's comments, and follows the file's changes", async () => {
-      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST } });
+      await client.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST },
+      });
       expect((await published(1)).map((d) => [d.code, d.severity, d.range])).toEqual([
         ['default-agent-declared', LSP.error, rangeOf(MANIFEST, 'nobody')],
         ['unused-suppression', LSP.warning, rangeOf(MANIFEST, UNUSED)],
@@ -163,7 +182,9 @@ describe('over stdio', () => {
       const edited = `${MANIFEST}# edited\n`;
       await client.connection.sendNotification('textDocument/didChange', {
         textDocument: { uri, version: 2 },
-        contentChanges: [{ range: { start: { line: 9, character: 0 }, end: { line: 9, character: 0 } }, text: '# edited\n' }],
+        contentChanges: [
+          { range: { start: { line: 9, character: 0 }, end: { line: 9, character: 0 } }, text: '# edited\n' },
+        ],
       });
       expect((await published(3)).map((d) => [d.code, d.severity, d.range])).toEqual([
         ['possible-typo', LSP.info, rangeOf(edited, 'trigers')],
@@ -203,7 +224,9 @@ describe('over stdio', () => {
       writeFileSync(policyFile, 'rules:\n  possible-typo: off\n');
       await policyChanged(client, 2);
       await published(7);
-      const actions = await client.connection.sendRequest<{ title: string; edit?: { changes: Record<string, never[]> } }[]>('textDocument/codeAction', {
+      const actions = await client.connection.sendRequest<
+        { title: string; edit?: { changes: Record<string, never[]> } }[]
+      >('textDocument/codeAction', {
         textDocument: { uri },
         range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
         context: { diagnostics: [], only: ['source.fixAll.svc-manifest'] },
@@ -223,10 +246,15 @@ describe('over stdio', () => {
     }, 60_000);
     afterAll(() => client.close());
 
-    const pull = () => client.connection.sendRequest<{ kind: string; items: Pushed[] }>('textDocument/diagnostic', { textDocument: { uri } });
+    const pull = () =>
+      client.connection.sendRequest<{ kind: string; items: Pushed[] }>('textDocument/diagnostic', {
+        textDocument: { uri },
+      });
 
     it('answers the same list, and is asked to pull again when the policy file changes', async () => {
-      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST } });
+      await client.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST },
+      });
       expect((await pull()).items.map((d) => [d.code, d.severity, d.range])).toEqual([
         ['default-agent-declared', LSP.error, rangeOf(MANIFEST, 'nobody')],
         ['unused-suppression', LSP.warning, rangeOf(MANIFEST, UNUSED)],

@@ -23,12 +23,18 @@ describe('LSP positions', () => {
 
 describe('diagnostic ranges', () => {
   it("are the validator's positions in LSP's convention: the same as ranges rebuilt from the offsets", () => {
-    const text = fc.tuple(fc.boolean(), fc.string({ unit: fc.constantFrom('a', ' ', ':', '\n', '\r', '\r\n', '😀', '名'), maxLength: 60 }));
+    const text = fc.tuple(
+      fc.boolean(),
+      fc.string({ unit: fc.constantFrom('a', ' ', ':', '\n', '\r', '\r\n', '😀', '名'), maxLength: 60 }),
+    );
     fc.assert(
       fc.property(text, fc.nat(), fc.nat(), ([bom, body], a, b) => {
         const source = bom ? `\uFEFF${body}` : body;
         const state = doc(source);
-        const [start, end] = [a % (source.length + 1), b % (source.length + 1)].sort((x, y) => x - y) as [number, number];
+        const [start, end] = [a % (source.length + 1), b % (source.length + 1)].sort((x, y) => x - y) as [
+          number,
+          number,
+        ];
         expect(toLspRange(state, state.doc.lines.range(start, end))).toEqual(rangeAt(state, start, end));
       }),
       { numRuns: 400 },
@@ -39,6 +45,8 @@ describe('diagnostic ranges', () => {
 describe('cancellation', () => {
   it('a feature stops with RequestCancelled when its request was cancelled', () => {
     const fixture = at('svc_version: 2\n‸');
-    expect(() => completion(fixture.state, { position: fixture.position }, { token: { isCancellationRequested: true } })).toThrow(RequestCancelled);
+    expect(() =>
+      completion(fixture.state, { position: fixture.position }, { token: { isCancellationRequested: true } }),
+    ).toThrow(RequestCancelled);
   });
 });

@@ -141,7 +141,10 @@ describe('RequestBatch', () => {
     const batch = new RequestBatch(watch);
     const order: string[] = [];
     let text = 'v1';
-    const answers = [batch.defer(() => (order.push('a'), `a@${text}`)), batch.defer(() => (order.push('b'), `b@${text}`))];
+    const answers = [
+      batch.defer(() => (order.push('a'), `a@${text}`)),
+      batch.defer(() => (order.push('b'), `b@${text}`)),
+    ];
     // Edits keep arriving: nothing is answered yet.
     for (let i = 2; i <= 5; i++) {
       loop.turn();

@@ -7,7 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '@svc-manifest/validator';
 import { manifestDiagnostics } from '../src/features/diagnostics.js';
-import { diagnosticLine, loadRulePages, parseExamples, type DocExample } from '../../validator/test/support/rule-docs.js';
+import {
+  diagnosticLine,
+  loadRulePages,
+  parseExamples,
+  type DocExample,
+} from '../../validator/test/support/rule-docs.js';
 import { doc } from './helpers.js';
 
 const update = process.env.UPDATE_DOCS === '1';
@@ -32,7 +37,10 @@ describe('rule pages of codes the language server reports', () => {
       if (update) {
         for (const example of [...parseExamples(text)].reverse()) {
           const lines = runInServer(example);
-          text = text.slice(0, example.outputStart) + (lines.length ? lines.join('\n') + '\n' : '') + text.slice(example.outputEnd);
+          text =
+            text.slice(0, example.outputStart) +
+            (lines.length ? lines.join('\n') + '\n' : '') +
+            text.slice(example.outputEnd);
         }
         writeFileSync(page!.file, text);
       }

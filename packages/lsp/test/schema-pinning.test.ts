@@ -19,12 +19,19 @@ describe('schema pinning', () => {
 
   it('reads a $schema key, on a mirror of our schemas too', () => {
     const text = `$schema: "https://mirror.internal/schemas/svc.v2.schema.json"\nsvc_version: 2\n`;
-    expect(findSchemaPin(doc(text))).toMatchObject({ how: '$schema', known: { version: 2 }, start: text.indexOf('https') });
+    expect(findSchemaPin(doc(text))).toMatchObject({
+      how: '$schema',
+      known: { version: 2 },
+      start: text.indexOf('https'),
+    });
   });
 
   it("reads Taplo's #:schema directive in TOML", () => {
     const text = `#:schema ${SCHEMA_URLS.combined}\nsvc_version = 1\n`;
-    expect(findSchemaPin(doc(text, 'file:///work/other.toml'))).toMatchObject({ how: 'taplo', known: { version: null } });
+    expect(findSchemaPin(doc(text, 'file:///work/other.toml'))).toMatchObject({
+      how: 'taplo',
+      known: { version: null },
+    });
   });
 
   it('uses the pinned version for completion when svc_version is not written yet', () => {
@@ -36,15 +43,23 @@ describe('schema pinning', () => {
 
   it('offers our schema URLs as $schema values', () => {
     const fixture = at(`$schema: ‸\nsvc_version: 2\n`);
-    expect(completion(fixture.state, { position: fixture.position }).items.map((i) => i.label)).toEqual([SCHEMA_URLS.v2, SCHEMA_URLS.v1, SCHEMA_URLS.combined]);
+    expect(completion(fixture.state, { position: fixture.position }).items.map((i) => i.label)).toEqual([
+      SCHEMA_URLS.v2,
+      SCHEMA_URLS.v1,
+      SCHEMA_URLS.combined,
+    ]);
     const toml = at(`"$schema" = "‸"\n`, 'file:///work/svc.toml');
-    expect(completion(toml.state, { position: toml.position }).items[0]!.textEdit).toMatchObject({ newText: JSON.stringify(SCHEMA_URLS.v2) });
+    expect(completion(toml.state, { position: toml.position }).items[0]!.textEdit).toMatchObject({
+      newText: JSON.stringify(SCHEMA_URLS.v2),
+    });
   });
 
   it('warns when the pinned version disagrees with svc_version', () => {
     const text = `# yaml-language-server: $schema=${SCHEMA_URLS.v1}\nsvc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n`;
     const diagnostics = computeDiagnostics(doc(text));
-    expect(diagnostics.map((d) => [d.code, d.severity, d.range])).toEqual([['schema-version-mismatch', 2, rangeOf(text, SCHEMA_URLS.v1)]]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.range])).toEqual([
+      ['schema-version-mismatch', 2, rangeOf(text, SCHEMA_URLS.v1)],
+    ]);
     const state = doc(text);
     const [fix] = codeActions(state, { range: rangeOf(text, SCHEMA_URLS.v1), context: { diagnostics: [] } });
     expect(fix!.title).toBe('Pin the svc_version 2 schema');
@@ -54,15 +69,25 @@ describe('schema pinning', () => {
   it('says once, as information, that a pinned URL is not one of ours', () => {
     const text = `$schema: https://json.schemastore.org/other.json\nsvc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n`;
     const diagnostics = computeDiagnostics(doc(text));
-    expect(diagnostics.map((d) => [d.code, d.severity, d.range])).toEqual([['unknown-schema', 3, rangeOf(text, 'https://json.schemastore.org/other.json')]]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.range])).toEqual([
+      ['unknown-schema', 3, rangeOf(text, 'https://json.schemastore.org/other.json')],
+    ]);
     expect(pinsOurSchema(doc(text))).toBe(false);
   });
 
   it('finds a modeline after lines that mention it without pinning, and after any kind of line break', () => {
     const text = `svc_version: 2\nname: "yaml-language-server"\u2028# yaml-language-server: $schema=${SCHEMA_URLS.v2}\n`;
-    expect(findSchemaPin(doc(text))).toMatchObject({ how: 'modeline', start: text.indexOf('https'), end: text.indexOf('https') + SCHEMA_URLS.v2.length });
+    expect(findSchemaPin(doc(text))).toMatchObject({
+      how: 'modeline',
+      start: text.indexOf('https'),
+      end: text.indexOf('https') + SCHEMA_URLS.v2.length,
+    });
     const toml = `title = "#:schema not here"\r  #:schema ${SCHEMA_URLS.v1}\r\nsvc_version = 1\n`;
-    expect(findSchemaPin(doc(toml, 'file:///work/svc.toml'))).toMatchObject({ how: 'taplo', start: toml.indexOf('https'), known: { version: 1 } });
+    expect(findSchemaPin(doc(toml, 'file:///work/svc.toml'))).toMatchObject({
+      how: 'taplo',
+      start: toml.indexOf('https'),
+      known: { version: 1 },
+    });
   });
 
   it('reads a directive exactly where a multiline regular expression over the whole text would', () => {
@@ -71,7 +96,18 @@ describe('schema pinning', () => {
       yaml: /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/m,
       toml: /^[ \t]*#:schema[ \t]+(\S+)/m,
     };
-    const pieces = fc.constantFrom(' ', '\t', '#', ':', '=', '$schema', 'yaml-language-server', '#:schema', 'x', 'https://a/s.json');
+    const pieces = fc.constantFrom(
+      ' ',
+      '\t',
+      '#',
+      ':',
+      '=',
+      '$schema',
+      'yaml-language-server',
+      '#:schema',
+      'x',
+      'https://a/s.json',
+    );
     const line = fc.oneof(
       fc.constantFrom(
         '# yaml-language-server: $schema=https://a/s.json',
@@ -85,18 +121,22 @@ describe('schema pinning', () => {
     );
     const lineBreak = fc.constantFrom('\n', '\r', '\r\n', '\u2028', '\u2029');
     fc.assert(
-      fc.property(fc.array(fc.tuple(line, lineBreak), { maxLength: 8 }), fc.constantFrom('yaml', 'toml'), (lines, format) => {
-        const text = lines.map(([content, end]) => content + end).join('');
-        const uri = format === 'toml' ? 'file:///work/svc.toml' : 'file:///work/svc.yaml';
-        const expected = reference[format].exec(text);
-        const pin = findSchemaPin(doc(text, uri));
-        if (expected) {
-          const start = expected.index + expected[0].length - expected[1]!.length;
-          expect(pin).toMatchObject({ url: expected[1], start, how: format === 'toml' ? 'taplo' : 'modeline' });
-        } else {
-          expect(pin?.how === 'modeline' || pin?.how === 'taplo').toBe(false);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(line, lineBreak), { maxLength: 8 }),
+        fc.constantFrom('yaml', 'toml'),
+        (lines, format) => {
+          const text = lines.map(([content, end]) => content + end).join('');
+          const uri = format === 'toml' ? 'file:///work/svc.toml' : 'file:///work/svc.yaml';
+          const expected = reference[format].exec(text);
+          const pin = findSchemaPin(doc(text, uri));
+          if (expected) {
+            const start = expected.index + expected[0].length - expected[1]!.length;
+            expect(pin).toMatchObject({ url: expected[1], start, how: format === 'toml' ? 'taplo' : 'modeline' });
+          } else {
+            expect(pin?.how === 'modeline' || pin?.how === 'taplo').toBe(false);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -146,8 +186,11 @@ describe('schema pinning', () => {
             if (!ask && index < edits.length - 1) continue;
             const expected = reference[format].exec(text);
             const pin = findSchemaPin(state);
-            const directive = pin?.how === 'modeline' || pin?.how === 'taplo' ? { url: pin.url, start: pin.start } : null;
-            expect(directive).toEqual(expected ? { url: expected[1], start: expected.index + expected[0].length - expected[1]!.length } : null);
+            const directive =
+              pin?.how === 'modeline' || pin?.how === 'taplo' ? { url: pin.url, start: pin.start } : null;
+            expect(directive).toEqual(
+              expected ? { url: expected[1], start: expected.index + expected[0].length - expected[1]!.length } : null,
+            );
           }
         },
       ),

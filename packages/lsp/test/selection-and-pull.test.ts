@@ -14,7 +14,8 @@ import { doc, positionIn, rangeOf } from './helpers.js';
 const YAML = 'svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    model: "fast-1"\n    workspace: read\n';
 
 type Chain = { range: unknown; parent?: Chain };
-const chain = (selection: Chain | undefined): unknown[] => (selection ? [selection.range, ...chain(selection.parent)] : []);
+const chain = (selection: Chain | undefined): unknown[] =>
+  selection ? [selection.range, ...chain(selection.parent)] : [];
 const whole = { start: { line: 0, character: 0 }, end: { line: 6, character: 0 } };
 
 describe('selectionRanges', () => {
@@ -43,8 +44,14 @@ describe('documentDiagnostics', () => {
     const state = doc('svc_version: 2\nagents: {}\n');
     const first = documentDiagnostics(state, {});
     expect(first.kind).toBe('full');
-    expect((first as { items: { code: string }[] }).items.map((d) => d.code)).toEqual(['missing-key', 'invalid-length']);
-    expect(documentDiagnostics(state, { previousResultId: first.resultId })).toEqual({ kind: 'unchanged', resultId: first.resultId });
+    expect((first as { items: { code: string }[] }).items.map((d) => d.code)).toEqual([
+      'missing-key',
+      'invalid-length',
+    ]);
+    expect(documentDiagnostics(state, { previousResultId: first.resultId })).toEqual({
+      kind: 'unchanged',
+      resultId: first.resultId,
+    });
     expect(documentDiagnostics(doc('svc_version: 2\n'), { previousResultId: first.resultId }).kind).toBe('full');
   });
 });
@@ -66,16 +73,22 @@ describe('over stdio, a client that pulls', () => {
   it('pulls diagnostics with result ids, gets unchanged, and is pushed nothing', async () => {
     const uri = 'file:///work/pull/svc.yaml';
     const text = 'svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    conectors: none\n';
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    const first = await client.connection.sendRequest<{ kind: string; resultId: string; items: { code: string; range: unknown }[] }>(
-      'textDocument/diagnostic',
-      {
-        textDocument: { uri },
-      },
-    );
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
+    const first = await client.connection.sendRequest<{
+      kind: string;
+      resultId: string;
+      items: { code: string; range: unknown }[];
+    }>('textDocument/diagnostic', {
+      textDocument: { uri },
+    });
     expect(first.kind).toBe('full');
     expect(first.items.map((d) => [d.code, d.range])).toEqual([['unknown-key', rangeOf(text, 'conectors')]]);
-    const again = await client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri }, previousResultId: first.resultId });
+    const again = await client.connection.sendRequest('textDocument/diagnostic', {
+      textDocument: { uri },
+      previousResultId: first.resultId,
+    });
     expect(again).toEqual({ kind: 'unchanged', resultId: first.resultId });
     await client.connection.sendNotification('textDocument/didChange', {
       textDocument: { uri, version: 2 },
@@ -93,7 +106,12 @@ describe('over stdio, a client that pulls', () => {
     });
     expect(chain(ranges[0]).slice(0, 2)).toEqual([rangeOf(edited, 'none'), rangeOf(edited, 'connectors: none')]);
     // Answered after the didOpen and didChange above were handled: a push would have been scheduled by then.
-    expect(await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST)).toEqual({ scheduled: 0, validations: 0, publications: 0, dropped: 0 });
+    expect(await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST)).toEqual({
+      scheduled: 0,
+      validations: 0,
+      publications: 0,
+      dropped: 0,
+    });
     expect(client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics')).toEqual([]);
   });
 });

@@ -18,12 +18,19 @@ describe('settings', () => {
       format: true,
     });
     expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
-    expect(readSettings({ enable: 'yes', files: { extraPatterns: 'x' }, validation: { maxFileSizeBytes: -1 } })).toEqual(DEFAULT_SETTINGS);
+    expect(
+      readSettings({ enable: 'yes', files: { extraPatterns: 'x' }, validation: { maxFileSizeBytes: -1 } }),
+    ).toEqual(DEFAULT_SETTINGS);
   });
 
   it('reads nested and dotted forms', () => {
     expect(
-      readSettings({ enable: false, files: { extraPatterns: ['**/*.svc.yaml'] }, validation: { maxFileSizeBytes: 2048 }, pathChecks: { enable: false } }),
+      readSettings({
+        enable: false,
+        files: { extraPatterns: ['**/*.svc.yaml'] },
+        validation: { maxFileSizeBytes: 2048 },
+        pathChecks: { enable: false },
+      }),
     ).toEqual({
       ...DEFAULT_SETTINGS,
       enable: false,
@@ -32,14 +39,27 @@ describe('settings', () => {
       pathChecks: false,
     });
     // The switches the extension sets per folder, in both forms.
-    expect(readSettings({ validation: { enable: false }, hover: { enable: false }, 'completion.enable': false, format: { enable: false } })).toEqual({
+    expect(
+      readSettings({
+        validation: { enable: false },
+        hover: { enable: false },
+        'completion.enable': false,
+        format: { enable: false },
+      }),
+    ).toEqual({
       ...DEFAULT_SETTINGS,
       validation: false,
       hover: false,
       completion: false,
       format: false,
     });
-    expect(readSettings({ 'files.extraPatterns': ['a.yaml'], 'validation.maxFileSizeBytes': 10, 'pathChecks.enable': false })).toMatchObject({
+    expect(
+      readSettings({
+        'files.extraPatterns': ['a.yaml'],
+        'validation.maxFileSizeBytes': 10,
+        'pathChecks.enable': false,
+      }),
+    ).toMatchObject({
       extraPatterns: ['a.yaml'],
       maxFileSizeBytes: 10,
       pathChecks: false,
@@ -68,7 +88,10 @@ describe('settings', () => {
 describe('README', () => {
   it('documents every setting with its real default', () => {
     const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\| `svc\.([\w.]+)` \| [^|]+ \| `([^`]+)` \|/gm)].map((m) => [m[1], JSON.parse(m[2]!)]);
+    const rows = [...readme.matchAll(/^\| `svc\.([\w.]+)` \| [^|]+ \| `([^`]+)` \|/gm)].map((m) => [
+      m[1],
+      JSON.parse(m[2]!),
+    ]);
     expect(Object.fromEntries(rows)).toEqual({
       enable: DEFAULT_SETTINGS.enable,
       'files.extraPatterns': DEFAULT_SETTINGS.extraPatterns,

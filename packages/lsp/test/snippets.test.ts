@@ -15,7 +15,10 @@ function expandAll(textWithCursor: string, uri?: string): { label: string; text:
   const snippets = completion(fixture.state, { position: fixture.position }).items.filter((i) => i.kind === 15);
   return snippets.map((snippet) => {
     const edit = snippet.textEdit as { range: never; newText: string };
-    return { label: snippet.label, text: applyEdits(fixture.text, [{ range: edit.range, newText: expandSnippetDefaults(edit.newText) }]) };
+    return {
+      label: snippet.label,
+      text: applyEdits(fixture.text, [{ range: edit.range, newText: expandSnippetDefaults(edit.newText) }]),
+    };
   });
 }
 
@@ -34,7 +37,9 @@ function expectValid(text: string, format: 'yaml' | 'toml', version: 1 | 2): voi
 }
 
 const TRIGGER_LABELS = ['trigger: cron', 'trigger: webhook', 'trigger: monitor (poll)', 'trigger: monitor (stream)'];
-const CONNECTOR_LABELS = ['managed_a', 'managed_b', 'mcp', 'openapi', 'collection', 'graphql', 'http', 'channel'].map((p) => `connector: ${p}`);
+const CONNECTOR_LABELS = ['managed_a', 'managed_b', 'mcp', 'openapi', 'collection', 'graphql', 'http', 'channel'].map(
+  (p) => `connector: ${p}`,
+);
 
 describe('snippets produce valid triggers and connectors', () => {
   const yamlHead = 'svc_version: 2\ndefault_agent: coder\nagents:\n  coder: {}\n  reviewer: {}\n';
@@ -47,7 +52,9 @@ describe('snippets produce valid triggers and connectors', () => {
   });
 
   it('a trigger of each type, on an empty line under "triggers:" (YAML)', () => {
-    const expanded = expandAll(`${yamlHead}triggers:\n  - slug: nightly-report\n    type: webhook\n    prompt: x\n    secret_env: S\n  ‸\n`);
+    const expanded = expandAll(
+      `${yamlHead}triggers:\n  - slug: nightly-report\n    type: webhook\n    prompt: x\n    secret_env: S\n  ‸\n`,
+    );
     expect(expanded.map((e) => e.label)).toEqual(TRIGGER_LABELS);
     for (const { text } of expanded) expectValid(text, 'yaml', 2);
     // The default slug avoids the one in use.
@@ -75,15 +82,21 @@ describe('snippets produce valid triggers and connectors', () => {
     const agentsYaml = (n: number) => Array.from({ length: n }, (_, i) => `  agent-${i}: {}\n`).join('');
     const snippetText = (n: number) => {
       const fixture = at(`svc_version: 2\ndefault_agent: agent-0\nagents:\n${agentsYaml(n)}triggers:\n  - ‸\n`);
-      const cron = completion(fixture.state, { position: fixture.position }).items.find((i) => i.label === 'trigger: cron')!;
+      const cron = completion(fixture.state, { position: fixture.position }).items.find(
+        (i) => i.label === 'trigger: cron',
+      )!;
       return (cron.textEdit as { newText: string }).newText;
     };
     const choices = snippetText(MAX_AGENT_CHOICES);
-    expect(choices).toContain(`agent: \${2|${Array.from({ length: MAX_AGENT_CHOICES }, (_, i) => `agent-${i}`).join(',')}|}`);
+    expect(choices).toContain(
+      `agent: \${2|${Array.from({ length: MAX_AGENT_CHOICES }, (_, i) => `agent-${i}`).join(',')}|}`,
+    );
     const many = snippetText(MAX_AGENT_CHOICES + 1);
     expect(many).toContain('agent: ${2:agent-0}');
     expect(many).not.toContain('agent-1');
-    const expanded = expandAll(`svc_version: 2\ndefault_agent: agent-0\nagents:\n${agentsYaml(MAX_AGENT_CHOICES + 1)}triggers:\n  - ‸\n`);
+    const expanded = expandAll(
+      `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agentsYaml(MAX_AGENT_CHOICES + 1)}triggers:\n  - ‸\n`,
+    );
     for (const { text } of expanded) expectValid(text, 'yaml', 2);
   });
 

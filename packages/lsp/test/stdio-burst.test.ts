@@ -21,7 +21,9 @@ function manyDiagnostics(): string {
 }
 
 function publications(client: StdioClient, uri: string): { version: number; diagnostics: Diagnostic[] }[] {
-  return client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).map((n) => n.params);
+  return client.notifications
+    .filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri)
+    .map((n) => n.params);
 }
 
 describe('a burst of edits over stdio', () => {
@@ -37,8 +39,14 @@ describe('a burst of edits over stdio', () => {
   it('costs a few validations, not one per edit, and ends with a fresh validation of the final text', async () => {
     const uri = 'file:///work/burst/svc.yaml';
     let text = manyDiagnostics();
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    const opened = await client.until(() => publications(client, uri).find((p) => p.version === 1), 'diagnostics of the opened file', 60_000);
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
+    const opened = await client.until(
+      () => publications(client, uri).find((p) => p.version === 1),
+      'diagnostics of the opened file',
+      60_000,
+    );
     expect(opened.diagnostics.length).toBeGreaterThanOrEqual(1000);
     const before = await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST);
     const publishedBefore = publications(client, uri).length;
@@ -73,7 +81,11 @@ describe('a burst of edits over stdio', () => {
     expect(hovered).toEqual(JSON.parse(JSON.stringify(hover(fresh, { position }))));
     expect(symbols).toEqual(JSON.parse(JSON.stringify(documentSymbols(fresh))));
 
-    const last = await client.until(() => publications(client, uri).find((p) => p.version === version), `diagnostics for version ${version}`, 60_000);
+    const last = await client.until(
+      () => publications(client, uri).find((p) => p.version === version),
+      `diagnostics for version ${version}`,
+      60_000,
+    );
     const expected: Diagnostic[] = JSON.parse(JSON.stringify(computeDiagnostics(fresh)));
     expect(expected.some((d) => typeof d.message === 'string' && d.message.includes('cx150z'))).toBe(true);
     expect(last.diagnostics).toEqual(expected);
@@ -94,7 +106,9 @@ describe('a burst of edits over stdio', () => {
   it('answers the stats request with counters that only grow', async () => {
     const a = await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST);
     const uri = 'file:///work/burst/other/svc.yaml';
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' } });
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' },
+    });
     await client.until(() => publications(client, uri).find((p) => p.version === 1), 'diagnostics of a new file');
     const b = await client.connection.sendRequest<SchedulerStats>(STATS_REQUEST);
     expect(b.validations).toBe(a.validations + 1);

@@ -156,13 +156,23 @@ function expectedAnswer(method: string, state: ReturnType<typeof createState>, p
   }
 }
 
-async function fuzz(client: StdioClient, uri: string, languageId: string, start: string, edits: number, seed: number): Promise<void> {
+async function fuzz(
+  client: StdioClient,
+  uri: string,
+  languageId: string,
+  start: string,
+  edits: number,
+  seed: number,
+): Promise<void> {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   let text = start;
   let version = 1;
-  await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-  const pending: Promise<{ method: string; error?: unknown; answer?: unknown; sentAt?: number; params?: unknown }>[] = [];
+  await client.connection.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId, version, text },
+  });
+  const pending: Promise<{ method: string; error?: unknown; answer?: unknown; sentAt?: number; params?: unknown }>[] =
+    [];
   /** The text of every version, to check answers against. */
   const texts = [start];
   for (let i = 0; i < edits; i++) {
@@ -180,7 +190,9 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
       insert = text.slice(a, a + Math.floor(next() * 120));
     } else {
       // Paste garbage: random code units, including lone surrogates and control characters.
-      insert = Array.from({ length: Math.floor(next() * 40) }, () => String.fromCharCode(Math.floor(next() * 0xffff))).join('');
+      insert = Array.from({ length: Math.floor(next() * 40) }, () =>
+        String.fromCharCode(Math.floor(next() * 0xffff)),
+      ).join('');
       to = Math.min(text.length, from + Math.floor(next() * 10));
     }
     if (from > to) [from, to] = [to, from];
@@ -200,7 +212,11 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
     if (i % 200 === 199) {
       const current = version;
       await client.until(
-        () => client.notifications.some((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === current),
+        () =>
+          client.notifications.some(
+            (n) =>
+              n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === current,
+          ),
         `diagnostics for version ${current}`,
         60_000,
       );
@@ -227,7 +243,11 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   const answers = await Promise.all(pending);
   expect(answers.filter((a) => a.error)).toEqual([]);
   // No handler threw (a throw would be answered with an empty result, and logged).
-  expect(client.notifications.filter((n) => n.method === 'window/logMessage' && /failed/.test(n.params.message)).map((n) => n.params.message)).toEqual([]);
+  expect(
+    client.notifications
+      .filter((n) => n.method === 'window/logMessage' && /failed/.test(n.params.message))
+      .map((n) => n.params.message),
+  ).toEqual([]);
   expect(answers.length).toBe(Math.ceil(edits / 5));
   // Every answer is computed from the newest text the server had when it answered: the text the
   // request was sent after, or a later one (requests wait until the edits already received are
@@ -239,7 +259,8 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   expect(checked.length).toBeGreaterThan(answers.length / 2);
   const unmatched = checked.filter((a) => {
     const got = JSON.stringify(a.answer);
-    for (let v = a.sentAt!; v <= version; v++) if (JSON.stringify(expectedAnswer(a.method, stateAt(v), a.params)) === got) return false;
+    for (let v = a.sentAt!; v <= version; v++)
+      if (JSON.stringify(expectedAnswer(a.method, stateAt(v), a.params)) === got) return false;
     return true;
   });
   expect(unmatched.map((a) => ({ method: a.method, sentAt: a.sentAt }))).toEqual([]);
@@ -249,7 +270,10 @@ async function fuzz(client: StdioClient, uri: string, languageId: string, start:
   const symbols = await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
   expect(symbols).toEqual(JSON.parse(JSON.stringify(documentSymbols(fresh))));
   const published = await client.until(
-    () => client.notifications.find((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version),
+    () =>
+      client.notifications.find(
+        (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version,
+      ),
     `diagnostics for version ${version}`,
     60_000,
   );
@@ -285,11 +309,16 @@ describe('the built server under thousands of random edits over stdio', () => {
 
   it('answers a request whose handler throws with an empty result, logs it, and keeps going', async () => {
     const uri = 'file:///work/fuzz/broken/svc.yaml';
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' } });
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\n' },
+    });
     // A position of null makes the hover handler throw inside.
     const answer = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: null });
     expect(answer).toBeNull();
-    await client.until(() => client.notifications.find((n) => n.method === 'window/logMessage' && /hover failed/.test(n.params.message)), 'the logged failure');
+    await client.until(
+      () => client.notifications.find((n) => n.method === 'window/logMessage' && /hover failed/.test(n.params.message)),
+      'the logged failure',
+    );
     const symbols = await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
     expect(symbols).toMatchObject([{ name: 'svc_version' }]);
     expect(client.stderr()).not.toMatch(/uncaught/);

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CodeActionTriggerKind, type CodeAction, type CreateFile, type DeleteFile, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
+import {
+  CodeActionTriggerKind,
+  type CodeAction,
+  type CreateFile,
+  type DeleteFile,
+  type TextDocumentEdit,
+  type TextEdit,
+} from 'vscode-languageserver';
 import { inlayHints } from '../src/features/inlay-hints.js';
 import { readSettings } from '../src/settings.js';
 import { FIX_ALL_KIND, transformActions } from '../src/transform-actions.js';
@@ -19,7 +26,8 @@ function apply(text: string, action: CodeAction, uri: string): string {
 }
 
 describe('source.fixAll.svc-manifest', () => {
-  const text = 'svc_version: 2.0  # old\ndefault_agent: a\nagents:\n  a:\n    workspace: reed   # typo\n    connectors_personal: []\n';
+  const text =
+    'svc_version: 2.0  # old\ndefault_agent: a\nagents:\n  a:\n    workspace: reed   # typo\n    connectors_personal: []\n';
 
   it('applies every safe fix in one edit, keeping comments', () => {
     const state = doc(text);
@@ -31,8 +39,14 @@ describe('source.fixAll.svc-manifest', () => {
   });
 
   it('offers nothing for a file without findings, nor on automatic lightbulb requests, nor for other kinds', () => {
-    expect(transformActions(doc('svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n'), { context: { diagnostics: [], only: [FIX_ALL_KIND] } })).toEqual([]);
-    expect(transformActions(doc(text), { context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Automatic } })).toEqual([]);
+    expect(
+      transformActions(doc('svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n'), {
+        context: { diagnostics: [], only: [FIX_ALL_KIND] },
+      }),
+    ).toEqual([]);
+    expect(
+      transformActions(doc(text), { context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Automatic } }),
+    ).toEqual([]);
     expect(transformActions(doc(text), { context: { diagnostics: [], only: ['quickfix'] } })).toEqual([]);
   });
 });
@@ -43,7 +57,9 @@ describe('Migrate to svc_version 2', () => {
     const state = doc(text);
     const actions = transformActions(state, { context: { diagnostics: [], only: ['refactor'] } });
     expect(actions.map((a) => [a.title, a.kind])).toEqual([['Migrate to svc_version 2', 'refactor.rewrite']]);
-    expect(apply(text, actions[0]!, state.uri)).toBe('svc_version: 2\ndefault_agent: solo\nagents:\n  # the one\n  solo:\n    connectors: all\n');
+    expect(apply(text, actions[0]!, state.uri)).toBe(
+      'svc_version: 2\ndefault_agent: solo\nagents:\n  # the one\n  solo:\n    connectors: all\n',
+    );
   });
 
   it('is shown disabled, with the first located reason, when the migration is refused', () => {
@@ -57,12 +73,19 @@ describe('Migrate to svc_version 2', () => {
     const text = 'svc_version: 1\nagents:\n  - name: a\n  - name: b\n';
     const state = doc(text);
     const actions = transformActions(state, { context: { diagnostics: [], only: ['refactor'] } });
-    expect(actions.map((a) => a.title)).toEqual(["Migrate to svc_version 2 (default agent 'a')", "Migrate to svc_version 2 (default agent 'b')"]);
+    expect(actions.map((a) => a.title)).toEqual([
+      "Migrate to svc_version 2 (default agent 'a')",
+      "Migrate to svc_version 2 (default agent 'b')",
+    ]);
     expect(apply(text, actions[1]!, state.uri)).toBe('svc_version: 2\ndefault_agent: b\nagents:\n  a: {}\n  b: {}\n');
   });
 
   it('is not offered on a version 2 manifest', () => {
-    expect(transformActions(doc('svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n'), { context: { diagnostics: [], only: ['refactor'] } })).toEqual([]);
+    expect(
+      transformActions(doc('svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n'), {
+        context: { diagnostics: [], only: ['refactor'] },
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -73,12 +96,20 @@ describe('Convert to svc.yaml', () => {
 
   it('creates the YAML file and deletes the TOML file in one workspace edit', () => {
     const state = doc(text, tomlUri);
-    const actions = transformActions(state, { context: { diagnostics: [], only: ['refactor'] } }, undefined, { resourceOperations: true });
+    const actions = transformActions(state, { context: { diagnostics: [], only: ['refactor'] } }, undefined, {
+      resourceOperations: true,
+    });
     expect(actions.map((a) => a.title)).toEqual(['Convert to svc.yaml']);
     const [create, edit, remove] = actions[0]!.edit!.documentChanges! as [CreateFile, TextDocumentEdit, DeleteFile];
-    expect(create).toEqual({ kind: 'create', uri: 'file:///work/svc.yaml', options: { overwrite: false, ignoreIfExists: false } });
+    expect(create).toEqual({
+      kind: 'create',
+      uri: 'file:///work/svc.yaml',
+      options: { overwrite: false, ignoreIfExists: false },
+    });
     expect(edit.textDocument.uri).toBe('file:///work/svc.yaml');
-    expect((edit.edits[0] as TextEdit).newText).toBe('# top\nsvc_version: 2\ndefault_agent: a  # the agent\n\nagents:\n  a:\n    connectors: all\n');
+    expect((edit.edits[0] as TextEdit).newText).toBe(
+      '# top\nsvc_version: 2\ndefault_agent: a  # the agent\n\nagents:\n  a:\n    connectors: all\n',
+    );
     expect(remove).toEqual({ kind: 'delete', uri: tomlUri });
   });
 
@@ -117,8 +148,11 @@ describe('inlay hints', () => {
   });
 
   it('work on TOML and only inside the requested range', () => {
-    const text = 'svc_version = 1\n\n[[channels]]\nplatform = "chat_a"\nenabled = "off"\n\n[[channels]]\nplatform = "email"\nenabled = "ON"\n';
-    const hints = inlayHints(doc(text, tomlUri), { range: { start: { line: 6, character: 0 }, end: { line: 9, character: 0 } } });
+    const text =
+      'svc_version = 1\n\n[[channels]]\nplatform = "chat_a"\nenabled = "off"\n\n[[channels]]\nplatform = "email"\nenabled = "ON"\n';
+    const hints = inlayHints(doc(text, tomlUri), {
+      range: { start: { line: 6, character: 0 }, end: { line: 9, character: 0 } },
+    });
     expect(hints.map((h) => [h.position.line, h.label])).toEqual([[8, '→ true']]);
   });
 
@@ -153,14 +187,18 @@ describe('on arbitrary text', () => {
     '\r\n',
     '#c\n',
   ];
-  const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 30 }).map((parts) => parts.join(''));
+  const text = fc
+    .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 30 })
+    .map((parts) => parts.join(''));
 
   it('never throws, and every edit applies to the text it was made for', () => {
     fc.assert(
       fc.property(text, fc.boolean(), (body, toml) => {
         const uri = toml ? tomlUri : 'file:///work/svc.yaml';
         const state = doc(body, uri);
-        for (const action of transformActions(state, { context: { diagnostics: [] } }, undefined, { resourceOperations: true })) {
+        for (const action of transformActions(state, { context: { diagnostics: [] } }, undefined, {
+          resourceOperations: true,
+        })) {
           if (action.edit?.changes) expect(typeof apply(body, action, uri)).toBe('string');
         }
         for (const hint of inlayHints(state, { range: WHOLE })) expect(hint.position.line).toBeGreaterThanOrEqual(0);
@@ -186,7 +224,9 @@ describe('through the built server (stdio)', () => {
     });
     const uri = 'file:///w/fix/svc.yaml';
     const text = 'svc_version: 1\nagents:\n  - name: solo\nchannels:\n  - platform: chat_a\n    enabled: "on"\n';
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
     const request = (only: string[]) =>
       client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
         textDocument: { uri },
@@ -197,20 +237,31 @@ describe('through the built server (stdio)', () => {
     expect(await request(['source.fixAll'])).toEqual([]);
     const [migrate] = await request(['refactor']);
     expect(migrate!.disabled!.reason).toMatch(/channels/);
-    const hints = await client.connection.sendRequest<{ label: string; position: { line: number } }[]>('textDocument/inlayHint', {
-      textDocument: { uri },
-      range: WHOLE,
-    });
+    const hints = await client.connection.sendRequest<{ label: string; position: { line: number } }[]>(
+      'textDocument/inlayHint',
+      {
+        textDocument: { uri },
+        range: WHOLE,
+      },
+    );
     expect(hints.map((h) => [h.position.line, h.label])).toEqual([[5, '→ true']]);
 
     const fixable = 'svc_version: 2.0\ndefault_agent: a\nagents:\n  a:\n    workspace: reed\n';
-    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: fixable }] });
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: fixable }],
+    });
     const [fixAll] = await request(['source.fixAll']);
     expect(fixAll!.kind).toBe(FIX_ALL_KIND);
     expect(apply(fixable, fixAll!, uri)).toBe('svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    workspace: read\n');
 
     expect(
-      (await client.connection.sendRequest<{ label: string }[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).map((h) => h.label),
+      (
+        await client.connection.sendRequest<{ label: string }[]>('textDocument/inlayHint', {
+          textDocument: { uri },
+          range: WHOLE,
+        })
+      ).map((h) => h.label),
     ).toEqual(['→ 2']);
     hintsOn = false;
     const pulled = new Promise<void>((resolve) => (onPull = resolve));
@@ -221,7 +272,12 @@ describe('through the built server (stdio)', () => {
     await pulled;
     let left = -1;
     for (let attempt = 0; attempt < 20 && left !== 0; attempt++) {
-      left = (await client.connection.sendRequest<unknown[]>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE })).length;
+      left = (
+        await client.connection.sendRequest<unknown[]>('textDocument/inlayHint', {
+          textDocument: { uri },
+          range: WHOLE,
+        })
+      ).length;
     }
     expect(left).toBe(0);
   });

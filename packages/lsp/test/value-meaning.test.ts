@@ -42,7 +42,9 @@ describe('describeSchedule', () => {
   });
 
   it('says what is wrong with a schedule outside the dialect', () => {
-    expect(describeSchedule('0 25 * * *', undefined, NOW)).toBe('Not a five-field cron schedule: hour 25 is out of range 0-23.');
+    expect(describeSchedule('0 25 * * *', undefined, NOW)).toBe(
+      'Not a five-field cron schedule: hour 25 is out of range 0-23.',
+    );
   });
 });
 
@@ -60,7 +62,8 @@ describe('describeDuration', () => {
 });
 
 describe('hover on a trigger value', () => {
-  const TOML = 'svc_version = 1\n\n[[triggers]]\nslug = "m"\ntype = "monitor"\nrun = "check"\nmode = "poll"\ninterval = "1‸5m"\nprompt = "p"\n';
+  const TOML =
+    'svc_version = 1\n\n[[triggers]]\nslug = "m"\ntype = "monitor"\nrun = "check"\nmode = "poll"\ninterval = "1‸5m"\nprompt = "p"\n';
   it('adds the meaning to the key description', () => {
     const fixture = at(TOML, tomlUri);
     const got = hover(fixture.state, { position: fixture.position });
@@ -83,7 +86,9 @@ describe('croner and the reader', () => {
           continue;
         }
         for (const name of names.filter((file) => /\.(ya?ml|toml)$/.test(file))) {
-          for (const match of readFileSync(join(root, rule.name, verdict, name), 'utf8').matchAll(/(?:cron|schedule)\s*[:=]\s*["']?([^"'\n]+)/g))
+          for (const match of readFileSync(join(root, rule.name, verdict, name), 'utf8').matchAll(
+            /(?:cron|schedule)\s*[:=]\s*["']?([^"'\n]+)/g,
+          ))
             schedules.add(match[1]!.trim());
         }
       }
@@ -126,17 +131,27 @@ describe('over stdio', () => {
       '    prompt: p',
       '',
     ].join('\n');
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-    const got = await client.connection.sendRequest<{ contents: { value: string }; range: unknown }>('textDocument/hover', {
-      textDocument: { uri },
-      position: positionIn(text, '0 9 * * *"', 0, 2),
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
     });
+    const got = await client.connection.sendRequest<{ contents: { value: string }; range: unknown }>(
+      'textDocument/hover',
+      {
+        textDocument: { uri },
+        position: positionIn(text, '0 9 * * *"', 0, 2),
+      },
+    );
     expect(got.range).toEqual(rangeOf(text, '"0 9 * * *"'));
-    const runs = /\*\*Runs:\*\* At 09:00\n\nNext 3 runs, Asia\/Kolkata:\n\n((?:- \w{3} \d{4}-\d\d-\d\d 09:00 \(03:30 UTC\)\n?){3})$/.exec(got.contents.value);
+    const runs =
+      /\*\*Runs:\*\* At 09:00\n\nNext 3 runs, Asia\/Kolkata:\n\n((?:- \w{3} \d{4}-\d\d-\d\d 09:00 \(03:30 UTC\)\n?){3})$/.exec(
+        got.contents.value,
+      );
     expect(runs, got.contents.value).not.toBeNull();
     const published = await new Promise<{ code: string; range: unknown }[]>((resolve) => {
       const poll = () => {
-        const last = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).pop();
+        const last = client.notifications
+          .filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri)
+          .pop();
         if (last) resolve(last.params.diagnostics);
         else setTimeout(poll, 20);
       };

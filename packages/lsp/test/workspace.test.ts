@@ -36,7 +36,12 @@ describe('workspace requests over stdio', () => {
     // A repository: git reads ignore files only inside one, and so does the walk.
     mkdirSync(join(work, '.git'));
     symlinkSync(join(work, 'a'), join(work, 'link'));
-    client = await startStdioClient(() => settings, undefined, {}, { workspaceFolders: [{ uri: pathToFileURL(work).href, name: 'work' }] });
+    client = await startStdioClient(
+      () => settings,
+      undefined,
+      {},
+      { workspaceFolders: [{ uri: pathToFileURL(work).href, name: 'work' }] },
+    );
   }, 60_000);
   afterAll(async () => {
     await client.close();
@@ -44,12 +49,23 @@ describe('workspace requests over stdio', () => {
   });
 
   it('announces workspace diagnostics and workspace symbols', () => {
-    expect(client.initializeResult.capabilities).toMatchObject({ diagnosticProvider: { workspaceDiagnostics: true }, workspaceSymbolProvider: true });
+    expect(client.initializeResult.capabilities).toMatchObject({
+      diagnosticProvider: { workspaceDiagnostics: true },
+      workspaceSymbolProvider: true,
+    });
   });
 
   it('reports every manifest of the folder but the ignored ones, then unchanged for the same result ids', async () => {
-    type Report = { kind: string; uri: string; version: number | null; resultId: string; items?: { code: string; range: unknown }[] };
-    const first = await client.connection.sendRequest<{ items: Report[] }>('workspace/diagnostic', { previousResultIds: [] });
+    type Report = {
+      kind: string;
+      uri: string;
+      version: number | null;
+      resultId: string;
+      items?: { code: string; range: unknown }[];
+    };
+    const first = await client.connection.sendRequest<{ items: Report[] }>('workspace/diagnostic', {
+      previousResultIds: [],
+    });
     expect(first.items.map((r) => [r.uri, r.kind, r.version, r.items!.map((d) => [d.code, d.range])])).toEqual([
       [uri('a/svc.yaml'), 'full', null, [['unknown-key', rangeOf(A, 'conectors')]]],
       [uri('b/svc.toml'), 'full', null, []],
@@ -57,13 +73,19 @@ describe('workspace requests over stdio', () => {
     const again = await client.connection.sendRequest<{ items: Report[] }>('workspace/diagnostic', {
       previousResultIds: first.items.map((r) => ({ uri: r.uri, value: r.resultId })),
     });
-    expect(again.items.map((r) => [r.uri, r.kind, r.resultId])).toEqual(first.items.map((r) => [r.uri, 'unchanged', r.resultId]));
+    expect(again.items.map((r) => [r.uri, r.kind, r.resultId])).toEqual(
+      first.items.map((r) => [r.uri, 'unchanged', r.resultId]),
+    );
   });
 
   it('takes an open file from the editor, not the disk', async () => {
     const fixed = A.replace('conectors', 'connectors');
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('a/svc.yaml'), languageId: 'yaml', version: 3, text: fixed } });
-    const report = await client.connection.sendRequest<{ items: { uri: string; version: number | null; items?: unknown[] }[] }>('workspace/diagnostic', {
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: uri('a/svc.yaml'), languageId: 'yaml', version: 3, text: fixed },
+    });
+    const report = await client.connection.sendRequest<{
+      items: { uri: string; version: number | null; items?: unknown[] }[];
+    }>('workspace/diagnostic', {
       previousResultIds: [],
     });
     expect(report.items.map((r) => [r.uri, r.version, r.items])).toEqual([
@@ -76,13 +98,21 @@ describe('workspace requests over stdio', () => {
     settings = { enable: false };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     await expect
-      .poll(async () => (await client.connection.sendRequest<{ items: unknown[] }>('workspace/diagnostic', { previousResultIds: [] })).items)
+      .poll(
+        async () =>
+          (await client.connection.sendRequest<{ items: unknown[] }>('workspace/diagnostic', { previousResultIds: [] }))
+            .items,
+      )
       .toEqual([]);
     expect(await client.connection.sendRequest('workspace/symbol', { query: '' })).toEqual([]);
     settings = {};
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     await expect
-      .poll(async () => (await client.connection.sendRequest<{ items: unknown[] }>('workspace/diagnostic', { previousResultIds: [] })).items.length)
+      .poll(
+        async () =>
+          (await client.connection.sendRequest<{ items: unknown[] }>('workspace/diagnostic', { previousResultIds: [] }))
+            .items.length,
+      )
       .toBe(2);
   });
 
@@ -90,7 +120,12 @@ describe('workspace requests over stdio', () => {
     type Symbol = { name: string; kind: number; location: { uri: string; range: unknown }; containerName: string };
     const nightly = await client.connection.sendRequest<Symbol[]>('workspace/symbol', { query: 'ngt' });
     expect(nightly).toEqual([
-      { name: 'nightly', kind: 24, location: { uri: uri('b/svc.toml'), range: rangeOf(B, '"nightly"') }, containerName: 'trigger in svc.toml' },
+      {
+        name: 'nightly',
+        kind: 24,
+        location: { uri: uri('b/svc.toml'), range: rangeOf(B, '"nightly"') },
+        containerName: 'trigger in svc.toml',
+      },
     ]);
     const all = await client.connection.sendRequest<Symbol[]>('workspace/symbol', { query: '' });
     expect(all.map((s) => [s.name, s.containerName])).toEqual([

@@ -48,7 +48,10 @@ function forTypes(node: unknown, definition?: string): unknown {
     if (key === 'properties' || key === 'definitions') {
       // A record of schemas, not a schema: convert each member.
       out[key] = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, forTypes(member, key === 'definitions' ? name : undefined)]),
+        Object.entries(value as Record<string, unknown>).map(([name, member]) => [
+          name,
+          forTypes(member, key === 'definitions' ? name : undefined),
+        ]),
       );
       continue;
     }
@@ -56,12 +59,38 @@ function forTypes(node: unknown, definition?: string): unknown {
       if (definition) out.title = typeName(definition);
       continue;
     }
-    if (['allOf', 'if', 'then', 'else', 'not', 'markdownDescription', '$comment', '$id', '$schema', 'propertyNames'].includes(key)) continue;
+    if (
+      [
+        'allOf',
+        'if',
+        'then',
+        'else',
+        'not',
+        'markdownDescription',
+        '$comment',
+        '$id',
+        '$schema',
+        'propertyNames',
+      ].includes(key)
+    )
+      continue;
     if (key.startsWith('x-svc-')) continue;
     out[key] = forTypes(value);
   }
   // A schema that constrains nothing (v1 `credential`, connector `spec`) is `unknown`, not `{}`.
-  const shapeKeys = ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'properties', 'items', 'additionalProperties', 'tsType'];
+  const shapeKeys = [
+    'type',
+    'enum',
+    'const',
+    '$ref',
+    'anyOf',
+    'oneOf',
+    'allOf',
+    'properties',
+    'items',
+    'additionalProperties',
+    'tsType',
+  ];
   if (!shapeKeys.some((key) => key in source) && !('definitions' in source)) out.tsType = 'unknown';
   // `allOf: [slug, not default]` on a property: keep the first branch's shape.
   if (Array.isArray(source.allOf) && !('type' in source) && !('$ref' in source) && !('properties' in source)) {
@@ -88,4 +117,6 @@ const types = await compile(typeRoot as never, 'Manifest', {
   style: { singleQuote: true, printWidth: 120 },
 });
 writeFileSync(join(packageDir, 'src', 'generated', 'types.ts'), types);
-console.log(`wrote ${outDir}/svc{,.v1,.v2}.schema.json and src/generated/types.ts (schema_url ${schemas.urls.combined})`);
+console.log(
+  `wrote ${outDir}/svc{,.v1,.v2}.schema.json and src/generated/types.ts (schema_url ${schemas.urls.combined})`,
+);

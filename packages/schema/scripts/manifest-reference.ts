@@ -87,7 +87,15 @@ const SAMPLES: Record<string, unknown> = {
   'sandbox.templates[].disk': 20,
   'sandbox.templates[].image': 'python:3.12-slim',
   'sandbox.templates[].dockerfile': 'sandbox/Dockerfile',
-  triggers: [{ slug: 'nightly-digest', type: 'cron', cron: '0 6 * * *', timezone: 'Europe/Berlin', prompt: "Summarise yesterday's new issues." }],
+  triggers: [
+    {
+      slug: 'nightly-digest',
+      type: 'cron',
+      cron: '0 6 * * *',
+      timezone: 'Europe/Berlin',
+      prompt: "Summarise yesterday's new issues.",
+    },
+  ],
   'triggers[].slug': 'nightly-digest',
   'triggers[].name': 'Nightly digest',
   'triggers[].agent': 'triage',
@@ -191,7 +199,9 @@ const code = (value: unknown): string => {
   return `${fence}${pad}${text}${pad}${fence}`;
 };
 const list = (values: readonly unknown[], last = 'or'): string =>
-  values.length <= 1 ? values.map(code).join('') : `${values.slice(0, -1).map(code).join(', ')} ${last} ${code(values.at(-1))}`;
+  values.length <= 1
+    ? values.map(code).join('')
+    : `${values.slice(0, -1).map(code).join(', ')} ${last} ${code(values.at(-1))}`;
 
 function displayPath(segments: readonly Segment[]): string {
   let path = '';
@@ -227,7 +237,14 @@ class Reference {
   private readonly ajv = new Ajv({
     strict: false,
     allErrors: true,
-    keywords: ['markdownDescription', 'x-svc-rule', 'x-svc-message', 'x-svc-forbidden', 'x-svc-deprecated', 'x-svc-code'],
+    keywords: [
+      'markdownDescription',
+      'x-svc-rule',
+      'x-svc-message',
+      'x-svc-forbidden',
+      'x-svc-deprecated',
+      'x-svc-code',
+    ],
   });
 
   constructor() {
@@ -283,7 +300,8 @@ class Reference {
       if (entry.schema.properties) {
         const last = segments.at(-1);
         const names = last && 'key' in last ? MAP_ENTRY_NAMES[last.key] : undefined;
-        if (!names) throw new Error(`map ${displayPath(segments)} has object entries but no entry name in MAP_ENTRY_NAMES`);
+        if (!names)
+          throw new Error(`map ${displayPath(segments)} has object entries but no entry name in MAP_ENTRY_NAMES`);
         this.walkObject(version, entry.schema, [...segments, { entry: names.sample, label: names.label }], entry.refs);
       }
     }
@@ -295,7 +313,10 @@ class Reference {
     const format = value.refs.map((name) => FORMAT_NAMES[name]).find(Boolean);
     if ('x-svc-forbidden' in schema) return 'not allowed';
     if ('const' in schema) return code(schema.const);
-    if (Array.isArray(schema.enum)) return schema.enum.length > LONG_ENUM ? `one of ${schema.enum.length} names (listed below)` : `one of ${list(schema.enum)}`;
+    if (Array.isArray(schema.enum))
+      return schema.enum.length > LONG_ENUM
+        ? `one of ${schema.enum.length} names (listed below)`
+        : `one of ${list(schema.enum)}`;
     if (Array.isArray(schema.anyOf)) {
       const parts = (schema.anyOf as Schema[]).map((part) => this.typeOf(version, this.resolve(version, part)));
       return format ? `${format}: ${parts.join(', or ')}` : parts.join(', or ');
@@ -305,7 +326,8 @@ class Reference {
       if (!shape) throw new Error(`cannot name the type of ${JSON.stringify(schema)}`);
       return this.typeOf(version, this.resolve(version, shape));
     }
-    const link = (objectPath: string) => (path === undefined ? `\`${objectPath}\`` : `[\`${objectPath}\`](#${sectionAnchor(objectPath)})`);
+    const link = (objectPath: string) =>
+      path === undefined ? `\`${objectPath}\`` : `[\`${objectPath}\`](#${sectionAnchor(objectPath)})`;
     if (schema.type === 'array') {
       const item = this.resolve(version, schema.items as Schema);
       if (item.schema.properties) return `array of objects (${link(`${path ?? ''}[]`)})`;
@@ -320,8 +342,10 @@ class Reference {
       return 'map';
     }
     if (format === 'non-empty string') return format;
-    if (typeof schema.type === 'string') return format && format !== 'flag' ? `${schema.type} (${format})` : schema.type;
-    if (Object.keys(schema).every((key) => ['description', 'markdownDescription', 'default'].includes(key))) return 'any value';
+    if (typeof schema.type === 'string')
+      return format && format !== 'flag' ? `${schema.type} (${format})` : schema.type;
+    if (Object.keys(schema).every((key) => ['description', 'markdownDescription', 'default'].includes(key)))
+      return 'any value';
     throw new Error(`cannot name the type of ${JSON.stringify(schema)}`);
   }
 
@@ -333,7 +357,9 @@ class Reference {
     if (required.includes(entry.key)) rules.push('Required.');
     if (typeof schema['x-svc-forbidden'] === 'string') rules.push(`Not allowed: ${schema['x-svc-forbidden']}.`);
     if (typeof schema['x-svc-deprecated'] === 'string')
-      rules.push(`Deprecated: use ${code(schema['x-svc-deprecated'])} instead (a warning, [deprecated-key](rules/deprecated-key.md)).`);
+      rules.push(
+        `Deprecated: use ${code(schema['x-svc-deprecated'])} instead (a warning, [deprecated-key](rules/deprecated-key.md)).`,
+      );
     // A named definition's own rule (a slug's pattern, a path's shape), when the key's description is not it.
     const description = this.description(entry.property);
     for (const name of entry.property.refs) {
@@ -341,8 +367,13 @@ class Reference {
       const text = definition.markdownDescription as string | undefined;
       if (text && text !== description && FORMAT_NAMES[name]) rules.push(text);
     }
-    rules.push(...this.bounds(version, schema).filter((rule) => !(rule === 'Not empty.' && entry.property.refs.includes('nonEmptyString'))));
-    for (const part of (schema.allOf ?? []) as Schema[]) if (typeof part['x-svc-message'] === 'string') rules.push(`${capitalize(part['x-svc-message'])}.`);
+    rules.push(
+      ...this.bounds(version, schema).filter(
+        (rule) => !(rule === 'Not empty.' && entry.property.refs.includes('nonEmptyString')),
+      ),
+    );
+    for (const part of (schema.allOf ?? []) as Schema[])
+      if (typeof part['x-svc-message'] === 'string') rules.push(`${capitalize(part['x-svc-message'])}.`);
     if (schema.propertyNames) rules.push(...this.keyRules(version, schema.propertyNames as Schema));
     const names = longEnum(schema);
     if (names) rules.push(`The ${names.length} names: ${list(names)}.`);
@@ -360,19 +391,27 @@ class Reference {
     else if (min !== undefined) out.push(`At least ${min}.`);
     else if (max !== undefined) out.push(`At most ${max}.`);
     if (n('minLength') === 1 && !n('maxLength')) out.push('Not empty.');
-    else if (n('minLength') !== undefined && n('maxLength') !== undefined) out.push(`${n('minLength')} to ${n('maxLength')} characters.`);
+    else if (n('minLength') !== undefined && n('maxLength') !== undefined)
+      out.push(`${n('minLength')} to ${n('maxLength')} characters.`);
     else if (n('maxLength') !== undefined) out.push(`At most ${n('maxLength')} characters.`);
     if (n('minItems') !== undefined) out.push(`At least ${n('minItems')} item${n('minItems') === 1 ? '' : 's'}.`);
-    if (n('minProperties') !== undefined) out.push(`At least ${n('minProperties')} entr${n('minProperties') === 1 ? 'y' : 'ies'}.`);
+    if (n('minProperties') !== undefined)
+      out.push(`At least ${n('minProperties')} entr${n('minProperties') === 1 ? 'y' : 'ies'}.`);
     if (n('maxProperties') !== undefined) out.push(`At most ${n('maxProperties')} entries.`);
-    if (typeof schema.pattern === 'string' && !this.patternExplained(version, schema)) out.push(`Matches ${code(schema.pattern)}.`);
-    if (schema.additionalProperties && typeof schema.additionalProperties === 'object' && !('$ref' in (schema.additionalProperties as Schema))) {
+    if (typeof schema.pattern === 'string' && !this.patternExplained(version, schema))
+      out.push(`Matches ${code(schema.pattern)}.`);
+    if (
+      schema.additionalProperties &&
+      typeof schema.additionalProperties === 'object' &&
+      !('$ref' in (schema.additionalProperties as Schema))
+    ) {
       const values = schema.additionalProperties as Schema;
       // The value's own message says it all when there is one; else its bounds.
       if (typeof values['x-svc-message'] === 'string') out.push(`Each value: ${values['x-svc-message']}.`);
       else {
         const inner = this.bounds(version, values);
-        if (inner.length) out.push(`Each value: ${inner.map((rule) => rule.replace(/\.$/, '').toLowerCase()).join('; ')}.`);
+        if (inner.length)
+          out.push(`Each value: ${inner.map((rule) => rule.replace(/\.$/, '').toLowerCase()).join('; ')}.`);
       }
     }
     return out;
@@ -380,7 +419,8 @@ class Reference {
 
   private patternExplained(version: SvcVersion, schema: Schema): boolean {
     return Object.entries(this.definitions(version)).some(
-      ([name, definition]) => FORMAT_NAMES[name] && definition.pattern === schema.pattern && !!definition.markdownDescription,
+      ([name, definition]) =>
+        FORMAT_NAMES[name] && definition.pattern === schema.pattern && !!definition.markdownDescription,
     );
   }
 
@@ -391,9 +431,13 @@ class Reference {
       const resolved = this.resolve(version, part);
       if (resolved.refs.includes('safeKey')) continue; // said once, for every map, in the introduction
       if (resolved.refs.includes('slug'))
-        out.push('Each name is a slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.');
-      else if (typeof resolved.schema['x-svc-message'] === 'string') out.push(`Names: ${resolved.schema['x-svc-message']}.`);
-      else if (typeof resolved.schema.pattern === 'string') out.push(`Each name matches ${code(resolved.schema.pattern)}.`);
+        out.push(
+          'Each name is a slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.',
+        );
+      else if (typeof resolved.schema['x-svc-message'] === 'string')
+        out.push(`Names: ${resolved.schema['x-svc-message']}.`);
+      else if (typeof resolved.schema.pattern === 'string')
+        out.push(`Each name matches ${code(resolved.schema.pattern)}.`);
       else throw new Error(`cannot describe the key rule ${JSON.stringify(part)}`);
     }
     return out;
@@ -442,7 +486,8 @@ class Reference {
       if (Array.isArray(value.enum)) return `${code(key)} is ${list(value.enum)}`;
       throw new Error(`${path}: cannot describe the condition on ${key}`);
     });
-    for (const key of (condition.required as string[] | undefined) ?? []) if (!(key in properties)) clauses.push(`${code(key)} is given`);
+    for (const key of (condition.required as string[] | undefined) ?? [])
+      if (!(key in properties)) clauses.push(`${code(key)} is given`);
     return clauses.join(' and ');
   }
 
@@ -452,7 +497,8 @@ class Reference {
     if (Array.isArray(then.anyOf)) {
       const keys = (then.anyOf as Schema[]).map((option) => {
         const required = option.required as string[] | undefined;
-        if (!required || required.length !== 1 || Object.keys(option).length !== 1) throw new Error(`${path}: cannot describe ${JSON.stringify(option)}`);
+        if (!required || required.length !== 1 || Object.keys(option).length !== 1)
+          throw new Error(`${path}: cannot describe ${JSON.stringify(option)}`);
         return required[0]!;
       });
       clauses.push(keys.length === 2 ? `needs ${list(keys)}` : `needs one of ${list(keys)}`);
@@ -473,19 +519,28 @@ class Reference {
         }
       } else throw new Error(`${path}: cannot describe the demand on ${key}`);
     }
-    if (forbidden.length) clauses.push(`${list(forbidden, 'and')} ${forbidden.length === 1 ? 'is' : 'are'} not allowed`);
+    if (forbidden.length)
+      clauses.push(`${list(forbidden, 'and')} ${forbidden.length === 1 ? 'is' : 'are'} not allowed`);
     const known = ['required', 'anyOf', 'not', 'properties', 'x-svc-rule', 'x-svc-message'];
-    for (const key of Object.keys(then)) if (!known.includes(key)) throw new Error(`${path}: cannot describe '${key}' in a rule`);
+    for (const key of Object.keys(then))
+      if (!known.includes(key)) throw new Error(`${path}: cannot describe '${key}' in a rule`);
     return clauses.join('; ');
   }
 
   /** An example value for a key: SAMPLES, else derived from its schema. Checked against the key's schema. */
   sample(version: SvcVersion, entry: KeyEntry): unknown {
     const path = displayPath(entry.segments);
-    const value = path in VERSION_SAMPLES[version] ? VERSION_SAMPLES[version][path] : path in SAMPLES ? SAMPLES[path] : this.derive(version, entry.property);
+    const value =
+      path in VERSION_SAMPLES[version]
+        ? VERSION_SAMPLES[version][path]
+        : path in SAMPLES
+          ? SAMPLES[path]
+          : this.derive(version, entry.property);
     const validate = this.ajv.compile({ ...entry.property.raw, definitions: this.definitions(version) });
     if (!('x-svc-forbidden' in entry.property.schema) && !validate(value)) {
-      throw new Error(`the example for ${path} (svc_version ${version}) is invalid: ${JSON.stringify(value)} ${this.ajv.errorsText(validate.errors)}`);
+      throw new Error(
+        `the example for ${path} (svc_version ${version}) is invalid: ${JSON.stringify(value)} ${this.ajv.errorsText(validate.errors)}`,
+      );
     }
     return value;
   }
@@ -505,7 +560,8 @@ class Reference {
         ),
       );
     if (schema.type === 'boolean') return true;
-    if (schema.type === 'integer' || schema.type === 'number') return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
+    if (schema.type === 'integer' || schema.type === 'number')
+      return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
     if (schema.type === 'array') return [this.derive(version, this.resolve(version, schema.items as Schema))];
     if (Array.isArray(schema.anyOf)) return this.derive(version, this.resolve(version, (schema.anyOf as Schema[])[0]!));
     throw new Error(`no example for ${JSON.stringify(schema).slice(0, 200)}: add one to SAMPLES`);
@@ -540,7 +596,10 @@ function plural(type: string): string {
 /** The first enum longer than LONG_ENUM in a schema's alternatives and items. */
 function longEnum(schema: Schema): unknown[] | undefined {
   if (Array.isArray(schema.enum) && schema.enum.length > LONG_ENUM) return schema.enum;
-  for (const part of [...((schema.anyOf as Schema[] | undefined) ?? []), ...(schema.items ? [schema.items as Schema] : [])]) {
+  for (const part of [
+    ...((schema.anyOf as Schema[] | undefined) ?? []),
+    ...(schema.items ? [schema.items as Schema] : []),
+  ]) {
     const found = longEnum(part);
     if (found) return found;
   }
@@ -596,7 +655,9 @@ export function renderManifestReference(): string {
   const title = (path: string) => (path === '' ? 'Top level' : `\`${path}\``);
   for (const path of sections.keys()) {
     const versions = sections.get(path)!.map((object) => object.version);
-    push(`- [${title(path)}](#${sectionAnchor(path)})${versions.length === 1 ? ` (svc_version ${versions[0]} only)` : ''}`);
+    push(
+      `- [${title(path)}](#${sectionAnchor(path)})${versions.length === 1 ? ` (svc_version ${versions[0]} only)` : ''}`,
+    );
   }
   push('');
 
@@ -607,7 +668,11 @@ export function renderManifestReference(): string {
       const lines: string[] = [];
       const description = reference.description({ schema: object.schema, refs: object.refs, raw: object.schema });
       if (description && path !== '') lines.push(description, '');
-      if (path !== '') lines.push(object.schema.additionalProperties === false ? 'Only the keys below are allowed.' : 'Other keys are allowed.', '');
+      if (path !== '')
+        lines.push(
+          object.schema.additionalProperties === false ? 'Only the keys below are allowed.' : 'Other keys are allowed.',
+          '',
+        );
       const rules = reference.objectRules(object.version, object.schema, path);
       if (rules.length) lines.push('Rules:', '', ...rules.map((rule) => `- ${rule}`), '');
       const required = new Set((object.schema.required as string[] | undefined) ?? []);
@@ -629,7 +694,9 @@ export function renderManifestReference(): string {
     }
 
     // The keys of this object, both versions; a key whose text differs between versions gets one block per version.
-    const keyPaths = [...new Set(reference.keys.filter((key) => key.parentPath === path).map((key) => displayPath(key.segments)))];
+    const keyPaths = [
+      ...new Set(reference.keys.filter((key) => key.parentPath === path).map((key) => displayPath(key.segments))),
+    ];
     for (const keyPath of keyPaths) {
       const entries = reference.keys.filter((key) => displayPath(key.segments) === keyPath);
       push(`<a id="${anchor(keyPath)}"></a>`, '', `### \`${keyPath}\``, '');

@@ -48,7 +48,8 @@ const VERDICT_LINE = /^#\s*verdict:\s*(valid|invalid|unparseable)\b/m;
  */
 export function schemastoreTests(fixturesDir: string, examplesDir: string): TestFile[] {
   const files: TestFile[] = [];
-  const add = (folder: 'test' | 'negative_test', name: string, text: string) => files.push({ path: `src/${folder}/${SCHEMASTORE_NAME}/${name}`, text });
+  const add = (folder: 'test' | 'negative_test', name: string, text: string) =>
+    files.push({ path: `src/${folder}/${SCHEMASTORE_NAME}/${name}`, text });
   const portable = (text: string) => !text.startsWith('\uFEFF') && !/^\s*<<\s*:/m.test(text);
   for (const rule of readdirSync(fixturesDir, { withFileTypes: true })) {
     if (!rule.isDirectory()) continue;

@@ -41,7 +41,14 @@ export function ruleUrl(ruleId: string, schemaUrl: string = DEFAULT_SCHEMA_URL):
  * The keywords only editors read: the validators are compiled without them (a verdict never
  * depends on them), so adding a hint never moves a diagnostic.
  */
-export const EDITOR_ONLY_KEYWORDS = ['doNotSuggest', 'markdownEnumDescriptions', 'enumDescriptions', 'examples', 'defaultSnippets', 'errorMessage'] as const;
+export const EDITOR_ONLY_KEYWORDS = [
+  'doNotSuggest',
+  'markdownEnumDescriptions',
+  'enumDescriptions',
+  'examples',
+  'defaultSnippets',
+  'errorMessage',
+] as const;
 
 /**
  * Which shape of the schemas to build:
@@ -108,10 +115,20 @@ function versionSchema(version: SvcVersion, url: string): SchemaObject {
 export function buildSchemas(baseUrl: string = DEFAULT_SCHEMA_URL, options: BuildOptions = {}): PublishedSchemas {
   const source = buildSourceSchemas(baseUrl);
   if (options.shape === 'validation') {
-    return { ...source, combined: withoutEditorHints(source.combined), v1: withoutEditorHints(source.v1), v2: withoutEditorHints(source.v2) };
+    return {
+      ...source,
+      combined: withoutEditorHints(source.combined),
+      v1: withoutEditorHints(source.v1),
+      v2: withoutEditorHints(source.v2),
+    };
   }
   const shaping = { ruleUrl: (rule: string) => ruleUrl(rule, baseUrl) };
-  return { ...source, combined: editorShape(source.combined, shaping), v1: editorShape(source.v1, shaping), v2: editorShape(source.v2, shaping) };
+  return {
+    ...source,
+    combined: editorShape(source.combined, shaping),
+    v1: editorShape(source.v1, shaping),
+    v2: editorShape(source.v2, shaping),
+  };
 }
 
 /** A copy of a schema without {@link EDITOR_ONLY_KEYWORDS} (property and definition names are data, kept). */
@@ -124,7 +141,9 @@ function withoutEditorHints(node: unknown): SchemaObject {
       if ((EDITOR_ONLY_KEYWORDS as readonly string[]).includes(key)) continue;
       out[key] =
         key === 'properties' || key === 'definitions'
-          ? Object.fromEntries(Object.entries(member as Record<string, unknown>).map(([name, schema]) => [name, strip(schema)]))
+          ? Object.fromEntries(
+              Object.entries(member as Record<string, unknown>).map(([name, schema]) => [name, strip(schema)]),
+            )
           : strip(member);
     }
     return out;
@@ -153,7 +172,8 @@ function buildSourceSchemas(baseUrl: string): PublishedSchemas {
     $comment: GENERATED_NOTE,
     title: 'svc manifest',
     description: "An svc project manifest (svc.yaml, legacy svc.toml). 'svc_version' (1 or 2) selects the shape.",
-    markdownDescription: 'An svc project manifest (`svc.yaml`, legacy `svc.toml`). `svc_version` (`1` or `2`) selects the shape.',
+    markdownDescription:
+      'An svc project manifest (`svc.yaml`, legacy `svc.toml`). `svc_version` (`1` or `2`) selects the shape.',
     type: 'object',
     required: ['svc_version'],
     properties: {
@@ -165,7 +185,10 @@ function buildSourceSchemas(baseUrl: string): PublishedSchemas {
           'Version 1: array-form `agents`, `channels`; no `apps`.',
           'Version 2: map-form `agents`, `default_agent`, `apps`, `runtime`.',
         ],
-        enumDescriptions: ['Version 1: array-form agents, channels; no apps.', 'Version 2: map-form agents, default_agent, apps, runtime.'],
+        enumDescriptions: [
+          'Version 1: array-form agents, channels; no apps.',
+          'Version 2: map-form agents, default_agent, apps, runtime.',
+        ],
       },
     },
     // `type: object` in the `if`: without it the condition holds for any non-object (its

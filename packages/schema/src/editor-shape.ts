@@ -39,7 +39,8 @@ const ANNOTATIONS = new Set([
   'x-svc-message',
 ]);
 
-const isObject = (value: unknown): value is SchemaObject => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
 export interface EditorShapeOptions {
   /** A rule's documentation page, for Taplo's links (`x-taplo.links.key`). */
@@ -93,10 +94,18 @@ export function editorShape(schema: SchemaObject, options: EditorShapeOptions): 
     let out: SchemaObject = {};
     for (const [keyword, value] of Object.entries(node)) {
       if (keyword === 'properties' || keyword === 'definitions') {
-        out[keyword] = Object.fromEntries(Object.entries(value as SchemaObject).map(([name, member]) => [name, rewrite(member, name)]));
+        out[keyword] = Object.fromEntries(
+          Object.entries(value as SchemaObject).map(([name, member]) => [name, rewrite(member, name)]),
+        );
       } else if (keyword === 'if') {
         out[keyword] = objectCondition(value);
-      } else if (keyword === 'defaultSnippets' || keyword === 'examples' || keyword === 'default' || keyword === 'const' || keyword === 'enum') {
+      } else if (
+        keyword === 'defaultSnippets' ||
+        keyword === 'examples' ||
+        keyword === 'default' ||
+        keyword === 'const' ||
+        keyword === 'enum'
+      ) {
         out[keyword] = value; // values, not schemas
       } else out[keyword] = rewrite(value);
     }
@@ -106,7 +115,8 @@ export function editorShape(schema: SchemaObject, options: EditorShapeOptions): 
     const target = ref.slice('#/definitions/'.length);
     const { $ref: _ref, ...siblings } = out;
     const extra = Object.keys(siblings).filter((keyword) => !ANNOTATIONS.has(keyword));
-    if (extra.length) throw new Error(`a $ref to ${ref} has sibling keywords that are not annotations: ${extra.join(', ')}`);
+    if (extra.length)
+      throw new Error(`a $ref to ${ref} has sibling keywords that are not annotations: ${extra.join(', ')}`);
     const rules = rulesOf.get(target);
     if (rules) return { ...siblings, allOf: [{ $ref: ref }, ...(rewrite(rules) as unknown[])] };
     if (!Object.keys(siblings).length) return out;
@@ -141,7 +151,9 @@ function withHints(schema: SchemaObject, key: string | undefined): SchemaObject 
     // the branch that came closest, so each branch carries the message (every branch's failure is the
     // one the message describes).
     if (Array.isArray(out.anyOf)) {
-      out.anyOf = (out.anyOf as unknown[]).map((branch) => (isObject(branch) && !('errorMessage' in branch) ? { ...branch, errorMessage: message } : branch));
+      out.anyOf = (out.anyOf as unknown[]).map((branch) =>
+        isObject(branch) && !('errorMessage' in branch) ? { ...branch, errorMessage: message } : branch,
+      );
     } else if (!('not' in out)) out.errorMessage = message;
   }
   if (Array.isArray(out.markdownEnumDescriptions)) {
@@ -160,7 +172,13 @@ function withHints(schema: SchemaObject, key: string | undefined): SchemaObject 
  * an unknown key or not being a map at all, both of which the message words.
  */
 function closedObjectMessage(schema: SchemaObject): string | undefined {
-  if (schema.additionalProperties !== false || 'required' in schema || !isObject(schema.properties) || typeof schema.title !== 'string') return undefined;
+  if (
+    schema.additionalProperties !== false ||
+    'required' in schema ||
+    !isObject(schema.properties) ||
+    typeof schema.title !== 'string'
+  )
+    return undefined;
   const offered = Object.entries(schema.properties)
     .filter(([, property]) => isObject(property) && property.doNotSuggest !== true && !('x-svc-deprecated' in property))
     .map(([name]) => name);
@@ -174,11 +192,14 @@ function ruleKeys(rules: unknown[]): Map<string, string> {
   const visit = (node: unknown, rule: string): void => {
     if (Array.isArray(node)) return node.forEach((item) => visit(item, rule));
     if (!isObject(node)) return;
-    if (Array.isArray(node.required)) for (const name of node.required) if (typeof name === 'string' && !keys.has(name)) keys.set(name, rule);
-    if (isObject(node.properties)) for (const name of Object.keys(node.properties)) if (!keys.has(name)) keys.set(name, rule);
+    if (Array.isArray(node.required))
+      for (const name of node.required) if (typeof name === 'string' && !keys.has(name)) keys.set(name, rule);
+    if (isObject(node.properties))
+      for (const name of Object.keys(node.properties)) if (!keys.has(name)) keys.set(name, rule);
     for (const keyword of ['allOf', 'anyOf', 'not', 'then']) if (keyword in node) visit(node[keyword], rule);
   };
-  for (const rule of rules) if (isObject(rule) && typeof rule['x-svc-rule'] === 'string') visit(rule, rule['x-svc-rule']);
+  for (const rule of rules)
+    if (isObject(rule) && typeof rule['x-svc-rule'] === 'string') visit(rule, rule['x-svc-rule']);
   return keys;
 }
 

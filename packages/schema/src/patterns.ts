@@ -47,21 +47,59 @@ export const ABSOLUTE_URL_PATH_PATTERN = '^/';
 export const TRIGGER_TYPES = ['cron', 'webhook', 'monitor'] as const;
 export const SESSION_MODES = ['fresh', 'reuse', 'pinned', 'keyed'] as const;
 export const MONITOR_MODES = ['poll', 'stream'] as const;
-export const CONNECTOR_PROVIDERS = ['managed_a', 'managed_b', 'mcp', 'openapi', 'collection', 'graphql', 'http', 'channel'] as const;
+export const CONNECTOR_PROVIDERS = [
+  'managed_a',
+  'managed_b',
+  'mcp',
+  'openapi',
+  'collection',
+  'graphql',
+  'http',
+  'channel',
+] as const;
 /** Connector rule 1 names a provider `computer` that the provider list does not: it is reserved for slug `computer`. */
 export const RESERVED_PROVIDERS = ['computer'] as const;
 export const CHANNEL_SLUGS = ['svc_slack', 'svc_teams', 'svc_email'] as const;
 export const TRANSPORTS = ['http', 'sse'] as const;
 export const CHANNEL_PLATFORMS = ['chat_a', 'chat_b', 'email'] as const;
 export const AUTHORIZATION_STRATEGIES = ['project', 'user'] as const;
-export const AUTH_TYPES = ['bearer', 'basic', 'custom', 'api_key', 'oauth1', 'hmac', 'aws_sigv4', 'mtls', 'none'] as const;
+export const AUTH_TYPES = [
+  'bearer',
+  'basic',
+  'custom',
+  'api_key',
+  'oauth1',
+  'hmac',
+  'aws_sigv4',
+  'mtls',
+  'none',
+] as const;
 export const POLICY_ACTIONS = ['always_run', 'require_approval', 'block'] as const;
 export const RUNTIMES = ['runtime_a', 'runtime_b'] as const;
 export const WORKSPACES = ['runtime', 'read', 'branch'] as const;
 export const APP_TYPES = ['static', 'bundle', 'dockerfile', 'oci_image'] as const;
 export const RESERVED_APP_PORTS = [7331, 8080] as const;
-export const SANDBOX_FORBIDDEN_KEYS = ['image', 'dockerfile', 'slug', 'cpu', 'memory', 'disk', 'entrypoint', 'context', 'context_dir', 'gpu'] as const;
-export const MONITOR_FORBIDDEN_KEYS = ['cron', 'schedule', 'run_at', 'runAt', 'timezone', 'secret_env', 'secretEnv'] as const;
+export const SANDBOX_FORBIDDEN_KEYS = [
+  'image',
+  'dockerfile',
+  'slug',
+  'cpu',
+  'memory',
+  'disk',
+  'entrypoint',
+  'context',
+  'context_dir',
+  'gpu',
+] as const;
+export const MONITOR_FORBIDDEN_KEYS = [
+  'cron',
+  'schedule',
+  'run_at',
+  'runAt',
+  'timezone',
+  'secret_env',
+  'secretEnv',
+] as const;
 
 /** `svc_cli` permission names accepted by both versions. */
 export const SVC_CLI_PERMISSIONS = [

@@ -104,7 +104,10 @@ function enumOf<Value extends string | number>(descriptions: readonly (readonly 
 }
 
 /** Pairs each value of a list from patterns.ts with its description; the type forbids a missing or extra value. */
-function describeValues<Value extends string>(values: readonly Value[], text: Record<Value, string>): [Value, string][] {
+function describeValues<Value extends string>(
+  values: readonly Value[],
+  text: Record<Value, string>,
+): [Value, string][] {
   return values.map((value) => [value, text[value]]);
 }
 
@@ -144,30 +147,44 @@ function closedObject(schema: SchemaObject): SchemaObject {
 export function definitions(version: SvcVersion): Record<string, SchemaObject> {
   const v = version;
   return {
-    slug: described('A slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.', {
-      type: 'string',
-      pattern: SLUG_PATTERN,
-    }),
+    slug: described(
+      'A slug: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 128 characters.',
+      {
+        type: 'string',
+        pattern: SLUG_PATTERN,
+      },
+    ),
     nonEmptyString: { type: 'string', minLength: 1 },
     envName: described('An environment variable name: letters, digits and `_`, not starting with a digit.', {
       type: 'string',
       pattern: ENV_NAME_PATTERN,
     }),
-    secretEnvName: described('An environment variable name in uppercase: `A`–`Z`, digits and `_`, not starting with a digit.', {
-      type: 'string',
-      pattern: SECRET_ENV_PATTERN,
-    }),
-    relativePath: described('A non-empty path relative to the repository root: it must not start with `/` and must not contain a `..` segment.', {
-      type: 'string',
-      minLength: 1,
-      pattern: RELATIVE_PATH_PATTERN,
-    }),
-    duration: described('A duration: a positive whole number followed by `s`, `m`, `h` or `d`, e.g. `30s`, `5m`, `1h`, `7d`.', {
-      type: 'string',
-      pattern: DURATION_PATTERN,
-    }),
+    secretEnvName: described(
+      'An environment variable name in uppercase: `A`–`Z`, digits and `_`, not starting with a digit.',
+      {
+        type: 'string',
+        pattern: SECRET_ENV_PATTERN,
+      },
+    ),
+    relativePath: described(
+      'A non-empty path relative to the repository root: it must not start with `/` and must not contain a `..` segment.',
+      {
+        type: 'string',
+        minLength: 1,
+        pattern: RELATIVE_PATH_PATTERN,
+      },
+    ),
+    duration: described(
+      'A duration: a positive whole number followed by `s`, `m`, `h` or `d`, e.g. `30s`, `5m`, `1h`, `7d`.',
+      {
+        type: 'string',
+        pattern: DURATION_PATTERN,
+      },
+    ),
     enabledFlag: {
-      ...doc('Whether this is on: a boolean, a number, or one of the strings `true`, `false`, `1`, `0`, `yes`, `no`, `on`, `off` (any letter case).'),
+      ...doc(
+        'Whether this is on: a boolean, a number, or one of the strings `true`, `false`, `1`, `0`, `yes`, `no`, `on`, `off` (any letter case).',
+      ),
       'x-svc-message': 'expected true or false, a number, or one of the strings true, false, 1, 0, yes, no, on, off',
       anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string', pattern: ENABLED_STRING_PATTERN }],
     },
@@ -203,7 +220,13 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       ),
       'x-svc-message': "expected an array of svc_cli permission names, '*', 'all' or 'none'",
       anyOf: [
-        { type: 'array', items: enumOf([...svcCliPermissions(v).map((name) => [name, permissionDescription(name)] as const), ['*', 'Every permission.']]) },
+        {
+          type: 'array',
+          items: enumOf([
+            ...svcCliPermissions(v).map((name) => [name, permissionDescription(name)] as const),
+            ['*', 'Every permission.'],
+          ]),
+        },
         enumOf([
           ['all', 'Every permission.'],
           ['none', 'No permission: the agent may not use the `svc` CLI.'],
@@ -220,10 +243,15 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       },
     }),
     env: openObject({
-      ...doc("Environment variables the project's sessions use: the names that must be set (`required`) and those that may be (`optional`)."),
+      ...doc(
+        "Environment variables the project's sessions use: the names that must be set (`required`) and those that may be (`optional`).",
+      ),
       title: 'Environment variables',
       properties: {
-        required: described('Variables that must be set before a session starts.', { type: 'array', items: ref('envName') }),
+        required: described('Variables that must be set before a session starts.', {
+          type: 'array',
+          items: ref('envName'),
+        }),
         optional: described('Variables a session uses when they are set.', { type: 'array', items: ref('envName') }),
       },
     }),
@@ -247,7 +275,10 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       required: ['slug'],
       properties: {
         slug: described("The template's slug (not `default`); agents and `sandbox.default` name templates by it.", {
-          allOf: [ref('slug'), { 'x-svc-message': "'default' is reserved and cannot be a template slug", not: { const: 'default' } }],
+          allOf: [
+            ref('slug'),
+            { 'x-svc-message': "'default' is reserved and cannot be a template slug", not: { const: 'default' } },
+          ],
         }),
         name: described('A display name.', { type: 'string' }),
         entrypoint: described('The command the sandbox starts with.', { type: 'string' }),
@@ -272,15 +303,22 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       ],
     }),
     sandbox: openObject({
-      ...doc('Sandbox templates and the default one. Template fields (`image`, `dockerfile`, …) go inside a template under `templates`, never directly here.'),
+      ...doc(
+        'Sandbox templates and the default one. Template fields (`image`, `dockerfile`, …) go inside a template under `templates`, never directly here.',
+      ),
       title: 'Sandbox',
       properties: {
         templates: described('The sandbox templates.', { type: 'array', items: ref('template') }),
-        default: described('The slug of the template sessions use unless an agent names another.', ref('nonEmptyString')),
+        default: described(
+          'The slug of the template sessions use unless an agent names another.',
+          ref('nonEmptyString'),
+        ),
         ...Object.fromEntries(
           SANDBOX_FORBIDDEN_KEYS.map((key) => [
             key,
-            forbidden(`'${key}' is not allowed directly under 'sandbox'; it belongs to a template in 'sandbox.templates'`),
+            forbidden(
+              `'${key}' is not allowed directly under 'sandbox'; it belongs to a template in 'sandbox.templates'`,
+            ),
           ]),
         ),
       },
@@ -314,10 +352,15 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
       },
     }),
     connectorHeaders: {
-      ...doc('Extra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.'),
+      ...doc(
+        'Extra HTTP headers: at most 32; names of 1–128 HTTP token characters; values of at most 2048 characters with no line breaks.',
+      ),
       type: 'object',
       maxProperties: 32,
-      propertyNames: { pattern: HEADER_NAME_PATTERN, 'x-svc-message': "a header name is 1 to 128 HTTP token characters (letters, digits and !#$%&'*+-.^_`|~)" },
+      propertyNames: {
+        pattern: HEADER_NAME_PATTERN,
+        'x-svc-message': "a header name is 1 to 128 HTTP token characters (letters, digits and !#$%&'*+-.^_`|~)",
+      },
       additionalProperties: {
         type: 'string',
         maxLength: 2048,
@@ -352,13 +395,20 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
           required: ['name'],
           properties: {
             name: described("The agent's name (a slug).", ref('slug')),
-            connectors: described('Connectors the agent may use: an array of connector slugs, `all` or `none`.', ref('allowlist')),
+            connectors: described(
+              'Connectors the agent may use: an array of connector slugs, `all` or `none`.',
+              ref('allowlist'),
+            ),
             env: {
               ...doc('Environment variables the agent gets: an array of variable names, or a map of names to values.'),
               'x-svc-message': 'expected an array of environment variable names or a map of names to strings',
               anyOf: [
                 { type: 'array', items: ref('envName') },
-                { type: 'object', propertyNames: { pattern: ENV_NAME_PATTERN }, additionalProperties: { type: 'string' } },
+                {
+                  type: 'object',
+                  propertyNames: { pattern: ENV_NAME_PATTERN },
+                  additionalProperties: { type: 'string' },
+                },
               ],
             },
             svc_cli: ref('svcCliV1'),
@@ -381,19 +431,33 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
           title: 'Agent',
           defaultSnippets: [
             { label: 'agent', body: { enabled: true, connectors: '${1|all,none|}' } },
-            { label: 'agent with a sandbox', body: { enabled: true, sandbox: '${1:base}', workspace: '${2|runtime,read,branch|}' } },
+            {
+              label: 'agent with a sandbox',
+              body: { enabled: true, sandbox: '${1:base}', workspace: '${2|runtime,read,branch|}' },
+            },
           ],
           properties: {
-            enabled: described('Whether the agent can run. `default_agent` must name an enabled agent.', { type: 'boolean' }),
+            enabled: described('Whether the agent can run. `default_agent` must name an enabled agent.', {
+              type: 'boolean',
+            }),
             sandbox: described("The slug of the sandbox template the agent's sessions use.", ref('slug')),
-            connectors: described('Connectors the agent may use: an array of connector slugs, `all` or `none`.', ref('allowlist')),
-            secrets: described('Secrets the agent may read: an array of secret names, `all` or `none`.', ref('allowlist')),
+            connectors: described(
+              'Connectors the agent may use: an array of connector slugs, `all` or `none`.',
+              ref('allowlist'),
+            ),
+            secrets: described(
+              'Secrets the agent may read: an array of secret names, `all` or `none`.',
+              ref('allowlist'),
+            ),
             skills: described('Skills the agent may use: an array of skill names, `all` or `none`.', ref('allowlist')),
             svc_cli: ref('svcCliV2'),
-            connectors_required: described("Connector slugs that must resolve (be connected) before the agent's session starts.", {
-              type: 'array',
-              items: ref('nonEmptyString'),
-            }),
+            connectors_required: described(
+              "Connector slugs that must resolve (be connected) before the agent's session starts.",
+              {
+                type: 'array',
+                items: ref('nonEmptyString'),
+              },
+            ),
             connectors_personal: described('Deprecated: the old name of `connectors_required`.', {
               type: 'array',
               items: ref('nonEmptyString'),
@@ -413,11 +477,19 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
           allOf: [aliasConflict('connectors_required', 'connectors_personal')],
         }),
         app: openObject({
-          ...doc('An app the project deploys. Keys beyond the ones listed are allowed: the spec does not show every app field.'),
+          ...doc(
+            'An app the project deploys. Keys beyond the ones listed are allowed: the spec does not show every app field.',
+          ),
           title: 'App',
           defaultSnippets: [
-            { label: 'static app', body: { type: 'static', path: '${1:web}', build_command: '${2:npm run build}', output_dir: '${3:dist}' } },
-            { label: 'app from a Dockerfile', body: { type: 'dockerfile', dockerfile: '${1:Dockerfile}', port: '^${2:3000}' } },
+            {
+              label: 'static app',
+              body: { type: 'static', path: '${1:web}', build_command: '${2:npm run build}', output_dir: '${3:dist}' },
+            },
+            {
+              label: 'app from a Dockerfile',
+              body: { type: 'dockerfile', dockerfile: '${1:Dockerfile}', port: '^${2:3000}' },
+            },
           ],
           properties: {
             path: described("The app's folder: a non-empty relative path.", ref('relativePath')),
@@ -435,8 +507,14 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               ),
             ),
             image: described('A container image (non-empty).', ref('nonEmptyString')),
-            install_command: described('The command that installs dependencies (non-empty).', { ...ref('nonEmptyString'), examples: ['npm ci'] }),
-            build_command: described('The command that builds the app (non-empty).', { ...ref('nonEmptyString'), examples: ['npm run build'] }),
+            install_command: described('The command that installs dependencies (non-empty).', {
+              ...ref('nonEmptyString'),
+              examples: ['npm ci'],
+            }),
+            build_command: described('The command that builds the app (non-empty).', {
+              ...ref('nonEmptyString'),
+              examples: ['npm run build'],
+            }),
             dockerfile: described('A Dockerfile, as a non-empty relative path.', ref('relativePath')),
             command: described('The command that starts the app: an array of at least one non-empty string.', {
               type: 'array',
@@ -449,7 +527,11 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               maximum: 65535,
               examples: [3000],
               allOf: [
-                { 'x-svc-code': 'out-of-range', 'x-svc-message': 'ports 7331 and 8080 are reserved by the platform', not: { enum: [...RESERVED_APP_PORTS] } },
+                {
+                  'x-svc-code': 'out-of-range',
+                  'x-svc-message': 'ports 7331 and 8080 are reserved by the platform',
+                  not: { enum: [...RESERVED_APP_PORTS] },
+                },
               ],
             }),
             spa: described('Serve `index.html` for unknown paths (a single-page app).', { type: 'boolean' }),
@@ -463,12 +545,17 @@ export function definitions(version: SvcVersion): Record<string, SchemaObject> {
               minimum: 120,
               maximum: 86400,
             }),
-            monthly_budget_usd: described('The most the app may cost a month, in US dollars (0 or more).', { type: 'number', minimum: 0 }),
+            monthly_budget_usd: described('The most the app may cost a month, in US dollars (0 or more).', {
+              type: 'number',
+              minimum: 0,
+            }),
             resources: ref('appResources'),
           },
         }),
         appResources: openObject({
-          ...doc('Compute for the app. Keys beyond `cpu` and `memory_gb` (such as `disk_gb`) are allowed: the spec does not show them.'),
+          ...doc(
+            'Compute for the app. Keys beyond `cpu` and `memory_gb` (such as `disk_gb`) are allowed: the spec does not show them.',
+          ),
           title: 'App resources',
           properties: {
             cpu: described('CPU cores: 1 to 64.', { type: 'integer', minimum: 1, maximum: 64 }),
@@ -505,22 +592,49 @@ function trigger(): SchemaObject {
       {
         label: 'cron trigger',
         description: 'Runs an agent on a schedule.',
-        body: { slug: '${1:nightly}', type: 'cron', cron: '${2:0 3 * * *}', agent: '${3:main}', prompt: '${4:What to do}' },
+        body: {
+          slug: '${1:nightly}',
+          type: 'cron',
+          cron: '${2:0 3 * * *}',
+          agent: '${3:main}',
+          prompt: '${4:What to do}',
+        },
       },
       {
         label: 'webhook trigger',
         description: 'Runs an agent on a signed inbound request.',
-        body: { slug: '${1:on-push}', type: 'webhook', secret_env: '${2:WEBHOOK_SECRET}', agent: '${3:main}', prompt_template: '${4:Handle {{event}}}' },
+        body: {
+          slug: '${1:on-push}',
+          type: 'webhook',
+          secret_env: '${2:WEBHOOK_SECRET}',
+          agent: '${3:main}',
+          prompt_template: '${4:Handle {{event}}}',
+        },
       },
       {
         label: 'monitor trigger (poll)',
         description: 'Runs a command every interval and an agent on what it reports.',
-        body: { slug: '${1:watch}', type: 'monitor', mode: 'poll', interval: '${2:5m}', run: '${3:./check.sh}', agent: '${4:main}', prompt: '${5:What to do}' },
+        body: {
+          slug: '${1:watch}',
+          type: 'monitor',
+          mode: 'poll',
+          interval: '${2:5m}',
+          run: '${3:./check.sh}',
+          agent: '${4:main}',
+          prompt: '${5:What to do}',
+        },
       },
       {
         label: 'monitor trigger (stream)',
         description: 'Runs a command continuously and an agent on each event.',
-        body: { slug: '${1:tail}', type: 'monitor', mode: 'stream', run: '${2:./events.sh}', agent: '${3:main}', prompt: '${4:What to do}' },
+        body: {
+          slug: '${1:tail}',
+          type: 'monitor',
+          mode: 'stream',
+          run: '${2:./events.sh}',
+          agent: '${3:main}',
+          prompt: '${4:What to do}',
+        },
       },
     ],
     required: ['slug', 'type'],
@@ -532,7 +646,8 @@ function trigger(): SchemaObject {
           describeValues(TRIGGER_TYPES, {
             cron: 'On a schedule: needs one of `cron`, `schedule`, `run_at`, `runAt`.',
             webhook: 'On an inbound request signed with the HMAC secret named by `secret_env`.',
-            monitor: 'From a command (`run`) that is polled (`mode: poll`, every `interval`) or streamed (`mode: stream`).',
+            monitor:
+              'From a command (`run`) that is polled (`mode: poll`, every `interval`) or streamed (`mode: stream`).',
           }),
         ),
       ),
@@ -551,18 +666,38 @@ function trigger(): SchemaObject {
         additionalProperties: { type: 'string' },
       }),
       prompt: nonEmpty('The prompt the agent gets. A trigger needs `prompt` or `prompt_template`.'),
-      prompt_template: nonEmpty('A prompt template filled in from the event. A trigger needs `prompt` or `prompt_template`.'),
-      cron: { ...nonEmpty('A cron expression. A `cron` trigger needs one of `cron`, `schedule`, `run_at`, `runAt`.'), examples: ['0 3 * * *'] },
+      prompt_template: nonEmpty(
+        'A prompt template filled in from the event. A trigger needs `prompt` or `prompt_template`.',
+      ),
+      cron: {
+        ...nonEmpty('A cron expression. A `cron` trigger needs one of `cron`, `schedule`, `run_at`, `runAt`.'),
+        examples: ['0 3 * * *'],
+      },
       schedule: nonEmpty('A schedule. A `cron` trigger needs one of `cron`, `schedule`, `run_at`, `runAt`.'),
       run_at: nonEmpty('A single run time. Also spelled `runAt`.'),
       runAt: alias(nonEmpty('A single run time. Also spelled `run_at`.')),
-      timezone: described('The time zone of `cron`/`schedule`/`run_at`.', { type: 'string', examples: ['UTC', 'Europe/Berlin'] }),
-      secret_env: described("The environment variable holding the webhook's HMAC secret (uppercase). A `webhook` trigger needs it. Also spelled `secretEnv`.", {
-        ...ref('secretEnvName'),
-        examples: ['WEBHOOK_SECRET'],
+      timezone: described('The time zone of `cron`/`schedule`/`run_at`.', {
+        type: 'string',
+        examples: ['UTC', 'Europe/Berlin'],
       }),
-      secretEnv: alias(described("The environment variable holding the webhook's HMAC secret (uppercase). Also spelled `secret_env`.", ref('secretEnvName'))),
-      run: described('The command a `monitor` runs: non-empty, at most 1024 characters.', { type: 'string', minLength: 1, maxLength: 1024 }),
+      secret_env: described(
+        "The environment variable holding the webhook's HMAC secret (uppercase). A `webhook` trigger needs it. Also spelled `secretEnv`.",
+        {
+          ...ref('secretEnvName'),
+          examples: ['WEBHOOK_SECRET'],
+        },
+      ),
+      secretEnv: alias(
+        described(
+          "The environment variable holding the webhook's HMAC secret (uppercase). Also spelled `secret_env`.",
+          ref('secretEnvName'),
+        ),
+      ),
+      run: described('The command a `monitor` runs: non-empty, at most 1024 characters.', {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+      }),
       mode: described(
         'How a `monitor` runs its command: `poll` (every `interval`) or `stream` (continuously).',
         enumOf(
@@ -572,8 +707,14 @@ function trigger(): SchemaObject {
           }),
         ),
       ),
-      interval: described('How often a polling monitor runs, e.g. `5m`.', { ...ref('duration'), examples: ['5m', '1h'] }),
-      expect_event_within: described('Report a monitor that sees no event for this long, e.g. `1h`.', { ...ref('duration'), examples: ['1h'] }),
+      interval: described('How often a polling monitor runs, e.g. `5m`.', {
+        ...ref('duration'),
+        examples: ['5m', '1h'],
+      }),
+      expect_event_within: described('Report a monitor that sees no event for this long, e.g. `1h`.', {
+        ...ref('duration'),
+        examples: ['1h'],
+      }),
     },
     allOf: [
       // Trigger rule 1: "At least one of `prompt` or `prompt_template` is required."
@@ -585,13 +726,23 @@ function trigger(): SchemaObject {
       {
         'x-svc-rule': 'trigger-cron-schedule',
         if: ifType('cron'),
-        then: { anyOf: requireOne(['cron', 'schedule', 'run_at', 'runAt'], "a cron trigger needs one of 'cron', 'schedule', 'run_at' or 'runAt'") },
+        then: {
+          anyOf: requireOne(
+            ['cron', 'schedule', 'run_at', 'runAt'],
+            "a cron trigger needs one of 'cron', 'schedule', 'run_at' or 'runAt'",
+          ),
+        },
       },
       // Rule 3: "`type` `webhook` requires `secret_env` or `secretEnv`."
       {
         'x-svc-rule': 'trigger-webhook-secret',
         if: ifType('webhook'),
-        then: { anyOf: requireOne(['secret_env', 'secretEnv'], "a webhook trigger needs 'secret_env' (or 'secretEnv'): the variable holding its HMAC secret") },
+        then: {
+          anyOf: requireOne(
+            ['secret_env', 'secretEnv'],
+            "a webhook trigger needs 'secret_env' (or 'secretEnv'): the variable holding its HMAC secret",
+          ),
+        },
       },
       // Rule 4: "`type` `monitor` requires `run` and `mode` and forbids `cron`, `schedule`, `run_at`, `runAt`, `timezone`, `secret_env`, `secretEnv`."
       {
@@ -600,7 +751,9 @@ function trigger(): SchemaObject {
         then: {
           required: ['run', 'mode'],
           errorMessage: "a monitor trigger needs 'run' (the command) and 'mode' ('poll' or 'stream')",
-          properties: Object.fromEntries(MONITOR_FORBIDDEN_KEYS.map((key) => [key, forbidden(`a monitor trigger does not take '${key}'`)])),
+          properties: Object.fromEntries(
+            MONITOR_FORBIDDEN_KEYS.map((key) => [key, forbidden(`a monitor trigger does not take '${key}'`)]),
+          ),
         },
       },
       // Rule 5: "A monitor with `mode` `poll` requires `interval`; with `mode` `stream` it forbids `interval`."
@@ -626,14 +779,37 @@ function trigger(): SchemaObject {
 function connector(version: SvcVersion): SchemaObject {
   const ifProvider = (provider: string) => ({ properties: { provider: { const: provider } }, required: ['provider'] });
   return openObject({
-    ...doc("A connector: gives agents tools (`<connector>.<action>`) through the platform's gateway. Keys beyond the ones listed are allowed."),
+    ...doc(
+      "A connector: gives agents tools (`<connector>.<action>`) through the platform's gateway. Keys beyond the ones listed are allowed.",
+    ),
     title: 'Connector',
     defaultSnippets: [
-      { label: 'MCP connector', body: { slug: '${1:docs}', provider: 'mcp', url: '${2:https://mcp.example.com/mcp}', transport: '${3|http,sse|}' } },
-      { label: 'HTTP connector', body: { slug: '${1:api}', provider: 'http', base_url: '${2:https://api.example.com}' } },
-      { label: 'GraphQL connector', body: { slug: '${1:graph}', provider: 'graphql', endpoint: '${2:https://api.example.com/graphql}' } },
+      {
+        label: 'MCP connector',
+        body: {
+          slug: '${1:docs}',
+          provider: 'mcp',
+          url: '${2:https://mcp.example.com/mcp}',
+          transport: '${3|http,sse|}',
+        },
+      },
+      {
+        label: 'HTTP connector',
+        body: { slug: '${1:api}', provider: 'http', base_url: '${2:https://api.example.com}' },
+      },
+      {
+        label: 'GraphQL connector',
+        body: { slug: '${1:graph}', provider: 'graphql', endpoint: '${2:https://api.example.com/graphql}' },
+      },
       { label: 'managed connector', body: { slug: '${1:tracker}', provider: 'managed_a', app: '${2:app}' } },
-      { label: 'channel connector', body: { slug: '${1|svc_slack,svc_teams,svc_email|}', provider: 'channel', platform: '${2|chat_a,chat_b,email|}' } },
+      {
+        label: 'channel connector',
+        body: {
+          slug: '${1|svc_slack,svc_teams,svc_email|}',
+          provider: 'channel',
+          platform: '${2|chat_a,chat_b,email|}',
+        },
+      },
     ],
     required: ['slug', 'provider'],
     properties: {
@@ -654,15 +830,25 @@ function connector(version: SvcVersion): SchemaObject {
             http: 'A plain HTTP API at `base_url`.',
             channel: 'A chat or email channel (`platform`); slugs `svc_slack`, `svc_teams`, `svc_email`.',
           }),
-          ...RESERVED_PROVIDERS.map((provider) => [provider, `Reserved for the connector with slug \`${provider}\`.`] as const),
+          ...RESERVED_PROVIDERS.map(
+            (provider) => [provider, `Reserved for the connector with slug \`${provider}\`.`] as const,
+          ),
         ]),
       ),
       name: described('A display name (non-empty).', ref('nonEmptyString')),
       app: described('The managed app (required by provider `managed_a`).', ref('nonEmptyString')),
       url: described('The server URL (required by provider `mcp`).', ref('nonEmptyString')),
       endpoint: described('The GraphQL endpoint (required by provider `graphql`).', ref('nonEmptyString')),
-      base_url: described('The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `baseUrl`.', ref('nonEmptyString')),
-      baseUrl: alias(described('The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `base_url`.', ref('nonEmptyString'))),
+      base_url: described(
+        'The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `baseUrl`.',
+        ref('nonEmptyString'),
+      ),
+      baseUrl: alias(
+        described(
+          'The base URL (provider `http` needs `base_url` or `baseUrl`). Also spelled `base_url`.',
+          ref('nonEmptyString'),
+        ),
+      ),
       transport: described(
         'How to reach an MCP server: `http` or `sse`.',
         enumOf(
@@ -703,11 +889,16 @@ function connector(version: SvcVersion): SchemaObject {
       agent_scope: byVersion<SchemaObject>(
         version,
         described('Which agents may use the connector (any value in version 1).', {}),
-        forbidden("'agent_scope' is not allowed in svc_version 2; list the connector in each agent's 'connectors' instead"),
+        forbidden(
+          "'agent_scope' is not allowed in svc_version 2; list the connector in each agent's 'connectors' instead",
+        ),
       ),
       auth: ref('connectorAuth'),
       headers: ref('connectorHeaders'),
-      policies: described('Tool-call policies: which tools always run, need approval, or are blocked.', { type: 'array', items: ref('connectorPolicy') }),
+      policies: described('Tool-call policies: which tools always run, need approval, or are blocked.', {
+        type: 'array',
+        items: ref('connectorPolicy'),
+      }),
     },
     allOf: [
       // Connector rule 1: "Slugs `svc_slack`, `svc_teams`, `svc_email` require `provider` `channel`. Slug `computer` requires `provider` `computer`."
@@ -762,7 +953,10 @@ export function manifestRoot(version: SvcVersion): SchemaObject {
     type: 'object',
     required: byVersion(v, ['svc_version'], ['svc_version', 'default_agent', 'agents']),
     properties: {
-      svc_version: described('The manifest shape: `1` or `2`. It decides which keys the rest of the file may use.', { const: v, examples: [v] }),
+      svc_version: described('The manifest shape: `1` or `2`. It decides which keys the rest of the file may use.', {
+        const: v,
+        examples: [v],
+      }),
       project: ref('project'),
       env: ref('env'),
       agent_runtime: ref('agentRuntime'),
@@ -773,15 +967,24 @@ export function manifestRoot(version: SvcVersion): SchemaObject {
       ...byVersion<Record<string, SchemaObject>>(
         v,
         {
-          agents: described('The agents: an array of agents, each with a `name`.', { type: 'array', items: ref('agentV1') }),
+          agents: described('The agents: an array of agents, each with a `name`.', {
+            type: 'array',
+            items: ref('agentV1'),
+          }),
           apps: forbidden("'apps' is not allowed in svc_version 1; apps need svc_version 2"),
-          channels: described('Chat and email channels the project listens on.', { type: 'array', items: ref('channel') }),
+          channels: described('Chat and email channels the project listens on.', {
+            type: 'array',
+            items: ref('channel'),
+          }),
         },
         {
-          default_agent: described('The agent new sessions use unless told otherwise: the name of a declared, enabled agent.', {
-            ...ref('nonEmptyString'),
-            examples: ['main'],
-          }),
+          default_agent: described(
+            'The agent new sessions use unless told otherwise: the name of a declared, enabled agent.',
+            {
+              ...ref('nonEmptyString'),
+              examples: ['main'],
+            },
+          ),
           runtime: described(
             'The agent runtime: `runtime_a` or `runtime_b`.',
             enumOf(

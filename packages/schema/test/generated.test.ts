@@ -2,7 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSchemas, ruleUrl, schemaForUrl, schemaVersionForUrl, SCHEMA_URLS, siteBaseUrl } from '@svc-manifest/schema';
+import {
+  buildSchemas,
+  ruleUrl,
+  schemaForUrl,
+  schemaVersionForUrl,
+  SCHEMA_URLS,
+  siteBaseUrl,
+} from '@svc-manifest/schema';
 
 const generated = join(import.meta.dirname, '..', 'generated');
 const read = (file: string) => JSON.parse(readFileSync(join(generated, file), 'utf8'));
@@ -31,12 +38,14 @@ describe('published schemas', () => {
     expect(schemaForUrl('https://mirror.test/x/svc.v2.schema.json')?.schema.$id).toBe(SCHEMA_URLS.v2);
     expect(schemaForUrl('./svc.schema.json')?.schema.$id).toBe(SCHEMA_URLS.combined);
     // The version alone, as the language server asks it of a pin.
-    expect(['https://mirror.test/x/svc.v1.schema.json?x', './svc.schema.json#a', 'svc.v3.schema.json', 'notsvc.schema.json'].map(schemaVersionForUrl)).toEqual([
-      1,
-      null,
-      undefined,
-      undefined,
-    ]);
+    expect(
+      [
+        'https://mirror.test/x/svc.v1.schema.json?x',
+        './svc.schema.json#a',
+        'svc.v3.schema.json',
+        'notsvc.schema.json',
+      ].map(schemaVersionForUrl),
+    ).toEqual([1, null, undefined, undefined]);
   });
 
   it('gives every property a description and a markdownDescription', () => {
@@ -46,11 +55,13 @@ describe('published schemas', () => {
       const properties = (node as { properties?: Record<string, Record<string, unknown>> }).properties;
       for (const [key, schema] of Object.entries(properties ?? {})) {
         const described = typeof schema.description === 'string' || typeof schema.$ref === 'string';
-        if (!described || (typeof schema.$ref !== 'string' && typeof schema.markdownDescription !== 'string')) missing.push(`${path}/${key}`);
+        if (!described || (typeof schema.$ref !== 'string' && typeof schema.markdownDescription !== 'string'))
+          missing.push(`${path}/${key}`);
       }
       // Conditions (if/then, anyOf, not) restate keys the object declares; only declarations need words.
       const conditional = new Set(['properties', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not']);
-      for (const [key, value] of Object.entries(node)) if (!conditional.has(key) && typeof value === 'object') visit(value, `${path}/${key}`);
+      for (const [key, value] of Object.entries(node))
+        if (!conditional.has(key) && typeof value === 'object') visit(value, `${path}/${key}`);
       for (const [key, value] of Object.entries(properties ?? {})) visit(value, `${path}/properties/${key}`);
     };
     visit(built.combined, '#');
@@ -79,20 +90,31 @@ describe('rule links', () => {
   });
 
   // Taplo's links in the committed schemas are the helper's URLs, under the host of the schemas' own $id.
-  it.each(['svc.schema.json', 'svc.v1.schema.json', 'svc.v2.schema.json'])('%s links each rule key to ruleUrl()', (file) => {
-    const schema = read(file) as Record<string, unknown>;
-    const rules = new Set(valuesOf(schema, 'x-svc-rule') as string[]);
-    const links = (valuesOf(schema, 'x-taplo') as { links?: { key?: string } }[]).flatMap((taplo) => (taplo.links ? [taplo.links.key] : []));
-    expect(links.length).toBeGreaterThan(10);
-    const expected = new Set([...rules].map((rule) => ruleUrl(rule, schema.$id as string)));
-    for (const link of links) {
-      expect(expected, String(link)).toContain(link);
-      expect(link).toMatch(new RegExp(`^${new URL('/', schema.$id as string).href.replace(/\./g, '\\.')}rules/[a-z0-9-]+\\.html$`));
-    }
-  });
+  it.each(['svc.schema.json', 'svc.v1.schema.json', 'svc.v2.schema.json'])(
+    '%s links each rule key to ruleUrl()',
+    (file) => {
+      const schema = read(file) as Record<string, unknown>;
+      const rules = new Set(valuesOf(schema, 'x-svc-rule') as string[]);
+      const links = (valuesOf(schema, 'x-taplo') as { links?: { key?: string } }[]).flatMap((taplo) =>
+        taplo.links ? [taplo.links.key] : [],
+      );
+      expect(links.length).toBeGreaterThan(10);
+      const expected = new Set([...rules].map((rule) => ruleUrl(rule, schema.$id as string)));
+      for (const link of links) {
+        expect(expected, String(link)).toContain(link);
+        expect(link).toMatch(
+          new RegExp(`^${new URL('/', schema.$id as string).href.replace(/\./g, '\\.')}rules/[a-z0-9-]+\\.html$`),
+        );
+      }
+    },
+  );
 
   it('follows the base the schemas are built for', () => {
-    const links = valuesOf(buildSchemas('https://example.org/svc/manifest/0.1.0').v2, 'x-taplo') as { links?: { key?: string } }[];
-    expect(links.flatMap((taplo) => (taplo.links ? [taplo.links.key] : []))).toContain('https://example.org/svc/rules/alias-conflict.html');
+    const links = valuesOf(buildSchemas('https://example.org/svc/manifest/0.1.0').v2, 'x-taplo') as {
+      links?: { key?: string };
+    }[];
+    expect(links.flatMap((taplo) => (taplo.links ? [taplo.links.key] : []))).toContain(
+      'https://example.org/svc/rules/alias-conflict.html',
+    );
   });
 });

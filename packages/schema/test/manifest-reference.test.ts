@@ -30,7 +30,8 @@ function keyPaths(schema: Schema, prefix = ''): string[] {
 function childPaths(value: Schema, path: string): string[] {
   if (value.properties) return keyPaths(value, path);
   if (value.type === 'array' && value.items) return keyPaths(value.items as Schema, `${path}[]`);
-  if (value.additionalProperties && typeof value.additionalProperties === 'object') return keyPaths(value.additionalProperties as Schema, `${path}.<name>`);
+  if (value.additionalProperties && typeof value.additionalProperties === 'object')
+    return keyPaths(value.additionalProperties as Schema, `${path}.<name>`);
   return [];
 }
 
@@ -60,7 +61,10 @@ describe('docs/manifest.md', () => {
     const missing = paths.filter((path) => !sections.has(path));
     expect(missing).toEqual([]);
     const unmarked = paths.filter(
-      (path) => !new RegExp(`^\\*svc_version (${version}( and \\d)?|\\d and ${version})( only)?\\*$`, 'm').test(sections.get(path)!),
+      (path) =>
+        !new RegExp(`^\\*svc_version (${version}( and \\d)?|\\d and ${version})( only)?\\*$`, 'm').test(
+          sections.get(path)!,
+        ),
     );
     expect(unmarked).toEqual([]);
     for (const path of paths) expect(sections.get(path), path).toMatch(/^- Type: .+$/m);
@@ -76,7 +80,9 @@ describe('docs/manifest.md', () => {
     for (const [path, text] of sections) {
       for (const match of text.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)) {
         let node: unknown = parseYaml(match[1]!);
-        for (const segment of path.split('.').flatMap((part) => (part.endsWith('[]') ? [part.slice(0, -2), '[]'] : [part]))) {
+        for (const segment of path
+          .split('.')
+          .flatMap((part) => (part.endsWith('[]') ? [part.slice(0, -2), '[]'] : [part]))) {
           if (segment === '[]') {
             expect(Array.isArray(node), `${path}: a list`).toBe(true);
             node = (node as unknown[])[0];
@@ -98,12 +104,18 @@ describe('docs/manifest.md', () => {
   });
 
   it('states the conditional rules with links to their rule pages', () => {
-    expect(committed).toContain('- When `type` is `webhook`: needs `secret_env` or `secretEnv` ([trigger-webhook-secret](rules/trigger-webhook-secret.md)).');
-    expect(committed).toContain('- When `provider` is `mcp`: needs `url` ([connector-provider-fields](rules/connector-provider-fields.md)).');
+    expect(committed).toContain(
+      '- When `type` is `webhook`: needs `secret_env` or `secretEnv` ([trigger-webhook-secret](rules/trigger-webhook-secret.md)).',
+    );
+    expect(committed).toContain(
+      '- When `provider` is `mcp`: needs `url` ([connector-provider-fields](rules/connector-provider-fields.md)).',
+    );
     expect(sections.get('triggers[].session_mode')).toContain('- Not together with `sessionMode`');
     expect(sections.get('apps.<name>.port')).toContain('- From 1 to 65535.');
     expect(sections.get('apps.<name>.port')).toContain('- Ports 7331 and 8080 are reserved by the platform.');
-    expect(sections.get('agents.<name>.connectors_personal')).toContain('- Deprecated: use `connectors_required` instead');
+    expect(sections.get('agents.<name>.connectors_personal')).toContain(
+      '- Deprecated: use `connectors_required` instead',
+    );
   });
 
   it('links only to rule pages that exist and to anchors it defines', () => {

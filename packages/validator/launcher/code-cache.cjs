@@ -38,7 +38,8 @@ function cacheFiles(bundle, name, variant, stat) {
   const prefix = `${name}-${pathTag(bundle)}-${variant}-`;
   const key = `${process.version}-${process.arch}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
   const files = [];
-  for (let generation = 1; generation <= GENERATIONS; generation++) files.push(path.join(base, 'svc-manifest', `${prefix}${key}-${generation}.v8cache`));
+  for (let generation = 1; generation <= GENERATIONS; generation++)
+    files.push(path.join(base, 'svc-manifest', `${prefix}${key}-${generation}.v8cache`));
   return { files, prefix };
 }
 
@@ -164,7 +165,8 @@ function runWithCodeCache(bundle, name, options = {}) {
     return plainRequire(bundle, start);
   }
   if (cachedData !== undefined && script.cachedDataRejected) generation = 0;
-  const write = generation < GENERATIONS ? () => writeCache(cache.files[generation], cache.prefix, name, script) : undefined;
+  const write =
+    generation < GENERATIONS ? () => writeCache(cache.files[generation], cache.prefix, name, script) : undefined;
   if (write && !options.writeAfterStart) process.once('exit', write);
   const module = { exports: {}, filename: bundle, id: '.', loaded: false, children: [], paths: [] };
   compiled.call(module.exports, module.exports, require, module, bundle, path.dirname(bundle));

@@ -31,9 +31,10 @@ function runValidatorCli() {
   const fs = require('node:fs');
   const path = require('node:path');
 
-  const bundle = [path.join(__dirname, 'svc-manifest-main.cjs'), path.join(__dirname, '..', 'dist', 'svc-manifest-main.cjs')].find((file) =>
-    fs.existsSync(file),
-  );
+  const bundle = [
+    path.join(__dirname, 'svc-manifest-main.cjs'),
+    path.join(__dirname, '..', 'dist', 'svc-manifest-main.cjs'),
+  ].find((file) => fs.existsSync(file));
   if (bundle === undefined) {
     process.stderr.write(
       'svc-manifest: the CLI is not built: dist/svc-manifest-main.cjs is missing.\n' +

@@ -24,7 +24,9 @@ function partLiteral(plan: PartPlan, names: Map<string, string>): string {
   const at = JSON.stringify(plan.at);
   if (plan.kind === 'leaf') return `{at:${at},validate:${names.get(`leaf:${plan.at}`)!}}`;
   const fields = [`at:${at}`, `shell:${names.get(`shell:${plan.at}`)!}`];
-  fields.push(`properties:[${plan.properties.map(([name, part]) => `[${JSON.stringify(name)},${partLiteral(part, names)}]`).join(',')}]`);
+  fields.push(
+    `properties:[${plan.properties.map(([name, part]) => `[${JSON.stringify(name)},${partLiteral(part, names)}]`).join(',')}]`,
+  );
   if (plan.additional) fields.push(`additional:${partLiteral(plan.additional, names)}`);
   if (plan.items) fields.push(`items:${partLiteral(plan.items, names)}`);
   if (plan.propertyNames) fields.push(`propertyNames:${partLiteral(plan.propertyNames, names)}`);
@@ -37,7 +39,11 @@ function partLiteral(plan: PartPlan, names: Map<string, string>): string {
  * `validateV<n>`, the whole-value validator made of the parts.
  */
 function versionModule(schema: Record<string, unknown>, version: 1 | 2): string {
-  const ajv = new Ajv.default({ ...AJV_OPTIONS, keywords: [...AJV_OPTIONS.keywords], code: { source: true, esm: true, lines: false } });
+  const ajv = new Ajv.default({
+    ...AJV_OPTIONS,
+    keywords: [...AJV_OPTIONS.keywords],
+    code: { source: true, esm: true, lines: false },
+  });
   const plan = planParts(schema);
   const names = new Map<string, string>();
   const exports: Record<string, string> = {};
@@ -54,14 +60,21 @@ function versionModule(schema: Record<string, unknown>, version: 1 | 2): string 
   // ajv keeps each schema as an object literal, read only to report an enum's allowed values on a
   // failure. Built at module load, it cost every run (the CLI's start-up above all) time and young
   // heap: each becomes a function that parses the schema's JSON the first time a failure asks.
-  code = code.replace(/const (schema\d+) = (\{.*?\});(?=const |function |export )/g, (_match, name: string, literal: string) => {
-    JSON.parse(literal); // the literal is JSON (ajv writes it with JSON.stringify); fail the generation if not
-    return `let ${name}Value;const ${name} = () => (${name}Value ??= JSON.parse(${JSON.stringify(literal)}));`;
-  });
-  code = code.replace(/\b(schema\d+)\.(?=properties|items|additionalProperties|allOf|anyOf|not|then|if|enum|propertyNames|definitions)/g, '$1().');
+  code = code.replace(
+    /const (schema\d+) = (\{.*?\});(?=const |function |export )/g,
+    (_match, name: string, literal: string) => {
+      JSON.parse(literal); // the literal is JSON (ajv writes it with JSON.stringify); fail the generation if not
+      return `let ${name}Value;const ${name} = () => (${name}Value ??= JSON.parse(${JSON.stringify(literal)}));`;
+    },
+  );
+  code = code.replace(
+    /\b(schema\d+)\.(?=properties|items|additionalProperties|allOf|anyOf|not|then|if|enum|propertyNames|definitions)/g,
+    '$1().',
+  );
   for (const [, name] of code.matchAll(/const (schema\d+) = /g)) {
     const uses = [...code.matchAll(new RegExp(`\\b${name}\\b(?!\\(\\)|Value| = )`, 'g'))];
-    if (uses.length) throw new Error(`${name} is still used as an object (${uses.length} times): extend the rewrite above`);
+    if (uses.length)
+      throw new Error(`${name} is still used as an object (${uses.length} times): extend the rewrite above`);
   }
   const header = [
     '// @ts-nocheck',

@@ -35,7 +35,14 @@ const NAMESPACE = 'svc-manifest-lazy';
 
 async function exportNames(target) {
   if (!target.startsWith(SOURCE + sep)) return Object.keys(requireHere(target));
-  const result = await build({ entryPoints: [target], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [target],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    logLevel: 'silent',
+  });
   return Object.values(result.metafile.outputs).flatMap((output) => output.exports);
 }
 
@@ -50,7 +57,11 @@ export const lazyParts = {
       if (result.errors.length > 0) return;
       const unreached = [...LAZY_MODULES, ...LAZY_PACKAGES].filter((target) => !reached.has(target));
       if (unreached.length > 0)
-        return { errors: unreached.map((target) => ({ text: `lazy-parts-plugin: no import reaches ${target}; update LAZY_MODULES or LAZY_PACKAGES` })) };
+        return {
+          errors: unreached.map((target) => ({
+            text: `lazy-parts-plugin: no import reaches ${target}; update LAZY_MODULES or LAZY_PACKAGES`,
+          })),
+        };
     });
     pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
       // The stand-in's own require reaches the real module (resolved as esbuild would).
@@ -71,7 +82,9 @@ export const lazyParts = {
     });
     pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => {
       const names = await exportNames(args.path);
-      const getters = names.map((name) => `  ${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] },`);
+      const getters = names.map(
+        (name) => `  ${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] },`,
+      );
       return {
         contents: [
           'let loaded;',

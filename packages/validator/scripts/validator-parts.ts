@@ -30,7 +30,9 @@ function withoutDocs(node: unknown): unknown {
     if (['description', 'markdownDescription', 'title', '$comment', 'default'].includes(key)) continue;
     out[key] =
       key === 'properties' || key === 'definitions'
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, withoutDocs(member)]))
+        ? Object.fromEntries(
+            Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, withoutDocs(member)]),
+          )
         : withoutDocs(value);
   }
   return out;
@@ -85,7 +87,8 @@ const SHELL_KEYWORDS = new Set([
 /** Keywords ajv checks before `propertyNames` (the validation vocabulary runs before the applicators). */
 const BEFORE_PROPERTY_NAMES = new Set(['$schema', '$id', 'type', 'required', 'minProperties', 'maxProperties']);
 
-const isObjectSchema = (value: unknown): value is SchemaObject => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+const isObjectSchema = (value: unknown): value is SchemaObject =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 /** A collection worth splitting: its items are objects (strings gain nothing from a cache by object). */
 const holdsObjects = (schema: unknown): schema is SchemaObject => isObjectSchema(schema) && schema.type === 'object';
 
@@ -101,13 +104,18 @@ export function planParts(schema: SchemaObject, at = '', depth = 0): PartPlan {
     (schema.additionalProperties === undefined || isObjectSchema(schema.additionalProperties)) &&
     (schema.items === undefined || isObjectSchema(schema.items));
   if (splittable) {
-    const properties: [string, PartPlan][] = Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>).map(([name, member]) => [
-      name,
-      planParts(member, `${at}/properties/${escapeSegment(name)}`, depth + 1),
-    ]);
-    const additional = holdsObjects(schema.additionalProperties) ? planParts(schema.additionalProperties, `${at}/additionalProperties`, depth + 1) : undefined;
+    const properties: [string, PartPlan][] = Object.entries(
+      (schema.properties ?? {}) as Record<string, SchemaObject>,
+    ).map(([name, member]) => [name, planParts(member, `${at}/properties/${escapeSegment(name)}`, depth + 1)]);
+    const additional = holdsObjects(schema.additionalProperties)
+      ? planParts(schema.additionalProperties, `${at}/additionalProperties`, depth + 1)
+      : undefined;
     const items = holdsObjects(schema.items) ? planParts(schema.items, `${at}/items`, depth + 1) : undefined;
-    const worth = depth === 0 || additional !== undefined || items !== undefined || properties.some(([, part]) => part.kind === 'split');
+    const worth =
+      depth === 0 ||
+      additional !== undefined ||
+      items !== undefined ||
+      properties.some(([, part]) => part.kind === 'split');
     if (worth) {
       const shell: SchemaObject = { ...schema };
       delete shell.properties;
@@ -115,9 +123,13 @@ export function planParts(schema: SchemaObject, at = '', depth = 0): PartPlan {
       if (items) delete shell.items;
       // ajv checks `propertyNames` after every other keyword a shell can keep but `items`-related
       // ones: split off, its errors still come right after the shell's.
-      const namesLast = Object.keys(shell).every((keyword) => keyword === 'propertyNames' || BEFORE_PROPERTY_NAMES.has(keyword));
+      const namesLast = Object.keys(shell).every(
+        (keyword) => keyword === 'propertyNames' || BEFORE_PROPERTY_NAMES.has(keyword),
+      );
       const propertyNames =
-        isObjectSchema(schema.propertyNames) && namesLast ? ({ kind: 'leaf', at: `${at}/propertyNames`, schema: schema.propertyNames } as const) : undefined;
+        isObjectSchema(schema.propertyNames) && namesLast
+          ? ({ kind: 'leaf', at: `${at}/propertyNames`, schema: schema.propertyNames } as const)
+          : undefined;
       if (propertyNames) delete shell.propertyNames;
       return { kind: 'split', at, shell, properties, additional, items, propertyNames };
     }

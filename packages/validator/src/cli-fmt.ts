@@ -21,15 +21,22 @@ import type { CliTools } from './cli-transform.js';
  * folders walked with the ignore files honoured, quoted globs, less what a policy file's `ignore`
  * globs leave out of walks); with none, the manifests in the current folder. An argument that selects nothing is reported on stderr and counted in `failed`.
  */
-export function fmtInputs(positional: readonly string[], io: CliIo, tools: CliTools, honourIgnoreFiles: boolean): { files: ManifestFile[]; failed: boolean } {
+export function fmtInputs(
+  positional: readonly string[],
+  io: CliIo,
+  tools: CliTools,
+  honourIgnoreFiles: boolean,
+): { files: ManifestFile[]; failed: boolean } {
   if (positional.length === 0) {
     const here = manifestsInFolder(io.cwd);
-    if (here.length === 0) tools.usage(`no ${MANIFEST_FILE_NAMES.join(', ')} here; pass a folder, e.g. \`svc-manifest fmt .\``);
+    if (here.length === 0)
+      tools.usage(`no ${MANIFEST_FILE_NAMES.join(', ')} here; pass a folder, e.g. \`svc-manifest fmt .\``);
     return { files: here, failed: false };
   }
   const found = findManifestFiles(positional, { cwd: io.cwd, honourIgnoreFiles });
   if (found.stdin) tools.usage("fmt formats files in place; it does not take '-' (standard input)");
-  for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
+  for (const problem of found.problems)
+    io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
   const policies = new PolicyFinder();
   return { files: found.files.filter((file) => policies.keeps(file)), failed: found.problems.length > 0 };
 }
@@ -65,7 +72,10 @@ export async function fmtCommand(args: readonly string[], io: CliIo, tools: CliT
     }
     let result;
     try {
-      result = formatManifest(bytes, { filename: file, indentWidth: editorConfigIndent(absolutePath.replace(/\\/g, '/'), editorConfigsFor(absolutePath)) });
+      result = formatManifest(bytes, {
+        filename: file,
+        indentWidth: editorConfigIndent(absolutePath.replace(/\\/g, '/'), editorConfigsFor(absolutePath)),
+      });
     } catch (error) {
       if (!(error instanceof ManifestEditError)) throw error;
       io.stderr(`svc-manifest: ${escapeForTerminal(file)}: ${escapeForTerminal(error.message)}\n`);
@@ -79,7 +89,9 @@ export async function fmtCommand(args: readonly string[], io: CliIo, tools: CliT
   if (check) {
     for (const file of wouldChange) io.stdout(`${escapeForTerminal(file)}\n`);
     if (wouldChange.length > 0)
-      io.stderr(`svc-manifest: ${wouldChange.length} file${wouldChange.length === 1 ? '' : 's'} would be reformatted; run 'svc-manifest fmt'\n`);
+      io.stderr(
+        `svc-manifest: ${wouldChange.length} file${wouldChange.length === 1 ? '' : 's'} would be reformatted; run 'svc-manifest fmt'\n`,
+      );
   } else {
     for (const file of wouldChange) io.stdout(`formatted ${escapeForTerminal(file)}\n`);
   }

@@ -19,7 +19,11 @@ import { MANIFEST_FILE_NAMES } from './model/files.js';
 import type { CliIo } from './cli-io.js';
 
 export interface CliTools {
-  parseFlags(args: readonly string[], valued: readonly string[], booleans: readonly string[]): { flags: Map<string, string>; positional: string[] };
+  parseFlags(
+    args: readonly string[],
+    valued: readonly string[],
+    booleans: readonly string[],
+  ): { flags: Map<string, string>; positional: string[] };
   /** Throws the CLI's usage error (exit 2). */
   usage(message: string): never;
   /** Reads a file within the size limit; undefined (and a message on stderr) when it cannot. */
@@ -38,7 +42,10 @@ function writeText(path: string, text: string, exclusive = false): void {
 export function unifiedDiff(file: string, before: string, after: string): string {
   if (before === after) return '';
   const name = file.replace(/\\/g, '/');
-  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, undefined, undefined, { context: 3 }).replace(/^=+\r?\n/, '');
+  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, undefined, undefined, { context: 3 }).replace(
+    /^=+\r?\n/,
+    '',
+  );
 }
 
 /**
@@ -87,12 +94,20 @@ export async function migrateCommand(args: readonly string[], io: CliIo, tools: 
   const document = ManifestDocument.parse(bytes, { filename: file });
   const result = migrateManifest(document, { to: 2, defaultAgent });
   if (!result.ok) {
-    await tools.report([{ filePath: file, absolutePath, text: document.text, diagnostics: result.diagnostics }], format, io);
+    await tools.report(
+      [{ filePath: file, absolutePath, text: document.text, diagnostics: result.diagnostics }],
+      format,
+      io,
+    );
     return 1;
   }
   if (flags.has('--write')) {
     if (result.changed) writeText(absolutePath, result.text);
-    io.stderr(result.changed ? `svc-manifest: migrated ${file} to svc_version 2\n` : `svc-manifest: ${file} is already svc_version 2; nothing to do\n`);
+    io.stderr(
+      result.changed
+        ? `svc-manifest: migrated ${file} to svc_version 2\n`
+        : `svc-manifest: ${file} is already svc_version 2; nothing to do\n`,
+    );
   } else {
     if (!result.changed) io.stderr(`svc-manifest: ${file} is already svc_version 2\n`);
     io.stdout(result.text);
@@ -117,7 +132,11 @@ export async function convertCommand(args: readonly string[], io: CliIo, tools: 
   } catch (error) {
     if (!(error instanceof ManifestEditError)) throw error;
     if (error.reason === 'unreadable') {
-      await tools.report([{ filePath: file, absolutePath, text: document.text, diagnostics: [...error.diagnostics] }], format, io);
+      await tools.report(
+        [{ filePath: file, absolutePath, text: document.text, diagnostics: [...error.diagnostics] }],
+        format,
+        io,
+      );
       return 1;
     }
     io.stderr(`svc-manifest: cannot convert ${file}: ${error.message}\n`);
@@ -132,14 +151,18 @@ export async function convertCommand(args: readonly string[], io: CliIo, tools: 
   const target = join(folder, `${stem}.yaml`);
   const taken = [`${stem}.yaml`, `${stem}.yml`].filter((name) => existsSync(join(folder, name)));
   if (taken.length > 0) {
-    io.stderr(`svc-manifest: ${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''} beside ${file}; nothing was changed\n`);
+    io.stderr(
+      `svc-manifest: ${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''} beside ${file}; nothing was changed\n`,
+    );
     return 1;
   }
   try {
     // Exclusive create: a file that appears meanwhile is never overwritten.
     writeText(target, yaml, true);
   } catch (error) {
-    io.stderr(`svc-manifest: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; nothing was changed\n`);
+    io.stderr(
+      `svc-manifest: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; nothing was changed\n`,
+    );
     return 1;
   }
   // The YAML on disk must read back as written before the TOML goes.

@@ -125,7 +125,11 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
   const result = validateDocument(document, { once: true });
   const diagnostics = reportedDiagnostics(document, file, pathChecks, result.diagnostics);
-  return { text: document.text, diagnostics, ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, diagnostics, file.policy) } : {}) };
+  return {
+    text: document.text,
+    diagnostics,
+    ...(previewFixes ? { fixable: fixesThatFixApplies(document, result.version, diagnostics, file.policy) } : {}),
+  };
 }
 
 /**
@@ -133,8 +137,14 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
  * disk, unless `--no-path-checks`), then the file's policy applied to them all (a comment may
  * suppress a path warning too).
  */
-export function reportedDiagnostics(document: ManifestDocument, file: FileToCheck, pathChecks: boolean, validated: Diagnostic[]): Diagnostic[] {
-  const diagnostics = pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, validated) : validated;
+export function reportedDiagnostics(
+  document: ManifestDocument,
+  file: FileToCheck,
+  pathChecks: boolean,
+  validated: Diagnostic[],
+): Diagnostic[] {
+  const diagnostics =
+    pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, validated) : validated;
   return file.policy ? applyManifestPolicy(document, diagnostics, file.policy).diagnostics : diagnostics;
 }
 
@@ -143,7 +153,8 @@ export function reportedDiagnostics(document: ManifestDocument, file: FileToChec
  * choice (few files, one core, no idle core) or workers cannot run here (not from a bundle).
  */
 export function workerCount(count: number, requested: 'auto' | number = 'auto'): number | undefined {
-  if (requested !== 'auto') return requested >= 2 && count >= 2 && bundlePath() !== undefined ? Math.min(requested, count) : undefined;
+  if (requested !== 'auto')
+    return requested >= 2 && count >= 2 && bundlePath() !== undefined ? Math.min(requested, count) : undefined;
   if (count < 2 * FILES_PER_WORKER || bundlePath() === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os loads only for a large run (see process-io.ts)
   const os = require('node:os') as typeof import('node:os');
@@ -173,18 +184,27 @@ function bundlePath(): string | undefined {
  * Checks the files on `workers` threads and returns the results in the files' order; undefined
  * when workers cannot be used here (not running from a bundle), and the caller checks them itself.
  */
-export async function checkFilesInWorkers(files: readonly FileToCheck[], options: CheckOptions, workers: number): Promise<CheckedFile[] | undefined> {
+export async function checkFilesInWorkers(
+  files: readonly FileToCheck[],
+  options: CheckOptions,
+  workers: number,
+): Promise<CheckedFile[] | undefined> {
   const bundle = bundlePath();
   if (bundle === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- worker_threads loads only for a large run (a one-shot run never pays for it)
   const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
   const results: (CheckedFile | undefined)[] = new Array(files.length);
-  const shares = Array.from({ length: workers }, (_, worker) => files.flatMap((file, index) => (index % workers === worker ? [{ ...file, index }] : [])));
+  const shares = Array.from({ length: workers }, (_, worker) =>
+    files.flatMap((file, index) => (index % workers === worker ? [{ ...file, index }] : [])),
+  );
   await Promise.all(
     shares.map(
       (share) =>
         new Promise<void>((resolvePromise, reject) => {
-          const worker = new Worker(`require(${JSON.stringify(bundle)}).runValidationWorker();`, { eval: true, workerData: { files: share, options } });
+          const worker = new Worker(`require(${JSON.stringify(bundle)}).runValidationWorker();`, {
+            eval: true,
+            workerData: { files: share, options },
+          });
           worker.on('message', (batch: WorkerResult[]) => {
             for (const result of batch) {
               const fixable = new Map(result.fixes.map(([at, fix]) => [result.diagnostics[at]!, fix]));
@@ -197,11 +217,15 @@ export async function checkFilesInWorkers(files: readonly FileToCheck[], options
             }
           });
           worker.on('error', reject);
-          worker.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`a validation worker stopped with exit code ${code}`))));
+          worker.on('exit', (code) =>
+            code === 0 ? resolvePromise() : reject(new Error(`a validation worker stopped with exit code ${code}`)),
+          );
         }),
     ),
   );
-  return results.map((result, index) => result ?? { text: '', diagnostics: [], readError: `not checked (${files[index]!.displayPath})` });
+  return results.map(
+    (result, index) => result ?? { text: '', diagnostics: [], readError: `not checked (${files[index]!.displayPath})` },
+  );
 }
 
 /** A worker's work: its share of the files, sent back in one message. */
@@ -216,7 +240,13 @@ export function runValidationWorker(): void {
       const fix = checked.fixable?.get(d);
       if (fix !== undefined) fixes.push([at, fix]);
     });
-    return { index: file.index, text: checked.text, diagnostics: checked.diagnostics, fixes, ...(checked.readError ? { readError: checked.readError } : {}) };
+    return {
+      index: file.index,
+      text: checked.text,
+      diagnostics: checked.diagnostics,
+      fixes,
+      ...(checked.readError ? { readError: checked.readError } : {}),
+    };
   });
   parentPort!.postMessage(batch);
 }

@@ -206,7 +206,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      const help = command !== undefined && command in COMMAND_USAGE ? `svc-manifest ${command} --help` : 'svc-manifest --help';
+      const help =
+        command !== undefined && command in COMMAND_USAGE ? `svc-manifest ${command} --help` : 'svc-manifest --help';
       io.stderr(`svc-manifest: ${error.message}${error.hint ? ` (see '${help}')` : ''}\n`);
       return 2;
     }
@@ -221,7 +222,11 @@ function didYouMean(typed: string, candidates: readonly string[]): string {
   return match === undefined ? '' : `; did you mean '${match}'?`;
 }
 
-function parseFlags(args: readonly string[], valued: readonly string[], booleans: readonly string[]): { flags: Map<string, string>; positional: string[] } {
+function parseFlags(
+  args: readonly string[],
+  valued: readonly string[],
+  booleans: readonly string[],
+): { flags: Map<string, string>; positional: string[] } {
   const flags = new Map<string, string>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -252,7 +257,10 @@ function parseFlags(args: readonly string[], valued: readonly string[], booleans
 }
 
 /** The fixes of the diagnostics a policy kept (a diagnostic whose severity it changed is a copy with the same range). */
-function keptFixes(fixable: ReadonlyMap<Diagnostic, Replacement>, kept: readonly Diagnostic[]): Map<Diagnostic, Replacement> {
+function keptFixes(
+  fixable: ReadonlyMap<Diagnostic, Replacement>,
+  kept: readonly Diagnostic[],
+): Map<Diagnostic, Replacement> {
   const byRange = new Map<unknown, Replacement>();
   for (const [d, fix] of fixable) byRange.set(d.range, fix);
   const out = new Map<Diagnostic, Replacement>();
@@ -279,10 +287,20 @@ function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, dif
   const document = ManifestDocument.parse(bytes, { filename: file, limits: { maxBytes: options.maxBytes } });
   const fixed = fixFile(document, file, input.absolutePath, write, diffs, input.policy);
   // --fix says what it changed (on stderr: stdout is the report, in whatever format); --fix-dry-run's diff shows it.
-  if (write) for (const fix of fixed.fixes) io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
+  if (write)
+    for (const fix of fixed.fixes)
+      io.stderr(`svc-manifest: ${escapeForTerminal(file)}: fixed: ${escapeForTerminal(fix.title)} (${fix.code})\n`);
   // Paths are looked up beside a file on disk (standard input has no folder of its own), and
   // located in the text the fixes left; the policy then applies to them all.
-  return { text: fixed.text, diagnostics: reportedDiagnostics(fixed.document, input, options.pathChecks, validateDocument(fixed.document).diagnostics) };
+  return {
+    text: fixed.text,
+    diagnostics: reportedDiagnostics(
+      fixed.document,
+      input,
+      options.pathChecks,
+      validateDocument(fixed.document).diagnostics,
+    ),
+  };
 }
 
 /** Reported when `validate` is run with no argument in a folder that has no manifest. */
@@ -303,15 +321,19 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const maxBytes = flags.has('--max-bytes') ? Number(flags.get('--max-bytes')) : DEFAULT_LIMITS.maxBytes;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-bytes takes a positive whole number');
   const maxWarningsFlag = flags.get('--max-warnings');
-  if (maxWarningsFlag !== undefined && !/^\d+$/.test(maxWarningsFlag)) throw new UsageError('--max-warnings takes a whole number, 0 or more');
+  if (maxWarningsFlag !== undefined && !/^\d+$/.test(maxWarningsFlag))
+    throw new UsageError('--max-warnings takes a whole number, 0 or more');
   const maxWarnings = maxWarningsFlag === undefined ? Infinity : Number(maxWarningsFlag);
   const concurrencyFlag = flags.get('--concurrency') ?? 'auto';
-  if (!/^(auto|off|[1-9]\d{0,2})$/.test(concurrencyFlag)) throw new UsageError('--concurrency takes auto, off or a number of threads');
+  if (!/^(auto|off|[1-9]\d{0,2})$/.test(concurrencyFlag))
+    throw new UsageError('--concurrency takes auto, off or a number of threads');
   const concurrency = concurrencyFlag === 'auto' ? 'auto' : concurrencyFlag === 'off' ? 1 : Number(concurrencyFlag);
   const stdinFilename = flags.get('--stdin-filename');
-  if (stdinFilename !== undefined && !positional.includes('-')) throw new UsageError("--stdin-filename names standard input: pass '-' too");
+  if (stdinFilename !== undefined && !positional.includes('-'))
+    throw new UsageError("--stdin-filename names standard input: pass '-' too");
   if (stdinFilename === '') throw new UsageError('--stdin-filename needs a name');
-  if (flags.has('--fix') && positional.includes('-')) throw new UsageError('--fix cannot write to standard input; --fix-dry-run prints the fixes as a diff');
+  if (flags.has('--fix') && positional.includes('-'))
+    throw new UsageError('--fix cannot write to standard input; --fix-dry-run prints the fixes as a diff');
   const found =
     positional.length === 0
       ? { files: manifestsInFolder(io.cwd), stdin: false, problems: [] }
@@ -323,20 +345,34 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   const policies = new PolicyFinder();
   const files: FileToCheck[] = found.files
     .filter((file) => policies.keeps(file))
-    .map((file) => ({ displayPath: file.displayPath, absolutePath: file.absolutePath, policy: manifestPolicyOf(policies.policyFor(file.absolutePath)) }));
+    .map((file) => ({
+      displayPath: file.displayPath,
+      absolutePath: file.absolutePath,
+      policy: manifestPolicyOf(policies.policyFor(file.absolutePath)),
+    }));
   const inputs: FileToCheck[] = [...files];
   if (found.stdin) {
     const name = stdinFilename ?? '<stdin>';
     const absolutePath = resolve(io.cwd, name);
-    inputs.push({ displayPath: name, absolutePath, stdin: true, policy: manifestPolicyOf(policies.policyFor(absolutePath)) });
+    inputs.push({
+      displayPath: name,
+      absolutePath,
+      stdin: true,
+      policy: manifestPolicyOf(policies.policyFor(absolutePath)),
+    });
   }
   const reports: FileReport[] = [];
   let unreadable = found.problems.length > 0;
-  for (const problem of found.problems) io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
+  for (const problem of found.problems)
+    io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
   const fixing = flags.has('--fix') || flags.has('--fix-dry-run');
   // Many files are validated on every core (cli-workers.ts); the results come back in the files' order.
   const workers = fixing ? undefined : workerCount(files.length, concurrency);
-  const checkOptions: CheckOptions = { maxBytes, pathChecks: !flags.has('--no-path-checks'), previewFixes: format === 'json' || format === 'stylish' };
+  const checkOptions: CheckOptions = {
+    maxBytes,
+    pathChecks: !flags.has('--no-path-checks'),
+    previewFixes: format === 'json' || format === 'stylish',
+  };
   const checkedInWorkers = workers === undefined ? undefined : await checkFilesInWorkers(files, checkOptions, workers);
   for (const [index, input] of inputs.entries()) {
     const file = input.displayPath;
@@ -346,7 +382,13 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
     else checked = fixInput(input, checkOptions, flags.has('--fix'), diffs, io);
     if (checked.readError !== undefined) {
       io.stderr(`svc-manifest: ${escapeForTerminal(file)}: ${checked.readError}\n`);
-      reports.push({ filePath: file, absolutePath: input.absolutePath, text: '', diagnostics: [], readError: checked.readError });
+      reports.push({
+        filePath: file,
+        absolutePath: input.absolutePath,
+        text: '',
+        diagnostics: [],
+        readError: checked.readError,
+      });
       unreadable = true;
       continue;
     }
@@ -362,15 +404,26 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   }
   // Arguments that selected nothing come last in the report (JSON and SARIF say what they were).
   for (const problem of found.problems) {
-    reports.push({ filePath: problem.input, absolutePath: resolve(io.cwd, problem.input), text: '', diagnostics: [], readError: problem.reason });
+    reports.push({
+      filePath: problem.input,
+      absolutePath: resolve(io.cwd, problem.input),
+      text: '',
+      diagnostics: [],
+      readError: problem.reason,
+    });
   }
   if (flags.has('--fix-dry-run')) io.stdout(diffs.join(''));
   await printReports(reports, format, io, flags.has('--fix-dry-run'), color);
   if (unreadable) return 2;
   if (reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'))) return 1;
-  const warnings = reports.reduce((count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length, 0);
+  const warnings = reports.reduce(
+    (count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length,
+    0,
+  );
   if (warnings > maxWarnings) {
-    io.stderr(`svc-manifest: ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${maxWarnings} allows\n`);
+    io.stderr(
+      `svc-manifest: ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${maxWarnings} allows\n`,
+    );
     return 1;
   }
   return 0;
@@ -399,7 +452,13 @@ function wantsColor(io: CliIo, flag: boolean | undefined, toStderr: boolean): bo
   return io.isTty && !toStderr;
 }
 
-async function printReports(reports: FileReport[], format: string, io: CliIo, toStderr = false, colorFlag?: boolean): Promise<void> {
+async function printReports(
+  reports: FileReport[],
+  format: string,
+  io: CliIo,
+  toStderr = false,
+  colorFlag?: boolean,
+): Promise<void> {
   const options: FormatOptions = {
     color: format === 'stylish' && wantsColor(io, colorFlag, toStderr),
     repositoryRoot: repositoryRootOf(resolve(io.cwd)),
@@ -475,7 +534,12 @@ async function gitCommand(args: readonly string[], io: CliIo): Promise<number> {
   // Node scripts found in node_modules/.bin run with this Node, whatever PATH's `node` is.
   const env = { ...io.env, PATH: [dirname(process.execPath), io.env.PATH].filter(Boolean).join(delimiter) };
   return new Promise<number>((resolvePromise) => {
-    const child = spawn(command, [...args], { cwd: io.cwd, env, stdio: ['inherit', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const child = spawn(command, [...args], {
+      cwd: io.cwd,
+      env,
+      stdio: ['inherit', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
     child.stdout.setEncoding('utf8').on('data', (text: string) => io.stdout(text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => io.stderr(text));
     child.on('error', (error) => {

@@ -41,11 +41,16 @@ export function fixesThatFixApplies(
   // Compared as --fix compares: the validation alone (no path check), before and after the fix.
   const before = validatedUnder(document, policy, { once: true }).diagnostics;
   for (const candidate of safeFixes(document, version, diagnostics)) {
-    const diagnostic = diagnostics.find((d) => d.code === candidate.code && d.path === candidate.path && !preview.has(d));
+    const diagnostic = diagnostics.find(
+      (d) => d.code === candidate.code && d.path === candidate.path && !preview.has(d),
+    );
     if (diagnostic === undefined) continue;
     const fixed = tryFix(document, candidate.change);
     if (fixed === undefined || !better(validatedUnder(fixed, policy, { once: true }).diagnostics, before)) continue;
-    preview.set(diagnostic, replacementBetween(document.text, fixed.text, diagnostic.range.start.offset, diagnostic.range.end.offset));
+    preview.set(
+      diagnostic,
+      replacementBetween(document.text, fixed.text, diagnostic.range.start.offset, diagnostic.range.end.offset),
+    );
   }
   return preview;
 }
@@ -59,7 +64,12 @@ function replacementBetween(before: string, after: string, from: number, to: num
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let end = 0;
-  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  while (
+    end < before.length - start &&
+    end < after.length - start &&
+    before[before.length - 1 - end] === after[after.length - 1 - end]
+  )
+    end++;
   // Only shrinking the common start and end: what is left of them is still common to both texts.
   start = Math.min(start, from);
   end = Math.min(end, before.length - to);

@@ -91,7 +91,9 @@ export function fixManifest(source: ManifestDocument, options: FixOptions = {}):
   const rejected = new Set<string>();
   for (let round = 0; round < MAX_FIXES; round++) {
     if (document.fatal || result.version === null) break;
-    const candidates = safeFixes(document, result.version, result.diagnostics).filter((c) => !rejected.has(keyOf(c.change)));
+    const candidates = safeFixes(document, result.version, result.diagnostics).filter(
+      (c) => !rejected.has(keyOf(c.change)),
+    );
     let applied = false;
     for (const candidate of candidates) {
       const next = tryFix(document, candidate.change);
@@ -107,7 +109,13 @@ export function fixManifest(source: ManifestDocument, options: FixOptions = {}):
     }
     if (!applied) break;
   }
-  return { text: document.text, changed: document.text !== source.text, fixes, diagnostics: result.diagnostics, document };
+  return {
+    text: document.text,
+    changed: document.text !== source.text,
+    fixes,
+    diagnostics: result.diagnostics,
+    document,
+  };
 }
 
 function keyOf(change: ManifestChange): string {
@@ -186,7 +194,13 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
         for (const s of schemasAt(schema, parentPath)) for (const key of knownKeys(s)) known.add(key);
         const absent = [...known].filter((key) => !Object.prototype.hasOwnProperty.call(parent, key));
         const target = onlyClose(last, absent);
-        if (target) out.push({ code: diagnostic.code, path: pointer, title: `rename '${last}' to '${target}'`, change: { op: 'rename', path, to: target } });
+        if (target)
+          out.push({
+            code: diagnostic.code,
+            path: pointer,
+            title: `rename '${last}' to '${target}'`,
+            change: { op: 'rename', path, to: target },
+          });
         break;
       }
       case 'invalid-value': {
@@ -196,7 +210,13 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
         for (const s of schemasAt(schema, path)) for (const v of enumOf(s)) allowed.add(v);
         if (allowed.size === 0 || allowed.has(current)) break;
         const target = onlyClose(current, [...allowed]);
-        if (target) out.push({ code: diagnostic.code, path: pointer, title: `change '${current}' to '${target}'`, change: { op: 'set', path, value: target } });
+        if (target)
+          out.push({
+            code: diagnostic.code,
+            path: pointer,
+            title: `change '${current}' to '${target}'`,
+            change: { op: 'set', path, value: target },
+          });
         break;
       }
       case 'deprecated-key': {
@@ -211,7 +231,12 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
         break;
       }
       case 'svc-version-format':
-        out.push({ code: diagnostic.code, path: pointer, title: `write svc_version as ${String(valueAtPath(value, path))}`, change: { op: 'rewrite', path } });
+        out.push({
+          code: diagnostic.code,
+          path: pointer,
+          title: `write svc_version as ${String(valueAtPath(value, path))}`,
+          change: { op: 'rewrite', path },
+        });
         break;
       case 'version-specific-key':
         if (path.length === 1)
@@ -240,8 +265,15 @@ function schemasAt(root: SchemaObject, path: readonly PathSegment[]): SchemaObje
     const next: SchemaObject[] = [];
     for (const schema of current) {
       const properties = schema.properties as Record<string, unknown> | undefined;
-      if (typeof segment === 'string' && properties && Object.hasOwn(properties, segment) && isPlainObject(properties[segment])) next.push(properties[segment]);
-      else if (typeof segment === 'string' && isPlainObject(schema.additionalProperties)) next.push(schema.additionalProperties);
+      if (
+        typeof segment === 'string' &&
+        properties &&
+        Object.hasOwn(properties, segment) &&
+        isPlainObject(properties[segment])
+      )
+        next.push(properties[segment]);
+      else if (typeof segment === 'string' && isPlainObject(schema.additionalProperties))
+        next.push(schema.additionalProperties);
       if (typeof segment === 'number' && isPlainObject(schema.items)) next.push(schema.items);
     }
     current = next.flatMap((schema) => expand(schema, 0));
@@ -255,7 +287,8 @@ function expand(schema: SchemaObject, depth: number): SchemaObject[] {
   const out = [schema];
   for (const key of ['allOf', 'anyOf', 'oneOf']) {
     const branches = schema[key];
-    if (Array.isArray(branches)) for (const branch of branches) if (isPlainObject(branch)) out.push(...expand(branch, depth + 1));
+    if (Array.isArray(branches))
+      for (const branch of branches) if (isPlainObject(branch)) out.push(...expand(branch, depth + 1));
   }
   return out;
 }

@@ -54,7 +54,12 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
     return { start: entry.start, end: entry.end, newText: '' };
   }
   const value = entry.value;
-  if (document.format === 'toml' && (value.kind === 'map' || value.kind === 'seq') && !value.flow && text[value.start] === '[') {
+  if (
+    document.format === 'toml' &&
+    (value.kind === 'map' || value.kind === 'seq') &&
+    !value.flow &&
+    text[value.start] === '['
+  ) {
     // A table (or array of tables) defined by `[header]` lines: remove its whole section.
     const firstLine = lines.lineOf(value.start);
     const lastLine = lines.lineOf(Math.max(value.start, trimEndBefore(text, value.end) - 1));
@@ -80,7 +85,12 @@ export function removeEntry(document: ManifestDocument, map: MapNode, entry: Map
  * Adds `key: value` (YAML) or `key = value` (TOML) to a map, after its last entry and with
  * the indentation of its first. Returns undefined where no clean place exists.
  */
-export function insertEntry(document: ManifestDocument, map: MapNode, key: string, valueText: string): OffsetEdit | undefined {
+export function insertEntry(
+  document: ManifestDocument,
+  map: MapNode,
+  key: string,
+  valueText: string,
+): OffsetEdit | undefined {
   const text = document.text;
   const format = document.format;
   const separator = format === 'toml' ? ' = ' : ': ';

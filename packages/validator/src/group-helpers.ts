@@ -7,7 +7,9 @@ import { placeholderFor } from './schema-keys.js';
 
 /** Keys the group's `required` failures name, in schema order, without repeats. */
 export function missingKeys(group: RuleErrorGroup): string[] {
-  const keys = group.failures.filter((f) => f.error.keyword === 'required').map((f) => String(f.error.params.missingProperty));
+  const keys = group.failures
+    .filter((f) => f.error.keyword === 'required')
+    .map((f) => String(f.error.params.missingProperty));
   return [...new Set(keys)];
 }
 
@@ -25,12 +27,19 @@ export function needsKeys(
   options: { code: RuleCode; subject: string; keys: string[]; all: boolean; where: string; why?: string },
 ): RawDiagnostic {
   const { keys } = options;
-  const wanted = options.all ? listAlternatives(keys, 'and') : keys.length > 2 ? `one of ${listAlternatives(keys)}` : listAlternatives(keys);
+  const wanted = options.all
+    ? listAlternatives(keys, 'and')
+    : keys.length > 2
+      ? `one of ${listAlternatives(keys)}`
+      : listAlternatives(keys);
   const [start, end] = valueOrObject(at, options.where, group.objectPath);
   const fixes = options.all
     ? keys.flatMap((key) => at.insertKeyFix(group.objectPath, key, placeholderFor(key, undefined)) ?? [])
     : (at.insertKeyFix(group.objectPath, keys[0]!, placeholderFor(keys[0]!, undefined)) ?? []);
-  const combined = options.all && fixes.length > 1 ? [{ title: `Add ${listAlternatives(keys, 'and')}`, edits: fixes.flatMap((f) => f.edits) }] : fixes;
+  const combined =
+    options.all && fixes.length > 1
+      ? [{ title: `Add ${listAlternatives(keys, 'and')}`, edits: fixes.flatMap((f) => f.edits) }]
+      : fixes;
   return {
     code: options.code,
     message: `${options.subject} needs ${wanted}${options.why ? ` ${options.why}` : ''}`,

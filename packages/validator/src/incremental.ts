@@ -92,7 +92,14 @@ interface KeptItems {
 const keptItems = new WeakMap<Anchor, Map<string, KeptItems>>();
 
 /** `indexes` (ascending) that are below `before`, then those from `from` on moved by `shift`, appended to `into`. */
-function keptIndexes(indexes: readonly number[], before: number, from: number, shift: number, into: number[], middle: () => void): void {
+function keptIndexes(
+  indexes: readonly number[],
+  before: number,
+  from: number,
+  shift: number,
+  into: number[],
+  middle: () => void,
+): void {
   let k = 0;
   for (; k < indexes.length && indexes[k]! < before; k++) into.push(indexes[k]!);
   middle();
@@ -163,7 +170,13 @@ export class ResultCache {
    * item was added or removed before it) is computed again when it has diagnostics, which name
    * its index; `depends` changing computes every item again.
    */
-  each(slot: string, anchors: Anchor[], pointerOf: (index: number) => string, compute: (index: number) => RawDiagnostic[], depends = ''): RawDiagnostic[] {
+  each(
+    slot: string,
+    anchors: Anchor[],
+    pointerOf: (index: number) => string,
+    compute: (index: number) => RawDiagnostic[],
+    depends = '',
+  ): RawDiagnostic[] {
     const n = anchors.length;
     const out: RawDiagnostic[] = [];
     if (!this.keep) {
@@ -210,7 +223,11 @@ export class ResultCache {
       const anchor = anchors[i]!;
       const start = anchor.start;
       const length = anchor.end - start;
-      if (result && (result.length !== length || (result.habits !== undefined && result.habits !== this.currentHabits()))) result = undefined;
+      if (
+        result &&
+        (result.length !== length || (result.habits !== undefined && result.habits !== this.currentHabits()))
+      )
+        result = undefined;
       if (!result) {
         this.work?.checked.push(`${slot} ${pointerOf(i)}`);
         const diagnostics = compute(i);
@@ -255,7 +272,11 @@ export class ResultCache {
       const result = kept.results[i]!;
       const anchor = kept.anchors[i]!;
       const start = anchor.start;
-      if (result.length !== anchor.end - start || (result.habits !== undefined && result.habits !== this.currentHabits())) return undefined;
+      if (
+        result.length !== anchor.end - start ||
+        (result.habits !== undefined && result.habits !== this.currentHabits())
+      )
+        return undefined;
       if (result.start !== start) {
         shiftAllInPlace(result.diagnostics, start - result.start);
         result.start = start;
@@ -270,7 +291,13 @@ export class ResultCache {
    * the same node at the same `pointer`, what else the result depends on (`depends`) is the
    * same, and the node kept its length.
    */
-  get(anchor: Anchor, slot: string, pointer: string, compute: () => RawDiagnostic[], depends = ''): readonly RawDiagnostic[] {
+  get(
+    anchor: Anchor,
+    slot: string,
+    pointer: string,
+    compute: () => RawDiagnostic[],
+    depends = '',
+  ): readonly RawDiagnostic[] {
     if (!this.keep) return compute();
     // A map entry spans its key and value, a node its own text: both have start and end.
     const start = anchor.start;
@@ -331,7 +358,11 @@ const KEPT_LISTS = 16;
  * before it, which both texts share); one that moved by the edit and lies wholly after those lines
  * takes its form moved (see {@link moved}); any other is located anew.
  */
-export function locatedList(document: ManifestDocument, sorted: readonly RawDiagnostic[], severityOf: (code: RuleCode) => Severity): LocatedDiagnostics {
+export function locatedList(
+  document: ManifestDocument,
+  sorted: readonly RawDiagnostic[],
+  severityOf: (code: RuleCode) => Severity,
+): LocatedDiagnostics {
   const previous = document.updatedFrom === undefined ? undefined : lastLists.get(document.updatedFrom);
   const region = document.editedRegion;
   // The earlier text and this one are the same up to the first changed line (all of it when null).
@@ -425,9 +456,18 @@ function moved(located: Diagnostic, delta: number, lines: number): Diagnostic {
     start: { offset: range.start.offset + delta, line: range.start.line + lines, column: range.start.column },
     end: { offset: range.end.offset + delta, line: range.end.line + lines, column: range.end.column },
   });
-  const out: Diagnostic = { code: located.code, severity: located.severity, message: located.message, path: located.path, range: move(located.range) };
+  const out: Diagnostic = {
+    code: located.code,
+    severity: located.severity,
+    message: located.message,
+    path: located.path,
+    range: move(located.range),
+  };
   if (located.related) out.related = located.related.map((r) => ({ message: r.message, range: move(r.range) }));
   if (located.fixes)
-    out.fixes = located.fixes.map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: move(e.range), newText: e.newText })) }));
+    out.fixes = located.fixes.map((fix) => ({
+      title: fix.title,
+      edits: fix.edits.map((e) => ({ range: move(e.range), newText: e.newText })),
+    }));
   return out;
 }

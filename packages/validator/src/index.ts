@@ -11,4 +11,9 @@ export { processIo } from './process-io.js';
 export { runValidationWorker } from './cli-workers.js';
 export { findPolicyFile, readPolicyFile, PolicyFinder, type PolicyFile } from './policy/config.js';
 export { nodeManifestFiles, repositoryRootOf } from './node-files.js';
-export { findManifestFiles, type FindOptions, type ManifestFileList, type ManifestFile } from './inputs/manifest-files.js';
+export {
+  findManifestFiles,
+  type FindOptions,
+  type ManifestFileList,
+  type ManifestFile,
+} from './inputs/manifest-files.js';

@@ -4,7 +4,12 @@
  * so it runs in a browser as it runs in Node. `index.ts` adds the `svc-manifest` command.
  */
 export type { Diagnostic, Severity, Position, Range, TextEdit, SuggestedFix, RelatedLocation } from './diagnostic.js';
-export { ManifestDocument, detectFormat, type ManifestFormat, type DocumentOptions } from './document/manifest-document.js';
+export {
+  ManifestDocument,
+  detectFormat,
+  type ManifestFormat,
+  type DocumentOptions,
+} from './document/manifest-document.js';
 export { mergeTextChanges, type ChangedRegion, type TextChange } from './document/text-change.js';
 export { PieceText, type TextSource } from './document/piece-text.js';
 export { LineIndex, lineOfOffset, type LineTable } from './document/line-index.js';
@@ -30,7 +35,14 @@ export {
   type PointerTarget,
 } from './document/nodes.js';
 export { TomlDateTime } from './document/value.js';
-export { validateManifest, validateDocument, withPathChecks, withPolicy, type ValidationResult, type ValidateOptions } from './validate.js';
+export {
+  validateManifest,
+  validateDocument,
+  withPathChecks,
+  withPolicy,
+  type ValidationResult,
+  type ValidateOptions,
+} from './validate.js';
 export {
   parsePolicy,
   PolicyError,
@@ -60,13 +72,41 @@ export {
   type Reference,
   type ReferenceKind,
 } from './model/declarations.js';
-export { editManifest, openForEdit, planChange, textEdits, type EditOptions, type ManifestEdit } from './edit/engine.js';
-export { applyChanges, valueAtPath, formatPath, ManifestEditError, type ManifestChange, type PathSegment, type EditErrorReason } from './edit/changes.js';
+export {
+  editManifest,
+  openForEdit,
+  planChange,
+  textEdits,
+  type EditOptions,
+  type ManifestEdit,
+} from './edit/engine.js';
+export {
+  applyChanges,
+  valueAtPath,
+  formatPath,
+  ManifestEditError,
+  type ManifestChange,
+  type PathSegment,
+  type EditErrorReason,
+} from './edit/changes.js';
 export { canonicalJson, deepEqual, type Json } from './edit/json.js';
 export type { OffsetEdit } from './diagnostic.js';
 export { tomlToYaml, yamlString, type ConvertedManifest } from './edit/toml-to-yaml.js';
 export { fixManifest, type FixResult, type FixOptions, type AppliedFix } from './fix.js';
-export { migrateManifest, MIGRATE_CODES, type MigrateOptions, type MigrateResult, type MigrateCode } from './migrate.js';
-export { readCron, isCronProblem, CRON_FIELDS, CRON_MACROS, type CronSchedule, type CronProblem } from './model/cron.js';
+export {
+  migrateManifest,
+  MIGRATE_CODES,
+  type MigrateOptions,
+  type MigrateResult,
+  type MigrateCode,
+} from './migrate.js';
+export {
+  readCron,
+  isCronProblem,
+  CRON_FIELDS,
+  CRON_MACROS,
+  type CronSchedule,
+  type CronProblem,
+} from './model/cron.js';
 export { isTimeZone, suggestTimeZone } from './model/time-zones.js';
 export { formatManifest, formatManifestRange, type FormatOptions, type FormatResult } from './edit/format.js';

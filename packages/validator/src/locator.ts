@@ -1,6 +1,15 @@
 import type { OffsetEdit, RawDiagnostic, RuleCode } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
-import { findEntry, nodeAtPointer, pointerSegments, resolveAlias, toPointer, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import {
+  findEntry,
+  nodeAtPointer,
+  pointerSegments,
+  resolveAlias,
+  toPointer,
+  type MapEntry,
+  type MapNode,
+  type ValueNode,
+} from './document/nodes.js';
 import { planChange } from './edit/engine.js';
 import type { ManifestChange, PathSegment } from './edit/changes.js';
 import { formatScalar, insertEntry, removeEntry, renameKey, replaceValue } from './fixes.js';
@@ -139,30 +148,54 @@ export class ManifestLocator {
     // A key a merge key brings in (`<<: *base`) is not the map's to remove: taking it out of the
     // merged map changes every map that merges it, and may leave an empty value no merge takes.
     if (!found || !found.map.entries.includes(found.entry)) return undefined;
-    const planned = found.entry.ignored || found.entry.merge ? undefined : this.planned(this.change(pointer, (path) => ({ op: 'delete', path })));
-    return [{ title: title ?? `Remove '${found.entry.key}'`, edits: [planned ?? removeEntry(this.document, found.map, found.entry)] }];
+    const planned =
+      found.entry.ignored || found.entry.merge
+        ? undefined
+        : this.planned(this.change(pointer, (path) => ({ op: 'delete', path })));
+    return [
+      {
+        title: title ?? `Remove '${found.entry.key}'`,
+        edits: [planned ?? removeEntry(this.document, found.map, found.entry)],
+      },
+    ];
   }
 
   renameKeyFix(pointer: string, newKey: string): RawDiagnostic['fixes'] {
     const found = this.entryAt(pointer);
     if (!found) return undefined;
-    const planned = found.entry.ignored || found.entry.merge ? undefined : this.planned(this.change(pointer, (path) => ({ op: 'rename', path, to: newKey })));
-    return [{ title: `Change '${found.entry.key}' to '${newKey}'`, edits: [planned ?? renameKey(found.entry, newKey, this.format)] }];
+    const planned =
+      found.entry.ignored || found.entry.merge
+        ? undefined
+        : this.planned(this.change(pointer, (path) => ({ op: 'rename', path, to: newKey })));
+    return [
+      {
+        title: `Change '${found.entry.key}' to '${newKey}'`,
+        edits: [planned ?? renameKey(found.entry, newKey, this.format)],
+      },
+    ];
   }
 
   replaceValueFix(pointer: string, value: string | number | boolean, title?: string): RawDiagnostic['fixes'] {
     const { node, exact } = this.target(pointer);
     if (!exact || node.kind === 'map' || node.kind === 'seq' || node.start === node.end) return undefined;
     const planned = this.planned(this.change(pointer, (path) => ({ op: 'set', path, value })));
-    return [{ title: title ?? `Change to '${String(value)}'`, edits: [planned ?? replaceValue(node, value, this.format)] }];
+    return [
+      { title: title ?? `Change to '${String(value)}'`, edits: [planned ?? replaceValue(node, value, this.format)] },
+    ];
   }
 
-  insertKeyFix(objectPointer: string, key: string, value: string | number | boolean, title?: string): RawDiagnostic['fixes'] {
+  insertKeyFix(
+    objectPointer: string,
+    key: string,
+    value: string | number | boolean,
+    title?: string,
+  ): RawDiagnostic['fixes'] {
     const { node, exact } = this.target(objectPointer);
     const map = resolveAlias(node);
     if (!exact || map?.kind !== 'map') return undefined;
     const planned = this.planned(this.change(objectPointer, (path) => ({ op: 'set', path: [...path, key], value })));
-    const edit: OffsetEdit | undefined = planned ?? insertEntry(this.document, map, key, formatScalar(value, this.format));
+    const edit: OffsetEdit | undefined =
+      planned ?? insertEntry(this.document, map, key, formatScalar(value, this.format));
     return edit ? [{ title: title ?? `Add '${key}'`, edits: [edit] }] : undefined;
   }
 }

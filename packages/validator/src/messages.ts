@@ -44,7 +44,10 @@ export function objectLabel(pointer: string, locator?: ManifestLocator): string 
   const parent = segments[segments.length - 2];
   const kind = parent ? KIND_NAMES[parent] : undefined;
   if (kind && /^\d+$/.test(last)) {
-    const name = locator?.scalarAt(`${pointer}/slug`) ?? locator?.scalarAt(`${pointer}/name`) ?? locator?.scalarAt(`${pointer}/match`);
+    const name =
+      locator?.scalarAt(`${pointer}/slug`) ??
+      locator?.scalarAt(`${pointer}/name`) ??
+      locator?.scalarAt(`${pointer}/match`);
     return typeof name === 'string' && name ? `${kind} '${name}'` : `${kind} ${Number(last) + 1}`;
   }
   if (kind && (parent === 'agents' || parent === 'apps')) return `${kind} '${last}'`;

@@ -58,7 +58,14 @@ export type MigrateCode = (typeof MIGRATE_CODES)[number];
 const V1_ONLY = new Set<string>(SVC_CLI_PERMISSIONS_V1_ONLY as readonly string[]);
 
 /** Keys whose diagnostics point at the key rather than the value. */
-const KEY_CODES = new Set(['unknown-key', 'forbidden-key', 'deprecated-key', 'possible-typo', 'version-specific-key', 'invalid-key-name']);
+const KEY_CODES = new Set([
+  'unknown-key',
+  'forbidden-key',
+  'deprecated-key',
+  'possible-typo',
+  'version-specific-key',
+  'invalid-key-name',
+]);
 
 export function migrateManifest(source: ManifestDocument, options: MigrateOptions): MigrateResult {
   const validation = validateDocument(source);
@@ -166,7 +173,9 @@ function refuseAgentParts({ value, at, refuse }: Migration, check: Record<string
           `agent '${name}': svc_cli permission '${permission}' exists only in svc_version 1`,
         );
       });
-      checked.svc_cli = (checked.svc_cli as unknown[]).filter((permission) => typeof permission !== 'string' || !V1_ONLY.has(permission));
+      checked.svc_cli = (checked.svc_cli as unknown[]).filter(
+        (permission) => typeof permission !== 'string' || !V1_ONLY.has(permission),
+      );
     }
   });
 }
@@ -204,13 +213,21 @@ function refuseConnectorParts({ value, at, refuse }: Migration, check: Record<st
  * The agent version 2's `default_agent` names: the flag's (which declares it when the file
  * declares no agents), else a declared `default_agent`, else the only agent; refused otherwise.
  */
-function chooseDefaultAgent({ value, at, names, agentsRange, refuse }: Migration, flag: string | undefined): { defaultAgent?: string; declaresIt: boolean } {
+function chooseDefaultAgent(
+  { value, at, names, agentsRange, refuse }: Migration,
+  flag: string | undefined,
+): { defaultAgent?: string; declaresIt: boolean } {
   const existing = value.default_agent;
   const declared = names.length ? `declared: ${names.map((n) => `'${n}'`).join(', ')}` : 'the file declares no agents';
   if (flag !== undefined) {
     if (names.length === 0) return { defaultAgent: flag, declaresIt: true };
     if (names.includes(flag)) return { defaultAgent: flag, declaresIt: false };
-    refuse('migrate-default-agent', '/agents', agentsRange, `--default-agent '${flag}' is not a declared agent (${declared})`);
+    refuse(
+      'migrate-default-agent',
+      '/agents',
+      agentsRange,
+      `--default-agent '${flag}' is not a declared agent (${declared})`,
+    );
   } else if (typeof existing === 'string' && names.includes(existing)) {
     return { defaultAgent: existing, declaresIt: false };
   } else if (existing !== undefined) {
@@ -223,16 +240,27 @@ function chooseDefaultAgent({ value, at, names, agentsRange, refuse }: Migration
   } else if (names.length === 1) {
     return { defaultAgent: names[0], declaresIt: false };
   } else {
-    refuse('migrate-default-agent', names.length ? '/agents' : '', agentsRange, `svc_version 2 needs a default_agent: pass --default-agent NAME (${declared})`);
+    refuse(
+      'migrate-default-agent',
+      names.length ? '/agents' : '',
+      agentsRange,
+      `svc_version 2 needs a default_agent: pass --default-agent NAME (${declared})`,
+    );
   }
   return { defaultAgent: undefined, declaresIt: false };
 }
 
 /** The edits that make version 2: the version, the agents keyed by name (or the one the flag declares), the default agent. */
-function migrationChanges(value: Record<string, unknown>, defaultAgent: string | undefined, declaresIt: boolean): ManifestChange[] {
+function migrationChanges(
+  value: Record<string, unknown>,
+  defaultAgent: string | undefined,
+  declaresIt: boolean,
+): ManifestChange[] {
   const changes: ManifestChange[] = [{ op: 'set', path: ['svc_version'], value: 2 }];
-  if (Array.isArray(value.agents) && value.agents.length > 0) changes.push({ op: 'keyBy', path: ['agents'], key: 'name' });
-  if (declaresIt && defaultAgent !== undefined) changes.push({ op: 'set', path: ['agents'], value: { [defaultAgent]: {} } });
+  if (Array.isArray(value.agents) && value.agents.length > 0)
+    changes.push({ op: 'keyBy', path: ['agents'], key: 'name' });
+  if (declaresIt && defaultAgent !== undefined)
+    changes.push({ op: 'set', path: ['agents'], value: { [defaultAgent]: {} } });
   if (defaultAgent !== undefined && value.default_agent !== defaultAgent)
     changes.push({ op: 'set', path: ['default_agent'], value: defaultAgent, after: 'svc_version' });
   return changes;
@@ -242,7 +270,12 @@ function migrationChanges(value: Record<string, unknown>, defaultAgent: string |
  * Anything else that would not validate as version 2: the changes applied to `check` (the
  * refused parts already out) are validated, and each error is refused where it comes from.
  */
-function refuseInvalidResult(migration: Migration, check: Record<string, unknown>, changes: readonly ManifestChange[], standInDefaultAgent: string): void {
+function refuseInvalidResult(
+  migration: Migration,
+  check: Record<string, unknown>,
+  changes: readonly ManifestChange[],
+  standInDefaultAgent: string,
+): void {
   const { value, at, names, agentsRange, refuse } = migration;
   try {
     const intended = applyForCheck(check, changes, standInDefaultAgent);
@@ -260,7 +293,10 @@ function refuseInvalidResult(migration: Migration, check: Record<string, unknown
 }
 
 /** The changes made to the text, refused when the editing engine cannot make them or the result is not a valid version 2 manifest. */
-function applyMigration({ source, value, at, names, agentsRange }: Migration, changes: readonly ManifestChange[]): MigrateResult {
+function applyMigration(
+  { source, value, at, names, agentsRange }: Migration,
+  changes: readonly ManifestChange[],
+): MigrateResult {
   let edited;
   try {
     edited = editManifest(source, changes);
@@ -286,7 +322,13 @@ function applyMigration({ source, value, at, names, agentsRange }: Migration, ch
     const raw = left.map((d): RawDiagnostic => {
       const pointer = mapBack(d.path, names, value);
       const [start, end] = at.valueRange(pointer);
-      return { code: 'migrate-invalid-result', message: `as svc_version 2: ${d.message} (${d.code})`, path: pointer, start, end };
+      return {
+        code: 'migrate-invalid-result',
+        message: `as svc_version 2: ${d.message} (${d.code})`,
+        path: pointer,
+        start,
+        end,
+      };
     });
     return unchanged(source, false, locateAll(source, raw));
   }
@@ -294,7 +336,11 @@ function applyMigration({ source, value, at, names, agentsRange }: Migration, ch
 }
 
 /** The changes on the checked value (refused parts already out), with a stand-in default agent. */
-function applyForCheck(check: Record<string, unknown>, changes: readonly ManifestChange[], defaultAgent: string): unknown {
+function applyForCheck(
+  check: Record<string, unknown>,
+  changes: readonly ManifestChange[],
+  defaultAgent: string,
+): unknown {
   const out = cloneJson(check);
   out.svc_version = 2;
   for (const change of changes) {
@@ -311,7 +357,8 @@ function applyForCheck(check: Record<string, unknown>, changes: readonly Manifes
     }
   }
   if (out.default_agent === undefined) out.default_agent = defaultAgent;
-  if (out.agents === undefined || (Array.isArray(out.agents) && out.agents.length === 0)) out.agents = { [defaultAgent]: {} };
+  if (out.agents === undefined || (Array.isArray(out.agents) && out.agents.length === 0))
+    out.agents = { [defaultAgent]: {} };
   return out;
 }
 
@@ -327,5 +374,7 @@ function mapBack(pointer: string, names: readonly string[], original: Record<str
 }
 
 function locateAll(document: ManifestDocument, raw: RawDiagnostic[]): Diagnostic[] {
-  return raw.sort((a, b) => a.start - b.start || a.end - b.end).map((d) => document.lines.locate(d, severityOf(d.code)));
+  return raw
+    .sort((a, b) => a.start - b.start || a.end - b.end)
+    .map((d) => document.lines.locate(d, severityOf(d.code)));
 }

@@ -34,7 +34,8 @@ export function nodeManifestFiles(manifestPath: string, root?: string): Manifest
   let realTop = '';
   return {
     stat(relative: string): PathKind {
-      if (relative === '' || isAbsolute(relative) || relative.includes('\0') || relative.split(/[\\/]/).includes('..')) return 'outside';
+      if (relative === '' || isAbsolute(relative) || relative.includes('\0') || relative.split(/[\\/]/).includes('..'))
+        return 'outside';
       if (top === undefined) {
         top = resolve(root ?? repositoryRootOf(folder));
         try {

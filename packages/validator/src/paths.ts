@@ -28,7 +28,8 @@ export function checkPaths(document: ManifestDocument, files: ManifestFiles): Di
   const raw: RawDiagnostic[] = [];
   for (const path of sourcePaths(document.root, document.source)) {
     if (path.output) continue;
-    if (path.value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path.value) || path.value.split(/[\\/]/).includes('..')) continue;
+    if (path.value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path.value) || path.value.split(/[\\/]/).includes('..'))
+      continue;
     let kind: PathKind;
     try {
       kind = files.stat(path.value.replace(/\\/g, '/'));

@@ -69,7 +69,12 @@ function truncatePointer(pointer: string, depth: number): string {
     .join('/');
 }
 
-export function explainSchemaErrors(errors: readonly SchemaError[], root: SchemaObject, locator: ManifestLocator, rules: SchemaErrorRules): RawDiagnostic[] {
+export function explainSchemaErrors(
+  errors: readonly SchemaError[],
+  root: SchemaObject,
+  locator: ManifestLocator,
+  rules: SchemaErrorRules,
+): RawDiagnostic[] {
   const failures: KeywordFailure[] = errors
     .filter((error) => error.keyword !== 'if')
     .map((error) => {
@@ -79,7 +84,12 @@ export function explainSchemaErrors(errors: readonly SchemaError[], root: Schema
   return explainFailures(failures, root, locator, rules);
 }
 
-function explainFailures(failures: KeywordFailure[], root: SchemaObject, at: ManifestLocator, rules: SchemaErrorRules): RawDiagnostic[] {
+function explainFailures(
+  failures: KeywordFailure[],
+  root: SchemaObject,
+  at: ManifestLocator,
+  rules: SchemaErrorRules,
+): RawDiagnostic[] {
   const diagnostics: RawDiagnostic[] = [];
   const consumed = new Set<KeywordFailure>();
 
@@ -117,12 +127,19 @@ function explainFailures(failures: KeywordFailure[], root: SchemaObject, at: Man
   for (const anyOf of anyOfs) {
     if (consumed.has(anyOf)) continue;
     const prefix = anyOf.error.schemaPath + '/';
-    const members = rest.filter((f) => f !== anyOf && f.error.schemaPath.startsWith(prefix) && f.error.instancePath.startsWith(anyOf.error.instancePath));
+    const members = rest.filter(
+      (f) =>
+        f !== anyOf &&
+        f.error.schemaPath.startsWith(prefix) &&
+        f.error.instancePath.startsWith(anyOf.error.instancePath),
+    );
     consumed.add(anyOf);
     members.forEach((m) => consumed.add(m));
     const branches = (anyOf.schema[anyOf.error.keyword] ?? []) as SchemaObject[];
     const value = valueAt(at, anyOf.error.instancePath);
-    const fitting = branches.map((branch, index) => ({ branch, index })).filter(({ branch }) => branchFits(branch, value));
+    const fitting = branches
+      .map((branch, index) => ({ branch, index }))
+      .filter(({ branch }) => branchFits(branch, value));
     if (fitting.length === 1) {
       const branchPrefix = `${prefix}${fitting[0]!.index}/`;
       const branchFailures = members.filter((m) => m.error.schemaPath.startsWith(branchPrefix));
@@ -138,10 +155,14 @@ function explainFailures(failures: KeywordFailure[], root: SchemaObject, at: Man
   for (const names of rest.filter((f) => f.error.keyword === 'propertyNames')) {
     if (consumed.has(names)) continue;
     const prefix = names.error.schemaPath + '/';
-    const inner = rest.filter((f) => f !== names && f.error.schemaPath.startsWith(prefix) && f.error.instancePath === names.error.instancePath);
+    const inner = rest.filter(
+      (f) => f !== names && f.error.schemaPath.startsWith(prefix) && f.error.instancePath === names.error.instancePath,
+    );
     inner.forEach((f) => consumed.add(f));
     consumed.add(names);
-    const wording = inner.find((f) => typeof f.schema['x-svc-message'] === 'string' || typeof f.schema.pattern === 'string');
+    const wording = inner.find(
+      (f) => typeof f.schema['x-svc-message'] === 'string' || typeof f.schema.pattern === 'string',
+    );
     const rule = rules.structure.get('propertyNames');
     if (rule) diagnostics.push(...rule.explain({ ...names, schema: wording?.schema ?? names.schema }, at));
   }
@@ -149,7 +170,10 @@ function explainFailures(failures: KeywordFailure[], root: SchemaObject, at: Man
   // 4. Everything else: the structure rule for the keyword.
   for (const failure of rest) {
     if (consumed.has(failure)) continue;
-    const keyword = failure.error.keyword === 'not' && typeof failure.schema['x-svc-forbidden'] === 'string' ? 'forbidden' : failure.error.keyword;
+    const keyword =
+      failure.error.keyword === 'not' && typeof failure.schema['x-svc-forbidden'] === 'string'
+        ? 'forbidden'
+        : failure.error.keyword;
     const rule = rules.structure.get(keyword);
     if (rule) diagnostics.push(...rule.explain(failure, at));
     else diagnostics.push(genericFailure(failure, at));
@@ -160,7 +184,10 @@ function explainFailures(failures: KeywordFailure[], root: SchemaObject, at: Man
 /** Whether a value's JSON type is one an anyOf branch accepts. */
 function branchFits(branch: SchemaObject, value: unknown): boolean {
   const type = jsonType(value);
-  if (Array.isArray(branch.enum)) return branch.enum.some((allowed) => jsonType(allowed) === type || (type === 'integer' && typeof allowed === 'number'));
+  if (Array.isArray(branch.enum))
+    return branch.enum.some(
+      (allowed) => jsonType(allowed) === type || (type === 'integer' && typeof allowed === 'number'),
+    );
   if ('const' in branch) return jsonType(branch.const) === type;
   const declared = branch.type;
   if (declared === undefined) return true;
@@ -170,7 +197,10 @@ function branchFits(branch: SchemaObject, value: unknown): boolean {
 
 function collapsedAnyOf(anyOf: KeywordFailure, value: unknown, wrongType: boolean, at: ManifestLocator): RawDiagnostic {
   const pointer = anyOf.error.instancePath;
-  const expected = typeof anyOf.schema['x-svc-message'] === 'string' ? anyOf.schema['x-svc-message'] : 'the value does not have any of the allowed forms';
+  const expected =
+    typeof anyOf.schema['x-svc-message'] === 'string'
+      ? anyOf.schema['x-svc-message']
+      : 'the value does not have any of the allowed forms';
   const [start, end] = at.valueRange(pointer);
   const got = value === null || value === undefined ? 'no value' : showValue(value);
   return {

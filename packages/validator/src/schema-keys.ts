@@ -25,8 +25,15 @@ export function allowsExtraKeysBelow(schema: SchemaObject): boolean {
   if (cached !== undefined) return cached;
   openBelowCache.set(schema, false); // guards against cycles; the schemas have none
   const isObject = schema.type === 'object' || 'properties' in schema;
-  let open = isObject && (schema.additionalProperties === undefined || schema.additionalProperties === true) && 'properties' in schema;
-  const children: unknown[] = [...Object.values((schema.properties ?? {}) as Record<string, unknown>), schema.items, schema.additionalProperties];
+  let open =
+    isObject &&
+    (schema.additionalProperties === undefined || schema.additionalProperties === true) &&
+    'properties' in schema;
+  const children: unknown[] = [
+    ...Object.values((schema.properties ?? {}) as Record<string, unknown>),
+    schema.items,
+    schema.additionalProperties,
+  ];
   for (const child of children) {
     if (open) break;
     if (child && typeof child === 'object' && !Array.isArray(child)) open = allowsExtraKeysBelow(child as SchemaObject);
@@ -63,7 +70,8 @@ export function placeholderFor(key: string, propertySchema: SchemaObject | undef
   const values = propertySchema?.enum as unknown[] | undefined;
   if (values?.length) return values[0] as string;
   if (propertySchema && 'const' in propertySchema) return propertySchema.const as string;
-  if (propertySchema?.type === 'integer' || propertySchema?.type === 'number') return (propertySchema.minimum as number) ?? 1;
+  if (propertySchema?.type === 'integer' || propertySchema?.type === 'number')
+    return (propertySchema.minimum as number) ?? 1;
   if (propertySchema?.type === 'boolean') return true;
   return 'value';
 }

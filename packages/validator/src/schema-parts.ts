@@ -52,7 +52,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function run(piece: CompiledPiece, value: unknown, pointer: string | (() => string), work: PartWork | undefined): readonly SchemaError[] {
+function run(
+  piece: CompiledPiece,
+  value: unknown,
+  pointer: string | (() => string),
+  work: PartWork | undefined,
+): readonly SchemaError[] {
   if (!work || value === null || typeof value !== 'object') return piece(value) ? NONE : (piece.errors ?? NONE);
   let byValue = caches.get(piece);
   if (!byValue) caches.set(piece, (byValue = new WeakMap()));
@@ -81,7 +86,13 @@ const keptWalks = new WeakMap<SchemaPart, WeakMap<object, { pointer: string; fou
  * with errors. With `work`, a part's result is taken from the last validation of the same value
  * object (and what was validated afresh is recorded there).
  */
-export function walkParts(part: SchemaPart, value: unknown, pointer: string, found: (errors: PartErrors) => void, work?: PartWork): void {
+export function walkParts(
+  part: SchemaPart,
+  value: unknown,
+  pointer: string,
+  found: (errors: PartErrors) => void,
+  work?: PartWork,
+): void {
   if (!work || part.validate || value === null || typeof value !== 'object') {
     walkPart(part, value, pointer, found, work);
     return;
@@ -108,7 +119,13 @@ export function walkParts(part: SchemaPart, value: unknown, pointer: string, fou
   byValue.set(value, { pointer, found: collected });
 }
 
-function walkPart(part: SchemaPart, value: unknown, pointer: string, found: (errors: PartErrors) => void, work?: PartWork): void {
+function walkPart(
+  part: SchemaPart,
+  value: unknown,
+  pointer: string,
+  found: (errors: PartErrors) => void,
+  work?: PartWork,
+): void {
   if (part.validate) {
     const errors = run(part.validate, value, pointer, work);
     if (errors.length) found({ pointer, at: part.at, errors });
@@ -159,7 +176,12 @@ function nameErrors(piece: CompiledPiece, keys: readonly string[], keep: boolean
       byKey?.set(key, errors);
     }
     if (errors.length === 0) continue;
-    for (const error of errors) all.push({ ...error, schemaPath: `#/propertyNames${error.schemaPath.slice(1)}`, propertyName: key } as SchemaError);
+    for (const error of errors)
+      all.push({
+        ...error,
+        schemaPath: `#/propertyNames${error.schemaPath.slice(1)}`,
+        propertyName: key,
+      } as SchemaError);
     all.push({
       instancePath: '',
       schemaPath: '#/propertyNames',
@@ -204,7 +226,8 @@ function walkMembers(
   if (!byMember) keptMembers.set(part, (byMember = new WeakMap()));
   const first = members[0];
   const last = members[n - 1];
-  const previous = (isCollection(first) ? byMember.get(first) : undefined) ?? (isCollection(last) ? byMember.get(last) : undefined);
+  const previous =
+    (isCollection(first) ? byMember.get(first) : undefined) ?? (isCollection(last) ? byMember.get(last) : undefined);
   let prefix = 0;
   let suffix = 0;
   let errors: (readonly SchemaError[])[];
@@ -221,9 +244,20 @@ function walkMembers(
     if (noted) ({ prefix, suffix } = noted);
     else {
       while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
-      while (suffix < n - prefix && suffix < m - prefix && members[n - 1 - suffix] === old[m - 1 - suffix] && isCollection(members[n - 1 - suffix])) suffix++;
+      while (
+        suffix < n - prefix &&
+        suffix < m - prefix &&
+        members[n - 1 - suffix] === old[m - 1 - suffix] &&
+        isCollection(members[n - 1 - suffix])
+      )
+        suffix++;
     }
-    errors = withRunReplaced(previous.errors, prefix, m - suffix, new Array<readonly SchemaError[]>(n - prefix - suffix));
+    errors = withRunReplaced(
+      previous.errors,
+      prefix,
+      m - suffix,
+      new Array<readonly SchemaError[]>(n - prefix - suffix),
+    );
     for (let k = 0; k < previous.withErrors.length && previous.withErrors[k]! < prefix; k++) {
       withErrors.push(previous.withErrors[k]!);
       handedOn.push(previous.reported[k]);
@@ -253,7 +287,10 @@ function walkMembers(
     const pointer = pointerOf(i);
     const before = handedOn[k];
     const errorsHere = errors[i]!;
-    const report = before && before.pointer === pointer && before.errors === errorsHere ? before : { pointer, at: part.at, errors: errorsHere };
+    const report =
+      before && before.pointer === pointer && before.errors === errorsHere
+        ? before
+        : { pointer, at: part.at, errors: errorsHere };
     reported[k] = report;
     found(report);
   }
@@ -268,7 +305,11 @@ function isCollection(value: unknown): value is object {
 
 /** A part's errors with paths from the root of the value and of the schema, as the whole validator reports them. */
 export function absoluteErrors({ pointer, at, errors }: PartErrors): SchemaError[] {
-  return errors.map((error) => ({ ...error, instancePath: pointer + error.instancePath, schemaPath: `#${at}${error.schemaPath.slice(1)}` }));
+  return errors.map((error) => ({
+    ...error,
+    instancePath: pointer + error.instancePath,
+    schemaPath: `#${at}${error.schemaPath.slice(1)}`,
+  }));
 }
 
 /** Every error of a value, uncached: what the whole-schema validator reports. */

@@ -12,7 +12,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
       d[i * cols + j] = best;
     }
   }
@@ -29,7 +30,8 @@ export function closestMatch(input: string, candidates: Iterable<string>): strin
     if (candidate === input) continue;
     // No close match is more than 3 edits away, so neither is a much shorter or longer name.
     if (Math.abs(candidate.length - inputLength) > 3 && normalize(candidate) !== normalized) continue;
-    const score = normalize(candidate) === normalized ? 0.5 : editDistance(input.toLowerCase(), candidate.toLowerCase());
+    const score =
+      normalize(candidate) === normalized ? 0.5 : editDistance(input.toLowerCase(), candidate.toLowerCase());
     if (score < bestScore) {
       best = candidate;
       bestScore = score;

@@ -1,6 +1,13 @@
 import { sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
-import { findEntry, resolveAlias, unescapePointerSegment, type MapEntry, type MapNode, type ValueNode } from './document/nodes.js';
+import {
+  findEntry,
+  resolveAlias,
+  unescapePointerSegment,
+  type MapEntry,
+  type MapNode,
+  type ValueNode,
+} from './document/nodes.js';
 import { appendAll, mapSpliced } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
 import { partsV1 } from './generated/validators-v1.js';
@@ -81,7 +88,11 @@ export function validateManifest(input: string | Uint8Array, options: ValidateOp
  * read again, `movedFrom` lined up with the new list. The same result when the policy changes
  * nothing here. Apply it last, after `withPathChecks`: a comment may suppress a path warning.
  */
-export function withPolicy(document: ManifestDocument, result: ValidationResult, policy: ManifestPolicy): ValidationResult {
+export function withPolicy(
+  document: ManifestDocument,
+  result: ValidationResult,
+  policy: ManifestPolicy,
+): ValidationResult {
   if (!policyApplies(document, policy)) return result;
   const { diagnostics, from } = applyManifestPolicy(document, result.diagnostics, policy);
   const out: ValidationResult = { ...result, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
@@ -101,8 +112,13 @@ export function withPolicy(document: ManifestDocument, result: ValidationResult,
  * A result with the path check's diagnostics merged in by place, its `movedFrom` lined up with the
  * merged list (a new result: the cached one is left as it is).
  */
-export function withPathChecks(document: ManifestDocument, result: ValidationResult, files: ManifestFiles): ValidationResult {
-  if (!document.root || result.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax')) return result;
+export function withPathChecks(
+  document: ManifestDocument,
+  result: ValidationResult,
+  files: ManifestFiles,
+): ValidationResult {
+  if (!document.root || result.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax'))
+    return result;
   const found = checkPaths(document, files);
   if (found.length === 0) return result;
   // Each of the validation's own diagnostics takes its moved-from form along (`movedFrom` is by index).
@@ -112,7 +128,9 @@ export function withPathChecks(document: ManifestDocument, result: ValidationRes
   ];
   merged.sort(
     ({ diagnostic: a }, { diagnostic: b }) =>
-      a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+      a.range.start.offset - b.range.start.offset ||
+      a.range.end.offset - b.range.end.offset ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
   const diagnostics = merged.map((entry) => entry.diagnostic);
   return { ...result, diagnostics, ...(result.movedFrom ? { movedFrom: merged.map((entry) => entry.from) } : {}) };
@@ -124,7 +142,10 @@ export function withPathChecks(document: ManifestDocument, result: ValidationRes
  * edit changed. A diagnostic the edit did not move is the same object in both results: treat
  * them as read-only.
  */
-export function validateDocument(document: ManifestDocument, options: DocumentValidationOptions = {}): ValidationResult {
+export function validateDocument(
+  document: ManifestDocument,
+  options: DocumentValidationOptions = {},
+): ValidationResult {
   return validated(document, !options.once, options.probe);
 }
 
@@ -205,7 +226,12 @@ export function anchorFinder(locator: ManifestLocator): (found: PartErrors) => M
     const placed = placedAnchors.get(found);
     if (placed) {
       const container = containerAt(placed.parentPointer);
-      const atIndex = container?.kind === 'seq' ? container.items[placed.index] : container?.kind === 'map' ? container.entries[placed.index] : undefined;
+      const atIndex =
+        container?.kind === 'seq'
+          ? container.items[placed.index]
+          : container?.kind === 'map'
+            ? container.entries[placed.index]
+            : undefined;
       if (atIndex === placed.anchor) return atIndex;
     }
     const pointer = found.pointer;
@@ -402,7 +428,8 @@ function emptyManifest(document: ManifestDocument): RawDiagnostic {
             start: document.text.length,
             end: document.text.length,
             newText:
-              (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') + (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
+              (document.text.length > 0 && !document.text.endsWith('\n') ? '\n' : '') +
+              (document.format === 'toml' ? 'svc_version = 2\n' : 'svc_version: 2\n'),
           },
         ],
       },
@@ -424,14 +451,26 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
       path: '',
       start: first ? first.keyStart : root.start,
       end: first ? first.keyEnd : root.start,
-      fixes: [{ title: 'Add svc_version: 2', edits: [{ start: lineStart, end: lineStart, newText: toml ? 'svc_version = 2\n' : 'svc_version: 2\n' }] }],
+      fixes: [
+        {
+          title: 'Add svc_version: 2',
+          edits: [{ start: lineStart, end: lineStart, newText: toml ? 'svc_version = 2\n' : 'svc_version: 2\n' }],
+        },
+      ],
     });
     return null;
   }
   const node = resolveAlias(entry.value);
   const value = node?.kind === 'scalar' ? node.value : undefined;
   if (isSupportedVersion(value)) return value;
-  const shown = node?.kind === 'scalar' ? (value === null ? 'nothing' : typeof value === 'string' ? `the string '${value}'` : String(value)) : 'a collection';
+  const shown =
+    node?.kind === 'scalar'
+      ? value === null
+        ? 'nothing'
+        : typeof value === 'string'
+          ? `the string '${value}'`
+          : String(value)
+      : 'a collection';
   const fixable = typeof value === 'string' && /^\s*[12](\.0*)?\s*$/.test(value);
   raw.push({
     code: 'svc-version',
@@ -441,7 +480,12 @@ function checkVersion(document: ManifestDocument, root: MapNode, raw: RawDiagnos
     end: node && node.start !== node.end ? node.end : entry.keyEnd,
     fixes:
       fixable && node
-        ? [{ title: `Change to ${parseInt(String(value), 10)}`, edits: [{ start: node.start, end: node.end, newText: String(parseInt(String(value), 10)) }] }]
+        ? [
+            {
+              title: `Change to ${parseInt(String(value), 10)}`,
+              edits: [{ start: node.start, end: node.end, newText: String(parseInt(String(value), 10)) }],
+            },
+          ]
         : undefined,
   });
   return null;

@@ -38,7 +38,9 @@ describe('a fix that invents a value (the secret of examples/broken)', () => {
     const [file] = JSON.parse(result.stdout) as FileResult[];
     expect(file!.messages).toHaveLength(1);
     expect(file!.messages[0]!.fix).toBeUndefined();
-    expect(file!.messages[0]!.suggestions).toEqual([{ desc: "Add 'secret_env'", fix: { range: [284, 284], text: '\n    secret_env: WEBHOOK_SECRET' } }]);
+    expect(file!.messages[0]!.suggestions).toEqual([
+      { desc: "Add 'secret_env'", fix: { range: [284, 284], text: '\n    secret_env: WEBHOOK_SECRET' } },
+    ]);
     expect([file!.fixableErrorCount, file!.fixableWarningCount]).toEqual([0, 0]);
     const stylish = runBundle(['validate', 'broken/svc.yaml'], { cwd: EXAMPLES });
     expect(stylish.stdout.endsWith('\n✖ 1 problem (1 error, 0 warnings)\n')).toBe(true);
@@ -54,11 +56,18 @@ describe('the safe fixes of examples/fixable', () => {
     expect(file!.messages.map((m) => [m.ruleId, m.fix])).toEqual([
       ['svc-version-format', { range: [text.indexOf('2.0'), text.indexOf('2.0') + 3], text: '2' }],
       ['unknown-key', { range: [text.indexOf('conectors'), text.indexOf('conectors') + 9], text: 'connectors' }],
-      ['deprecated-key', { range: [text.indexOf('connectors_personal'), text.indexOf('connectors_personal') + 19], text: 'connectors_required' }],
+      [
+        'deprecated-key',
+        {
+          range: [text.indexOf('connectors_personal'), text.indexOf('connectors_personal') + 19],
+          text: 'connectors_required',
+        },
+      ],
     ]);
     expect([file!.fixableErrorCount, file!.fixableWarningCount]).toEqual([1, 2]);
     // A suggestion is never the fix again.
-    for (const message of file!.messages) for (const suggestion of message.suggestions ?? []) expect(suggestion.fix).not.toEqual(message.fix);
+    for (const message of file!.messages)
+      for (const suggestion of message.suggestions ?? []) expect(suggestion.fix).not.toEqual(message.fix);
 
     let patched = text;
     for (const { fix } of [...file!.messages].sort((a, b) => b.fix!.range[0] - a.fix!.range[0])) {
@@ -82,6 +91,10 @@ describe('the safe fixes of examples/fixable', () => {
 
   it('are counted at the end of the stylish report', () => {
     const result = runBundle(['validate', 'fixable/svc.yaml'], { cwd: EXAMPLES });
-    expect(result.stdout.endsWith('\n✖ 3 problems (1 error, 2 warnings)\n  3 of them fixable with --fix (--fix-dry-run shows the changes)\n')).toBe(true);
+    expect(
+      result.stdout.endsWith(
+        '\n✖ 3 problems (1 error, 2 warnings)\n  3 of them fixable with --fix (--fix-dry-run shows the changes)\n',
+      ),
+    ).toBe(true);
   });
 });

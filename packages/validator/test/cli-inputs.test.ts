@@ -65,7 +65,12 @@ describe('folders', () => {
     const result = runBundle(['validate', '.', '--format', 'json'], { cwd: monorepo });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(1);
-    expect(reportedFiles(result.stdout, monorepo)).toEqual(['services/api/svc.yaml', 'services/web/svc.yml', 'services/worker/svc.toml', 'svc.yaml']);
+    expect(reportedFiles(result.stdout, monorepo)).toEqual([
+      'services/api/svc.yaml',
+      'services/web/svc.yml',
+      'services/worker/svc.toml',
+      'svc.yaml',
+    ]);
   });
 
   it('show the path as the folder was named, joined with the path found under it', () => {
@@ -105,11 +110,17 @@ describe('folders', () => {
     const result = runBundle(['validate', '.', '--format', 'json'], { cwd: join(monorepo, 'services', 'legacy') });
     expect(result.status).toBe(2);
     expect(result.stdout).toContain('"fatalErrorCount":1');
-    expect(result.stderr).toBe('svc-manifest: .: holds no svc.yaml, svc.yml, svc.toml outside ignored paths (--no-ignore looks there too)\n');
+    expect(result.stderr).toBe(
+      'svc-manifest: .: holds no svc.yaml, svc.yml, svc.toml outside ignored paths (--no-ignore looks there too)\n',
+    );
   });
 
   it('outside a git repository, .gitignore files are not read (as git does not), but node_modules is still skipped', () => {
-    const loose = tree('loose', { '.gitignore': 'a/\n', 'a/svc.yaml': VALID, 'node_modules/b/svc.yaml': VALID }, { git: false });
+    const loose = tree(
+      'loose',
+      { '.gitignore': 'a/\n', 'a/svc.yaml': VALID, 'node_modules/b/svc.yaml': VALID },
+      { git: false },
+    );
     const result = runBundle(['validate', loose, '--format', 'json']);
     expect(reportedFiles(result.stdout, loose)).toEqual(['a/svc.yaml']);
   });
@@ -127,7 +138,9 @@ describe('folders', () => {
 describe("a bounded walk (maxEntries, the language server's walk of a workspace)", () => {
   it('stops after that many entries listed, skipped ones included, keeping what it found in path order', () => {
     const found = (maxEntries?: number) =>
-      findManifestFiles([monorepo], { cwd: monorepo, maxEntries }).files.map((file) => file.absolutePath.slice(monorepo.length + 1));
+      findManifestFiles([monorepo], { cwd: monorepo, maxEntries }).files.map((file) =>
+        file.absolutePath.slice(monorepo.length + 1),
+      );
     expect(found()).toEqual(['services/api/svc.yaml', 'services/web/svc.yml', 'services/worker/svc.toml', 'svc.yaml']);
     // .git, .gitignore, build, node_modules, services, services/api, services/api/svc.yaml; then services/legacy is the 8th.
     expect(found(7)).toEqual(['services/api/svc.yaml']);
@@ -139,22 +152,44 @@ describe('globs (quoted, so that the shell does not expand them)', () => {
   it('select the YAML and TOML files they match, honouring .gitignore', () => {
     const result = runBundle(['validate', 'services/**/svc.*', '--format', 'json'], { cwd: monorepo });
     expect(result.stderr).toBe('');
-    expect(reportedFiles(result.stdout, monorepo)).toEqual(['services/api/svc.yaml', 'services/web/svc.yml', 'services/worker/svc.toml']);
+    expect(reportedFiles(result.stdout, monorepo)).toEqual([
+      'services/api/svc.yaml',
+      'services/web/svc.yml',
+      'services/worker/svc.toml',
+    ]);
     const braces = runBundle(['validate', './services/{api,worker}/*', '--format', 'json'], { cwd: monorepo });
     expect(reportedFiles(braces.stdout, monorepo)).toEqual(['services/api/svc.yaml', 'services/worker/svc.toml']);
   });
 
   it('check a file once however often it is named', () => {
-    const result = runBundle(['validate', 'services/*/svc.yaml', 'services/api/svc.yaml', './services/api/svc.yaml', 'services', '--format', 'json'], {
-      cwd: monorepo,
-    });
-    expect(reportedFiles(result.stdout, monorepo)).toEqual(['services/api/svc.yaml', 'services/web/svc.yml', 'services/worker/svc.toml']);
+    const result = runBundle(
+      [
+        'validate',
+        'services/*/svc.yaml',
+        'services/api/svc.yaml',
+        './services/api/svc.yaml',
+        'services',
+        '--format',
+        'json',
+      ],
+      {
+        cwd: monorepo,
+      },
+    );
+    expect(reportedFiles(result.stdout, monorepo)).toEqual([
+      'services/api/svc.yaml',
+      'services/web/svc.yml',
+      'services/worker/svc.toml',
+    ]);
   });
 });
 
 describe('an argument that selects nothing', () => {
   it('is an error naming it (exit 2), never an all-clear, whatever else was checked', () => {
-    const result = runBundle(['validate', 'svc.yaml', 'nope/svc.yaml', 'services/**/svc.json', 'build', 'services/worker/README.md/x'], { cwd: monorepo });
+    const result = runBundle(
+      ['validate', 'svc.yaml', 'nope/svc.yaml', 'services/**/svc.json', 'build', 'services/worker/README.md/x'],
+      { cwd: monorepo },
+    );
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -173,7 +208,9 @@ describe('an argument that selects nothing', () => {
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout)[1]).toEqual({
       filePath: join(monorepo, 'nope.yaml'),
-      messages: [{ ruleId: null, fatal: true, severity: 2, message: 'cannot read the file: no such file', line: 0, column: 0 }],
+      messages: [
+        { ruleId: null, fatal: true, severity: 2, message: 'cannot read the file: no such file', line: 0, column: 0 },
+      ],
       errorCount: 1,
       fatalErrorCount: 1,
       warningCount: 0,
@@ -219,10 +256,18 @@ describe("'-' (standard input)", () => {
     const yaml = runBundle(['validate', '-'], { input: INVALID });
     expect(yaml.status).toBe(1);
     expect(yaml.stdout.split('\n')[0]).toBe('<stdin>');
-    const toml = runBundle(['validate', '-', '--stdin-filename', 'services/worker/svc.toml'], { input: 'svc_version = 1\nbogus = [' });
+    const toml = runBundle(['validate', '-', '--stdin-filename', 'services/worker/svc.toml'], {
+      input: 'svc_version = 1\nbogus = [',
+    });
     expect(toml.status).toBe(1);
-    expect(toml.stdout.split('\n').slice(0, 2)).toEqual(['services/worker/svc.toml', '  2:10    error   unspecified values are invalid  toml-syntax']);
-    const valid = runBundle(['validate', '-', 'svc.yaml', '--stdin-filename=svc.toml'], { cwd: monorepo, input: VALID_TOML });
+    expect(toml.stdout.split('\n').slice(0, 2)).toEqual([
+      'services/worker/svc.toml',
+      '  2:10    error   unspecified values are invalid  toml-syntax',
+    ]);
+    const valid = runBundle(['validate', '-', 'svc.yaml', '--stdin-filename=svc.toml'], {
+      cwd: monorepo,
+      input: VALID_TOML,
+    });
     expect(valid.stdout).toBe('✔ 2 files: no problems\n');
   });
 
@@ -234,6 +279,8 @@ describe("'-' (standard input)", () => {
     );
     const name = runBundle(['validate', 'svc.yaml', '--stdin-filename', 'x.yaml'], { cwd: monorepo });
     expect(name.status).toBe(2);
-    expect(name.stderr).toBe("svc-manifest: --stdin-filename names standard input: pass '-' too (see 'svc-manifest validate --help')\n");
+    expect(name.stderr).toBe(
+      "svc-manifest: --stdin-filename names standard input: pass '-' too (see 'svc-manifest validate --help')\n",
+    );
   });
 });

@@ -34,7 +34,9 @@ describe('--max-warnings N', () => {
   });
 
   it('counts no warnings that --no-warnings left out; errors fail whatever N is', () => {
-    expect(runBundle(['validate', 'warned.yaml', '--no-warnings', '--max-warnings', '0'], { cwd: work }).status).toBe(0);
+    expect(runBundle(['validate', 'warned.yaml', '--no-warnings', '--max-warnings', '0'], { cwd: work }).status).toBe(
+      0,
+    );
     const broken = runBundle(['validate', 'broken.yaml', '--max-warnings', '100'], { cwd: work });
     expect([broken.status, broken.stderr]).toEqual([1, '']);
   });
@@ -43,7 +45,9 @@ describe('--max-warnings N', () => {
     for (const value of ['-1', 'x', '1.5', '']) {
       const result = runBundle(['validate', 'warned.yaml', `--max-warnings=${value}`], { cwd: work });
       expect(result.status, value).toBe(2);
-      expect(result.stderr).toBe("svc-manifest: --max-warnings takes a whole number, 0 or more (see 'svc-manifest validate --help')\n");
+      expect(result.stderr).toBe(
+        "svc-manifest: --max-warnings takes a whole number, 0 or more (see 'svc-manifest validate --help')\n",
+      );
     }
   });
 });
@@ -73,7 +77,9 @@ describe('.svc-manifest.yaml', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(1);
     const files = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string; severity: number }[] }[];
-    expect(files.map((file) => [file.filePath.slice(root.length + 1), file.messages.map((m) => [m.ruleId, m.severity])])).toEqual([
+    expect(
+      files.map((file) => [file.filePath.slice(root.length + 1), file.messages.map((m) => [m.ruleId, m.severity])]),
+    ).toEqual([
       ['services/api/svc.yaml', [['default-agent-declared', 2]]],
       ['services/web/svc.yaml', []],
     ]);
@@ -93,26 +99,34 @@ describe('.svc-manifest.yaml', () => {
     expect([walked.status, walked.stdout.split('\n')[0]]).toEqual([0, 'app/svc.yaml']);
     const named = runBundle(['validate', '.', 'legacy/svc.yaml', '--format', 'json'], { cwd: root });
     expect(named.status).toBe(1);
-    expect((JSON.parse(named.stdout) as { filePath: string }[]).map((file) => file.filePath.slice(root.length + 1))).toEqual([
-      'app/svc.yaml',
-      'legacy/svc.yaml',
-    ]);
+    expect(
+      (JSON.parse(named.stdout) as { filePath: string }[]).map((file) => file.filePath.slice(root.length + 1)),
+    ).toEqual(['app/svc.yaml', 'legacy/svc.yaml']);
   });
 
   it("cannot change a rule the schema's verdict rests on, and names what is wrong in the file (exit 2)", () => {
     const cases: [string, string][] = [
-      ['rules:\n  wrong-type: off\n', "'wrong-type' decides whether the published schema accepts a manifest; it cannot be changed or turned off"],
+      [
+        'rules:\n  wrong-type: off\n',
+        "'wrong-type' decides whether the published schema accepts a manifest; it cannot be changed or turned off",
+      ],
       [
         'rules:\n  trigger-webhook-secret: warning\n',
         "'trigger-webhook-secret' decides whether the published schema accepts a manifest; it cannot be changed or turned off",
       ],
       ['rules:\n  posible-typo: off\n', "no rule 'posible-typo' (did you mean 'possible-typo'?)"],
-      ['rules:\n  possible-typo: silent\n', 'rule \'possible-typo\' is set to "silent"; use error, warning, info or off'],
+      [
+        'rules:\n  possible-typo: silent\n',
+        'rule \'possible-typo\' is set to "silent"; use error, warning, info or off',
+      ],
       ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules' and 'ignore'"],
       ['ignore: legacy\n', "'ignore' is a list of globs, relative to the folder of the file"],
     ];
     for (const [policy, message] of cases) {
-      const root = repository(`refused-${cases.findIndex(([p]) => p === policy)}`, { '.svc-manifest.yaml': policy, 'svc.yaml': ONE_ERROR });
+      const root = repository(`refused-${cases.findIndex(([p]) => p === policy)}`, {
+        '.svc-manifest.yaml': policy,
+        'svc.yaml': ONE_ERROR,
+      });
       const result = runBundle(['validate', 'svc.yaml'], { cwd: root });
       expect([result.status, result.stdout]).toEqual([2, '']);
       expect(result.stderr).toBe(`svc-manifest: ${join(root, '.svc-manifest.yaml')}: ${message}\n`);
@@ -160,7 +174,8 @@ describe('inline suppressions', () => {
       {
         ruleId: 'unsuppressible-rule',
         severity: 1,
-        message: "svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it",
+        message:
+          "svc-manifest-disable-next-line names 'wrong-type', which cannot be suppressed: the published schema's verdict rests on it",
         line: 6,
         column: 1,
         endLine: 6,
@@ -190,7 +205,9 @@ describe('inline suppressions', () => {
     expect(runBundle(['validate', 'suppressed.yaml', '--max-warnings', '2'], { cwd: work }).status).toBe(1);
     expect(runBundle(['validate', 'suppressed.yaml', '--max-warnings', '3'], { cwd: work }).status).toBe(0);
     // --no-warnings leaves them out with the other warnings.
-    expect(runBundle(['validate', 'suppressed.yaml', '--no-warnings', '--max-warnings', '0'], { cwd: work }).stdout).toBe('✔ suppressed.yaml: no problems\n');
+    expect(
+      runBundle(['validate', 'suppressed.yaml', '--no-warnings', '--max-warnings', '0'], { cwd: work }).stdout,
+    ).toBe('✔ suppressed.yaml: no problems\n');
   });
 
   it('are reported in stylish and github as the other warnings, and nothing goes to stderr', () => {
@@ -235,8 +252,17 @@ describe('inline suppressions', () => {
     const run = (
       JSON.parse(result.stdout) as {
         runs: {
-          tool: { driver: { rules: { id: string; defaultConfiguration: { level: string }; properties: { tags: string[] } }[] } };
-          results: { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { region: unknown } }[] }[];
+          tool: {
+            driver: {
+              rules: { id: string; defaultConfiguration: { level: string }; properties: { tags: string[] } }[];
+            };
+          };
+          results: {
+            ruleId: string;
+            ruleIndex: number;
+            level: string;
+            locations: { physicalLocation: { region: unknown } }[];
+          }[];
         }[];
       }
     ).runs[0]!;
@@ -248,26 +274,46 @@ describe('inline suppressions', () => {
     for (const r of run.results) {
       expect(run.tool.driver.rules[r.ruleIndex]!.id).toBe(r.ruleId);
     }
-    const suppressionRules = run.tool.driver.rules.filter((rule) => rule.properties.tags.includes('suppression')).map((rule) => rule.id);
+    const suppressionRules = run.tool.driver.rules
+      .filter((rule) => rule.properties.tags.includes('suppression'))
+      .map((rule) => rule.id);
     expect(suppressionRules).toEqual(['invalid-suppression', 'unsuppressible-rule', 'unused-suppression']);
   });
 
   it('have their severity set by the policy file (off, or error: exit 1), and no comment suppresses them', () => {
     const root = join(work, 'suppression-policy');
     mkdirSync(join(root, '.git'), { recursive: true });
-    writeFileSync(join(root, 'svc.yaml'), YAML.replace('-- stale', '-- stale\n# svc-manifest-disable-next-line unused-suppression, posible-typo'));
-    writeFileSync(join(root, '.svc-manifest.yaml'), 'rules:\n  unused-suppression: error\n  unsuppressible-rule: off\n');
+    writeFileSync(
+      join(root, 'svc.yaml'),
+      YAML.replace('-- stale', '-- stale\n# svc-manifest-disable-next-line unused-suppression, posible-typo'),
+    );
+    writeFileSync(
+      join(root, '.svc-manifest.yaml'),
+      'rules:\n  unused-suppression: error\n  unsuppressible-rule: off\n',
+    );
     const strict = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
-    const [file] = JSON.parse(strict.stdout) as { messages: { ruleId: string; severity: number; line: number; message: string }[] }[];
+    const [file] = JSON.parse(strict.stdout) as {
+      messages: { ruleId: string; severity: number; line: number; message: string }[];
+    }[];
     expect(file!.messages.map((m) => [m.ruleId, m.severity, m.line, m.message])).toEqual([
       ['unused-suppression', 2, 6, 'unused suppression: no possible-typo problem on the next line'],
-      ['invalid-suppression', 1, 7, "svc-manifest-disable-next-line names 'posible-typo', which is no rule (did you mean 'possible-typo'?)"],
+      [
+        'invalid-suppression',
+        1,
+        7,
+        "svc-manifest-disable-next-line names 'posible-typo', which is no rule (did you mean 'possible-typo'?)",
+      ],
       ['trigger-agent-declared', 1, 20, "trigger agent 'phantom' is not a declared agent (declared agents: 'writer')"],
     ]);
     expect([strict.status, strict.stderr]).toEqual([1, '']);
-    writeFileSync(join(root, '.svc-manifest.yaml'), 'rules:\n  unused-suppression: off\n  unsuppressible-rule: off\n  invalid-suppression: off\n');
+    writeFileSync(
+      join(root, '.svc-manifest.yaml'),
+      'rules:\n  unused-suppression: off\n  unsuppressible-rule: off\n  invalid-suppression: off\n',
+    );
     const quiet = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
-    expect((JSON.parse(quiet.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toEqual(['trigger-agent-declared']);
+    expect(
+      (JSON.parse(quiet.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId),
+    ).toEqual(['trigger-agent-declared']);
     expect(quiet.status).toBe(0);
   });
 
@@ -275,7 +321,9 @@ describe('inline suppressions', () => {
     writeFileSync(join(work, 'svc.toml'), '# svc-manifest-disable-next-line wrong-type\nsvc_version = "1"\n');
     const result = runBundle(['validate', 'svc.toml', '--format', 'json'], { cwd: work });
     expect(result.status).toBe(1);
-    const [file] = JSON.parse(result.stdout) as { messages: { ruleId: string; line: number; column: number; endColumn: number }[] }[];
+    const [file] = JSON.parse(result.stdout) as {
+      messages: { ruleId: string; line: number; column: number; endColumn: number }[];
+    }[];
     expect(file!.messages.map((m) => [m.ruleId, m.line, m.column, m.endColumn])).toEqual([
       ['unsuppressible-rule', 1, 1, 44],
       ['svc-version', 2, 15, 18],
@@ -305,7 +353,10 @@ describe('--fix under the policy', () => {
     writeFileSync(join(root, 'svc.yaml'), MANIFEST);
     // JSON's `fix` is what --fix applies: only the unsuppressed typo has one.
     const preview = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
-    const [file] = JSON.parse(preview.stdout) as { messages: { ruleId: string; line: number; fix?: unknown }[]; fixableWarningCount: number }[];
+    const [file] = JSON.parse(preview.stdout) as {
+      messages: { ruleId: string; line: number; fix?: unknown }[];
+      fixableWarningCount: number;
+    }[];
     expect(file!.messages.map((m) => [m.ruleId, m.line, m.fix !== undefined])).toEqual([['possible-typo', 8, true]]);
     expect(file!.fixableWarningCount).toBe(1);
     const dryRun = runBundle(['validate', 'svc.yaml', '--fix-dry-run'], { cwd: root });
@@ -341,7 +392,10 @@ describe('--fix under the policy', () => {
     const fixed = runBundle(['validate', 'svc.yaml', '--fix'], { cwd: root });
     expect(fixed.status).toBe(0);
     expect(readFileSync(join(root, 'svc.yaml'), 'utf8')).toBe(
-      text.replace('connectors_personal', 'connectors_required').replace('trigers', 'triggers').replace('projct:', 'project:'),
+      text
+        .replace('connectors_personal', 'connectors_required')
+        .replace('trigers', 'triggers')
+        .replace('projct:', 'project:'),
     );
   });
 });

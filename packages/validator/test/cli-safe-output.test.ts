@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBundle, runBundle } from './support/child.js';
 
 /** ESC and BEL in a comment (a colour sequence and a bell), U+202E (right-to-left override) in a value. */
-const HOSTILE = 'svc_version: 2\ndefault_agent: w\u202eriter\nagents:\n  writer:\n    connectors: none # \u001b[31mred\u0007\n';
+const HOSTILE =
+  'svc_version: 2\ndefault_agent: w\u202eriter\nagents:\n  writer:\n    connectors: none # \u001b[31mred\u0007\n';
 
 let work: string;
 beforeAll(() => {
@@ -50,7 +51,10 @@ describe('stylish', () => {
   });
 
   it('puts the carets under what they point at when an escape comes before it on the line', () => {
-    writeFileSync(join(work, 'caret.yaml'), 'svc_version: 2\ndefault_agent: writer\nagents:\n  writer: {connectors: none}\n  "\u202eb": {connectors: 7}\n');
+    writeFileSync(
+      join(work, 'caret.yaml'),
+      'svc_version: 2\ndefault_agent: writer\nagents:\n  writer: {connectors: none}\n  "\u202eb": {connectors: 7}\n',
+    );
     const result = runBundle(['validate', 'caret.yaml'], { cwd: work });
     expect(result.stdout.split('\n').slice(5, 9)).toEqual([
       "  5:22    error   'connectors': expected an array of names, 'all' or 'none', got 7  wrong-type",
@@ -62,7 +66,10 @@ describe('stylish', () => {
 
   it('escapes a file name', () => {
     const result = runBundle(['validate', '.', '--no-warnings'], { cwd: work });
-    expect(result.stdout.split('\n').filter((line) => line.endsWith('svc.yaml'))).toEqual(['bad\\x1b]0;title\\x07name/svc.yaml', 'svc.yaml']);
+    expect(result.stdout.split('\n').filter((line) => line.endsWith('svc.yaml'))).toEqual([
+      'bad\\x1b]0;title\\x07name/svc.yaml',
+      'svc.yaml',
+    ]);
     expect(result.stdout).toMatch(SAFE_OUTPUT);
   });
 
@@ -94,9 +101,13 @@ describe('github', () => {
 describe('json and sarif', () => {
   it('stay valid JSON and carry the text exactly', () => {
     const json = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: work });
-    expect(JSON.parse(json.stdout)[0].messages[0].message).toBe("default_agent 'w\u202eriter' is not a declared agent; did you mean 'writer'?");
+    expect(JSON.parse(json.stdout)[0].messages[0].message).toBe(
+      "default_agent 'w\u202eriter' is not a declared agent; did you mean 'writer'?",
+    );
     expect(json.stdout).not.toContain('\u001b');
     const sarif = runBundle(['validate', 'svc.yaml', '--format', 'sarif'], { cwd: work });
-    expect(JSON.parse(sarif.stdout).runs[0].results[0].message.text).toBe("default_agent 'w\u202eriter' is not a declared agent; did you mean 'writer'?");
+    expect(JSON.parse(sarif.stdout).runs[0].results[0].message.text).toBe(
+      "default_agent 'w\u202eriter' is not a declared agent; did you mean 'writer'?",
+    );
   });
 });

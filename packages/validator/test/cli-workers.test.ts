@@ -33,21 +33,34 @@ beforeAll(() => {
     const dir = join(work, `group-${i % 7}`, `service-${String(i).padStart(3, '0')}`);
     mkdirSync(dir, { recursive: true });
     if (i % 10 === 0) writeFileSync(join(dir, 'svc.toml'), `svc_version = 1\n\n[[agents]]\nname = "a${i}"\n`);
-    else if (i % 3 === 0) writeFileSync(join(dir, 'svc.yaml'), `svc_version: 2\ndefault_agent: w\nagents:\n  w:\n    conectors: none\n`);
-    else writeFileSync(join(dir, 'svc.yaml'), `svc_version: 2\ndefault_agent: w${i}\nagents:\n  w${i}:\n    connectors: none\n`);
+    else if (i % 3 === 0)
+      writeFileSync(join(dir, 'svc.yaml'), `svc_version: 2\ndefault_agent: w\nagents:\n  w:\n    conectors: none\n`);
+    else
+      writeFileSync(
+        join(dir, 'svc.yaml'),
+        `svc_version: 2\ndefault_agent: w${i}\nagents:\n  w${i}:\n    connectors: none\n`,
+      );
   }
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** `validate . --format <format> --concurrency <concurrency>` in the work folder, and how many threads it started. */
-function validateAll(format: string, concurrency: string): { status: number | null; stdout: string; stderr: string; threads: number } {
+function validateAll(
+  format: string,
+  concurrency: string,
+): { status: number | null; stdout: string; stderr: string; threads: number } {
   const threadsFile = join(work, `threads-${format}-${concurrency}`);
   const result = runBundle(['validate', '.', '--format', format, '--concurrency', concurrency], {
     cwd: work,
     nodeOptions: ['--require', countThreads],
     env: { THREADS_FILE: threadsFile },
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, threads: Number(readFileSync(threadsFile, 'utf8')) };
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    threads: Number(readFileSync(threadsFile, 'utf8')),
+  };
 }
 
 it('prints the same report with one thread, two, three and the default, in path order', () => {
@@ -63,7 +76,8 @@ it('prints the same report with one thread, two, three and the default, in path 
       const parallel = validateAll(format, concurrency);
       expect([parallel.status, parallel.stderr], `${format} ${concurrency}`).toEqual([1, '']);
       // The threads asked for were started (auto: as many as the idle cores allow; see autoWorkers below).
-      if (concurrency !== 'auto') expect(parallel.threads, `${format} --concurrency ${concurrency}`).toBe(Number(concurrency));
+      if (concurrency !== 'auto')
+        expect(parallel.threads, `${format} --concurrency ${concurrency}`).toBe(Number(concurrency));
       expect(parallel.stdout === single.stdout, `${format} --concurrency ${concurrency}`).toBe(true);
     }
   }
@@ -89,5 +103,6 @@ it('auto: a thread per 200 files on the cores the load average leaves idle, none
     [399, 8, 0, undefined],
     [400, 8, 0, 2],
   ];
-  for (const [files, cores, load, threads] of cases) expect(autoWorkers(files, cores, load), `${files} files, ${cores} cores, load ${load}`).toBe(threads);
+  for (const [files, cores, load, threads] of cases)
+    expect(autoWorkers(files, cores, load), `${files} files, ${cores} cores, load ${load}`).toBe(threads);
 });

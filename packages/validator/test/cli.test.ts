@@ -38,7 +38,10 @@ interface Captured {
   stderr: string;
 }
 
-async function cli(argv: string[], options: { cwd?: string; env?: Record<string, string | undefined>; isTty?: boolean } = {}): Promise<Captured> {
+async function cli(
+  argv: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; isTty?: boolean } = {},
+): Promise<Captured> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -114,9 +117,13 @@ describe('exit codes', () => {
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stdout, argv.join(' ')).toBe('');
       // One line naming the problem and where help is, not the whole usage.
-      expect(result.stderr, argv.join(' ')).toMatch(/^svc-manifest: [^\n]+ \(see 'svc-manifest( validate| schema)? --help'\)\n$/);
+      expect(result.stderr, argv.join(' ')).toMatch(
+        /^svc-manifest: [^\n]+ \(see 'svc-manifest( validate| schema)? --help'\)\n$/,
+      );
     }
-    expect((await cli(['validate', '--frmat', 'json', VALID])).stderr).toContain("unknown option '--frmat'; did you mean '--format'?");
+    expect((await cli(['validate', '--frmat', 'json', VALID])).stderr).toContain(
+      "unknown option '--frmat'; did you mean '--format'?",
+    );
   });
 
   it('2 for a missing or unreadable file, still reporting the files it could read', async () => {
@@ -143,11 +150,16 @@ describe('exit codes', () => {
 describe('default files', () => {
   for (const name of ['svc.yaml', 'svc.yml', 'svc.toml']) {
     it(`validates ${name} in the current folder`, async () => {
-      const content = name.endsWith('.toml') ? 'svc_version = 1\n[project]\nnme = "x"\n' : 'svc_version: 1\nproject:\n  nme: x\n';
+      const content = name.endsWith('.toml')
+        ? 'svc_version = 1\n[project]\nnme = "x"\n'
+        : 'svc_version: 1\nproject:\n  nme: x\n';
       const dir = folder(`default-${name}`, { [name]: content });
       const result = await cli(['validate', '--format', 'json'], { cwd: dir });
       expect(result.code).toBe(0);
-      const [report] = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string; line: number }[] }[];
+      const [report] = JSON.parse(result.stdout) as {
+        filePath: string;
+        messages: { ruleId: string; line: number }[];
+      }[];
       expect(report!.filePath).toBe(join(dir, name));
       // Parsed in the file's own format: TOML and YAML put `nme` on line 3.
       expect(report!.messages).toMatchObject([{ ruleId: 'possible-typo', line: 3 }]);
@@ -155,7 +167,11 @@ describe('default files', () => {
   }
 
   it('validates every default file present, in a fixed order', async () => {
-    const dir = folder('default-all', { 'svc.toml': 'svc_version = 1\n', 'svc.yaml': 'svc_version: 1\n', 'svc.yml': 'svc_version: 3\n' });
+    const dir = folder('default-all', {
+      'svc.toml': 'svc_version = 1\n',
+      'svc.yaml': 'svc_version: 1\n',
+      'svc.yml': 'svc_version: 3\n',
+    });
     const result = await cli(['validate', '--format', 'json'], { cwd: dir });
     expect(result.code).toBe(1);
     const reports = JSON.parse(result.stdout) as { filePath: string; errorCount: number }[];
@@ -186,11 +202,18 @@ describe('--format json', () => {
         suggestions: [
           {
             desc: "Remove 'conectors'",
-            fix: { range: [INVALID_YAML.indexOf('  triage:\n') + '  triage:\n'.length, INVALID_YAML.indexOf('triggers:')], text: '' },
+            fix: {
+              range: [INVALID_YAML.indexOf('  triage:\n') + '  triage:\n'.length, INVALID_YAML.indexOf('triggers:')],
+              text: '',
+            },
           },
         ],
       },
-      'trigger-webhook-secret': { suggestions: [{ desc: "Add 'secret_env'", fix: { range: [secretAt, secretAt], text: '\n    secret_env: WEBHOOK_SECRET' } }] },
+      'trigger-webhook-secret': {
+        suggestions: [
+          { desc: "Add 'secret_env'", fix: { range: [secretAt, secretAt], text: '\n    secret_env: WEBHOOK_SECRET' } },
+        ],
+      },
     };
     expect(reports).toEqual([
       {
@@ -213,7 +236,9 @@ describe('--format json', () => {
       },
     ]);
     // Applying the one `fix` gives a file without that problem.
-    const fix = (reports[0] as { messages: { fix?: { range: [number, number]; text: string } }[] }).messages.find((m) => m.fix)!.fix!;
+    const fix = (reports[0] as { messages: { fix?: { range: [number, number]; text: string } }[] }).messages.find(
+      (m) => m.fix,
+    )!.fix!;
     const fixed = INVALID_YAML.slice(0, fix.range[0]) + fix.text + INVALID_YAML.slice(fix.range[1]);
     expect(validateManifest(fixed).diagnostics.map((d) => d.code)).not.toContain('unknown-key');
     const messages = (reports[0] as { messages: { ruleId: string; severity: number }[] }).messages;
@@ -231,22 +256,36 @@ describe('--format json', () => {
         messages: { ruleId: string; fix?: { range: [number, number]; text: string } }[];
       }[]
     )[0]!;
-    const fix = (report.messages as { ruleId: string; suggestions?: { fix: unknown }[] }[]).find((m) => m.ruleId === 'trigger-webhook-secret')!.suggestions![0]!
-      .fix;
+    const fix = (report.messages as { ruleId: string; suggestions?: { fix: unknown }[] }[]).find(
+      (m) => m.ruleId === 'trigger-webhook-secret',
+    )!.suggestions![0]!.fix;
     const withoutBom = text.slice(1);
     const at = withoutBom.indexOf('prompt: Go.') + 'prompt: Go.'.length;
     expect(fix).toEqual({ range: [at, at], text: '\n    secret_env: WEBHOOK_SECRET' });
 
     const position = (offset: number) => ({ offset, line: 1, column: offset + 1 });
-    const edit = (start: number, end: number, newText: string) => ({ range: { start: position(start), end: position(end) }, newText });
-    expect(toEslintFix({ title: 'two edits', edits: [edit(8, 9, 'Z'), edit(2, 4, 'xy')] }, 'abcdefghij')).toEqual({ range: [2, 9], text: 'xyefghZ' });
-    expect(toEslintFix({ title: 'overlapping', edits: [edit(2, 6, 'a'), edit(4, 8, 'b')] }, 'abcdefghij')).toBeUndefined();
-    expect(toEslintFix({ title: 'with a BOM', edits: [edit(3, 3, '!')] }, '\uFEFFabcdef')).toEqual({ range: [2, 2], text: '!' });
+    const edit = (start: number, end: number, newText: string) => ({
+      range: { start: position(start), end: position(end) },
+      newText,
+    });
+    expect(toEslintFix({ title: 'two edits', edits: [edit(8, 9, 'Z'), edit(2, 4, 'xy')] }, 'abcdefghij')).toEqual({
+      range: [2, 9],
+      text: 'xyefghZ',
+    });
+    expect(
+      toEslintFix({ title: 'overlapping', edits: [edit(2, 6, 'a'), edit(4, 8, 'b')] }, 'abcdefghij'),
+    ).toBeUndefined();
+    expect(toEslintFix({ title: 'with a BOM', edits: [edit(3, 3, '!')] }, '\uFEFFabcdef')).toEqual({
+      range: [2, 2],
+      text: '!',
+    });
   });
 
   it('leaves info diagnostics out (ESLint has no info level) and honours --no-warnings', async () => {
     const dir = folder('json-info', { 'svc.yaml': '\uFEFFsvc_version: 1\ntrigers: []\n' });
-    const all = JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as { messages: { ruleId: string }[] }[];
+    const all = JSON.parse((await cli(['validate', '--format', 'json'], { cwd: dir })).stdout) as {
+      messages: { ruleId: string }[];
+    }[];
     expect(all[0]!.messages.map((m) => m.ruleId)).toEqual(['possible-typo']);
     const errorsOnly = JSON.parse((await cli(['validate', '--format=json', '--no-warnings'], { cwd: dir })).stdout) as {
       messages: unknown[];
@@ -271,7 +310,12 @@ describe('--format sarif', () => {
         driver: {
           name: string;
           version: string;
-          rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string } }[];
+          rules: {
+            id: string;
+            shortDescription: { text: string };
+            fullDescription: { text: string };
+            defaultConfiguration: { level: string };
+          }[];
         };
       };
       originalUriBaseIds: Record<string, { uri: string }>;
@@ -302,7 +346,9 @@ describe('--format sarif', () => {
     for (const [index, rule] of run.tool.driver.rules.entries()) {
       expect(rule.shortDescription.text.length).toBeGreaterThan(10);
       expect(rule.fullDescription.text).toContain(rule.shortDescription.text);
-      expect(rule.defaultConfiguration.level).toBe({ error: 'error', warning: 'warning', info: 'note' }[RULES[index]!.severity]);
+      expect(rule.defaultConfiguration.level).toBe(
+        { error: 'error', warning: 'warning', info: 'note' }[RULES[index]!.severity],
+      );
     }
     expect(run.originalUriBaseIds['%SRCROOT%']!.uri).toBe(`file://${dir}/`);
     const diagnostics = validateManifest(INVALID_YAML).diagnostics;
@@ -328,7 +374,11 @@ describe('--format sarif', () => {
   it('gives zero-width diagnostics a one-column region and maps info to note', async () => {
     const { log } = await sarifFor({ 'svc.yaml': '\uFEFFsvc_version: 1\n' }, ['svc.yaml']);
     expect(log.runs[0]!.results).toMatchObject([
-      { ruleId: 'byte-order-mark', level: 'note', locations: [{ physicalLocation: { region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 } } }] },
+      {
+        ruleId: 'byte-order-mark',
+        level: 'note',
+        locations: [{ physicalLocation: { region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 } } }],
+      },
     ]);
   });
 
@@ -339,7 +389,10 @@ describe('--format sarif', () => {
   });
 
   it('validates against the SARIF 2.1.0 JSON schema (python3-jsonschema, Draft 4)', async () => {
-    const { log } = await sarifFor({ 'svc.yaml': INVALID_YAML, 'svc.toml': 'svc_version = 1\n[project\n' }, ['svc.yaml', 'svc.toml']);
+    const { log } = await sarifFor({ 'svc.yaml': INVALID_YAML, 'svc.toml': 'svc_version = 1\n[project\n' }, [
+      'svc.yaml',
+      'svc.toml',
+    ]);
     expect(log.runs[0]!.results.length).toBeGreaterThan(3);
     const schema = join(import.meta.dirname, 'support', 'sarif-2.1.0-rtm.5.json');
     const script = [
@@ -390,7 +443,9 @@ describe('--format github', () => {
   it('reports info as ::notice', async () => {
     const dir = folder('github-notice', { 'svc.yaml': '\uFEFFsvc_version: 1\n' }, { git: true });
     const result = await cli(['validate', '--format', 'github'], { cwd: dir });
-    expect(result.stdout).toMatch(/^::notice file=svc\.yaml,line=1,col=1,endLine=1,endColumn=1,title=svc-manifest \(byte-order-mark\)::/);
+    expect(result.stdout).toMatch(
+      /^::notice file=svc\.yaml,line=1,col=1,endLine=1,endColumn=1,title=svc-manifest \(byte-order-mark\)::/,
+    );
   });
 });
 
@@ -405,7 +460,11 @@ describe('--format stylish (default)', () => {
     const unknown = diagnostics.find((d) => d.code === 'unknown-key')!;
     const at = lines.indexOf(`  5:5     error   ${unknown.message}  unknown-key`);
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 4)).toEqual(['      4 |   triage:', '    > 5 |     conectors: [github]', '        |     ^^^^^^^^^']);
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      4 |   triage:',
+      '    > 5 |     conectors: [github]',
+      '        |     ^^^^^^^^^',
+    ]);
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
     expect(
@@ -438,12 +497,14 @@ describe('--format stylish (default)', () => {
     // https://no-color.org: an empty NO_COLOR does not disable colour.
     expect((await cli(['validate'], { cwd: dir, isTty: true, env: { NO_COLOR: '' } })).stdout).toMatch(ansi);
     // Machine formats are never coloured.
-    for (const format of ['json', 'sarif', 'github']) expect((await cli(['validate', '--format', format], { cwd: dir, isTty: true })).stdout).not.toMatch(ansi);
+    for (const format of ['json', 'sarif', 'github'])
+      expect((await cli(['validate', '--format', format], { cwd: dir, isTty: true })).stdout).not.toMatch(ansi);
   });
 });
 
 describe('schema', () => {
-  const generated = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, 'packages/schema/generated', name), 'utf8')) as unknown;
+  const generated = (name: string) =>
+    JSON.parse(readFileSync(join(REPO_ROOT, 'packages/schema/generated', name), 'utf8')) as unknown;
 
   it('prints the published schemas, the same as packages/schema/generated', async () => {
     for (const [argv, file] of [
@@ -469,7 +530,9 @@ describe('--max-bytes', () => {
     const dir = folder('max-bytes', { 'svc.yaml': text });
     const small = await cli(['validate', '--max-bytes', '100', '--format', 'json'], { cwd: dir });
     expect(small.code).toBe(1);
-    const [report] = JSON.parse(small.stdout) as { messages: { ruleId: string; line: number; column: number; message: string }[] }[];
+    const [report] = JSON.parse(small.stdout) as {
+      messages: { ruleId: string; line: number; column: number; message: string }[];
+    }[];
     // The 101st byte is on line 3: 15 + 9 bytes before it, so column 101 - 24 = 77.
     expect(report!.messages).toEqual([expect.objectContaining({ ruleId: 'too-large', line: 3, column: 77 })]);
     expect(report!.messages[0]!.message).toContain('larger than 100 bytes');
@@ -488,7 +551,10 @@ describe('--max-bytes', () => {
     const dir = folder('max-bytes-default', { 'svc.yaml': `svc_version: 1\nx: "${'y'.repeat(1024 * 1024)}"\n` });
     const result = await cli(['validate', '--format', 'json'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)[0].messages[0]).toMatchObject({ ruleId: 'too-large', message: expect.stringContaining('1048576 bytes') });
+    expect(JSON.parse(result.stdout)[0].messages[0]).toMatchObject({
+      ruleId: 'too-large',
+      message: expect.stringContaining('1048576 bytes'),
+    });
   });
 });
 
@@ -523,7 +589,9 @@ describe('the built bundle (node dist/svc-manifest.cjs)', () => {
     expect(JSON.parse(child.stdout)).toEqual(JSON.parse(inProcess.stdout));
     const schema = runBundle(['schema', '--version', '2']);
     expect(schema.status).toBe(0);
-    expect(JSON.parse(schema.stdout)).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, 'packages/schema/generated/svc.v2.schema.json'), 'utf8')));
+    expect(JSON.parse(schema.stdout)).toEqual(
+      JSON.parse(readFileSync(join(REPO_ROOT, 'packages/schema/generated/svc.v2.schema.json'), 'utf8')),
+    );
   });
 
   // The bundle loads the TOML parser and the non-default formats on first use, and writes
@@ -544,7 +612,10 @@ describe('the built bundle (node dist/svc-manifest.cjs)', () => {
         expect(child.stdout.length).toBeGreaterThan(256 * 1024);
         const reports = JSON.parse(child.stdout) as { filePath: string; messages: { ruleId: string }[] }[];
         expect(reports.map((r) => r.messages.length)).toEqual([1500, 2]);
-        expect(reports[1]!.messages.map((m) => m.ruleId).sort()).toEqual(['default-agent-declared', 'sandbox-template-declared']);
+        expect(reports[1]!.messages.map((m) => m.ruleId).sort()).toEqual([
+          'default-agent-declared',
+          'sandbox-template-declared',
+        ]);
       }
     }
   });

@@ -45,7 +45,16 @@ describe('readCron', () => {
 });
 
 describe('time zones', () => {
-  it.each(['UTC', 'Etc/UTC', 'Asia/Kolkata', 'Asia/Calcutta', 'Europe/Kyiv', 'Europe/Kiev', 'US/Eastern', 'Europe/Berlin'])('accepts %s', (zone) => {
+  it.each([
+    'UTC',
+    'Etc/UTC',
+    'Asia/Kolkata',
+    'Asia/Calcutta',
+    'Europe/Kyiv',
+    'Europe/Kiev',
+    'US/Eastern',
+    'Europe/Berlin',
+  ])('accepts %s', (zone) => {
     expect(isTimeZone(zone)).toBe(true);
   });
 
@@ -65,13 +74,14 @@ describe('time zones', () => {
   });
 
   it('offers the suggestion as a fix of the written name', () => {
-    const text = 'svc_version = 1\n\n[[triggers]]\nslug = "t"\ntype = "cron"\ncron = "0 9 * * *"\ntimezone = "Europe/Berln"\nprompt = "p"\n';
+    const text =
+      'svc_version = 1\n\n[[triggers]]\nslug = "t"\ntype = "cron"\ncron = "0 9 * * *"\ntimezone = "Europe/Berln"\nprompt = "p"\n';
     const [diagnostic] = validateManifest(text, { format: 'toml' }).diagnostics;
     expect(diagnostic?.code).toBe('unknown-timezone');
     const start = text.indexOf('"Europe/Berln"');
     expect([diagnostic?.range.start.offset, diagnostic?.range.end.offset]).toEqual([start, start + 14]);
-    expect(diagnostic?.fixes?.[0]?.edits.map((edit) => [edit.range.start.offset, edit.range.end.offset, edit.newText])).toEqual([
-      [start + 1, start + 13, 'Europe/Berlin'],
-    ]);
+    expect(
+      diagnostic?.fixes?.[0]?.edits.map((edit) => [edit.range.start.offset, edit.range.end.offset, edit.newText]),
+    ).toEqual([[start + 1, start + 13, 'Europe/Berlin']]);
   });
 });

@@ -1,6 +1,13 @@
 /** The declarations index: what a manifest declares and where, as rules, the LSP and the applier read it. */
 import { describe, expect, test } from 'vitest';
-import { declarationsOf, ManifestDocument, manifestVersion, isSupportedVersion, SUPPORTED_VERSIONS, type Declaration } from '../src/index.js';
+import {
+  declarationsOf,
+  ManifestDocument,
+  manifestVersion,
+  isSupportedVersion,
+  SUPPORTED_VERSIONS,
+  type Declaration,
+} from '../src/index.js';
 import { sameNamesAs } from '../src/model/declarations.js';
 import { largeManifest } from './support/manifest-arbitraries.js';
 
@@ -31,7 +38,16 @@ describe('version 2 (agents by name)', () => {
   const index = declarationsOf(document, manifestVersion(document.value));
 
   test('agents, with where their names are written and whether they are enabled', () => {
-    expect(index.agents.map((a) => [a.name, a.path, a.segments, text.slice(a.start, a.end), text.slice(a.nameStart, a.nameEnd), a.enabled])).toEqual([
+    expect(
+      index.agents.map((a) => [
+        a.name,
+        a.path,
+        a.segments,
+        text.slice(a.start, a.end),
+        text.slice(a.nameStart, a.nameEnd),
+        a.enabled,
+      ]),
+    ).toEqual([
       ['main', '/agents/main', ['agents', 'main'], 'main', 'main', true],
       ['off', '/agents/off', ['agents', 'off'], '"off"', 'off', false],
     ]);
@@ -58,7 +74,9 @@ describe('version 2 (agents by name)', () => {
   });
 
   test('references in order of the name’s text (through an alias: the anchored value’s), quotes excluded', () => {
-    expect(index.references.map((r) => [r.kind, r.name, r.path, text.slice(r.nameStart, r.nameEnd), r.written])).toEqual([
+    expect(
+      index.references.map((r) => [r.kind, r.name, r.path, text.slice(r.nameStart, r.nameEnd), r.written]),
+    ).toEqual([
       ['connector', 'jira', '/agents/off/connectors/1', 'jira', false],
       ['agent', 'main', '/default_agent', 'main', true],
       ['template', 'big', '/agents/off/sandbox', 'big', true],
@@ -74,7 +92,16 @@ describe('version 2 (agents by name)', () => {
 });
 
 describe('version 1 (a list of agents) and TOML', () => {
-  const text = lf(['svc_version = 1', '', '[[agents]]', 'name = "main"', '', '[[agents]]', "name = 'second'", 'enabled = false']);
+  const text = lf([
+    'svc_version = 1',
+    '',
+    '[[agents]]',
+    'name = "main"',
+    '',
+    '[[agents]]',
+    "name = 'second'",
+    'enabled = false',
+  ]);
   const document = ManifestDocument.parse(text, { format: 'toml' });
 
   test('list items named by `name`, as version 1 or by the file’s shape', () => {
@@ -104,16 +131,30 @@ describe('after an edit of one item of a long list', () => {
   const text = largeManifest(2, 300, 20, 3);
   const first = ManifestDocument.parse(text, { format: 'yaml' });
   const before = declarationsOf(first, 2).triggers;
-  const read = (d: Declaration) => [d.kind, d.name, d.path, d.start, d.end, d.nameStart, d.nameEnd, d.spanStart, d.spanEnd];
+  const read = (d: Declaration) => [
+    d.kind,
+    d.name,
+    d.path,
+    d.start,
+    d.end,
+    d.nameStart,
+    d.nameEnd,
+    d.spanStart,
+    d.spanEnd,
+  ];
   const edit = (from: ManifestDocument, find: string, insert: string) => {
     const at = from.text.indexOf(find) + find.length;
-    return from.update(from.text.slice(0, at) + insert + from.text.slice(at), [{ start: at, end: at, newLength: insert.length }]);
+    return from.update(from.text.slice(0, at) + insert + from.text.slice(at), [
+      { start: at, end: at, newLength: insert.length },
+    ]);
   };
 
   test('the other items keep their declarations; a name that did not change keeps what depends on names', () => {
     const second = edit(first, "prompt: 'Handle trigger 150:", ' again');
     const after = declarationsOf(second, 2).triggers;
-    expect(after.map(read)).toEqual(declarationsOf(ManifestDocument.parse(second.text, { format: 'yaml' }), 2).triggers.map(read));
+    expect(after.map(read)).toEqual(
+      declarationsOf(ManifestDocument.parse(second.text, { format: 'yaml' }), 2).triggers.map(read),
+    );
     // Every item before and after the edited one is the same object; the edited one is read again.
     const changed = after.filter((d, i) => d !== before[i]).map((d) => d.name);
     expect(changed).toEqual(['trigger-150']);
@@ -123,7 +164,9 @@ describe('after an edit of one item of a long list', () => {
   test('a renamed item is read again, and names no longer match', () => {
     const second = edit(first, 'slug: trigger-150', 'b');
     const after = declarationsOf(second, 2).triggers;
-    expect(after.map(read)).toEqual(declarationsOf(ManifestDocument.parse(second.text, { format: 'yaml' }), 2).triggers.map(read));
+    expect(after.map(read)).toEqual(
+      declarationsOf(ManifestDocument.parse(second.text, { format: 'yaml' }), 2).triggers.map(read),
+    );
     expect(after[150]!.name).toBe('trigger-150b');
     expect(sameNamesAs(after)).toBeUndefined();
   });

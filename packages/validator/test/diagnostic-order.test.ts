@@ -8,10 +8,25 @@ const codes = ['wrong-type', 'invalid-value', 'missing-key', 'possible-typo', 'u
 /** Diagnostics on few places, so that starts, ends and codes tie often; each message names its report order. */
 const reports = (maxStart: number) =>
   fc
-    .array(fc.record({ start: fc.integer({ min: 0, max: maxStart }), length: fc.integer({ min: 0, max: 3 }), code: fc.constantFrom(...codes) }), {
-      maxLength: 80,
-    })
-    .map((list) => list.map(({ start, length, code }, i): RawDiagnostic => ({ code, message: `report ${i}`, path: '', start, end: start + length })));
+    .array(
+      fc.record({
+        start: fc.integer({ min: 0, max: maxStart }),
+        length: fc.integer({ min: 0, max: 3 }),
+        code: fc.constantFrom(...codes),
+      }),
+      {
+        maxLength: 80,
+      },
+    )
+    .map((list) =>
+      list.map(({ start, length, code }, i): RawDiagnostic => ({
+        code,
+        message: `report ${i}`,
+        path: '',
+        start,
+        end: start + length,
+      })),
+    );
 
 describe('sortedByPlace', () => {
   it('is the comparator’s stable sort, ties kept in report order', () => {
@@ -39,7 +54,9 @@ describe('sortedByPlace', () => {
 
   it('orders diagnostics on one place by their codes’ code units, whatever the locale would say', () => {
     // A locale's collation puts `a_b` before `a-b` and `b` before `B`; code units put `B` first.
-    const list = ['b', 'a_b', 'B', 'a-b', 'ab'].map((code) => ({ code, message: code, path: '', start: 4, end: 7 }) as unknown as RawDiagnostic);
+    const list = ['b', 'a_b', 'B', 'a-b', 'ab'].map(
+      (code) => ({ code, message: code, path: '', start: 4, end: 7 }) as unknown as RawDiagnostic,
+    );
     expect(sortedByPlace(list).map((d) => d.code)).toEqual(['B', 'a-b', 'a_b', 'ab', 'b']);
   });
 

@@ -34,7 +34,8 @@ for (const folder of readdirSync(root).filter((f) => statSync(join(root, f)).isD
       if (path.length > 0) paths.push(path);
       if (path.length > 6 || value instanceof TomlDateTime) return;
       if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...path, i]));
-      else if (value !== null && typeof value === 'object') for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+      else if (value !== null && typeof value === 'object')
+        for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
     };
     walk(document.value, []);
     if (paths.length > 0) manifests.push({ name: `${folder}/${name}`, text, format, value: document.value, paths });
@@ -45,11 +46,17 @@ for (const folder of readdirSync(root).filter((f) => statSync(join(root, f)).isD
 function datesAsText(value: unknown): unknown {
   if (value instanceof TomlDateTime) return value.text;
   if (Array.isArray(value)) return value.map(datesAsText);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, datesAsText(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, datesAsText(v)]));
   return value;
 }
 
-const scalar: fc.Arbitrary<Json> = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constantFrom('yes', 'a: b', '# x', "it's", '"q"', ''));
+const scalar: fc.Arbitrary<Json> = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+  fc.boolean(),
+  fc.constantFrom('yes', 'a: b', '# x', "it's", '"q"', ''),
+);
 const json: fc.Arbitrary<Json> = fc.oneof(
   scalar,
   fc.array(scalar, { maxLength: 3 }),
@@ -102,7 +109,8 @@ test('property: a refusal, or exactly the intended value with the rest of the by
       made++;
       expect(datesAsText(result.value)).toEqual(applyChanges(manifest.value, changes));
       const [edit] = result.edits;
-      if (edit) expect(result.text).toBe(manifest.text.slice(0, edit.start) + edit.newText + manifest.text.slice(edit.end));
+      if (edit)
+        expect(result.text).toBe(manifest.text.slice(0, edit.start) + edit.newText + manifest.text.slice(edit.end));
       else expect(result.text).toBe(manifest.text);
     }),
     { numRuns: 400 },

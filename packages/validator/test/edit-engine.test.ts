@@ -35,7 +35,9 @@ describe('YAML', () => {
   });
 
   test('a new key that needs quotes gets them, in a flow map', () => {
-    expect(yaml('agents: {a: {}}  # flow\n', { op: 'set', path: ['agents', 'b c'], value: 1 })).toBe('agents: {a: {}, "b c": 1}  # flow\n');
+    expect(yaml('agents: {a: {}}  # flow\n', { op: 'set', path: ['agents', 'b c'], value: 1 })).toBe(
+      'agents: {a: {}, "b c": 1}  # flow\n',
+    );
   });
 
   test('CRLF and a byte-order mark survive an insertion', () => {
@@ -47,9 +49,13 @@ describe('YAML', () => {
 
   test('rename keeps the value, the comment and the key’s quoting', () => {
     const text = lf(['agents:', '  old:   # keep me', '    enabled: true', "  'x y': {}"]);
-    expect(yaml(text, { op: 'rename', path: ['agents', 'old'], to: 'new' }, { op: 'rename', path: ['agents', 'x y'], to: "it's" })).toBe(
-      lf(['agents:', '  new:   # keep me', '    enabled: true', "  'it''s': {}"]),
-    );
+    expect(
+      yaml(
+        text,
+        { op: 'rename', path: ['agents', 'old'], to: 'new' },
+        { op: 'rename', path: ['agents', 'x y'], to: "it's" },
+      ),
+    ).toBe(lf(['agents:', '  new:   # keep me', '    enabled: true', "  'it''s': {}"]));
   });
 
   test('a block list item goes with its comment; the flow list beside it keeps its spacing', () => {
@@ -86,15 +92,25 @@ describe('YAML', () => {
 
   test('an empty document gets its first keys', () => {
     expect(yaml('', { op: 'set', path: ['svc_version'], value: 2 })).toBe('svc_version: 2\n');
-    expect(yaml('# only a comment', { op: 'set', path: ['svc_version'], value: 2 })).toBe('# only a comment\nsvc_version: 2\n');
+    expect(yaml('# only a comment', { op: 'set', path: ['svc_version'], value: 2 })).toBe(
+      '# only a comment\nsvc_version: 2\n',
+    );
   });
 });
 
 describe('TOML', () => {
   test('a replaced value keeps the trailing comment where it was', () => {
-    const text = lf(['[agents.main]', 'secrets = [ "A", "B" ]                              # thirty columns away', 'connectors = "all"']);
+    const text = lf([
+      '[agents.main]',
+      'secrets = [ "A", "B" ]                              # thirty columns away',
+      'connectors = "all"',
+    ]);
     expect(toml(text, { op: 'set', path: ['agents', 'main', 'secrets'], value: ['A'] })).toBe(
-      lf(['[agents.main]', 'secrets = [ "A" ]                              # thirty columns away', 'connectors = "all"']),
+      lf([
+        '[agents.main]',
+        'secrets = [ "A" ]                              # thirty columns away',
+        'connectors = "all"',
+      ]),
     );
   });
 
@@ -108,14 +124,24 @@ describe('TOML', () => {
       ],
       { format: 'toml' },
     );
-    expect(result.text).toBe(lf(['[agents.main] # main', 'secrets = "none"  # s', 'connectors = [ "gh" ]  # c', 'enabled = true']));
+    expect(result.text).toBe(
+      lf(['[agents.main] # main', 'secrets = "none"  # s', 'connectors = [ "gh" ]  # c', 'enabled = true']),
+    );
     expect(result.edits).toEqual([{ start: 32, end: 60, newText: 'none"  # s\nconnectors = [ "gh" ]' }]);
   });
 
   test('a new key goes after its table’s last value, before the next table’s comment', () => {
     const text = lf(['[agents.a]', 'enabled = true # on', '', '# b does reviews', '[agents.b]', 'enabled = false']);
     expect(toml(text, { op: 'set', path: ['agents', 'a', 'secrets'], value: 'all' })).toBe(
-      lf(['[agents.a]', 'enabled = true # on', 'secrets = "all"', '', '# b does reviews', '[agents.b]', 'enabled = false']),
+      lf([
+        '[agents.a]',
+        'enabled = true # on',
+        'secrets = "all"',
+        '',
+        '# b does reviews',
+        '[agents.b]',
+        'enabled = false',
+      ]),
     );
   });
 
@@ -127,14 +153,24 @@ describe('TOML', () => {
         { op: 'set', path: ['agents', 'my agent', 'enabled'], value: false },
         { op: 'set', path: ['agents', 'the "other"'], value: { enabled: true } },
       ),
-    ).toBe(lf(['svc_version = 2', '', '[agents."my agent"]', 'enabled = false', '', '[agents."the \\"other\\""]', 'enabled = true']));
+    ).toBe(
+      lf([
+        'svc_version = 2',
+        '',
+        '[agents."my agent"]',
+        'enabled = false',
+        '',
+        '[agents."the \\"other\\""]',
+        'enabled = true',
+      ]),
+    );
   });
 
   test('CRLF and a byte-order mark survive; a literal string stays literal', () => {
     const text = '\uFEFF' + crlf(["name = 'demo' # n", '[project]', 'x = 1']);
-    expect(toml(text, { op: 'set', path: ['name'], value: 'other' }, { op: 'set', path: ['project', 'y'], value: 2 })).toBe(
-      '\uFEFF' + crlf(["name = 'other' # n", '[project]', 'x = 1', 'y = 2']),
-    );
+    expect(
+      toml(text, { op: 'set', path: ['name'], value: 'other' }, { op: 'set', path: ['project', 'y'], value: 2 }),
+    ).toBe('\uFEFF' + crlf(["name = 'other' # n", '[project]', 'x = 1', 'y = 2']));
   });
 
   test('inline tables and arrays are edited inline; new arrays follow the file’s first one (`["x"]`, unpadded)', () => {
@@ -152,12 +188,28 @@ describe('TOML', () => {
 
   test('a deleted key takes the comment lines directly above it', () => {
     const text = lf(['[project]', 'name = "demo"', '# the description', '# (two lines)', 'description = "d"', 'x = 1']);
-    expect(toml(text, { op: 'delete', path: ['project', 'description'] })).toBe(lf(['[project]', 'name = "demo"', 'x = 1']));
+    expect(toml(text, { op: 'delete', path: ['project', 'description'] })).toBe(
+      lf(['[project]', 'name = "demo"', 'x = 1']),
+    );
   });
 
   test('a deleted table takes its section, its comment and its sub-tables', () => {
-    const text = lf(['svc_version = 2', '', '# a', '[agents.a]', 'enabled = true', '', '[agents.b]', 'enabled = true', '', '[agents.a.extra]', 'k = 1']);
-    expect(toml(text, { op: 'delete', path: ['agents', 'a'] })).toBe(lf(['svc_version = 2', '', '[agents.b]', 'enabled = true']));
+    const text = lf([
+      'svc_version = 2',
+      '',
+      '# a',
+      '[agents.a]',
+      'enabled = true',
+      '',
+      '[agents.b]',
+      'enabled = true',
+      '',
+      '[agents.a.extra]',
+      'k = 1',
+    ]);
+    expect(toml(text, { op: 'delete', path: ['agents', 'a'] })).toBe(
+      lf(['svc_version = 2', '', '[agents.b]', 'enabled = true']),
+    );
   });
 
   test('an element of an array of tables: appended as a section, deleted with its section', () => {
@@ -170,23 +222,42 @@ describe('TOML', () => {
 
   test('insert: into an inline array, and an array-of-tables element before another, with its comment kept on the other', () => {
     const text = lf(['list = ["a", "c"]', '', '# first trigger', '[[triggers]]', 'slug = "a"']);
-    expect(toml(text, { op: 'insert', path: ['list', 1], value: 'b' }, { op: 'insert', path: ['triggers', 0], value: { slug: 'z' } })).toBe(
-      lf(['list = ["a", "b", "c"]', '', '[[triggers]]', 'slug = "z"', '', '# first trigger', '[[triggers]]', 'slug = "a"']),
+    expect(
+      toml(
+        text,
+        { op: 'insert', path: ['list', 1], value: 'b' },
+        { op: 'insert', path: ['triggers', 0], value: { slug: 'z' } },
+      ),
+    ).toBe(
+      lf([
+        'list = ["a", "b", "c"]',
+        '',
+        '[[triggers]]',
+        'slug = "z"',
+        '',
+        '# first trigger',
+        '[[triggers]]',
+        'slug = "a"',
+      ]),
     );
   });
 
   test('keys added one by one to a table named only by sub-table headers: one new [header], then lines under it', () => {
     const text = lf(['[agents.main]', 'enabled = true']);
-    expect(toml(text, { op: 'set', path: ['agents', 'x'], value: 1 }, { op: 'set', path: ['agents', 'y'], value: 2 })).toBe(
-      lf(['[agents.main]', 'enabled = true', '', '[agents]', 'x = 1', 'y = 2']),
-    );
+    expect(
+      toml(text, { op: 'set', path: ['agents', 'x'], value: 1 }, { op: 'set', path: ['agents', 'y'], value: 2 }),
+    ).toBe(lf(['[agents.main]', 'enabled = true', '', '[agents]', 'x = 1', 'y = 2']));
   });
 
   test('dotted keys and renames edit only the key or value', () => {
     const text = lf(['[project]', 'meta.owner = "me" # who', 'old_name = 1']);
-    expect(toml(text, { op: 'set', path: ['project', 'meta', 'owner'], value: 'you' }, { op: 'rename', path: ['project', 'old_name'], to: 'new name' })).toBe(
-      lf(['[project]', 'meta.owner = "you" # who', '"new name" = 1']),
-    );
+    expect(
+      toml(
+        text,
+        { op: 'set', path: ['project', 'meta', 'owner'], value: 'you' },
+        { op: 'rename', path: ['project', 'old_name'], to: 'new name' },
+      ),
+    ).toBe(lf(['[project]', 'meta.owner = "you" # who', '"new name" = 1']));
   });
 
   test('an array over several lines changes item by item, keeping its comments', () => {
@@ -195,7 +266,9 @@ describe('TOML', () => {
   });
 
   test('strings are escaped as TOML needs', () => {
-    expect(toml('a = "x"\n', { op: 'set', path: ['a'], value: 'say "hi"\n\u007f' })).toBe('a = "say \\"hi\\"\\n\\u007f"\n');
+    expect(toml('a = "x"\n', { op: 'set', path: ['a'], value: 'say "hi"\n\u007f' })).toBe(
+      'a = "say \\"hi\\"\\n\\u007f"\n',
+    );
   });
 });
 
@@ -206,7 +279,11 @@ describe('a manifest written from nothing (how `convert` writes the other format
     agents: { main: { enabled: true, secrets: ['A'] }, 'b c': { enabled: false } },
     triggers: [{ slug: 'n', type: 'cron', cron: '0 3 * * *', prompt: 'go', agent: 'main' }],
   };
-  const changes: ManifestChange[] = Object.entries(value).map(([key, child]) => ({ op: 'set', path: [key], value: child }));
+  const changes: ManifestChange[] = Object.entries(value).map(([key, child]) => ({
+    op: 'set',
+    path: [key],
+    value: child,
+  }));
 
   test('YAML', () => {
     expect(yaml('', ...changes)).toBe(
@@ -277,7 +354,9 @@ describe('refusals', () => {
   test('editing through an alias or a merge key is refused', () => {
     const text = lf(['base: &b', '  inner:', '    x: 1', 'top: *b', 'merged:', '  <<: *b']);
     expect(refusal(() => yaml(text, { op: 'set', path: ['top', 'inner', 'x'], value: 2 })).reason).toBe('unsupported');
-    expect(refusal(() => yaml(text, { op: 'set', path: ['merged', 'inner', 'x'], value: 2 })).reason).toBe('unsupported');
+    expect(refusal(() => yaml(text, { op: 'set', path: ['merged', 'inner', 'x'], value: 2 })).reason).toBe(
+      'unsupported',
+    );
   });
 
   test('a change that does not apply to the value', () => {

@@ -15,7 +15,8 @@ const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 function applyFix(text: string, fix: SuggestedFix): string {
   const edits = [...fix.edits].sort((a, b) => b.range.start.offset - a.range.start.offset);
   let out = text;
-  for (const edit of edits) out = out.slice(0, edit.range.start.offset) + edit.newText + out.slice(edit.range.end.offset);
+  for (const edit of edits)
+    out = out.slice(0, edit.range.start.offset) + edit.newText + out.slice(edit.range.end.offset);
   return out;
 }
 
@@ -48,7 +49,9 @@ describe('quick fixes on the fixtures', () => {
       const syntaxBefore = before.filter((d) => SYNTAX.has(d.code)).length;
       expect(after.filter((d) => SYNTAX.has(d.code)).map((d) => `${d.code} ${d.message}`)).toHaveLength(syntaxBefore);
       // The problem is gone: no diagnostic of the same code remains at the same path.
-      const same = after.filter((d) => d.code === c.diagnostic.code && d.path === c.diagnostic.path && d.message === c.diagnostic.message);
+      const same = after.filter(
+        (d) => d.code === c.diagnostic.code && d.path === c.diagnostic.path && d.message === c.diagnostic.message,
+      );
       expect(same).toEqual([]);
     });
   }
@@ -57,8 +60,16 @@ describe('quick fixes on the fixtures', () => {
 describe('removing the last entry of a file', () => {
   // The lines removed run to the end of the text, whether or not it ends with a line break.
   it.each([
-    ['yaml', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    bogus: 1', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n'],
-    ['yaml', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    bogus: 1\n', 'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n'],
+    [
+      'yaml',
+      'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    bogus: 1',
+      'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n',
+    ],
+    [
+      'yaml',
+      'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n    bogus: 1\n',
+      'svc_version: 2\ndefault_agent: a\nagents:\n  a:\n',
+    ],
   ] as const)('%s: %j', (format, text, expected) => {
     const [diagnostic] = validateManifest(text, { format }).diagnostics;
     expect(diagnostic?.code).toBe('unknown-key');
@@ -79,7 +90,26 @@ describe('a key a merge key brings in', () => {
 // The builders' scalars and keys (a fix through an alias or a duplicate key, where the editing
 // engine has no single splice) read back, in YAML 1.2 and 1.1, as the strings they were given.
 describe('a string a fix writes into YAML', () => {
-  const STRINGS = ['agent', 'null', 'True', 'y', 'off', '~', '.inf', '-.NaN', '.5', '-1', '0x1F', '1e3', '123', 'a b', "it's", '/app', './Dockerfile', '_x'];
+  const STRINGS = [
+    'agent',
+    'null',
+    'True',
+    'y',
+    'off',
+    '~',
+    '.inf',
+    '-.NaN',
+    '.5',
+    '-1',
+    '0x1F',
+    '1e3',
+    '123',
+    'a b',
+    "it's",
+    '/app',
+    './Dockerfile',
+    '_x',
+  ];
   const readBack = (text: string, version: '1.1' | '1.2') => parseAllDocuments(text, { version })[0]!.toJS() as unknown;
 
   it.each(STRINGS)('%j as a value', (value) => {
@@ -89,11 +119,17 @@ describe('a string a fix writes into YAML', () => {
 
   it.each(STRINGS.filter((key) => key !== '~'))('%j as a key', (key) => {
     const text = `${formatKey(key, 'yaml')}: 1\n`;
-    for (const version of ['1.1', '1.2'] as const) expect(Object.keys(readBack(text, version) as object), version).toEqual([key]);
+    for (const version of ['1.1', '1.2'] as const)
+      expect(Object.keys(readBack(text, version) as object), version).toEqual([key]);
   });
 
   it('stays plain where it can', () => {
-    expect(['agent', '/app', './Dockerfile', '_x'].map((value) => formatScalar(value, 'yaml'))).toEqual(['agent', '/app', './Dockerfile', '_x']);
+    expect(['agent', '/app', './Dockerfile', '_x'].map((value) => formatScalar(value, 'yaml'))).toEqual([
+      'agent',
+      '/app',
+      './Dockerfile',
+      '_x',
+    ]);
     expect(formatKey('default_agent', 'yaml')).toBe('default_agent');
   });
 });

@@ -55,7 +55,8 @@ describe('fixtures', () => {
           const actual = result.diagnostics.map(expectedLine);
           const expectedFile = `${file}.expected`;
           if (update || !existsSync(expectedFile)) {
-            if (!update) throw new Error(`${relative(root, expectedFile)} is missing: run with UPDATE_FIXTURES=1 and review it`);
+            if (!update)
+              throw new Error(`${relative(root, expectedFile)} is missing: run with UPDATE_FIXTURES=1 and review it`);
             writeFileSync(expectedFile, actual.join('\n') + '\n');
           }
           const expected = readFileSync(expectedFile, 'utf8')

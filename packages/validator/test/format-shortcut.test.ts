@@ -115,7 +115,10 @@ function mutate(text: string, random: () => number): string {
 
 function reading(text: string): { errors: string[]; value: unknown } {
   const document = ManifestDocument.parse(text, { format: 'toml' });
-  return { errors: document.diagnostics.filter((d) => /syntax|duplicate|too-|forbidden/.test(d.code)).map((d) => d.code), value: document.value };
+  return {
+    errors: document.diagnostics.filter((d) => /syntax|duplicate|too-|forbidden/.test(d.code)).map((d) => d.code),
+    value: document.value,
+  };
 }
 
 describe('sameTomlReading', () => {
@@ -145,7 +148,12 @@ describe('sameTomlReading', () => {
 
   it('takes the whitespace TOML ignores', () => {
     const text = 'a=1\n[t]\nb = [1,2]\n# note\nc = {x=1}\n[[u]]\nd = "s"\n';
-    expect(sameTomlReading(text, '\n  a = 1   \n\n\n  [ t ]\n\tb   =   [ 1, 2 ]\n# note   \nc = { x = 1 }\n[[ u ]]\nd = "s"')).toBe(true);
+    expect(
+      sameTomlReading(
+        text,
+        '\n  a = 1   \n\n\n  [ t ]\n\tb   =   [ 1, 2 ]\n# note   \nc = { x = 1 }\n[[ u ]]\nd = "s"',
+      ),
+    ).toBe(true);
     expect(sameTomlReading('a = [\n  1,\n\n  2,\n]\n', 'a = [\n1,\n2,\n    ]\n')).toBe(true);
   });
 
@@ -167,6 +175,7 @@ describe('sameTomlReading', () => {
       ['a = 1\n', 'a = 1\r'],
       ['a = 1\n', 'a = 1\nb'],
     ];
-    for (const [a, b] of refusals) expect(sameTomlReading(a, b), `${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(false);
+    for (const [a, b] of refusals)
+      expect(sameTomlReading(a, b), `${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(false);
   });
 });

@@ -7,7 +7,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatManifest, formatManifestRange, ManifestDocument, ManifestEditError, runCli, type CliIo } from '@svc-manifest/validator';
+import {
+  formatManifest,
+  formatManifestRange,
+  ManifestDocument,
+  ManifestEditError,
+  runCli,
+  type CliIo,
+} from '@svc-manifest/validator';
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
 import { REPO_ROOT } from './support/child.js';
 
@@ -76,7 +83,9 @@ describe('formatManifest', () => {
     expect(formatManifest(text, { format: 'yaml', indentWidth: 4 }).text).toBe(
       'svc_version: 2\nagents:\n    main:\n        tools:\n        - a\n        - b\n',
     );
-    expect(formatManifest(text, { format: 'yaml', sequences: 'indented' }).text).toBe('svc_version: 2\nagents:\n  main:\n    tools:\n      - a\n      - b\n');
+    expect(formatManifest(text, { format: 'yaml', sequences: 'indented' }).text).toBe(
+      'svc_version: 2\nagents:\n  main:\n    tools:\n      - a\n      - b\n',
+    );
   });
 
   it('formats TOML: no indentation outside arrays, one space around =, strings untouched', () => {
@@ -88,7 +97,8 @@ describe('formatManifest', () => {
   });
 
   it('keeps CRLF line ends, anchors, aliases and flow collections', () => {
-    const text = 'svc_version: 2\r\nproject:  &p\r\n    name:   x\r\nagents:\r\n    main:\r\n        connectors: [ a,  b ]\r\n        sandbox: *p\r\n';
+    const text =
+      'svc_version: 2\r\nproject:  &p\r\n    name:   x\r\nagents:\r\n    main:\r\n        connectors: [ a,  b ]\r\n        sandbox: *p\r\n';
     expect(formatManifest(text, { format: 'yaml' }).text).toBe(
       'svc_version: 2\r\nproject:  &p\r\n  name: x\r\nagents:\r\n  main:\r\n    connectors: [ a,  b ]\r\n    sandbox: *p\r\n',
     );
@@ -96,7 +106,9 @@ describe('formatManifest', () => {
 
   it('moves a block scalar with an explicit indent with its key', () => {
     const text = 'svc_version: 2\nproject:\n    description: |2\n        two more\n    name: x   \n';
-    expect(formatManifest(text, { format: 'yaml' }).text).toBe('svc_version: 2\nproject:\n  description: |2\n      two more\n  name: x\n');
+    expect(formatManifest(text, { format: 'yaml' }).text).toBe(
+      'svc_version: 2\nproject:\n  description: |2\n      two more\n  name: x\n',
+    );
   });
 
   it('keeps the indentation of a construct it does not re-indent (a sequence in a sequence), and still trims', () => {
@@ -105,19 +117,28 @@ describe('formatManifest', () => {
     expect(result.text).toBe('svc_version: 2\nextra:\n    - - a\n      - b\nproject:\n    name: x\n');
     expect(result.indentKept).toBe(true);
     // The spaces after the outer dash stay too: the inner items' lines align with them.
-    const spaced = formatManifest('svc_version: 2\nextra:\n-   - a\n    - b\nproject:\n    name:   x   \n', { format: 'yaml' });
-    expect([spaced.text, spaced.indentKept]).toEqual(['svc_version: 2\nextra:\n-   - a\n    - b\nproject:\n    name: x\n', true]);
+    const spaced = formatManifest('svc_version: 2\nextra:\n-   - a\n    - b\nproject:\n    name:   x   \n', {
+      format: 'yaml',
+    });
+    expect([spaced.text, spaced.indentKept]).toEqual([
+      'svc_version: 2\nextra:\n-   - a\n    - b\nproject:\n    name: x\n',
+      true,
+    ]);
   });
 
   it('refuses a file the document layer cannot read, and says nothing changed on an empty one', () => {
-    expect(() => formatManifest('a: [', { format: 'yaml' })).toThrow(expect.objectContaining({ reason: 'unreadable' }) as ManifestEditError);
+    expect(() => formatManifest('a: [', { format: 'yaml' })).toThrow(
+      expect.objectContaining({ reason: 'unreadable' }) as ManifestEditError,
+    );
     expect(formatManifest('', { format: 'yaml' })).toMatchObject({ text: '', changed: false });
     expect(formatManifest('\n\n  \n', { format: 'yaml' })).toMatchObject({ text: '', changed: true });
   });
 
   it('formats a range over the whole file as the whole file, and reads a parsed document', () => {
     const whole = formatManifest(MESSY_YAML, { format: 'yaml' });
-    expect(formatManifestRange(MESSY_YAML, { start: 0, end: MESSY_YAML.length }, { format: 'yaml' })).toEqual(whole.edits);
+    expect(formatManifestRange(MESSY_YAML, { start: 0, end: MESSY_YAML.length }, { format: 'yaml' })).toEqual(
+      whole.edits,
+    );
     expect(formatManifest(ManifestDocument.parse(MESSY_YAML, { format: 'yaml' }))).toEqual(whole);
   });
 });
@@ -152,7 +173,9 @@ describe('on every fixture and example', () => {
     for (const { file, text, result } of formatted) {
       expect(formatManifest(result, { filename: file }).changed, file).toBe(false);
       const format = file.endsWith('.toml') ? 'toml' : 'yaml';
-      expect(ManifestDocument.parse(result, { format }).value, file).toEqual(ManifestDocument.parse(text, { format }).value);
+      expect(ManifestDocument.parse(result, { format }).value, file).toEqual(
+        ManifestDocument.parse(text, { format }).value,
+      );
       expect(result.replace(/\s+/g, ''), file).toBe(text.replace(/\s+/g, ''));
     }
   });
@@ -213,7 +236,11 @@ describe('svc-manifest fmt', () => {
     writeFileSync(join(dir, 'svc.yaml'), MESSY_YAML);
     writeFileSync(join(dir, 'other', 'svc.toml'), 'svc_version = 1\n');
     const check = await fmt(['fmt', '--check', 'svc.yaml', 'other'], dir);
-    expect(check).toEqual({ code: 1, stdout: 'svc.yaml\n', stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n" });
+    expect(check).toEqual({
+      code: 1,
+      stdout: 'svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
     expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
     expect(await fmt(['fmt'], dir)).toEqual({ code: 0, stdout: 'formatted svc.yaml\n', stderr: '' });
     expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(FORMATTED_YAML);
@@ -234,8 +261,14 @@ describe('svc-manifest fmt', () => {
       stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
     });
     expect((await fmt(['fmt', '--check', 'services/**/svc.yaml'], dir)).stdout).toBe('services/api/svc.yaml\n');
-    expect((await fmt(['fmt', '--check', '--no-ignore', 'services'], dir)).stdout).toBe('services/api/svc.yaml\nservices/old/svc.yaml\n');
-    expect(await fmt(['fmt', '--check', 'nowhere'], dir)).toEqual({ code: 2, stdout: '', stderr: 'svc-manifest: nowhere: no such file\n' });
+    expect((await fmt(['fmt', '--check', '--no-ignore', 'services'], dir)).stdout).toBe(
+      'services/api/svc.yaml\nservices/old/svc.yaml\n',
+    );
+    expect(await fmt(['fmt', '--check', 'nowhere'], dir)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'svc-manifest: nowhere: no such file\n',
+    });
     expect(readFileSync(join(dir, 'services', 'api', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
   });
 
@@ -270,7 +303,9 @@ describe('svc-manifest fmt', () => {
     writeFileSync(join(dir, '.editorconfig'), 'root = true\n[*.yaml]\nindent_size = 4\n');
     writeFileSync(join(dir, 'deep', 'svc.yaml'), 'svc_version: 2\nagents:\n  main:\n    model: x\n');
     expect((await fmt(['fmt', 'deep/svc.yaml'], dir)).code).toBe(0);
-    expect(readFileSync(join(dir, 'deep', 'svc.yaml'), 'utf8')).toBe('svc_version: 2\nagents:\n    main:\n        model: x\n');
+    expect(readFileSync(join(dir, 'deep', 'svc.yaml'), 'utf8')).toBe(
+      'svc_version: 2\nagents:\n    main:\n        model: x\n',
+    );
   });
 
   it('exits 2 on a file it cannot read or format, and leaves it as it is', async () => {

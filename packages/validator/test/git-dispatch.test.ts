@@ -21,7 +21,8 @@ beforeAll(() => {
   const installed = join(work, 'node_modules', '@svc-manifest', 'validator');
   mkdirSync(join(installed, 'launcher'), { recursive: true });
   mkdirSync(join(installed, 'dist'));
-  for (const name of ['svc-manifest.cjs', 'code-cache.cjs']) copyFileSync(join(VALIDATOR_DIR, 'launcher', name), join(installed, 'launcher', name));
+  for (const name of ['svc-manifest.cjs', 'code-cache.cjs'])
+    copyFileSync(join(VALIDATOR_DIR, 'launcher', name), join(installed, 'launcher', name));
   copyFileSync(join(VALIDATOR_DIR, 'dist', 'svc-manifest-main.cjs'), join(installed, 'dist', 'svc-manifest-main.cjs'));
   cli = join(installed, 'launcher', 'svc-manifest.cjs');
   // The system folders only: no node_modules/.bin, so no svc-manifest-git.
@@ -65,8 +66,14 @@ it('runs the svc-manifest-git found on PATH with the same arguments, cwd and std
   chmodSync(fake, 0o755);
   const cwd = join(work, 'project');
   mkdirSync(cwd, { recursive: true });
-  const result = svcManifest(['git', 'set-agent-scope', 'a b', '--secrets=X,Y', '--', '--odd'], `${bin}:${basePath}`, cwd);
-  expect(result.stdout).toBe(`args: [set-agent-scope] [a b] [--secrets=X,Y] [--] [--odd]\ncwd: ${cwd}\nstdin: from stdin\n`);
+  const result = svcManifest(
+    ['git', 'set-agent-scope', 'a b', '--secrets=X,Y', '--', '--odd'],
+    `${bin}:${basePath}`,
+    cwd,
+  );
+  expect(result.stdout).toBe(
+    `args: [set-agent-scope] [a b] [--secrets=X,Y] [--] [--odd]\ncwd: ${cwd}\nstdin: from stdin\n`,
+  );
   expect(result.stderr).toBe('to stderr\n');
   expect(result.status).toBe(3);
 });

@@ -12,7 +12,13 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManifestDocument, validateDocument, validateManifest, type Diagnostic, type Range } from '@svc-manifest/validator';
+import {
+  ManifestDocument,
+  validateDocument,
+  validateManifest,
+  type Diagnostic,
+  type Range,
+} from '@svc-manifest/validator';
 import { loadFixtures } from '../../../test/support/fixtures.js';
 import { CASES } from './support/hostile-child.js';
 import { REPO_ROOT } from './support/child.js';
@@ -45,7 +51,12 @@ const HANG_GUARD_MS = 90_000;
  * Cases that must fit in a small heap (MB): the alias bounds keep memory bounded, so a bomb
  * that were expanded would die of out-of-memory here and fail its test.
  */
-const HEAP_MB: Record<string, number> = { 'billion-laughs': 96, 'billion-laughs-wide': 96, 'merge-key-wide': 96, 'merge-key-chain': 96 };
+const HEAP_MB: Record<string, number> = {
+  'billion-laughs': 96,
+  'billion-laughs-wide': 96,
+  'merge-key-wide': 96,
+  'merge-key-chain': 96,
+};
 
 function runChild(name: string): Promise<ChildOutcome> {
   return new Promise((resolve) => {
@@ -86,7 +97,11 @@ beforeAll(async () => {
 /** The child exited 0 and printed its result; returns the result. */
 function survived(name: string): NonNullable<ChildOutcome['result']> {
   const outcome = outcomes.get(name)!;
-  expect({ status: outcome.status, signal: outcome.signal, stderr: outcome.stderr.slice(0, 2000) }).toEqual({ status: 0, signal: null, stderr: '' });
+  expect({ status: outcome.status, signal: outcome.signal, stderr: outcome.stderr.slice(0, 2000) }).toEqual({
+    status: 0,
+    signal: null,
+    stderr: '',
+  });
   expect(outcome.result).toBeDefined();
   return outcome.result!;
 }
@@ -166,7 +181,8 @@ describe('deep nesting is refused before parsing (too-deep), in its own process'
   it('70 monitor triggers whose `run` holds an unbalanced `{` are not too-deep', () => {
     const triggers = Array.from(
       { length: 70 },
-      (_, i) => `  - slug: watch-${i}\n    type: monitor\n    run: sed -n 's/{/(/p' app-${i}.log\n    mode: stream\n    prompt: Check it.`,
+      (_, i) =>
+        `  - slug: watch-${i}\n    type: monitor\n    run: sed -n 's/{/(/p' app-${i}.log\n    mode: stream\n    prompt: Check it.`,
     );
     const result = validateManifest(`svc_version: 1\ntriggers:\n${triggers.join('\n')}\n`);
     expect(result.diagnostics).toEqual([]);
@@ -178,7 +194,9 @@ describe('deep nesting is refused before parsing (too-deep), in its own process'
   });
 
   it("100-deep flow nesting after a plain-scalar continuation line starting with ' is reported as too-deep", () => {
-    const result = validateManifest(`svc_version: 1\na: plain\n  'continued\nx: ${'['.repeat(100)}${']'.repeat(100)}\n`);
+    const result = validateManifest(
+      `svc_version: 1\na: plain\n  'continued\nx: ${'['.repeat(100)}${']'.repeat(100)}\n`,
+    );
     expect(result.diagnostics.map((d) => d.code)).toContain('too-deep');
   });
 });
@@ -271,7 +289,10 @@ describe('binary data, in its own process', () => {
 
   it('a PNG header: invalid-utf8 at its first byte', () => {
     const result = survived('png-header');
-    expect(result.diagnostics.find((d) => d.code === 'invalid-utf8')!.range).toMatchObject({ start: { offset: 0, line: 1, column: 1 }, end: { offset: 1 } });
+    expect(result.diagnostics.find((d) => d.code === 'invalid-utf8')!.range).toMatchObject({
+      start: { offset: 0, line: 1, column: 1 },
+      end: { offset: 1 },
+    });
   });
 
   it('invalid UTF-8 inside a manifest: located at the bad byte', () => {
@@ -312,7 +333,9 @@ describe('characters', () => {
 
   it('an unpaired surrogate: forbidden-character', () => {
     const result = validateManifest('svc_version: 1\nproject:\n  name: "\uD800x"\n');
-    expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([['forbidden-character', 3, 10]]);
+    expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([
+      ['forbidden-character', 3, 10],
+    ]);
   });
 
   it('tabs, CR and LF are allowed text', () => {
@@ -336,9 +359,15 @@ describe('byte-order mark', () => {
       expect(plain.length).toBeGreaterThan(0);
       for (const input of ['\uFEFF' + text, Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)])]) {
         const withBom = validateManifest(input, { format }).diagnostics;
-        expect(withBom[0]).toMatchObject({ code: 'byte-order-mark', severity: 'info', range: { start: { line: 1, column: 1 } } });
+        expect(withBom[0]).toMatchObject({
+          code: 'byte-order-mark',
+          severity: 'info',
+          range: { start: { line: 1, column: 1 } },
+        });
         const rest = withBom.slice(1);
-        expect(rest.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column])).toEqual(
+        expect(
+          rest.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]),
+        ).toEqual(
           plain.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]),
         );
         // Offsets count the mark; line/column do not.
@@ -354,13 +383,18 @@ describe('CRLF line ends', () => {
       validateManifest(text, { format }).diagnostics.map(
         (d) => `${d.code} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`,
       );
-    expect(range('svc_version: 1\r\n---\r\nsvc_version: 1\r\n', 'yaml')).toEqual(range('svc_version: 1\n---\nsvc_version: 1\n', 'yaml'));
+    expect(range('svc_version: 1\r\n---\r\nsvc_version: 1\r\n', 'yaml')).toEqual(
+      range('svc_version: 1\n---\nsvc_version: 1\n', 'yaml'),
+    );
     expect(range('svc_version = 1\r\nx = "abc\r\n', 'toml')).toEqual(range('svc_version = 1\nx = "abc\n', 'toml'));
   });
 
-  const position = (d: Diagnostic) => `${d.code} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`;
+  const position = (d: Diagnostic) =>
+    `${d.code} ${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column}`;
   // The size limit counts bytes, so a CRLF copy of the 1 MiB fixture hits it elsewhere.
-  const fixtures = loadFixtures().filter((f) => f.folder === 'invalid' && f.rule !== 'too-large' && !f.text.includes('\r'));
+  const fixtures = loadFixtures().filter(
+    (f) => f.folder === 'invalid' && f.rule !== 'too-large' && !f.text.includes('\r'),
+  );
 
   it('covers the invalid fixtures', () => {
     expect(fixtures.length).toBeGreaterThan(100);
@@ -396,8 +430,8 @@ describe('a bug of ours', () => {
     });
     const result = validateDocument(document);
     expect(result.ok).toBe(false);
-    expect(result.diagnostics.map((d) => [d.code, d.severity, d.message, d.range.start.offset, d.range.end.offset])).toEqual([
-      ['internal-error', 'error', 'the validator failed on this input (boom); please report this', 0, 0],
-    ]);
+    expect(
+      result.diagnostics.map((d) => [d.code, d.severity, d.message, d.range.start.offset, d.range.end.offset]),
+    ).toEqual([['internal-error', 'error', 'the validator failed on this input (boom); please report this', 0, 0]]);
   });
 });

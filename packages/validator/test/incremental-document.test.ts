@@ -36,7 +36,9 @@ type Limits = { maxBytes?: number; maxDepth?: number };
 
 /** JSON of a tree; alias targets (possibly cyclic) are shown by their position. */
 function treeJson(root: ManifestDocument['root']): string {
-  return JSON.stringify(root, (key, value: unknown) => (key === 'target' ? (value ? `@${(value as { start: number }).start}` : null) : value));
+  return JSON.stringify(root, (key, value: unknown) =>
+    key === 'target' ? (value ? `@${(value as { start: number }).start}` : null) : value,
+  );
 }
 
 /** How `document` differs from a fresh parse of its text; null when it does not. */
@@ -51,8 +53,10 @@ function difference(document: ManifestDocument, format: 'yaml' | 'toml', limits:
   }
   const lines = document.lines;
   const freshLines = fresh.lines;
-  if (lines.lineCount !== freshLines.lineCount) return `line counts differ: ${lines.lineCount} vs ${freshLines.lineCount}`;
-  for (let line = 0; line < lines.lineCount; line++) if (lines.lineStart(line) !== freshLines.lineStart(line)) return `line ${line} starts elsewhere`;
+  if (lines.lineCount !== freshLines.lineCount)
+    return `line counts differ: ${lines.lineCount} vs ${freshLines.lineCount}`;
+  for (let line = 0; line < lines.lineCount; line++)
+    if (lines.lineStart(line) !== freshLines.lineStart(line)) return `line ${line} starts elsewhere`;
   return null;
 }
 
@@ -65,7 +69,11 @@ function changesFor(before: string, after: string, widen: [number, number], spli
   let prefix = 0;
   while (prefix < limit && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
   let suffix = 0;
-  while (suffix < limit - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  while (
+    suffix < limit - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
   const start = Math.max(0, prefix - widen[0]);
   const kept = Math.max(0, suffix - widen[1]);
   const end = before.length - kept;
@@ -107,13 +115,17 @@ const PIECES = [
   '*anchor',
   '%YAML 1.2\n',
 ];
-const pieceEdit: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.constantFrom(...PIECES), fc.boolean()).map(([n, piece, atLineStart]) => (t: string) => {
-  let at = t.length === 0 ? 0 : n % (t.length + 1);
-  if (atLineStart) at = t.lastIndexOf('\n', at - 1) + 1;
-  return t.slice(0, at) + piece + t.slice(at);
-});
+const pieceEdit: fc.Arbitrary<Mutation> = fc
+  .tuple(fc.nat(), fc.constantFrom(...PIECES), fc.boolean())
+  .map(([n, piece, atLineStart]) => (t: string) => {
+    let at = t.length === 0 ? 0 : n % (t.length + 1);
+    if (atLineStart) at = t.lastIndexOf('\n', at - 1) + 1;
+    return t.slice(0, at) + piece + t.slice(at);
+  });
 /** The BOM added or removed at the very start. */
-const bomEdit: fc.Arbitrary<Mutation> = fc.constant((t: string) => (t.startsWith('\uFEFF') ? t.slice(1) : `\uFEFF${t}`));
+const bomEdit: fc.Arbitrary<Mutation> = fc.constant((t: string) =>
+  t.startsWith('\uFEFF') ? t.slice(1) : `\uFEFF${t}`,
+);
 const step = fc.array(
   fc.oneof(
     // Typing inside values (mostly keeps the chunk plan), structural line edits, pieces, raw mutations.
@@ -159,7 +171,11 @@ function runSequence(
     if (how.pieces > 0 && changes) {
       // The edit applied to the pieces of the previous text, as the server applies a didChange.
       const merged = mergeTextChanges(text.length, changes)!;
-      pieces = (pieces ?? PieceText.from(text, how.pieces)).edit(merged.start, merged.end, next.slice(merged.start, merged.start + merged.newLength));
+      pieces = (pieces ?? PieceText.from(text, how.pieces)).edit(
+        merged.start,
+        merged.end,
+        next.slice(merged.start, merged.start + merged.newLength),
+      );
       source = pieces;
     } else {
       pieces = undefined;
@@ -197,7 +213,10 @@ describe('update(text, changes?) equals a fresh parse at every step', () => {
     fc.assert(
       fc.property(
         tomlManifestArb.chain((text) => fc.tuple(fc.constant(text), limitsFor(text))),
-        fc.array(fc.record({ edit: fc.oneof(tomlEdits, fc.array(pieceEdit, { minLength: 1, maxLength: 2 })), how: howPassed }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({ edit: fc.oneof(tomlEdits, fc.array(pieceEdit, { minLength: 1, maxLength: 2 })), how: howPassed }),
+          { minLength: 1, maxLength: 6 },
+        ),
         ([first, limits], steps) => runSequence('toml', first, limits, steps, stats),
       ),
       { numRuns: runs(40) },
@@ -325,14 +344,23 @@ describe('the items after a YAML edit move by groups of 64', () => {
       `${text.slice(0, repeated)}  - slug: trigger-200\n    slug: again\n${text.slice(repeated + '  - slug: trigger-200\n'.length)}`,
     );
     expect(document.diagnostics.some((d) => d.code === 'duplicate-key')).toBe(true);
-    step('an item added before the 64th', `${text.slice(0, before('trigger-63'))}${item('added-1')}${text.slice(before('trigger-63'))}`);
+    step(
+      'an item added before the 64th',
+      `${text.slice(0, before('trigger-63'))}${item('added-1')}${text.slice(before('trigger-63'))}`,
+    );
     step('typing early in the list', text.replace('slug: trigger-10\n', 'slug: trigger-10x\n'));
-    step('two items removed around the 128th', `${text.slice(0, before('trigger-127'))}${text.slice(before('trigger-129'))}`);
+    step(
+      'two items removed around the 128th',
+      `${text.slice(0, before('trigger-127'))}${text.slice(before('trigger-129'))}`,
+    );
     step('typing before them', text.replace('slug: trigger-100\n', 'slug: trigger-100yy\n'));
     step('typing after the repeated key', text.replace('slug: trigger-250\n', 'slug: trigger-250z\n'));
     // Past 320 items, the list needs a sixth group.
     const many = Array.from({ length: 30 }, (_, i) => item(`late-${i}`)).join('');
-    step('thirty items added near the end', `${text.slice(0, before('trigger-290'))}${many}${text.slice(before('trigger-290'))}`);
+    step(
+      'thirty items added near the end',
+      `${text.slice(0, before('trigger-290'))}${many}${text.slice(before('trigger-290'))}`,
+    );
     step('typing in the first item', text.replace('slug: trigger-0\n', 'slug: trigger-0w\n'));
     step('typing in the last item', text.replace('slug: trigger-299\n', 'slug: trigger-299v\n'));
     // An edit above the list moves it whole.
@@ -407,7 +435,8 @@ describe('identity: what did not change keeps its objects', () => {
   it('TOML: blocks outside the edit keep their table nodes (moved in place) and values', () => {
     const text = largeTomlManifest(60, 12, 5);
     const before = ManifestDocument.parse(text, { format: 'toml' });
-    const seqOf = (document: ManifestDocument) => ((document.root as MapNode).entries.find((e) => e.key === 'triggers')!.value as SeqNode).items;
+    const seqOf = (document: ManifestDocument) =>
+      ((document.root as MapNode).entries.find((e) => e.key === 'triggers')!.value as SeqNode).items;
     const nodes = seqOf(before).slice();
     const values = (before.value as { triggers: unknown[] }).triggers.slice();
     const agents = (before.value as { agents: Record<string, unknown> }).agents;
@@ -444,7 +473,8 @@ describe('identity: what did not change keeps its objects', () => {
   it('TOML: a joined table whose blocks an edit between them moved apart is joined again; one moved whole is kept', () => {
     const tables = Array.from({ length: 200 }, (_, i) => `[[t]]\nn = ${i}\n`).join('');
     const text = `svc_version = 2\n[a]\nx = 1\n[b]\ny = 2\n[a.c]\nz = 3\n${tables}`;
-    const entry = (document: ManifestDocument, key: string) => (document.root as MapNode).entries.find((e) => e.key === key)!;
+    const entry = (document: ManifestDocument, key: string) =>
+      (document.root as MapNode).entries.find((e) => e.key === key)!;
     const edit = (document: ManifestDocument, at: number, insert: string, withRanges: boolean) => {
       const next = document.text.slice(0, at) + insert + document.text.slice(at);
       return document.update(next, withRanges ? [{ start: at, end: at, newLength: insert.length }] : undefined);
@@ -526,7 +556,12 @@ describe('the changed region', () => {
 
   it('is whole lines, in both texts, from the changes or from comparing', () => {
     expect(region('a: 1\nb: 2\nc: 3\n', 'a: 1\nb: 22\nc: 3\n')).toEqual([5, 10, 11, false]);
-    expect(region('a: 1\nb: 2\nc: 3\n', 'a: 1\nb: 22\nc: 3\n', [{ start: 8, end: 8, newLength: 1 }])).toEqual([5, 10, 11, true]);
+    expect(region('a: 1\nb: 2\nc: 3\n', 'a: 1\nb: 22\nc: 3\n', [{ start: 8, end: 8, newLength: 1 }])).toEqual([
+      5,
+      10,
+      11,
+      true,
+    ]);
     // CRLF: the line ends after its `\n`.
     expect(region('a: 1\r\nb: 2\r\n', 'a: 1\r\nb: 3\r\n')).toEqual([6, 12, 12, false]);
     // Whole lines inserted or deleted: the old region is empty, or the new one.
@@ -555,7 +590,12 @@ describe('the changed region', () => {
 });
 
 describe('a document an update took over', () => {
-  const reads = (document: ManifestDocument) => [() => document.root, () => document.value, () => document.schemaValue, () => document.diagnostics];
+  const reads = (document: ManifestDocument) => [
+    () => document.root,
+    () => document.value,
+    () => document.schemaValue,
+    () => document.diagnostics,
+  ];
 
   it('fails loudly when its tree, value or diagnostics are read, in YAML and TOML; its text stays readable and it can be updated again', () => {
     const yaml = largeManifest(2, 40, 12, 5);
@@ -569,10 +609,28 @@ describe('a document an update took over', () => {
     // again around an item moved out of its list; a TOML block re-read in place, or the blocks
     // joined again around an item added.
     const cases = [
-      { name: 'YAML, a value edited', format: 'yaml' as const, text: yaml, edited: typedIn(yaml, 'slug: trigger-17'), reread: 0.1 },
+      {
+        name: 'YAML, a value edited',
+        format: 'yaml' as const,
+        text: yaml,
+        edited: typedIn(yaml, 'slug: trigger-17'),
+        reread: 0.1,
+      },
       // The list's items after the moved one are read again: the chunks before it are kept.
-      { name: 'YAML, an item dedented', format: 'yaml' as const, text: yaml, edited: yaml.replace('  - slug: trigger-17', '- slug: trigger-17'), reread: 1 },
-      { name: 'TOML, a value edited', format: 'toml' as const, text: toml, edited: typedIn(toml, 'slug = "trigger-17"'), reread: 0.1 },
+      {
+        name: 'YAML, an item dedented',
+        format: 'yaml' as const,
+        text: yaml,
+        edited: yaml.replace('  - slug: trigger-17', '- slug: trigger-17'),
+        reread: 1,
+      },
+      {
+        name: 'TOML, a value edited',
+        format: 'toml' as const,
+        text: toml,
+        edited: typedIn(toml, 'slug = "trigger-17"'),
+        reread: 0.1,
+      },
       {
         name: 'TOML, an item added',
         format: 'toml' as const,

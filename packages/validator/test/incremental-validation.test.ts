@@ -35,7 +35,14 @@ import type { PartErrors } from '../src/schema-parts.js';
 import type { RawDiagnostic } from '../src/diagnostic.js';
 import { CODE_RULES } from '../src/rules/index.js';
 import type { RuleContext } from '../src/rules/rule.js';
-import { largeManifest, largeTomlManifest, mutation, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
+import {
+  largeManifest,
+  largeTomlManifest,
+  mutation,
+  structuralEdit,
+  tomlEdit,
+  type Mutation,
+} from './support/manifest-arbitraries.js';
 
 const fixtures = [...loadFixtures(), ...loadExamples()].filter((f) => f.rule !== 'too-large' && f.rule !== 'too-deep');
 
@@ -57,8 +64,16 @@ const renameEdit: fc.Arbitrary<Mutation> = fc
     return text.slice(0, picked.index) + renamed + text.slice(picked.index + name.length);
   });
 
-const yamlEdit = fc.oneof({ weight: 4, arbitrary: structuralEdit }, { weight: 2, arbitrary: renameEdit }, { weight: 1, arbitrary: mutation });
-const tomlEditArb = fc.oneof({ weight: 4, arbitrary: tomlEdit }, { weight: 2, arbitrary: renameEdit }, { weight: 1, arbitrary: mutation });
+const yamlEdit = fc.oneof(
+  { weight: 4, arbitrary: structuralEdit },
+  { weight: 2, arbitrary: renameEdit },
+  { weight: 1, arbitrary: mutation },
+);
+const tomlEditArb = fc.oneof(
+  { weight: 4, arbitrary: tomlEdit },
+  { weight: 2, arbitrary: renameEdit },
+  { weight: 1, arbitrary: mutation },
+);
 
 /** Applies the edits one by one through `update()`, comparing with a fresh validation after each. */
 function checkChain(text: string, format: 'yaml' | 'toml', edits: Mutation[]): void {
@@ -95,13 +110,17 @@ describe('a rule that reuses a result it should recompute', () => {
     const compare = () => {
       const document = ManifestDocument.parse(text);
       validateDocument(document);
-      return { incremental: validateDocument(document.update(renamed)).diagnostics, fresh: validateManifest(renamed).diagnostics };
+      return {
+        incremental: validateDocument(document.update(renamed)).diagnostics,
+        fresh: validateManifest(renamed).diagnostics,
+      };
     };
     // The real rule: equal.
     const honest = compare();
     expect(honest.incremental).toEqual(honest.fresh);
     rule.check = function (context) {
-      const forEachItem: RuleContext['forEachItem'] = (name, items, item, each) => context.forEachItem(name, items, item, each);
+      const forEachItem: RuleContext['forEachItem'] = (name, items, item, each) =>
+        context.forEachItem(name, items, item, each);
       return check.call(this, Object.assign(Object.create(context) as RuleContext, { forEachItem }));
     };
     try {
@@ -119,8 +138,10 @@ describe('a rule that reuses a result it should recompute', () => {
 describe('incremental validation equals a fresh validation', () => {
   it('on YAML fixtures (v1 and v2, valid and invalid) after chains of edits', () => {
     fc.assert(
-      fc.property(pick(fixtures.filter((f) => f.format === 'yaml')), fc.array(yamlEdit, { minLength: 1, maxLength: 6 }), (fixture, edits) =>
-        checkChain(fixture.text, 'yaml', edits),
+      fc.property(
+        pick(fixtures.filter((f) => f.format === 'yaml')),
+        fc.array(yamlEdit, { minLength: 1, maxLength: 6 }),
+        (fixture, edits) => checkChain(fixture.text, 'yaml', edits),
       ),
       { numRuns: 250, seed: 1701 },
     );
@@ -128,8 +149,10 @@ describe('incremental validation equals a fresh validation', () => {
 
   it('on TOML fixtures after chains of edits', () => {
     fc.assert(
-      fc.property(pick(fixtures.filter((f) => f.format === 'toml')), fc.array(tomlEditArb, { minLength: 1, maxLength: 6 }), (fixture, edits) =>
-        checkChain(fixture.text, 'toml', edits),
+      fc.property(
+        pick(fixtures.filter((f) => f.format === 'toml')),
+        fc.array(tomlEditArb, { minLength: 1, maxLength: 6 }),
+        (fixture, edits) => checkChain(fixture.text, 'toml', edits),
       ),
       { numRuns: 200, seed: 1702 },
     );
@@ -151,17 +174,27 @@ describe('incremental validation equals a fresh validation', () => {
           .replace('provider: mcp', 'provider: 7'),
       );
     fc.assert(
-      fc.property(large, fc.array(yamlEdit, { minLength: 1, maxLength: 8 }), (text, edits) => checkChain(text, 'yaml', edits)),
+      fc.property(large, fc.array(yamlEdit, { minLength: 1, maxLength: 8 }), (text, edits) =>
+        checkChain(text, 'yaml', edits),
+      ),
       { numRuns: 80, seed: 1703 },
     );
   });
 
   it('on large TOML manifests', () => {
     const large = fc
-      .record({ triggers: fc.integer({ min: 15, max: 40 }), agents: fc.integer({ min: 8, max: 20 }), seed: fc.nat(500) })
-      .map(({ triggers, agents, seed }) => largeTomlManifest(triggers, agents, seed).replace('agent = "agent-1"', 'agent = "agnet-1"'));
+      .record({
+        triggers: fc.integer({ min: 15, max: 40 }),
+        agents: fc.integer({ min: 8, max: 20 }),
+        seed: fc.nat(500),
+      })
+      .map(({ triggers, agents, seed }) =>
+        largeTomlManifest(triggers, agents, seed).replace('agent = "agent-1"', 'agent = "agnet-1"'),
+      );
     fc.assert(
-      fc.property(large, fc.array(tomlEditArb, { minLength: 1, maxLength: 8 }), (text, edits) => checkChain(text, 'toml', edits)),
+      fc.property(large, fc.array(tomlEditArb, { minLength: 1, maxLength: 8 }), (text, edits) =>
+        checkChain(text, 'toml', edits),
+      ),
       { numRuns: 60, seed: 1704 },
     );
   });
@@ -179,7 +212,9 @@ describe('a one-shot validation (`once`, as the CLI validates its files)', () =>
       expect(onceResult.version, fixture.name).toBe(keptResult.version);
       // An edit after a one-shot validation: computed anew, as a fresh validation of the new text.
       const edited = `${fixture.text}\n`;
-      expect(validateDocument(once.update(edited)).diagnostics, fixture.name).toEqual(validateManifest(edited, { format: fixture.format }).diagnostics);
+      expect(validateDocument(once.update(edited)).diagnostics, fixture.name).toEqual(
+        validateManifest(edited, { format: fixture.format }).diagnostics,
+      );
     }
   });
 });
@@ -234,7 +269,9 @@ describe('what an edit validates again', () => {
     const result = validateDocument(document, { probe: work });
     expect(result.diagnostics).toEqual(validateManifest(edited).diagnostics);
     expect(items(work.schemaParts)).toEqual(['/agents/agent-x5']);
-    expect(work.checked.filter((c) => c.startsWith('agent-connector-declared'))).toEqual(['agent-connector-declared@2:agents /agents/agent-x5']);
+    expect(work.checked.filter((c) => c.startsWith('agent-connector-declared'))).toEqual([
+      'agent-connector-declared@2:agents /agents/agent-x5',
+    ]);
     // Triggers name agents: each is checked again for trigger-agent-declared; no trigger is validated again.
     expect(work.checked.filter((c) => c.startsWith('trigger-agent-declared')).length).toBe(20);
     expect(work.checked.filter((c) => c.startsWith('possible-typo') && c.includes('/triggers/'))).toEqual([]);
@@ -250,7 +287,9 @@ describe('what an edit validates again', () => {
     const edited = text.slice(0, offset) + '\nnote = "x"' + text.slice(offset);
     document = document.update(edited);
     const work = newProbe();
-    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(
+      validateManifest(edited, { format: 'toml' }).diagnostics,
+    );
     // The tables were joined at the open as an edit joins them, so the values made anew are the
     // edited trigger's and those of the triggers a `[triggers.filter]` header extends (joining
     // the triggers again copies those tables): 4, 13 and 22 of this file.
@@ -260,7 +299,9 @@ describe('what an edit validates again', () => {
     expect(items(work.schemaParts).filter((p) => p.startsWith('/triggers/'))).toEqual(made);
     // No agent or connector is validated again, nor checked again by a rule.
     expect(items(work.schemaParts).filter((p) => !p.startsWith('/triggers/'))).toEqual([]);
-    expect(work.checked.filter((c) => !c.startsWith('explain ') && /\/(agents|connectors)\/[^/ ]+$/.test(c))).toEqual([]);
+    expect(work.checked.filter((c) => !c.startsWith('explain ') && /\/(agents|connectors)\/[^/ ]+$/.test(c))).toEqual(
+      [],
+    );
   });
 });
 
@@ -268,7 +309,8 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
 
   it('validates again only the new table and the one it was typed in front of, though the texts between had an error', () => {
-    const table = (t: number) => `[[triggers]]\nslug = "trigger-${t}"\ntype = "cron"\nagent = "main"\ncron = "0 ${t % 24} * * *"\nprompt = "Run ${t}"\n\n`;
+    const table = (t: number) =>
+      `[[triggers]]\nslug = "trigger-${t}"\ntype = "cron"\nagent = "main"\ncron = "0 ${t % 24} * * *"\nprompt = "Run ${t}"\n\n`;
     const text = `svc_version = 2\ndefault_agent = "main"\n\n[agents.main]\nconnectors = []\n\n${Array.from({ length: 300 }, (_, t) => table(t)).join('')}`;
     let document = ManifestDocument.parse(text, { format: 'toml' });
     validateDocument(document);
@@ -282,7 +324,9 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     document = document.update(edited);
     expect(document.parsedCharacters).toBeLessThan(300);
     const work = newProbe();
-    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(validateManifest(edited, { format: 'toml' }).diagnostics);
+    expect(validateDocument(document, { probe: work }).diagnostics).toEqual(
+      validateManifest(edited, { format: 'toml' }).diagnostics,
+    );
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format: 'toml' }).root));
     // The array of tables is spliced, not joined table by table, and says which ends it kept.
     const tables = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
@@ -307,7 +351,10 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     expect(document.parsedCharacters).toBeLessThan(300);
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(text, { format: 'toml' }).root));
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(text, { format: 'toml' }).diagnostics);
-    expect(notedEnds((nodeAtPointer(document.root!, '/triggers').node as SeqNode).items, tablesWithNew)).toEqual({ prefix: 150, suffix: 150 });
+    expect(notedEnds((nodeAtPointer(document.root!, '/triggers').node as SeqNode).items, tablesWithNew)).toEqual({
+      prefix: 150,
+      suffix: 150,
+    });
   });
 });
 
@@ -316,8 +363,11 @@ describe('kept quick fixes follow the file’s habits', () => {
     // Trigger 5 has no `type`: its missing-key fix inserts a line, with the file's line end.
     const text = largeManifest(2, 20, 18, 3).replace(/( {2}- slug: trigger-5\n) {4}type: \w+\n/, '$1');
     let document = ManifestDocument.parse(text);
-    const fixText = (diagnostics: readonly { code: string; path: string; fixes?: { edits: { newText: string }[] }[] }[]) =>
-      diagnostics.find((d) => d.code === 'missing-key' && d.path.startsWith('/triggers/5'))?.fixes?.[0]?.edits[0]?.newText;
+    const fixText = (
+      diagnostics: readonly { code: string; path: string; fixes?: { edits: { newText: string }[] }[] }[],
+    ) =>
+      diagnostics.find((d) => d.code === 'missing-key' && d.path.startsWith('/triggers/5'))?.fixes?.[0]?.edits[0]
+        ?.newText;
     expect(fixText(validateDocument(document).diagnostics)).toMatch(/^[^\r]*\n/);
     // Far from trigger 5: the first line ends with CRLF now.
     const edited = text.replace('\n', '\r\n');
@@ -432,7 +482,8 @@ describe('kept schema parts', () => {
   it('an alias item edited: its diagnostics are a fresh validation’s', () => {
     // Trigger 1 is an alias of trigger 0: the same value, so the same errors, at another pointer.
     let document = ManifestDocument.parse(text);
-    const missing = (diagnostics: readonly Diagnostic[]) => diagnostics.find((d) => d.code === 'missing-key' && d.path === '/triggers/1')!;
+    const missing = (diagnostics: readonly Diagnostic[]) =>
+      diagnostics.find((d) => d.code === 'missing-key' && d.path === '/triggers/1')!;
     expect(missing(validateDocument(document).diagnostics).range.start).toMatchObject({ line: 13, column: 5 });
     const edited = text.replace('  - *t', '  -  *t');
     document = document.update(edited);
@@ -441,7 +492,8 @@ describe('kept schema parts', () => {
   });
 
   it('takes a part’s anchor from the last validation only while it is still the node at the part’s place', () => {
-    const finderFor = (document: ManifestDocument) => anchorFinder(new ManifestLocator(document, document.root as MapNode));
+    const finderFor = (document: ManifestDocument) =>
+      anchorFinder(new ManifestLocator(document, document.root as MapNode));
     const found: PartErrors = { pointer: '/triggers/0', at: '/properties/triggers/items', errors: [] };
     const first = ManifestDocument.parse(text);
     const firstItem = (first.root as MapNode).entries.find((e) => e.key === 'triggers')!.value as SeqNode;
@@ -483,7 +535,11 @@ describe('located lists (locatedList)', () => {
     const [nowAbove, nowBelow] = locatedList(second, [above, below], warning).diagnostics;
     expect(nowAbove).toBe(keptAbove);
     expect(nowBelow).toEqual(second.lines.locate(below, 'warning'));
-    expect(nowBelow!.range.start).toEqual({ offset: below.start, line: keptBelow!.range.start.line + 1, column: keptBelow!.range.start.column });
+    expect(nowBelow!.range.start).toEqual({
+      offset: below.start,
+      line: keptBelow!.range.start.line + 1,
+      column: keptBelow!.range.start.column,
+    });
   });
 
   it('locates again a kept diagnostic that starts before the edited lines and reaches past them', () => {
@@ -519,7 +575,14 @@ describe('located lists (locatedList)', () => {
 
   it('locates again a moved diagnostic that starts after the edited lines and reaches before them', () => {
     // A related place on line 1; the raw object moved whole by the edit's two characters.
-    const raw: RawDiagnostic = { code: 'possible-typo', message: 'm', path: '', start: note, end: note + 4, related: [{ message: 'r', start: 0, end: 3 }] };
+    const raw: RawDiagnostic = {
+      code: 'possible-typo',
+      message: 'm',
+      path: '',
+      start: note,
+      end: note + 4,
+      related: [{ message: 'r', start: 0, end: 3 }],
+    };
     const first = ManifestDocument.parse(text);
     const [before] = locatedList(first, [raw], warning).diagnostics;
     const second = first.update(longer);
@@ -532,8 +595,20 @@ describe('located lists (locatedList)', () => {
 
 describe('kept item results (ResultCache.each)', () => {
   /** An item's stand-in: what `each` reads of an anchor is its offsets. */
-  const node = (start: number, end: number) => ({ kind: 'scalar' as const, value: null, style: 'plain' as const, start, end });
-  const diagnostic = (start: number, end: number) => ({ code: 'unknown-key' as const, message: 'm', path: '', start, end });
+  const node = (start: number, end: number) => ({
+    kind: 'scalar' as const,
+    value: null,
+    style: 'plain' as const,
+    start,
+    end,
+  });
+  const diagnostic = (start: number, end: number) => ({
+    code: 'unknown-key' as const,
+    message: 'm',
+    path: '',
+    start,
+    end,
+  });
   const document = ManifestDocument.parse('svc_version: 2\n');
 
   it('computes again, every time, an item whose diagnostic reaches outside it, and no other unchanged item', () => {
@@ -590,7 +665,11 @@ describe('an edit of a text held in pieces reads ranges only', () => {
   const toml = largeTomlManifest(900, 500, 5).replace('agent = "agent-1"', 'agent = "agnet-1"');
 
   it.each([
-    { format: 'yaml' as const, text, spots: [text.indexOf("prompt: 'Handle trigger 700:") + 8, text.indexOf('agents:') - 1, text.length - 2] },
+    {
+      format: 'yaml' as const,
+      text,
+      spots: [text.indexOf("prompt: 'Handle trigger 700:") + 8, text.indexOf('agents:') - 1, text.length - 2],
+    },
     {
       format: 'toml' as const,
       text: toml,
@@ -601,33 +680,60 @@ describe('an edit of a text held in pieces reads ranges only', () => {
         toml.lastIndexOf('"', toml.length - 3),
       ],
     },
-  ])('$format: updates, validates and locates without making the whole text, and reads declarations as a fresh parse does', ({ format, text, spots }) => {
-    let source = PieceText.from(text);
-    let document = ManifestDocument.parse(text, { format });
-    expect(validateDocument(document).diagnostics.length).toBeGreaterThan(0);
-    for (const [i, at] of spots.entries()) {
-      const typed = `x${i}`;
-      source = source.edit(at, at, typed);
-      document = document.update(source, [{ start: at, end: at, newLength: typed.length }]);
-      const result = validateDocument(document);
-      const located = result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]);
-      const index = declarationsOf(document);
-      const read = (d: Declaration) => [d.kind, d.name, d.path, d.start, d.end, d.nameStart, d.nameEnd, d.spanStart, d.spanEnd];
-      const declared = [...index.agents, ...index.connectors, ...index.triggers].map(read);
-      const references = index.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]);
-      // Nothing above needed the text as one string.
-      expect(source.isMaterialized).toBe(false);
+  ])(
+    '$format: updates, validates and locates without making the whole text, and reads declarations as a fresh parse does',
+    ({ format, text, spots }) => {
+      let source = PieceText.from(text);
+      let document = ManifestDocument.parse(text, { format });
+      expect(validateDocument(document).diagnostics.length).toBeGreaterThan(0);
+      for (const [i, at] of spots.entries()) {
+        const typed = `x${i}`;
+        source = source.edit(at, at, typed);
+        document = document.update(source, [{ start: at, end: at, newLength: typed.length }]);
+        const result = validateDocument(document);
+        const located = result.diagnostics.map((d) => [
+          d.code,
+          d.range.start.line,
+          d.range.start.column,
+          d.range.end.line,
+          d.range.end.column,
+        ]);
+        const index = declarationsOf(document);
+        const read = (d: Declaration) => [
+          d.kind,
+          d.name,
+          d.path,
+          d.start,
+          d.end,
+          d.nameStart,
+          d.nameEnd,
+          d.spanStart,
+          d.spanEnd,
+        ];
+        const declared = [...index.agents, ...index.connectors, ...index.triggers].map(read);
+        const references = index.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]);
+        // Nothing above needed the text as one string.
+        expect(source.isMaterialized).toBe(false);
 
-      const fresh = ManifestDocument.parse(source.toString(), { format });
-      const freshIndex = declarationsOf(fresh);
-      expect(located).toEqual(
-        validateDocument(fresh).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column]),
-      );
-      expect(declared).toEqual([...freshIndex.agents, ...freshIndex.connectors, ...freshIndex.triggers].map(read));
-      expect(references).toEqual(freshIndex.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]));
-      expect(JSON.stringify(document.root)).toBe(JSON.stringify(fresh.root));
-    }
-  });
+        const fresh = ManifestDocument.parse(source.toString(), { format });
+        const freshIndex = declarationsOf(fresh);
+        expect(located).toEqual(
+          validateDocument(fresh).diagnostics.map((d) => [
+            d.code,
+            d.range.start.line,
+            d.range.start.column,
+            d.range.end.line,
+            d.range.end.column,
+          ]),
+        );
+        expect(declared).toEqual([...freshIndex.agents, ...freshIndex.connectors, ...freshIndex.triggers].map(read));
+        expect(references).toEqual(
+          freshIndex.references.map((r) => [r.kind, r.name, r.start, r.end, r.nameStart, r.nameEnd]),
+        );
+        expect(JSON.stringify(document.root)).toBe(JSON.stringify(fresh.root));
+      }
+    },
+  );
 
   it('locates diagnostics after an edit without making the whole text, though the document it came from never made its line index', () => {
     // Parsed, never validated: no line index to splice.
@@ -636,7 +742,13 @@ describe('an edit of a text held in pieces reads ranges only', () => {
     const source = PieceText.from(text).edit(at, at, 'x');
     const next = document.update(source, [{ start: at, end: at, newLength: 1 }]);
     const located = (d: ManifestDocument) =>
-      validateDocument(d).diagnostics.map((x) => [x.code, x.range.start.line, x.range.start.column, x.range.end.line, x.range.end.column]);
+      validateDocument(d).diagnostics.map((x) => [
+        x.code,
+        x.range.start.line,
+        x.range.start.column,
+        x.range.end.line,
+        x.range.end.column,
+      ]);
     const diagnostics = located(next);
     expect(diagnostics.length).toBeGreaterThan(0);
     expect(source.isMaterialized).toBe(false);

@@ -47,6 +47,8 @@ describe.each([
     setUp();
     for (const text of TEXTS)
       for (let maxBytes = 0; maxBytes <= 12; maxBytes++)
-        expect(offsetPastByteLimit(text, maxBytes), `${JSON.stringify(text)} ${maxBytes}`).toBe(expectedOffset(text, maxBytes));
+        expect(offsetPastByteLimit(text, maxBytes), `${JSON.stringify(text)} ${maxBytes}`).toBe(
+          expectedOffset(text, maxBytes),
+        );
   });
 });

@@ -27,7 +27,13 @@ afterAll(() => {
 
 async function inProcess(argv: string[]): Promise<{ code: number; stdout: string }> {
   let stdout = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: () => {}, cwd: REPO_ROOT, env: {}, isTty: false });
+  const code = await runCli(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: () => {},
+    cwd: REPO_ROOT,
+    env: {},
+    isTty: false,
+  });
   return { code, stdout };
 }
 
@@ -55,7 +61,10 @@ describe(`node ${FLAG}`, () => {
     const expected = await inProcess(['validate', '--format', 'json', ...files]);
     expect(expected.code).toBe(1);
     for (const run of ['cold', 'warm']) {
-      const child = runBundle(['validate', '--format', 'json', ...files], { nodeOptions: [FLAG], env: { XDG_CACHE_HOME: cache } });
+      const child = runBundle(['validate', '--format', 'json', ...files], {
+        nodeOptions: [FLAG],
+        env: { XDG_CACHE_HOME: cache },
+      });
       expect(child.stderr, run).toBe('');
       expect(child.status, run).toBe(expected.code);
       expect(JSON.parse(child.stdout), run).toEqual(JSON.parse(expected.stdout));

@@ -5,14 +5,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyTree, detachedCollection, detachedEntry, Frame, FrameGroup, type MapNode, type ValueNode } from '../src/document/nodes.js';
+import {
+  copyTree,
+  detachedCollection,
+  detachedEntry,
+  Frame,
+  FrameGroup,
+  type MapNode,
+  type ValueNode,
+} from '../src/document/nodes.js';
 import { parseYamlFragment } from '../src/document/parse-yaml.js';
 import { parseTomlFragment } from '../src/document/parse-toml.js';
 
 /** Every offset of a tree, in document order. */
 function offsets(node: ValueNode): number[] {
   const out = [node.start, node.end];
-  if (node.kind === 'map') for (const entry of node.entries) out.push(entry.keyStart, entry.keyEnd, entry.start, entry.end, ...offsets(entry.value));
+  if (node.kind === 'map')
+    for (const entry of node.entries)
+      out.push(entry.keyStart, entry.keyEnd, entry.start, entry.end, ...offsets(entry.value));
   if (node.kind === 'seq') for (const item of node.items) out.push(...offsets(item));
   return out;
 }
@@ -109,7 +119,10 @@ describe('nodes kept from a frame', () => {
         else if (name.name.endsWith('.ts') && !path.includes('generated'))
           readFileSync(path, 'utf8')
             .split('\n')
-            .forEach((line, i) => !/^\s*(\*|\/\/)/.test(line) && spread.test(line) && found.push(`${path}:${i + 1}: ${line.trim()}`));
+            .forEach(
+              (line, i) =>
+                !/^\s*(\*|\/\/)/.test(line) && spread.test(line) && found.push(`${path}:${i + 1}: ${line.trim()}`),
+            );
       }
     };
     for (const pkg of ['validator', 'lsp', 'gitops']) walk(join(import.meta.dirname, '..', '..', pkg, 'src'));

@@ -7,7 +7,14 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeManifestFiles, runCli, sourcePaths, ManifestDocument, validateManifest, type CliIo } from '@svc-manifest/validator';
+import {
+  nodeManifestFiles,
+  runCli,
+  sourcePaths,
+  ManifestDocument,
+  validateManifest,
+  type CliIo,
+} from '@svc-manifest/validator';
 
 const MANIFEST = `svc_version: 2
 default_agent: main
@@ -57,7 +64,12 @@ async function cli(argv: string[], cwd: string): Promise<{ code: number; stdout:
 describe('sourcePaths', () => {
   it('finds config_dir, template dockerfiles and app paths, with the written characters', () => {
     const document = ManifestDocument.parse(MANIFEST, { format: 'yaml' });
-    const paths = sourcePaths(document.root, document.source).map((p) => [p.pointer, p.value, MANIFEST.slice(p.nameStart, p.nameEnd), p.output]);
+    const paths = sourcePaths(document.root, document.source).map((p) => [
+      p.pointer,
+      p.value,
+      MANIFEST.slice(p.nameStart, p.nameEnd),
+      p.output,
+    ]);
     expect(paths).toEqual([
       ['/agent_runtime/config_dir', '.svc', '.svc', false],
       ['/sandbox/templates/0/dockerfile', 'docker/Dockerfile', 'docker/Dockerfile', false],
@@ -74,7 +86,17 @@ describe('nodeManifestFiles', () => {
   it('answers file, folder, missing, and outside for what leaves the repository', () => {
     const files = nodeManifestFiles(join(repo, 'project', 'svc.yaml'));
     expect(
-      ['docker/Dockerfile', 'web', 'web/src', 'outside', 'outside/Dockerfile', 'outside/none', '../svc.yaml', '/etc/passwd', 'a\0b'].map((p) => files.stat(p)),
+      [
+        'docker/Dockerfile',
+        'web',
+        'web/src',
+        'outside',
+        'outside/Dockerfile',
+        'outside/none',
+        '../svc.yaml',
+        '/etc/passwd',
+        'a\0b',
+      ].map((p) => files.stat(p)),
     ).toEqual(['file', 'folder', 'missing', 'outside', 'outside', 'outside', 'outside', 'outside', 'outside']);
   });
 });
@@ -82,7 +104,9 @@ describe('nodeManifestFiles', () => {
 describe('the CLI', () => {
   it('warns on each missing source path, never on output_dir or a path through a link out of the repository', async () => {
     const result = await cli(['validate', '--format', 'json', 'svc.yaml'], join(repo, 'project'));
-    const found = (JSON.parse(result.stdout) as { messages: { ruleId: string; line: number; column: number; endColumn: number }[] }[])[0]!.messages;
+    const found = (
+      JSON.parse(result.stdout) as { messages: { ruleId: string; line: number; column: number; endColumn: number }[] }[]
+    )[0]!.messages;
     expect(found.map((m) => [m.ruleId, m.line, m.column, m.endColumn])).toEqual([
       ['path-not-found', 6, 15, 19],
       ['path-not-found', 16, 11, 18],
@@ -95,7 +119,9 @@ describe('the CLI', () => {
     mkdirSync(join(repo, 'project', '.svc'));
     const result = await cli(['validate', '--format', 'json', 'svc.yaml'], join(repo, 'project'));
     expect(result.stdout).not.toContain('"line":6,');
-    expect((await cli(['validate', '--no-path-checks', 'svc.yaml'], join(repo, 'project'))).stdout).toBe('✔ svc.yaml: no problems\n');
+    expect((await cli(['validate', '--no-path-checks', 'svc.yaml'], join(repo, 'project'))).stdout).toBe(
+      '✔ svc.yaml: no problems\n',
+    );
   });
 
   it('validateManifest without a file system does not check paths', () => {

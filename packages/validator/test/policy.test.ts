@@ -26,24 +26,36 @@ const line = (d: Diagnostic) =>
 /** One warning (`default-agent-declared`, line 2) and one typo (`possible-typo`, line 5). */
 const WARNED = 'svc_version: 2\ndefault_agent: nobody\nagents:\n  writer: {}\ntrigers: []\n';
 /** The same, the warning suppressed by a comment. */
-const SUPPRESSED = 'svc_version: 2\n# svc-manifest-disable-next-line default-agent-declared\ndefault_agent: nobody\nagents:\n  writer: {}\ntrigers: []\n';
+const SUPPRESSED =
+  'svc_version: 2\n# svc-manifest-disable-next-line default-agent-declared\ndefault_agent: nobody\nagents:\n  writer: {}\ntrigers: []\n';
 
 describe('parsePolicy', () => {
   it("reads a policy file's rules and ignore globs", () => {
-    expect(parsePolicy('# ours\nrules:\n  possible-typo: error\n  deprecated-key: off\nignore:\n  - legacy/**\n')).toEqual({
+    expect(
+      parsePolicy('# ours\nrules:\n  possible-typo: error\n  deprecated-key: off\nignore:\n  - legacy/**\n'),
+    ).toEqual({
       rules: { 'possible-typo': 'error', 'deprecated-key': 'off' },
       ignore: ['legacy/**'],
     });
-    expect(parsePolicy(new TextEncoder().encode('\uFEFFrules: {path-not-found: info}\n'))).toEqual({ rules: { 'path-not-found': 'info' }, ignore: [] });
+    expect(parsePolicy(new TextEncoder().encode('\uFEFFrules: {path-not-found: info}\n'))).toEqual({
+      rules: { 'path-not-found': 'info' },
+      ignore: [],
+    });
     expect(parsePolicy('')).toEqual({ rules: {}, ignore: [] });
     expect(parsePolicy('# nothing yet\n')).toEqual({ rules: {}, ignore: [] });
   });
 
   it('refuses a text that is not a policy, saying why (the CLI prefixes the file)', () => {
     const refused: [string, string][] = [
-      ['rules:\n  wrong-type: off\n', "'wrong-type' decides whether the published schema accepts a manifest; it cannot be changed or turned off"],
+      [
+        'rules:\n  wrong-type: off\n',
+        "'wrong-type' decides whether the published schema accepts a manifest; it cannot be changed or turned off",
+      ],
       ['rules:\n  posible-typo: off\n', "no rule 'posible-typo' (did you mean 'possible-typo'?)"],
-      ['rules:\n  possible-typo: silent\n', 'rule \'possible-typo\' is set to "silent"; use error, warning, info or off'],
+      [
+        'rules:\n  possible-typo: silent\n',
+        'rule \'possible-typo\' is set to "silent"; use error, warning, info or off',
+      ],
       ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules' and 'ignore'"],
       ['ignore: legacy\n', "'ignore' is a list of globs, relative to the folder of the file"],
       ['- a\n', "must be a mapping with 'rules' and/or 'ignore'"],
@@ -69,12 +81,16 @@ describe("validateManifest's policy option", () => {
   });
 
   it("sets our rules' severities and leaves out what is off; a rule set to error makes the result not ok", () => {
-    const result = validateManifest(WARNED, { policy: { rules: { 'default-agent-declared': 'error', 'possible-typo': 'off' }, inlineSuppressions: false } });
+    const result = validateManifest(WARNED, {
+      policy: { rules: { 'default-agent-declared': 'error', 'possible-typo': 'off' }, inlineSuppressions: false },
+    });
     expect(result.diagnostics.map(line)).toEqual([
       "2:16-2:22 error default-agent-declared | default_agent 'nobody' is not a declared agent (declared agents: 'writer')",
     ]);
     expect(result.ok).toBe(false);
-    const quiet = validateManifest(WARNED, { policy: { rules: { 'default-agent-declared': 'info' }, inlineSuppressions: false } });
+    const quiet = validateManifest(WARNED, {
+      policy: { rules: { 'default-agent-declared': 'info' }, inlineSuppressions: false },
+    });
     expect(quiet.diagnostics.map((d) => [d.code, d.severity])).toEqual([
       ['default-agent-declared', 'info'],
       ['possible-typo', 'warning'],
@@ -83,10 +99,12 @@ describe("validateManifest's policy option", () => {
   });
 
   it('refuses settings a policy file could not hold (a programming error, thrown as PolicyError)', () => {
-    expect(() => validateManifest(WARNED, { policy: { rules: { 'wrong-type': 'off' }, inlineSuppressions: true } })).toThrow(PolicyError);
-    expect(() => validateManifest(WARNED, { policy: { rules: { 'possible-typo': 'loud' } as never, inlineSuppressions: true } })).toThrow(
-      'rule \'possible-typo\' is set to "loud"',
-    );
+    expect(() =>
+      validateManifest(WARNED, { policy: { rules: { 'wrong-type': 'off' }, inlineSuppressions: true } }),
+    ).toThrow(PolicyError);
+    expect(() =>
+      validateManifest(WARNED, { policy: { rules: { 'possible-typo': 'loud' } as never, inlineSuppressions: true } }),
+    ).toThrow('rule \'possible-typo\' is set to "loud"');
   });
 
   it('honours the comments when asked: next line, disable/enable ranges, several rules; their problems are located on the comment', () => {
@@ -139,9 +157,13 @@ describe("validateManifest's policy option", () => {
   });
 
   it('reads TOML comments, a first line after a byte-order mark, and CRLF lines', () => {
-    const toml = 'svc_version = 2\ndefault_agent = "nobody"  # svc-manifest-disable-next-line possible-typo\ntrigers = []\n\n[agents.writer]\n';
-    expect(validateManifest(toml, { format: 'toml', policy: { inlineSuppressions: true } }).diagnostics.map((d) => d.code)).toEqual(['default-agent-declared']);
-    const bom = '\uFEFF# svc-manifest-disable default-agent-declared\r\nsvc_version: 2\r\ndefault_agent: nobody\r\nagents:\r\n  writer: {}\r\n';
+    const toml =
+      'svc_version = 2\ndefault_agent = "nobody"  # svc-manifest-disable-next-line possible-typo\ntrigers = []\n\n[agents.writer]\n';
+    expect(
+      validateManifest(toml, { format: 'toml', policy: { inlineSuppressions: true } }).diagnostics.map((d) => d.code),
+    ).toEqual(['default-agent-declared']);
+    const bom =
+      '\uFEFF# svc-manifest-disable default-agent-declared\r\nsvc_version: 2\r\ndefault_agent: nobody\r\nagents:\r\n  writer: {}\r\n';
     expect(validateManifest(bom, { policy: { inlineSuppressions: true } }).diagnostics.map(line)).toEqual([
       '1:1-1:1 info byte-order-mark | the file starts with a byte-order mark; it is ignored (UTF-8 needs none)',
     ]);
@@ -162,12 +184,15 @@ describe("validateManifest's policy option", () => {
       ['possible-typo', 'warning'],
     ]);
     expect(result.ok).toBe(false);
-    expect(validateManifest(text, { policy: { rules: { 'unused-suppression': 'off' }, inlineSuppressions: true } }).diagnostics.map((d) => d.code)).toEqual([
-      'default-agent-declared',
-      'possible-typo',
-    ]);
+    expect(
+      validateManifest(text, {
+        policy: { rules: { 'unused-suppression': 'off' }, inlineSuppressions: true },
+      }).diagnostics.map((d) => d.code),
+    ).toEqual(['default-agent-declared', 'possible-typo']);
     // A suppression of a rule the policy turns off suppresses nothing: it is unused.
-    const off = validateManifest(SUPPRESSED, { policy: { rules: { 'default-agent-declared': 'off' }, inlineSuppressions: true } });
+    const off = validateManifest(SUPPRESSED, {
+      policy: { rules: { 'default-agent-declared': 'off' }, inlineSuppressions: true },
+    });
     expect(off.diagnostics.map((d) => d.code)).toEqual(['unused-suppression', 'possible-typo']);
   });
 });
@@ -197,10 +222,15 @@ describe('withPolicy', () => {
       const after = before.update(text.replace(/(- slug: trigger-20\n)/, '$1    # a note\n'));
       const later = withPolicy(after, validateDocument(after), policy);
       const moved = typo(later.diagnostics);
-      expect([moved.severity, moved.range.start.line]).toEqual([setting, typo(earlier.diagnostics).range.start.line + 1]);
+      expect([moved.severity, moved.range.start.line]).toEqual([
+        setting,
+        typo(earlier.diagnostics).range.start.line + 1,
+      ]);
       expect(later.movedFrom).toHaveLength(later.diagnostics.length);
       // An earlier form with another severity must not be reused: none is given.
-      expect(later.movedFrom![later.diagnostics.indexOf(moved)], setting).toBe(keeps ? typo(earlier.diagnostics) : undefined);
+      expect(later.movedFrom![later.diagnostics.indexOf(moved)], setting).toBe(
+        keeps ? typo(earlier.diagnostics) : undefined,
+      );
     }
   });
 });
@@ -211,7 +241,10 @@ describe("fixManifest's policy option", () => {
       'svc_version: 2\ndefault_agent: writer\nagents:\n  writer:\n    connectors_personal: []\n# svc-manifest-disable-next-line possible-typo\ntrigers: []\nprojct: {}\n';
     const document = () => ManifestDocument.parse(text);
     expect(fixManifest(document()).text).toBe(
-      text.replace('connectors_personal', 'connectors_required').replace('trigers', 'triggers').replace('projct', 'project'),
+      text
+        .replace('connectors_personal', 'connectors_required')
+        .replace('trigers', 'triggers')
+        .replace('projct', 'project'),
     );
     const fixed = fixManifest(document(), { policy: { rules: { 'deprecated-key': 'off' }, inlineSuppressions: true } });
     expect(fixed.text).toBe(text.replace('projct', 'project'));

@@ -10,9 +10,25 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument, validateDocument, validateManifest, type Diagnostic, type Position, type Range } from '@svc-manifest/validator';
+import {
+  ManifestDocument,
+  validateDocument,
+  validateManifest,
+  type Diagnostic,
+  type Position,
+  type Range,
+} from '@svc-manifest/validator';
 import { loadExamples, loadFixtures } from '../../../test/support/fixtures.js';
-import { applyAll, chunkedManifestArb, edits, garbage, largeManifest, manifestArb, mutations, valueEdits } from './support/manifest-arbitraries.js';
+import {
+  applyAll,
+  chunkedManifestArb,
+  edits,
+  garbage,
+  largeManifest,
+  manifestArb,
+  mutations,
+  valueEdits,
+} from './support/manifest-arbitraries.js';
 
 const SCALE = Number(process.env.FC_RUNS ?? 1);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
@@ -58,7 +74,8 @@ function resultProblem(text: string, diagnostics: readonly Diagnostic[], ok: boo
     if (d.code === 'internal-error') return `internal error: ${d.message}`;
     if (!['error', 'warning', 'info'].includes(d.severity)) return `bad severity ${d.severity}`;
     if (typeof d.message !== 'string' || d.message.length === 0) return `empty message for ${d.code}`;
-    if (typeof d.path !== 'string' || (d.path !== '' && !d.path.startsWith('/'))) return `bad path '${d.path}' for ${d.code}`;
+    if (typeof d.path !== 'string' || (d.path !== '' && !d.path.startsWith('/')))
+      return `bad path '${d.path}' for ${d.code}`;
     const problem = rangeProblem(text, d.range, `${d.code} #${i}`);
     if (problem) return problem;
     for (const related of d.related ?? []) {
@@ -93,7 +110,8 @@ function check(input: string | Uint8Array, format: 'yaml' | 'toml'): void {
   }
   const text = typeof input === 'string' ? input : ManifestDocument.parse(input, { format }).text;
   const problem = resultProblem(text, result.diagnostics, result.ok);
-  if (problem) throw new Error(`${problem}\ninput: ${JSON.stringify(typeof input === 'string' ? input : Array.from(input))}`);
+  if (problem)
+    throw new Error(`${problem}\ninput: ${JSON.stringify(typeof input === 'string' ? input : Array.from(input))}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,9 +143,13 @@ describe('validateManifest never throws and locates everything', () => {
 
   it('random bytes (Uint8Array)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 400 }), fc.constantFrom('yaml' as const, 'toml' as const), (bytes, format) => {
-        check(bytes, format);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 400 }),
+        fc.constantFrom('yaml' as const, 'toml' as const),
+        (bytes, format) => {
+          check(bytes, format);
+        },
+      ),
       { numRuns: runs(800) },
     );
   });
@@ -152,11 +174,16 @@ describe('validateManifest never throws and locates everything', () => {
 
   it('mutated fixtures as UTF-8 bytes with random bytes spliced in', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...SEEDS), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 6 }), (fixture, n, splice) => {
-        const bytes = new TextEncoder().encode(fixture.text);
-        const i = n % (bytes.length + 1);
-        check(Uint8Array.from([...bytes.subarray(0, i), ...splice, ...bytes.subarray(i)]), fixture.format);
-      }),
+      fc.property(
+        fc.constantFrom(...SEEDS),
+        fc.nat(),
+        fc.uint8Array({ minLength: 1, maxLength: 6 }),
+        (fixture, n, splice) => {
+          const bytes = new TextEncoder().encode(fixture.text);
+          const i = n % (bytes.length + 1);
+          check(Uint8Array.from([...bytes.subarray(0, i), ...splice, ...bytes.subarray(i)]), fixture.format);
+        },
+      ),
       { numRuns: runs(400) },
     );
   });
@@ -167,7 +194,9 @@ describe('validateManifest never throws and locates everything', () => {
 
 /** JSON of a tree; alias targets (possibly cyclic) are shown by their position. */
 function treeJson(root: ManifestDocument['root']): string {
-  return JSON.stringify(root, (key, value: unknown) => (key === 'target' ? (value ? `@${(value as { start: number }).start}` : null) : value));
+  return JSON.stringify(root, (key, value: unknown) =>
+    key === 'target' ? (value ? `@${(value as { start: number }).start}` : null) : value,
+  );
 }
 
 function incrementalProblem(before: string, after: string): string | null {
@@ -219,7 +248,8 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
           document = document.update(text);
           const fresh = ManifestDocument.parse(text, { format: 'yaml' });
           if (!isDeepStrictEqual(document.value, fresh.value)) throw new Error('value differs');
-          if (!isDeepStrictEqual(validateDocument(document).diagnostics, validateDocument(fresh).diagnostics)) throw new Error('diagnostics differ');
+          if (!isDeepStrictEqual(validateDocument(document).diagnostics, validateDocument(fresh).diagnostics))
+            throw new Error('diagnostics differ');
           if (treeJson(document.root) !== treeJson(fresh.root)) throw new Error('root tree differs');
         }
       }),
@@ -233,10 +263,15 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
         const t2 = applyAll(t1, list);
         const first = ManifestDocument.parse(t1, { format: 'yaml' });
         // What the first document is, taken before it is updated (update() takes its trees over).
-        const expected = { value: first.value, diagnostics: validateDocument(first).diagnostics, tree: treeJson(first.root) };
+        const expected = {
+          value: first.value,
+          diagnostics: validateDocument(first).diagnostics,
+          tree: treeJson(first.root),
+        };
         const back = first.update(t2).update(t1);
         if (!isDeepStrictEqual(back.value, expected.value)) throw new Error('value differs');
-        if (!isDeepStrictEqual(validateDocument(back).diagnostics, expected.diagnostics)) throw new Error('diagnostics differ');
+        if (!isDeepStrictEqual(validateDocument(back).diagnostics, expected.diagnostics))
+          throw new Error('diagnostics differ');
         if (treeJson(back.root) !== expected.tree) throw new Error('root tree differs');
       }),
       { numRuns: runs(40) },
@@ -262,8 +297,11 @@ describe('incremental YAML parsing: parse(t1).update(t2) is parse(t2)', () => {
   });
 
   it('an unbalanced `{` in a plain scalar does not change how a large manifest parses', () => {
-    const trigger = (i: number, run: string) => `  - slug: watch-${i}\n    type: monitor\n    run: ${run}\n    mode: stream\n    prompt: Check it.`;
-    const items = Array.from({ length: 10 }, (_, i) => trigger(i, i === 2 ? "sed -n 's/{/(/p' app.log" : 'tail -f app.log')).join('\n');
+    const trigger = (i: number, run: string) =>
+      `  - slug: watch-${i}\n    type: monitor\n    run: ${run}\n    mode: stream\n    prompt: Check it.`;
+    const items = Array.from({ length: 10 }, (_, i) =>
+      trigger(i, i === 2 ? "sed -n 's/{/(/p' app.log" : 'tail -f app.log'),
+    ).join('\n');
     const text = `svc_version: 1\ntriggers:\n${items}\nconnectors:\n  - slug: logs\n    provider: mcp\n    url: https://mcp.example.com/logs\n`;
     expect(chunkingProblem(text)).toBeNull();
     const result = validateManifest(text);
@@ -286,7 +324,8 @@ function chunkingProblem(text: string): string | null {
       .map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
   const a = shown(validateDocument(chunked).diagnostics);
   const b = shown(wholeDiagnostics);
-  if (!isDeepStrictEqual(a, b)) return `diagnostics differ:\nchunked: ${JSON.stringify(a.slice(0, 5))}\nwhole:   ${JSON.stringify(b.slice(0, 5))}`;
+  if (!isDeepStrictEqual(a, b))
+    return `diagnostics differ:\nchunked: ${JSON.stringify(a.slice(0, 5))}\nwhole:   ${JSON.stringify(b.slice(0, 5))}`;
   if (!isDeepStrictEqual(chunked.value, wholeValue)) return 'value differs';
   return null;
 }

@@ -7,7 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, deepEqual, ManifestDocument, validateManifest } from '@svc-manifest/validator';
-import { expectObjectPrototypeUnchanged, ownValueAt, PROTOTYPE_KEY_MANIFESTS, snapshotObjectPrototype } from '../../../test/support/prototype-keys.js';
+import {
+  expectObjectPrototypeUnchanged,
+  ownValueAt,
+  PROTOTYPE_KEY_MANIFESTS,
+  snapshotObjectPrototype,
+} from '../../../test/support/prototype-keys.js';
 
 /** Every object in a value, depth first. */
 function objectsIn(value: unknown, out: object[] = []): object[] {
@@ -36,7 +41,9 @@ describe('keys named __proto__, constructor and prototype', () => {
 
   it('an inherited name is not a declared key: a v2 agents map without `constructor` does not declare it', () => {
     const result = validateManifest('svc_version: 2\ndefault_agent: constructor\nagents:\n  main: {}\n');
-    expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([['default-agent-declared', 2, 16]]);
+    expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([
+      ['default-agent-declared', 2, 16],
+    ]);
   });
 
   it('`__proto__` is not a slug, so it is refused as an agent name, at the key (invalid-key-name)', () => {
@@ -46,7 +53,9 @@ describe('keys named __proto__, constructor and prototype', () => {
       ['svc_version = 2\ndefault_agent = "main"\n[agents.main]\n[agents.__proto__]\n', 'toml', 4, 9],
     ] as const) {
       const result = validateManifest(text, { format });
-      expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([['invalid-key-name', line, column]]);
+      expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([
+        ['invalid-key-name', line, column],
+      ]);
     }
     expectObjectPrototypeUnchanged(before);
   });
@@ -55,12 +64,16 @@ describe('keys named __proto__, constructor and prototype', () => {
     const text =
       'svc_version: 1\nconnectors:\n  - slug: api\n    provider: http\n    base_url: https://x.example\n    headers:\n      constructor: a\n      "bad name": b\n';
     const result = validateManifest(text);
-    expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([['invalid-key-name', 8, 7]]);
+    expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([
+      ['invalid-key-name', 8, 7],
+    ]);
   });
 
   it('the located tree keeps the keys, and a merge can bring them in without touching a prototype', () => {
     const before = snapshotObjectPrototype();
-    const document = ManifestDocument.parse('svc_version: 1\nbase: &b {__proto__: {polluted: true}, constructor: 1}\nproject:\n  <<: *b\n  prototype: 2\n');
+    const document = ManifestDocument.parse(
+      'svc_version: 1\nbase: &b {__proto__: {polluted: true}, constructor: 1}\nproject:\n  <<: *b\n  prototype: 2\n',
+    );
     const value = document.value as Record<string, Record<string, unknown>>;
     expect(Object.keys(value.project!).sort()).toEqual(['__proto__', 'constructor', 'prototype']);
     expect(Object.getPrototypeOf(value.project!.__proto__)).toBeNull();
@@ -69,11 +82,20 @@ describe('keys named __proto__, constructor and prototype', () => {
 
   it('canonical JSON keeps a `__proto__` key: values differing only there are not equal', () => {
     const before = snapshotObjectPrototype();
-    const value = JSON.parse('{"headers":{"constructor":"b","__proto__":"a"},"filter":{"__proto__":{"x":1}}}') as unknown;
+    const value = JSON.parse(
+      '{"headers":{"constructor":"b","__proto__":"a"},"filter":{"__proto__":{"x":1}}}',
+    ) as unknown;
     expect(canonicalJson(value)).toBe('{"filter":{"__proto__":{"x":1}},"headers":{"__proto__":"a","constructor":"b"}}');
-    expect(deepEqual(value, JSON.parse('{"headers":{"constructor":"b","__proto__":"changed"},"filter":{"__proto__":{"x":1}}}'))).toBe(false);
+    expect(
+      deepEqual(
+        value,
+        JSON.parse('{"headers":{"constructor":"b","__proto__":"changed"},"filter":{"__proto__":{"x":1}}}'),
+      ),
+    ).toBe(false);
     expect(deepEqual(value, JSON.parse('{"headers":{"constructor":"b"},"filter":{}}'))).toBe(false);
-    expect(deepEqual(value, JSON.parse('{"filter":{"__proto__":{"x":1}},"headers":{"__proto__":"a","constructor":"b"}}'))).toBe(true);
+    expect(
+      deepEqual(value, JSON.parse('{"filter":{"__proto__":{"x":1}},"headers":{"__proto__":"a","constructor":"b"}}')),
+    ).toBe(true);
     expectObjectPrototypeUnchanged(before);
   });
 });

@@ -24,12 +24,15 @@ function patterned(length: number): Buffer {
 }
 
 describe('readFileCapped', () => {
-  it.each([0, 1, 100, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 200_000])('reads a file of %i bytes whole when under the limit', (length) => {
-    const file = join(work, `whole-${length}`);
-    const bytes = patterned(length);
-    writeFileSync(file, bytes);
-    expect(Buffer.from(readFileCapped(file, 1_000_000)).equals(bytes)).toBe(true);
-  });
+  it.each([0, 1, 100, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 200_000])(
+    'reads a file of %i bytes whole when under the limit',
+    (length) => {
+      const file = join(work, `whole-${length}`);
+      const bytes = patterned(length);
+      writeFileSync(file, bytes);
+      expect(Buffer.from(readFileCapped(file, 1_000_000)).equals(bytes)).toBe(true);
+    },
+  );
 
   it.each([1, 1000, 64 * 1024, 64 * 1024 + 3, 150_000])('stops at a limit of %i bytes in a larger file', (limit) => {
     const file = join(work, `cut-${limit}`);

@@ -94,7 +94,9 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
     it(c.name, () => {
       const fresh = located(validateManifest(c.text, { format: c.format }).diagnostics);
       expect(fresh).toContainEqual(c.expected);
-      const updated = located(validateDocument(ManifestDocument.parse(c.before, { format: c.format }).update(c.text)).diagnostics);
+      const updated = located(
+        validateDocument(ManifestDocument.parse(c.before, { format: c.format }).update(c.text)).diagnostics,
+      );
       expect(updated).toEqual(fresh);
     });
   }
@@ -111,7 +113,9 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
     for (const labels of ['{"": 1, [2, 3]: x}', '{"": 1, {a: b}: x}', '{"": 1, ? : x}']) {
       const text = `${V2_YAML}project:\n  labels: ${labels}\n`;
       const fresh = validateManifest(text, { format: 'yaml' });
-      expect(fresh.diagnostics.map((d) => d.code).filter((code) => code === 'invalid-key' || code === 'duplicate-key')).toEqual(['invalid-key']);
+      expect(
+        fresh.diagnostics.map((d) => d.code).filter((code) => code === 'invalid-key' || code === 'duplicate-key'),
+      ).toEqual(['invalid-key']);
       expect((fresh.manifest as { project: unknown }).project).toEqual({ labels: { '': 1 } });
       const updated = ManifestDocument.parse(V2_YAML, { format: 'yaml' }).update(text);
       expect(updated.value).toEqual(fresh.manifest);
@@ -119,9 +123,14 @@ describe('texts the reference parsers refuse, or we refuse by a recorded decisio
   });
 
   it('TOML: the largest exact integers are read exactly', () => {
-    const result = validateManifest(`${V2_TOML}\n[project]\nbuild = 9007199254740991\nlow = -9_007_199_254_740_991\n`, { format: 'toml' });
+    const result = validateManifest(`${V2_TOML}\n[project]\nbuild = 9007199254740991\nlow = -9_007_199_254_740_991\n`, {
+      format: 'toml',
+    });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect((result.manifest as { project: unknown }).project).toEqual({ build: 9007199254740991, low: -9007199254740991 });
+    expect((result.manifest as { project: unknown }).project).toEqual({
+      build: 9007199254740991,
+      low: -9007199254740991,
+    });
   });
 });
 
@@ -130,7 +139,9 @@ describe('what the reference parsers read, we read to the same value', () => {
     const text = 'svc_version: 2\n<<: {m: 1, enabled: true}\nname: x\n';
     const expected = { svc_version: 2, name: 'x', m: 1, enabled: true };
     expect(ManifestDocument.parse(text, { format: 'yaml' }).value).toEqual(expected);
-    expect(ManifestDocument.parse('svc_version: 2\nname: x\n', { format: 'yaml' }).update(text).value).toEqual(expected);
+    expect(ManifestDocument.parse('svc_version: 2\nname: x\n', { format: 'yaml' }).update(text).value).toEqual(
+      expected,
+    );
   });
 
   it('YAML: an anchor inside a key that is a collection can be aliased after it', () => {
@@ -154,7 +165,9 @@ describe('what the reference parsers read, we read to the same value', () => {
 
   it('YAML: a syntax error at the end of the text is located inside the text', () => {
     for (const text of ["main: ['single ''quoted'''']\n", 'a: {x: 1, y: *b\n']) {
-      const errors = ManifestDocument.parse(text, { format: 'yaml' }).diagnostics.filter((d) => d.code === 'yaml-syntax');
+      const errors = ManifestDocument.parse(text, { format: 'yaml' }).diagnostics.filter(
+        (d) => d.code === 'yaml-syntax',
+      );
       expect(errors.length).toBeGreaterThan(0);
       for (const error of errors) expect(error.end).toBeLessThanOrEqual(text.length);
     }

@@ -15,7 +15,11 @@ import { stringKeyCases, wrongShapeCases } from '../../../test/support/string-ke
 const cases = stringKeyCases();
 
 /** The generated cases number more than `atLeast` and include each of `expected` (`v<version> <pointer>`). */
-function expectCoverage(generated: readonly { version: number; pointer: string }[], atLeast: number, expected: readonly string[]): void {
+function expectCoverage(
+  generated: readonly { version: number; pointer: string }[],
+  atLeast: number,
+  expected: readonly string[],
+): void {
   const pointers = generated.map((c) => `v${c.version} ${c.pointer}`);
   expect(pointers.length).toBeGreaterThan(atLeast);
   for (const pointer of expected) expect(pointers).toContain(pointer);
@@ -38,7 +42,9 @@ describe('a TOML date where a string belongs', () => {
     it(`v${c.version} ${c.pointer}: one wrong-type error at the date, naming the TOML type`, () => {
       const result = validateManifest(c.toml, { format: 'toml' });
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      expect(errors.map((d) => [d.code, c.toml.slice(d.range.start.offset, d.range.end.offset)])).toEqual([['wrong-type', '1979-05-27T07:32:00Z']]);
+      expect(errors.map((d) => [d.code, c.toml.slice(d.range.start.offset, d.range.end.offset)])).toEqual([
+        ['wrong-type', '1979-05-27T07:32:00Z'],
+      ]);
       expect(errors[0]!.message).toContain('a TOML offset date-time');
     });
   }
@@ -56,7 +62,9 @@ describe('the four TOML date and time types', () => {
     it(`${text} is ${type}: refused as a string, kept as written in the value`, () => {
       const toml = `svc_version = 1\n[project]\nname = ${text}\n`;
       const result = validateManifest(toml, { format: 'toml' });
-      expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([['wrong-type', 3, 8]]);
+      expect(result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column])).toEqual([
+        ['wrong-type', 3, 8],
+      ]);
       expect(result.diagnostics[0]!.message).toBe(`'name' must be a string, not ${type} (${text})`);
       const value = ManifestDocument.parse(toml, { format: 'toml' }).value as { project: { name: unknown } };
       expect(value.project.name).toBeInstanceOf(TomlDateTime);
@@ -72,9 +80,17 @@ describe('the four TOML date and time types', () => {
 
   it('TOML inf and nan (and YAML .inf, .nan) are refused where a number belongs: JSON has no such numbers', () => {
     for (const [text, format, shown] of [
-      ['svc_version = 2\ndefault_agent = "m"\n[agents.m]\n[apps.web]\nmonthly_budget_usd = inf\n', 'toml', 'an infinite number (Infinity)'],
+      [
+        'svc_version = 2\ndefault_agent = "m"\n[agents.m]\n[apps.web]\nmonthly_budget_usd = inf\n',
+        'toml',
+        'an infinite number (Infinity)',
+      ],
       ['svc_version = 2\ndefault_agent = "m"\n[agents.m]\n[apps.web]\nport = nan\n', 'toml', 'a NaN value (NaN)'],
-      ['svc_version: 2\ndefault_agent: m\nagents: {m: {}}\napps:\n  web:\n    monthly_budget_usd: -.inf\n', 'yaml', 'an infinite number (-Infinity)'],
+      [
+        'svc_version: 2\ndefault_agent: m\nagents: {m: {}}\napps:\n  web:\n    monthly_budget_usd: -.inf\n',
+        'yaml',
+        'an infinite number (-Infinity)',
+      ],
     ] as const) {
       const result = validateManifest(text, { format });
       expect(result.diagnostics.map((d) => d.code)).toEqual(['wrong-type']);
@@ -88,7 +104,8 @@ describe('the four TOML date and time types', () => {
 });
 
 describe('YAML aliases as keys', () => {
-  const codes = (text: string) => validateManifest(text).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column]);
+  const codes = (text: string) =>
+    validateManifest(text).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column]);
 
   it('resolve to the anchored scalar and are checked like a written key (a duplicate)', () => {
     expect(codes('svc_version: 1\nproject:\n  name: &n name\n  *n : again\n')).toEqual([['duplicate-key', 4, 3]]);
@@ -108,9 +125,12 @@ describe('YAML aliases as keys', () => {
   it('the entry says its key was written as an alias (its text is `*name`, not the key)', () => {
     const text = 'svc_version: 2\ndefault_agent: &main reviewer\nagents:\n  *main : {}\n';
     const document = ManifestDocument.parse(text);
-    const agents = document.root?.kind === 'map' ? document.root.entries.find((e) => e.key === 'agents')?.value : undefined;
+    const agents =
+      document.root?.kind === 'map' ? document.root.entries.find((e) => e.key === 'agents')?.value : undefined;
     const entry = agents?.kind === 'map' ? agents.entries[0] : undefined;
-    expect(entry && { key: entry.key, keyAlias: entry.keyAlias, text: text.slice(entry.keyStart, entry.keyEnd) }).toEqual({
+    expect(
+      entry && { key: entry.key, keyAlias: entry.keyAlias, text: text.slice(entry.keyStart, entry.keyEnd) },
+    ).toEqual({
       key: 'reviewer',
       keyAlias: 'main',
       text: '*main',
@@ -139,7 +159,9 @@ describe('a string where an object or a list belongs', () => {
     it(`v${c.version} ${c.pointer}: exactly one error, wrong-type at the value`, () => {
       const result = validateManifest(c.json, { format: 'yaml' });
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      expect(errors.map((d) => [d.code, c.json.slice(d.range.start.offset, d.range.end.offset)])).toEqual([['wrong-type', '"text"']]);
+      expect(errors.map((d) => [d.code, c.json.slice(d.range.start.offset, d.range.end.offset)])).toEqual([
+        ['wrong-type', '"text"'],
+      ]);
     });
   }
 });

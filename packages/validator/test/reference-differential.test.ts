@@ -109,7 +109,14 @@ function read(document: ManifestDocument): OurReading {
 type Reference = { value: unknown } | { error: string };
 
 // `logLevel: 'error'`: the library's warnings (a collection key made a string) are not ours to print.
-const YAML_REFERENCE_OPTIONS = { version: '1.2', merge: true, uniqueKeys: true, strict: true, prettyErrors: false, logLevel: 'error' } as const;
+const YAML_REFERENCE_OPTIONS = {
+  version: '1.2',
+  merge: true,
+  uniqueKeys: true,
+  strict: true,
+  prettyErrors: false,
+  logLevel: 'error',
+} as const;
 
 function yamlReference(text: string): Reference {
   try {
@@ -128,7 +135,8 @@ function yamlReference(text: string): Reference {
 function tomlReferences(texts: readonly string[]): Reference[] {
   const input = texts.map((text) => JSON.stringify(text)).join('\n') + '\n';
   const result = spawnSync('python3', [TOMLLIB_SCRIPT], { input, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
-  if (result.error || result.status !== 0) throw new Error(`python3 ${TOMLLIB_SCRIPT} failed: ${result.error?.message ?? result.stderr}`);
+  if (result.error || result.status !== 0)
+    throw new Error(`python3 ${TOMLLIB_SCRIPT} failed: ${result.error?.message ?? result.stderr}`);
   const lines = result.stdout.split('\n').filter((line) => line !== '');
   if (lines.length !== texts.length) throw new Error(`tomllib answered ${lines.length} texts of ${texts.length}`);
   return lines.map((line) => JSON.parse(line) as Reference);
@@ -141,14 +149,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function sameKeys(ours: Record<string, unknown>, theirs: Record<string, unknown>, same: (a: unknown, b: unknown) => boolean): boolean {
+function sameKeys(
+  ours: Record<string, unknown>,
+  theirs: Record<string, unknown>,
+  same: (a: unknown, b: unknown) => boolean,
+): boolean {
   const keys = Object.keys(theirs);
-  return Object.keys(ours).length === keys.length && keys.every((key) => Object.prototype.hasOwnProperty.call(ours, key) && same(ours[key], theirs[key]));
+  return (
+    Object.keys(ours).length === keys.length &&
+    keys.every((key) => Object.prototype.hasOwnProperty.call(ours, key) && same(ours[key], theirs[key]))
+  );
 }
 
 function sameYamlValue(ours: unknown, theirs: unknown): boolean {
   if (typeof theirs === 'number') return typeof ours === 'number' && Object.is(ours, theirs);
-  if (Array.isArray(theirs)) return Array.isArray(ours) && ours.length === theirs.length && theirs.every((item, i) => sameYamlValue(ours[i], item));
+  if (Array.isArray(theirs))
+    return (
+      Array.isArray(ours) && ours.length === theirs.length && theirs.every((item, i) => sameYamlValue(ours[i], item))
+    );
   if (isPlainObject(theirs)) {
     if (theirs instanceof Map || theirs instanceof Set || !isPlainObject(ours)) return false;
     return sameKeys(ours, theirs, sameYamlValue);
@@ -165,7 +183,9 @@ function pythonFloat(text: string): number {
 
 /** A TOML date or time as tomllib's encoding writes it: fields, fraction to microseconds, an offset as +HH:MM. */
 function canonicalDateTime(value: TomlDateTime): string | null {
-  const match = /^(\d{4}-\d{2}-\d{2})?(?:[Tt ]?(\d{2}:\d{2}:\d{2})(?:\.(\d+))?)?([Zz]|[+-]\d{2}:\d{2})?$/.exec(value.text);
+  const match = /^(\d{4}-\d{2}-\d{2})?(?:[Tt ]?(\d{2}:\d{2}:\d{2})(?:\.(\d+))?)?([Zz]|[+-]\d{2}:\d{2})?$/.exec(
+    value.text,
+  );
   if (!match) return null;
   const [, date, time, fraction, offset] = match;
   const clock = time ? `${time}.${(fraction ?? '').padEnd(6, '0').slice(0, 6)}` : undefined;
@@ -175,12 +195,21 @@ function canonicalDateTime(value: TomlDateTime): string | null {
 }
 
 function sameTomlValue(ours: unknown, theirs: unknown): boolean {
-  if (Array.isArray(theirs)) return Array.isArray(ours) && ours.length === theirs.length && theirs.every((item, i) => sameTomlValue(ours[i], item));
+  if (Array.isArray(theirs))
+    return (
+      Array.isArray(ours) && ours.length === theirs.length && theirs.every((item, i) => sameTomlValue(ours[i], item))
+    );
   if (isPlainObject(theirs)) {
-    if (typeof theirs.$int === 'string') return typeof ours === 'number' && Number.isInteger(ours) && BigInt(ours) === BigInt(theirs.$int);
-    if (typeof theirs.$float === 'string') return typeof ours === 'number' && Object.is(ours, pythonFloat(theirs.$float));
+    if (typeof theirs.$int === 'string')
+      return typeof ours === 'number' && Number.isInteger(ours) && BigInt(ours) === BigInt(theirs.$int);
+    if (typeof theirs.$float === 'string')
+      return typeof ours === 'number' && Object.is(ours, pythonFloat(theirs.$float));
     if (typeof theirs.$datetime === 'string')
-      return ours instanceof TomlDateTime && ours.type.replace(/ /g, '-') === theirs.$datetime && canonicalDateTime(ours) === theirs.value;
+      return (
+        ours instanceof TomlDateTime &&
+        ours.type.replace(/ /g, '-') === theirs.$datetime &&
+        canonicalDateTime(ours) === theirs.value
+      );
     return isPlainObject(ours) && !(ours instanceof TomlDateTime) && sameKeys(ours, theirs, sameTomlValue);
   }
   return ours === theirs;
@@ -209,13 +238,19 @@ function decisionFor(format: Format, text: string, errors: OurReading['errors'])
   for (const error of refusals) {
     if (error.code === 'forbidden-character') {
       const code = text.charCodeAt(error.start);
-      if (code >= 0x80 && code <= 0x9f) reasons.add('C1 control characters are refused by policy ("(#33) C1 controls stay forbidden")');
+      if (code >= 0x80 && code <= 0x9f)
+        reasons.add('C1 control characters are refused by policy ("(#33) C1 controls stay forbidden")');
       else if (format === 'yaml') reasons.add('control characters are refused by policy (forbidden-character)');
       else return undefined;
-    } else if (format === 'yaml' && error.code === 'invalid-key') reasons.add('keys that are no string are refused ("(#33) A collection as a mapping key")');
+    } else if (format === 'yaml' && error.code === 'invalid-key')
+      reasons.add('keys that are no string are refused ("(#33) A collection as a mapping key")');
     else if (format === 'yaml' && error.code === 'duplicate-key')
       reasons.add('keys equal as strings are one key (`1` and `"1"`; "(#33) A collection as a mapping key")');
-    else if (format === 'toml' && error.code === 'toml-syntax' && isIntegerBeyondExact(text.slice(error.start, error.end)))
+    else if (
+      format === 'toml' &&
+      error.code === 'toml-syntax' &&
+      isIntegerBeyondExact(text.slice(error.start, error.end))
+    )
       reasons.add('integers beyond 2^53 are refused ("(#33) Integers beyond 2^53 are refused")');
     else return undefined;
   }
@@ -234,8 +269,16 @@ interface Summary {
 
 function compare(format: Format, count: number, seed: number): Summary {
   const cases = diffCases(format, count, seed);
-  const references = format === 'yaml' ? cases.map((c) => yamlReference(c.text)) : tomlReferences(cases.map((c) => c.text));
-  const summary: Summary = { texts: cases.length, bothRead: 0, bothRefused: 0, byDecision: {}, disagreements: {}, examples: [] };
+  const references =
+    format === 'yaml' ? cases.map((c) => yamlReference(c.text)) : tomlReferences(cases.map((c) => c.text));
+  const summary: Summary = {
+    texts: cases.length,
+    bothRead: 0,
+    bothRefused: 0,
+    byDecision: {},
+    disagreements: {},
+    examples: [],
+  };
   const disagree = (kind: string, text: string, detail: string): void => {
     summary.disagreements[kind] = (summary.disagreements[kind] ?? 0) + 1;
     if (summary.examples.filter((e) => e.kind === kind).length < 3) summary.examples.push({ kind, text, detail });
@@ -246,7 +289,11 @@ function compare(format: Format, count: number, seed: number): Summary {
     if (c.between !== undefined) document = document.update(c.between);
     const updated = read(document.update(c.text));
     if (updated.shown !== fresh.shown || !isDeepStrictEqual(updated.value, fresh.value)) {
-      disagree('update() differs from a fresh parse', c.text, `from ${JSON.stringify(c.related)}: ${updated.shown} / ${fresh.shown}`);
+      disagree(
+        'update() differs from a fresh parse',
+        c.text,
+        `from ${JSON.stringify(c.related)}: ${updated.shown} / ${fresh.shown}`,
+      );
     }
     const unlocated = fresh.errors.find((e) => !(e.start >= 0 && e.start <= e.end && e.end <= c.text.length));
     if (unlocated) disagree('an error is not located in the text', c.text, JSON.stringify(unlocated));
@@ -260,14 +307,24 @@ function compare(format: Format, count: number, seed: number): Summary {
     if (weRefuse) {
       const decision = decisionFor(format, c.text, fresh.errors);
       if (decision) summary.byDecision[decision] = (summary.byDecision[decision] ?? 0) + 1;
-      else disagree('we refuse a text the reference reads', c.text, JSON.stringify(fresh.errors.map((e) => [e.code, e.start, e.message])));
+      else
+        disagree(
+          'we refuse a text the reference reads',
+          c.text,
+          JSON.stringify(fresh.errors.map((e) => [e.code, e.start, e.message])),
+        );
       return;
     }
     // An empty YAML document: the reference's value is null, we have no value (the manifest is empty).
     const ours = fresh.value === undefined && reference.value === null ? null : fresh.value;
     const same = format === 'yaml' ? sameYamlValue(ours, reference.value) : sameTomlValue(ours, reference.value);
     if (same) summary.bothRead++;
-    else disagree('the values differ', c.text, `ours ${JSON.stringify(ours)} / reference ${JSON.stringify(reference.value)}`);
+    else
+      disagree(
+        'the values differ',
+        c.text,
+        `ours ${JSON.stringify(ours)} / reference ${JSON.stringify(reference.value)}`,
+      );
   });
   return summary;
 }
@@ -276,8 +333,12 @@ describe.each(['yaml', 'toml'] as const)('%s: our reading against the reference 
   it(`is the same on ${COUNT} generated and mutated texts, read afresh and by update()`, () => {
     const summary = compare(format, COUNT, SEED + (format === 'toml' ? 1 : 0));
     if (REPORT) console.log(`${format}: ${JSON.stringify({ ...summary, examples: undefined }, null, 2)}`);
-    if (process.env.REFERENCE_DIFF_EXAMPLES) for (const example of summary.examples) console.log(example.kind, JSON.stringify(example.text), example.detail);
-    expect({ disagreements: summary.disagreements, examples: summary.examples }).toEqual({ disagreements: {}, examples: [] });
+    if (process.env.REFERENCE_DIFF_EXAMPLES)
+      for (const example of summary.examples) console.log(example.kind, JSON.stringify(example.text), example.detail);
+    expect({ disagreements: summary.disagreements, examples: summary.examples }).toEqual({
+      disagreements: {},
+      examples: [],
+    });
     // Not vacuous: most texts are read by both sides, many refused by both, and the decisions are met.
     expect(summary.bothRead / summary.texts).toBeGreaterThan(0.2);
     expect(summary.bothRefused / summary.texts).toBeGreaterThan(0.1);

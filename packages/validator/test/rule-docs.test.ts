@@ -10,13 +10,36 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '@svc-manifest/schema';
-import { CONFIGURABLE_RULES, MIGRATE_CODES, RULES, RULES_BY_ID, SUPPRESSIBLE_RULES, severityOf, type RuleCode } from '@svc-manifest/validator';
-import { REPO_ROOT, RULE_DOCS_DIR, loadRulePages, parseExamples, refreshPage, runExample, type ExampleRunner } from './support/rule-docs.js';
+import {
+  CONFIGURABLE_RULES,
+  MIGRATE_CODES,
+  RULES,
+  RULES_BY_ID,
+  SUPPRESSIBLE_RULES,
+  severityOf,
+  type RuleCode,
+} from '@svc-manifest/validator';
+import {
+  REPO_ROOT,
+  RULE_DOCS_DIR,
+  loadRulePages,
+  parseExamples,
+  refreshPage,
+  runExample,
+  type ExampleRunner,
+} from './support/rule-docs.js';
 
 const update = process.env.UPDATE_DOCS === '1';
 const RULES_SRC = join(REPO_ROOT, 'packages', 'validator', 'src', 'rules');
 /** Files in src/rules/ that are not one rule: the rule types (rule.ts, rule-meta.ts), the list, and the rules reported elsewhere. */
-const NOT_RULE_FILES = ['rule.ts', 'rule-meta.ts', 'index.ts', 'reported-elsewhere.ts', 'declarations.ts', 'reference-helpers.ts'];
+const NOT_RULE_FILES = [
+  'rule.ts',
+  'rule-meta.ts',
+  'index.ts',
+  'reported-elsewhere.ts',
+  'declarations.ts',
+  'reference-helpers.ts',
+];
 /** Rules whose examples the language server's test runs (packages/lsp/test/rule-docs.test.ts). */
 const EDITOR_KIND = 'editor';
 /** Rules whose examples are run through `migrateManifest` (the refusals of `migrate --to 2`). */
@@ -82,7 +105,9 @@ describe('rule ids', () => {
   it("a policy may set are exactly those that are not errors (none the schema's verdict rests on); comments suppress all of them but their own", () => {
     const notErrors = RULES.filter((rule) => rule.severity !== 'error').map((rule) => rule.id);
     expect([...CONFIGURABLE_RULES].sort()).toEqual(notErrors.sort());
-    expect([...SUPPRESSIBLE_RULES].sort()).toEqual(notErrors.filter((id) => RULES_BY_ID.get(id)!.kind !== SUPPRESSION_KIND).sort());
+    expect([...SUPPRESSIBLE_RULES].sort()).toEqual(
+      notErrors.filter((id) => RULES_BY_ID.get(id)!.kind !== SUPPRESSION_KIND).sort(),
+    );
   });
 
   it('give each code its severity', () => {
@@ -132,7 +157,9 @@ describe('rule pages', () => {
           const refreshed = page.text
             .replace(/^(# [^\n]*\n\n)[^\n]*\n/, (_, head: string) => `${head}${rule.description}\n`)
             .replace(/^\| (error|warning|info) \| [a-z]+ \|$/m, () => `| ${rule.severity} | ${rule.kind} |`)
-            .replace(/(## Spec\n\n)> [^\n]*\n/, (whole, head: string) => (rule.spec ? `${head}> ${rule.spec}\n` : whole));
+            .replace(/(## Spec\n\n)> [^\n]*\n/, (whole, head: string) =>
+              rule.spec ? `${head}> ${rule.spec}\n` : whole,
+            );
           if (refreshed !== page.text) {
             writeFileSync(page.file, refreshed);
             page.text = refreshed;
@@ -142,7 +169,8 @@ describe('rule pages', () => {
         expect(page.text).toContain(`\n${rule.description}\n`);
         expect(page.text).toContain(`| ${rule.severity} | ${rule.kind} |`);
         if (rule.spec) expect(page.text).toContain(`> ${rule.spec}`);
-        for (const section of ['## Spec', '## Why it matters', '## Example', '## How to fix']) expect(page.text).toContain(`\n${section}\n`);
+        for (const section of ['## Spec', '## Why it matters', '## Example', '## How to fix'])
+          expect(page.text).toContain(`\n${section}\n`);
       });
 
       it('say whether and how a policy file can change it (## Policy)', () => {

@@ -53,7 +53,8 @@ describe.skipIf(!codegen)('validation by parts equals the whole-schema validator
   });
 
   it('on large manifests, and on values that are not manifests at all', () => {
-    for (const text of [largeManifest(1, 40, 12, 1), largeManifest(2, 40, 12, 2)]) same(ManifestDocument.parse(text, { format: 'yaml' }).schemaValue);
+    for (const text of [largeManifest(1, 40, 12, 1), largeManifest(2, 40, 12, 2)])
+      same(ManifestDocument.parse(text, { format: 'yaml' }).schemaValue);
     same(ManifestDocument.parse(largeTomlManifest(30, 10, 3), { format: 'toml' }).schemaValue);
     for (const value of [
       null,
@@ -114,7 +115,9 @@ describe('the part tree', () => {
     expect(child('triggers').items?.at).toBe('/properties/triggers/items');
     expect(child('connectors').items?.at).toBe('/properties/connectors/items');
     expect(child('agents').additional?.at).toBe('/properties/agents/additionalProperties');
-    expect(child('sandbox').properties!.find(([n]) => n === 'templates')![1].items?.at).toBe('/properties/sandbox/properties/templates/items');
+    expect(child('sandbox').properties!.find(([n]) => n === 'templates')![1].items?.at).toBe(
+      '/properties/sandbox/properties/templates/items',
+    );
   });
 
   it('validates again only the parts whose value object is new', () => {
@@ -137,7 +140,9 @@ describe('the part tree', () => {
     const text = largeManifest(2, 30, 8, 4).replace(/(slug: trigger-(?:3|20)\n(?: {4}.*\n)*? {4}type: )\w+/g, '$1nope');
     const walk = (document: ManifestDocument) => {
       const found = new Map<string, PartErrors>();
-      walkParts(partsV2 as SchemaPart, document.schemaValue, '', (errors) => found.set(errors.pointer, errors), { validated: [] });
+      walkParts(partsV2 as SchemaPart, document.schemaValue, '', (errors) => found.set(errors.pointer, errors), {
+        validated: [],
+      });
       return found;
     };
     let document = ManifestDocument.parse(text, { format: 'yaml' });

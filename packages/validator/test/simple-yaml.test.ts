@@ -93,7 +93,27 @@ function expectSameReadingByUnits(text: string): { accepted: number; units: numb
 // ---------------------------------------------------------------------------------------------
 // A generator of block YAML with the formatting choices the simple reader must follow.
 
-const KEYS = ['a', 'b', 'name', 'svc_version', 'x.y', 'a-b', 'k/v', '$ref', 'on', 'yes', 'a b', '1', 'true', 'null', '0x1F', '1e3', '<<', '-k', 'é'];
+const KEYS = [
+  'a',
+  'b',
+  'name',
+  'svc_version',
+  'x.y',
+  'a-b',
+  'k/v',
+  '$ref',
+  'on',
+  'yes',
+  'a b',
+  '1',
+  'true',
+  'null',
+  '0x1F',
+  '1e3',
+  '<<',
+  '-k',
+  'é',
+];
 const PLAIN = [
   'x',
   'hello world',
@@ -155,8 +175,34 @@ const PLAIN = [
   '12:30',
   '2026-11-28',
 ];
-const QUOTED = ["'x'", "'it''s'", "''", '""', '"q #x"', '"a: b"', '"x\\"y"', '"\\u0041"', "'a'b'", '"unterminated', "'#'"];
-const FLOW = ['[]', '[ ]', '[a]', '[a, b ,c]', '[1, true, null, ~, 0x1F]', '[a,]', '[a b, c]', '[a: b]', '[[a]]', '[a, "b"]', '[-x, - y]', '[x#y]', '[ a ]  '];
+const QUOTED = [
+  "'x'",
+  "'it''s'",
+  "''",
+  '""',
+  '"q #x"',
+  '"a: b"',
+  '"x\\"y"',
+  '"\\u0041"',
+  "'a'b'",
+  '"unterminated',
+  "'#'",
+];
+const FLOW = [
+  '[]',
+  '[ ]',
+  '[a]',
+  '[a, b ,c]',
+  '[1, true, null, ~, 0x1F]',
+  '[a,]',
+  '[a b, c]',
+  '[a: b]',
+  '[[a]]',
+  '[a, "b"]',
+  '[-x, - y]',
+  '[x#y]',
+  '[ a ]  ',
+];
 
 type Tree =
   | { kind: 'map'; entries: { key: string; value: Tree; layout: Layout }[] }
@@ -182,7 +228,10 @@ const layout: fc.Arbitrary<Layout> = fc.record({
   comment: fc.option(fc.constantFrom('# c', '#c', '# a: b', '#'), { freq: 6 }),
   before: fc.oneof(
     { weight: 3, arbitrary: fc.constant<{ blank: boolean; column: number }[]>([]) },
-    { weight: 1, arbitrary: fc.array(fc.record({ blank: fc.boolean(), column: fc.integer({ min: 0, max: 8 }) }), { maxLength: 2 }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.record({ blank: fc.boolean(), column: fc.integer({ min: 0, max: 8 }) }), { maxLength: 2 }),
+    },
   ),
   compact: fc.boolean(),
   trailing: fc.integer({ min: 0, max: 2 }),
@@ -227,7 +276,10 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree; map: Tree; seq: Tree }>
   map: fc
     .array(
       fc.record({
-        key: fc.oneof({ weight: 15, arbitrary: fc.constantFrom('a', 'b', 'name', 'x.y') }, { weight: 1, arbitrary: fc.constantFrom(...KEYS) }),
+        key: fc.oneof(
+          { weight: 15, arbitrary: fc.constantFrom('a', 'b', 'name', 'x.y') },
+          { weight: 1, arbitrary: fc.constantFrom(...KEYS) },
+        ),
         value: self('node'),
         layout,
       }),
@@ -237,11 +289,14 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree; map: Tree; seq: Tree }>
       },
     )
     .map((entries): Tree => ({ kind: 'map', entries })),
-  seq: fc.array(fc.record({ value: self('node'), layout }), { minLength: 1, maxLength: 4 }).map((items): Tree => ({ kind: 'seq', items })),
+  seq: fc
+    .array(fc.record({ value: self('node'), layout }), { minLength: 1, maxLength: 4 })
+    .map((items): Tree => ({ kind: 'seq', items })),
 })).map;
 
 function writeBefore(lines: string[], item: Layout): void {
-  for (const line of item.before) lines.push(line.blank ? ' '.repeat(line.column % 3) : `${' '.repeat(line.column)}# note`);
+  for (const line of item.before)
+    lines.push(line.blank ? ' '.repeat(line.column % 3) : `${' '.repeat(line.column)}# note`);
 }
 
 function commentOf(item: Layout): string {
@@ -253,7 +308,9 @@ function writeValue(lines: string[], node: Tree, column: number, item: Layout, i
   const last = lines.length - 1;
   if (node.kind === 'leaf') {
     lines[last] +=
-      node.text === '' ? ' '.repeat(item.trailing) + commentOf(item) : ' '.repeat(item.spaces) + node.text + ' '.repeat(item.trailing) + commentOf(item);
+      node.text === ''
+        ? ' '.repeat(item.trailing) + commentOf(item)
+        : ' '.repeat(item.spaces) + node.text + ' '.repeat(item.trailing) + commentOf(item);
     return;
   }
   if (!inMapping && node.kind === 'map' && item.compact) {
@@ -397,7 +454,9 @@ describe('the simple YAML reader', () => {
       fc.property(document, special, fc.boolean(), (text, line, first) => {
         // The anchors only where an alias needs them: a text with anchors is read whole, by the library.
         const anchors = line.includes('*') ? 'base: &base {p: 1}\nlist: &list [{q: 1}]\n' : '';
-        const changed = first ? `${anchors}${line}\n${text}` : `${anchors}${text.endsWith('\n') || text === '' ? text : `${text}\n`}${line}\n`;
+        const changed = first
+          ? `${anchors}${line}\n${text}`
+          : `${anchors}${text.endsWith('\n') || text === '' ? text : `${text}\n`}${line}\n`;
         expectSameReading(changed);
         expectSameReadingByUnits(changed);
         const read = parseYamlFragment(changed);

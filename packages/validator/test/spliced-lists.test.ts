@@ -6,25 +6,42 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { declarationsOf, ManifestDocument, validateDocument, type ValueNode } from '@svc-manifest/validator';
 import { commonEnds, mapSpliced, notedEnds, noteSplice, withRunReplaced } from '../src/document/spliced-lists.js';
-import { largeManifest, largeTomlManifest, structuralEdit, tomlEdit, type Mutation } from './support/manifest-arbitraries.js';
+import {
+  largeManifest,
+  largeTomlManifest,
+  structuralEdit,
+  tomlEdit,
+  type Mutation,
+} from './support/manifest-arbitraries.js';
 
 /** The counts a comparison of references finds (the reference the note must never exceed). */
 function compared(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } {
   let prefix = 0;
   let suffix = 0;
   while (prefix < list.length && prefix < old.length && list[prefix] === old[prefix]) prefix++;
-  while (suffix < list.length - prefix && suffix < old.length - prefix && list[list.length - 1 - suffix] === old[old.length - 1 - suffix]) suffix++;
+  while (
+    suffix < list.length - prefix &&
+    suffix < old.length - prefix &&
+    list[list.length - 1 - suffix] === old[old.length - 1 - suffix]
+  )
+    suffix++;
   return { prefix, suffix };
 }
 
 describe('spliced lists', () => {
-  const spliced = fc.record({ length: fc.nat(40), from: fc.nat(40), removed: fc.nat(5), added: fc.nat(5) }).map(({ length, from, removed, added }) => {
-    const old = Array.from({ length }, (_, i) => ({ i }));
-    const at = Math.min(from, length);
-    const cut = Math.min(removed, length - at);
-    const list = [...old.slice(0, at), ...Array.from({ length: added }, (_, i) => ({ added: i })), ...old.slice(at + cut)];
-    return { old, list, prefix: at, suffix: length - at - cut };
-  });
+  const spliced = fc
+    .record({ length: fc.nat(40), from: fc.nat(40), removed: fc.nat(5), added: fc.nat(5) })
+    .map(({ length, from, removed, added }) => {
+      const old = Array.from({ length }, (_, i) => ({ i }));
+      const at = Math.min(from, length);
+      const cut = Math.min(removed, length - at);
+      const list = [
+        ...old.slice(0, at),
+        ...Array.from({ length: added }, (_, i) => ({ added: i })),
+        ...old.slice(at + cut),
+      ];
+      return { old, list, prefix: at, suffix: length - at - cut };
+    });
 
   it('a noted splice gives its counts, which a comparison of references confirms', () => {
     fc.assert(
@@ -77,21 +94,31 @@ describe('spliced lists', () => {
 
   it('replaces a run in one new array, as slicing and concatenating would, leaving the old list alone', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat(9), { maxLength: 30 }), fc.nat(30), fc.nat(6), fc.array(fc.nat(9), { maxLength: 6 }), (old, at, removed, middle) => {
-        const from = Math.min(at, old.length);
-        const to = Math.min(from + removed, old.length);
-        const copy = old.slice();
-        const made = withRunReplaced(old, from, to, middle);
-        expect(made).toEqual(old.slice(0, from).concat(middle, old.slice(to)));
-        expect(made).not.toBe(old);
-        expect(old).toEqual(copy);
-      }),
+      fc.property(
+        fc.array(fc.nat(9), { maxLength: 30 }),
+        fc.nat(30),
+        fc.nat(6),
+        fc.array(fc.nat(9), { maxLength: 6 }),
+        (old, at, removed, middle) => {
+          const from = Math.min(at, old.length);
+          const to = Math.min(from + removed, old.length);
+          const copy = old.slice();
+          const made = withRunReplaced(old, from, to, middle);
+          expect(made).toEqual(old.slice(0, from).concat(middle, old.slice(to)));
+          expect(made).not.toBe(old);
+          expect(old).toEqual(copy);
+        },
+      ),
     );
   });
 });
 
 /** Every sequence's items and every array value of a tree, by pointer. */
-function listsByPointer(node: ValueNode | null, pointer = '', out = new Map<string, readonly unknown[]>()): Map<string, readonly unknown[]> {
+function listsByPointer(
+  node: ValueNode | null,
+  pointer = '',
+  out = new Map<string, readonly unknown[]>(),
+): Map<string, readonly unknown[]> {
   if (!node) return out;
   if (node.kind === 'seq') {
     out.set(`items ${pointer}`, node.items);
@@ -102,7 +129,11 @@ function listsByPointer(node: ValueNode | null, pointer = '', out = new Map<stri
   return out;
 }
 
-function valueLists(value: unknown, pointer = '', out = new Map<string, readonly unknown[]>()): Map<string, readonly unknown[]> {
+function valueLists(
+  value: unknown,
+  pointer = '',
+  out = new Map<string, readonly unknown[]>(),
+): Map<string, readonly unknown[]> {
   if (Array.isArray(value)) {
     out.set(`value ${pointer}`, value);
     value.forEach((item, i) => valueLists(item, `${pointer}/${i}`, out));
@@ -116,7 +147,8 @@ function valueLists(value: unknown, pointer = '', out = new Map<string, readonly
 function listsOf(document: ManifestDocument): Map<string, readonly unknown[]> {
   const lists = valueLists(document.value, '', listsByPointer(document.root));
   const declarations = declarationsOf(document);
-  for (const kind of ['agent', 'connector', 'template', 'trigger'] as const) lists.set(`declarations ${kind}`, declarations.declarations(kind));
+  for (const kind of ['agent', 'connector', 'template', 'trigger'] as const)
+    lists.set(`declarations ${kind}`, declarations.declarations(kind));
   return lists;
 }
 
@@ -154,15 +186,23 @@ describe('the notes the document layer and the declarations index write', () => 
   it('never claim more than a comparison finds, after random edits of large YAML and TOML manifests', () => {
     let checked = 0;
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1000 }), fc.array(structuralEdit, { minLength: 1, maxLength: 6 }), (seed, edits) => {
-        checked += checkNotes(largeManifest(2, 40, 12, seed), 'yaml', edits);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(structuralEdit, { minLength: 1, maxLength: 6 }),
+        (seed, edits) => {
+          checked += checkNotes(largeManifest(2, 40, 12, seed), 'yaml', edits);
+        },
+      ),
       { numRuns: 40, seed: 1719 },
     );
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1000 }), fc.array(tomlEdit, { minLength: 1, maxLength: 6 }), (seed, edits) => {
-        checked += checkNotes(largeTomlManifest(30, 10, seed), 'toml', edits);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(tomlEdit, { minLength: 1, maxLength: 6 }),
+        (seed, edits) => {
+          checked += checkNotes(largeTomlManifest(30, 10, seed), 'toml', edits);
+        },
+      ),
       { numRuns: 40, seed: 1720 },
     );
     // Notes were written and checked, not merely absent.

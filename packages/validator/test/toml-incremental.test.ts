@@ -10,14 +10,21 @@ import { describe, expect, it } from 'vitest';
 import { ManifestDocument, nodeAtPointer, PieceText, validateDocument, type Diagnostic } from '../src/index.js';
 import { checkCharacters } from '../src/document/limits.js';
 import { parseTomlFragment, planTomlBlocks, planTomlPart, planTomlRange } from '../src/document/parse-toml.js';
-import { applyAll, largeTomlManifest, tomlEdits, tomlManifestArb, validTomlEdit } from './support/manifest-arbitraries.js';
+import {
+  applyAll,
+  largeTomlManifest,
+  tomlEdits,
+  tomlManifestArb,
+  validTomlEdit,
+} from './support/manifest-arbitraries.js';
 
 const SCALE = Number(process.env.FC_RUNS ?? 1);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 
 const toml = (text: string) => ManifestDocument.parse(text, { format: 'toml' });
 const treeJson = (root: ManifestDocument['root']) => JSON.stringify(root);
-const shown = (list: readonly Diagnostic[]) => list.map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
+const shown = (list: readonly Diagnostic[]) =>
+  list.map((d) => [d.code, d.range.start.offset, d.range.end.offset, d.path, d.message]);
 
 /** The tree of a whole-text build (no blocks) of what the document parses: the text after any byte-order mark, forbidden characters blanked. */
 function wholeTree(text: string): string {
@@ -32,11 +39,13 @@ function differenceFromFresh(document: ManifestDocument): string | null {
   if (!isDeepStrictEqual(document.value, fresh.value)) return 'value differs';
   const a = validateDocument(fresh).diagnostics;
   const b = validateDocument(document).diagnostics;
-  if (!isDeepStrictEqual(b, a)) return `diagnostics differ:\nfresh:   ${JSON.stringify(shown(a))}\nupdated: ${JSON.stringify(shown(b))}`;
+  if (!isDeepStrictEqual(b, a))
+    return `diagnostics differ:\nfresh:   ${JSON.stringify(shown(a))}\nupdated: ${JSON.stringify(shown(b))}`;
   if (treeJson(document.root) !== treeJson(fresh.root)) return 'tree differs from a fresh parse';
   if (document.fatal !== fresh.fatal) return 'fatal differs';
   // Neither may differ from the tree built from one parse of the whole text.
-  if (!fresh.fatal && treeJson(fresh.root) !== wholeTree(document.text)) return 'tree differs from the whole-text build';
+  if (!fresh.fatal && treeJson(fresh.root) !== wholeTree(document.text))
+    return 'tree differs from the whole-text build';
   return null;
 }
 
@@ -44,7 +53,11 @@ describe('the generated TOML manifests', () => {
   it('parse without a problem, in many blocks, into the tree the whole-text build gives', () => {
     const text = largeTomlManifest(40, 20, 3);
     const document = toml(text);
-    expect(shown(validateDocument(document).diagnostics).filter(([code]) => code === 'toml-syntax' || code === 'duplicate-key')).toEqual([]);
+    expect(
+      shown(validateDocument(document).diagnostics).filter(
+        ([code]) => code === 'toml-syntax' || code === 'duplicate-key',
+      ),
+    ).toEqual([]);
     expect(planTomlBlocks(text)!.length).toBe(1 + 4 + 20 + 2 + 40 + 4 + 6 + 1 + 3);
     expect(treeJson(document.root)).toBe(wholeTree(text));
     expect(document.parsedCharacters).toBe(text.length);
@@ -57,23 +70,34 @@ describe('planning blocks over a text held in pieces', () => {
   const block = fc.oneof(
     fc.nat(40).map((n) => `[agents.a${n}]\nenabled = true\n`),
     fc.nat(40).map((n) => `[[triggers]]\nslug = "t${n}"\ntags = [\n  "x",\n]\n`),
-    fc.integer({ min: 1, max: 90_000 }).map((n) => `[long]\ntext = """\n${'line [not.a.header]\n'.repeat(Math.ceil(n / 21))}"""\n`),
+    fc
+      .integer({ min: 1, max: 90_000 })
+      .map((n) => `[long]\ntext = """\n${'line [not.a.header]\n'.repeat(Math.ceil(n / 21))}"""\n`),
     fc.constantFrom('[open]\nx = """never closed\n', '[open]\nx = [1,\n', 'k = { a = 1,\n'),
   );
-  const text = fc.array(block, { minLength: 1, maxLength: 12 }).map((blocks) => 'svc_version = 2\n' + blocks.join('\n'));
+  const text = fc
+    .array(block, { minLength: 1, maxLength: 12 })
+    .map((blocks) => 'svc_version = 2\n' + blocks.join('\n'));
 
   it('gives what planning the string gives, from any block, with any stop', () => {
     fc.assert(
-      fc.property(text, fc.nat(), fc.nat(), fc.integer({ min: 2, max: 5 }), fc.constantFrom(64, 4096, 16 * 1024), (text, pick, stopPick, every, pieceSize) => {
-        const starts = planTomlBlocks(text)?.map((b) => b.start) ?? [0];
-        const from = starts[pick % starts.length]!;
-        const stopFrom = from + (stopPick % Math.max(1, text.length - from));
-        // Accepts some line starts, by their offset alone, as an edit accepts the blocks the previous text had.
-        const stopAt = (offset: number) => ((offset * 2654435761) >>> 0) % every === 0;
-        const expected = planTomlRange(text, from, stopAt, stopFrom);
-        const inWindows = planTomlPart(PieceText.from(text, pieceSize), from, stopAt, stopFrom);
-        expect(inWindows).toEqual(expected);
-      }),
+      fc.property(
+        text,
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 2, max: 5 }),
+        fc.constantFrom(64, 4096, 16 * 1024),
+        (text, pick, stopPick, every, pieceSize) => {
+          const starts = planTomlBlocks(text)?.map((b) => b.start) ?? [0];
+          const from = starts[pick % starts.length]!;
+          const stopFrom = from + (stopPick % Math.max(1, text.length - from));
+          // Accepts some line starts, by their offset alone, as an edit accepts the blocks the previous text had.
+          const stopAt = (offset: number) => ((offset * 2654435761) >>> 0) % every === 0;
+          const expected = planTomlRange(text, from, stopAt, stopFrom);
+          const inWindows = planTomlPart(PieceText.from(text, pieceSize), from, stopAt, stopFrom);
+          expect(inWindows).toEqual(expected);
+        },
+      ),
       { numRuns: runs(150), seed: 1711 },
     );
   });
@@ -184,7 +208,11 @@ describe('incremental TOML parsing: parse(t1).update(t2) is parse(t2)', () => {
     fc.assert(
       fc.property(tomlManifestArb, tomlEdits, (t1, list) => {
         const first = toml(t1);
-        const expected = { value: first.value, diagnostics: validateDocument(first).diagnostics, tree: treeJson(first.root) };
+        const expected = {
+          value: first.value,
+          diagnostics: validateDocument(first).diagnostics,
+          tree: treeJson(first.root),
+        };
         const back = toml(t1).update(applyAll(t1, list)).update(t1);
         expect(back.value).toEqual(expected.value);
         expect(validateDocument(back).diagnostics).toEqual(expected.diagnostics);
@@ -235,7 +263,9 @@ describe('what an edit re-parses', () => {
         expect(document.parsedCharacters).toBe(blockAround(edited, at).length);
         expect(document.parsedCharacters).toBeLessThan(200);
       }
-      expect((document.value as { triggers: { slug: string }[] }).triggers[Math.floor(triggers / 2)]!.slug).toBe(`xyztrigger-${Math.floor(triggers / 2)}`);
+      expect((document.value as { triggers: { slug: string }[] }).triggers[Math.floor(triggers / 2)]!.slug).toBe(
+        `xyztrigger-${Math.floor(triggers / 2)}`,
+      );
       expect(differenceFromFresh(document)).toBeNull();
     });
   }
@@ -271,7 +301,9 @@ describe('what an edit re-parses', () => {
     const duplicate = validateDocument(document).diagnostics.filter((d) => d.code === 'duplicate-key');
     expect(duplicate).toHaveLength(1);
     // At the second header's last key.
-    expect(duplicate[0]!.range.start.offset).toBe(renamed.indexOf('[agents.agent-3]', renamed.indexOf('[agents.agent-3]') + 1) + '[agents.'.length);
+    expect(duplicate[0]!.range.start.offset).toBe(
+      renamed.indexOf('[agents.agent-3]', renamed.indexOf('[agents.agent-3]') + 1) + '[agents.'.length,
+    );
     expect(differenceFromFresh(document)).toBeNull();
     // Back to the valid text: its blocks are those of the last text without a problem, so only the
     // renamed block is parsed again.
@@ -297,7 +329,9 @@ describe('what an edit re-parses', () => {
       const problem = differenceFromFresh(document);
       if (problem) throw new Error(problem);
       const syntax = validateDocument(document).diagnostics.filter((d) => d.code === 'toml-syntax');
-      expect(syntax.map((d) => d.range.start.offset >= at && d.range.start.offset <= at + typed.length + 1)).toEqual(typed === '"ab"' ? [] : [true]);
+      expect(syntax.map((d) => d.range.start.offset >= at && d.range.start.offset <= at + typed.length + 1)).toEqual(
+        typed === '"ab"' ? [] : [true],
+      );
     }
   });
 
@@ -362,7 +396,11 @@ describe('what an edit re-parses', () => {
 
     // Removed: a whole item is joined; its header alone gives its keys to the item before (a key
     // defined twice there); an item whose sub-table stays would give that sub-table to the item before.
-    const item = (t: number) => text.slice(text.indexOf(`[[triggers]]\nslug = "trigger-${t}"`), text.indexOf(`[[triggers]]\nslug = "trigger-${t + 1}"`));
+    const item = (t: number) =>
+      text.slice(
+        text.indexOf(`[[triggers]]\nslug = "trigger-${t}"`),
+        text.indexOf(`[[triggers]]\nslug = "trigger-${t + 1}"`),
+      );
     const removed = toml(text).update(text.replace(item(150), ''));
     expect(removed.parsedCharacters).toBeLessThan(200);
     expect(differenceFromFresh(removed)).toBeNull();
@@ -475,7 +513,8 @@ describe('what an edit re-parses', () => {
       ['forbidden-character', 6, 7],
       ['duplicate-key', 14, 15],
     ];
-    const codes = (document: ManifestDocument) => validateDocument(document).diagnostics.map((d) => [d.code, d.range.start.offset, d.range.end.offset]);
+    const codes = (document: ManifestDocument) =>
+      validateDocument(document).diagnostics.map((d) => [d.code, d.range.start.offset, d.range.end.offset]);
     expect(codes(toml(edited))).toEqual(expected);
     const updated = toml('x = 1\n[b]\n').update(edited);
     expect(codes(updated)).toEqual(expected);

@@ -60,10 +60,14 @@ describe('validate --fix', () => {
   });
 
   it('exits 1 when errors remain after fixing', async () => {
-    const dir = folder({ 'svc.yaml': 'svc_version: 2.0\ndefault_agent: main\nagents:\n  main:\n    workspace: nowhere-near\n' });
+    const dir = folder({
+      'svc.yaml': 'svc_version: 2.0\ndefault_agent: main\nagents:\n  main:\n    workspace: nowhere-near\n',
+    });
     const result = await cli(['validate', '--fix'], dir);
     expect(result.code).toBe(1);
-    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe('svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    workspace: nowhere-near\n');
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(
+      'svc_version: 2\ndefault_agent: main\nagents:\n  main:\n    workspace: nowhere-near\n',
+    );
   });
 
   it('never touches a file without findings', async () => {
@@ -120,20 +124,30 @@ describe('migrate', () => {
   it('refuses with located errors in every format, exit 1, nothing written', async () => {
     const bytes = fixture('migrate/refused-everything.in.yaml');
     const dir = folder({ 'svc.yaml': bytes });
-    const expected = JSON.parse(fixture('migrate/refused-everything.refused.json').toString('utf8')) as [string, number, number][];
+    const expected = JSON.parse(fixture('migrate/refused-everything.refused.json').toString('utf8')) as [
+      string,
+      number,
+      number,
+    ][];
 
     const json = await cli(['migrate', '--to', '2', '--write', '--format', 'json'], dir);
     expect(json.code).toBe(1);
-    const report = JSON.parse(json.stdout) as { messages: { ruleId: string; line: number; column: number; severity: number }[] }[];
+    const report = JSON.parse(json.stdout) as {
+      messages: { ruleId: string; line: number; column: number; severity: number }[];
+    }[];
     expect(report[0]!.messages.map((m) => [m.ruleId, m.line, m.column])).toEqual(expected);
     expect(report[0]!.messages.every((m) => m.severity === 2)).toBe(true);
 
     const sarif = await cli(['migrate', '--to', '2', '--write', '--format', 'sarif'], dir);
     expect(sarif.code).toBe(1);
     const results = (
-      JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] }
+      JSON.parse(sarif.stdout) as {
+        runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[];
+      }
     ).runs[0]!.results;
-    expect(results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.region.startLine])).toEqual(expected.map(([code, line]) => [code, line]));
+    expect(results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.region.startLine])).toEqual(
+      expected.map(([code, line]) => [code, line]),
+    );
 
     const github = await cli(['migrate', '--to', '2', '--write', '--format', 'github'], dir);
     expect(github.code).toBe(1);
@@ -160,12 +174,17 @@ describe('migrate', () => {
     const dir = folder({ 'svc.yaml': text });
     const result = await cli(['migrate', '--to', '2', '--write', '--format', 'json'], dir);
     expect(result.code).toBe(1);
-    expect((JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toEqual(['invalid-format']);
+    expect(
+      (JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId),
+    ).toEqual(['invalid-format']);
     expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(text);
   });
 
   it('usage errors exit 2: no --to, another version, two manifests, a missing file', async () => {
-    const dir = folder({ 'svc.yaml': fixture('migrate/commented.in.yaml'), 'svc.toml': fixture('migrate/tables.in.toml') });
+    const dir = folder({
+      'svc.yaml': fixture('migrate/commented.in.yaml'),
+      'svc.toml': fixture('migrate/tables.in.toml'),
+    });
     expect((await cli(['migrate', 'svc.yaml'], dir)).code).toBe(2);
     expect((await cli(['migrate', 'svc.yaml', '--to', '3'], dir)).code).toBe(2);
     expect((await cli(['migrate', '--to', '2'], dir)).code).toBe(2);
@@ -209,7 +228,9 @@ describe('convert', () => {
     const dir = folder({ 'svc.toml': 'svc_version = = 2\n', 'svc.yaml': 'svc_version: 2\n' });
     const broken = await cli(['convert', '--write', '--format', 'json'], dir);
     expect(broken.code).toBe(1);
-    expect((JSON.parse(broken.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toEqual(['toml-syntax']);
+    expect(
+      (JSON.parse(broken.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId),
+    ).toEqual(['toml-syntax']);
     expect(readFileSync(join(dir, 'svc.toml'), 'utf8')).toBe('svc_version = = 2\n');
     expect((await cli(['convert', 'svc.yaml'], dir)).code).toBe(2);
     expect((await cli(['convert', 'missing.toml'], dir)).code).toBe(2);
@@ -245,7 +266,9 @@ describe('hostile input', () => {
     ]) {
       const result = await cli([...argv, '--format', 'json'], dir);
       expect(result.code, argv.join(' ')).toBe(1);
-      expect((JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toContain('alias-expansion');
+      expect(
+        (JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId),
+      ).toContain('alias-expansion');
       expect(readFileSync(join(dir, 'svc.yaml')).equals(bomb)).toBe(true);
     }
   });
@@ -254,7 +277,9 @@ describe('hostile input', () => {
     const dir = folder({ 'svc.toml': deepToml });
     const result = await cli(['convert', '--write', '--format', 'json'], dir);
     expect(result.code).toBe(1);
-    expect((JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId)).toContain('too-deep');
+    expect(
+      (JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[])[0]!.messages.map((m) => m.ruleId),
+    ).toContain('too-deep');
     expect(existsSync(join(dir, 'svc.yaml'))).toBe(false);
     expect(readFileSync(join(dir, 'svc.toml')).equals(deepToml)).toBe(true);
   });

@@ -62,7 +62,9 @@ function cases(kind: 'fix' | 'migrate' | 'convert'): Case[] {
         ext,
         bytes: readFileSync(join(dir, file)),
         out: outName ? readFileSync(join(dir, outName)) : undefined,
-        refused: refusedName ? (JSON.parse(readFileSync(join(dir, refusedName), 'utf8')) as [string, number, number][]) : undefined,
+        refused: refusedName
+          ? (JSON.parse(readFileSync(join(dir, refusedName), 'utf8')) as [string, number, number][])
+          : undefined,
       };
     });
 }
@@ -96,7 +98,9 @@ function referenceMigration(v1: Record<string, unknown>, defaultAgent?: string):
   if (agents.length === 0 && defaultAgent) map[defaultAgent] = {};
   out.agents = map;
   const names = Object.keys(map);
-  out.default_agent = defaultAgent ?? (typeof v1.default_agent === 'string' ? v1.default_agent : names.length === 1 ? names[0] : undefined);
+  out.default_agent =
+    defaultAgent ??
+    (typeof v1.default_agent === 'string' ? v1.default_agent : names.length === 1 ? names[0] : undefined);
   return out;
 }
 
@@ -108,15 +112,22 @@ function hasCounterpart(v1: Record<string, unknown>, defaultAgent?: string): boo
   const agents = Array.isArray(v1.agents) ? (v1.agents as Record<string, unknown>[]) : [];
   for (const agent of agents) {
     if ('env' in agent) return false;
-    if (Array.isArray(agent.svc_cli) && agent.svc_cli.some((p) => typeof p === 'string' && V1_ONLY.test(p))) return false;
+    if (Array.isArray(agent.svc_cli) && agent.svc_cli.some((p) => typeof p === 'string' && V1_ONLY.test(p)))
+      return false;
   }
   for (const connector of Array.isArray(v1.connectors) ? (v1.connectors as Record<string, unknown>[]) : []) {
     if ('agent_scope' in connector) return false;
     if ('credential' in connector && connector.credential !== 'shared') return false;
   }
   const expected = referenceMigration(v1, defaultAgent);
-  if (expected.default_agent === undefined || (defaultAgent && agents.length > 0 && !(defaultAgent in (expected.agents as object)))) return false;
-  return validateManifest(JSON.stringify(expected), { format: 'yaml' }).diagnostics.every((d) => d.severity !== 'error');
+  if (
+    expected.default_agent === undefined ||
+    (defaultAgent && agents.length > 0 && !(defaultAgent in (expected.agents as object)))
+  )
+    return false;
+  return validateManifest(JSON.stringify(expected), { format: 'yaml' }).diagnostics.every(
+    (d) => d.severity !== 'error',
+  );
 }
 
 /** Values PyYAML (a YAML 1.1 reader) reads from each text; dates and other non-JSON values come back tagged. */
@@ -133,7 +144,11 @@ function readWithPyYaml(texts: string[]): unknown[] {
     'texts = json.load(sys.stdin)',
     'print(json.dumps([plain(yaml.safe_load(t.encode("utf-8"))) for t in texts]))',
   ].join('\n');
-  const result = spawnSync('python3', ['-c', script], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('python3', ['-c', script], {
+    input: JSON.stringify(texts),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`PyYAML failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as unknown[];
 }
@@ -143,7 +158,8 @@ function tagged(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tagged);
   // A TOML date-time is read as its text by YAML readers (the converter writes it quoted).
   if (value instanceof TomlDateTime) return value.text;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tagged(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tagged(v)]));
   if (typeof value === 'number' && Number.isNaN(value)) return '<nan>';
   if (value === Number.POSITIVE_INFINITY) return '<inf>';
   if (value === Number.NEGATIVE_INFINITY) return '<-inf>';
@@ -151,12 +167,13 @@ function tagged(value: unknown): unknown {
 }
 
 describe('engine operations used by fix and migrate (byte-exact)', () => {
-  const edit = (text: string, changes: ManifestChange[], filename = 'svc.yaml'): string => editManifest(text, changes, { filename }).text;
+  const edit = (text: string, changes: ManifestChange[], filename = 'svc.yaml'): string =>
+    editManifest(text, changes, { filename }).text;
 
   it('keyBy turns a block list into a map, moving a trailing comment of the key line to the new key', () => {
-    expect(edit('agents:\n  - x: 1\n    name: a   # first\n  - name: b\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }])).toBe(
-      'agents:\n  a:  # first\n    x: 1\n  b: {}\n',
-    );
+    expect(
+      edit('agents:\n  - x: 1\n    name: a   # first\n  - name: b\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }]),
+    ).toBe('agents:\n  a:  # first\n    x: 1\n  b: {}\n');
   });
 
   it("keyBy shifts a list written at its key's column", () => {
@@ -166,34 +183,50 @@ describe('engine operations used by fix and migrate (byte-exact)', () => {
   });
 
   it('keyBy turns a flow list into a flow map', () => {
-    expect(edit('agents: [{name: a}, {x: [1], name: b}]\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }])).toBe('agents: {a: {}, b: {x: [1]}}\n');
+    expect(edit('agents: [{name: a}, {x: [1], name: b}]\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }])).toBe(
+      'agents: {a: {}, b: {x: [1]}}\n',
+    );
   });
 
   it('keyBy turns TOML arrays of tables into tables, sub-tables following', () => {
     const toml = '[[agents]] # one\nname = "a"\nx = 1\n\n[agents.env]\nK = "v"\n\n[[agents]]\nname = "b"\n';
-    expect(edit(toml, [{ op: 'keyBy', path: ['agents'], key: 'name' }], 'svc.toml')).toBe('[agents.a] # one\nx = 1\n\n[agents.a.env]\nK = "v"\n\n[agents.b]\n');
+    expect(edit(toml, [{ op: 'keyBy', path: ['agents'], key: 'name' }], 'svc.toml')).toBe(
+      '[agents.a] # one\nx = 1\n\n[agents.a.env]\nK = "v"\n\n[agents.b]\n',
+    );
   });
 
   it('keyBy turns a one-line TOML array of inline tables into an inline table', () => {
-    expect(edit('agents = [{ name = "a", x = 1 }]\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }], 'svc.toml')).toBe('agents = {a = { x = 1 }}\n');
+    expect(
+      edit('agents = [{ name = "a", x = 1 }]\n', [{ op: 'keyBy', path: ['agents'], key: 'name' }], 'svc.toml'),
+    ).toBe('agents = {a = { x = 1 }}\n');
   });
 
   it('keyBy refuses a repeated name, an alias item and a multi-line TOML array', () => {
-    expect(() => edit('a:\n  - name: x\n  - name: x\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(/used twice/);
-    expect(() => edit('b: &b {name: x}\na:\n  - *b\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(/not a map written in place/);
+    expect(() => edit('a:\n  - name: x\n  - name: x\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(
+      /used twice/,
+    );
+    expect(() => edit('b: &b {name: x}\na:\n  - *b\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(
+      /not a map written in place/,
+    );
     expect(() => edit('l: &l\n  - name: x\na: *l\n', [{ op: 'keyBy', path: ['a'], key: 'name' }])).toThrow(/alias \*l/);
-    expect(() => edit('a = [\n  { name = "x" },\n]\n', [{ op: 'keyBy', path: ['a'], key: 'name' }], 'svc.toml')).toThrow(/several lines/);
+    expect(() =>
+      edit('a = [\n  { name = "x" },\n]\n', [{ op: 'keyBy', path: ['a'], key: 'name' }], 'svc.toml'),
+    ).toThrow(/several lines/);
   });
 
   it('rewrite writes a number in its canonical form and keeps everything else', () => {
     expect(edit('svc_version: 2.0  # v\n', [{ op: 'rewrite', path: ['svc_version'] }])).toBe('svc_version: 2  # v\n');
-    expect(edit('svc_version = +2 # v\n', [{ op: 'rewrite', path: ['svc_version'] }], 'svc.toml')).toBe('svc_version = 2 # v\n');
+    expect(edit('svc_version = +2 # v\n', [{ op: 'rewrite', path: ['svc_version'] }], 'svc.toml')).toBe(
+      'svc_version = 2 # v\n',
+    );
     expect(edit('svc_version: 2\n', [{ op: 'rewrite', path: ['svc_version'] }])).toBe('svc_version: 2\n');
   });
 
   it("set with 'after' places a new key below that sibling", () => {
     expect(edit('a: 1\nb: 2\n', [{ op: 'set', path: ['c'], value: 3, after: 'a' }])).toBe('a: 1\nc: 3\nb: 2\n');
-    expect(edit('a = 1 # x\nb = 2\n', [{ op: 'set', path: ['c'], value: 'v', after: 'a' }], 'svc.toml')).toBe('a = 1 # x\nc = "v"\nb = 2\n');
+    expect(edit('a = 1 # x\nb = 2\n', [{ op: 'set', path: ['c'], value: 'v', after: 'a' }], 'svc.toml')).toBe(
+      'a = 1 # x\nc = "v"\nb = 2\n',
+    );
   });
 });
 
@@ -269,7 +302,9 @@ describe('convert (fixtures-transform/convert)', () => {
       // Same data: our reading, a YAML 1.2 reader, and two YAML 1.1 readers.
       expect(canonicalJson(parse(yaml, 'yaml').value)).toBe(canonicalJson(toml.value));
       expect(canonicalJson(parseYaml(yaml.replace(/^\uFEFF/, ''), { version: '1.2' }))).toBe(canonicalJson(toml.value));
-      expect(canonicalJson(tagged(parseYaml(yaml.replace(/^\uFEFF/, ''), { version: '1.1' })))).toBe(canonicalJson(tagged(toml.value)));
+      expect(canonicalJson(tagged(parseYaml(yaml.replace(/^\uFEFF/, ''), { version: '1.1' })))).toBe(
+        canonicalJson(tagged(toml.value)),
+      );
       expect(canonicalJson(pyyaml[index])).toBe(canonicalJson(tagged(toml.value)));
       expect(errorsOf(yaml, 'yaml')).toEqual(errorsOf(c.bytes, 'toml'));
       expect(commentsOf(yaml, 'yaml')).toEqual(commentsOf(toml.text, 'toml'));
@@ -308,7 +343,9 @@ describe('the fixtures/ corpus', () => {
     const ext: 'yaml' | 'toml' = path.endsWith('.toml') ? 'toml' : 'yaml';
     return { path: relative(REPO_ROOT, path), ext, bytes: readFileSync(path) };
   });
-  const v1 = documents.filter((d) => manifestVersion(parse(d.bytes, d.ext).value) === 1 && errorsOf(d.bytes, d.ext).length === 0);
+  const v1 = documents.filter(
+    (d) => manifestVersion(parse(d.bytes, d.ext).value) === 1 && errorsOf(d.bytes, d.ext).length === 0,
+  );
   const tomls = documents.filter((d) => d.ext === 'toml' && errorsOf(d.bytes, d.ext).length === 0);
 
   it('has version 1 and TOML manifests to work on', () => {
@@ -326,7 +363,9 @@ describe('the fixtures/ corpus', () => {
       // With several agents, name the first as default; with none, declare one.
       const flag = agents.length > 1 ? agents[0]!.name : agents.length === 0 ? 'main' : undefined;
       const result = migrateManifest(document, { to: 2, defaultAgent: flag });
-      expect(result.ok, `${d.path}: ${result.diagnostics.map((x) => `${x.code} ${x.message}`).join('; ')}`).toBe(hasCounterpart(value, flag));
+      expect(result.ok, `${d.path}: ${result.diagnostics.map((x) => `${x.code} ${x.message}`).join('; ')}`).toBe(
+        hasCounterpart(value, flag),
+      );
       if (!result.ok) {
         refused++;
         expect(result.text).toBe(document.text);
@@ -361,7 +400,9 @@ describe('the fixtures/ corpus', () => {
       expect(result.diagnostics.filter((d) => d.severity === 'error').length, name).toBeLessThanOrEqual(errorsBefore);
       if (result.changed) {
         fixed++;
-        expect(errorsOf(result.text, ext), name).toEqual(result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.path}`));
+        expect(errorsOf(result.text, ext), name).toEqual(
+          result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.path}`),
+        );
       }
     }
     expect(fixed).toBeGreaterThan(5);
@@ -387,7 +428,9 @@ describe('keyBy on generated lists (property)', () => {
   const NAMES = ['a', 'b', 'main', 'ops-bot', 'x_1', 'writer'];
   const agent = fc.record({
     before: fc.boolean(),
-    connectors: fc.option(fc.oneof(fc.constant('all'), fc.array(fc.constantFrom('gh', 'kb'), { maxLength: 2 })), { nil: undefined }),
+    connectors: fc.option(fc.oneof(fc.constant('all'), fc.array(fc.constantFrom('gh', 'kb'), { maxLength: 2 })), {
+      nil: undefined,
+    }),
     svcCli: fc.option(fc.constant(['project.read']), { nil: undefined }),
     comment: fc.option(fc.constantFrom('# note', '# another note'), { nil: undefined }),
     trailing: fc.option(fc.constant('# trailing'), { nil: undefined }),
@@ -395,7 +438,13 @@ describe('keyBy on generated lists (property)', () => {
   const list = fc
     .uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 })
     .chain((names) =>
-      fc.tuple(fc.constant(names), fc.array(agent, { minLength: names.length, maxLength: names.length }), fc.constantFrom(0, 2, 4), fc.boolean(), fc.boolean()),
+      fc.tuple(
+        fc.constant(names),
+        fc.array(agent, { minLength: names.length, maxLength: names.length }),
+        fc.constantFrom(0, 2, 4),
+        fc.boolean(),
+        fc.boolean(),
+      ),
     );
 
   it('YAML block lists: always rewritten, same data as the reference, every comment kept', () => {
@@ -407,7 +456,8 @@ describe('keyBy on generated lists (property)', () => {
           const a = agents[i]!;
           if (a.comment) lines.push(`${pad}${a.comment}`);
           const body: string[] = [];
-          if (a.connectors !== undefined) body.push(`connectors: ${Array.isArray(a.connectors) ? `[${a.connectors.join(', ')}]` : a.connectors}`);
+          if (a.connectors !== undefined)
+            body.push(`connectors: ${Array.isArray(a.connectors) ? `[${a.connectors.join(', ')}]` : a.connectors}`);
           if (a.svcCli) body.push(`svc_cli:\n${pad}    - project.read`);
           const nameLine = `name: ${name}${a.trailing ? `  ${a.trailing}` : ''}`;
           const entries = a.before ? [nameLine, ...body] : [...body, nameLine];
@@ -436,7 +486,9 @@ describe('keyBy on generated lists (property)', () => {
           lines.push('[[agents]]');
           const body: string[] = [];
           if (a.connectors !== undefined)
-            body.push(`connectors = ${Array.isArray(a.connectors) ? `[${a.connectors.map((c) => `"${c}"`).join(', ')}]` : `"${a.connectors}"`}`);
+            body.push(
+              `connectors = ${Array.isArray(a.connectors) ? `[${a.connectors.map((c) => `"${c}"`).join(', ')}]` : `"${a.connectors}"`}`,
+            );
           if (a.svcCli) body.push('svc_cli = ["project.read"]');
           const nameLine = `name = "${name}"${a.trailing ? ` ${a.trailing}` : ''}`;
           lines.push(...(a.before ? [nameLine, ...body] : [...body, nameLine]));

@@ -159,7 +159,8 @@ class Controller implements vscode.Disposable {
           // A client that is being replaced (new file patterns) or stopped
           // would fail to send the notification; its successor reads the
           // settings at start anyway.
-          didChangeConfiguration: (sections, next) => (this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections)),
+          didChangeConfiguration: (sections, next) =>
+            this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections),
         },
         handleDiagnostics: (uri, diagnostics, next) => {
           const redhat = redhatValidatesYaml(uri);
@@ -175,7 +176,12 @@ class Controller implements vscode.Disposable {
           // A full report has items; an unchanged one keeps what was filtered before.
           if (!report || !('items' in report)) return report;
           const redhat = redhatValidatesYaml(uri);
-          return { ...report, items: filterBySwitches(report.items, switchesFor(uri)).filter((d) => keepDiagnostic(uri.path, d.code, redhat)) };
+          return {
+            ...report,
+            items: filterBySwitches(report.items, switchesFor(uri)).filter((d) =>
+              keepDiagnostic(uri.path, d.code, redhat),
+            ),
+          };
         },
         // And for the workspace's manifests (workspace/diagnostic), per file, in partial results too.
         provideWorkspaceDiagnostics: async (resultIds, token, resultReporter, next) => {
@@ -188,19 +194,24 @@ class Controller implements vscode.Disposable {
               );
               return { ...item, items: kept };
             });
-          const report = await next(resultIds, token, (chunk) => resultReporter(chunk ? { items: filtered(chunk.items) } : chunk));
+          const report = await next(resultIds, token, (chunk) =>
+            resultReporter(chunk ? { items: filtered(chunk.items) } : chunk),
+          );
           return report ? { items: filtered(report.items) } : report;
         },
         // "Convert to svc.yaml" from the Refactor menu runs the palette's conversion (written and read back before the TOML file goes).
         provideCodeActions: async (document, range, context, token, next) =>
           (await next(document, range, context, token))?.map((action) => asSafeConversion(document, action)),
-        provideHover: (document, position, token, next) => (switchesFor(document.uri)('hover') ? next(document, position, token) : undefined),
+        provideHover: (document, position, token, next) =>
+          switchesFor(document.uri)('hover') ? next(document, position, token) : undefined,
         provideCompletionItem: (document, position, context, token, next) =>
           switchesFor(document.uri)('completion') ? next(document, position, context, token) : undefined,
         provideDocumentFormattingEdits: (document, options, token, next) =>
           switchesFor(document.uri)('format') ? next(document, formattingOptions(document, options), token) : undefined,
         provideDocumentRangeFormattingEdits: (document, range, options, token, next) =>
-          switchesFor(document.uri)('format') ? next(document, range, formattingOptions(document, options), token) : undefined,
+          switchesFor(document.uri)('format')
+            ? next(document, range, formattingOptions(document, options), token)
+            : undefined,
       },
     };
     const client: LanguageClient = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
@@ -228,7 +239,9 @@ class Controller implements vscode.Disposable {
     const decision = this.restarts.onCrash();
     const minutes = this.restarts.windowMs / 60_000;
     if (decision.restart) {
-      this.log(`server ${reason}; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${minutes} minutes)`);
+      this.log(
+        `server ${reason}; restarting (${decision.crashesInWindow} of ${this.restarts.maxRestarts} restarts allowed in ${minutes} minutes)`,
+      );
       // After the client has finished handling the close.
       setTimeout(() => void this.replace(client), 0);
       return;
@@ -306,7 +319,11 @@ function switchesFor(uri: vscode.Uri): (name: Switch) => boolean {
 function formattingOptions(document: vscode.TextDocument, options: vscode.FormattingOptions): vscode.FormattingOptions {
   const editor = vscode.workspace.getConfiguration('editor', document);
   if (!editor.get<boolean>('detectIndentation', true)) return options;
-  return { ...options, tabSize: editor.get<number>('tabSize', 2), insertSpaces: editor.get<boolean>('insertSpaces', true) };
+  return {
+    ...options,
+    tabSize: editor.get<number>('tabSize', 2),
+    insertSpaces: editor.get<boolean>('insertSpaces', true),
+  };
 }
 
 function readExtraPatterns(): string[] {

@@ -8,6 +8,8 @@ export function describeManifest(text: string, languageId: string): { version?: 
     /^#\s*yaml-language-server:\s*\$schema=(\S+)/m.exec(head)?.[1] ??
     /^#:schema\s+(\S+)/m.exec(head)?.[1] ??
     /^\s*["']?\$schema["']?\s*[:=]\s*["']?([^"'\s]+)/m.exec(head)?.[1];
-  const schema = pinned ?? `built-in svc manifest schema${version ? ` (version ${version})` : ''}${languageId === 'toml' ? ', TOML' : ''}`;
+  const schema =
+    pinned ??
+    `built-in svc manifest schema${version ? ` (version ${version})` : ''}${languageId === 'toml' ? ', TOML' : ''}`;
   return { version: version === undefined ? undefined : Number(version), schema };
 }

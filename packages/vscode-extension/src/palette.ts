@@ -21,7 +21,13 @@ async function findAction(
   if (!editor) return void vscode.window.showInformationMessage('svc: open a manifest first.');
   const document = editor.document;
   const whole = new vscode.Range(0, 0, document.lineCount, 0);
-  const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, whole, kind.value)) ?? [];
+  const actions =
+    (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      whole,
+      kind.value,
+    )) ?? [];
   const enabled = actions.filter((a) => a.title.startsWith(title) && !a.disabled && (a.edit || a.command));
   const disabled = actions.find((a) => a.title.startsWith(title) && a.disabled);
   if (!enabled.length) {
@@ -68,13 +74,26 @@ function conversionIn(source: vscode.Uri, edit: vscode.WorkspaceEdit): Conversio
  * its place, the same action running the palette's conversion (the command with the conversion as
  * plain arguments); any other action is returned as it is.
  */
-export function asSafeConversion(document: vscode.TextDocument, action: vscode.CodeAction | vscode.Command): vscode.CodeAction | vscode.Command {
-  if (!(action instanceof vscode.CodeAction) || !action.edit || action.disabled || !action.title.startsWith('Convert to ')) return action;
+export function asSafeConversion(
+  document: vscode.TextDocument,
+  action: vscode.CodeAction | vscode.Command,
+): vscode.CodeAction | vscode.Command {
+  if (
+    !(action instanceof vscode.CodeAction) ||
+    !action.edit ||
+    action.disabled ||
+    !action.title.startsWith('Convert to ')
+  )
+    return action;
   if (!action.kind || !vscode.CodeActionKind.RefactorRewrite.contains(action.kind)) return action;
   const conversion = conversionIn(document.uri, action.edit);
   if (!conversion) return action;
   const safe = new vscode.CodeAction(action.title, action.kind);
-  safe.command = { command: CONVERT_COMMAND, title: action.title, arguments: [conversion.source.toString(), conversion.target.toString(), conversion.yaml] };
+  safe.command = {
+    command: CONVERT_COMMAND,
+    title: action.title,
+    arguments: [conversion.source.toString(), conversion.target.toString(), conversion.yaml],
+  };
   return safe;
 }
 
@@ -101,11 +120,16 @@ async function convertToYaml(...args: unknown[]): Promise<void> {
   // From the Refactor menu the conversion comes as the arguments; from the palette it is asked of the server.
   let conversion = conversionFrom(args);
   if (!conversion) {
-    const found = await findAction(vscode.CodeActionKind.RefactorRewrite, 'Convert to ', 'only svc.toml can be converted to YAML.');
+    const found = await findAction(
+      vscode.CodeActionKind.RefactorRewrite,
+      'Convert to ',
+      'only svc.toml can be converted to YAML.',
+    );
     if (!found) return;
     conversion = conversionOf(found.document.uri, found.action);
   }
-  if (!conversion) return void vscode.window.showErrorMessage('svc: the conversion came in an unexpected shape; nothing was changed.');
+  if (!conversion)
+    return void vscode.window.showErrorMessage('svc: the conversion came in an unexpected shape; nothing was changed.');
   const { source, target, yaml } = conversion;
   const name = target.path.slice(target.path.lastIndexOf('/') + 1);
   const write = new vscode.WorkspaceEdit();
@@ -148,7 +172,11 @@ export function registerPalette(isManifest: (document: vscode.TextDocument) => b
       applyAction(vscode.CodeActionKind.SourceFixAll.append('svc-manifest'), 'Fix all', 'no safe fix to apply.'),
     ),
     vscode.commands.registerCommand('svc.migrateToVersion2', () =>
-      applyAction(vscode.CodeActionKind.RefactorRewrite, 'Migrate to svc_version 2', 'only a svc_version 1 manifest can be migrated.'),
+      applyAction(
+        vscode.CodeActionKind.RefactorRewrite,
+        'Migrate to svc_version 2',
+        'only a svc_version 1 manifest can be migrated.',
+      ),
     ),
     vscode.commands.registerCommand('svc.convertToYaml', convertToYaml),
     vscode.commands.registerCommand('svc.format', () => vscode.commands.executeCommand('editor.action.formatDocument')),

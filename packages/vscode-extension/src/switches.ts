@@ -15,5 +15,9 @@ export const PATH_CHECK_CODE = 'path-not-found';
 export function filterBySwitches<D extends { code?: unknown }>(diagnostics: D[], read: (name: Switch) => boolean): D[] {
   if (!read('validation')) return [];
   if (read('pathChecks')) return diagnostics;
-  return diagnostics.filter((d) => (typeof d.code === 'object' && d.code !== null ? (d.code as { value?: unknown }).value : d.code) !== PATH_CHECK_CODE);
+  return diagnostics.filter(
+    (d) =>
+      (typeof d.code === 'object' && d.code !== null ? (d.code as { value?: unknown }).value : d.code) !==
+      PATH_CHECK_CODE,
+  );
 }

@@ -14,7 +14,13 @@
  * extension): "Creating workers from remote extensions is currently not supported".
  */
 import * as vscode from 'vscode';
-import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
+import {
+  BrowserMessageReader,
+  BrowserMessageWriter,
+  LanguageClient,
+  type LanguageClientOptions,
+  type MessageTransports,
+} from 'vscode-languageclient/browser';
 import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
 import { documentSelector, normalizeExtraPatterns } from './files';
 
@@ -53,7 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     middleware: {
       handleDiagnostics: (uri, diagnostics, next) => {
         const redhat =
-          !!vscode.extensions.getExtension(REDHAT_YAML_EXTENSION_ID) && vscode.workspace.getConfiguration('yaml', uri).get<boolean>('validate', true) !== false;
+          !!vscode.extensions.getExtension(REDHAT_YAML_EXTENSION_ID) &&
+          vscode.workspace.getConfiguration('yaml', uri).get<boolean>('validate', true) !== false;
         next(
           uri,
           diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
@@ -91,7 +98,9 @@ function startInWorker(serverUri: vscode.Uri, output: vscode.LogOutputChannel): 
   try {
     worker = new Worker(serverUri.toString(true), { name: 'svc-manifest-lsp' });
   } catch (error) {
-    output.info(`[client] no Web Worker for the language server (${error instanceof Error ? error.message : String(error)})`);
+    output.info(
+      `[client] no Web Worker for the language server (${error instanceof Error ? error.message : String(error)})`,
+    );
     return undefined;
   }
   output.info('[client] language server started in a Web Worker');
@@ -112,7 +121,8 @@ function startInWorker(serverUri: vscode.Uri, output: vscode.LogOutputChannel): 
  */
 async function startInThread(serverUri: vscode.Uri, output: vscode.LogOutputChannel): Promise<StartedServer> {
   const response = await fetch(serverUri.toString(true));
-  if (!response.ok) throw new Error(`could not load the language server (${serverUri.toString(true)}): HTTP ${response.status}`);
+  if (!response.ok)
+    throw new Error(`could not load the language server (${serverUri.toString(true)}): HTTP ${response.status}`);
   const source = `${await response.text()}\n//# sourceURL=${serverUri.toString(true)}`;
   const channel = new MessageChannel();
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the extension host loads extension code this way; see above

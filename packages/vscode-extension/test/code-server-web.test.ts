@@ -18,16 +18,29 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { findProcesses, findTools, installExtension, prepareDirs, startCodeServer, type CodeServerDirs, type RunningCodeServer } from './support/code-server';
+import {
+  findProcesses,
+  findTools,
+  installExtension,
+  prepareDirs,
+  startCodeServer,
+  type CodeServerDirs,
+  type RunningCodeServer,
+} from './support/code-server';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '..', '..');
-const artifacts = process.env.SVC_E2E_ARTIFACTS ? resolve(process.env.SVC_E2E_ARTIFACTS, 'web') : join(repoRoot, 'test-results', 'vscode-web');
+const artifacts = process.env.SVC_E2E_ARTIFACTS
+  ? resolve(process.env.SVC_E2E_ARTIFACTS, 'web')
+  : join(repoRoot, 'test-results', 'vscode-web');
 const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 const EXTENSION_ID = 'svc-manifest.svc-manifest-vscode';
 
 const { tools, missing } = findTools();
-if (!tools) console.warn(`[vscode web e2e] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`);
+if (!tools)
+  console.warn(
+    `[vscode web e2e] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`,
+  );
 
 // One mistake: the agent key `enabeld` (line 5, column 5).
 const SVC_YAML = `svc_version: 2
@@ -98,7 +111,14 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     browser = await chromium.launch({
       executablePath: t.chromium,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     // The web extension host logs to the browser's console (an activation that failed, say), not to disk.
@@ -110,7 +130,8 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
 
   afterAll(async () => {
     try {
-      if (dirs && existsSync(join(dirs.userDataDir, 'logs'))) cpSync(join(dirs.userDataDir, 'logs'), join(artifacts, 'logs'), { recursive: true });
+      if (dirs && existsSync(join(dirs.userDataDir, 'logs')))
+        cpSync(join(dirs.userDataDir, 'logs'), join(artifacts, 'logs'), { recursive: true });
     } catch {
       // best effort: only for debugging a failure
     }
@@ -130,7 +151,9 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+M');
     await panel.waitFor({ state: 'visible' });
     return panel.locator('.monaco-list-row').evaluateAll((rows, wanted) => {
-      const sorted = [...rows].sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top));
+      const sorted = [...rows].sort(
+        (a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top),
+      );
       const entries: string[] = [];
       let current = '';
       for (const row of sorted) {
@@ -147,7 +170,11 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${title}`);
-    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible' });
+    await page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ hasText: title })
+      .first()
+      .waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
@@ -168,7 +195,9 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
 
   it('svc.yaml: squiggle, Problems entry with its rule code, hover; served by the web entry', async () => {
     onTestFailed(() => shot('FAILED-web-entry'));
-    const row = page.locator('.explorer-folders-view .monaco-list-row').filter({ has: page.getByText('svc.yaml', { exact: true }) });
+    const row = page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ has: page.getByText('svc.yaml', { exact: true }) });
     await row.waitFor({ state: 'visible', timeout: 120_000 });
     await row.dblclick();
     await page.locator('.tabs-container .tab.active', { hasText: 'svc.yaml' }).waitFor();
@@ -197,7 +226,9 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     const box = await line2.boundingBox();
     if (!box) throw new Error('line 2 is not on screen');
     await page.mouse.move(box.x + 30, box.y + box.height / 2);
-    const hover = page.locator('.monaco-hover:not(.hidden) .hover-contents, .monaco-hover:not(.hidden) .markdown-hover').first();
+    const hover = page
+      .locator('.monaco-hover:not(.hidden) .hover-contents, .monaco-hover:not(.hidden) .markdown-hover')
+      .first();
     await hover.waitFor({ state: 'visible' });
     expect(await hover.innerText()).toMatch(/agent/i);
     await shot('03-hover');
@@ -207,7 +238,9 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     // Served by the web entry: its log says the server runs in the extension host's thread (the
     // host refused a worker), and no Node process runs the desktop entry's server.
     await runCommand('svc: Show output');
-    await expect.poll(outputText, { timeout: 30_000 }).toContain("language server started in the extension host's thread");
+    await expect
+      .poll(outputText, { timeout: 30_000 })
+      .toContain("language server started in the extension host's thread");
     expect(await outputText()).toContain('Creating workers from remote extensions is currently not supported');
     await shot('04-output');
     expect(findProcesses(dirs.extensionsDir, 'server.js')).toEqual([]);

@@ -218,7 +218,8 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
   afterAll(async () => {
     // Keep what helps to debug a failure: the extension host and server logs.
     try {
-      if (dirs && existsSync(join(dirs.userDataDir, 'logs'))) cpSync(join(dirs.userDataDir, 'logs'), join(artifacts, 'logs'), { recursive: true });
+      if (dirs && existsSync(join(dirs.userDataDir, 'logs')))
+        cpSync(join(dirs.userDataDir, 'logs'), join(artifacts, 'logs'), { recursive: true });
     } catch {
       // best effort
     }
@@ -229,7 +230,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
   // --- helpers over the workbench DOM ------------------------------------------
 
   function explorerRow(name: string): Locator {
-    return page.locator('.explorer-folders-view .monaco-list-row').filter({ has: page.getByText(name, { exact: true }) });
+    return page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ has: page.getByText(name, { exact: true }) });
   }
 
   function activeEditor(): Locator {
@@ -262,7 +265,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
   async function problemEntries(): Promise<{ file: string; text: string }[]> {
     const panel = await openProblems();
     return panel.locator('.monaco-list-row').evaluateAll((rows) => {
-      const sorted = [...rows].sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top));
+      const sorted = [...rows].sort(
+        (a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top),
+      );
       const entries: { file: string; text: string }[] = [];
       let file = '';
       for (const row of sorted) {
@@ -321,7 +326,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
   }): Promise<void> {
     const stem = opts.file.replace('.', '-');
     await openFromExplorer(opts.file);
-    await expect.poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 30_000 }).toMatch(opts.expectedLanguage);
+    await expect
+      .poll(() => page.locator('#status\\.editor\\.mode').innerText(), { timeout: 30_000 })
+      .toMatch(opts.expectedLanguage);
 
     // The squiggle (an error) under the unknown key.
     const squiggle = activeEditor().locator('.squiggly-error').first();
@@ -344,10 +351,15 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // …and the squiggle and the Problems entry go away.
     await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
     await expect
-      .poll(async () => (await problemEntries()).filter((e) => e.file === opts.file && e.text.includes('enabeld')).length, { timeout: 30_000 })
+      .poll(
+        async () => (await problemEntries()).filter((e) => e.file === opts.file && e.text.includes('enabeld')).length,
+        { timeout: 30_000 },
+      )
       .toBe(0);
     await page.keyboard.press('Control+S');
-    await expect.poll(() => readFileSync(join(workspace, opts.file), 'utf8'), { timeout: 30_000 }).toMatch(opts.fixedLine);
+    await expect
+      .poll(() => readFileSync(join(workspace, opts.file), 'utf8'), { timeout: 30_000 })
+      .toMatch(opts.fixedLine);
     await shot(`04-${stem}-fixed`);
 
     // Hover on `default_agent` (line 2, which starts with the key): the schema's description.
@@ -358,7 +370,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const lineBox = await line2.boundingBox();
     if (!lineBox) throw new Error('line 2 is not on screen');
     await page.mouse.move(lineBox.x + 30, lineBox.y + lineBox.height / 2);
-    const hover = page.locator('.monaco-hover:not(.hidden) .hover-contents, .monaco-hover:not(.hidden) .markdown-hover').first();
+    const hover = page
+      .locator('.monaco-hover:not(.hidden) .hover-contents, .monaco-hover:not(.hidden) .markdown-hover')
+      .first();
     await hover.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await hover.innerText()).toMatch(/agent/i);
     await shot(`05-${stem}-hover`);
@@ -516,7 +530,9 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const before = findProcesses(dirs.extensionsDir, 'server.js');
     expect(before).toHaveLength(1);
     process.kill(before[0]!, 'SIGKILL');
-    await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => p !== before[0]), { timeout: 60_000 }).toHaveLength(1);
+    await expect
+      .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => p !== before[0]), { timeout: 60_000 })
+      .toHaveLength(1);
     // The panel shows the channel's last lines only, and a request that raced the crash can log a
     // stack trace below the line looked for: the log on disk has all of it.
     await expect.poll(serverLog, { timeout: 30_000 }).toMatch(/restarting/);
@@ -533,7 +549,11 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // And "svc: Restart language server" restarts it on request.
     const running = findProcesses(dirs.extensionsDir, 'server.js');
     await runCommand('svc: Restart language server');
-    await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => !running.includes(p)), { timeout: 60_000 }).toHaveLength(1);
+    await expect
+      .poll(() => findProcesses(dirs.extensionsDir, 'server.js').filter((p) => !running.includes(p)), {
+        timeout: 60_000,
+      })
+      .toHaveLength(1);
     await expect.poll(() => findProcesses(dirs.extensionsDir, 'server.js'), { timeout: 30_000 }).toHaveLength(1);
     await runCommand('svc: Show output');
     await expect.poll(serverLog, { timeout: 30_000 }).toContain('restart requested');
@@ -588,7 +608,8 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.keyboard.press('Control+End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('project: a: b');
-    const syntaxEntries = async () => (await problemEntries()).filter((e) => e.file === 'svc.yaml' && /yaml-syntax/.test(e.text)).length;
+    const syntaxEntries = async () =>
+      (await problemEntries()).filter((e) => e.file === 'svc.yaml' && /yaml-syntax/.test(e.text)).length;
     await expect.poll(syntaxEntries, { timeout: 30_000 }).toBeGreaterThan(0);
     await shot('13-yaml-syntax-error-alone');
 
@@ -597,10 +618,14 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // other has the id of Red Hat's YAML extension.
     for (const name of ['toml-language-extension', 'redhat-yaml-stand-in']) {
       const out = join(tmp, `${name}.vsix`);
-      const vsce = spawnSync(process.execPath, [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
-        cwd: join(pkgDir, 'test', 'fixtures', name),
-        encoding: 'utf8',
-      });
+      const vsce = spawnSync(
+        process.execPath,
+        [vsceBin, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
+        {
+          cwd: join(pkgDir, 'test', 'fixtures', name),
+          encoding: 'utf8',
+        },
+      );
       expect(vsce.status, `${vsce.stdout}${vsce.stderr}`).toBe(0);
       installExtension(tools!, dirs, out);
     }
@@ -615,7 +640,10 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await page.keyboard.press('Control+Home');
     await page.keyboard.type('runtme = "runtime_a"');
     await page.keyboard.press('Enter');
-    await activeEditor().locator('.squiggly-error, .squiggly-warning').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await activeEditor()
+      .locator('.squiggly-error, .squiggly-warning')
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     const problem = await problemFor('svc.toml', 'runtme');
     expect(problem).toMatch(/\bsvc\W+[a-z]+(-[a-z]+)+\b/);
     await shot('14-svc-toml-with-toml-extension');
@@ -643,10 +671,15 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await runCommand('svc: Show output');
     // Change the workspace setting on disk, as a person editing settings.json would.
     mkdirSync(join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'] }, null, 2));
+    writeFileSync(
+      join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'] }, null, 2),
+    );
     // Read from the extension's log on disk: the panel's editor may not be drawn yet (a run timed out
     // waiting for it), and what is checked here is that the setting reached the extension.
-    await expect.poll(serverLog, { timeout: 60_000 }).toContain('file patterns changed: **/svc.yaml, **/svc.yml, **/svc.toml, **/*.manifest.yaml');
+    await expect
+      .poll(serverLog, { timeout: 60_000 })
+      .toContain('file patterns changed: **/svc.yaml, **/svc.yml, **/svc.toml, **/*.manifest.yaml');
     await page.locator('.tabs-container .tab', { hasText: 'app.manifest.yaml' }).click();
     await activeEditor().locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
     const problem = await problemFor('app.manifest.yaml', 'enabeld');
@@ -661,11 +694,17 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     // takes the diagnostics away; turning it back on brings them back.
     const entriesFor = async (file: string) => (await problemEntries()).filter((e) => e.file === file).length;
     const settingsFile = join(workspace, '.vscode', 'settings.json');
-    writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': false }, null, 2));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': false }, null, 2),
+    );
     await expect.poll(() => entriesFor('app.manifest.yaml'), { timeout: 60_000 }).toBe(0);
     await expect.poll(() => activeEditor().locator('.squiggly-error').count(), { timeout: 30_000 }).toBe(0);
     await shot('17-svc-enable-false');
-    writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': true }, null, 2));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': true }, null, 2),
+    );
     await problemFor('app.manifest.yaml', 'enabeld');
   }, 240_000);
 
@@ -710,18 +749,26 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     expect(problem).toContain("dockerfile 'docker/Dockerfile'");
     expect(problem).toContain('[Ln 10, Col 23]');
     // Both paths are links (the one that exists and the one that does not).
-    await expect.poll(() => activeEditor().locator('.detected-link').allInnerTexts(), { timeout: 30_000 }).toEqual(['present', 'docker/Dockerfile']);
+    await expect
+      .poll(() => activeEditor().locator('.detected-link').allInnerTexts(), { timeout: 30_000 })
+      .toEqual(['present', 'docker/Dockerfile']);
     // The status bar names the version.
     await page.locator('.statusbar-item', { hasText: 'svc v2' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await shot('18-path-warning-links');
     // Format on save, through the server's formatting.
     await activeEditor().click();
     await page.keyboard.press('Control+S');
-    await expect.poll(() => readFileSync(join(workspace, 'paths.manifest.yaml'), 'utf8'), { timeout: 60_000 }).toBe(formatted);
+    await expect
+      .poll(() => readFileSync(join(workspace, 'paths.manifest.yaml'), 'utf8'), { timeout: 60_000 })
+      .toBe(formatted);
     // Creating the Dockerfile clears the warning.
     mkdirSync(join(workspace, 'docker'), { recursive: true });
     writeFileSync(join(workspace, 'docker', 'Dockerfile'), 'FROM scratch\n');
-    await expect.poll(async () => (await problemEntries()).filter((e) => e.file === 'paths.manifest.yaml').length, { timeout: 60_000 }).toBe(0);
+    await expect
+      .poll(async () => (await problemEntries()).filter((e) => e.file === 'paths.manifest.yaml').length, {
+        timeout: 60_000,
+      })
+      .toBe(0);
     await shot('19-formatted-on-save');
   }, 240_000);
 

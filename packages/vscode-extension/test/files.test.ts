@@ -25,13 +25,21 @@ describe('document selection', () => {
   });
 
   it('does not repeat a pattern', () => {
-    expect(selectorPatterns(['svc.yaml', '**/svc.toml', 'a.yaml', 'a.yaml'])).toEqual(['**/svc.yaml', '**/svc.yml', '**/svc.toml', '**/a.yaml']);
+    expect(selectorPatterns(['svc.yaml', '**/svc.toml', 'a.yaml', 'a.yaml'])).toEqual([
+      '**/svc.yaml',
+      '**/svc.yml',
+      '**/svc.toml',
+      '**/a.yaml',
+    ]);
   });
 
   it('ignores settings values that are not string arrays', () => {
     expect(normalizeExtraPatterns(undefined)).toEqual([]);
     expect(normalizeExtraPatterns('*.yaml')).toEqual([]);
-    expect(normalizeExtraPatterns([' *.svc.yaml ', 3, null, '', '*.svc.yaml', 'x.toml'])).toEqual(['*.svc.yaml', 'x.toml']);
+    expect(normalizeExtraPatterns([' *.svc.yaml ', 3, null, '', '*.svc.yaml', 'x.toml'])).toEqual([
+      '*.svc.yaml',
+      'x.toml',
+    ]);
   });
 
   it('knows base names and YAML paths', () => {

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol/node';
 import { DEFAULT_SETTINGS } from '@svc-manifest/lsp';
 import { MANIFEST_FILE_NAMES } from '../src/files';
 
@@ -90,7 +95,9 @@ describe('package.json contributions', () => {
     expect(pkg.main).toBe('./dist/extension.js');
     expect(pkg.type ?? 'commonjs').toBe('commonjs');
     expect(pkg.engines.vscode).toMatch(/^\^1\.\d+\.\d+$/);
-    expect(pkg.files).toEqual(expect.arrayContaining(['dist/extension.js', 'dist/server.js', 'README.md', 'CHANGELOG.md', 'LICENSE']));
+    expect(pkg.files).toEqual(
+      expect.arrayContaining(['dist/extension.js', 'dist/server.js', 'README.md', 'CHANGELOG.md', 'LICENSE']),
+    );
     for (const f of pkg.files as string[]) expect(f).not.toMatch(/node_modules/);
     for (const f of [pkg.icon, 'README.md', 'CHANGELOG.md', 'LICENSE', 'images/screenshot.png']) {
       expect(existsSync(join(pkgDir, f)), f).toBe(true);
@@ -108,7 +115,14 @@ describe('the .vsix', () => {
       .map((l) => l.trim())
       .filter(Boolean)
       .sort();
-    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'images/icon.png', 'images/screenshot.png', 'package.json'];
+    const expected = [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'images/icon.png',
+      'images/screenshot.png',
+      'package.json',
+    ];
     // The bundles are listed once built (npm run bundle).
     for (const bundle of ['dist/extension.js', 'dist/server.js', 'dist/web/extension.js', 'dist/web/server.js'])
       if (existsSync(join(pkgDir, bundle))) expected.push(bundle);
@@ -129,10 +143,14 @@ describe('bundles', () => {
   let out = '';
   beforeAll(() => {
     out = mkdtempSync(join(tmpdir(), 'svc-vscode-bundle-'));
-    const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], {
-      cwd: pkgDir,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out],
+      {
+        cwd: pkgDir,
+        encoding: 'utf8',
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
   }, 60_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -151,28 +169,49 @@ describe('bundles', () => {
     const alone = mkdtempSync(join(tmpdir(), 'svc-server-alone-'));
     const serverJs = join(alone, 'server.js');
     cpSync(join(out, 'server.js'), serverJs);
-    const child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: alone, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_PATH: '' } });
+    const child = spawn(process.execPath, [serverJs, '--stdio'], {
+      cwd: alone,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_PATH: '' },
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += String(d)));
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const connection = createMessageConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
     try {
       connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
       connection.onRequest('client/registerCapability', () => null);
       const uri = 'file:///w/svc.yaml';
       const diagnostics = new Promise<Diagnostic[]>((resolve) =>
-        connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[] }) => {
-          if (p.uri === uri && p.diagnostics.length > 0) resolve(p.diagnostics);
-        }),
+        connection.onNotification(
+          'textDocument/publishDiagnostics',
+          (p: { uri: string; diagnostics: Diagnostic[] }) => {
+            if (p.uri === uri && p.diagnostics.length > 0) resolve(p.diagnostics);
+          },
+        ),
       );
       connection.listen();
-      await connection.sendRequest('initialize', { processId: process.pid, rootUri: 'file:///w', capabilities: { workspace: { configuration: true } } });
+      await connection.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: 'file:///w',
+        capabilities: { workspace: { configuration: true } },
+      });
       await connection.sendNotification('initialized', {});
       await connection.sendNotification('textDocument/didOpen', {
-        textDocument: { uri, languageId: 'yaml', version: 1, text: 'svc_version: 2\ndefault_agent: helper\nagents:\n  helper:\n    enabeld: true\n' },
+        textDocument: {
+          uri,
+          languageId: 'yaml',
+          version: 1,
+          text: 'svc_version: 2\ndefault_agent: helper\nagents:\n  helper:\n    enabeld: true\n',
+        },
       });
       const found = await Promise.race([
         diagnostics,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no diagnostics from the bundled server; stderr:\n${stderr}`)), 20_000)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no diagnostics from the bundled server; stderr:\n${stderr}`)), 20_000),
+        ),
       ]);
       const typo = found.find((d) => typeof d.message === 'string' && d.message.includes('enabeld'));
       expect(typo, JSON.stringify(found)).toBeDefined();

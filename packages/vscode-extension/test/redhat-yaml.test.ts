@@ -45,7 +45,9 @@ describe("Red Hat's YAML server on svc.yaml, with our extension installed", () =
     child = spawn(process.execPath, [serverBin, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-      params.items.map((item) => (item.section === 'yaml' ? YAML_SETTINGS : item.section?.startsWith('yaml.') ? undefined : {})),
+      params.items.map((item) =>
+        item.section === 'yaml' ? YAML_SETTINGS : item.section?.startsWith('yaml.') ? undefined : {},
+      ),
     );
     connection.onRequest('client/registerCapability', () => null);
     connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[] }) => {
@@ -56,7 +58,10 @@ describe("Red Hat's YAML server on svc.yaml, with our extension installed", () =
     await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: 'file:///w',
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } }, textDocument: {} },
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        textDocument: {},
+      },
       workspaceFolders: [{ uri: 'file:///w', name: 'w' }],
     });
     await connection.sendNotification('initialized', {});

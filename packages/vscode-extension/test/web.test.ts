@@ -21,7 +21,10 @@ let browser: Browser | undefined;
 
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'svc-vscode-web-'));
-  const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], { cwd: pkgDir, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(pkgDir, 'scripts', 'bundle.mjs'), '--require-server', '--outdir', out], {
+    cwd: pkgDir,
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
 }, 180_000);
 
@@ -33,7 +36,9 @@ afterAll(async () => {
 describe('the web extension', () => {
   it('client bundle requires only vscode', () => {
     const text = readFileSync(join(out, 'web', 'extension.js'), 'utf8');
-    const required = new Set([...text.matchAll(/(?<![\w$.'"`])require\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]));
+    const required = new Set(
+      [...text.matchAll(/(?<![\w$.'"`])require\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]),
+    );
     expect([...required]).toEqual(['vscode']);
   });
 
@@ -64,7 +69,11 @@ describe('the web extension', () => {
           const message = event.data as (typeof received)[number] & { method?: string; id?: number };
           // Requests from the server (configuration, registrations): answer them empty.
           if (message.method && message.id !== undefined)
-            worker.postMessage({ jsonrpc: '2.0', id: message.id, result: message.method === 'workspace/configuration' ? [null] : null });
+            worker.postMessage({
+              jsonrpc: '2.0',
+              id: message.id,
+              result: message.method === 'workspace/configuration' ? [null] : null,
+            });
           received.push(message);
           for (const waiter of waiters.splice(0)) waiter();
         };
@@ -72,7 +81,10 @@ describe('the web extension', () => {
         // that never sends it, failing with what it did send.
         const until = (test: () => boolean) =>
           new Promise<void>((resolve, reject) => {
-            const guard = setTimeout(() => reject(new Error(`no answer; received ${JSON.stringify(received).slice(0, 500)}`)), 30_000);
+            const guard = setTimeout(
+              () => reject(new Error(`no answer; received ${JSON.stringify(received).slice(0, 500)}`)),
+              30_000,
+            );
             const check = () => {
               if (!test()) return void waiters.push(check);
               clearTimeout(guard);
@@ -81,16 +93,33 @@ describe('the web extension', () => {
             check();
           });
         const uri = 'vscode-vfs://github/example/repo/svc.yaml';
-        worker.postMessage({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+        worker.postMessage({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { processId: null, rootUri: null, capabilities: {} },
+        });
         await until(() => received.some((m) => m.id === 1 && 'result' in m));
         worker.postMessage({ jsonrpc: '2.0', method: 'initialized', params: {} });
         const text = 'svc_version: 2\ndefault_agent: writer\nagents:\n  reviewer:\n    modle: large\n';
-        worker.postMessage({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'yaml', version: 1, text } } });
+        worker.postMessage({
+          jsonrpc: '2.0',
+          method: 'textDocument/didOpen',
+          params: { textDocument: { uri, languageId: 'yaml', version: 1, text } },
+        });
         await until(() => received.some((m) => m.method === 'textDocument/publishDiagnostics'));
-        worker.postMessage({ jsonrpc: '2.0', id: 2, method: 'textDocument/hover', params: { textDocument: { uri }, position: { line: 1, character: 3 } } });
+        worker.postMessage({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'textDocument/hover',
+          params: { textDocument: { uri }, position: { line: 1, character: 3 } },
+        });
         await until(() => received.some((m) => m.id === 2 && 'result' in m));
         worker.terminate();
-        const initialize = received.find((m) => m.id === 1)!.result as { serverInfo?: { name: string }; capabilities: Record<string, unknown> };
+        const initialize = received.find((m) => m.id === 1)!.result as {
+          serverInfo?: { name: string };
+          capabilities: Record<string, unknown>;
+        };
         const diagnostics = (
           received.find((m) => m.method === 'textDocument/publishDiagnostics')!.params as {
             diagnostics: { code: string; range: { start: { line: number } } }[];

@@ -54,7 +54,9 @@ const COMMON_OPTIONS = `options:
 `;
 
 function usageText(): string {
-  const commands = ROWS.map((row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`).join('');
+  const commands = ROWS.map(
+    (row) => `  ${row.command}${row.synopsis ? ` ${row.synopsis}` : ''}\n      ${row.summary}\n`,
+  ).join('');
   return `usage: svc-manifest git <command> [options]
 
 commands:
@@ -156,7 +158,8 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     for (const name of options.keys()) {
-      if (!(name in COMMON) && !(row.options && name in row.options)) throw new UsageError(`${command} does not take --${name}`);
+      if (!(name in COMMON) && !(row.options && name in row.options))
+        throw new UsageError(`${command} does not take --${name}`);
     }
     const format = stringOption(options, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
@@ -166,8 +169,12 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     const repo = parseRemote(repoSpec) ? repoSpec : resolve(io.cwd, repoSpec);
     const read: ReadOptions = {
       ...(stringOption(options, 'branch') !== undefined ? { branch: stringOption(options, 'branch') } : {}),
-      ...(stringOption(options, 'cache') !== undefined ? { cache: resolve(io.cwd, stringOption(options, 'cache')!) } : {}),
-      ...(stringOption(options, 'timeout') !== undefined ? { timeoutMs: parseTimeout(stringOption(options, 'timeout')!) } : {}),
+      ...(stringOption(options, 'cache') !== undefined
+        ? { cache: resolve(io.cwd, stringOption(options, 'cache')!) }
+        : {}),
+      ...(stringOption(options, 'timeout') !== undefined
+        ? { timeoutMs: parseTimeout(stringOption(options, 'timeout')!) }
+        : {}),
     };
     const author = stringOption(options, 'author');
     const committer = stringOption(options, 'committer');
@@ -200,7 +207,8 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
       write,
       read,
       usage: (text) => new UsageError(text),
-      manifestLocation: () => manifestLocation(stringOption(options, 'manifest'), options.has('repo') ? repo : undefined, io.cwd),
+      manifestLocation: () =>
+        manifestLocation(stringOption(options, 'manifest'), options.has('repo') ? repo : undefined, io.cwd),
     };
     const call = row.call as (repo: string, ...rest: unknown[]) => Promise<unknown>;
     const cli = row.cli as (input: CliInput, call: (...args: unknown[]) => Promise<unknown>) => Promise<unknown>;
@@ -216,7 +224,10 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (error instanceof RefusedError) {
       // Scripts reading JSON get the refusal as JSON too: its code, message and details.
-      if (json) io.stdout(`${JSON.stringify({ refused: { code: error.code, message: error.message, ...error.details } }, null, 2)}\n`);
+      if (json)
+        io.stdout(
+          `${JSON.stringify({ refused: { code: error.code, message: error.message, ...error.details } }, null, 2)}\n`,
+        );
       io.stderr(`refused: ${error.code}: ${error.message}\n`);
       return 1;
     }
@@ -231,17 +242,27 @@ export async function runGitCli(argv: string[], io: CliIo): Promise<number> {
  * Without it, and without `--repo`, the search starts at the current folder's place in its
  * repository and goes up to the root, as git finds its repository; with `--repo`, the root.
  */
-async function manifestLocation(manifest: string | undefined, repo: string | undefined, cwd: string): Promise<ManifestLocation> {
+async function manifestLocation(
+  manifest: string | undefined,
+  repo: string | undefined,
+  cwd: string,
+): Promise<ManifestLocation> {
   if (manifest !== undefined) {
     if (manifest === '') throw new UsageError('--manifest needs a path');
-    if (repo !== undefined && (parseRemote(repo) || (await gitOutput(repo, ['rev-parse', '--is-bare-repository'])) === 'true')) return { manifest };
+    if (
+      repo !== undefined &&
+      (parseRemote(repo) || (await gitOutput(repo, ['rev-parse', '--is-bare-repository'])) === 'true')
+    )
+      return { manifest };
     const topLevel = await gitOutput(repo ?? cwd, ['rev-parse', '--show-toplevel']);
     if (topLevel === undefined) return { manifest };
     const inRepository = relative(realpathOrSelf(topLevel), realpathOrSelf(resolve(cwd, manifest)))
       .split(sep)
       .join('/');
     if (inRepository === '' || inRepository.startsWith('../') || inRepository === '..' || isAbsolute(inRepository)) {
-      throw new UsageError(`--manifest ${JSON.stringify(escapeForTerminal(manifest))} is not inside the repository at ${escapeForTerminal(topLevel)}`);
+      throw new UsageError(
+        `--manifest ${JSON.stringify(escapeForTerminal(manifest))} is not inside the repository at ${escapeForTerminal(topLevel)}`,
+      );
     }
     return { manifest: inRepository };
   }
@@ -283,6 +304,7 @@ function stringOption(options: Map<string, string | true>, name: string): string
 
 function parseTimeout(value: string): number {
   const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0)) throw new UsageError('--timeout takes a positive number of seconds');
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0))
+    throw new UsageError('--timeout takes a positive number of seconds');
   return Math.round(seconds * 1000);
 }

@@ -139,7 +139,9 @@ class BatchProcess {
       /* git exited early; 'close' tells why */
     });
     this.child.on('error', (error) => this.fail(error));
-    this.child.on('close', (code) => this.fail(new GitCommandError(args, code, this.stderr || 'cat-file --batch ended early')));
+    this.child.on('close', (code) =>
+      this.fail(new GitCommandError(args, code, this.stderr || 'cat-file --batch ended early')),
+    );
     this.idle(true);
   }
 
@@ -162,7 +164,10 @@ class BatchProcess {
    * that never closes the repository still lets Node exit (and git then sees the end of its input).
    */
   private idle(idle: boolean): void {
-    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as { ref(): void; unref(): void }[]) {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as {
+      ref(): void;
+      unref(): void;
+    }[]) {
       if (idle) handle.unref();
       else handle.ref();
     }
@@ -192,7 +197,14 @@ class BatchProcess {
         const match = /^([0-9a-f]{40,64}) ([a-z]+) (\d+)$/.exec(line);
         if (!match) {
           if (/ (missing|ambiguous)$/.test(line)) this.answer(null);
-          else this.fail(new GitCommandError(['cat-file', '--batch'], null, `unexpected output: ${JSON.stringify(line.slice(0, 200))}`));
+          else
+            this.fail(
+              new GitCommandError(
+                ['cat-file', '--batch'],
+                null,
+                `unexpected output: ${JSON.stringify(line.slice(0, 200))}`,
+              ),
+            );
           continue;
         }
         const size = Number(match[3]);
@@ -239,7 +251,11 @@ export class CatFileBatch {
   read(spec: string | Buffer, maxBytes = Number.MAX_SAFE_INTEGER): Promise<BatchObject | null> {
     const bytes = typeof spec === 'string' ? Buffer.from(spec, 'utf8') : spec;
     if (bytes.includes(0x0a) || bytes.includes(0x0d))
-      return Promise.reject(new Error(`cannot ask cat-file --batch for a name with a line break: ${JSON.stringify(bytes.toString('utf8'))}`));
+      return Promise.reject(
+        new Error(
+          `cannot ask cat-file --batch for a name with a line break: ${JSON.stringify(bytes.toString('utf8'))}`,
+        ),
+      );
     this.process ??= new BatchProcess(['--git-dir', this.gitDir, 'cat-file', '--batch']);
     return this.process.request(bytes, maxBytes);
   }

@@ -57,17 +57,25 @@ export class GitRepo {
     if (!info.isDirectory()) throw new RefusedError('not-a-repository', `${path} is not a folder`);
     // One process for everything: in a bare repository (or inside a git folder) git prints the
     // first three answers and then fails on --show-toplevel, which is not needed there.
-    const result = await runGit(['rev-parse', '--absolute-git-dir', '--is-bare-repository', '--is-inside-git-dir', '--show-toplevel'], {
-      cwd: path,
-      anyExit: true,
-    });
+    const result = await runGit(
+      ['rev-parse', '--absolute-git-dir', '--is-bare-repository', '--is-inside-git-dir', '--show-toplevel'],
+      {
+        cwd: path,
+        anyExit: true,
+      },
+    );
     const [gitDir, bare, insideGitDir, workTree] = result.stdout.toString('utf8').split('\n');
     const why = () => result.stderr.trim().split('\n')[0];
-    if (!gitDir || (bare !== 'true' && bare !== 'false')) throw new RefusedError('not-a-repository', `${path} is not a git repository (${why()})`);
+    if (!gitDir || (bare !== 'true' && bare !== 'false'))
+      throw new RefusedError('not-a-repository', `${path} is not a git repository (${why()})`);
     if (bare !== 'true' && insideGitDir === 'true') {
-      throw new RefusedError('not-a-repository', `${path} is inside the git folder of a repository with a work tree (${gitDir}); pass the work tree instead`);
+      throw new RefusedError(
+        'not-a-repository',
+        `${path} is inside the git folder of a repository with a work tree (${gitDir}); pass the work tree instead`,
+      );
     }
-    if (bare !== 'true' && (result.code !== 0 || !workTree)) throw new RefusedError('not-a-repository', `${path} is not a git repository (${why()})`);
+    if (bare !== 'true' && (result.code !== 0 || !workTree))
+      throw new RefusedError('not-a-repository', `${path} is not a git repository (${why()})`);
     return new GitRepo(gitDir, bare === 'true' ? null : workTree!);
   }
 
@@ -78,7 +86,11 @@ export class GitRepo {
       !/[\u0000-\u001f\u007f]/.test(branch) &&
       !branch.startsWith('-') &&
       (await runGit(['check-ref-format', `refs/heads/${branch}`], { okCodes: [1] })).code === 0;
-    if (!ok) throw new RefusedError('invalid-branch', `${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`);
+    if (!ok)
+      throw new RefusedError(
+        'invalid-branch',
+        `${JSON.stringify(branch)} is not a valid branch name (see git check-ref-format)`,
+      );
   }
 
   private batch: CatFileBatch | undefined;
@@ -135,7 +147,8 @@ export class GitRepo {
     let tree = this.trees.get(oid);
     if (!tree) {
       tree = this.readObject(oid).then((object) => {
-        if (object?.type !== 'tree' || !object.content) throw new GitCommandError(['cat-file', '--batch'], null, `${oid} is not a tree`);
+        if (object?.type !== 'tree' || !object.content)
+          throw new GitCommandError(['cat-file', '--batch'], null, `${oid} is not a tree`);
         return parseTree(object.content, oid.length / 2);
       });
       tree.catch(() => this.trees.delete(oid));
@@ -177,7 +190,9 @@ export class GitRepo {
     const walk = async (a: string | null, b: string | null, prefix: string) => {
       const left = a ? await this.tree(a) : new Map<string, Entry>();
       const right = b ? await this.tree(b) : new Map<string, Entry>();
-      const names = [...new Set([...left.keys(), ...right.keys()])].sort((x, y) => Buffer.compare(Buffer.from(x, 'latin1'), Buffer.from(y, 'latin1')));
+      const names = [...new Set([...left.keys(), ...right.keys()])].sort((x, y) =>
+        Buffer.compare(Buffer.from(x, 'latin1'), Buffer.from(y, 'latin1')),
+      );
       for (const name of names) {
         const l = left.get(name);
         const r = right.get(name);
@@ -193,8 +208,21 @@ export class GitRepo {
   }
 
   /** Entries of `commit` at or under `paths` (the whole tree when `paths` is empty). */
-  async lsTree(commit: string, paths: readonly string[] = [], options: { trees?: boolean } = {}): Promise<Map<string, TreeEntry>> {
-    const result = await this.git(['ls-tree', '-r', ...(options.trees ? ['-t'] : []), '-z', '--full-tree', commit, '--', ...paths]);
+  async lsTree(
+    commit: string,
+    paths: readonly string[] = [],
+    options: { trees?: boolean } = {},
+  ): Promise<Map<string, TreeEntry>> {
+    const result = await this.git([
+      'ls-tree',
+      '-r',
+      ...(options.trees ? ['-t'] : []),
+      '-z',
+      '--full-tree',
+      commit,
+      '--',
+      ...paths,
+    ]);
     const entries = new Map<string, TreeEntry>();
     for (const record of result.stdout.toString('utf8').split('\0')) {
       if (!record) continue;
@@ -232,7 +260,10 @@ export class GitRepo {
    * temporary index that no one else sees.
    */
   async buildTree(baseTree: string | null, changes: readonly IndexChange[]): Promise<string> {
-    return (await buildTreeFromChanges(this.gitDir, baseTree, changes, (oid) => this.tree(oid))) ?? this.buildTreeInIndex(baseTree, changes);
+    return (
+      (await buildTreeFromChanges(this.gitDir, baseTree, changes, (oid) => this.tree(oid))) ??
+      this.buildTreeInIndex(baseTree, changes)
+    );
   }
 
   private async buildTreeInIndex(baseTree: string | null, changes: readonly IndexChange[]): Promise<string> {
@@ -242,7 +273,9 @@ export class GitRepo {
       await this.git(baseTree ? ['read-tree', baseTree] : ['read-tree', '--empty'], { env });
       if (changes.length > 0) {
         const zero = '0'.repeat(baseTree?.length ?? 40);
-        const records = changes.map((change) => (change.oid === null ? `0 ${zero}\t${change.path}\0` : `${change.mode} ${change.oid}\t${change.path}\0`));
+        const records = changes.map((change) =>
+          change.oid === null ? `0 ${zero}\t${change.path}\0` : `${change.mode} ${change.oid}\t${change.path}\0`,
+        );
         await this.git(['update-index', '-z', '--index-info'], { env, input: records.join('') });
       }
       return await this.text(['write-tree'], { env });
@@ -251,7 +284,13 @@ export class GitRepo {
     }
   }
 
-  async commitTree(tree: string, parents: readonly string[], message: string, author: Identity, committer: Identity): Promise<string> {
+  async commitTree(
+    tree: string,
+    parents: readonly string[],
+    message: string,
+    author: Identity,
+    committer: Identity,
+  ): Promise<string> {
     const env: Record<string, string> = {
       GIT_AUTHOR_NAME: author.name,
       GIT_AUTHOR_EMAIL: author.email,
@@ -281,7 +320,10 @@ export class GitRepo {
       return { ok: true };
     } catch (error) {
       if (error instanceof GitCommandError && isLostRace(error.stderr)) {
-        return { ok: false, lockFile: /Unable to create '([^']+\.lock)': File exists/i.exec(error.stderr)?.[1] ?? null };
+        return {
+          ok: false,
+          lockFile: /Unable to create '([^']+\.lock)': File exists/i.exec(error.stderr)?.[1] ?? null,
+        };
       }
       throw error;
     }
@@ -330,7 +372,9 @@ function plainBranchName(branch: string): boolean {
   return (
     /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(branch) &&
     !branch.includes('..') &&
-    branch.split('/').every((part) => !part.startsWith('.') && !part.startsWith('-') && !part.endsWith('.lock') && !part.endsWith('.'))
+    branch
+      .split('/')
+      .every((part) => !part.startsWith('.') && !part.startsWith('-') && !part.endsWith('.lock') && !part.endsWith('.'))
   );
 }
 
@@ -342,5 +386,7 @@ function treeEntry(entry: Entry): TreeEntry {
 
 /** update-ref's words for "someone else moved or is moving this ref". */
 function isLostRace(stderr: string): boolean {
-  return /cannot lock ref|but expected|reference already exists|\.lock': File exists|unable to create .*\.lock/i.test(stderr);
+  return /cannot lock ref|but expected|reference already exists|\.lock': File exists|unable to create .*\.lock/i.test(
+    stderr,
+  );
 }

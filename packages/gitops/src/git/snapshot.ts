@@ -43,13 +43,21 @@ export class Snapshot {
     const entry = await this.entry(path);
     if (!entry || entry.type !== 'blob') return null;
     if (entry.mode === '120000') {
-      throw new RefusedError('not-regular-file', `${path} is a symlink in the repository; the applier only reads and edits regular files`, { file: path });
+      throw new RefusedError(
+        'not-regular-file',
+        `${path} is a symlink in the repository; the applier only reads and edits regular files`,
+        { file: path },
+      );
     }
     if (maxBytes !== undefined && !this.blobCache.has(entry.oid)) {
       // A larger blob's bytes are skipped as git sends them, never held.
       const object = await this.repo.readObject(entry.oid, maxBytes);
       if (object && !object.content)
-        throw new RefusedError('too-large', `${path} is ${object.size} bytes, more than the limit of ${maxBytes}; it is not read`, { file: path });
+        throw new RefusedError(
+          'too-large',
+          `${path} is ${object.size} bytes, more than the limit of ${maxBytes}; it is not read`,
+          { file: path },
+        );
       if (object?.type === 'blob' && object.content) this.blobCache.set(entry.oid, object.content);
     }
     return this.readBlob(entry.oid);

@@ -49,7 +49,11 @@ function gitMayRefuse(name: string): boolean {
 /** A path as latin1 bytes, split into names; null when an index would read it differently. */
 function splitPath(path: string): string[] | null {
   const names = Buffer.from(path, 'utf8').toString('latin1').split('/');
-  return names.every((name) => name !== '' && name !== '.' && name !== '..' && !name.includes('\0') && !gitMayRefuse(name)) ? names : null;
+  return names.every(
+    (name) => name !== '' && name !== '.' && name !== '..' && !name.includes('\0') && !gitMayRefuse(name),
+  )
+    ? names
+    : null;
 }
 
 /** Reads a tree object's entries by id (the repository's long-lived reader). */
@@ -113,7 +117,9 @@ export async function buildTreeFromChanges(
     const unchanged =
       listing &&
       listing.size === entries.size &&
-      [...entries].every(([name, entry]) => listing.get(name)?.oid === entry.oid && listing.get(name)?.mode === entry.mode);
+      [...entries].every(
+        ([name, entry]) => listing.get(name)?.oid === entry.oid && listing.get(name)?.mode === entry.mode,
+      );
     if (!unchanged) written.push({ path, entries, oid });
     return oid;
   };
@@ -124,7 +130,12 @@ export async function buildTreeFromChanges(
 }
 
 /** Reads every directory of `root`'s shape from `baseTree` in one `cat-file --batch`: path → entries (null: absent). */
-async function readTrees(gitDir: string, baseTree: string, root: DirNode, oidBytes: number): Promise<Map<string, Map<string, Entry> | null>> {
+async function readTrees(
+  gitDir: string,
+  baseTree: string,
+  root: DirNode,
+  oidBytes: number,
+): Promise<Map<string, Map<string, Entry> | null>> {
   const paths: string[] = [];
   const walk = (node: DirNode, path: string) => {
     paths.push(path);
@@ -133,10 +144,16 @@ async function readTrees(gitDir: string, baseTree: string, root: DirNode, oidByt
   walk(root, '');
   // `<tree>:<path>` names one line of input; a directory name with a newline cannot be asked for.
   if (paths.some((path) => path.includes('\n'))) {
-    return new Map(await Promise.all(paths.map(async (path) => [path, await readTreeAlone(gitDir, baseTree, path, oidBytes)] as const)));
+    return new Map(
+      await Promise.all(
+        paths.map(async (path) => [path, await readTreeAlone(gitDir, baseTree, path, oidBytes)] as const),
+      ),
+    );
   }
   const input = paths.map((path) => (path === '' ? baseTree : `${baseTree}:${path}`)).join('\n');
-  const out = (await runGit(['--git-dir', gitDir, 'cat-file', '--batch'], { input: Buffer.from(`${input}\n`, 'latin1') })).stdout;
+  const out = (
+    await runGit(['--git-dir', gitDir, 'cat-file', '--batch'], { input: Buffer.from(`${input}\n`, 'latin1') })
+  ).stdout;
   const listings = new Map<string, Map<string, Entry> | null>();
   let offset = 0;
   for (const path of paths) {
@@ -156,7 +173,11 @@ async function readTrees(gitDir: string, baseTree: string, root: DirNode, oidByt
 }
 
 /** The same listings as {@link readTrees}, each directory read by id through `readTree`, from the root down. */
-async function readTreesWith(readTree: TreeReader, baseTree: string, root: DirNode): Promise<Map<string, Map<string, Entry> | null>> {
+async function readTreesWith(
+  readTree: TreeReader,
+  baseTree: string,
+  root: DirNode,
+): Promise<Map<string, Map<string, Entry> | null>> {
   const listings = new Map<string, Map<string, Entry> | null>();
   const walk = async (node: DirNode, path: string, oid: string | null) => {
     const listing = oid === null ? null : await readTree(oid);
@@ -170,7 +191,12 @@ async function readTreesWith(readTree: TreeReader, baseTree: string, root: DirNo
   return listings;
 }
 
-async function readTreeAlone(gitDir: string, baseTree: string, path: string, oidBytes: number): Promise<Map<string, Entry> | null> {
+async function readTreeAlone(
+  gitDir: string,
+  baseTree: string,
+  path: string,
+  oidBytes: number,
+): Promise<Map<string, Entry> | null> {
   const spec = path === '' ? baseTree : `${baseTree}:${Buffer.from(path, 'latin1').toString('utf8')}`;
   const type = await runGit(['--git-dir', gitDir, 'cat-file', '-t', spec], { okCodes: [1, 128] });
   if (type.code !== 0 || type.stdout.toString('utf8').trim() !== 'tree') return null;
@@ -202,7 +228,9 @@ function sortedEntries(entries: Map<string, Entry>): [string, Entry][] {
 
 function treeOid(entries: Map<string, Entry>, oidLength: number): string {
   const body = Buffer.concat(
-    sortedEntries(entries).map(([name, entry]) => Buffer.concat([Buffer.from(`${entry.mode} ${name}\0`, 'latin1'), Buffer.from(entry.oid, 'hex')])),
+    sortedEntries(entries).map(([name, entry]) =>
+      Buffer.concat([Buffer.from(`${entry.mode} ${name}\0`, 'latin1'), Buffer.from(entry.oid, 'hex')]),
+    ),
   );
   const hash = createHash(oidLength === 64 ? 'sha256' : 'sha1');
   hash.update(`tree ${body.length}\0`);
@@ -228,17 +256,27 @@ function typeOf(mode: string): string {
 }
 
 /** Writes the trees (children before parents) with one `mktree --batch`, checking git computed the same ids. */
-async function writeTrees(gitDir: string, trees: readonly { path: string; entries: Map<string, Entry>; oid: string }[]): Promise<void> {
+async function writeTrees(
+  gitDir: string,
+  trees: readonly { path: string; entries: Map<string, Entry>; oid: string }[],
+): Promise<void> {
   const input = trees
     .map(
       ({ entries }) =>
         sortedEntries(entries)
-          .map(([name, entry]) => `${entry.mode.padStart(6, '0')} ${typeOf(entry.mode)} ${entry.oid}\t${quoteName(name)}\n`)
+          .map(
+            ([name, entry]) =>
+              `${entry.mode.padStart(6, '0')} ${typeOf(entry.mode)} ${entry.oid}\t${quoteName(name)}\n`,
+          )
           .join('') + '\n',
     )
     .join('');
-  const out = (await runGit(['--git-dir', gitDir, 'mktree', '--batch'], { input: Buffer.from(input, 'latin1') })).stdout.toString('latin1').trim().split('\n');
+  const out = (await runGit(['--git-dir', gitDir, 'mktree', '--batch'], { input: Buffer.from(input, 'latin1') })).stdout
+    .toString('latin1')
+    .trim()
+    .split('\n');
   trees.forEach((tree, i) => {
-    if (out[i] !== tree.oid) throw new Error(`git wrote tree ${out[i]} for '${tree.path || '.'}' where ${tree.oid} was computed`);
+    if (out[i] !== tree.oid)
+      throw new Error(`git wrote tree ${out[i]} for '${tree.path || '.'}' where ${tree.oid} was computed`);
   });
 }

@@ -13,7 +13,13 @@ import { pathToFileURL } from 'node:url';
 import { RefusedError } from '../errors.js';
 import { isPlainObject } from '../json.js';
 import { checkItemPath } from '../policy/item-paths.js';
-import { compareCodeUnits, computeIntegrity, parseItemDescriptor, type FetchedItem, type ItemDescriptor } from './item.js';
+import {
+  compareCodeUnits,
+  computeIntegrity,
+  parseItemDescriptor,
+  type FetchedItem,
+  type ItemDescriptor,
+} from './item.js';
 
 /** One row of `items()`. */
 export interface ItemSummary {
@@ -70,7 +76,8 @@ export const DEFAULT_CATALOG_LIMITS: Readonly<CatalogLimits> = Object.freeze({
 export function catalogLimits(overrides: Partial<CatalogLimits> = {}): CatalogLimits {
   const limits = { ...DEFAULT_CATALOG_LIMITS, ...overrides };
   for (const [key, value] of Object.entries(limits)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TypeError(`catalog limit ${key} must be a positive number`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new TypeError(`catalog limit ${key} must be a positive number`);
   }
   return limits;
 }
@@ -78,7 +85,8 @@ export function catalogLimits(overrides: Partial<CatalogLimits> = {}): CatalogLi
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 function checkId(id: string): void {
-  if (!ID.test(id)) throw new RefusedError('unknown-item', `${JSON.stringify(id)} is not a valid item id (${ID.source})`);
+  if (!ID.test(id))
+    throw new RefusedError('unknown-item', `${JSON.stringify(id)} is not a valid item id (${ID.source})`);
 }
 
 function tooLarge(what: string, limit: number): never {
@@ -132,12 +140,20 @@ export class FolderCatalog implements Catalog {
     const root = await fsp.stat(this.root).catch(() => null);
     if (!root) throw new RefusedError('catalog-unreachable', `the catalog folder ${this.root} does not exist`);
     if (!root.isDirectory()) throw new RefusedError('catalog-unreachable', `the catalog ${this.root} is not a folder`);
-    const bytes = await this.readRegular(id, ['item.json'], this.limits.maxDescriptorBytes, `item.json of marketplace item '${id}'`);
+    const bytes = await this.readRegular(
+      id,
+      ['item.json'],
+      this.limits.maxDescriptorBytes,
+      `item.json of marketplace item '${id}'`,
+    );
     if (bytes === null) return null;
     try {
       return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch (error) {
-      throw new RefusedError('invalid-item', `marketplace item '${id}' has an unreadable item.json: ${(error as Error).message}`);
+      throw new RefusedError(
+        'invalid-item',
+        `marketplace item '${id}' has an unreadable item.json: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -150,7 +166,11 @@ export class FolderCatalog implements Catalog {
       Math.min(maxBytes, this.limits.maxFileBytes),
       `file '${path}' of marketplace item '${id}'`,
     );
-    if (bytes === null) throw new RefusedError('invalid-item', `marketplace item '${id}' lists '${path}' but the catalog has no such file`);
+    if (bytes === null)
+      throw new RefusedError(
+        'invalid-item',
+        `marketplace item '${id}' lists '${path}' but the catalog has no such file`,
+      );
     return bytes;
   }
 
@@ -158,7 +178,12 @@ export class FolderCatalog implements Catalog {
    * Reads `<root>/<id>/<parts…>` when every component below the root is a real directory
    * and the last one a regular file, at most `maxBytes` long. Null when it does not exist.
    */
-  private async readRegular(id: string, parts: readonly string[], maxBytes: number, what: string): Promise<Buffer | null> {
+  private async readRegular(
+    id: string,
+    parts: readonly string[],
+    maxBytes: number,
+    what: string,
+  ): Promise<Buffer | null> {
     let current = this.root;
     const components = [id, ...parts];
     for (const [index, component] of components.entries()) {
@@ -169,16 +194,25 @@ export class FolderCatalog implements Catalog {
       });
       if (!info) return null;
       if (info.isSymbolicLink())
-        throw new RefusedError('not-regular-file', `${what}: ${current} is a symlink; a catalog may only hold regular files and folders`);
+        throw new RefusedError(
+          'not-regular-file',
+          `${what}: ${current} is a symlink; a catalog may only hold regular files and folders`,
+        );
       const last = index === components.length - 1;
       if (!last && !info.isDirectory()) return null;
-      if (last && !info.isFile()) throw new RefusedError('not-regular-file', `${what}: ${current} is not a regular file`);
+      if (last && !info.isFile())
+        throw new RefusedError('not-regular-file', `${what}: ${current} is not a regular file`);
       if (last && info.size > maxBytes) tooLarge(what, maxBytes);
     }
     // O_NOFOLLOW: a symlink swapped in after the check above is still not followed.
-    const handle = await fsp.open(current, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
-      throw new RefusedError('not-regular-file', `${what}: cannot open ${current} as a regular file (${error.code ?? error.message})`);
-    });
+    const handle = await fsp
+      .open(current, constants.O_RDONLY | constants.O_NOFOLLOW)
+      .catch((error: NodeJS.ErrnoException) => {
+        throw new RefusedError(
+          'not-regular-file',
+          `${what}: cannot open ${current} as a regular file (${error.code ?? error.message})`,
+        );
+      });
     try {
       const info = await handle.stat();
       if (!info.isFile()) throw new RefusedError('not-regular-file', `${what}: ${current} is not a regular file`);
@@ -231,8 +265,15 @@ export class HttpCatalog implements Catalog {
     const url = `${this.location}${path}`;
     const remaining = this.deadline === undefined ? Infinity : this.deadline - Date.now();
     if (remaining <= 0)
-      throw new RefusedError('catalog-timeout', `the marketplace reads took longer than ${this.limits.totalTimeoutMs} ms in all; gave up before ${url}`);
-    const bounds = { connectTimeoutMs: this.limits.connectTimeoutMs, timeoutMs: Math.min(this.limits.requestTimeoutMs, remaining), maxBytes };
+      throw new RefusedError(
+        'catalog-timeout',
+        `the marketplace reads took longer than ${this.limits.totalTimeoutMs} ms in all; gave up before ${url}`,
+      );
+    const bounds = {
+      connectTimeoutMs: this.limits.connectTimeoutMs,
+      timeoutMs: Math.min(this.limits.requestTimeoutMs, remaining),
+      maxBytes,
+    };
     const origin = new URL(url).origin;
     let current = new URL(url);
     for (let redirects = 0; ; redirects++) {
@@ -240,12 +281,22 @@ export class HttpCatalog implements Catalog {
       const response = await httpGet(current, current.origin === origin ? this.headers : {}, bounds, what);
       if (response.status >= 300 && response.status < 400 && response.location) {
         const next = new URL(response.location, current);
-        if (redirects >= MAX_REDIRECTS) throw new RefusedError('catalog-error', `the marketplace redirected more than ${MAX_REDIRECTS} times for ${url}`);
+        if (redirects >= MAX_REDIRECTS)
+          throw new RefusedError(
+            'catalog-error',
+            `the marketplace redirected more than ${MAX_REDIRECTS} times for ${url}`,
+          );
         if (current.protocol === 'https:' && next.protocol !== 'https:') {
-          throw new RefusedError('catalog-error', `the marketplace redirected ${current.href} to ${next.href}, which is not https; refused`);
+          throw new RefusedError(
+            'catalog-error',
+            `the marketplace redirected ${current.href} to ${next.href}, which is not https; refused`,
+          );
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:')
-          throw new RefusedError('catalog-error', `the marketplace redirected to ${next.href}; only http(s) is followed`);
+          throw new RefusedError(
+            'catalog-error',
+            `the marketplace redirected to ${next.href}; only http(s) is followed`,
+          );
         current = next;
         continue;
       }
@@ -267,7 +318,9 @@ export class HttpCatalog implements Catalog {
   }
 
   async items(): Promise<ItemSummary[]> {
-    const body = (await this.json('/items', `the marketplace's item list at ${this.location}/items`, this.limits.maxListBytes)) ?? [];
+    const body =
+      (await this.json('/items', `the marketplace's item list at ${this.location}/items`, this.limits.maxListBytes)) ??
+      [];
     const list = Array.isArray(body) ? body : isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
     return list.filter(isPlainObject).map((row) => ({
       id: String(row.id),
@@ -291,7 +344,11 @@ export class HttpCatalog implements Catalog {
       Math.min(maxBytes, this.limits.maxFileBytes),
       `file '${path}' of marketplace item '${id}'`,
     );
-    if (!body) throw new RefusedError('invalid-item', `marketplace item '${id}' lists '${path}' but the catalog has no such file`);
+    if (!body)
+      throw new RefusedError(
+        'invalid-item',
+        `marketplace item '${id}' lists '${path}' but the catalog has no such file`,
+      );
     return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   }
 }
@@ -321,7 +378,11 @@ async function httpGet(
       reject(new RefusedError('catalog-error', `${url.href} is not an http(s) URL`));
       return;
     }
-    const request = send(url, { method: 'GET', headers: { accept: 'application/json, */*', ...headers }, agent: false });
+    const request = send(url, {
+      method: 'GET',
+      headers: { accept: 'application/json, */*', ...headers },
+      agent: false,
+    });
     timers.push(
       setTimeout(
         () =>
@@ -337,14 +398,25 @@ async function httpGet(
     request.on('socket', (socket) => {
       if (!socket.connecting) return;
       const timer = setTimeout(
-        () => finish(new RefusedError('catalog-timeout', `could not connect to the marketplace at ${url.host} within ${bounds.connectTimeoutMs} ms`)),
+        () =>
+          finish(
+            new RefusedError(
+              'catalog-timeout',
+              `could not connect to the marketplace at ${url.host} within ${bounds.connectTimeoutMs} ms`,
+            ),
+          ),
         bounds.connectTimeoutMs,
       );
       timers.push(timer);
       socket.once('connect', () => clearTimeout(timer));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
-      finish(new RefusedError('catalog-unreachable', `cannot reach the marketplace at ${url.href}: ${error.code ?? error.message}`));
+      finish(
+        new RefusedError(
+          'catalog-unreachable',
+          `cannot reach the marketplace at ${url.href}: ${error.code ?? error.message}`,
+        ),
+      );
     });
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
@@ -356,7 +428,12 @@ async function httpGet(
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > bounds.maxBytes) {
-        finish(new RefusedError('too-large', `${what} at ${url.href} is ${declared} bytes, more than the limit of ${bounds.maxBytes}; nothing was written`));
+        finish(
+          new RefusedError(
+            'too-large',
+            `${what} at ${url.href} is ${declared} bytes, more than the limit of ${bounds.maxBytes}; nothing was written`,
+          ),
+        );
         return;
       }
       const chunks: Buffer[] = [];
@@ -364,14 +441,28 @@ async function httpGet(
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > bounds.maxBytes) {
-          finish(new RefusedError('too-large', `${what} at ${url.href} is larger than the limit of ${bounds.maxBytes} bytes; nothing was written`));
+          finish(
+            new RefusedError(
+              'too-large',
+              `${what} at ${url.href} is larger than the limit of ${bounds.maxBytes} bytes; nothing was written`,
+            ),
+          );
           return;
         }
         chunks.push(chunk);
       });
       response.on('end', () => finish(null, { status, body: Buffer.concat(chunks) }));
-      response.on('error', (error) => finish(new RefusedError('catalog-unreachable', `the marketplace connection for ${url.href} failed: ${error.message}`)));
-      response.on('aborted', () => finish(new RefusedError('catalog-unreachable', `the marketplace closed the connection for ${url.href} early`)));
+      response.on('error', (error) =>
+        finish(
+          new RefusedError(
+            'catalog-unreachable',
+            `the marketplace connection for ${url.href} failed: ${error.message}`,
+          ),
+        ),
+      );
+      response.on('aborted', () =>
+        finish(new RefusedError('catalog-unreachable', `the marketplace closed the connection for ${url.href} early`)),
+      );
     });
     request.end();
   });
@@ -393,10 +484,14 @@ export async function fetchItem(
   descriptorRead: Promise<unknown | null> = catalog.item(id),
 ): Promise<FetchedItem> {
   const raw = await descriptorRead;
-  if (raw === null) throw new RefusedError('unknown-item', `the marketplace at ${catalog.location} has no item '${id}'`);
+  if (raw === null)
+    throw new RefusedError('unknown-item', `the marketplace at ${catalog.location} has no item '${id}'`);
   const descriptor: ItemDescriptor = parseItemDescriptor(id, raw);
   if (descriptor.files.length > budget.limits.maxFiles) {
-    throw new RefusedError('too-large', `marketplace item '${id}' lists ${descriptor.files.length} files, more than the limit of ${budget.limits.maxFiles}`);
+    throw new RefusedError(
+      'too-large',
+      `marketplace item '${id}' lists ${descriptor.files.length} files, more than the limit of ${budget.limits.maxFiles}`,
+    );
   }
   const contents = new Map<string, Uint8Array>();
   let itemBytes = 0;
@@ -406,21 +501,29 @@ export async function fetchItem(
     const content = await catalog.itemFile(id, path, Math.max(0, allowed));
     // A custom catalog may ignore maxBytes: the bounds are checked again on what it returned.
     if (content.byteLength > budget.limits.maxFileBytes) refuseSize(what, 'file', budget.limits.maxFileBytes);
-    if (itemBytes + content.byteLength > budget.limits.maxItemBytes) refuseSize(`marketplace item '${id}'`, 'item', budget.limits.maxItemBytes);
-    if (content.byteLength > budget.remaining) refuseSize(`the items this operation fetches`, 'total', budget.limits.maxTotalBytes);
+    if (itemBytes + content.byteLength > budget.limits.maxItemBytes)
+      refuseSize(`marketplace item '${id}'`, 'item', budget.limits.maxItemBytes);
+    if (content.byteLength > budget.remaining)
+      refuseSize(`the items this operation fetches`, 'total', budget.limits.maxTotalBytes);
     itemBytes += content.byteLength;
     budget.spend(content.byteLength);
     contents.set(path, content);
   }
   const integrity = computeIntegrity(descriptor, contents);
   if (descriptor.integrity && descriptor.integrity !== integrity) {
-    throw new RefusedError('invalid-item', `marketplace item '${id}' does not match its integrity ${descriptor.integrity} (computed ${integrity})`);
+    throw new RefusedError(
+      'invalid-item',
+      `marketplace item '${id}' does not match its integrity ${descriptor.integrity} (computed ${integrity})`,
+    );
   }
   return { ...descriptor, id, source: catalog.location, contents, integrity };
 }
 
 function refuseSize(what: string, kind: 'file' | 'item' | 'total', limit: number): never {
-  throw new RefusedError('too-large', `${what} is larger than the ${kind} limit of ${limit} bytes; nothing was written`);
+  throw new RefusedError(
+    'too-large',
+    `${what} is larger than the ${kind} limit of ${limit} bytes; nothing was written`,
+  );
 }
 
 /** Bytes one operation may still fetch. */
@@ -474,7 +577,8 @@ export class ItemCache {
   }
 
   private gate(id: string): void {
-    if (this.sealed) throw new FetchNeeded(`marketplace item '${id}' was not fetched before the repository lock was taken`);
+    if (this.sealed)
+      throw new FetchNeeded(`marketplace item '${id}' was not fetched before the repository lock was taken`);
   }
 
   /** `item(id)` read once per operation: the descriptor that decided to fetch is the one fetched. */

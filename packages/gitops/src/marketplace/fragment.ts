@@ -39,7 +39,9 @@ export class ManifestPlan {
   find(section: FragmentSection, name: string): { path: PathSegment[]; value: Json } | null {
     const list = (this.value as Record<string, unknown>)?.[section];
     if (section === 'agents' && isPlainObject(list)) {
-      return Object.prototype.hasOwnProperty.call(list, name) ? { path: ['agents', name], value: list[name] as Json } : null;
+      return Object.prototype.hasOwnProperty.call(list, name)
+        ? { path: ['agents', name], value: list[name] as Json }
+        : null;
     }
     if (!Array.isArray(list)) return null;
     const key = section === 'agents' ? 'name' : 'slug';

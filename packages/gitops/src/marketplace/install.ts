@@ -24,9 +24,16 @@ export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
     const info: InstallInfo = { name: item.name, version: item.version, action: 'installed' };
     if (installed) {
       if (installed.version === item.version && installed.integrity === item.integrity) {
-        return { writes: [], message: `marketplace: install ${item.name}@${item.version}`, info: { ...info, action: 'unchanged' } };
+        return {
+          writes: [],
+          message: `marketplace: install ${item.name}@${item.version}`,
+          info: { ...info, action: 'unchanged' },
+        };
       }
-      throw new RefusedError('already-installed', `'${item.name}' is already installed at version ${installed.version}; use update to move to ${item.version}`);
+      throw new RefusedError(
+        'already-installed',
+        `'${item.name}' is already installed at version ${installed.version}; use update to move to ${item.version}`,
+      );
     }
     const reports: FileReport[] = [];
     const entries = await snapshot.entries(item.files);
@@ -36,20 +43,32 @@ export function installEdit(items: ItemCache, id: string): Edit<InstallInfo> {
       // A tracked path is never adopted, not even with identical content: removing the item later would delete the user's file.
       if (existing) {
         const same = existing.type === 'blob' && existing.oid === blobOid(content, state.oidLength);
-        reports.push({ path, status: 'exists', message: `${path} already exists in the repository${same ? '' : ' with other content'} and is not the item's` });
+        reports.push({
+          path,
+          status: 'exists',
+          message: `${path} already exists in the repository${same ? '' : ' with other content'} and is not the item's`,
+        });
       }
       state.files.set(path, content);
       state.pristine.push(content);
     }
     for (const entry of fragmentEntries(item.manifest)) {
       if (state.plan.find(entry.section, entry.name)) {
-        reports.push({ path: entryLocation(state, entry), status: 'exists', message: `${describeEntry(entry)} already exists in ${state.manifest.path}` });
+        reports.push({
+          path: entryLocation(state, entry),
+          status: 'exists',
+          message: `${describeEntry(entry)} already exists in ${state.manifest.path}`,
+        });
       } else {
         state.plan.add(entry);
       }
     }
     if (reports.length > 0) {
-      throw new RefusedError('conflict', `cannot install '${item.name}':\n${reports.map((r) => `  ${r.message}`).join('\n')}`, { files: reports });
+      throw new RefusedError(
+        'conflict',
+        `cannot install '${item.name}':\n${reports.map((r) => `  ${r.message}`).join('\n')}`,
+        { files: reports },
+      );
     }
     state.lock.items[item.name] = lockEntry(item, state.oidLength);
     return finish(state, `marketplace: install ${item.name}@${item.version}`, info);

@@ -56,21 +56,34 @@ export function parseItemDescriptor(id: string, raw: unknown): ItemDescriptor {
   const versionProblem = nameProblem(version);
   if (versionProblem) fail(`version ${JSON.stringify(version)} ${versionProblem}`);
   if (description !== undefined && typeof description !== 'string') fail('description must be a string');
-  if (integrity !== undefined && (typeof integrity !== 'string' || !integrity.startsWith('sha256-'))) fail('integrity must be "sha256-…"');
+  if (integrity !== undefined && (typeof integrity !== 'string' || !integrity.startsWith('sha256-')))
+    fail('integrity must be "sha256-…"');
   const fileList = files ?? [];
-  if (!Array.isArray(fileList) || fileList.some((path) => typeof path !== 'string')) fail('files must be a list of paths');
+  if (!Array.isArray(fileList) || fileList.some((path) => typeof path !== 'string'))
+    fail('files must be a list of paths');
   const seen = new Map<string, string>();
   for (const path of fileList as string[]) {
     const problem = itemPathProblem(path);
-    if (problem) throw new RefusedError('unsafe-path', `marketplace item '${id}' lists file ${JSON.stringify(path)}, which ${problem}`, { file: path });
+    if (problem)
+      throw new RefusedError(
+        'unsafe-path',
+        `marketplace item '${id}' lists file ${JSON.stringify(path)}, which ${problem}`,
+        { file: path },
+      );
     const twin = seen.get(foldPath(path));
-    if (twin !== undefined) fail(twin === path ? `files lists '${path}' twice` : `files lists '${twin}' and '${path}', which differ only in case`);
+    if (twin !== undefined)
+      fail(
+        twin === path
+          ? `files lists '${path}' twice`
+          : `files lists '${twin}' and '${path}', which differ only in case`,
+      );
     seen.set(foldPath(path), path);
   }
   const fragment = manifest ?? {};
   if (!isPlainObject(fragment)) return fail('manifest must be an object');
   for (const key of Object.keys(fragment)) {
-    if (!['agents', 'connectors', 'triggers'].includes(key)) fail(`manifest may only hold agents, connectors and triggers (found '${key}')`);
+    if (!['agents', 'connectors', 'triggers'].includes(key))
+      fail(`manifest may only hold agents, connectors and triggers (found '${key}')`);
   }
   if (fragment.agents !== undefined) {
     if (!isPlainObject(fragment.agents)) fail('manifest.agents must be a map of agent name to agent');
@@ -169,7 +182,8 @@ function comparePreReleases(a: string, b: string): number {
     const y = right[i]!;
     const xDigits = DIGITS.test(x);
     const yDigits = DIGITS.test(y);
-    const diff = xDigits && yDigits ? compareDigits(x, y) : xDigits !== yDigits ? (xDigits ? -1 : 1) : compareCodeUnits(x, y);
+    const diff =
+      xDigits && yDigits ? compareDigits(x, y) : xDigits !== yDigits ? (xDigits ? -1 : 1) : compareCodeUnits(x, y);
     if (diff !== 0) return diff;
   }
   return Math.sign(left.length - right.length);

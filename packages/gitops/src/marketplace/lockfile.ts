@@ -78,7 +78,11 @@ export const LOCK_SCHEMA = {
               type: 'object',
               additionalProperties: false,
               required: ['section', 'name', 'value'],
-              properties: { section: { enum: ['agents', 'connectors', 'triggers'] }, name: { type: 'string', pattern: SLUG.source }, value: {} },
+              properties: {
+                section: { enum: ['agents', 'connectors', 'triggers'] },
+                name: { type: 'string', pattern: SLUG.source },
+                value: {},
+              },
             },
           },
         },
@@ -112,7 +116,11 @@ function describePointer(pointer: string): string {
 }
 
 function invalidLock(where: string, why: string): never {
-  throw new RefusedError('invalid-lock', `${LOCK_PATH}: ${where} ${why}; fix or restore the lock file (nothing was changed)`, { file: LOCK_PATH });
+  throw new RefusedError(
+    'invalid-lock',
+    `${LOCK_PATH}: ${where} ${why}; fix or restore the lock file (nothing was changed)`,
+    { file: LOCK_PATH },
+  );
 }
 
 /**
@@ -128,7 +136,9 @@ export function parseLock(bytes: Uint8Array | null): LockFile {
   try {
     raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (error) {
-    throw new RefusedError('invalid-lock', `${LOCK_PATH} is not valid UTF-8 JSON: ${(error as Error).message}`, { file: LOCK_PATH });
+    throw new RefusedError('invalid-lock', `${LOCK_PATH} is not valid UTF-8 JSON: ${(error as Error).message}`, {
+      file: LOCK_PATH,
+    });
   }
   checkLock(raw);
   return raw;
@@ -141,7 +151,8 @@ function schemaChecked(value: unknown): LockFile {
 }
 
 export function checkLock(raw: unknown): asserts raw is LockFile {
-  if (jsonDepth(raw) > MAX_JSON_DEPTH) invalidLock('(the whole file)', `is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  if (jsonDepth(raw) > MAX_JSON_DEPTH)
+    invalidLock('(the whole file)', `is nested more than ${MAX_JSON_DEPTH} levels deep`);
   const validateShape = shapeCheck();
   if (!validateShape(raw)) {
     const error = validateShape.errors![0]!;
@@ -165,7 +176,11 @@ export function checkLock(raw: unknown): asserts raw is LockFile {
     const seenEntries = new Set<string>();
     for (const [index, entry] of item.manifest.entries()) {
       const key = `${entry.section}/${entry.name}`;
-      if (seenEntries.has(key)) invalidLock(`items[${JSON.stringify(name)}].manifest[${index}]`, `lists ${entry.section} '${entry.name}' twice`);
+      if (seenEntries.has(key))
+        invalidLock(
+          `items[${JSON.stringify(name)}].manifest[${index}]`,
+          `lists ${entry.section} '${entry.name}' twice`,
+        );
       seenEntries.add(key);
     }
     for (const path of Object.keys(item.files)) {
@@ -183,7 +198,10 @@ export function checkLock(raw: unknown): asserts raw is LockFile {
     for (let i = 1; i < parts.length; i++) {
       const parentOwner = claimed.get(parts.slice(0, i).join('/'));
       if (parentOwner !== undefined)
-        invalidLock(`items[${JSON.stringify(owner)}].files`, `has a path inside '${parts.slice(0, i).join('/')}', a file of item '${parentOwner}'`);
+        invalidLock(
+          `items[${JSON.stringify(owner)}].files`,
+          `has a path inside '${parts.slice(0, i).join('/')}', a file of item '${parentOwner}'`,
+        );
     }
   }
 }
@@ -207,7 +225,14 @@ export function serializeLock(lock: LockFile): Uint8Array {
     const item = lock.items[name]!;
     const files: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const path of Object.keys(item.files).sort()) files[path] = item.files[path]!;
-    items[name] = { id: item.id, version: item.version, source: item.source, integrity: item.integrity, files, manifest: item.manifest };
+    items[name] = {
+      id: item.id,
+      version: item.version,
+      source: item.source,
+      integrity: item.integrity,
+      files,
+      manifest: item.manifest,
+    };
   }
   return Buffer.from(`${JSON.stringify({ lockfileVersion: 1, items }, null, 2)}\n`, 'utf8');
 }

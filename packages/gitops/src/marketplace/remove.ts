@@ -28,7 +28,11 @@ export function removeEdit(name: string, options: { force?: boolean } = {}): Edi
       const current = entries.get(path);
       if (!current) continue;
       if (current.oid !== oid && !options.force) {
-        reports.push({ path, status: 'modified', message: `${path} was edited locally (use --force to delete it anyway)` });
+        reports.push({
+          path,
+          status: 'modified',
+          message: `${path} was edited locally (use --force to delete it anyway)`,
+        });
         continue;
       }
       state.files.set(path, null);
@@ -39,7 +43,10 @@ export function removeEdit(name: string, options: { force?: boolean } = {}): Edi
       const ours = state.plan.find(entry.section, entry.name);
       if (!ours) continue;
       if (entry.section === 'agents' && defaultAgent === entry.name) {
-        throw new RefusedError('in-use', `agent '${entry.name}' from '${name}' is the default_agent; set another default agent first`);
+        throw new RefusedError(
+          'in-use',
+          `agent '${entry.name}' from '${name}' is the default_agent; set another default agent first`,
+        );
       }
       if (!deepEqual(ours.value, entry.value) && !options.force) {
         reports.push({
@@ -52,11 +59,19 @@ export function removeEdit(name: string, options: { force?: boolean } = {}): Edi
       state.plan.remove(entry.section, entry.name);
     }
     if (reports.length > 0) {
-      throw new RefusedError('locally-modified', `remove of '${name}' refused, nothing was committed:\n${reports.map((r) => `  ${r.message}`).join('\n')}`, {
-        files: reports,
-      });
+      throw new RefusedError(
+        'locally-modified',
+        `remove of '${name}' refused, nothing was committed:\n${reports.map((r) => `  ${r.message}`).join('\n')}`,
+        {
+          files: reports,
+        },
+      );
     }
     delete state.lock.items[name];
-    return finish(state, `marketplace: remove ${name}@${installed.version}`, { name, version: installed.version, removedFiles });
+    return finish(state, `marketplace: remove ${name}@${installed.version}`, {
+      name,
+      version: installed.version,
+      removedFiles,
+    });
   };
 }

@@ -68,7 +68,11 @@ export function finish<T>(state: State, message: string, info: T): EditPlan<T> {
     for (const path of Object.keys(item.files)) {
       const other = claims.get(foldPath(path));
       if (other !== undefined) {
-        throw new RefusedError('path-conflict', `item file '${path}' would belong to both '${other.name}' and '${name}'; nothing was written`, { file: path });
+        throw new RefusedError(
+          'path-conflict',
+          `item file '${path}' would belong to both '${other.name}' and '${name}'; nothing was written`,
+          { file: path },
+        );
       }
       claims.set(foldPath(path), { path, name });
     }
@@ -79,7 +83,11 @@ export function finish<T>(state: State, message: string, info: T): EditPlan<T> {
       const parent = claims.get(parts.slice(0, i).join('/'));
       if (!parent) continue;
       const whose = parent.name === name ? 'also an item file' : `a file of item '${parent.name}'`;
-      throw new RefusedError('path-conflict', `item file '${path}' is inside '${parent.path}', ${whose}; nothing was written`, { file: path });
+      throw new RefusedError(
+        'path-conflict',
+        `item file '${path}' is inside '${parent.path}', ${whose}; nothing was written`,
+        { file: path },
+      );
     }
   }
   checkLock(JSON.parse(Buffer.from(serializeLock(state.lock)).toString('utf8')));
@@ -96,7 +104,14 @@ export function lockEntry(item: FetchedItem, oidLength: number): LockedItem {
   // Null prototype: a file may be called `__proto__` (or `constructor`); it is an entry like any other.
   const files: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const path of item.files) files[path] = blobOid(item.contents.get(path)!, oidLength);
-  return { id: item.id, version: item.version, source: item.source, integrity: item.integrity, files, manifest: fragmentEntries(item.manifest) };
+  return {
+    id: item.id,
+    version: item.version,
+    source: item.source,
+    integrity: item.integrity,
+    files,
+    manifest: fragmentEntries(item.manifest),
+  };
 }
 
 /** `svc.yaml: agent 'pdf'`, for reports. */

@@ -42,7 +42,11 @@ export interface AvailableUpdate {
 }
 
 /** Decisions for updating one item; applied to `state` only when there is no conflict. */
-async function planUpdate(state: State, installed: LockedItem, item: FetchedItem): Promise<{ reports: FileReport[]; apply: () => void; info: UpdateInfo }> {
+async function planUpdate(
+  state: State,
+  installed: LockedItem,
+  item: FetchedItem,
+): Promise<{ reports: FileReport[]; apply: () => void; info: UpdateInfo }> {
   const { snapshot, oidLength } = state;
   const reports: FileReport[] = [];
   const writes = new Map<string, Uint8Array | null>();
@@ -67,7 +71,12 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
     const oursOid = current?.type === 'blob' ? current.oid : undefined;
     if (baseOid && theirs) {
       if (oursOid === undefined) {
-        if (theirsOid !== baseOid) reports.push({ path, status: 'deleted-locally', message: `${path} was deleted locally but changed upstream` });
+        if (theirsOid !== baseOid)
+          reports.push({
+            path,
+            status: 'deleted-locally',
+            message: `${path} was deleted locally but changed upstream`,
+          });
       } else if (oursOid === baseOid) {
         if (theirsOid !== oursOid) writes.set(path, theirs);
       } else if (theirsOid === baseOid || theirsOid === oursOid) {
@@ -80,12 +89,21 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
             { file: LOCK_PATH },
           );
         }
-        const outcome = await mergeFile(await snapshot.readBlob(oursOid), await snapshot.readBlob(baseOid), theirs, path);
+        const outcome = await mergeFile(
+          await snapshot.readBlob(oursOid),
+          await snapshot.readBlob(baseOid),
+          theirs,
+          path,
+        );
         if (outcome.clean) {
           writes.set(path, outcome.content);
           merged.push(path);
         } else {
-          reports.push({ path, status: 'conflict', message: `${path}: local edits conflict with upstream (${outcome.reason})` });
+          reports.push({
+            path,
+            status: 'conflict',
+            message: `${path}: local edits conflict with upstream (${outcome.reason})`,
+          });
         }
       }
     } else if (theirs) {
@@ -99,7 +117,12 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
       else writes.set(path, theirs);
     } else if (oursOid !== undefined) {
       if (oursOid === baseOid) writes.set(path, null);
-      else reports.push({ path, status: 'removed-upstream-modified', message: `${path} was removed upstream but edited locally` });
+      else
+        reports.push({
+          path,
+          status: 'removed-upstream-modified',
+          message: `${path} was removed upstream but edited locally`,
+        });
     }
   }
 
@@ -113,12 +136,14 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
     const ref = (base ?? next)!;
     const ours = state.plan.find(ref.section, ref.name)?.value;
     const where = entryLocation(state, ref);
-    const conflict = (message: string) => reports.push({ path: where, status: 'conflict', message: `${describeEntry(ref)}: ${message}` });
+    const conflict = (message: string) =>
+      reports.push({ path: where, status: 'conflict', message: `${describeEntry(ref)}: ${message}` });
     if (base && next) {
       if (ours === undefined) {
         if (!deepEqual(next.value, base.value)) conflict('removed locally but changed upstream');
       } else if (deepEqual(ours, base.value)) {
-        if (!deepEqual(ours, next.value)) manifestSteps.push(() => state.plan.replace(ref.section, ref.name, next.value));
+        if (!deepEqual(ours, next.value))
+          manifestSteps.push(() => state.plan.replace(ref.section, ref.name, next.value));
       } else if (!deepEqual(next.value, base.value) && !deepEqual(ours, next.value)) {
         conflict('edited locally and changed upstream');
       }
@@ -127,12 +152,20 @@ async function planUpdate(state: State, installed: LockedItem, item: FetchedItem
       else if (!deepEqual(ours, next.value)) conflict(`new upstream but already declared in ${state.manifest.path}`);
     } else if (ours !== undefined) {
       if (!deepEqual(ours, base!.value)) conflict('removed upstream but edited locally');
-      else if (ref.section === 'agents' && defaultAgent === ref.name) conflict('removed upstream but it is the default_agent');
+      else if (ref.section === 'agents' && defaultAgent === ref.name)
+        conflict('removed upstream but it is the default_agent');
       else manifestSteps.push(() => state.plan.remove(ref.section, ref.name));
     }
   }
 
-  const info: UpdateInfo = { name: item.name, from: installed.version, to: item.version, action: 'updated', kept, merged };
+  const info: UpdateInfo = {
+    name: item.name,
+    from: installed.version,
+    to: item.version,
+    action: 'updated',
+    kept,
+    merged,
+  };
   const apply = () => {
     for (const [path, content] of writes) state.files.set(path, content);
     for (const step of manifestSteps) step();
@@ -155,7 +188,11 @@ export function updateEdit(items: ItemCache, name: string): Edit<UpdateInfo> {
     if (!installed) throw new RefusedError('not-installed', `'${name}' is not installed (see ${LOCK_PATH})`);
     claimOwned(state, name);
     const item = await items.get(installed.id);
-    if (item.name !== name) throw new RefusedError('invalid-item', `catalog item '${installed.id}' is now named '${item.name}', not '${name}'`);
+    if (item.name !== name)
+      throw new RefusedError(
+        'invalid-item',
+        `catalog item '${installed.id}' is now named '${item.name}', not '${name}'`,
+      );
     if (item.integrity === installed.integrity) {
       return {
         writes: [],
@@ -179,7 +216,8 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
     for (const [name, installed] of Object.entries(state.lock.items).sort(([a], [b]) => compareCodeUnits(a, b))) {
       // Only items with a newer version are fetched with their files.
       const descriptor = await items.descriptor(installed.id);
-      if (!descriptor || descriptor.name !== name || compareVersions(descriptor.version, installed.version) <= 0) continue;
+      if (!descriptor || descriptor.name !== name || compareVersions(descriptor.version, installed.version) <= 0)
+        continue;
       const item = await items.get(installed.id);
       const { reports, apply, info } = await planUpdate(state, installed, item);
       if (reports.length > 0) {
@@ -191,7 +229,9 @@ export function updateAllEdit(items: ItemCache): Edit<UpdateAllInfo> {
       result.updated.push(info);
     }
     if (result.updated.length === 0 && result.refused.length > 0) {
-      throw new RefusedError('conflict', result.refused.map((r) => r.message).join('\n'), { files: result.refused.flatMap((r) => r.files) });
+      throw new RefusedError('conflict', result.refused.map((r) => r.message).join('\n'), {
+        files: result.refused.flatMap((r) => r.files),
+      });
     }
     const summary = result.updated.map((u) => `${u.name} ${u.from} -> ${u.to}`).join(', ');
     return finish(state, `marketplace: update ${summary || 'nothing'}`, result);

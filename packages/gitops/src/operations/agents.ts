@@ -56,7 +56,11 @@ export function setDefaultAgentEdit(name: string, location: ManifestLocation = {
     // The spec's precondition, asked of the same index as the `default-agent-declared` rule.
     const { agent } = locateAgent(manifest, name);
     if (!manifest.declarations.isAgentDeclaredAndEnabled(agent.name)) {
-      throw new RefusedError('agent-disabled', `agent '${name}' is disabled (enabled: false); enable it before making it the default`, { file: manifest.path });
+      throw new RefusedError(
+        'agent-disabled',
+        `agent '${name}' is disabled (enabled: false); enable it before making it the default`,
+        { file: manifest.path },
+      );
     }
     return {
       writes: editManifest(manifest, [{ op: 'set', path: ['default_agent'], value: name }]),
@@ -67,7 +71,11 @@ export function setDefaultAgentEdit(name: string, location: ManifestLocation = {
 }
 
 /** Sets an agent's `secrets` and/or `connectors` allowlists. */
-export function setAgentScopeEdit(name: string, scope: AgentScope, location: ManifestLocation = {}): Edit<AgentChangeInfo> {
+export function setAgentScopeEdit(
+  name: string,
+  scope: AgentScope,
+  location: ManifestLocation = {},
+): Edit<AgentChangeInfo> {
   const fields = (['secrets', 'connectors'] as const).filter((field) => scope[field] !== undefined);
   if (fields.length === 0) throw new TypeError('setAgentScope needs secrets and/or connectors');
   for (const field of fields) checkAllowlist(field, scope[field]!);

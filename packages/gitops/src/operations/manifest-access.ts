@@ -3,7 +3,12 @@ import type { FileWrite } from '../applier.js';
 import { EditError, RefusedError } from '../errors.js';
 import type { Snapshot } from '../git/snapshot.js';
 import type { ManifestChange } from '../manifest/changes.js';
-import { MANIFEST_CANDIDATES, ManifestFile, UnreadableManifestError, type ManifestFormat } from '../manifest/manifest-file.js';
+import {
+  MANIFEST_CANDIDATES,
+  ManifestFile,
+  UnreadableManifestError,
+  type ManifestFormat,
+} from '../manifest/manifest-file.js';
 
 export { manifestVersion } from '@svc-manifest/validator';
 
@@ -32,7 +37,10 @@ const NAMES = MANIFEST_CANDIDATES.map((candidate) => candidate.path)
  * reads it.
  */
 export async function readManifest(snapshot: Snapshot, location: ManifestLocation = {}): Promise<ManifestFile> {
-  const found = location.manifest !== undefined ? await namedManifest(snapshot, location.manifest) : await nearestManifest(snapshot, location.searchFrom ?? '');
+  const found =
+    location.manifest !== undefined
+      ? await namedManifest(snapshot, location.manifest)
+      : await nearestManifest(snapshot, location.searchFrom ?? '');
   const { path, format } = found;
   try {
     const manifest = ManifestFile.fromBytes(path, format, (await snapshot.read(path))!);
@@ -49,9 +57,16 @@ export async function readManifest(snapshot: Snapshot, location: ManifestLocatio
 async function namedManifest(snapshot: Snapshot, path: string): Promise<{ path: string; format: ManifestFormat }> {
   const clean = checkRepositoryPath(path, '--manifest');
   const format = /\.toml$/i.test(clean) ? 'toml' : /\.ya?ml$/i.test(clean) ? 'yaml' : undefined;
-  if (format === undefined) throw new RefusedError('no-manifest', `${JSON.stringify(clean)} is not a manifest: its name must end in .yaml, .yml or .toml`);
+  if (format === undefined)
+    throw new RefusedError(
+      'no-manifest',
+      `${JSON.stringify(clean)} is not a manifest: its name must end in .yaml, .yml or .toml`,
+    );
   const entry = (await snapshot.entries([clean])).get(clean);
-  if (entry?.type !== 'blob') throw new RefusedError('no-manifest', `the repository has no file ${JSON.stringify(clean)} at this commit`, { file: clean });
+  if (entry?.type !== 'blob')
+    throw new RefusedError('no-manifest', `the repository has no file ${JSON.stringify(clean)} at this commit`, {
+      file: clean,
+    });
   return { path: clean, format };
 }
 
@@ -65,14 +80,19 @@ async function nearestManifest(snapshot: Snapshot, from: string): Promise<{ path
     const entries = await snapshot.entries(candidates.map((candidate) => candidate.path));
     const present = candidates.filter((candidate) => entries.get(candidate.path)?.type === 'blob');
     if (present.length > 1) {
-      throw new RefusedError('ambiguous-manifest', `the repository has ${present.map((c) => c.path).join(' and ')}; keep only one`);
+      throw new RefusedError(
+        'ambiguous-manifest',
+        `the repository has ${present.map((c) => c.path).join(' and ')}; keep only one`,
+      );
     }
     if (present.length === 1) return present[0]!;
     if (folder === '') break;
   }
   throw new RefusedError(
     'no-manifest',
-    start === '' ? `the repository has no ${NAMES} at its root` : `the repository has no ${NAMES} in ${start} or any folder above it`,
+    start === ''
+      ? `the repository has no ${NAMES} at its root`
+      : `the repository has no ${NAMES} in ${start} or any folder above it`,
   );
 }
 
@@ -99,9 +119,12 @@ export function editManifest(manifest: ManifestFile, changes: readonly ManifestC
   if (changes.length === 0) return [];
   try {
     const document = manifest.editDocument(changes);
-    return [{ path: manifest.path, content: Buffer.from(document.text, 'utf8'), document, manifestFormat: manifest.format }];
+    return [
+      { path: manifest.path, content: Buffer.from(document.text, 'utf8'), document, manifestFormat: manifest.format },
+    ];
   } catch (error) {
-    if (error instanceof EditError) throw new RefusedError('uneditable', `cannot edit ${manifest.path}: ${error.message}`, { file: manifest.path });
+    if (error instanceof EditError)
+      throw new RefusedError('uneditable', `cannot edit ${manifest.path}: ${error.message}`, { file: manifest.path });
     throw error;
   }
 }

@@ -22,7 +22,10 @@ import { MANIFEST_CANDIDATES } from '../manifest/manifest-file.js';
 export const LOCK_FILE_PATH = 'svc.lock.json';
 
 /** Paths that are never item files: every manifest name and the lock file. */
-export const RESERVED_PATHS: readonly string[] = [...MANIFEST_CANDIDATES.map((candidate) => candidate.path), LOCK_FILE_PATH];
+export const RESERVED_PATHS: readonly string[] = [
+  ...MANIFEST_CANDIDATES.map((candidate) => candidate.path),
+  LOCK_FILE_PATH,
+];
 
 /** Longest accepted path and path component, in UTF-8 bytes (ext4/NTFS/APFS limit components to 255). */
 export const MAX_PATH_BYTES = 1024;
@@ -34,7 +37,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const IGNORABLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/;
 // Not allowed in a Windows file name (the backslash is a separator there, ':' opens an NTFS stream).
 const NOT_PORTABLE = /[\\:*?"<>|]/;
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+const WINDOWS_DEVICE =
+  /^(con|prn|aux|nul|conin\$|conout\$|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 // Names git itself gives meaning to inside a tree, and their NTFS 8.3 short forms (git~1, gitmod~1, gitatt~1).
 const GIT_SPECIAL = /^\.git(modules|attributes)?$/;
 const GIT_SHORT_NAME = /^git(mod|att)?~\d+$/i;
@@ -70,15 +74,19 @@ export function itemPathProblem(path: unknown): string | undefined {
     const bare = segment.replace(/[. ]+$/, '').toLowerCase();
     const special = GIT_SPECIAL.exec(bare) ?? GIT_SHORT_NAME.exec(bare);
     if (special) {
-      const meaning = special[1] ? `.git${special[1].replace(/^mod$/, 'modules').replace(/^att$/, 'attributes')}` : '.git';
+      const meaning = special[1]
+        ? `.git${special[1].replace(/^mod$/, 'modules').replace(/^att$/, 'attributes')}`
+        : '.git';
       return `has a component '${segment}' that git treats as ${meaning}`;
     }
     const unportable = NOT_PORTABLE.exec(segment);
     if (unportable) return `contains '${unportable[0]}', which is not allowed in file names on Windows`;
     if (/[. ]$/.test(segment)) return `has a component '${segment}' ending in a dot or space (Windows drops them)`;
-    if (SHORT_NAME.test(segment)) return `has a component '${segment}' that looks like an NTFS 8.3 short name (it may name another file)`;
+    if (SHORT_NAME.test(segment))
+      return `has a component '${segment}' that looks like an NTFS 8.3 short name (it may name another file)`;
     if (WINDOWS_DEVICE.test(segment)) return `has a component '${segment}' that is a Windows device name`;
-    if (Buffer.byteLength(segment, 'utf8') > MAX_COMPONENT_BYTES) return `has a component longer than ${MAX_COMPONENT_BYTES} bytes`;
+    if (Buffer.byteLength(segment, 'utf8') > MAX_COMPONENT_BYTES)
+      return `has a component longer than ${MAX_COMPONENT_BYTES} bytes`;
   }
   const first = foldPath(segments[0]!);
   const reserved = RESERVED_PATHS.find((candidate) => foldPath(candidate) === first);
@@ -92,7 +100,10 @@ export function itemPathProblem(path: unknown): string | undefined {
 /** Refuses (`unsafe-path`) when `path` is not acceptable as an item file; `what` names who listed it. */
 export function checkItemPath(path: unknown, what: string): asserts path is string {
   const problem = itemPathProblem(path);
-  if (problem) throw new RefusedError('unsafe-path', `${what}: ${JSON.stringify(path)} ${problem}`, { file: typeof path === 'string' ? path : undefined });
+  if (problem)
+    throw new RefusedError('unsafe-path', `${what}: ${JSON.stringify(path)} ${problem}`, {
+      file: typeof path === 'string' ? path : undefined,
+    });
 }
 
 /** The tree of the commit an operation builds on, indexed for the policy. */
@@ -151,9 +162,14 @@ export function checkItemWrites(tree: TreeShape, writes: readonly ItemWrite[], o
     for (let i = 1; i < segments.length; i++) {
       const parent = segments.slice(0, i).join('/');
       const entry = tree.entries.get(parent);
-      if (entry && entry.type !== 'tree') conflict(path, `would go through '${parent}', which is ${describeEntry(entry)}`);
+      if (entry && entry.type !== 'tree')
+        conflict(path, `would go through '${parent}', which is ${describeEntry(entry)}`);
       const twin = tree.twin(parent);
-      if (twin) conflict(path, `has a folder '${parent}' that differs only in case from '${twin}' (one path on case-insensitive file systems)`);
+      if (twin)
+        conflict(
+          path,
+          `has a folder '${parent}' that differs only in case from '${twin}' (one path on case-insensitive file systems)`,
+        );
     }
     const entry = tree.entries.get(path);
     if (entry && !isRegularFile(entry)) conflict(path, `is ${describeEntry(entry)}`);
@@ -163,7 +179,8 @@ export function checkItemWrites(tree: TreeShape, writes: readonly ItemWrite[], o
     if (twin) conflict(path, `differs only in case from '${twin}' (one path on case-insensitive file systems)`);
     const key = foldPath(path);
     const other = seen.get(key);
-    if (other !== undefined) conflict(path, other === path ? 'is listed twice' : `differs only in case from '${other}', also written`);
+    if (other !== undefined)
+      conflict(path, other === path ? 'is listed twice' : `differs only in case from '${other}', also written`);
     seen.set(key, path);
   }
   for (const [key, path] of seen) {

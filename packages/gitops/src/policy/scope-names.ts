@@ -9,5 +9,6 @@ import { checkName, SLUG } from './names.js';
 export function checkScopeNames(agent: string, scope: { secrets?: unknown; connectors?: unknown }): void {
   checkName(agent, 'agent name', SLUG);
   if (Array.isArray(scope.secrets)) for (const secret of scope.secrets) checkName(secret, 'secret name');
-  if (Array.isArray(scope.connectors)) for (const connector of scope.connectors) checkName(connector, 'connector name', SLUG);
+  if (Array.isArray(scope.connectors))
+    for (const connector of scope.connectors) checkName(connector, 'connector name', SLUG);
 }

@@ -33,7 +33,11 @@ function open(remote: RemoteUrl, options: RemoteOptions): { gitDir: string; time
 }
 
 /** Applies `edit` to the remote's branch as one commit, or refuses; see the module comment. */
-export async function applyRemoteEdit<T>(remote: RemoteUrl, edit: Edit<T>, options: ApplyOptions & RemoteOptions = {}): Promise<ApplyResult<T>> {
+export async function applyRemoteEdit<T>(
+  remote: RemoteUrl,
+  edit: Edit<T>,
+  options: ApplyOptions & RemoteOptions = {},
+): Promise<ApplyResult<T>> {
   const { gitDir, timeoutMs } = open(remote, options);
   return redacting(remote, () =>
     withCache(gitDir, async (compromised) => {
@@ -48,20 +52,31 @@ export async function applyRemoteEdit<T>(remote: RemoteUrl, edit: Edit<T>, optio
         const pristine = (await repo.localRefs([PRISTINE_REF])).get(PRISTINE_REF) ?? null;
         const lost = compromised();
         if (lost) throw new Error(`lost the lock on the cache ${gitDir} (${lost.message}); nothing was pushed`);
-        const pushed = await repo.push({ branch, head: { old: before.head, new: result.commit }, pristine: { old: before.pristine, new: pristine } });
+        const pushed = await repo.push({
+          branch,
+          head: { old: before.head, new: result.commit },
+          pristine: { old: before.pristine, new: pristine },
+        });
         if (pushed) {
           await repo.housekeeping();
           return { ...result, attempts: attempt };
         }
         if (attempt < maxAttempts) await backoff(attempt);
       }
-      throw new RefusedError('too-many-retries', `gave up after ${maxAttempts} attempts: other writers kept moving '${branch}' on ${remote.display}`);
+      throw new RefusedError(
+        'too-many-retries',
+        `gave up after ${maxAttempts} attempts: other writers kept moving '${branch}' on ${remote.display}`,
+      );
     }),
   );
 }
 
 /** Runs `read` on a fresh snapshot of the remote's branch (fetched into the cache). */
-export async function readRemote<T>(remote: RemoteUrl, options: RemoteOptions & { branch?: string }, read: (snapshot: Snapshot) => Promise<T>): Promise<T> {
+export async function readRemote<T>(
+  remote: RemoteUrl,
+  options: RemoteOptions & { branch?: string },
+  read: (snapshot: Snapshot) => Promise<T>,
+): Promise<T> {
   const { gitDir, timeoutMs } = open(remote, options);
   return redacting(remote, () =>
     withCache(gitDir, async () => {
@@ -96,7 +111,10 @@ async function redacting<T>(remote: RemoteUrl, task: () => Promise<T>): Promise<
       for (const key of ['stderr', 'args'] as const) {
         const value = (error as unknown as Record<string, unknown>)[key];
         if (typeof value === 'string') Object.defineProperty(error, key, { value: redactText(value, remote) });
-        else if (Array.isArray(value)) Object.defineProperty(error, key, { value: value.map((v) => (typeof v === 'string' ? redactText(v, remote) : v)) });
+        else if (Array.isArray(value))
+          Object.defineProperty(error, key, {
+            value: value.map((v) => (typeof v === 'string' ? redactText(v, remote) : v)),
+          });
       }
     }
     throw error;

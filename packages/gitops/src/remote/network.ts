@@ -21,7 +21,13 @@ export interface NetworkResult {
  * never a terminal (git/exec.ts turns terminal prompts off; this turns off the credential
  * manager's own).
  */
-export async function networkGit(gitDir: string, args: readonly string[], remote: RemoteUrl, timeoutMs: number, what: string): Promise<NetworkResult> {
+export async function networkGit(
+  gitDir: string,
+  args: readonly string[],
+  remote: RemoteUrl,
+  timeoutMs: number,
+  what: string,
+): Promise<NetworkResult> {
   try {
     const result = await runGit(['--git-dir', gitDir, ...args], {
       env: { GCM_INTERACTIVE: 'never' },
@@ -33,7 +39,11 @@ export async function networkGit(gitDir: string, args: readonly string[], remote
           `could not ${what} ${remote.display}: no answer within ${formatSeconds(timeoutMs)} (the remote is unreachable or too slow; raise the timeout with --timeout)`,
         ),
     });
-    return { stdout: redactText(result.stdout.toString('utf8'), remote), stderr: redactText(result.stderr, remote), code: result.code };
+    return {
+      stdout: redactText(result.stdout.toString('utf8'), remote),
+      stderr: redactText(result.stderr, remote),
+      code: result.code,
+    };
   } catch (error) {
     if (error instanceof RefusedError) throw error;
     throw new Error(redactText(`cannot run git to ${what}: ${(error as Error).message}`, remote));

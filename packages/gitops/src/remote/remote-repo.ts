@@ -46,7 +46,11 @@ export class RemoteRepo {
     );
     if (result.code !== 0) throw this.unreachable('read the default branch of', result.stderr);
     const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(result.stdout);
-    if (!match) throw new RefusedError('unknown-branch', `${this.remote.display} has no default branch (empty repository?); pass a branch explicitly`);
+    if (!match)
+      throw new RefusedError(
+        'unknown-branch',
+        `${this.remote.display} has no default branch (empty repository?); pass a branch explicitly`,
+      );
     return checkBranchName(match[1]!, this.remote.display);
   }
 
@@ -87,7 +91,13 @@ export class RemoteRepo {
 
   /** Values of local refs of the cache (absent refs are left out). */
   async localRefs(refs: readonly string[]): Promise<Map<string, string>> {
-    const result = await runGit(['--git-dir', this.gitDir, 'for-each-ref', '--format=%(objectname) %(refname)', ...refs]);
+    const result = await runGit([
+      '--git-dir',
+      this.gitDir,
+      'for-each-ref',
+      '--format=%(objectname) %(refname)',
+      ...refs,
+    ]);
     const values = new Map<string, string>();
     for (const line of result.stdout.toString('utf8').split('\n')) {
       const space = line.indexOf(' ');
@@ -110,13 +120,26 @@ export class RemoteRepo {
       leases.push(`--force-with-lease=${PRISTINE_REF}:${refs.pristine.old ?? ''}`);
       specs.push(`${refs.pristine.new}:${PRISTINE_REF}`);
     }
-    const args = ['push', '--atomic', '--porcelain', '--no-verify', '--no-recurse-submodules', ...leases, '--', this.remote.url, ...specs];
+    const args = [
+      'push',
+      '--atomic',
+      '--porcelain',
+      '--no-verify',
+      '--no-recurse-submodules',
+      ...leases,
+      '--',
+      this.remote.url,
+      ...specs,
+    ];
     const result = await networkGit(this.gitDir, args, this.remote, this.timeoutMs, 'push to');
     if (result.code === 0) return true;
     const rejected = result.stdout
       .split('\n')
       .filter((line) => line.startsWith('!\t'))
-      .map((line) => ({ ref: line.split('\t')[1]?.split(':')[1] ?? '?', reason: /\(([^)]*)\)\s*$/.exec(line)?.[1] ?? line.split('\t')[2] ?? '' }));
+      .map((line) => ({
+        ref: line.split('\t')[1]?.split(':')[1] ?? '?',
+        reason: /\(([^)]*)\)\s*$/.exec(line)?.[1] ?? line.split('\t')[2] ?? '',
+      }));
     if (rejected.length === 0) throw this.unreachable('push to', result.stderr);
     const other = rejected.filter((r) => !LOST_RACE.test(r.reason));
     if (other.length === 0) return false;
@@ -147,7 +170,8 @@ export function checkBranchName(branch: string, where: string): string {
     branch.length > 255 ||
     /^[-+.]|[.]$|\.\.|@\{|\/\/|\/\.|\.lock$|\.lock\/|^\/|\/$/.test(branch) ||
     /[\u0000-\u0020\u007f~^:?*[\\]/.test(branch);
-  if (bad) throw new RefusedError('unknown-branch', `${JSON.stringify(branch)} is not a valid branch name (for ${where})`);
+  if (bad)
+    throw new RefusedError('unknown-branch', `${JSON.stringify(branch)} is not a valid branch name (for ${where})`);
   return branch;
 }
 
@@ -156,4 +180,5 @@ export function checkBranchName(branch: string, where: string): string {
  * the server's compare-and-swap losing, or the other refs of an atomic push that failed
  * for one of those reasons.
  */
-const LOST_RACE = /stale info|fetch first|non-fast-forward|failed to update ref|cannot lock|but expected|incorrect old value|failed to lock|atomic/i;
+const LOST_RACE =
+  /stale info|fetch first|non-fast-forward|failed to update ref|cannot lock|but expected|incorrect old value|failed to lock|atomic/i;

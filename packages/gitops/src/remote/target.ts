@@ -2,7 +2,13 @@
  * Where an operation runs: a local repository path, or a git URL reached through a
  * bare cache (see apply-remote.ts). Every operation goes through these two functions.
  */
-import { applyEdit as applyLocal, noBranchMessage, type ApplyOptions, type ApplyResult, type Edit } from '../applier.js';
+import {
+  applyEdit as applyLocal,
+  noBranchMessage,
+  type ApplyOptions,
+  type ApplyResult,
+  type Edit,
+} from '../applier.js';
 import { RefusedError } from '../errors.js';
 import { GitRepo } from '../git/repo.js';
 import { Snapshot } from '../git/snapshot.js';
@@ -28,16 +34,25 @@ export function applyEdit<T>(repo: string, edit: Edit<T>, options: WriteOptions 
 }
 
 /** Runs `read` on a snapshot of `repo`'s branch head (fetched first for a URL). */
-export async function readBranch<T>(repo: string, options: ReadOptions, read: (snapshot: Snapshot) => Promise<T>): Promise<T> {
+export async function readBranch<T>(
+  repo: string,
+  options: ReadOptions,
+  read: (snapshot: Snapshot) => Promise<T>,
+): Promise<T> {
   const remote = parseRemote(repo);
   if (remote) return readRemote(remote, options, read);
   const git = await GitRepo.open(repo);
   try {
     const branch = options.branch ?? (await git.headBranch().catch(() => null));
-    if (!branch) throw new RefusedError('unknown-branch', `HEAD of ${git.gitDir} does not name a branch; pass a branch explicitly`);
+    if (!branch)
+      throw new RefusedError(
+        'unknown-branch',
+        `HEAD of ${git.gitDir} does not name a branch; pass a branch explicitly`,
+      );
     await GitRepo.checkBranchName(branch);
     const head = await git.resolve(`refs/heads/${branch}`);
-    if (!head) throw new RefusedError('unknown-branch', noBranchMessage(branch, options.branch === undefined, git.gitDir));
+    if (!head)
+      throw new RefusedError('unknown-branch', noBranchMessage(branch, options.branch === undefined, git.gitDir));
     return await read(new Snapshot(git, head));
   } finally {
     git.close();

@@ -37,7 +37,10 @@ export function parseRemote(spec: string): RemoteUrl | null {
   }
 
   if (/[\u0000-\u001f\u007f]/.test(spec) || spec.startsWith('-')) {
-    throw new RefusedError('unsupported-url', `'${JSON.stringify(display).slice(1, -1)}' is not a usable repository URL`);
+    throw new RefusedError(
+      'unsupported-url',
+      `'${JSON.stringify(display).slice(1, -1)}' is not a usable repository URL`,
+    );
   }
   const host = scheme ? spec.slice(scheme.length + 3).replace(/^[^/]*@/, '') : spec.replace(/^[^/:]*@/, '');
   if (host.startsWith('-')) throw new RefusedError('unsupported-url', `'${display}' names a host that starts with '-'`);

@@ -96,7 +96,16 @@ export const TOML_LINES = [
   '# end of file',
 ];
 
-export const SKILL_V1 = lf(['# PDF tools', '', 'Extract text from PDFs.', '', 'Steps:', '1. open the file', '2. read every page', '3. write a summary']);
+export const SKILL_V1 = lf([
+  '# PDF tools',
+  '',
+  'Extract text from PDFs.',
+  '',
+  'Steps:',
+  '1. open the file',
+  '2. read every page',
+  '3. write a summary',
+]);
 export const SKILL_V2 = lf([
   '# PDF tools',
   '',
@@ -117,7 +126,13 @@ export interface ItemVersion {
 }
 
 export const PDF_AGENT_V1 = { enabled: true, skills: ['pdf-tools'], connectors: 'none' };
-export const PDF_TRIGGER = { slug: 'pdf-digest', type: 'cron', cron: '0 6 * * 1', prompt: 'Summarise new PDFs', agent: 'pdf' };
+export const PDF_TRIGGER = {
+  slug: 'pdf-digest',
+  type: 'cron',
+  cron: '0 6 * * 1',
+  prompt: 'Summarise new PDFs',
+  agent: 'pdf',
+};
 export const PDF_CONNECTOR = { slug: 'pdf-store', provider: 'http', base_url: 'https://pdf.example.com' };
 
 export const PDF_V1: ItemVersion = {
@@ -129,14 +144,24 @@ export const PDF_V1: ItemVersion = {
 export const PDF_V2: ItemVersion = {
   version: '1.1.0',
   files: { 'skills/pdf-tools/SKILL.md': SKILL_V2, 'skills/pdf-tools/extract.py': EXTRACT_PY },
-  manifest: { agents: { pdf: { ...PDF_AGENT_V1, secrets: ['PDF_KEY'] } }, triggers: [PDF_TRIGGER], connectors: [PDF_CONNECTOR] },
+  manifest: {
+    agents: { pdf: { ...PDF_AGENT_V1, secrets: ['PDF_KEY'] } },
+    triggers: [PDF_TRIGGER],
+    connectors: [PDF_CONNECTOR],
+  },
 };
 
 /** Writes (or replaces) one item in a folder catalog. */
 export function writeCatalogItem(root: string, id: string, item: ItemVersion, name = id): void {
   const files: Record<string, string> = {
     [`${id}/item.json`]: JSON.stringify(
-      { name, version: item.version, description: `${name} test item`, files: Object.keys(item.files), manifest: item.manifest },
+      {
+        name,
+        version: item.version,
+        description: `${name} test item`,
+        files: Object.keys(item.files),
+        manifest: item.manifest,
+      },
       null,
       2,
     ),

@@ -13,7 +13,10 @@ export interface RunningServer {
 }
 
 /** Serves the bare repositories under `root` over smart HTTP; with `auth`, only to that user and password. */
-export async function startHttpGitServer(root: string, auth?: { user: string; password: string }): Promise<RunningServer & { requests: string[] }> {
+export async function startHttpGitServer(
+  root: string,
+  auth?: { user: string; password: string },
+): Promise<RunningServer & { requests: string[] }> {
   const requests: string[] = [];
   const expected = auth ? `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` : null;
   const server: HttpServer = createHttpServer((req, res) => {
@@ -99,7 +102,16 @@ export async function startGitDaemon(root: string): Promise<RunningServer> {
   const port = await closedPort();
   const daemon: ChildProcess = spawn(
     'git',
-    ['daemon', '--reuseaddr', '--export-all', '--enable=receive-pack', `--base-path=${root}`, '--listen=127.0.0.1', `--port=${port}`, root],
+    [
+      'daemon',
+      '--reuseaddr',
+      '--export-all',
+      '--enable=receive-pack',
+      `--base-path=${root}`,
+      '--listen=127.0.0.1',
+      `--port=${port}`,
+      root,
+    ],
     { stdio: 'ignore', detached: true },
   );
   const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));

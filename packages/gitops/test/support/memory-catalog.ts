@@ -17,14 +17,23 @@ export class MemoryCatalog implements Catalog {
   constructor(private readonly entries: Record<string, MemoryItem>) {}
 
   async items(): Promise<ItemSummary[]> {
-    return Object.entries(this.entries).map(([id, item]) => ({ id, name: item.name ?? id, version: item.version ?? '1.0.0' }));
+    return Object.entries(this.entries).map(([id, item]) => ({
+      id,
+      name: item.name ?? id,
+      version: item.version ?? '1.0.0',
+    }));
   }
 
   async item(id: string): Promise<unknown | null> {
     this.reads.push(`item ${id}`);
     const item = this.entries[id];
     if (!item) return null;
-    return { name: item.name ?? id, version: item.version ?? '1.0.0', files: item.list ?? Object.keys(item.files), manifest: item.manifest ?? {} };
+    return {
+      name: item.name ?? id,
+      version: item.version ?? '1.0.0',
+      files: item.list ?? Object.keys(item.files),
+      manifest: item.manifest ?? {},
+    };
   }
 
   async itemFile(id: string, path: string): Promise<Uint8Array> {

@@ -16,10 +16,15 @@ const TSX = fileURLToPath(new URL('../../../../node_modules/tsx/dist/loader.mjs'
  * Runs `script` (a file of this folder, e.g. `concurrent-child.ts`) with `args` in a separate
  * Node process, from the TypeScript sources; resolves with its exit code and output.
  */
-export function runSupportChild(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runSupportChild(
+  script: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const path = fileURLToPath(new URL(`./${script}`, import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', TSX, path, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=source', '--import', TSX, path, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -48,7 +53,12 @@ const IDENTITY_ENV = {
 
 /** Runs git in `cwd` and returns stdout as text (no trimming). */
 export function git(cwd: string, args: string[], input?: string): string {
-  return execFileSync('git', args, { cwd, input, env: { ...process.env, ...IDENTITY_ENV, LC_ALL: 'C' }, maxBuffer: 64 << 20 }).toString('utf8');
+  return execFileSync('git', args, {
+    cwd,
+    input,
+    env: { ...process.env, ...IDENTITY_ENV, LC_ALL: 'C' },
+    maxBuffer: 64 << 20,
+  }).toString('utf8');
 }
 
 /** Raw bytes of `path` at `rev`. */
@@ -113,7 +123,11 @@ export async function applyOptions(extra: ApplyOptions = {}): Promise<ApplyOptio
  * index treats specially: `README.md` executable, `link` a symlink to `a/one.txt`, `vendor/sub`
  * a submodule. Returns the bare repository, its head commit and that commit's tree.
  */
-export function repositoryWithSpecialEntries(files: Record<string, string | Uint8Array>): { repo: string; commit: string; base: string } {
+export function repositoryWithSpecialEntries(files: Record<string, string | Uint8Array>): {
+  repo: string;
+  commit: string;
+  base: string;
+} {
   const work = makeRepo(files);
   execFileSync('chmod', ['+x', join(work, 'README.md')]);
   execFileSync('ln', ['-s', 'a/one.txt', join(work, 'link')]);
@@ -122,14 +136,20 @@ export function repositoryWithSpecialEntries(files: Record<string, string | Uint
   git(work, ['commit', '-q', '-m', 'more']);
   const bare = join(tempDir(), 'repo.git');
   git(work, ['clone', '-q', '--bare', work, bare]);
-  return { repo: bare, commit: git(bare, ['rev-parse', 'HEAD']).trim(), base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim() };
+  return {
+    repo: bare,
+    commit: git(bare, ['rev-parse', 'HEAD']).trim(),
+    base: git(bare, ['rev-parse', 'HEAD^{tree}']).trim(),
+  };
 }
 
 /** The tree git's own index makes of `base` with `changes`: `read-tree` + `update-index --index-info` + `write-tree`. */
 export function indexTree(repo: string, base: string, changes: readonly IndexChange[]): string {
   const env = { ...process.env, GIT_INDEX_FILE: join(tempDir(), 'index') };
   execFileSync('git', ['--git-dir', repo, 'read-tree', base], { env });
-  const records = changes.map((c) => (c.oid === null ? `0 ${'0'.repeat(40)}\t${c.path}\0` : `${c.mode} ${c.oid}\t${c.path}\0`)).join('');
+  const records = changes
+    .map((c) => (c.oid === null ? `0 ${'0'.repeat(40)}\t${c.path}\0` : `${c.mode} ${c.oid}\t${c.path}\0`))
+    .join('');
   execFileSync('git', ['--git-dir', repo, 'update-index', '-z', '--index-info'], { env, input: records });
   return execFileSync('git', ['--git-dir', repo, 'write-tree'], { env }).toString().trim();
 }

@@ -78,7 +78,12 @@ function safeJson(quoted: string): string {
  * Inside a one-level flow map / inline table (`auth: { type: be`, `auth = { type = "be`):
  * a key of the map (with the keys already written) or the value of one of its keys.
  */
-export function flowMapContext(value: string, path: PathSegment[], offset: number, format: ManifestFormat): CursorContext | null {
+export function flowMapContext(
+  value: string,
+  path: PathSegment[],
+  offset: number,
+  format: ManifestFormat,
+): CursorContext | null {
   const inner = value.slice(1);
   if (/[{}[\]]/.test(inner)) return null;
   const parts = inner.split(',');
@@ -105,12 +110,27 @@ export function flowMapContext(value: string, path: PathSegment[], offset: numbe
   return context;
 }
 
-export function baseContext(kind: CursorContext['kind'], path: PathSegment[], partial: string, offset: number): CursorContext {
+export function baseContext(
+  kind: CursorContext['kind'],
+  path: PathSegment[],
+  partial: string,
+  offset: number,
+): CursorContext {
   let quote: CursorContext['quote'];
   let prefix = partial;
   if (partial.startsWith('"') || partial.startsWith("'")) {
     quote = partial[0] as '"' | "'";
     prefix = partial.slice(1);
   }
-  return { kind, path, prefix, replaceStart: offset - partial.length, replaceEnd: offset, present: [], column: 0, freshItem: false, quote };
+  return {
+    kind,
+    path,
+    prefix,
+    replaceStart: offset - partial.length,
+    replaceEnd: offset,
+    present: [],
+    column: 0,
+    freshItem: false,
+    quote,
+  };
 }

@@ -63,9 +63,10 @@ export function tomlContext(text: TextSource, offset: number, lines: LineTable):
 
   const indent = /^[ \t]*/.exec(before)![0].length;
   const rest = before.slice(indent);
-  const assignment = /^((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*=[ \t]*(.*)$/.exec(
-    rest,
-  );
+  const assignment =
+    /^((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:[ \t]*\.[ \t]*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)[ \t]*=[ \t]*(.*)$/.exec(
+      rest,
+    );
   let context: CursorContext;
   if (assignment) {
     const keyParts = splitDottedKey(assignment[1]!);
@@ -97,7 +98,13 @@ export function tomlContext(text: TextSource, offset: number, lines: LineTable):
 }
 
 /** Keys written in the table at `table`: `key = …` lines of its section and sub-table headers anywhere. */
-function tomlPresentKeys(text: TextSource, lines: LineTable, headerLine: number, cursorLine: number, table: PathSegment[]): string[] {
+function tomlPresentKeys(
+  text: TextSource,
+  lines: LineTable,
+  headerLine: number,
+  cursorLine: number,
+  table: PathSegment[],
+): string[] {
   const present = new Set<string>();
   const names = table.filter((s): s is string => typeof s === 'string');
   const sectionLine = (line: number): boolean => {

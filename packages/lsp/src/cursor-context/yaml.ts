@@ -72,7 +72,8 @@ export function yamlContext(text: TextSource, offset: number, lines: LineTable):
   const present = new Set<string>();
   const collectSiblings = kind === 'key' && dashCols.length === 0;
   const ancestors = ancestorsAbove(text, lines, { lineNo, column, dashCols }, collectSiblings ? present : undefined);
-  if (collectSiblings || (kind === 'key' && dashCols.length > 0)) siblingKeysBelow(text, lines, lineNo, column, present);
+  if (collectSiblings || (kind === 'key' && dashCols.length > 0))
+    siblingKeysBelow(text, lines, lineNo, column, present);
 
   const path = pathOf(text, lines, ancestors);
   if (kind === 'value') path.push(at.key!);
@@ -149,9 +150,17 @@ function cursorPlace(rest: string, offset: number): CursorPlace | null {
       if (/[\]]/.test(item)) return null;
       return { kind: 'item', key, partial: item, partialStart: offset - item.length, flowValue, spaceBefore: false };
     }
-    return { kind: 'value', key, partial: value, partialStart: offset - value.length, flowValue, spaceBefore: keyMatch[2] === undefined };
+    return {
+      kind: 'value',
+      key,
+      partial: value,
+      partialStart: offset - value.length,
+      flowValue,
+      spaceBefore: keyMatch[2] === undefined,
+    };
   }
-  if (/^[^:#]*$/.test(rest)) return { kind: 'key', partial: rest, partialStart: offset - rest.length, spaceBefore: false };
+  if (/^[^:#]*$/.test(rest))
+    return { kind: 'key', partial: rest, partialStart: offset - rest.length, spaceBefore: false };
   return null;
 }
 
@@ -206,7 +215,13 @@ function ancestorsAbove(
 }
 
 /** Adds to `present` the keys at `column` on the lines below the cursor's, up to the first line left of it. */
-function siblingKeysBelow(text: TextSource, lines: LineTable, lineNo: number, column: number, present: Set<string>): void {
+function siblingKeysBelow(
+  text: TextSource,
+  lines: LineTable,
+  lineNo: number,
+  column: number,
+  present: Set<string>,
+): void {
   for (let line = lineNo + 1; line < lines.lineCount; line++) {
     const indent = indentOf(text, lines, line);
     if (indent < 0 || indent > column) continue;
@@ -217,7 +232,11 @@ function siblingKeysBelow(text: TextSource, lines: LineTable, lineNo: number, co
 }
 
 /** The path the ancestors (innermost first) spell, outermost first: a key's name, an item's index. */
-function pathOf(text: TextSource, lines: LineTable, ancestors: readonly { token: LineToken; line: number }[]): PathSegment[] {
+function pathOf(
+  text: TextSource,
+  lines: LineTable,
+  ancestors: readonly { token: LineToken; line: number }[],
+): PathSegment[] {
   const path: PathSegment[] = [];
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const { token, line } = ancestors[i]!;

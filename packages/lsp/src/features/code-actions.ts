@@ -12,7 +12,11 @@ import { CodeActionRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
 import { FIX_ALL_KIND, transformActions } from '../transform-actions.js';
 
-export function codeActions(state: DocumentState, params: Pick<CodeActionParams, 'range' | 'context'>, context?: FeatureContext): CodeAction[] {
+export function codeActions(
+  state: DocumentState,
+  params: Pick<CodeActionParams, 'range' | 'context'>,
+  context?: FeatureContext,
+): CodeAction[] {
   if (params.context?.only && !params.context.only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
   const from = offsetAt(state, params.range.start);
   const to = offsetAt(state, params.range.end);
@@ -27,7 +31,10 @@ export function codeActions(state: DocumentState, params: Pick<CodeActionParams,
     if (start > to || end < from) continue;
     const lspDiagnostic = toLspDiagnostic(state, diagnostic, text);
     for (const fix of diagnostic.fixes) {
-      const edits: TextEdit[] = fix.edits.map((edit) => ({ range: toLspRange(state, edit.range, text), newText: edit.newText }));
+      const edits: TextEdit[] = fix.edits.map((edit) => ({
+        range: toLspRange(state, edit.range, text),
+        newText: edit.newText,
+      }));
       actions.push({
         title: fix.title,
         kind: CodeActionKind.QuickFix,
@@ -41,7 +48,9 @@ export function codeActions(state: DocumentState, params: Pick<CodeActionParams,
 }
 
 export const codeActionsFeature: Feature = {
-  capabilities: { codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.RefactorRewrite] } },
+  capabilities: {
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.RefactorRewrite] },
+  },
   handlers: [
     handle(CodeActionRequest.type, [], (state, params, context) => [
       ...codeActions(state, params, context),

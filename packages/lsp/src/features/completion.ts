@@ -19,7 +19,17 @@ import { hasNewerText, textOf, valueAt, type DocumentState } from '../document-s
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { nameIndex, referenceKindAt, type NameKind } from '../manifest-model.js';
 import { lspLines, offsetAt, rangeAt } from '../positions.js';
-import { aliasPairsAt, describe, enumValues, keysAt, schemasAt, valueSchemasAt, valueShape, type PathSegment, type SvcVersion } from '../schema-model.js';
+import {
+  aliasPairsAt,
+  describe,
+  enumValues,
+  keysAt,
+  schemasAt,
+  valueSchemasAt,
+  valueShape,
+  type PathSegment,
+  type SvcVersion,
+} from '../schema-model.js';
 import { effectiveVersion } from '../schema-pinning.js';
 import { isPlainYamlString, renderSnippet, snippetSpecs } from '../snippets.js';
 import { SCHEMA_URLS } from '@svc-manifest/schema';
@@ -37,7 +47,11 @@ const EMPTY: CompletionList = { isIncomplete: false, items: [] };
  * Completion at a position. `state` may carry a text newer than its parsed document
  * (`state.text`): the place and ranges come from that text, names and values from the tree.
  */
-export function completion(state: DocumentState, params: CompletionParamsLike, context?: FeatureContext): CompletionList {
+export function completion(
+  state: DocumentState,
+  params: CompletionParamsLike,
+  context?: FeatureContext,
+): CompletionList {
   const offset = offsetAt(state, params.position);
   const cursor = cursorContext(textOf(state), offset, state.format, lspLines(state));
   if (!cursor) return EMPTY;
@@ -63,7 +77,12 @@ export function completion(state: DocumentState, params: CompletionParamsLike, c
   return { isIncomplete: false, items };
 }
 
-function keyItems(state: DocumentState, version: SvcVersion, cursor: CursorContext, keys: ReturnType<typeof keysAt>): CompletionItem[] {
+function keyItems(
+  state: DocumentState,
+  version: SvcVersion,
+  cursor: CursorContext,
+  keys: ReturnType<typeof keysAt>,
+): CompletionItem[] {
   const present = new Set(cursor.present);
   for (const [a, b] of aliasPairsAt(version, cursor.path)) {
     if (present.has(a)) present.add(b);
@@ -157,18 +176,33 @@ function declaredNames(names: ManifestDocument, kind: NameKind): string[] {
   return [...nameIndex(names).definitions[kind].keys()];
 }
 
-const REFERENCE_DETAIL: Record<NameKind, string> = { agent: 'declared agent', connector: 'declared connector', template: 'sandbox template' };
+const REFERENCE_DETAIL: Record<NameKind, string> = {
+  agent: 'declared agent',
+  connector: 'declared connector',
+  template: 'sandbox template',
+};
 
 /** Values for a `value` or array `item` position: references first, then the schema's enum. */
-function valueItems(state: DocumentState, names: ManifestDocument, version: SvcVersion, cursor: CursorContext): CompletionItem[] {
+function valueItems(
+  state: DocumentState,
+  names: ManifestDocument,
+  version: SvcVersion,
+  cursor: CursorContext,
+): CompletionItem[] {
   const valuePath = cursor.kind === 'item' ? [...cursor.path, 0] : cursor.path;
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   const items: CompletionItem[] = [];
   const seen = new Set<string>();
   // An item already in the list is not offered again (the one being typed aside).
   const listed = cursor.kind === 'item' ? valueAt(state, cursor.path) : undefined;
-  if (Array.isArray(listed)) for (const item of listed) if (typeof item === 'string' && item !== cursor.prefix) seen.add(item);
-  const add = (value: string | number | boolean, kind: CompletionItemKind, detail?: string, documentation?: string): void => {
+  if (Array.isArray(listed))
+    for (const item of listed) if (typeof item === 'string' && item !== cursor.prefix) seen.add(item);
+  const add = (
+    value: string | number | boolean,
+    kind: CompletionItemKind,
+    detail?: string,
+    documentation?: string,
+  ): void => {
     const label = String(value);
     if (seen.has(label)) return;
     seen.add(label);
@@ -186,13 +220,17 @@ function valueItems(state: DocumentState, names: ManifestDocument, version: SvcV
   };
   // `$schema` pins a schema: offer ours.
   if (valuePath.length === 1 && valuePath[0] === '$schema') {
-    for (const url of [SCHEMA_URLS.v2, SCHEMA_URLS.v1, SCHEMA_URLS.combined]) add(url, CompletionItemKind.File, 'svc manifest schema');
+    for (const url of [SCHEMA_URLS.v2, SCHEMA_URLS.v1, SCHEMA_URLS.combined])
+      add(url, CompletionItemKind.File, 'svc manifest schema');
   }
   const referenceKind = referenceKindAt(valuePath);
-  if (referenceKind) for (const name of declaredNames(names, referenceKind)) add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
+  if (referenceKind)
+    for (const name of declaredNames(names, referenceKind))
+      add(name, CompletionItemKind.Reference, REFERENCE_DETAIL[referenceKind]);
   // `svc_version` picks the shape: both values are offered, whatever the document is now.
   const schemas = valueSchemasAt(version, valuePath);
-  for (const value of enumValues(schemas)) add(value, typeof value === 'string' ? CompletionItemKind.EnumMember : CompletionItemKind.Value, undefined);
+  for (const value of enumValues(schemas))
+    add(value, typeof value === 'string' ? CompletionItemKind.EnumMember : CompletionItemKind.Value, undefined);
   return items;
 }
 
@@ -204,7 +242,12 @@ function formatValue(value: string | number | boolean, format: 'yaml' | 'toml', 
 }
 
 /** Whole-trigger and whole-connector snippets where a new item of `triggers`/`connectors` starts. */
-function snippetItems(state: DocumentState, names: ManifestDocument, cursor: CursorContext, arrayPath: PathSegment[]): CompletionItem[] {
+function snippetItems(
+  state: DocumentState,
+  names: ManifestDocument,
+  cursor: CursorContext,
+  arrayPath: PathSegment[],
+): CompletionItem[] {
   let collection: 'triggers' | 'connectors' | undefined;
   if (state.format === 'toml') {
     // Only where a line starts: not after a dotted key's parent, in a header or an inline table.
@@ -214,18 +257,26 @@ function snippetItems(state: DocumentState, names: ManifestDocument, cursor: Cur
     // An `[[array]]` table can start on any line: offer both.
     return [...snippetsFor(state, names, cursor, 'triggers'), ...snippetsFor(state, names, cursor, 'connectors')];
   }
-  if (arrayPath.length === 1 && (arrayPath[0] === 'triggers' || arrayPath[0] === 'connectors')) collection = arrayPath[0];
+  if (arrayPath.length === 1 && (arrayPath[0] === 'triggers' || arrayPath[0] === 'connectors'))
+    collection = arrayPath[0];
   if (!collection || cursor.flow) return [];
   // Only at the start of an item: a fresh `- ` line, or a line under `triggers:` with no dash yet.
   if (cursor.freshItem ? cursor.present.length > 0 : cursor.path.length !== 1) return [];
   return snippetsFor(state, names, cursor, collection);
 }
 
-function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: CursorContext, collection: 'triggers' | 'connectors'): CompletionItem[] {
-  const value = names.value && typeof names.value === 'object' ? (names.value as Record<string, unknown>)[collection] : undefined;
+function snippetsFor(
+  state: DocumentState,
+  names: ManifestDocument,
+  cursor: CursorContext,
+  collection: 'triggers' | 'connectors',
+): CompletionItem[] {
+  const value =
+    names.value && typeof names.value === 'object' ? (names.value as Record<string, unknown>)[collection] : undefined;
   const usedSlugs = new Set<string>();
   if (Array.isArray(value))
-    for (const item of value) if (item && typeof (item as { slug?: unknown }).slug === 'string') usedSlugs.add((item as { slug: string }).slug);
+    for (const item of value)
+      if (item && typeof (item as { slug?: unknown }).slug === 'string') usedSlugs.add((item as { slug: string }).slug);
   const specs = snippetSpecs(collection, { agents: declaredNames(names, 'agent'), usedSlugs });
   const range = rangeAt(state, cursor.replaceStart, cursor.replaceEnd);
   return specs.map((spec, index) => ({
@@ -236,17 +287,25 @@ function snippetsFor(state: DocumentState, names: ManifestDocument, cursor: Curs
     sortText: `zz${String(index).padStart(2, '0')}`,
     insertTextFormat: InsertTextFormat.Snippet,
     insertTextMode: InsertTextMode.asIs,
-    textEdit: { range, newText: renderSnippet(spec, state.format, { column: cursor.column, freshItem: cursor.freshItem }) },
+    textEdit: {
+      range,
+      newText: renderSnippet(spec, state.format, { column: cursor.column, freshItem: cursor.freshItem }),
+    },
   }));
 }
 
 export const completionFeature: Feature = {
-  capabilities: { completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false } },
+  capabilities: {
+    completionProvider: { triggerCharacters: ['"', "'", ':', '[', ',', ' ', '-', '='], resolveProvider: false },
+  },
   handlers: [
     handle(
       CompletionRequest.type,
       { isIncomplete: false, items: [] },
-      (state, params, context) => (context.settings?.completion === false ? { isIncomplete: false, items: [] } : completion(state, params, context)),
+      (state, params, context) =>
+        context.settings?.completion === false
+          ? { isIncomplete: false, items: [] }
+          : completion(state, params, context),
       { state: 'typing' },
     ),
   ],

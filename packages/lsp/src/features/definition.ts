@@ -7,7 +7,11 @@ import { offsetAt, rangeAt } from '../positions.js';
 import { DefinitionRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
 
-export function definition(state: DocumentState, params: { position: Position }, _context?: FeatureContext): Location | null {
+export function definition(
+  state: DocumentState,
+  params: { position: Position },
+  _context?: FeatureContext,
+): Location | null {
   const index = nameIndex(state.doc);
   const site = siteAt(index, offsetAt(state, params.position));
   if (!site) return null;

@@ -6,7 +6,11 @@
  * range of the state's own document is read off the validator's positions; one of another text
  * is rebuilt from its offsets.
  */
-import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
+import {
+  DiagnosticSeverity,
+  type Diagnostic as LspDiagnostic,
+  type DiagnosticRelatedInformation,
+} from 'vscode-languageserver';
 import {
   withPathChecks,
   withPolicy,
@@ -46,7 +50,10 @@ export function documentPolicy(state: DocumentState, context: FeatureContext | u
  * validator's, with the path check's when the server reads files and `svc.pathChecks.enable` is
  * on, all under the document's policy (`movedFrom` lined up with them).
  */
-function validated(state: DocumentState, context: FeatureContext | undefined): Pick<ValidationResult, 'diagnostics' | 'movedFrom'> {
+function validated(
+  state: DocumentState,
+  context: FeatureContext | undefined,
+): Pick<ValidationResult, 'diagnostics' | 'movedFrom'> {
   const result = validate(state.doc);
   const files = context?.settings?.pathChecks === false ? undefined : context?.files?.(state.uri);
   const checked = files ? withPathChecks(state.doc, result, files) : result;
@@ -69,7 +76,11 @@ export function manifestDiagnostics(state: DocumentState, context?: FeatureConte
 }
 
 /** The diagnostics to publish for a manifest (none where `svc.validation.enable` is off). */
-export function computeDiagnostics(state: DocumentState, _params: unknown = {}, context?: FeatureContext): LspDiagnostic[] {
+export function computeDiagnostics(
+  state: DocumentState,
+  _params: unknown = {},
+  context?: FeatureContext,
+): LspDiagnostic[] {
   throwIfCancelled(context);
   if (context?.settings?.validation === false) return [];
   const text = textFacts(state);
@@ -108,14 +119,20 @@ function lspPosition(position: ValidatorPosition, bom: boolean): { line: number;
  */
 const converted = new WeakMap<Diagnostic, { lsp: LspDiagnostic; uri: string; bom: boolean }>();
 
-export function toLspDiagnostic(state: DocumentState, diagnostic: Diagnostic, text: TextFacts = textFacts(state), former?: Diagnostic): LspDiagnostic {
+export function toLspDiagnostic(
+  state: DocumentState,
+  diagnostic: Diagnostic,
+  text: TextFacts = textFacts(state),
+  former?: Diagnostic,
+): LspDiagnostic {
   // A newer text's ranges are rebuilt from offsets in that text: nothing to keep then.
   if (text.newer) return convert(state, diagnostic, text);
   const kept = converted.get(diagnostic);
   if (kept && kept.uri === state.uri && kept.bom === text.bom) return kept.lsp;
   // Moved by the edit with no line added or removed before it: the same lines and columns, so the same LSP form.
   const earlier = former && former.range.start.line === diagnostic.range.start.line ? converted.get(former) : undefined;
-  const lsp = earlier && earlier.uri === state.uri && earlier.bom === text.bom ? earlier.lsp : convert(state, diagnostic, text);
+  const lsp =
+    earlier && earlier.uri === state.uri && earlier.bom === text.bom ? earlier.lsp : convert(state, diagnostic, text);
   converted.set(diagnostic, { lsp, uri: state.uri, bom: text.bom });
   return lsp;
 }

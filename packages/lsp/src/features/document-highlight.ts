@@ -7,7 +7,11 @@ import { offsetAt, rangeAt } from '../positions.js';
 import { DocumentHighlightRequest } from 'vscode-languageserver';
 import { handle, type Feature } from '../feature.js';
 
-export function documentHighlights(state: DocumentState, params: { position: Position }, _context?: FeatureContext): DocumentHighlight[] {
+export function documentHighlights(
+  state: DocumentState,
+  params: { position: Position },
+  _context?: FeatureContext,
+): DocumentHighlight[] {
   const index = nameIndex(state.doc);
   const site = siteAt(index, offsetAt(state, params.position));
   if (!site) return [];

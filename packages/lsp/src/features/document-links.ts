@@ -18,7 +18,13 @@ export function documentLinks(state: DocumentState, _params: unknown = {}, conte
   const links: DocumentLink[] = [];
   for (const path of sourcePaths(state.doc.root, state.doc.source)) {
     const value = path.value.replace(/\\/g, '/');
-    if (value.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(value) || value.split('/').includes('..') || /[\0-\x1f]/.test(value)) continue;
+    if (
+      value.startsWith('/') ||
+      /^[a-z][a-z0-9+.-]*:/i.test(value) ||
+      value.split('/').includes('..') ||
+      /[\0-\x1f]/.test(value)
+    )
+      continue;
     let target: string;
     try {
       target = new URL(value.split('/').map(encodeURIComponent).join('/'), state.uri).href;

@@ -9,7 +9,11 @@ import { handle, type Feature } from '../feature.js';
 
 const MAX_DEPTH = 8;
 
-export function documentSymbols(state: DocumentState, _params: unknown = {}, context?: FeatureContext): DocumentSymbol[] {
+export function documentSymbols(
+  state: DocumentState,
+  _params: unknown = {},
+  context?: FeatureContext,
+): DocumentSymbol[] {
   const root = resolveAlias(state.doc.root);
   if (!root || root.kind !== 'map') return [];
   return children(state, root, 0, context);
@@ -75,7 +79,9 @@ function children(state: DocumentState, node: ValueNode, depth: number, context?
   if (node.kind === 'map') {
     return node.entries
       .filter((entry) => !entry.merge)
-      .map((entry) => symbol(state, entry.key, entry.value, entry.start, entry.end, entry.keyStart, entry.keyEnd, depth, context));
+      .map((entry) =>
+        symbol(state, entry.key, entry.value, entry.start, entry.end, entry.keyStart, entry.keyEnd, depth, context),
+      );
   }
   if (node.kind === 'seq') {
     return node.items.map((item, index) => {

@@ -55,7 +55,8 @@ export function foldingRanges(state: DocumentState, _params: unknown = {}, conte
     const isComment = line < lines.lineCount && /^\s*#/.test(text.slice(lines.lineStart(line), lines.lineEnd(line)));
     if (isComment && runStart === -1) runStart = line;
     if (!isComment && runStart !== -1) {
-      if (line - 1 - runStart >= 2) ranges.push({ startLine: runStart, endLine: line - 1, kind: FoldingRangeKind.Comment });
+      if (line - 1 - runStart >= 2)
+        ranges.push({ startLine: runStart, endLine: line - 1, kind: FoldingRangeKind.Comment });
       runStart = -1;
     }
   }

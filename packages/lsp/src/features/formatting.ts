@@ -12,7 +12,12 @@ import {
   type FormattingOptions,
   type TextEdit,
 } from 'vscode-languageserver';
-import { formatManifest, formatManifestRange, ManifestEditError, type OffsetEdit } from '@svc-manifest/validator/library';
+import {
+  formatManifest,
+  formatManifestRange,
+  ManifestEditError,
+  type OffsetEdit,
+} from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
 import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { offsetAt, rangeAt } from '../positions.js';
@@ -20,14 +25,20 @@ import { handle, type Feature } from '../feature.js';
 
 function indentWidth(options: FormattingOptions | undefined): number {
   const size = options?.tabSize;
-  return options?.insertSpaces !== false && typeof size === 'number' && Number.isInteger(size) && size >= 1 && size <= 8 ? size : 2;
+  return options?.insertSpaces !== false && typeof size === 'number' && Number.isInteger(size) && size >= 1 && size <= 8
+    ? size
+    : 2;
 }
 
 function toTextEdits(state: DocumentState, edits: readonly OffsetEdit[]): TextEdit[] {
   return edits.map((edit) => ({ range: rangeAt(state, edit.start, edit.end), newText: edit.newText }));
 }
 
-export function formatDocument(state: DocumentState, params: Pick<DocumentFormattingParams, 'options'>, context?: FeatureContext): TextEdit[] {
+export function formatDocument(
+  state: DocumentState,
+  params: Pick<DocumentFormattingParams, 'options'>,
+  context?: FeatureContext,
+): TextEdit[] {
   throwIfCancelled(context);
   try {
     const result = formatManifest(state.doc.text, { format: state.format, indentWidth: indentWidth(params.options) });
@@ -38,11 +49,18 @@ export function formatDocument(state: DocumentState, params: Pick<DocumentFormat
   }
 }
 
-export function formatRange(state: DocumentState, params: Pick<DocumentRangeFormattingParams, 'options' | 'range'>, context?: FeatureContext): TextEdit[] {
+export function formatRange(
+  state: DocumentState,
+  params: Pick<DocumentRangeFormattingParams, 'options' | 'range'>,
+  context?: FeatureContext,
+): TextEdit[] {
   throwIfCancelled(context);
   const range = { start: offsetAt(state, params.range.start), end: offsetAt(state, params.range.end) };
   try {
-    return toTextEdits(state, formatManifestRange(state.doc.text, range, { format: state.format, indentWidth: indentWidth(params.options) }));
+    return toTextEdits(
+      state,
+      formatManifestRange(state.doc.text, range, { format: state.format, indentWidth: indentWidth(params.options) }),
+    );
   } catch (error) {
     if (error instanceof ManifestEditError) return [];
     throw error;

@@ -36,10 +36,19 @@ export function hover(state: DocumentState, params: { position: Position }, cont
     const entry = steps[keyStep]!.entry!;
     const text = keyDescription(state, segments.slice(0, keyStep));
     if (!text) return null;
-    return { contents: { kind: MarkupKind.Markdown, value: text }, range: rangeAt(state, entry.keyStart, entry.keyEnd) };
+    return {
+      contents: { kind: MarkupKind.Markdown, value: text },
+      range: rangeAt(state, entry.keyStart, entry.keyEnd),
+    };
   }
   const node = resolveAlias(last.node);
-  if (node?.kind === 'scalar' && last.node.kind === 'scalar' && offset >= node.start && offset <= node.end && segments.length > 0) {
+  if (
+    node?.kind === 'scalar' &&
+    last.node.kind === 'scalar' &&
+    offset >= node.start &&
+    offset <= node.end &&
+    segments.length > 0
+  ) {
     const meaning = valueMeaning(root, segments, node.value);
     const described = keyDescription(state, segments);
     const text = meaning && described ? `${described}\n\n---\n\n${meaning}` : (meaning ?? described);
@@ -65,7 +74,8 @@ function keyDescription(state: DocumentState, segments: PathSegment[]): string |
   const replacement = schemas.map((schema) => schema['x-svc-deprecated']).find((key) => typeof key === 'string');
   const deprecated = replacement ? `\n\n*Deprecated:* use \`${String(replacement)}\`.` : '';
   const values = enumValues(schemas);
-  const allowed = values.length > 0 && values.length <= 12 ? `\n\nAllowed: ${values.map((v) => `\`${String(v)}\``).join(', ')}` : '';
+  const allowed =
+    values.length > 0 && values.length <= 12 ? `\n\nAllowed: ${values.map((v) => `\`${String(v)}\``).join(', ')}` : '';
   return `${title}${description}${deprecated}${allowed}`;
 }
 
@@ -75,17 +85,26 @@ function nameHover(state: DocumentState, site: NameSite): Hover {
   const range = rangeAt(state, site.start, site.end);
   const label = KIND_LABEL[site.kind];
   if (!definition) {
-    return { contents: { kind: MarkupKind.Markdown, value: `${label} ${codeSpan(site.name)} is not declared in this manifest` }, range };
+    return {
+      contents: {
+        kind: MarkupKind.Markdown,
+        value: `${label} ${codeSpan(site.name)} is not declared in this manifest`,
+      },
+      range,
+    };
   }
   const lines: string[] = [];
   const declaration = definition.declaration ?? { start: definition.start, end: definition.end };
   const line = positionAt(state, definition.start).line + 1;
   const references = sitesOf(index, site.kind, site.name).filter((s) => s.role === 'reference').length;
-  lines.push(`**${label}** ${codeSpan(site.name)} — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`);
+  lines.push(
+    `**${label}** ${codeSpan(site.name)} — declared on line ${line}, ${references} reference${references === 1 ? '' : 's'}`,
+  );
   const lineStart = lspLines(state).lineStart(positionAt(state, declaration.start).line);
   let snippet = state.doc.text.slice(lineStart, declaration.end).replace(/\s+$/, '');
   const snippetLines = snippet.split('\n');
-  if (snippetLines.length > MAX_DECLARATION_LINES) snippet = [...snippetLines.slice(0, MAX_DECLARATION_LINES), '…'].join('\n');
+  if (snippetLines.length > MAX_DECLARATION_LINES)
+    snippet = [...snippetLines.slice(0, MAX_DECLARATION_LINES), '…'].join('\n');
   lines.push(codeBlock(state.format, dedent(snippet)));
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n\n') }, range };
 }
@@ -133,5 +152,9 @@ function dedent(text: string): string {
 
 export const hoverFeature: Feature = {
   capabilities: { hoverProvider: true },
-  handlers: [handle(HoverRequest.type, null, (state, params, context) => (context.settings?.hover === false ? null : hover(state, params, context)))],
+  handlers: [
+    handle(HoverRequest.type, null, (state, params, context) =>
+      context.settings?.hover === false ? null : hover(state, params, context),
+    ),
+  ],
 };

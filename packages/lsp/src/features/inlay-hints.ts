@@ -31,7 +31,11 @@ function itemsOf(node: ValueNode | null | undefined): ValueNode[] {
   return resolved?.kind === 'seq' ? resolved.items : [];
 }
 
-export function inlayHints(state: DocumentState, params: Pick<InlayHintParams, 'range'>, context?: FeatureContext): InlayHint[] {
+export function inlayHints(
+  state: DocumentState,
+  params: Pick<InlayHintParams, 'range'>,
+  context?: FeatureContext,
+): InlayHint[] {
   const root = mapOf(state.doc.root);
   if (!root) return [];
   const from = offsetAt(state, params.range.start);
@@ -46,7 +50,8 @@ export function inlayHints(state: DocumentState, params: Pick<InlayHintParams, '
   const versionNode = resolveAlias(version?.value);
   if (versionNode?.kind === 'scalar' && typeof versionNode.value === 'number' && version!.value === versionNode) {
     const written = state.doc.text.slice(versionNode.start, versionNode.end);
-    if (written !== String(versionNode.value)) add(versionNode.end, `→ ${versionNode.value}`, `read as svc_version ${versionNode.value}`);
+    if (written !== String(versionNode.value))
+      add(versionNode.end, `→ ${versionNode.value}`, `read as svc_version ${versionNode.value}`);
   }
 
   for (const section of ['triggers', 'channels']) {
@@ -74,5 +79,9 @@ export function inlayHints(state: DocumentState, params: Pick<InlayHintParams, '
 
 export const inlayHintsFeature: Feature = {
   capabilities: { inlayHintProvider: true },
-  handlers: [handle(InlayHintRequest.type, [], (state, params, context) => (context.settings?.inlayHints === false ? [] : inlayHints(state, params, context)))],
+  handlers: [
+    handle(InlayHintRequest.type, [], (state, params, context) =>
+      context.settings?.inlayHints === false ? [] : inlayHints(state, params, context),
+    ),
+  ],
 };

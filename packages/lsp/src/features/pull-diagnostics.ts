@@ -4,7 +4,12 @@
  * gets `unchanged`. A client that pulls is not also pushed to (server.ts); one that does not keeps
  * getting `publishDiagnostics`.
  */
-import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest, type DocumentDiagnosticParams, type DocumentDiagnosticReport } from 'vscode-languageserver';
+import {
+  DocumentDiagnosticReportKind,
+  DocumentDiagnosticRequest,
+  type DocumentDiagnosticParams,
+  type DocumentDiagnosticReport,
+} from 'vscode-languageserver';
 import type { DocumentState } from '../document-state.js';
 import type { FeatureContext } from '../feature-context.js';
 import { handle, type Feature } from '../feature.js';
@@ -32,6 +37,10 @@ export function documentDiagnostics(
 }
 
 export const pullDiagnosticsFeature: Feature = {
-  capabilities: { diagnosticProvider: { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: false } },
-  handlers: [handle(DocumentDiagnosticRequest.type, { kind: DocumentDiagnosticReportKind.Full, items: [] }, documentDiagnostics)],
+  capabilities: {
+    diagnosticProvider: { identifier: 'svc', interFileDependencies: false, workspaceDiagnostics: false },
+  },
+  handlers: [
+    handle(DocumentDiagnosticRequest.type, { kind: DocumentDiagnosticReportKind.Full, items: [] }, documentDiagnostics),
+  ],
 };

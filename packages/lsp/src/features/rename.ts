@@ -16,13 +16,21 @@ export class RenameRefused extends FeatureRefusal {}
 
 const SLUG = new RegExp(SLUG_PATTERN);
 
-export function prepareRename(state: DocumentState, params: { position: Position }, _context?: FeatureContext): { range: Range; placeholder: string } | null {
+export function prepareRename(
+  state: DocumentState,
+  params: { position: Position },
+  _context?: FeatureContext,
+): { range: Range; placeholder: string } | null {
   const site = siteAt(nameIndex(state.doc), offsetAt(state, params.position));
   if (!site) return null;
   return { range: rangeAt(state, site.start, site.end), placeholder: site.name };
 }
 
-export function rename(state: DocumentState, params: { position: Position; newName: string }, _context?: FeatureContext): WorkspaceEdit | null {
+export function rename(
+  state: DocumentState,
+  params: { position: Position; newName: string },
+  _context?: FeatureContext,
+): WorkspaceEdit | null {
   const index = nameIndex(state.doc);
   const site = siteAt(index, offsetAt(state, params.position));
   if (!site) return null;
@@ -32,11 +40,15 @@ export function rename(state: DocumentState, params: { position: Position; newNa
       `'${newName}' is not a valid name: use lowercase letters, digits, '_' and '-', starting with a letter or digit (at most 128 characters)`,
     );
   }
-  if (site.kind === 'template' && newName === 'default') throw new RenameRefused("'default' is reserved and cannot be a template slug");
+  if (site.kind === 'template' && newName === 'default')
+    throw new RenameRefused("'default' is reserved and cannot be a template slug");
   if (newName !== site.name && index.definitions[site.kind].has(newName)) {
     throw new RenameRefused(`a ${site.kind} named '${newName}' already exists`);
   }
-  const edits: TextEdit[] = sitesOf(index, site.kind, site.name).map((s) => ({ range: rangeAt(state, s.start, s.end), newText: newName }));
+  const edits: TextEdit[] = sitesOf(index, site.kind, site.name).map((s) => ({
+    range: rangeAt(state, s.start, s.end),
+    newText: newName,
+  }));
   return { changes: { [state.uri]: edits } };
 }
 

@@ -10,7 +10,11 @@ import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { offsetAt, rangeAt } from '../positions.js';
 import { handle, type Feature } from '../feature.js';
 
-export function selectionRanges(state: DocumentState, params: { positions: Position[] }, context?: FeatureContext): SelectionRange[] {
+export function selectionRanges(
+  state: DocumentState,
+  params: { positions: Position[] },
+  context?: FeatureContext,
+): SelectionRange[] {
   const root = state.doc.root;
   const text = state.doc.source;
   return params.positions.map((position) => {
@@ -35,14 +39,16 @@ export function selectionRanges(state: DocumentState, params: { positions: Posit
       const scalar = resolveAlias(last);
       if (!onKey && scalar?.kind === 'scalar' && last === scalar && last.end - last.start >= 2) {
         const open = text.charCodeAt(last.start);
-        if ((open === 34 || open === 39) && text.charCodeAt(last.end - 1) === open) spans.push([last.start + 1, last.end - 1]);
+        if ((open === 34 || open === 39) && text.charCodeAt(last.end - 1) === open)
+          spans.push([last.start + 1, last.end - 1]);
       }
     }
     let selection: SelectionRange | undefined;
     let outer: [number, number] | undefined;
     for (const span of spans) {
       if (span[0] > offset || span[1] < offset) continue;
-      if (outer && (span[0] < outer[0] || span[1] > outer[1] || (span[0] === outer[0] && span[1] === outer[1]))) continue;
+      if (outer && (span[0] < outer[0] || span[1] > outer[1] || (span[0] === outer[0] && span[1] === outer[1])))
+        continue;
       selection = { range: rangeAt(state, span[0], span[1]), ...(selection ? { parent: selection } : {}) };
       outer = span;
     }

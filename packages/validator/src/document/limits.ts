@@ -60,7 +60,8 @@ function unitBytes(code: number): number {
 }
 
 // C0 controls other than tab, LF and CR, DEL, C1 controls, and UTF-16 halves that have no partner.
-const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN_CHARACTER =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // The same, and in TOML a carriage return not followed by a line feed: TOML's line breaks are LF
 // and CRLF only, so a lone CR is a control character there (YAML counts it as a line break).
 const FORBIDDEN_IN_TOML = new RegExp(`${FORBIDDEN_CHARACTER.source}|\\r(?!\\n)`, 'g');
@@ -197,7 +198,9 @@ export function scanTomlNesting(
       if (quote !== 0) {
         if (quote === DQUOTE && ch === BACKSLASH) {
           i++;
-        } else if (triple ? ch === quote && text.charCodeAt(i + 1) === quote && text.charCodeAt(i + 2) === quote : ch === quote) {
+        } else if (
+          triple ? ch === quote && text.charCodeAt(i + 1) === quote && text.charCodeAt(i + 2) === quote : ch === quote
+        ) {
           if (triple) i += 2;
           quote = 0;
         }

@@ -44,7 +44,8 @@ export class LineIndex implements LineTable {
     const found: number[] = [];
     const breaks = /\r\n?|\n/g;
     const inside = text.slice(region.start, region.newEnd);
-    for (let match = breaks.exec(inside); match; match = breaks.exec(inside)) found.push(region.start + match.index + match[0].length);
+    for (let match = breaks.exec(inside); match; match = breaks.exec(inside))
+      found.push(region.start + match.index + match[0].length);
     const delta = region.delta;
     let starts: number[];
     if (found.length === after - first - 1) {

@@ -18,7 +18,14 @@ import type { MapEntry, ValueNode } from './nodes.js';
 import { PieceText, type TextSource } from './piece-text.js';
 import type { ManifestReader, PreviousRead, Reading, ReadWork } from './reader.js';
 import { changedRegion, type ChangedRegion, type TextChange } from './text-change.js';
-import { byteOrderMarkDiagnostic, checkRegion, checkWholeText, decodeInput, tooDeepDiagnostic, tooLargeDiagnostic } from './text-checks.js';
+import {
+  byteOrderMarkDiagnostic,
+  checkRegion,
+  checkWholeText,
+  decodeInput,
+  tooDeepDiagnostic,
+  tooLargeDiagnostic,
+} from './text-checks.js';
 import { tomlReader, tomlTopLevelText } from './toml-reader.js';
 import { UnitStore } from './unit-store.js';
 import { buildValue, type ValueMemo } from './value.js';
@@ -130,7 +137,12 @@ export class ManifestDocument {
     const limits = resolveLimits(options.limits);
     const decoded = typeof input === 'string' ? undefined : decodeInput(input, limits.maxBytes);
     const text = decoded ? decoded.text : (input as string);
-    const document = new ManifestDocument(text, options.format ?? detectFormat(options.filename), limits, options.filename);
+    const document = new ManifestDocument(
+      text,
+      options.format ?? detectFormat(options.filename),
+      limits,
+      options.filename,
+    );
     if (decoded?.cut) document.refuse(tooLargeDiagnostic(limits, text.length));
     else {
       if (decoded) document.parseDiagnostics.push(...decoded.diagnostics);
@@ -253,7 +265,14 @@ export class ManifestDocument {
     if (before && region) {
       const bom = this.source.charCodeAt(0) === 0xfeff ? 1 : 0;
       // Not forbidden: a reader updates only from a text without such characters, and only when `plain()` holds.
-      const input = { body: bom ? this.text.slice(bom) : this.source, bom, limits: this.limits, forbidden: false, store: this.store, work };
+      const input = {
+        body: bom ? this.text.slice(bom) : this.source,
+        bom,
+        limits: this.limits,
+        forbidden: false,
+        store: this.store,
+        work,
+      };
       reading = reader.update(input, before, region, () => this.regionIsPlain(previous, region));
       if (reading && bom) this.parseDiagnostics.push(byteOrderMarkDiagnostic());
     }

@@ -135,7 +135,8 @@ function ownEntry(map: MapNode, key: string): MapEntry | undefined {
   let index = entryIndexes.get(map);
   if (!index || index.entries !== map.entries) {
     const byKey = new Map<string, MapEntry>();
-    for (const entry of map.entries) if (!entry.merge && !entry.ignored && !byKey.has(entry.key)) byKey.set(entry.key, entry);
+    for (const entry of map.entries)
+      if (!entry.merge && !entry.ignored && !byKey.has(entry.key)) byKey.set(entry.key, entry);
     index = { entries: map.entries, byKey };
     entryIndexes.set(map, index);
   }
@@ -291,7 +292,13 @@ export function groupFramesByIndex(count: number, frameAt: (index: number) => Fr
  * thousands of units so touches at most 64 frames and one group per 64 units, where moving every
  * frame cost a memory miss each (docs/decisions.md, "(#17) The units after an edit move by groups").
  */
-export function moveFramesFrom(count: number, frameAt: (index: number) => Frame, groups: readonly FrameGroup[], stop: number, delta: number): void {
+export function moveFramesFrom(
+  count: number,
+  frameAt: (index: number) => Frame,
+  groups: readonly FrameGroup[],
+  stop: number,
+  delta: number,
+): void {
   const firstWhole = (stop + (1 << GROUP_BITS) - 1) >> GROUP_BITS;
   const end = Math.min(firstWhole << GROUP_BITS, count);
   for (let i = stop; i < end; i++) frameAt(i).offset += delta;
@@ -500,7 +507,14 @@ export function locatedName(frame: Frame, name: string, keyStart: number, keyEnd
 }
 
 /** A scalar of `frame`, at file offsets `start`..`end`. */
-export function scalarNode(frame: Frame, start: number, end: number, value: ScalarValue, style: ScalarNode['style'], tomlType?: TomlDateTimeType): ScalarNode {
+export function scalarNode(
+  frame: Frame,
+  start: number,
+  end: number,
+  value: ScalarValue,
+  style: ScalarNode['style'],
+  tomlType?: TomlDateTimeType,
+): ScalarNode {
   return new FramedScalar(frame, start - frame.base, end - frame.base, value, style, tomlType);
 }
 
@@ -518,14 +532,28 @@ export function aliasNode(frame: Frame, start: number, end: number, name: string
 }
 
 /** A map entry of `frame`, from its key's first character to its value's last. */
-export function mapEntry(frame: Frame, key: string, keyStart: number, keyEnd: number, value: ValueNode, end: number): MapEntry {
+export function mapEntry(
+  frame: Frame,
+  key: string,
+  keyStart: number,
+  keyEnd: number,
+  value: ValueNode,
+  end: number,
+): MapEntry {
   const base = frame.base;
   return new FramedEntry(frame, key, keyStart - base, keyEnd - base, value, keyStart - base, end - base);
 }
 
 /** A plain copy of an entry, with its offsets in the file (a join's own entry, which it may widen and move). */
 export function detachedEntry(entry: MapEntry): MapEntry {
-  const copy: MapEntry = { key: entry.key, keyStart: entry.keyStart, keyEnd: entry.keyEnd, value: entry.value, start: entry.start, end: entry.end };
+  const copy: MapEntry = {
+    key: entry.key,
+    keyStart: entry.keyStart,
+    keyEnd: entry.keyEnd,
+    value: entry.value,
+    start: entry.start,
+    end: entry.end,
+  };
   if (entry.keyAlias !== undefined) copy.keyAlias = entry.keyAlias;
   if (entry.merge !== undefined) copy.merge = entry.merge;
   if (entry.ignored !== undefined) copy.ignored = entry.ignored;
@@ -535,7 +563,8 @@ export function detachedEntry(entry: MapEntry): MapEntry {
 
 /** A plain copy of a map or sequence (its own list of the same children), with its offsets in the file. */
 export function detachedCollection<T extends MapNode | SeqNode>(node: T): T {
-  if (node.kind === 'map') return { kind: 'map', flow: node.flow, entries: [...node.entries], start: node.start, end: node.end } as T;
+  if (node.kind === 'map')
+    return { kind: 'map', flow: node.flow, entries: [...node.entries], start: node.start, end: node.end } as T;
   return { kind: 'seq', flow: node.flow, items: [...node.items], start: node.start, end: node.end } as T;
 }
 
@@ -556,7 +585,14 @@ export function copyTree(node: ValueNode, delta: number, frame: Frame): ValueNod
         node.start + delta,
         node.end + delta,
         node.entries.map((entry) => {
-          const copy = mapEntry(frame, entry.key, entry.keyStart + delta, entry.keyEnd + delta, copyTree(entry.value, delta, frame), entry.end + delta);
+          const copy = mapEntry(
+            frame,
+            entry.key,
+            entry.keyStart + delta,
+            entry.keyEnd + delta,
+            copyTree(entry.value, delta, frame),
+            entry.end + delta,
+          );
           copy.keyAlias = entry.keyAlias;
           copy.merge = entry.merge;
           copy.ignored = entry.ignored;

@@ -58,7 +58,8 @@ function parseProgram(text: string, base: number): AST.TOMLProgram | (ParsedFrag
     const problem = error as { message?: string; index?: number };
     const index = typeof problem.index === 'number' ? problem.index : 0;
     const lineEnd = text.indexOf('\n', index);
-    const atLineEnd = text[index] === '\n' || (text[index] === '\r' && text[index + 1] === '\n') || index >= text.length;
+    const atLineEnd =
+      text[index] === '\n' || (text[index] === '\r' && text[index + 1] === '\n') || index >= text.length;
     const end = atLineEnd ? index : Math.min(index + 1, lineEnd === -1 ? text.length : lineEnd);
     const message = String(problem.message ?? error);
     return {
@@ -143,7 +144,11 @@ export interface TomlPart {
  * also returns the tree of each block, so later edits can re-parse block by block. The tree
  * is then the merge of those blocks (sharing their nodes); otherwise the whole-text build.
  */
-export function parseTomlDocument(text: string, base: number, blocks: TomlBlock[] | null): ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } {
+export function parseTomlDocument(
+  text: string,
+  base: number,
+  blocks: TomlBlock[] | null,
+): ParsedFragment & { parts?: TomlPart[]; join?: TomlJoin } {
   const parsed = parseProgram(text, base);
   if ('root' in parsed) return parsed;
   const parts = blocks ? partsOfProgram(parsed, blocks, base) : null;
@@ -165,7 +170,11 @@ function partsOfProgram(program: AST.TOMLProgram, blocks: TomlBlock[], base: num
   if (tables.length !== blocks.length - 1) return null;
   const parts: TomlPart[] = [];
   const first = new TomlTreeBuilder(base);
-  parts.push({ table: first.rootPart(kvs as AST.TOMLKeyValue[], blocks[0]!), hasDateTimes: first.hasDateTimes, frame: first.frame });
+  parts.push({
+    table: first.rootPart(kvs as AST.TOMLKeyValue[], blocks[0]!),
+    hasDateTimes: first.hasDateTimes,
+    frame: first.frame,
+  });
   for (let i = 0; i < tables.length; i++) {
     const table = tables[i]!;
     const block = blocks[i + 1]!;
@@ -270,14 +279,22 @@ export function parseTomlBlock(
   if ('root' in parsed) {
     const diagnostic = parsed.diagnostics[0]!;
     // A refused value is the whole text's first error only if the whole text parses: not a block's to say.
-    return { error: parsed, syntax: diagnostic.code === 'toml-syntax' && !parsed.refusedValue, index: diagnostic.start - base };
+    return {
+      error: parsed,
+      syntax: diagnostic.code === 'toml-syntax' && !parsed.refusedValue,
+      index: diagnostic.start - base,
+    };
   }
   const items = parsed.body[0]?.body ?? [];
   const builder = new TomlTreeBuilder(base);
   let part: TomlPart;
   if (first) {
     if (items.some((item) => item.type !== 'TOMLKeyValue')) return null;
-    part = { table: builder.rootPart(items as AST.TOMLKeyValue[], { start: 0, end: text.length }), hasDateTimes: false, frame: builder.frame };
+    part = {
+      table: builder.rootPart(items as AST.TOMLKeyValue[], { start: 0, end: text.length }),
+      hasDateTimes: false,
+      frame: builder.frame,
+    };
   } else {
     const table = items[0];
     if (items.length !== 1 || table?.type !== 'TOMLTable') return null;
@@ -421,7 +438,13 @@ function addSource(group: TomlGroup, source: TomlPart | MapEntry, at: number, in
  * Joins a group's sources again: patched as an array of tables when it is one as before, else
  * merged. `replaced`, when known, holds every source that is not `old`'s (positions first..end-1).
  */
-function joinGroup(group: TomlGroup, old: TomlGroup | undefined, base: number, length: number, replaced?: { first: number; end: number }): void {
+function joinGroup(
+  group: TomlGroup,
+  old: TomlGroup | undefined,
+  base: number,
+  length: number,
+  replaced?: { first: number; end: number },
+): void {
   const patched = old ? patchedArrayOfTables(old, group, replaced) : null;
   if (patched) {
     group.entries = patched.entries;
@@ -481,7 +504,8 @@ function patchedJoin(
       let end = first;
       for (; end < indexes.length && indexes[end]! < stop; end++) sources[end] = parts[indexes[end]!]!;
       const touched = end > first;
-      const startOf = (k: number, was: number): number => (k >= end ? was + delta : k >= first ? (sources[k] as TomlPart).table.start : was);
+      const startOf = (k: number, was: number): number =>
+        k >= end ? was + delta : k >= first ? (sources[k] as TomlPart).table.start : was;
       if (touched || delta !== 0) {
         group = {
           key: old.key,
@@ -512,7 +536,11 @@ function isArrayTable(source: TomlPart | MapEntry): source is TomlPart & { heade
  * the last, as a join makes it, without going through the tables one by one. Null when `group`
  * is not such an array of as many tables as `old`.
  */
-function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { first: number; end: number }): { entries: MapEntry[]; owned: object[] } | null {
+function patchedArrayOfTables(
+  old: TomlGroup,
+  group: TomlGroup,
+  replaced?: { first: number; end: number },
+): { entries: MapEntry[]; owned: object[] } | null {
   const sources = group.sources;
   const n = sources.length;
   if (!old.arrayOfTables || n === 0) return null;
@@ -543,7 +571,11 @@ function patchedArrayOfTables(old: TomlGroup, group: TomlGroup, replaced?: { fir
  * typed between two others, or deleted): the sources at both ends that are `old`'s, the same
  * objects, keep their tables; those between must all be `[[key]]` tables. Null otherwise.
  */
-function splicedArrayOfTables(old: TomlGroup, oldSeq: SeqNode, sources: readonly (TomlPart | MapEntry)[]): { entries: MapEntry[]; owned: object[] } | null {
+function splicedArrayOfTables(
+  old: TomlGroup,
+  oldSeq: SeqNode,
+  sources: readonly (TomlPart | MapEntry)[],
+): { entries: MapEntry[]; owned: object[] } | null {
   const { prefix, suffix } = commonEnds(sources, old.sources);
   const middle: ValueNode[] = [];
   for (let i = prefix; i < sources.length - suffix; i++) {
@@ -557,12 +589,22 @@ function splicedArrayOfTables(old: TomlGroup, oldSeq: SeqNode, sources: readonly
 }
 
 /** The one entry of an array of tables: its key as the first table's header names it, and the sequence of `tables`. */
-function arrayOfTablesEntry(sources: readonly (TomlPart | MapEntry)[], tables: ValueNode[]): { entries: MapEntry[]; owned: object[] } {
+function arrayOfTablesEntry(
+  sources: readonly (TomlPart | MapEntry)[],
+  tables: ValueNode[],
+): { entries: MapEntry[]; owned: object[] } {
   const key = (sources[0] as TomlPart).header!.keys[0]!;
   const start = tables[0]!.start;
   const end = tables[tables.length - 1]!.end;
   const seq: SeqNode = { kind: 'seq', flow: false, items: tables, start, end };
-  const entry: MapEntry = { key: key.name, keyStart: key.keyStart, keyEnd: key.keyEnd, value: seq, start: key.keyStart, end };
+  const entry: MapEntry = {
+    key: key.name,
+    keyStart: key.keyStart,
+    keyEnd: key.keyEnd,
+    value: seq,
+    start: key.keyStart,
+    end,
+  };
   return { entries: [entry], owned: [seq, entry] };
 }
 
@@ -616,7 +658,8 @@ class TomlMerger {
     let byKey = this.index.get(map);
     if (!byKey) {
       byKey = new Map();
-      for (let i = 0; i < map.entries.length; i++) if (!byKey.has(map.entries[i]!.key)) byKey.set(map.entries[i]!.key, i);
+      for (let i = 0; i < map.entries.length; i++)
+        if (!byKey.has(map.entries[i]!.key)) byKey.set(map.entries[i]!.key, i);
       this.index.set(map, byKey);
     }
     return byKey;
@@ -663,7 +706,14 @@ class TomlMerger {
       let entry: MapEntry;
       if (i === undefined) {
         const child: MapNode = { kind: 'map', flow: false, entries: [], start: around[0], end: around[1] };
-        entry = { key: key.name, keyStart: key.keyStart, keyEnd: key.keyEnd, value: child, start: key.keyStart, end: around[1] };
+        entry = {
+          key: key.name,
+          keyStart: key.keyStart,
+          keyEnd: key.keyEnd,
+          value: child,
+          start: key.keyStart,
+          end: around[1],
+        };
         this.owned.add(child);
         this.owned.add(entry);
         this.add(current, entry);
@@ -694,7 +744,14 @@ class TomlMerger {
         entry.end = Math.max(entry.end, range[1]);
       } else {
         const seq: SeqNode = { kind: 'seq', flow: false, items: [node], start: range[0], end: range[1] };
-        const entry: MapEntry = { key: last.name, keyStart: last.keyStart, keyEnd: last.keyEnd, value: seq, start: last.keyStart, end: range[1] };
+        const entry: MapEntry = {
+          key: last.name,
+          keyStart: last.keyStart,
+          keyEnd: last.keyEnd,
+          value: seq,
+          start: last.keyStart,
+          end: range[1],
+        };
         this.owned.add(seq);
         this.owned.add(entry);
         this.add(parent, entry);
@@ -706,7 +763,14 @@ class TomlMerger {
       extend(target, range);
       this.mergeEntries(target, node.entries);
     } else {
-      const entry: MapEntry = { key: last.name, keyStart: last.keyStart, keyEnd: last.keyEnd, value: node, start: last.keyStart, end: range[1] };
+      const entry: MapEntry = {
+        key: last.name,
+        keyStart: last.keyStart,
+        keyEnd: last.keyEnd,
+        value: node,
+        start: last.keyStart,
+        end: range[1],
+      };
       this.owned.add(entry);
       this.add(parent, entry);
     }
@@ -737,7 +801,10 @@ class TomlMerger {
   }
 }
 
-const TOML_DATE_TIME_TYPES: Record<'offset-date-time' | 'local-date-time' | 'local-date' | 'local-time', TomlDateTimeType> = {
+const TOML_DATE_TIME_TYPES: Record<
+  'offset-date-time' | 'local-date-time' | 'local-date' | 'local-time',
+  TomlDateTimeType
+> = {
   'offset-date-time': 'offset date-time',
   'local-date-time': 'local date-time',
   'local-date': 'local date',
@@ -804,7 +871,8 @@ class TomlTreeBuilder {
   checkKeys(node: ValueNode, pointer: string, diagnostics: RawDiagnostic[]): void {
     if (node.kind === 'map') {
       checkMapKeys(node.entries, pointer, diagnostics);
-      for (const entry of node.entries) this.checkKeys(entry.value, `${pointer}/${escapePointerSegment(entry.key)}`, diagnostics);
+      for (const entry of node.entries)
+        this.checkKeys(entry.value, `${pointer}/${escapePointerSegment(entry.key)}`, diagnostics);
     } else if (node.kind === 'seq') {
       node.items.forEach((item, index) => this.checkKeys(item, `${pointer}/${index}`, diagnostics));
     }

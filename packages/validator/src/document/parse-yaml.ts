@@ -12,6 +12,14 @@ import type { ParsedFragment } from './tree-builder.js';
  * Plain YAML is read by simple-yaml.ts, which gives the same tree as the `yaml` library or
  * declines; everything it declines is read by the library.
  */
-export function parseYamlFragment(text: string, base = 0, pointerPrefix = '', options: { skipRootKeyCheck?: boolean } = {}): ParsedFragment & { frame: Frame } {
-  return readSimpleYaml(text, base, pointerPrefix, options.skipRootKeyCheck === true) ?? parseYamlWithLibrary(text, base, pointerPrefix, options);
+export function parseYamlFragment(
+  text: string,
+  base = 0,
+  pointerPrefix = '',
+  options: { skipRootKeyCheck?: boolean } = {},
+): ParsedFragment & { frame: Frame } {
+  return (
+    readSimpleYaml(text, base, pointerPrefix, options.skipRootKeyCheck === true) ??
+    parseYamlWithLibrary(text, base, pointerPrefix, options)
+  );
 }

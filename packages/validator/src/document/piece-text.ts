@@ -125,7 +125,8 @@ export class PieceText implements TextSource, LineTable {
     // A piece must end after a `\n` unless it is the last: one that does not takes the next one in.
     let next = lastPiece + 1;
     let made = joined;
-    while (next < this.pieces.length && made.length > 0 && made.charCodeAt(made.length - 1) !== 10) made += this.pieces[next++]!;
+    while (next < this.pieces.length && made.length > 0 && made.charCodeAt(made.length - 1) !== 10)
+      made += this.pieces[next++]!;
     // A small piece joins the next one, so pieces do not shrink to nothing.
     if (made.length < this.pieceSize / 4 && next < this.pieces.length) made += this.pieces[next++]!;
     if (made.length > 0) {
@@ -285,14 +286,20 @@ export class PieceText implements TextSource, LineTable {
    * that an edit left the rest of a large text alone costs a step per piece, not a copy of it.
    */
   static rangesEqual(a: TextSource, aStart: number, b: TextSource, bStart: number, length: number): boolean {
-    if (typeof a === 'string' && typeof b === 'string') return a.slice(aStart, aStart + length) === b.slice(bStart, bStart + length);
+    if (typeof a === 'string' && typeof b === 'string')
+      return a.slice(aStart, aStart + length) === b.slice(bStart, bStart + length);
     for (let done = 0; done < length;) {
       const x = a instanceof PieceText ? a.pieceSpan(aStart + done) : undefined;
       const y = b instanceof PieceText ? b.pieceSpan(bStart + done) : undefined;
-      const step = Math.min(length - done, x ? x.piece.length - x.within : PIECE, y ? y.piece.length - y.within : PIECE);
+      const step = Math.min(
+        length - done,
+        x ? x.piece.length - x.within : PIECE,
+        y ? y.piece.length - y.within : PIECE,
+      );
       if (step <= 0) return false;
       const shared = x !== undefined && y !== undefined && x.piece === y.piece && x.within === y.within;
-      if (!shared && a.slice(aStart + done, aStart + done + step) !== b.slice(bStart + done, bStart + done + step)) return false;
+      if (!shared && a.slice(aStart + done, aStart + done + step) !== b.slice(bStart + done, bStart + done + step))
+        return false;
       done += step;
     }
     return true;

@@ -77,12 +77,21 @@ export interface ManifestReader<Units> {
    * is the document an update starts from whose units may still be taken over where they fit
    * (an edit the reader's `update` could not settle locally); `region` is where the texts differ.
    */
-  parse(input: ReadInput<Units>, previous: PreviousRead<Units> | undefined, region: ChangedRegion | null): Reading | TooDeep;
+  parse(
+    input: ReadInput<Units>,
+    previous: PreviousRead<Units> | undefined,
+    region: ChangedRegion | null,
+  ): Reading | TooDeep;
   /**
    * Reads only the lines around `region` and takes the rest over from `previous`'s store; held
    * to give exactly what {@link parse} gives. Undefined, with nothing changed, when that cannot
    * be settled locally. `plain()` says whether the region can be checked alone (no forbidden
    * character, not now too large); it is asked only once the reader's own state allows an update.
    */
-  update(input: ReadInput<Units>, previous: PreviousRead<Units>, region: ChangedRegion, plain: () => boolean): Reading | undefined;
+  update(
+    input: ReadInput<Units>,
+    previous: PreviousRead<Units>,
+    region: ChangedRegion,
+    plain: () => boolean,
+  ): Reading | undefined;
 }

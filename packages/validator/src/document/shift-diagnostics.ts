@@ -35,7 +35,8 @@ export function shiftAllInPlace(diagnostics: readonly RawDiagnostic[], delta: nu
 export function shiftedDiagnostic(diagnostic: RawDiagnostic, delta: number): RawDiagnostic {
   const copy: RawDiagnostic = { ...diagnostic };
   if (diagnostic.related) copy.related = diagnostic.related.map((related) => ({ ...related }));
-  if (diagnostic.fixes) copy.fixes = diagnostic.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit })) }));
+  if (diagnostic.fixes)
+    copy.fixes = diagnostic.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit })) }));
   shiftDiagnosticInPlace(copy, delta);
   return copy;
 }

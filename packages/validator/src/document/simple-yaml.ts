@@ -18,7 +18,17 @@
  */
 
 import type { RawDiagnostic } from '../diagnostic.js';
-import { escapePointerSegment, Frame, mapEntry, mapNode, scalarNode, seqNode, type MapEntry, type ScalarValue, type ValueNode } from './nodes.js';
+import {
+  escapePointerSegment,
+  Frame,
+  mapEntry,
+  mapNode,
+  scalarNode,
+  seqNode,
+  type MapEntry,
+  type ScalarValue,
+  type ValueNode,
+} from './nodes.js';
 import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
 
 /** Nesting deeper than this is left to the library path (and its depth checks). */
@@ -33,7 +43,8 @@ const CONTENT = 2;
 /** A key this reader accepts: a name that the core schema reads as a string (checked after). */
 const KEY = /[A-Za-z0-9_$][A-Za-z0-9_$./+@-]*/y;
 /** An item of a one-line flow sequence: plain text without flow indicators or anything that needs more than a line loop. */
-const FLOW_ITEM = /^[^\s,[\]{}#:?&*!|>'"%@`-][^,[\]{}#:?&*!|>'"%@`]*$|^-[^\s,[\]{}#:?&*!|>'"%@`][^,[\]{}#:?&*!|>'"%@`]*$/;
+const FLOW_ITEM =
+  /^[^\s,[\]{}#:?&*!|>'"%@`-][^,[\]{}#:?&*!|>'"%@`]*$|^-[^\s,[\]{}#:?&*!|>'"%@`][^,[\]{}#:?&*!|>'"%@`]*$/;
 
 class Decline extends Error {}
 
@@ -60,7 +71,12 @@ interface PendingComment {
  * The located tree of `text` (offsets plus `base`), with duplicate-key diagnostics, or null when
  * the text is not plain YAML this reader takes (see the module comment).
  */
-export function readSimpleYaml(text: string, base: number, pointerPrefix: string, skipRootKeyCheck: boolean): (ParsedFragment & { frame: Frame }) | null {
+export function readSimpleYaml(
+  text: string,
+  base: number,
+  pointerPrefix: string,
+  skipRootKeyCheck: boolean,
+): (ParsedFragment & { frame: Frame }) | null {
   if (!hasOnlySimpleCharacters(text)) return null;
   try {
     return new SimpleYamlReader(text, base, skipRootKeyCheck).read(pointerPrefix);
@@ -145,7 +161,8 @@ class SimpleYamlReader {
 
   /** Whether a comment line comes after `line` and before the next content line. */
   private commentFollows(line: number): boolean {
-    for (let i = line + 1; i < this.kinds.length && this.kinds[i] !== CONTENT; i++) if (this.kinds[i] === COMMENT) return true;
+    for (let i = line + 1; i < this.kinds.length && this.kinds[i] !== CONTENT; i++)
+      if (this.kinds[i] === COMMENT) return true;
     return false;
   }
 
@@ -166,7 +183,9 @@ class SimpleYamlReader {
   private block(line: number, column: number, pointer: string, depth: number): Read {
     if (depth > MAX_DEPTH) throw new Decline();
     const at = this.starts[line]! + column;
-    return this.isDash(at) ? this.sequence(line, at, column, pointer, depth) : this.mapping(line, at, column, pointer, depth);
+    return this.isDash(at)
+      ? this.sequence(line, at, column, pointer, depth)
+      : this.mapping(line, at, column, pointer, depth);
   }
 
   /**
@@ -183,7 +202,11 @@ class SimpleYamlReader {
    * - a collection ends where its last value's tail ends; after an empty value, at that value
    *   (comment lines there are declined before this).
    */
-  private collectionEnd(lastLine: number, column: number, last: Read): { end: number; tail: number; pending: PendingComment | null } {
+  private collectionEnd(
+    lastLine: number,
+    column: number,
+    last: Read,
+  ): { end: number; tail: number; pending: PendingComment | null } {
     if (last.endsEmpty) {
       if (last.tail! < 0) throw new Decline();
       return { end: last.tail!, tail: last.tail!, pending: null };
@@ -214,8 +237,12 @@ class SimpleYamlReader {
   private trailingItem(line: number): PendingComment {
     let deepest = 0;
     let i = line;
-    for (; i < this.kinds.length && this.kinds[i] !== CONTENT; i++) if (this.kinds[i] === COMMENT) deepest = Math.max(deepest, this.indents[i]!);
-    return { deepest, tailEnd: this.base + (i < this.kinds.length ? this.starts[i]! + this.indents[i]! : this.text.length) };
+    for (; i < this.kinds.length && this.kinds[i] !== CONTENT; i++)
+      if (this.kinds[i] === COMMENT) deepest = Math.max(deepest, this.indents[i]!);
+    return {
+      deepest,
+      tailEnd: this.base + (i < this.kinds.length ? this.starts[i]! + this.indents[i]! : this.text.length),
+    };
   }
 
   private lineEndWithBreak(line: number): number {
@@ -237,7 +264,16 @@ class SimpleYamlReader {
       const key = text.slice(at, keyEnd);
       if (typeof resolvePlain(key) !== 'string') throw new Decline();
       value = this.valueAfterIndicator(line, afterColon, column, pointer, key, depth);
-      entries.push(mapEntry(this.frame, key, this.base + at, this.base + keyEnd, value.node, Math.max(this.base + keyEnd, value.node.end)));
+      entries.push(
+        mapEntry(
+          this.frame,
+          key,
+          this.base + at,
+          this.base + keyEnd,
+          value.node,
+          Math.max(this.base + keyEnd, value.node.end),
+        ),
+      );
       const next = this.nextContent(value.lastLine + 1);
       if (next === -1 || this.indents[next]! < column) break;
       if (this.indents[next]! > column) throw new Decline();
@@ -247,7 +283,13 @@ class SimpleYamlReader {
     }
     if (!(this.skipRootKeyCheck && pointer === '')) checkMapKeys(entries, pointer, this.diagnostics);
     const { end, tail, pending } = this.collectionEnd(value.lastLine, column, value);
-    return { node: mapNode(this.frame, entries[0]!.start, end, entries, false), lastLine: value.lastLine, endsEmpty: value.endsEmpty, tail, pending };
+    return {
+      node: mapNode(this.frame, entries[0]!.start, end, entries, false),
+      lastLine: value.lastLine,
+      endsEmpty: value.endsEmpty,
+      tail,
+      pending,
+    };
   }
 
   private sequence(line: number, at: number, column: number, pointer: string, depth: number): Read {
@@ -267,7 +309,13 @@ class SimpleYamlReader {
       at = nextAt;
     }
     const { end, tail, pending } = this.collectionEnd(value.lastLine, column, value);
-    return { node: seqNode(this.frame, start, end, items, false), lastLine: value.lastLine, endsEmpty: value.endsEmpty, tail, pending };
+    return {
+      node: seqNode(this.frame, start, end, items, false),
+      lastLine: value.lastLine,
+      endsEmpty: value.endsEmpty,
+      tail,
+      pending,
+    };
   }
 
   /**
@@ -275,7 +323,14 @@ class SimpleYamlReader {
    * indented `column`: on the same line, in the lines below, or empty. `segment` is its key (in a
    * mapping) or its index (in a sequence) under `parentPointer`.
    */
-  private valueAfterIndicator(line: number, from: number, column: number, parentPointer: string, segment: string | number, depth: number): Read {
+  private valueAfterIndicator(
+    line: number,
+    from: number,
+    column: number,
+    parentPointer: string,
+    segment: string | number,
+    depth: number,
+  ): Read {
     const inMapping = typeof segment === 'string';
     const text = this.text;
     const lineEnd = this.ends[line]!;
@@ -301,7 +356,8 @@ class SimpleYamlReader {
     if (!inMapping) {
       // `- - x` (a sequence in a sequence's item) is left to the library; `- key: value` opens a mapping at the key.
       if (this.isDash(at)) throw new Decline();
-      if (this.startsMappingEntry(at, lineEnd)) return this.mapping(line, at, at - this.starts[line]!, childPointer(parentPointer, segment), depth + 1);
+      if (this.startsMappingEntry(at, lineEnd))
+        return this.mapping(line, at, at - this.starts[line]!, childPointer(parentPointer, segment), depth + 1);
     }
     const node = this.inlineValue(at, lineEnd);
     this.expectLineRest(node.end - this.base, lineEnd);
@@ -379,7 +435,9 @@ class SimpleYamlReader {
         const source = part.trim();
         if (!FLOW_ITEM.test(source)) throw new Decline();
         const start = from + lead;
-        items.push(scalarNode(this.frame, this.base + start, this.base + start + source.length, resolvePlain(source), 'plain'));
+        items.push(
+          scalarNode(this.frame, this.base + start, this.base + start + source.length, resolvePlain(source), 'plain'),
+        );
         from += part.length + 1;
       }
     }

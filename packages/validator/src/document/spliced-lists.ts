@@ -24,7 +24,10 @@ export function noteSplice(list: readonly unknown[], from: readonly unknown[], p
 }
 
 /** The ends `list` shares with `old` by the note of the splice that made it from `old`; undefined when there is none. */
-export function notedEnds(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } | undefined {
+export function notedEnds(
+  list: readonly unknown[],
+  old: readonly unknown[],
+): { prefix: number; suffix: number } | undefined {
   const note = notes.get(list);
   if (!note || note.from !== old || note.prefix + note.suffix > Math.min(list.length, old.length)) return undefined;
   return { prefix: note.prefix, suffix: note.suffix };
@@ -72,7 +75,11 @@ export function withRunReplaced<T>(old: readonly T[], from: number, to: number, 
  * (`mappedOld`): only the items between the kept ends are mapped. The result is noted as spliced
  * from `mappedOld` in the same way.
  */
-export function mapSpliced<T, U>(list: readonly T[], map: (item: T) => U, mappedOf: (old: readonly T[]) => readonly U[] | undefined): U[] {
+export function mapSpliced<T, U>(
+  list: readonly T[],
+  map: (item: T) => U,
+  mappedOf: (old: readonly T[]) => readonly U[] | undefined,
+): U[] {
   const note = notes.get(list);
   const mappedOld = note ? mappedOf(note.from as readonly T[]) : undefined;
   if (!note || !mappedOld || mappedOld.length !== note.from.length) return list.map(map);

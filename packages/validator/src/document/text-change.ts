@@ -44,7 +44,11 @@ function commonPrefix(a: TextSource, b: TextSource, limit: number): number {
 
 function commonSuffix(a: TextSource, b: TextSource, limit: number): number {
   let n = 0;
-  while (n + BLOCK <= limit && a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)) n += BLOCK;
+  while (
+    n + BLOCK <= limit &&
+    a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)
+  )
+    n += BLOCK;
   while (n < limit && a.charCodeAt(a.length - n - 1) === b.charCodeAt(b.length - n - 1)) n++;
   return n;
 }
@@ -54,7 +58,11 @@ function commonSuffix(a: TextSource, b: TextSource, limit: number): number {
  * `changes`, the span they cover is taken (checked against the texts: changes that do not
  * produce `newText` from `oldText` are ignored and the texts compared instead).
  */
-export function changedRegion(oldText: TextSource, newText: TextSource, changes?: readonly TextChange[]): ChangedRegion | null {
+export function changedRegion(
+  oldText: TextSource,
+  newText: TextSource,
+  changes?: readonly TextChange[],
+): ChangedRegion | null {
   let prefix = -1;
   let suffix = -1;
   let fromChanges = false;
@@ -63,7 +71,10 @@ export function changedRegion(oldText: TextSource, newText: TextSource, changes?
     const p = merged.start;
     const s = oldText.length - merged.end;
     // Trust, but verify (pieces the texts share compare by identity): changes that did not make this text are ignored.
-    if (PieceText.rangesEqual(oldText, 0, newText, 0, p) && PieceText.rangesEqual(oldText, oldText.length - s, newText, newText.length - s, s)) {
+    if (
+      PieceText.rangesEqual(oldText, 0, newText, 0, p) &&
+      PieceText.rangesEqual(oldText, oldText.length - s, newText, newText.length - s, s)
+    ) {
       prefix = p;
       suffix = s;
       fromChanges = true;
@@ -83,7 +94,8 @@ export function changedRegion(oldText: TextSource, newText: TextSource, changes?
   // The region ends after the `\n` ending the line the change ends on; when the change ends just
   // after a `\n` in both texts (or inserts or deletes whole lines) it ends there.
   let oldEnd: number;
-  const atLineEnd = (text: TextSource, end: number): boolean => end === start || (end > start && text.charCodeAt(end - 1) === 10);
+  const atLineEnd = (text: TextSource, end: number): boolean =>
+    end === start || (end > start && text.charCodeAt(end - 1) === 10);
   if (atLineEnd(oldText, oldEndOfChange) && atLineEnd(newText, newEndOfChange)) {
     oldEnd = oldEndOfChange;
   } else {
@@ -105,7 +117,15 @@ export function mergeTextChanges(oldLength: number, changes: readonly TextChange
   let prefix = oldLength;
   let suffix = oldLength;
   for (const { start, end, newLength } of changes) {
-    if (!(Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(newLength) && start >= 0 && start <= end && end <= length && newLength >= 0))
+    if (!(
+      Number.isInteger(start) &&
+      Number.isInteger(end) &&
+      Number.isInteger(newLength) &&
+      start >= 0 &&
+      start <= end &&
+      end <= length &&
+      newLength >= 0
+    ))
       return null;
     prefix = Math.min(prefix, start);
     suffix = Math.min(suffix, length - end);

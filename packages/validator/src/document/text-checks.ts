@@ -5,12 +5,22 @@
  * region is checked, with the byte count carried from the previous text.
  */
 import type { RawDiagnostic } from '../diagnostic.js';
-import { checkCharacters, decodeUtf8, hasForbiddenCharacter, offsetPastByteLimit, utf8Length, type Limits } from './limits.js';
+import {
+  checkCharacters,
+  decodeUtf8,
+  hasForbiddenCharacter,
+  offsetPastByteLimit,
+  utf8Length,
+  type Limits,
+} from './limits.js';
 import type { TextSource } from './piece-text.js';
 import type { ChangedRegion } from './text-change.js';
 
 /** Bytes as text: cut at `maxBytes` when longer (`cut`: nothing past it was read), with where they are not UTF-8. */
-export function decodeInput(input: Uint8Array, maxBytes: number): { text: string; cut: boolean; diagnostics: RawDiagnostic[] } {
+export function decodeInput(
+  input: Uint8Array,
+  maxBytes: number,
+): { text: string; cut: boolean; diagnostics: RawDiagnostic[] } {
   if (input.length > maxBytes) {
     // Too large: decode only what fits (a character cut at the limit is dropped, not "invalid").
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(input.subarray(0, maxBytes), { stream: true });
@@ -33,7 +43,15 @@ export function decodeInput(input: Uint8Array, maxBytes: number): { text: string
 /** What the checks of a whole text found; `body` is the text after a byte-order mark of `bom` characters. */
 export type CheckedText =
   | { refused: RawDiagnostic; scanned: number }
-  | { refused?: undefined; body: string; bom: number; forbidden: boolean; utf8Bytes?: number; diagnostics: RawDiagnostic[]; scanned: number };
+  | {
+      refused?: undefined;
+      body: string;
+      bom: number;
+      forbidden: boolean;
+      utf8Bytes?: number;
+      diagnostics: RawDiagnostic[];
+      scanned: number;
+    };
 
 /** Checks a whole text: its size, then its characters and byte-order mark. */
 export function checkWholeText(text: string, format: 'yaml' | 'toml', limits: Limits): CheckedText {
@@ -66,7 +84,10 @@ export function checkRegion(
   if (source.length * 3 <= limits.maxBytes) return { plain: true, scanned: added.length };
   const removed = previous.source.slice(region.start, region.oldEnd);
   const scanned = added.length + removed.length;
-  const bytes = previous.utf8Bytes !== undefined ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added) : utf8Length(source.toString());
+  const bytes =
+    previous.utf8Bytes !== undefined
+      ? previous.utf8Bytes - utf8Length(removed) + utf8Length(added)
+      : utf8Length(source.toString());
   return bytes > limits.maxBytes ? { plain: false, scanned } : { plain: true, utf8Bytes: bytes, scanned };
 }
 

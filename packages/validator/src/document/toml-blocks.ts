@@ -55,7 +55,13 @@ export function planTomlPart(
   for (let size = 16 * 1024; ; size *= 4) {
     const end = wholeLinesEnd(text, from, size);
     if (end < 0) continue;
-    const plan = planTomlRange(text.slice(from, end), 0, (offset) => stopAt(offset + from), stopFrom - from, from === 0);
+    const plan = planTomlRange(
+      text.slice(from, end),
+      0,
+      (offset) => stopAt(offset + from),
+      stopFrom - from,
+      from === 0,
+    );
     if (end === text.length || plan?.stopped) {
       if (!plan) return null;
       for (const block of plan.blocks) {
@@ -143,7 +149,8 @@ export function planTomlRange(
     }
     if (first === OPEN_BRACKET) {
       // A range starting at a header has no block before it.
-      if (lineStart > from || atTextStart) blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
+      if (lineStart > from || atTextStart)
+        blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
       blockStart = lineStart;
       const end = lineEnd(i);
       signature = [text.slice(i, end).trimEnd()];

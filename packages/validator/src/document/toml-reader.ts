@@ -63,12 +63,17 @@ export const tomlReader: ManifestReader<TomlUnits> = {
     );
     if (nesting.tooDeepAt >= 0) return { tooDeepAt: nesting.tooDeepAt };
     const state = previousDocument?.store.units?.blocks;
-    const previous = previousDocument && !previousDocument.fatal && state?.bom === bom && !previousDocument.store.consumed ? previousDocument : undefined;
+    const previous =
+      previousDocument && !previousDocument.fatal && state?.bom === bom && !previousDocument.store.consumed
+        ? previousDocument
+        : undefined;
     const fragment = parseToml(
       input,
       previous,
       blocks,
-      previous && region ? blocksByPlace(state!.blocks, bodyRegion(region, bom), previous.wholeBody(bom), text) : () => -1,
+      previous && region
+        ? blocksByPlace(state!.blocks, bodyRegion(region, bom), previous.wholeBody(bom), text)
+        : () => -1,
     );
     const units = store.units!;
     if (units.blocks) units.blocks.fresh = nesting.fresh && !input.forbidden;
@@ -128,7 +133,9 @@ export const tomlReader: ManifestReader<TomlUnits> = {
         }
       blocks = withRunReplaced(old, t, stop, plan.blocks);
     } else {
-      const moved = old.slice(stop).map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
+      const moved = old
+        .slice(stop)
+        .map((block) => ({ start: block.start + r.delta, end: block.end + r.delta, signature: block.signature }));
       blocks = old.slice(0, t).concat(plan.blocks, moved);
     }
     const oldIndex: OldIndex = (i, block) => (i < t ? i : i >= t + count ? i - t - count + stop : replaced(i, block));
@@ -250,7 +257,14 @@ function parseTomlSpliced(
   const owner = previous.whole;
   const join = previous.join;
   const { from, count, stop } = splice;
-  if (!owner || owner.store !== previousDocument.store || !join || count !== stop - from || blocks.length !== clean.signatures.length) return undefined;
+  if (
+    !owner ||
+    owner.store !== previousDocument.store ||
+    !join ||
+    count !== stop - from ||
+    blocks.length !== clean.signatures.length
+  )
+    return undefined;
   const middle: CachedTomlPart[] = [];
   let read = 0;
   for (let i = from; i < stop; i++) {
@@ -294,7 +308,14 @@ function parseTomlSpliced(
   );
   const joined = tomlParser.joinTomlParts(trees, base, body.length, join, { from, stop, delta: splice.delta });
   previous.join = undefined;
-  units.blocks = { bom: base, blocks, parts: withRunReplaced(parts, from, stop, middle), fresh: false, join: joined.join, whole: owner };
+  units.blocks = {
+    bom: base,
+    blocks,
+    parts: withRunReplaced(parts, from, stop, middle),
+    fresh: false,
+    join: joined.join,
+    whole: owner,
+  };
   if (same) units.clean = clean;
   else {
     const signatures = clean.signatures.slice();
@@ -340,7 +361,8 @@ function parseTomlBlockwise(
       for (let j = 1; j < i; j++) {
         const signature = blocks[j]!.signature;
         // Unchanged blocks share the clean text's signature: no slicing of thousands of headers per keystroke.
-        if (signature !== clean.signatures[j] && headerLine(signature) !== headerLine(clean.signatures[j]!)) return null;
+        if (signature !== clean.signatures[j] && headerLine(signature) !== headerLine(clean.signatures[j]!))
+          return null;
       }
       if (i > 0) {
         const read = headerAsRead(text, error.index);

@@ -83,7 +83,9 @@ export function alignedWithClean(blocks: readonly TomlBlock[], clean: TomlClean)
     if (added === 1) {
       const key = arrayTableKey(headerLine(blocks[at]!.signature));
       if (key === null) continue;
-      const arrays = (clean.arrayTables ??= new Set(old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null)));
+      const arrays = (clean.arrayTables ??= new Set(
+        old.map((signature) => arrayTableKey(headerLine(signature))).filter((k): k is string => k !== null),
+      ));
       if (!arrays.has(key)) continue;
       return withRunReplaced(old, at, at, [headerLine(blocks[at]!.signature)]);
     }
@@ -210,7 +212,10 @@ export function lenderOf(earlier: TomlStore): TomlStore | undefined {
 }
 
 /** The earlier document's parsed block `index`, if any. */
-export function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, index: number): CachedTomlPart | undefined {
+export function earlierPart(
+  earlier: { parts: (CachedTomlPart | undefined)[] },
+  index: number,
+): CachedTomlPart | undefined {
   return index < 0 ? undefined : earlier.parts[index];
 }
 
@@ -219,7 +224,13 @@ export function earlierPart(earlier: { parts: (CachedTomlPart | undefined)[] }, 
  * text: one that lies wholly before the changed region at the same place, or wholly after it,
  * moved by the edit; -1 for the others.
  */
-export function blocksByPlace(old: readonly TomlBlock[], region: ChangedRegion, oldBody: TextSource, body: TextSource, offset = 0): OldIndex {
+export function blocksByPlace(
+  old: readonly TomlBlock[],
+  region: ChangedRegion,
+  oldBody: TextSource,
+  body: TextSource,
+  offset = 0,
+): OldIndex {
   /** Blocks of the old region by text (built when first needed: several edits far apart make one wide region). */
   let byText: Map<string, number[]> | undefined;
   return (_i, block) => {
@@ -300,5 +311,7 @@ export function copyTomlPart(part: TomlPart, delta: number): TomlPart {
     keys: part.header.keys.map((key) => locatedName(frame, key.name, key.keyStart + delta, key.keyEnd + delta)),
   };
   const table = copyTree(part.table, delta, frame) as MapNode;
-  return header ? { header, table, hasDateTimes: part.hasDateTimes, frame } : { table, hasDateTimes: part.hasDateTimes, frame };
+  return header
+    ? { header, table, hasDateTimes: part.hasDateTimes, frame }
+    : { table, hasDateTimes: part.hasDateTimes, frame };
 }

@@ -54,6 +54,8 @@ export class UnitStore<Units> {
    */
   checkReadable(what: string): void {
     if (CHECK_CONSUMED_READS && this.takenOverBy !== undefined)
-      throw new Error(`ManifestDocument: '${what}' read after update() took this document over (read the document update() returned)`);
+      throw new Error(
+        `ManifestDocument: '${what}' read after update() took this document over (read the document update() returned)`,
+      );
   }
 }

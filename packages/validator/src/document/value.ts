@@ -67,7 +67,10 @@ export interface ValueMemo {
   schema: WeakMap<ValueNode | readonly ValueNode[], unknown>;
 }
 
-export function buildValue(root: ValueNode, options: { maxExpandedNodes: number; hasAliases: boolean; hasDateTimes?: boolean; memo?: ValueMemo }): BuiltValue {
+export function buildValue(
+  root: ValueNode,
+  options: { maxExpandedNodes: number; hasAliases: boolean; hasDateTimes?: boolean; memo?: ValueMemo },
+): BuiltValue {
   const diagnostics: RawDiagnostic[] = [];
   if (options.hasAliases) {
     const problem = checkAliasExpansion(root, options.maxExpandedNodes);
@@ -78,7 +81,12 @@ export function buildValue(root: ValueNode, options: { maxExpandedNodes: number;
   return { value, schemaValue, diagnostics };
 }
 
-function toValue(node: ValueNode, memo: Map<ValueNode, unknown>, forSchema: boolean, shared?: WeakMap<ValueNode | readonly ValueNode[], unknown>): unknown {
+function toValue(
+  node: ValueNode,
+  memo: Map<ValueNode, unknown>,
+  forSchema: boolean,
+  shared?: WeakMap<ValueNode | readonly ValueNode[], unknown>,
+): unknown {
   switch (node.kind) {
     case 'scalar':
       if (node.tomlType) return forSchema ? OPAQUE_FOR_SCHEMA : new TomlDateTime(node.tomlType, String(node.value));

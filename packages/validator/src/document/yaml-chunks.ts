@@ -46,7 +46,14 @@ export function planYamlChunks(text: string, scan: YamlScan): TopChunk[] | null 
  * ends at `end`. `earlierKeys` says whether top-level keys come before these lines. Null when
  * the text must be parsed whole.
  */
-export function planTopChunks(text: TextSource, lines: YamlLineTable, from: number, to: number, end: number, earlierKeys: boolean): TopChunk[] | null {
+export function planTopChunks(
+  text: TextSource,
+  lines: YamlLineTable,
+  from: number,
+  to: number,
+  end: number,
+  earlierKeys: boolean,
+): TopChunk[] | null {
   const tops: { line: number; start: number }[] = [];
   for (let i = from; i < to; i++) {
     if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i] || lines.indent[i]! > 0) continue;
@@ -65,7 +72,11 @@ export function planTopChunks(text: TextSource, lines: YamlLineTable, from: numb
     // The first chunk also holds any comments before the first key.
     const start = t === 0 ? lines.start[from]! : tops[t]!.start;
     const endLine = t + 1 < tops.length ? tops[t + 1]!.line : to;
-    const chunk: TopChunk = { start, end: t + 1 < tops.length ? tops[t + 1]!.start : end, lines: endLine - tops[t]!.line };
+    const chunk: TopChunk = {
+      start,
+      end: t + 1 < tops.length ? tops[t + 1]!.start : end,
+      lines: endLine - tops[t]!.line,
+    };
     if (chunk.lines >= ITEM_SPLIT_MIN_LINES) {
       const items = planItems(text, lines, tops[t]!.line, endLine);
       if (items) chunk.items = items;
@@ -76,7 +87,13 @@ export function planTopChunks(text: TextSource, lines: YamlLineTable, from: numb
 }
 
 /** What a line is to a block collection whose items start at `indent` (see `planItems`). */
-export function itemLine(text: TextSource, lines: YamlLineTable, i: number, indent: number, kind: 'seq' | 'map'): 'other' | 'item' | 'invalid' {
+export function itemLine(
+  text: TextSource,
+  lines: YamlLineTable,
+  i: number,
+  indent: number,
+  kind: 'seq' | 'map',
+): 'other' | 'item' | 'invalid' {
   if (lines.continuation[i] || lines.first[i] === 0 || lines.comment[i]) return 'other';
   const lineIndent = lines.indent[i]!;
   if (lineIndent < indent) return 'invalid';
@@ -93,7 +110,12 @@ export function isCollectionHeader(line: string): boolean {
   return /^[A-Za-z0-9_.-]+:[ \t]*(#.*)?\r?\n?$/.test(line);
 }
 
-function planItems(text: TextSource, lines: YamlLineTable, headerLine: number, endLine: number): ItemChunks | undefined {
+function planItems(
+  text: TextSource,
+  lines: YamlLineTable,
+  headerLine: number,
+  endLine: number,
+): ItemChunks | undefined {
   const headerStart = lines.start[headerLine]!;
   const headerEnd = headerLine + 1 < lines.start.length ? lines.start[headerLine + 1]! : text.length;
   // Only `key:` with nothing but a comment after the colon introduces a block collection.

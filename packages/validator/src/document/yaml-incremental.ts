@@ -107,7 +107,12 @@ export interface Replan {
 
 /** The region in the offsets of the text after a byte-order mark of `bom` characters. */
 export function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
-  return { ...region, start: Math.max(0, region.start - bom), oldEnd: region.oldEnd - bom, newEnd: region.newEnd - bom };
+  return {
+    ...region,
+    start: Math.max(0, region.start - bom),
+    oldEnd: region.oldEnd - bom,
+    newEnd: region.newEnd - bom,
+  };
 }
 
 function countNewlines(text: TextSource, start: number, end: number): number {
@@ -161,7 +166,8 @@ export function replanYaml(
         }
         if (old <= from || old > items.itemStarts[items.itemStarts.length - 1]!) return false;
         const j = lastAtMost(items.itemStarts, old);
-        if (items.itemStarts[j] !== old || outer.length !== canonical || (canonical === 1 && outer[0] !== 0)) return false;
+        if (items.itemStarts[j] !== old || outer.length !== canonical || (canonical === 1 && outer[0] !== 0))
+          return false;
         stopIndex = j;
         return true;
       },
@@ -180,7 +186,15 @@ export function replanYaml(
         break;
       }
       // The first line after the header decides the items' indentation and kind: it must be an item.
-      if (i0 === 0 && found.length === 0 && what === 'other' && !lines.continuation[i] && lines.first[i] !== 0 && !lines.comment[i]) return null;
+      if (
+        i0 === 0 &&
+        found.length === 0 &&
+        what === 'other' &&
+        !lines.continuation[i] &&
+        lines.first[i] !== 0 &&
+        !lines.comment[i]
+      )
+        return null;
       if (what === 'item') found.push(lines.start[i]!);
     }
     if (newKey >= 0) {
@@ -190,7 +204,10 @@ export function replanYaml(
       const itemStarts = [...items.itemStarts.slice(0, i0), ...found];
       const total = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
       const end = top.end + delta;
-      const lineCount = t > 0 && newKey - top.start < end - newKey ? countNewlines(body, top.start, newKey) : total - countNewlines(body, newKey, end);
+      const lineCount =
+        t > 0 && newKey - top.start < end - newKey
+          ? countNewlines(body, top.start, newKey)
+          : total - countNewlines(body, newKey, end);
       if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
       const chunk: TopChunk = {
         start: top.start,
@@ -198,10 +215,19 @@ export function replanYaml(
         lines: lineCount,
         items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
       };
-      return { from: t, to: after.stopTop, replaced: [chunk, ...after.replaced], items: { keptBefore: i0, resumeAt: items.itemStarts.length } };
+      return {
+        from: t,
+        to: after.stopTop,
+        replaced: [chunk, ...after.replaced],
+        items: { keptBefore: i0, resumeAt: items.itemStarts.length },
+      };
     }
     if (!scan.stopped) stopIndex = items.itemStarts.length;
-    const itemStarts = [...items.itemStarts.slice(0, i0), ...found, ...items.itemStarts.slice(stopIndex).map((s) => s + delta)];
+    const itemStarts = [
+      ...items.itemStarts.slice(0, i0),
+      ...found,
+      ...items.itemStarts.slice(stopIndex).map((s) => s + delta),
+    ];
     // Tops the edit joined to the collection (their lines are its lines now).
     let lineCount = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
     const to = stopIndex === items.itemStarts.length ? stopTop : t + 1;
@@ -259,7 +285,14 @@ function scanTops(
   work.scanned += scan.end - from;
   if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
   const end = scan.stopped ? scan.end : body.length;
-  const replaced = planTopChunks(body, scan.lines, 0, scan.lines.start.length, end, t > 0 || from > tops[t]!.chunk.start);
+  const replaced = planTopChunks(
+    body,
+    scan.lines,
+    0,
+    scan.lines.start.length,
+    end,
+    t > 0 || from > tops[t]!.chunk.start,
+  );
   if (!replaced) return null;
   return { replaced, stopTop };
 }
@@ -361,7 +394,9 @@ export function topsOfPlan(
 ): YamlTop[] {
   const reuse =
     shared ??
-    (previous && previous.state.bom === bom ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body) : undefined);
+    (previous && previous.state.bom === bom
+      ? new UnitsByPlace(previous.state.tops, region && bodyRegion(region, bom), previous.body, body)
+      : undefined);
   return plan.map((chunk) =>
     grouped(
       chunk,
@@ -424,12 +459,15 @@ export function commitReplan(
       const oldStart = j < 0 ? old.chunk.start : oldItems.itemStarts[j]!;
       const oldEnd = j < 0 ? oldItems.itemsStart : (oldItems.itemStarts[j + 1] ?? old.chunk.end);
       const moved = start >= r.newEnd ? delta : 0;
-      if ((end <= r.start || start >= r.newEnd) && oldStart + moved === start && oldEnd + moved === end) return old.units[j + 1];
+      if ((end <= r.start || start >= r.newEnd) && oldStart + moved === start && oldEnd + moved === end)
+        return old.units[j + 1];
       return undefined;
     };
     const inRegion = new UnitsByPlace(replacedOld, r, oldBody, body);
     const units: YamlUnit[] = [];
-    units.push(unchanged(-1, chunk.start, items.itemsStart) ?? parseUnit(body, chunk.start, items.itemsStart, bom, work));
+    units.push(
+      unchanged(-1, chunk.start, items.itemsStart) ?? parseUnit(body, chunk.start, items.itemsStart, bom, work),
+    );
     const count = items.itemStarts.length;
     // With as many items as before, the units kept after the scan keep their indexes, and so their
     // groups: they move by groups below. Otherwise they move one by one here.
@@ -449,7 +487,8 @@ export function commitReplan(
       const end = items.itemStarts[i + 1] ?? chunk.end;
       const oldStart = start >= r.newEnd ? start - delta : start;
       const j = lastAtMost(oldItems.itemStarts, oldStart);
-      const unit = (oldItems.itemStarts[j] === oldStart ? unchanged(j, start, end) : undefined) ?? inRegion.findByText(start, end);
+      const unit =
+        (oldItems.itemStarts[j] === oldStart ? unchanged(j, start, end) : undefined) ?? inRegion.findByText(start, end);
       if (unit) moveUnit(unit, bom + start);
       units.push(unit ?? parseUnit(body, start, end, bom, work));
     }
@@ -476,7 +515,14 @@ export function commitReplan(
     // A top-level key typed inside the collection: the chunks from it on.
     replaced = [top, ...topsOfPlan(body, bom, replan.replaced.slice(1), undefined, region, work, inRegion)];
   } else {
-    replaced = topsOfPlan(body, bom, replan.replaced, { state: { bom, tops: replacedOld }, body: oldBody }, region, work);
+    replaced = topsOfPlan(
+      body,
+      bom,
+      replan.replaced,
+      { state: { bom, tops: replacedOld }, body: oldBody },
+      region,
+      work,
+    );
   }
   const after = tops.slice(replan.to);
   for (const top of after) moveTop(top, delta);
@@ -552,15 +598,18 @@ export function assembleYaml(
       let before: number[] | undefined;
       if (!assembled.oneEach && itemsWithDiagnostics.length > 0) {
         before = [0, 0];
-        for (let j = 1; j < top.units.length; j++) before.push(before[j]! + (top.units[j]!.fragment.root as SeqNode).items.length);
+        for (let j = 1; j < top.units.length; j++)
+          before.push(before[j]! + (top.units[j]!.fragment.root as SeqNode).items.length);
       }
       for (const i of itemsWithDiagnostics) {
         const offset = before ? before[i]! : i - 1;
-        for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: rebaseSeqPath(d.path, pointer, offset) });
+        for (const d of top.units[i]!.fragment.diagnostics)
+          diagnostics.push({ ...d, path: rebaseSeqPath(d.path, pointer, offset) });
       }
     } else {
       for (const i of itemsWithDiagnostics) {
-        for (const d of top.units[i]!.fragment.diagnostics) diagnostics.push({ ...d, path: d.path ? pointer + d.path : d.path });
+        for (const d of top.units[i]!.fragment.diagnostics)
+          diagnostics.push({ ...d, path: d.path ? pointer + d.path : d.path });
       }
       diagnostics.push(...assembled.keyDiagnostics);
     }
@@ -605,7 +654,13 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
         for (const item of root.items) seqItems.push(item);
       }
     }
-    collection = { kind: 'seq', flow: false, items: seqItems, start: seqItems[0]!.start, end: seqItems[seqItems.length - 1]!.end };
+    collection = {
+      kind: 'seq',
+      flow: false,
+      items: seqItems,
+      start: seqItems[0]!.start,
+      end: seqItems[seqItems.length - 1]!.end,
+    };
   } else {
     const mapEntries: MapEntry[] = [];
     for (let i = 1; i < top.units.length; i++) {
@@ -618,7 +673,13 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
       }
     }
     checkMapKeys(mapEntries, pointer, keyDiagnostics);
-    collection = { kind: 'map', flow: false, entries: mapEntries, start: mapEntries[0]!.start, end: mapEntries[mapEntries.length - 1]!.end };
+    collection = {
+      kind: 'map',
+      flow: false,
+      entries: mapEntries,
+      start: mapEntries[0]!.start,
+      end: mapEntries[mapEntries.length - 1]!.end,
+    };
   }
   const assembled: AssembledItems = {
     entry: { ...detachedEntry(headerEntry), value: collection, end: collection.end, ignored: undefined },
@@ -636,7 +697,10 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
  * assembly (one item per unit) and its new middle units: undefined when a middle unit does not
  * hold exactly one item (assemble it whole), null when one is not a sequence (it does not fit).
  */
-function patchedSequence(top: YamlTop, { previous, keptBefore, keptAfter }: ItemsPatch): { items: ValueNode[]; value: unknown } | undefined | null {
+function patchedSequence(
+  top: YamlTop,
+  { previous, keptBefore, keptAfter }: ItemsPatch,
+): { items: ValueNode[]; value: unknown } | undefined | null {
   const units = top.units;
   const middleEnd = units.length - keptAfter;
   const middleItems: ValueNode[] = [];
@@ -656,7 +720,8 @@ function patchedSequence(top: YamlTop, { previous, keptBefore, keptAfter }: Item
   if (Array.isArray(previous.value)) {
     const list = previous.value as unknown[];
     const middleValues: unknown[] = [];
-    for (let i = keptBefore; i < middleEnd; i++) for (const item of unitValue(units[i]!) as unknown[]) middleValues.push(item);
+    for (let i = keptBefore; i < middleEnd; i++)
+      for (const item of unitValue(units[i]!) as unknown[]) middleValues.push(item);
     value = withRunReplaced(list, keptBefore - 1, list.length - keptAfter, middleValues);
     noteSplice(value as unknown[], list, keptBefore - 1, keptAfter);
   }

@@ -3,7 +3,17 @@
  * every text the simple reader (simple-yaml.ts) declines. The CLI bundle loads this module, and
  * the library with it, only when a text needs it (scripts/lazy-parts-plugin.mjs).
  */
-import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Document, Scalar } from 'yaml';
+import {
+  parseAllDocuments,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node as YamlNode,
+  type Document,
+  Scalar,
+} from 'yaml';
 import type { RawDiagnostic } from '../diagnostic.js';
 import {
   aliasNode,
@@ -89,7 +99,12 @@ export function parseYamlWithLibrary(
   // A document with nothing in it (`---` alone) is an empty file, not a written null (`~`).
   const contents = doc.contents as YamlNode | null;
   const empty =
-    contents !== null && isScalar(contents) && contents.value === null && !contents.anchor && !contents.tag && contents.range?.[0] === contents.range?.[1];
+    contents !== null &&
+    isScalar(contents) &&
+    contents.value === null &&
+    !contents.anchor &&
+    !contents.tag &&
+    contents.range?.[0] === contents.range?.[1];
   const root = contents && !empty ? builder.build(contents, pointerPrefix) : null;
   builder.linkAliases();
   return { root, diagnostics, aliasCount: builder.aliasCount, frame };
@@ -195,7 +210,12 @@ class YamlTreeBuilder {
     if (typeof value === 'bigint') value = Number(value);
     if (value !== null && typeof value === 'object') value = String(value);
     const type = node.type;
-    const style = type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE' ? 'quoted' : type === 'BLOCK_FOLDED' || type === 'BLOCK_LITERAL' ? 'block' : 'plain';
+    const style =
+      type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE'
+        ? 'quoted'
+        : type === 'BLOCK_FOLDED' || type === 'BLOCK_LITERAL'
+          ? 'block'
+          : 'plain';
     return scalarNode(this.frame, start, end, value as ScalarNode['value'], style);
   }
 
@@ -273,7 +293,9 @@ class YamlTreeBuilder {
         refused = this.invalidKey(keyStart, keyEnd, pointer, 'this mapping entry has no key');
       }
       const childPointer = `${pointer}/${escapePointerSegment(key)}`;
-      const value: ValueNode = pair.value ? this.build(pair.value as YamlNode, childPointer) : scalarNode(this.frame, keyEnd, keyEnd, null, 'plain');
+      const value: ValueNode = pair.value
+        ? this.build(pair.value as YamlNode, childPointer)
+        : scalarNode(this.frame, keyEnd, keyEnd, null, 'plain');
       const entry: MapEntry = mapEntry(this.frame, key, keyStart, keyEnd, value, Math.max(keyEnd, value.end));
       if (keyNode && isAlias(keyNode)) entry.keyAlias = keyNode.source;
       if (refused) entry.keyRefused = true;
@@ -294,7 +316,8 @@ class YamlTreeBuilder {
    * a word, so it is a `yaml-syntax` error on the value, or on the item of the list that is not one.
    */
   private checkMergeSource(source: YamlNode | null, converted: ValueNode, pointer: string): void {
-    const resolved = (node: YamlNode | null): YamlNode | null | undefined => (node && isAlias(node) ? this.aliasTargets.get(node) : node);
+    const resolved = (node: YamlNode | null): YamlNode | null | undefined =>
+      node && isAlias(node) ? this.aliasTargets.get(node) : node;
     const target = resolved(source);
     // An alias with no anchor is reported already.
     if (target === undefined) return;

@@ -26,7 +26,10 @@ export const yamlReader: ManifestReader<YamlChunkState> = {
       return { fragment: parseYamlFragment(text, bom) };
     }
     const counted = { reparsed: 0 };
-    const earlier = previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !input.forbidden ? previousDocument.store : undefined;
+    const earlier =
+      previousDocument && !previousDocument.fatal && !previousDocument.forbidden && !input.forbidden
+        ? previousDocument.store
+        : undefined;
     const state = earlier?.units && !earlier.consumed ? earlier.units : undefined;
     const previous = state && { state, body: previousDocument!.wholeBody(state.bom) };
     store.units = { bom, tops: topsOfPlan(text, bom, plan, previous, region, counted) };
@@ -59,7 +62,10 @@ function assembleChunks(input: ReadInput<YamlChunkState>, units: YamlChunkState)
   const { body, bom } = input;
   const assembled = assembleYaml(units.tops, bom, body.length);
   if (!assembled) return { fragment: parseWholeYaml(input, body) };
-  return { fragment: { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 }, entryValues: assembled.values };
+  return {
+    fragment: { root: assembled.root, diagnostics: assembled.diagnostics, aliasCount: 0 },
+    entryValues: assembled.values,
+  };
 }
 
 function parseWholeYaml(input: ReadInput<YamlChunkState>, body: TextSource): Reading['fragment'] {
@@ -69,7 +75,11 @@ function parseWholeYaml(input: ReadInput<YamlChunkState>, body: TextSource): Rea
 }
 
 /** The plain value of a chunked text: each top-level entry's value from its chunk. */
-export function valueOfChunks(root: ValueNode, entryValues: Map<MapEntry, () => unknown>, maxExpandedNodes: number): unknown {
+export function valueOfChunks(
+  root: ValueNode,
+  entryValues: Map<MapEntry, () => unknown>,
+  maxExpandedNodes: number,
+): unknown {
   if (root.kind !== 'map') return undefined;
   const object = newObject();
   for (const entry of effectiveEntries(root)) {

@@ -143,7 +143,8 @@ export function scanYaml(text: string, maxDepth: number, partial?: PartialScan):
 
     let lineDepth = 0;
     if (!continuation) {
-      if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i) || firstCode === 37)) chunkable = false;
+      if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i) || firstCode === 37))
+        chunkable = false;
       while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
       indents.push(indent);
       lineDepth = indents.length;
@@ -156,7 +157,14 @@ export function scanYaml(text: string, maxDepth: number, partial?: PartialScan):
           while (text.charCodeAt(i) === SPACE) i++;
         } else break;
       }
-      if (lineDepth + flowDepth > maxDepth) return { tooDeepAt: Math.min(i, Math.max(lineStart, lineEnd - 1)), chunkable, lines, end: length, stopped: false };
+      if (lineDepth + flowDepth > maxDepth)
+        return {
+          tooDeepAt: Math.min(i, Math.max(lineStart, lineEnd - 1)),
+          chunkable,
+          lines,
+          end: length,
+          stopped: false,
+        };
     }
 
     let nodeStart = true;
@@ -188,7 +196,9 @@ export function scanYaml(text: string, maxDepth: number, partial?: PartialScan):
         chunkable = false;
         const verbatimEnd = code === 33 && text.charCodeAt(i + 1) === 60 ? text.indexOf('>', i) : -1; // `!<tag:x,y>`
         if (verbatimEnd !== -1 && verbatimEnd < lineEnd) i = verbatimEnd;
-        else while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1)) && !isFlowIndicator(text.charCodeAt(i + 1))) i++;
+        else
+          while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1)) && !isFlowIndicator(text.charCodeAt(i + 1)))
+            i++;
         nodeStart = code !== 42;
         continue;
       }
@@ -212,7 +222,11 @@ export function scanYaml(text: string, maxDepth: number, partial?: PartialScan):
       }
       const next = text.charCodeAt(i + 1);
       if ((code === 45 || code === 63) && nodeStart && isBreakOrSpace(next)) continue; // `- ` / `? ` keep a node start
-      if (code === 58 && (isBreakOrSpace(next) || (flowDepth > 0 && (next === 44 || next === 91 || next === 93 || next === 123 || next === 125)))) {
+      if (
+        code === 58 &&
+        (isBreakOrSpace(next) ||
+          (flowDepth > 0 && (next === 44 || next === 91 || next === 93 || next === 123 || next === 125)))
+      ) {
         nodeStart = true; // `: ` — a value follows
         continue;
       }

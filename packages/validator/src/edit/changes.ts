@@ -97,7 +97,8 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
       setChild(parent, last, cloneJson(change.value), change.path);
       return root;
     case 'insert':
-      if (!Array.isArray(parent) || typeof last !== 'number' || last > parent.length) throw invalid(`cannot insert at ${formatPath(change.path)}`);
+      if (!Array.isArray(parent) || typeof last !== 'number' || last > parent.length)
+        throw invalid(`cannot insert at ${formatPath(change.path)}`);
       parent.splice(last, 0, cloneJson(change.value));
       return root;
     case 'rename': {
@@ -105,7 +106,8 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
         throw invalid(`${formatPath(change.path)} does not exist`);
       }
       if (change.to === last) return root;
-      if (Object.prototype.hasOwnProperty.call(parent, change.to)) throw invalid(`cannot rename ${formatPath(change.path)}: '${change.to}' exists`);
+      if (Object.prototype.hasOwnProperty.call(parent, change.to))
+        throw invalid(`cannot rename ${formatPath(change.path)}: '${change.to}' exists`);
       // Rebuild the map so the key keeps its place.
       const entries = Object.entries(parent);
       for (const key of Object.keys(parent)) delete parent[key];
@@ -129,7 +131,8 @@ function applyOne(root: unknown, change: ManifestChange): unknown {
         if (last >= parent.length) throw invalid(`${formatPath(change.path)} does not exist`);
         parent.splice(last, 1);
       } else if (isPlainObject(parent) && typeof last === 'string') {
-        if (!Object.prototype.hasOwnProperty.call(parent, last)) throw invalid(`${formatPath(change.path)} does not exist`);
+        if (!Object.prototype.hasOwnProperty.call(parent, last))
+          throw invalid(`${formatPath(change.path)} does not exist`);
         delete parent[last];
       } else {
         throw invalid(`${formatPath(change.path)} does not exist`);
@@ -146,7 +149,8 @@ export function keyItems(list: readonly unknown[], key: string, path: readonly P
     if (!isPlainObject(item)) throw invalid(`${where} is not a map`);
     const name = Object.prototype.hasOwnProperty.call(item, key) ? item[key] : undefined;
     if (typeof name !== 'string') throw invalid(`${where} has no string '${key}'`);
-    if (Object.prototype.hasOwnProperty.call(out, name)) throw invalid(`${where}: '${key}' ${JSON.stringify(name)} is used twice`);
+    if (Object.prototype.hasOwnProperty.call(out, name))
+      throw invalid(`${where}: '${key}' ${JSON.stringify(name)} is used twice`);
     const body: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(item)) if (k !== key) defineOwn(body, k, v);
     defineOwn(out, name, body);
@@ -175,7 +179,8 @@ function walk(root: unknown, path: readonly PathSegment[]): unknown {
 
 function childOf(node: unknown, segment: PathSegment): unknown {
   if (Array.isArray(node) && typeof segment === 'number') return node[segment];
-  if (isPlainObject(node) && typeof segment === 'string') return Object.prototype.hasOwnProperty.call(node, segment) ? node[segment] : undefined;
+  if (isPlainObject(node) && typeof segment === 'string')
+    return Object.prototype.hasOwnProperty.call(node, segment) ? node[segment] : undefined;
   return undefined;
 }
 

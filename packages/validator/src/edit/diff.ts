@@ -9,7 +9,12 @@ import { deepEqual, isPlainObject, type Json } from './json.js';
 import { ownEntry } from './own-entries.js';
 
 /** Changes to a map, key by key: keys to set first (so the map never becomes empty midway), then deletions. */
-export function mapDiff(map: MapNode, current: unknown, value: Record<string, Json>, path: readonly PathSegment[]): ManifestChange[] {
+export function mapDiff(
+  map: MapNode,
+  current: unknown,
+  value: Record<string, Json>,
+  path: readonly PathSegment[],
+): ManifestChange[] {
   const effective = isPlainObject(current) ? current : {};
   const changes: ManifestChange[] = [];
   for (const [key, child] of Object.entries(value)) {
@@ -18,7 +23,8 @@ export function mapDiff(map: MapNode, current: unknown, value: Record<string, Js
   }
   for (const entry of map.entries) {
     if (entry.merge || entry.ignored) continue;
-    if (!Object.prototype.hasOwnProperty.call(value, entry.key)) changes.push({ op: 'delete', path: [...path, entry.key] });
+    if (!Object.prototype.hasOwnProperty.call(value, entry.key))
+      changes.push({ op: 'delete', path: [...path, entry.key] });
   }
   return changes;
 }
@@ -28,7 +34,12 @@ export function mapDiff(map: MapNode, current: unknown, value: Record<string, Js
  * appended; lists of maps of the same length are changed item by item. `undefined` when the
  * new list is not reachable that way (reordering): the caller rewrites it.
  */
-export function seqDiff(seq: SeqNode, current: unknown[], value: Json[], path: readonly PathSegment[]): ManifestChange[] | undefined {
+export function seqDiff(
+  seq: SeqNode,
+  current: unknown[],
+  value: Json[],
+  path: readonly PathSegment[],
+): ManifestChange[] | undefined {
   const scalarsOnly = [...current, ...value].every((item) => !Array.isArray(item) && !isPlainObject(item));
   if (scalarsOnly) {
     const deletions: number[] = [];

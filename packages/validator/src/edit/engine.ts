@@ -55,11 +55,18 @@ const MAX_STEPS = 10_000;
  * Reads a manifest for editing with the validator's limits. Throws {@link ManifestEditError}
  * `unreadable`, carrying the validator's diagnostics, when the document layer finds an error.
  */
-export function openForEdit(source: string | Uint8Array | ManifestDocument, options: EditOptions = {}): ManifestDocument {
+export function openForEdit(
+  source: string | Uint8Array | ManifestDocument,
+  options: EditOptions = {},
+): ManifestDocument {
   const document =
     source instanceof ManifestDocument
       ? source
-      : ManifestDocument.parse(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
+      : ManifestDocument.parse(source, {
+          format: options.format ?? detectFormat(options.filename),
+          filename: options.filename,
+          limits: options.limits,
+        });
   const errors = document.diagnostics.filter((diagnostic) => severityOfReported(diagnostic.code) === 'error');
   if (errors.length > 0) {
     const first = errors[0]!;
@@ -79,10 +86,15 @@ export function openForEdit(source: string | Uint8Array | ManifestDocument, opti
  * the value), `unsupported` (no minimal splice exists for it in this text), `mismatch` (the
  * edited text would not mean exactly the intended value). Nothing is returned half-done.
  */
-export function editManifest(source: string | Uint8Array | ManifestDocument, changes: readonly ManifestChange[], options: EditOptions = {}): ManifestEdit {
+export function editManifest(
+  source: string | Uint8Array | ManifestDocument,
+  changes: readonly ManifestChange[],
+  options: EditOptions = {},
+): ManifestEdit {
   const original = openForEdit(source, options);
   const format = original.format;
-  const reparse = (text: string): ManifestDocument => ManifestDocument.parse(text, { format, filename: original.filename, limits: { ...original.limits } });
+  const reparse = (text: string): ManifestDocument =>
+    ManifestDocument.parse(text, { format, filename: original.filename, limits: { ...original.limits } });
   // An empty YAML document (no text, or only comments) means an empty map to build on.
   const base = original.root === null && original.value === undefined ? {} : original.value;
   const intended = applyChanges(base, changes);
@@ -91,7 +103,8 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
   let current = original;
   let steps = 0;
   const apply = (change: ManifestChange, depth: number): void => {
-    if (depth > 64 || ++steps > MAX_STEPS) throw new ManifestEditError('unsupported', `the edit of ${formatPath(change.path)} does not converge`);
+    if (depth > 64 || ++steps > MAX_STEPS)
+      throw new ManifestEditError('unsupported', `the edit of ${formatPath(change.path)} does not converge`);
     const planned = planChange(current, change, original);
     if (!Array.isArray(planned)) {
       if (planned.start === planned.end && planned.newText === '') return;
@@ -125,6 +138,10 @@ export function editManifest(source: string | Uint8Array | ManifestDocument, cha
  * (indentation, line ends, array padding) of `styleFrom`. {@link editManifest} is the safe
  * way to edit; this is for callers that hand the edit to a person to review (quick fixes).
  */
-export function planChange(document: ManifestDocument, change: ManifestChange, styleFrom: ManifestDocument = document): OffsetEdit | ManifestChange[] {
+export function planChange(
+  document: ManifestDocument,
+  change: ManifestChange,
+  styleFrom: ManifestDocument = document,
+): OffsetEdit | ManifestChange[] {
   return document.format === 'yaml' ? planYaml(document, change, styleFrom) : planToml(document, change, styleFrom);
 }

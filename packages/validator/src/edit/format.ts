@@ -46,14 +46,25 @@ class KeepIndentation extends Error {}
  * is then read. Throws `ManifestEditError`: `unreadable` (the document layer refuses it),
  * `mismatch` (no formatting keeps its meaning).
  */
-export function formatManifest(source: string | Uint8Array | ManifestDocument, options: FormatOptions = {}): FormatResult {
+export function formatManifest(
+  source: string | Uint8Array | ManifestDocument,
+  options: FormatOptions = {},
+): FormatResult {
   return formatManifestCheckedBy('shortcut', source, options);
 }
 
 /** {@link formatManifest} with its result checked as `check` says; not in the package's API (tests compare the two checks). */
-export function formatManifestCheckedBy(check: FormatCheck, source: string | Uint8Array | ManifestDocument, options: FormatOptions = {}): FormatResult {
+export function formatManifestCheckedBy(
+  check: FormatCheck,
+  source: string | Uint8Array | ManifestDocument,
+  options: FormatOptions = {},
+): FormatResult {
   return formatOpened(
-    openForEdit(source, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits }),
+    openForEdit(source, {
+      format: options.format ?? detectFormat(options.filename),
+      filename: options.filename,
+      limits: options.limits,
+    }),
     options,
     check,
   );
@@ -78,7 +89,10 @@ function formatOpened(document: ManifestDocument, options: FormatOptions, check:
     if (problem === undefined) return { text: formatted, changed: true, edits, indentKept: !reindent };
     lastProblem = problem;
   }
-  throw new ManifestEditError('mismatch', `${options.filename ?? 'the manifest'} was left as it is: formatting it ${lastProblem || 'is not supported'}`);
+  throw new ManifestEditError(
+    'mismatch',
+    `${options.filename ?? 'the manifest'} was left as it is: formatting it ${lastProblem || 'is not supported'}`,
+  );
 }
 
 /**
@@ -92,15 +106,28 @@ export type FormatCheck = 'shortcut' | 'reparse';
  * What `formatted` (the text of `document` with `edits`, sorted and not overlapping, applied)
  * would break, or undefined when it keeps the value and changes only whitespace.
  */
-function problemOf(document: ManifestDocument, edits: readonly OffsetEdit[], formatted: string, check: FormatCheck): string | undefined {
+function problemOf(
+  document: ManifestDocument,
+  edits: readonly OffsetEdit[],
+  formatted: string,
+  check: FormatCheck,
+): string | undefined {
   if (check === 'shortcut' && document.format === 'toml' && readsAsTomlDocument(document, formatted)) return undefined;
-  const after = ManifestDocument.parse(formatted, { format: document.format, filename: document.filename, limits: { ...document.limits } });
-  if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key')) return 'would break its syntax';
+  const after = ManifestDocument.parse(formatted, {
+    format: document.format,
+    filename: document.filename,
+    limits: { ...document.limits },
+  });
+  if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key'))
+    return 'would break its syntax';
   if (!sameValue(after.value, document.value)) return 'would change a value';
   // Edits that each replace whitespace with whitespace leave the text without whitespace as it was: only the edits need reading.
   const whitespaceOnly =
     check === 'shortcut' &&
-    edits.every((edit) => isWhitespaceOnly(document.text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length));
+    edits.every(
+      (edit) =>
+        isWhitespaceOnly(document.text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length),
+    );
   if (!whitespaceOnly && !sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
   return undefined;
 }
@@ -234,7 +261,12 @@ class LinePlan {
   }
 }
 
-function plan(document: ManifestDocument, width: number, reindent: boolean, sequences: FormatOptions['sequences']): OffsetEdit[] {
+function plan(
+  document: ManifestDocument,
+  width: number,
+  reindent: boolean,
+  sequences: FormatOptions['sequences'],
+): OffsetEdit[] {
   const text = document.text;
   const lines = linesOf(text);
   const count = lines.starts.length;
@@ -263,7 +295,11 @@ function plan(document: ManifestDocument, width: number, reindent: boolean, sequ
     const end = lines.ends[line]!;
     let contentStart = start;
     let tab = false;
-    for (let code = text.charCodeAt(contentStart); contentStart < end && (code === 32 || code === 9); code = text.charCodeAt(++contentStart))
+    for (
+      let code = text.charCodeAt(contentStart);
+      contentStart < end && (code === 32 || code === 9);
+      code = text.charCodeAt(++contentStart)
+    )
       tab ||= code === 9;
     const blank = contentStart === end;
     if (blank && linePlan.inValue[line] === 0) {
@@ -390,9 +426,15 @@ function sequenceStyleOf(root: MapNode, text: string, lines: Lines): 'flush' | '
     if (node.kind === 'map' && !node.flow) {
       for (const entry of node.entries) {
         const value = entry.value;
-        if (value.kind === 'seq' && !value.flow && value.items.length > 0 && lineAt(lines, value.start) > lineAt(lines, entry.keyStart)) {
+        if (
+          value.kind === 'seq' &&
+          !value.flow &&
+          value.items.length > 0 &&
+          lineAt(lines, value.start) > lineAt(lines, entry.keyStart)
+        ) {
           const dash = dashBefore(text, value.items[0]!.start);
-          if (dash !== undefined) return columnOf(lines, dash) === columnOf(lines, entry.keyStart) ? 'flush' : 'indented';
+          if (dash !== undefined)
+            return columnOf(lines, dash) === columnOf(lines, entry.keyStart) ? 'flush' : 'indented';
         }
         stack.push(value);
       }
@@ -460,7 +502,8 @@ class YamlIndenter {
 
   /** A value whose key (or dash) is on `ownerLine` at the new column `indent`. */
   private value(value: ValueNode, ownerLine: number, indent: number, underKey: boolean): void {
-    if (value.kind === 'scalar' && value.style === 'block') this.blockScalar(value, ownerLine, underKey ? indent + this.width : indent + 2);
+    if (value.kind === 'scalar' && value.style === 'block')
+      this.blockScalar(value, ownerLine, underKey ? indent + this.width : indent + 2);
     if (value.kind !== 'map' && value.kind !== 'seq') return;
     if (value.flow) return;
     const sameLine = lineAt(this.lines, value.start) === ownerLine;
@@ -495,16 +538,27 @@ function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: 
     if (node.kind === 'map') {
       for (const entry of node.entries) {
         const value = entry.value;
-        if (entry.keyAlias !== undefined || value.start <= entry.keyEnd || (value.kind === 'scalar' && value.start === value.end)) continue;
+        if (
+          entry.keyAlias !== undefined ||
+          value.start <= entry.keyEnd ||
+          (value.kind === 'scalar' && value.start === value.end)
+        )
+          continue;
         // Already `key: value`: nothing to read further.
-        if (value.start === entry.keyEnd + 2 && text.charCodeAt(entry.keyEnd) === 58 && text.charCodeAt(entry.keyEnd + 1) === 32) continue;
+        if (
+          value.start === entry.keyEnd + 2 &&
+          text.charCodeAt(entry.keyEnd) === 58 &&
+          text.charCodeAt(entry.keyEnd + 1) === 32
+        )
+          continue;
         const between = text.slice(entry.keyEnd, value.start);
         if (/^[ \t]*:[ \t]+$/.test(between)) out.push({ start: entry.keyEnd, end: value.start, newText: ': ' });
       }
     } else if (node.kind === 'seq' && !node.flow) {
       for (const item of node.items) {
         const dash = dashBefore(text, item.start);
-        if (dash === undefined || (item.kind === 'scalar' && item.start === item.end) || item.start === dash + 2) continue;
+        if (dash === undefined || (item.kind === 'scalar' && item.start === item.end) || item.start === dash + 2)
+          continue;
         const between = text.slice(dash + 1, item.start);
         // A block collection item's later lines align with its first: only re-indentation (of a map) moves them with it.
         const aligned = (item.kind === 'map' || item.kind === 'seq') && !item.flow;
@@ -522,7 +576,8 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
     if (node.kind === 'map') {
       for (const entry of node.entries) {
         if (entry.value.start <= entry.keyEnd) continue;
-        if (isUnevenEquals(text, entry.keyEnd, entry.value.start)) out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
+        if (isUnevenEquals(text, entry.keyEnd, entry.value.start))
+          out.push({ start: entry.keyEnd, end: entry.value.start, newText: ' = ' });
       }
     }
     if (node.kind !== 'scalar' && node.kind !== 'alias' && node.flow) {
@@ -536,7 +591,13 @@ function tomlEquals(root: ValueNode, text: string, out: OffsetEdit[], lines: Lin
 
 /** Whether `text[start, end)` is one `=` with only spaces and tabs around it, other than ` = ` (read in place: it runs once per key). */
 function isUnevenEquals(text: string, start: number, end: number): boolean {
-  if (end - start === 3 && text.charCodeAt(start) === 32 && text.charCodeAt(start + 1) === 61 && text.charCodeAt(start + 2) === 32) return false;
+  if (
+    end - start === 3 &&
+    text.charCodeAt(start) === 32 &&
+    text.charCodeAt(start + 1) === 61 &&
+    text.charCodeAt(start + 2) === 32
+  )
+    return false;
   let equals = 0;
   for (let at = start; at < end; at++) {
     const code = text.charCodeAt(at);
@@ -551,7 +612,11 @@ function isUnevenEquals(text: string, start: number, end: number): boolean {
  * applying only them keeps the value and changes only whitespace; else those of them that do
  * not re-indent, checked the same way; else none. For an editor's "format selection".
  */
-export function formatManifestRange(text: string, range: { start: number; end: number }, options: FormatOptions = {}): OffsetEdit[] {
+export function formatManifestRange(
+  text: string,
+  range: { start: number; end: number },
+  options: FormatOptions = {},
+): OffsetEdit[] {
   return formatManifestRangeCheckedBy('shortcut', text, range, options);
 }
 
@@ -562,18 +627,29 @@ export function formatManifestRangeCheckedBy(
   range: { start: number; end: number },
   options: FormatOptions = {},
 ): OffsetEdit[] {
-  const document = openForEdit(text, { format: options.format ?? detectFormat(options.filename), filename: options.filename, limits: options.limits });
+  const document = openForEdit(text, {
+    format: options.format ?? detectFormat(options.filename),
+    filename: options.filename,
+    limits: options.limits,
+  });
   const full = formatOpened(document, options, check);
   if (!full.changed) return [];
   const lineStart = text.lastIndexOf('\n', Math.max(0, range.start - 1)) + 1;
   const inside = full.edits.filter((edit) => edit.start >= lineStart && edit.end <= range.end);
   // All of them: the formatter has checked them together already.
   if (inside.length === full.edits.length) return inside;
-  const keeps = (edits: readonly OffsetEdit[]): boolean => edits.length === 0 || problemOf(document, edits, applyAll(text, edits), check) === undefined;
+  const keeps = (edits: readonly OffsetEdit[]): boolean =>
+    edits.length === 0 || problemOf(document, edits, applyAll(text, edits), check) === undefined;
   if (keeps(inside)) return inside;
   const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
   const notIndentation = inside.filter(
-    (edit) => !(atLineStart(edit) && /^ *$/.test(edit.newText) && edit.end > edit.start && !text.slice(edit.start, edit.end).includes('\n')),
+    (edit) =>
+      !(
+        atLineStart(edit) &&
+        /^ *$/.test(edit.newText) &&
+        edit.end > edit.start &&
+        !text.slice(edit.start, edit.end).includes('\n')
+      ),
   );
   return keeps(notIndentation) ? notIndentation : [];
 }

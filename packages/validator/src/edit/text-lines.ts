@@ -17,7 +17,11 @@ export function textEdits(before: string, after: string): OffsetEdit[] {
   const shorter = Math.min(before.length, after.length);
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let end = 0;
-  while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  while (
+    end < shorter - start &&
+    before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)
+  )
+    end++;
   // Never split a surrogate pair.
   while (start > 0 && isLowSurrogate(before.charCodeAt(start))) start--;
   while (end > 0 && isLowSurrogate(before.charCodeAt(before.length - end))) end--;

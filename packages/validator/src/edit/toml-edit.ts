@@ -82,7 +82,14 @@ class TomlEdit {
       let next: Located | undefined;
       if (node.kind === 'map' && typeof segment === 'string') {
         const own = ownEntry(node, segment);
-        if (own) next = { node: own.entry.value, entry: own.entry, index: own.index, path: path.slice(0, i + 1), parent: { node, path: current.path } };
+        if (own)
+          next = {
+            node: own.entry.value,
+            entry: own.entry,
+            index: own.index,
+            path: path.slice(0, i + 1),
+            parent: { node, path: current.path },
+          };
       } else if (node.kind === 'seq' && typeof segment === 'number' && segment < node.items.length) {
         next = { node: node.items[segment]!, path: path.slice(0, i + 1), parent: { node, path: current.path } };
       }
@@ -228,7 +235,9 @@ export function renderTomlValue(value: unknown, spaced: boolean, literal = false
     return spaced ? `[ ${items} ]` : `[${items}]`;
   }
   if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([key, child]) => `${renderTomlKey(key)} = ${renderTomlValue(child, spaced)}`);
+    const entries = Object.entries(value).map(
+      ([key, child]) => `${renderTomlKey(key)} = ${renderTomlValue(child, spaced)}`,
+    );
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
   }
   throw unsupported(`cannot write a ${typeof value} in TOML`);
@@ -244,7 +253,11 @@ function isTableArray(value: unknown): value is Record<string, Json>[] {
 
 // ---- planning -------------------------------------------------------------------------
 
-export function planToml(document: ManifestDocument, change: ManifestChange, styleFrom: ManifestDocument = document): OffsetEdit | ManifestChange[] {
+export function planToml(
+  document: ManifestDocument,
+  change: ManifestChange,
+  styleFrom: ManifestDocument = document,
+): OffsetEdit | ManifestChange[] {
   const edit = new TomlEdit(document, styleFrom);
   const found = edit.locate(change.path);
   switch (change.op) {
@@ -256,13 +269,16 @@ export function planToml(document: ManifestDocument, change: ManifestChange, sty
       return appendItem(edit, found, change.value);
     }
     case 'insert': {
-      const parent = found.node === undefined ? found.parent : found.parent && { node: found.parent.node, path: found.parent.path };
+      const parent =
+        found.node === undefined ? found.parent : found.parent && { node: found.parent.node, path: found.parent.path };
       const index = change.path[change.path.length - 1];
       const seq = parent?.node;
-      if (seq?.kind !== 'seq' || typeof index !== 'number') throw invalid(`cannot insert at ${formatPath(change.path)}`);
+      if (seq?.kind !== 'seq' || typeof index !== 'number')
+        throw invalid(`cannot insert at ${formatPath(change.path)}`);
       if (index >= seq.items.length) return [{ op: 'append', path: change.path.slice(0, -1), value: change.value }];
       const before = seq.items[index]!;
-      if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderTomlValue(change.value, edit.spacedArrays)}, `);
+      if (seq.flow)
+        return edit.lines.splice(before.start, before.start, `${renderTomlValue(change.value, edit.spacedArrays)}, `);
       // An array of tables: the new element's section goes before the element's (and its comments), a blank line between.
       const holder = edit.locate(parent!.path.slice(0, -1));
       if (
@@ -325,7 +341,8 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
     const where = formatPath([...path, index]);
     if (item.kind !== 'map') throw invalid(`${where} is not a table`);
     const entry = item.entries.find((e) => e.key === key && !e.ignored);
-    if (!entry || entry.value.kind !== 'scalar' || typeof entry.value.value !== 'string') throw invalid(`${where} has no string '${key}'`);
+    if (!entry || entry.value.kind !== 'scalar' || typeof entry.value.value !== 'string')
+      throw invalid(`${where} has no string '${key}'`);
     const name = entry.value.value;
     if (seen.has(name)) throw invalid(`${where}: '${key}' ${JSON.stringify(name)} is used twice`);
     seen.add(name);
@@ -333,8 +350,12 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
   });
   const splices: Splice[] = [];
   if (shape === 'array') {
-    if (lines.lineStartOf(node.start) !== lines.lineStartOf(node.end)) throw unsupported(`${formatPath(path)} spans several lines; an inline table cannot`);
-    splices.push({ start: node.start, end: node.start + 1, text: '{' }, { start: node.end - 1, end: node.end, text: '}' });
+    if (lines.lineStartOf(node.start) !== lines.lineStartOf(node.end))
+      throw unsupported(`${formatPath(path)} spans several lines; an inline table cannot`);
+    splices.push(
+      { start: node.start, end: node.start + 1, text: '{' },
+      { start: node.end - 1, end: node.end, text: '}' },
+    );
     for (const { item, entry, name } of items) {
       if (!item.flow) throw unsupported(`${formatPath(path)} holds an item that is not an inline table`);
       splices.push({ start: item.start, end: item.start, text: `${renderTomlKey(name)} = ` });
@@ -346,7 +367,8 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
     }
     return splicedEdit(text, splices);
   }
-  if (shape !== 'aot' || path.some((segment) => typeof segment !== 'string')) throw unsupported(`cannot key ${formatPath(path)} by '${key}' in place`);
+  if (shape !== 'aot' || path.some((segment) => typeof segment !== 'string'))
+    throw unsupported(`cannot key ${formatPath(path)} by '${key}' in place`);
   const prefix = path as readonly string[];
   for (const { item, entry, name } of items) {
     const header = headerAt(text, item.start);
@@ -367,7 +389,8 @@ function keyByToml(edit: TomlEdit, located: Located, key: string): OffsetEdit {
     } else {
       splices.push({ start: item.start, end: header.end, text: headerText });
       // The header keeps its own comment; the key line's joins it.
-      if (comment) splices.push({ start: lines.lineEndOf(item.start), end: lines.lineEndOf(item.start), text: ` ${comment}` });
+      if (comment)
+        splices.push({ start: lines.lineEndOf(item.start), end: lines.lineEndOf(item.start), text: ` ${comment}` });
     }
     // Sub-tables of the item (`[path.x]`, `[[path.x]]`) now live under the item's name.
     for (let at = lines.nextLineStart(item.start); at < item.end; at = lines.nextLineStart(at)) {
@@ -402,7 +425,11 @@ function appendSections(edit: TomlEdit, sections: string[][]): OffsetEdit {
   const { text, lines } = edit;
   const eol = lines.eol;
   const separator = text.length === 0 ? '' : text.startsWith('\n', text.length - 1) ? eol : eol + eol;
-  return { start: text.length, end: text.length, newText: separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol };
+  return {
+    start: text.length,
+    end: text.length,
+    newText: separator + sections.map((section) => section.join(eol)).join(eol + eol) + eol,
+  };
 }
 
 /**
@@ -410,13 +437,19 @@ function appendSections(edit: TomlEdit, sections: string[][]): OffsetEdit {
  * keys under `[path]`, then each sub-table as its own `[path.key]` section and each list of
  * tables as `[[path.key]]` sections. A table with only sub-tables gets no header of its own.
  */
-function tableSections(path: readonly string[], body: Record<string, Json>, spaced: boolean, array = false): string[][] {
+function tableSections(
+  path: readonly string[],
+  body: Record<string, Json>,
+  spaced: boolean,
+  array = false,
+): string[][] {
   const header = path.map(renderTomlKey).join('.');
   const own: string[] = [];
   const nested: string[][] = [];
   for (const [key, value] of Object.entries(body)) {
     if (!array && isTableValue(value) && path.length < 16) nested.push(...tableSections([...path, key], value, spaced));
-    else if (!array && isTableArray(value) && path.length < 16) for (const item of value) nested.push(...tableSections([...path, key], item, spaced, true));
+    else if (!array && isTableArray(value) && path.length < 16)
+      for (const item of value) nested.push(...tableSections([...path, key], item, spaced, true));
     else own.push(`${renderTomlKey(key)} = ${renderTomlValue(value, spaced)}`);
   }
   if (own.length === 0 && nested.length > 0 && !array) return nested;
@@ -428,10 +461,17 @@ function headerOf(path: readonly PathSegment[]): string {
 }
 
 /** A key absent from its table. */
-function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], value: Json, after?: string): OffsetEdit | ManifestChange[] {
+function addKey(
+  edit: TomlEdit,
+  parent: Located,
+  path: readonly PathSegment[],
+  value: Json,
+  after?: string,
+): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const container = parent.node;
-  if (container.kind !== 'map' || typeof key !== 'string') throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
+  if (container.kind !== 'map' || typeof key !== 'string')
+    throw invalid(`cannot add ${formatPath(path)}: its parent is not a table`);
   // Scalars need no look at the file's arrays (quick fixes insert many of them).
   const spaced = typeof value === 'object' && value !== null ? edit.spacedArrays : true;
   const shape = edit.shape(container, parent.path);
@@ -452,7 +492,8 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
   // A table first named by a sub-table's header and given its own `[header]` later has its own key lines.
   const ownLines = shape === 'implicit' && edit.plainEntries(container).length > 0;
   if (shape === 'root' || shape === 'table' || ownLines) {
-    const sibling = after === undefined ? undefined : edit.plainEntries(container).find((e) => e.key === after && !e.ignored);
+    const sibling =
+      after === undefined ? undefined : edit.plainEntries(container).find((e) => e.key === after && !e.ignored);
     if (sibling && /^[ \t]*$/.test(edit.text.slice(edit.lines.lineStartOf(sibling.keyStart), sibling.keyStart))) {
       // `after = …` written as one key (not dotted, not inline): the new line goes right below it.
       const at = edit.lines.lineEndOf(sibling.end);
@@ -463,7 +504,8 @@ function addKey(edit: TomlEdit, parent: Located, path: readonly PathSegment[], v
     const at = edit.lines.lineEndOf(end);
     return edit.lines.splice(at, at, edit.lines.eol + line);
   }
-  if (shape === 'implicit' && sectionPathable(edit, parent)) return appendSections(edit, [[`[${headerOf(parent.path)}]`, line]]);
+  if (shape === 'implicit' && sectionPathable(edit, parent))
+    return appendSections(edit, [[`[${headerOf(parent.path)}]`, line]]);
   throw unsupported(`cannot add ${formatPath(path)} to a table written with dotted keys`);
 }
 
@@ -476,8 +518,12 @@ function replaceValue(edit: TomlEdit, located: Located, value: Json): OffsetEdit
     if (!isPlainObject(value)) throw unsupported('the root of a TOML document is a table');
     return mapDiff(node as MapNode, current, value, path);
   }
-  if ((shape === 'table' || shape === 'implicit' || shape === 'dotted') && isPlainObject(value)) return mapDiff(node as MapNode, current, value, path);
-  if (shape === 'aot' || (shape === 'array' && edit.lines.lineStartOf(node.start) !== edit.lines.lineStartOf(node.end))) {
+  if ((shape === 'table' || shape === 'implicit' || shape === 'dotted') && isPlainObject(value))
+    return mapDiff(node as MapNode, current, value, path);
+  if (
+    shape === 'aot' ||
+    (shape === 'array' && edit.lines.lineStartOf(node.start) !== edit.lines.lineStartOf(node.end))
+  ) {
     // Arrays of tables, and arrays over several lines (comments between items), change item by item.
     if (Array.isArray(value) && value.length > 0) {
       const changes = seqDiff(node as SeqNode, current as unknown[], value, path);
@@ -487,7 +533,12 @@ function replaceValue(edit: TomlEdit, located: Located, value: Json): OffsetEdit
   if (shape === 'scalar' || shape === 'array' || shape === 'inline') {
     const oldText = edit.text.slice(node.start, node.end);
     // A replaced array keeps its own bracket padding; other values take the file's.
-    const spaced = shape === 'array' && oldText !== '[]' ? /^\[[ \t]/.test(oldText) : typeof value === 'object' && value !== null ? edit.spacedArrays : true;
+    const spaced =
+      shape === 'array' && oldText !== '[]'
+        ? /^\[[ \t]/.test(oldText)
+        : typeof value === 'object' && value !== null
+          ? edit.spacedArrays
+          : true;
     const rendered = renderTomlValue(value, spaced, oldText.startsWith("'") && !oldText.startsWith("'''"));
     return edit.lines.splice(node.start, node.end, rendered);
   }
@@ -509,7 +560,11 @@ function appendItem(edit: TomlEdit, located: Located, value: Json): OffsetEdit |
     return edit.lines.splice(seq.start, seq.end, `[${rendered}]`);
   }
   if (shape === 'aot') {
-    if (!isPlainObject(value) || !located.parent || !sectionPathable(edit, { node: located.parent.node, path: located.parent.path })) {
+    if (
+      !isPlainObject(value) ||
+      !located.parent ||
+      !sectionPathable(edit, { node: located.parent.node, path: located.parent.path })
+    ) {
       throw unsupported(`cannot append this item to the array of tables ${formatPath(path)}`);
     }
     return appendSections(edit, tableSections(path as string[], value, edit.spacedArrays, true));
@@ -518,7 +573,11 @@ function appendItem(edit: TomlEdit, located: Located, value: Json): OffsetEdit |
 }
 
 /** The header-defined sections inside a node (itself included), in text order. */
-function sectionsWithin(edit: TomlEdit, node: ValueNode, path: readonly PathSegment[]): { start: number; end: number }[] {
+function sectionsWithin(
+  edit: TomlEdit,
+  node: ValueNode,
+  path: readonly PathSegment[],
+): { start: number; end: number }[] {
   const sections: { start: number; end: number }[] = [];
   const visit = (current: ValueNode, at: readonly PathSegment[], depth: number): void => {
     if (depth > 64) return;
@@ -547,7 +606,11 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
     const ownEnd = own.end;
     const lineStart = edit.lines.lineStartOf(startOf(own));
     const after = edit.text.slice(ownEnd, edit.lines.lineEndOf(ownEnd));
-    if (/^[ \t]*$/.test(edit.text.slice(lineStart, startOf(own))) && /^[ \t]*,?[ \t]*(#.*)?$/.test(after) && parent.node.kind === 'seq') {
+    if (
+      /^[ \t]*$/.test(edit.text.slice(lineStart, startOf(own))) &&
+      /^[ \t]*,?[ \t]*(#.*)?$/.test(after) &&
+      parent.node.kind === 'seq'
+    ) {
       // An item on its own line of a multi-line array: the line goes, with its comment.
       return edit.lines.splice(lineStart, edit.lines.nextLineStart(ownEnd), '');
     }
@@ -556,7 +619,8 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
     return edit.lines.splice(items[index - 1]!.end, own.end, '');
   }
   // The last element of an array of tables: what stays is an empty array.
-  if (parentShape === 'aot' && parent.node.kind === 'seq' && parent.node.items.length === 1) return [{ op: 'set', path: [...parent.path], value: [] }];
+  if (parentShape === 'aot' && parent.node.kind === 'seq' && parent.node.items.length === 1)
+    return [{ op: 'set', path: [...parent.path], value: [] }];
   const shape = edit.shape(node, path);
   if (shape === 'table' || shape === 'implicit' || shape === 'aot') {
     if (entry && !edit.isHeaderLine(entry.keyStart)) {
@@ -568,14 +632,22 @@ function deleteValue(edit: TomlEdit, located: Located): OffsetEdit | ManifestCha
     // Removing sections reads the whole text (an action asked for, not the path of a keystroke).
     const before = edit.text.toString();
     let text = before;
-    for (const section of sections.reverse()) text = applyEdit(text, new TextLines(text).removeBlock(section.start, section.end));
+    for (const section of sections.reverse())
+      text = applyEdit(text, new TextLines(text).removeBlock(section.start, section.end));
     const removed = textEdits(before, text)[0];
     if (!removed) return [];
     if (parentShape === 'implicit' && parent.node.kind === 'map' && parent.node.entries.length === 1) {
       // The parent existed only through this table's header: it stays, as an empty table of its own.
-      const at = edit.lines.lineStartOf(removed.start) === removed.start ? removed.start : edit.lines.nextLineStart(removed.start);
+      const at =
+        edit.lines.lineStartOf(removed.start) === removed.start
+          ? removed.start
+          : edit.lines.nextLineStart(removed.start);
       const header = `[${headerOf(parent.path)}]${edit.lines.eol}`;
-      return { start: removed.start, end: removed.end, newText: at === removed.start ? header + removed.newText : removed.newText + header };
+      return {
+        start: removed.start,
+        end: removed.end,
+        newText: at === removed.start ? header + removed.newText : removed.newText + header,
+      };
     }
     return removed;
   }

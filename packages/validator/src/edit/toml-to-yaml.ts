@@ -195,7 +195,13 @@ class Converter {
       let closing: SeqNode | undefined;
       for (const array of this.arrays) {
         const last = array.items[array.items.length - 1]!;
-        if (array.start < comment.start && comment.start < array.end && last.end <= comment.start && (!closing || array.start > closing.start)) closing = array;
+        if (
+          array.start < comment.start &&
+          comment.start < array.end &&
+          last.end <= comment.start &&
+          (!closing || array.start > closing.start)
+        )
+          closing = array;
       }
       if (closing) {
         const last = closing.items[closing.items.length - 1]!;
@@ -323,7 +329,10 @@ class Converter {
  * is refused by the validator's document layer), `mismatch` (the YAML would not mean exactly
  * the TOML's value — a bug, never written).
  */
-export function tomlToYaml(source: string | Uint8Array | ManifestDocument, options: EditOptions = {}): ConvertedManifest {
+export function tomlToYaml(
+  source: string | Uint8Array | ManifestDocument,
+  options: EditOptions = {},
+): ConvertedManifest {
   const document = openForEdit(source, { ...options, format: 'toml' });
   if (document.format !== 'toml') throw new ManifestEditError('invalid-change', 'the source is not TOML');
   const text = document.text;

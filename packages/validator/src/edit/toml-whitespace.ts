@@ -21,7 +21,14 @@ function isWhitespace(code: number): boolean {
 
 /** Characters that whitespace may be added next to or removed from without changing what TOML reads: `=`, `,`, braces and brackets. */
 function isSeparator(code: number): boolean {
-  return code === 61 /* = */ || code === 44 /* , */ || code === 123 /* { */ || code === 125 /* } */ || code === OPEN_BRACKET || code === CLOSE_BRACKET;
+  return (
+    code === 61 /* = */ ||
+    code === 44 /* , */ ||
+    code === 123 /* { */ ||
+    code === 125 /* } */ ||
+    code === OPEN_BRACKET ||
+    code === CLOSE_BRACKET
+  );
 }
 
 function isBracket(code: number): boolean {

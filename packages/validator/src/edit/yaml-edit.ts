@@ -15,11 +15,23 @@ import { deepEqual, isPlainObject, type Json } from './json.js';
 import { mapDiff, seqDiff } from './diff.js';
 import { ownEntry } from './own-entries.js';
 import { TextLines, textEdits } from './text-lines.js';
-import { isInline, renderEntryLines, renderFlow, renderKey, renderScalar, renderSeqItemLines, type QuoteStyle, type YamlStyle } from './yaml-render.js';
+import {
+  isInline,
+  renderEntryLines,
+  renderFlow,
+  renderKey,
+  renderScalar,
+  renderSeqItemLines,
+  type QuoteStyle,
+  type YamlStyle,
+} from './yaml-render.js';
 import type { TextSource } from '../document/piece-text.js';
 
 /** Where a node sits: the document root, the value of a map entry, or an item of a sequence. */
-type Slot = { kind: 'root' } | { kind: 'pair'; container: MapNode; entry: MapEntry; index: number } | { kind: 'item'; container: SeqNode; index: number };
+type Slot =
+  | { kind: 'root' }
+  | { kind: 'pair'; container: MapNode; entry: MapEntry; index: number }
+  | { kind: 'item'; container: SeqNode; index: number };
 
 interface Located {
   node: ValueNode | null;
@@ -49,7 +61,9 @@ class YamlEdit {
 
   get style(): YamlStyle {
     return (this.cachedStyle ??=
-      this.styleFrom === this.document ? detectStyle(this.document.root, this.lines) : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.source)));
+      this.styleFrom === this.document
+        ? detectStyle(this.document.root, this.lines)
+        : detectStyle(this.styleFrom.root, new TextLines(this.styleFrom.source)));
   }
 
   /** The plain value at a located path (own keys only, so the document's value has it). */
@@ -64,17 +78,30 @@ class YamlEdit {
       const segment = path[i]!;
       const node = current.node;
       if (node?.kind === 'alias') {
-        throw unsupported(`${formatPath(path.slice(0, i))} is the alias *${node.name}; editing through it would change every use of &${node.name}`);
+        throw unsupported(
+          `${formatPath(path.slice(0, i))} is the alias *${node.name}; editing through it would change every use of &${node.name}`,
+        );
       }
       let next: Located | undefined;
       if (node?.kind === 'map' && typeof segment === 'string') {
         const own = ownEntry(node, segment);
-        if (own) next = { node: own.entry.value, slot: { kind: 'pair', container: node, entry: own.entry, index: own.index }, path: path.slice(0, i + 1) };
+        if (own)
+          next = {
+            node: own.entry.value,
+            slot: { kind: 'pair', container: node, entry: own.entry, index: own.index },
+            path: path.slice(0, i + 1),
+          };
         else if (i < path.length - 1 && effectiveEntries(node).some((e) => e.key === segment)) {
-          throw unsupported(`${formatPath(path.slice(0, i + 1))} comes from a merge key (<<); editing it would change the shared anchor`);
+          throw unsupported(
+            `${formatPath(path.slice(0, i + 1))} comes from a merge key (<<); editing it would change the shared anchor`,
+          );
         }
       } else if (node?.kind === 'seq' && typeof segment === 'number' && segment < node.items.length) {
-        next = { node: node.items[segment]!, slot: { kind: 'item', container: node, index: segment }, path: path.slice(0, i + 1) };
+        next = {
+          node: node.items[segment]!,
+          slot: { kind: 'item', container: node, index: segment },
+          path: path.slice(0, i + 1),
+        };
       }
       if (!next) {
         if (i === path.length - 1) return { node: undefined, parent: current };
@@ -143,7 +170,8 @@ export function detectStyle(root: ValueNode | null, lines: TextLines): YamlStyle
         const value = entry.value;
         if (value.kind === 'map' && !value.flow && value.entries[0] && indent === undefined) {
           const childKey = value.entries[0].keyStart;
-          if (lines.lineStartOf(childKey) !== lines.lineStartOf(entry.keyStart)) indent = lines.column(childKey) - lines.column(entry.keyStart);
+          if (lines.lineStartOf(childKey) !== lines.lineStartOf(entry.keyStart))
+            indent = lines.column(childKey) - lines.column(entry.keyStart);
         }
         if (value.kind === 'seq' && !value.flow && value.items[0] && seqIndent === undefined) {
           try {
@@ -164,7 +192,11 @@ export function detectStyle(root: ValueNode | null, lines: TextLines): YamlStyle
 }
 
 /** Either the new text, or finer changes that achieve `change` (each planned on a fresh parse). */
-export function planYaml(document: ManifestDocument, change: ManifestChange, styleFrom: ManifestDocument = document): OffsetEdit | ManifestChange[] {
+export function planYaml(
+  document: ManifestDocument,
+  change: ManifestChange,
+  styleFrom: ManifestDocument = document,
+): OffsetEdit | ManifestChange[] {
   const edit = new YamlEdit(document, styleFrom);
   const { path } = change;
   const found = edit.locate(path);
@@ -180,9 +212,15 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       return appendItem(edit, found, node, change.value, path);
     }
     case 'insert': {
-      const seq = found.node === undefined ? found.parent.node : found.slot.kind === 'item' ? (found.slot as { container: SeqNode }).container : undefined;
+      const seq =
+        found.node === undefined
+          ? found.parent.node
+          : found.slot.kind === 'item'
+            ? (found.slot as { container: SeqNode }).container
+            : undefined;
       const index = path[path.length - 1];
-      if (seq?.kind !== 'seq' || typeof index !== 'number') throw new ManifestEditError('invalid-change', `cannot insert at ${formatPath(path)}`);
+      if (seq?.kind !== 'seq' || typeof index !== 'number')
+        throw new ManifestEditError('invalid-change', `cannot insert at ${formatPath(path)}`);
       if (index >= seq.items.length) return [{ op: 'append', path: path.slice(0, -1), value: change.value }];
       const before = seq.items[index]!;
       if (seq.flow) return edit.lines.splice(before.start, before.start, `${renderFlow(change.value)}, `);
@@ -190,9 +228,14 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       return edit.lines.insertLinesBefore(dash, renderSeqItemLines(change.value, edit.lines.column(dash), edit.style));
     }
     case 'rename': {
-      if (found.node === undefined || found.slot.kind !== 'pair') throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
+      if (found.node === undefined || found.slot.kind !== 'pair')
+        throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
       const entry = (found.slot as { entry: MapEntry }).entry;
-      return edit.lines.splice(entry.keyStart, entry.keyEnd, renameText(edit.text.slice(entry.keyStart, entry.keyEnd), change.to));
+      return edit.lines.splice(
+        entry.keyStart,
+        entry.keyEnd,
+        renameText(edit.text.slice(entry.keyStart, entry.keyEnd), change.to),
+      );
     }
     case 'delete':
       if (found.node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
@@ -203,7 +246,9 @@ export function planYaml(document: ManifestDocument, change: ManifestChange, sty
       if (node?.kind !== 'scalar' || node.style === 'block' || node.start === node.end)
         throw unsupported(`${formatPath(path)} is not a scalar written on one line`);
       const rendered = renderScalar(node.value, quoteOf(edit.text, node));
-      return rendered === edit.text.slice(node.start, node.end) ? [] : edit.lines.splice(node.start, node.end, rendered);
+      return rendered === edit.text.slice(node.start, node.end)
+        ? []
+        : edit.lines.splice(node.start, node.end, rendered);
     }
     case 'keyBy':
       if (found.node === undefined) throw new ManifestEditError('invalid-change', `${formatPath(path)} does not exist`);
@@ -250,7 +295,9 @@ export function splicedEdit(text: TextSource, splices: readonly Splice[]): Offse
     splices.map((splice) => ({ ...splice, start: splice.start - from, end: splice.end - from })),
   );
   const edit = textEdits(before, after)[0];
-  return edit ? { start: edit.start + from, end: edit.end + from, newText: edit.newText } : { start: 0, end: 0, newText: '' };
+  return edit
+    ? { start: edit.start + from, end: edit.end + from, newText: edit.newText }
+    : { start: 0, end: 0, newText: '' };
 }
 
 /**
@@ -261,7 +308,10 @@ export function splicedEdit(text: TextSource, splices: readonly Splice[]): Offse
 function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
   const { text, lines, style } = edit;
   const { node, path } = located;
-  if (node?.kind === 'alias') throw unsupported(`${formatPath(path)} is the alias *${node.name}; rewriting it would change every use of &${node.name}`);
+  if (node?.kind === 'alias')
+    throw unsupported(
+      `${formatPath(path)} is the alias *${node.name}; rewriting it would change every use of &${node.name}`,
+    );
   if (node?.kind !== 'seq') throw new ManifestEditError('invalid-change', `${formatPath(path)} is not a list`);
   const splices: Splice[] = [];
   const seen = new Set<string>();
@@ -273,35 +323,50 @@ function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
       throw new ManifestEditError('invalid-change', `${where} has no string '${key}'`);
     }
     const name = entry.value.value;
-    if (seen.has(name)) throw new ManifestEditError('invalid-change', `${where}: '${key}' ${JSON.stringify(name)} is used twice`);
+    if (seen.has(name))
+      throw new ManifestEditError('invalid-change', `${where}: '${key}' ${JSON.stringify(name)} is used twice`);
     seen.add(name);
     return { item, entry, name };
   });
   if (node.flow) {
-    if (text.charCodeAt(node.start) !== 91 || text.charCodeAt(node.end - 1) !== 93) throw unsupported(`cannot find the brackets of ${formatPath(path)}`);
-    splices.push({ start: node.start, end: node.start + 1, text: '{' }, { start: node.end - 1, end: node.end, text: '}' });
+    if (text.charCodeAt(node.start) !== 91 || text.charCodeAt(node.end - 1) !== 93)
+      throw unsupported(`cannot find the brackets of ${formatPath(path)}`);
+    splices.push(
+      { start: node.start, end: node.start + 1, text: '{' },
+      { start: node.end - 1, end: node.end, text: '}' },
+    );
     for (const { item, entry, name } of itemParts) {
-      if (!item.flow || text.charCodeAt(item.start) !== 123) throw unsupported(`${formatPath(path)} holds an item that is not a {…} map`);
-      splices.push({ start: item.start, end: item.start, text: `${renderKey(name)}: ` }, ...removeFlowEntry(item, entry));
+      if (!item.flow || text.charCodeAt(item.start) !== 123)
+        throw unsupported(`${formatPath(path)} holds an item that is not a {…} map`);
+      splices.push(
+        { start: item.start, end: item.start, text: `${renderKey(name)}: ` },
+        ...removeFlowEntry(item, entry),
+      );
     }
     return splicedEdit(text, splices);
   }
   // Block list: which column the new keys go to, and how far everything must move right.
-  const parentColumn = located.slot.kind === 'pair' && !located.slot.container.flow ? lines.column(located.slot.entry.keyStart) : -1;
+  const parentColumn =
+    located.slot.kind === 'pair' && !located.slot.container.flow ? lines.column(located.slot.entry.keyStart) : -1;
   const firstDash = node.items[0] ? dashBefore(text, node.items[0].start) : undefined;
-  const shift = firstDash !== undefined && lines.column(firstDash) <= parentColumn ? parentColumn + style.indent - lines.column(firstDash) : 0;
+  const shift =
+    firstDash !== undefined && lines.column(firstDash) <= parentColumn
+      ? parentColumn + style.indent - lines.column(firstDash)
+      : 0;
   const removedLines = new Set<number>();
   for (const { item, entry, name } of itemParts) {
     const dash = dashBefore(text, item.start);
     const keyText = renderKey(name);
     if (item.flow) {
-      if (!/^-[ \t]+$/.test(text.slice(dash, item.start))) throw unsupported(`an item of ${formatPath(path)} has an anchor or tag`);
+      if (!/^-[ \t]+$/.test(text.slice(dash, item.start)))
+        throw unsupported(`an item of ${formatPath(path)} has an anchor or tag`);
       splices.push({ start: dash, end: item.start, text: `${keyText}: ` }, ...removeFlowEntry(item, entry));
       continue;
     }
     const first = item.entries[0]!;
     const between = text.slice(dash + 1, first.keyStart);
-    if (!/^[ \t]*(?:\r?\n[ \t]*)?$/.test(between)) throw unsupported(`an item of ${formatPath(path)} has an anchor, a tag or a comment before its first key`);
+    if (!/^[ \t]*(?:\r?\n[ \t]*)?$/.test(between))
+      throw unsupported(`an item of ${formatPath(path)} has an anchor, a tag or a comment before its first key`);
     const ownEntries = item.entries.filter((e) => !e.ignored);
     if (entry === first) {
       const rest = ownEntries.length > 1 ? '' : ' {}';
@@ -317,7 +382,11 @@ function keyByYaml(edit: YamlEdit, located: Located, key: string): OffsetEdit {
       removedLines.add(lineStart);
       splices.push({ start: lineStart, end: lines.nextLineStart(entry.keyStart), text: '' });
       const column = lines.column(first.keyStart) + shift;
-      splices.push({ start: dash, end: first.keyStart, text: `${keyText}:${comment ? `  ${comment}` : ''}${style.eol}${' '.repeat(column)}` });
+      splices.push({
+        start: dash,
+        end: first.keyStart,
+        text: `${keyText}:${comment ? `  ${comment}` : ''}${style.eol}${' '.repeat(column)}`,
+      });
     } else {
       throw unsupported(`'${key}' of an item of ${formatPath(path)} does not stand on its own line`);
     }
@@ -351,7 +420,13 @@ function renameText(oldKey: string, to: string): string {
 }
 
 /** A key that is absent from its map. */
-function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment[], value: Json, after?: string): OffsetEdit | ManifestChange[] {
+function addToParent(
+  edit: YamlEdit,
+  parent: Located,
+  path: readonly PathSegment[],
+  value: Json,
+  after?: string,
+): OffsetEdit | ManifestChange[] {
   const key = path[path.length - 1]!;
   const parentPath = path.slice(0, -1);
   const container = parent.node;
@@ -376,7 +451,8 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
     const last = container.entries[container.entries.length - 1];
     const entry = `${renderKey(key)}: ${renderFlow(value)}`;
     if (!last) {
-      if (parent.slot.kind === 'pair' && !parent.slot.container.flow) return rewriteSlot(edit, parent, { [key]: value });
+      if (parent.slot.kind === 'pair' && !parent.slot.container.flow)
+        return rewriteSlot(edit, parent, { [key]: value });
       const open = container.start;
       return lines.splice(open + 1, open + 1, entry);
     }
@@ -392,12 +468,19 @@ function addToParent(edit: YamlEdit, parent: Located, path: readonly PathSegment
 }
 
 /** Appends to an existing sequence after its last item, in the sequence's own style. */
-function appendItem(edit: YamlEdit, located: Located, seq: SeqNode, value: Json, path: readonly PathSegment[]): OffsetEdit | ManifestChange[] {
+function appendItem(
+  edit: YamlEdit,
+  located: Located,
+  seq: SeqNode,
+  value: Json,
+  path: readonly PathSegment[],
+): OffsetEdit | ManifestChange[] {
   const { lines, style } = edit;
   const last = seq.items[seq.items.length - 1];
   if (seq.flow) {
     if (!last) {
-      if (located.slot.kind === 'pair' && !located.slot.container.flow && !isInline([value])) return rewriteSlot(edit, located, [value]);
+      if (located.slot.kind === 'pair' && !located.slot.container.flow && !isInline([value]))
+        return rewriteSlot(edit, located, [value]);
       const open = seq.start;
       return lines.splice(open + 1, open + 1, renderFlow(value));
     }
@@ -422,7 +505,8 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json): OffsetEdit
   const current = edit.js(located);
   if (deepEqual(current, value)) return [];
   // Emptied collections are rewritten (`{}`, `[]`): key-by-key deletion would leave a null behind.
-  if (node?.kind === 'map' && isPlainObject(value) && Object.keys(value).length > 0) return mapDiff(node, current, value, path);
+  if (node?.kind === 'map' && isPlainObject(value) && Object.keys(value).length > 0)
+    return mapDiff(node, current, value, path);
   if (node?.kind === 'seq' && Array.isArray(value) && value.length > 0) {
     const changes = seqDiff(node, current as unknown[], value, path);
     if (changes) return changes;
@@ -439,7 +523,9 @@ function replaceValue(edit: YamlEdit, located: Located, value: Json): OffsetEdit
   if (inFlow || (!blockScalar && !blockCollection && isInline(value))) {
     const oldText = lines.text.slice(target.start, target.end);
     const rendered =
-      value === null || typeof value !== 'object' ? renderScalar(value, quoteOf(edit.text, target)) : keepBracketPadding(oldText, renderFlow(value));
+      value === null || typeof value !== 'object'
+        ? renderScalar(value, quoteOf(edit.text, target))
+        : keepBracketPadding(oldText, renderFlow(value));
     return lines.splice(target.start, target.end, rendered);
   }
   if (located.slot.kind === 'root') throw unsupported('cannot replace the whole document');
@@ -487,7 +573,8 @@ function deleteSlot(edit: YamlEdit, located: Located, path: readonly PathSegment
   const parentPath = path.slice(0, -1);
   const items: (MapEntry | ValueNode)[] = slot.kind === 'pair' ? slot.container.entries : slot.container.items;
   // The last entry of a nested collection leaves `{}` / `[]` behind rather than an empty (null) value.
-  if (items.length === 1 && parentPath.length > 0) return [{ op: 'set', path: parentPath, value: slot.kind === 'pair' ? {} : [] }];
+  if (items.length === 1 && parentPath.length > 0)
+    return [{ op: 'set', path: parentPath, value: slot.kind === 'pair' ? {} : [] }];
   const index = slot.index;
   const own = items[index]!;
   if (slot.container.flow) {

@@ -37,9 +37,12 @@ export function formatJson(reports: readonly FileReport[]): string {
     JSON.stringify(
       reports.map((report) => {
         if (report.readError !== undefined) return unreadableFile(report.absolutePath, report.readError);
-        const messages = report.diagnostics.filter((d) => d.severity !== 'info').map((d) => toMessage(d, report.text, report.fixable?.get(d)));
+        const messages = report.diagnostics
+          .filter((d) => d.severity !== 'info')
+          .map((d) => toMessage(d, report.text, report.fixable?.get(d)));
         const errorCount = messages.filter((m) => m.severity === 2).length;
-        const fixable = (severity: 1 | 2) => messages.filter((m) => m.severity === severity && m.fix !== undefined).length;
+        const fixable = (severity: 1 | 2) =>
+          messages.filter((m) => m.severity === severity && m.fix !== undefined).length;
         return {
           filePath: report.absolutePath,
           messages,
@@ -58,7 +61,9 @@ export function formatJson(reports: readonly FileReport[]): string {
 function unreadableFile(filePath: string, reason: string) {
   return {
     filePath,
-    messages: [{ ruleId: null, fatal: true, severity: 2, message: `cannot read the file: ${reason}`, line: 0, column: 0 }],
+    messages: [
+      { ruleId: null, fatal: true, severity: 2, message: `cannot read the file: ${reason}`, line: 0, column: 0 },
+    ],
     errorCount: 1,
     fatalErrorCount: 1,
     warningCount: 0,
@@ -91,7 +96,9 @@ function sameFix(a: EslintFix, b: EslintFix | undefined): boolean {
 
 /** One replacement covering all of the fix's edits, or undefined when its edits overlap or are out of the text. */
 export function toEslintFix(fix: SuggestedFix, text: string): EslintFix | undefined {
-  const edits = [...fix.edits].sort((a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset);
+  const edits = [...fix.edits].sort(
+    (a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset,
+  );
   if (edits.length === 0) return undefined;
   let cursor = edits[0]!.range.start.offset;
   const start = cursor;

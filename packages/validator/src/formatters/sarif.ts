@@ -9,7 +9,8 @@ const LEVELS = { error: 'error', warning: 'warning', info: 'note' } as const;
 export function formatSarif(reports: readonly FileReport[], options: FormatOptions): string {
   const ruleIndex = new Map(RULES.map((rule, index) => [rule.id, index]));
   // A URI reference: each path segment percent-encoded (spaces, '#', '%', …).
-  const uriOf = (report: FileReport) => relative(options.repositoryRoot, report.absolutePath).split(/[\\/]/).map(encodeURIComponent).join('/');
+  const uriOf = (report: FileReport) =>
+    relative(options.repositoryRoot, report.absolutePath).split(/[\\/]/).map(encodeURIComponent).join('/');
   const unreadable = reports.filter((report) => report.readError !== undefined);
   const results = reports.flatMap((report) => {
     const uri = uriOf(report);
@@ -26,7 +27,10 @@ export function formatSarif(reports: readonly FileReport[], options: FormatOptio
               startLine: d.range.start.line,
               startColumn: d.range.start.column,
               endLine: d.range.end.line,
-              endColumn: Math.max(d.range.end.column, d.range.end.line === d.range.start.line ? d.range.start.column + 1 : 1),
+              endColumn: Math.max(
+                d.range.end.column,
+                d.range.end.line === d.range.start.line ? d.range.start.column + 1 : 1,
+              ),
             },
           },
         },
@@ -50,7 +54,9 @@ export function formatSarif(reports: readonly FileReport[], options: FormatOptio
               name: rule.id.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase()),
               shortDescription: { text: rule.description.replace(/`/g, "'") },
               fullDescription: {
-                text: rule.spec ? `${rule.description.replace(/`/g, "'")} Spec: ${rule.spec.replace(/`/g, "'")}` : rule.description.replace(/`/g, "'"),
+                text: rule.spec
+                  ? `${rule.description.replace(/`/g, "'")} Spec: ${rule.spec.replace(/`/g, "'")}`
+                  : rule.description.replace(/`/g, "'"),
               },
               helpUri: ruleUrl(rule.id),
               defaultConfiguration: { level: LEVELS[rule.severity] },

@@ -1,7 +1,15 @@
 import { escapeCharacter, escapeForTerminal, isUnsafeCharacter } from './terminal-text.js';
 import type { FileReport, FormatOptions } from './types.js';
 
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', blue: '\u001b[34m', dim: '\u001b[2m', bold: '\u001b[1m', underline: '\u001b[4m', reset: '\u001b[0m' };
+const ANSI = {
+  red: '\u001b[31m',
+  yellow: '\u001b[33m',
+  blue: '\u001b[34m',
+  dim: '\u001b[2m',
+  bold: '\u001b[1m',
+  underline: '\u001b[4m',
+  reset: '\u001b[0m',
+};
 
 /**
  * ESLint-like text: one block per file, each problem with its position, message, rule id and a
@@ -28,8 +36,12 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
       else infos++;
       const color = d.severity === 'error' ? ANSI.red : d.severity === 'warning' ? ANSI.yellow : ANSI.blue;
       const position = `${d.range.start.line}:${d.range.start.column}`;
-      out.push(`  ${paint(ANSI.dim, position.padEnd(7))} ${paint(color, d.severity.padEnd(7))} ${escapeForTerminal(d.message)}  ${paint(ANSI.dim, d.code)}`);
-      out.push(...codeFrame(lines, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column, paint));
+      out.push(
+        `  ${paint(ANSI.dim, position.padEnd(7))} ${paint(color, d.severity.padEnd(7))} ${escapeForTerminal(d.message)}  ${paint(ANSI.dim, d.code)}`,
+      );
+      out.push(
+        ...codeFrame(lines, d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column, paint),
+      );
     }
     out.push('');
   }
@@ -43,7 +55,9 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
     // The reasons are on stderr; an all-clear here would contradict them.
     return '';
   } else {
-    out.push(`✔ ${reports.length === 1 ? escapeForTerminal(reports[0]!.filePath) : `${reports.length} files`}: no problems`);
+    out.push(
+      `✔ ${reports.length === 1 ? escapeForTerminal(reports[0]!.filePath) : `${reports.length} files`}: no problems`,
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -51,13 +65,22 @@ export function formatStylish(reports: readonly FileReport[], options: FormatOpt
 /** The longest line a code frame shows, in shown characters; longer lines end in `...`. */
 const FRAME_WIDTH = 160;
 
-function codeFrame(lines: string[], line: number, column: number, endLine: number, endColumn: number, paint: (code: string, text: string) => string): string[] {
+function codeFrame(
+  lines: string[],
+  line: number,
+  column: number,
+  endLine: number,
+  endColumn: number,
+  paint: (code: string, text: string) => string,
+): string[] {
   const frame: string[] = [];
   const first = Math.max(1, line - 1);
   const width = String(line).length;
   for (let n = first; n <= line; n++) {
     const { shown } = shownLine(lines[n - 1] ?? '');
-    frame.push(`    ${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${shown.length > FRAME_WIDTH ? shown.slice(0, FRAME_WIDTH - 3) + '...' : shown}`);
+    frame.push(
+      `    ${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${shown.length > FRAME_WIDTH ? shown.slice(0, FRAME_WIDTH - 3) + '...' : shown}`,
+    );
   }
   const lineText = lines[line - 1] ?? '';
   const { columnOf } = shownLine(lineText);
@@ -81,5 +104,8 @@ function shownLine(text: string): { shown: string; columnOf: (index: number) => 
     shown += character === '\t' ? ' ' : isUnsafeCharacter(character) ? escapeCharacter(character) : character;
   }
   starts.push(shown.length);
-  return { shown, columnOf: (index) => (index <= text.length ? starts[Math.max(0, index)]! : shown.length + index - text.length) };
+  return {
+    shown,
+    columnOf: (index) => (index <= text.length ? starts[Math.max(0, index)]! : shown.length + index - text.length),
+  };
 }

@@ -76,7 +76,12 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
       const code = (error as NodeJS.ErrnoException).code;
       if ((code === 'ENOENT' || code === 'ENOTDIR') && GLOB_CHARACTERS.test(input)) {
         const found = filesMatchingGlob(input, { cwd: options.cwd, honourIgnoreFiles, maxEntries: options.maxEntries });
-        if (found.files.length === 0) problems.push({ input, kind: 'glob-matches-nothing', reason: nothingFoundReason('matches no file', found.ignored) });
+        if (found.files.length === 0)
+          problems.push({
+            input,
+            kind: 'glob-matches-nothing',
+            reason: nothingFoundReason('matches no file', found.ignored),
+          });
         found.files.forEach(add);
         problems.push(...found.problems);
         continue;
@@ -90,7 +95,11 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
     }
     const found = manifestsUnder(input, { cwd: options.cwd, honourIgnoreFiles, maxEntries: options.maxEntries });
     if (found.files.length === 0) {
-      problems.push({ input, kind: 'no-manifest-in-folder', reason: nothingFoundReason(`holds no ${MANIFEST_FILE_NAMES.join(', ')}`, found.ignored) });
+      problems.push({
+        input,
+        kind: 'no-manifest-in-folder',
+        reason: nothingFoundReason(`holds no ${MANIFEST_FILE_NAMES.join(', ')}`, found.ignored),
+      });
     }
     found.files.forEach(add);
     problems.push(...found.problems);

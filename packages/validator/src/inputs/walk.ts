@@ -61,7 +61,12 @@ export function filesMatchingGlob(glob: string, options: WalkOptions): WalkResul
  * accepts, given their `/`-separated path relative to `folder`; sorted folder by folder, so the
  * list is in path order.
  */
-function walkTree(folder: string, options: WalkOptions, maxDepth: number, wanted: (relativePath: string, name: string) => boolean): WalkResult {
+function walkTree(
+  folder: string,
+  options: WalkOptions,
+  maxDepth: number,
+  wanted: (relativePath: string, name: string) => boolean,
+): WalkResult {
   const rules = options.honourIgnoreFiles ? new IgnoreRules() : undefined;
   const result: WalkResult = { files: [], ignored: false, problems: [] };
   let entriesLeft = options.maxEntries ?? Infinity;
@@ -82,7 +87,10 @@ function walkTree(folder: string, options: WalkOptions, maxDepth: number, wanted
       const relativePath = relativeFolder === '' ? entry.name : `${relativeFolder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (depth >= maxDepth) continue;
-        if (rules !== undefined && (ALWAYS_SKIPPED_FOLDERS.includes(entry.name) || rules.isIgnored(absolutePath, true))) {
+        if (
+          rules !== undefined &&
+          (ALWAYS_SKIPPED_FOLDERS.includes(entry.name) || rules.isIgnored(absolutePath, true))
+        ) {
           result.ignored = true;
           continue;
         }

@@ -18,7 +18,12 @@ export const CRON_FIELDS: readonly CronField[] = [
   { name: 'minute', min: 0, max: 59 },
   { name: 'hour', min: 0, max: 23 },
   { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] },
+  {
+    name: 'month',
+    min: 1,
+    max: 12,
+    names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+  },
   // 0 and 7 are both Sunday, as in Vixie cron.
   { name: 'day of week', min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
 ];
@@ -57,8 +62,10 @@ export function readCron(text: string): CronSchedule | CronProblem {
   if (body.startsWith('@')) {
     const expanded = CRON_MACROS.get(body.toLowerCase());
     const at = { start: trimmedStart, end: trimmedStart + body.length };
-    if (body.toLowerCase() === '@reboot') return { message: "'@reboot' is not a schedule: a trigger runs at times, not at start-up", ...at };
-    if (expanded === undefined) return { message: `unknown macro '${body}'; the macros are ${[...CRON_MACROS.keys()].join(', ')}`, ...at };
+    if (body.toLowerCase() === '@reboot')
+      return { message: "'@reboot' is not a schedule: a trigger runs at times, not at start-up", ...at };
+    if (expanded === undefined)
+      return { message: `unknown macro '${body}'; the macros are ${[...CRON_MACROS.keys()].join(', ')}`, ...at };
     return readFields(expanded, 0);
   }
   return readFields(text, 0);
@@ -69,9 +76,16 @@ function readFields(text: string, base: number): CronSchedule | CronProblem {
   for (const match of text.matchAll(/[^ \t]+/g)) tokens.push({ text: match[0], start: base + match.index });
   if (tokens.length !== 5) {
     const start = tokens[0]?.start ?? base;
-    const end = tokens.length > 0 ? tokens[tokens.length - 1]!.start + tokens[tokens.length - 1]!.text.length : base + text.length;
+    const end =
+      tokens.length > 0
+        ? tokens[tokens.length - 1]!.start + tokens[tokens.length - 1]!.text.length
+        : base + text.length;
     const seconds = tokens.length === 6 ? ' (a seconds field is not part of the five-field standard)' : '';
-    return { message: `expected 5 fields (minute hour day-of-month month day-of-week), found ${tokens.length}${seconds}`, start, end };
+    return {
+      message: `expected 5 fields (minute hour day-of-month month day-of-week), found ${tokens.length}${seconds}`,
+      start,
+      end,
+    };
   }
   const values: number[][] = [];
   for (let i = 0; i < 5; i++) {
@@ -81,7 +95,11 @@ function readFields(text: string, base: number): CronSchedule | CronProblem {
   }
   const [, , days, months, weekdays] = tokens;
   // A day of month no listed month has (`31 2`) never runs, unless a weekday is also given (then either matches).
-  if (days!.text !== '*' && weekdays!.text === '*' && values[2]!.every((day) => values[3]!.every((month) => day > DAYS_IN_MONTH[month - 1]!))) {
+  if (
+    days!.text !== '*' &&
+    weekdays!.text === '*' &&
+    values[2]!.every((day) => values[3]!.every((month) => day > DAYS_IN_MONTH[month - 1]!))
+  ) {
     return {
       message: `never runs: no ${CRON_FIELDS[3]!.name} it allows has day ${values[2]![0]}`,
       start: days!.start,
@@ -116,7 +134,10 @@ function readField(text: string, start: number, field: CronField): number[] | Cr
       const first = valueOf(dash < 0 ? range : range.slice(0, dash), field);
       if (typeof first !== 'number') return { ...first, ...at };
       if (dash < 0 && slash >= 0) {
-        return { message: `'${part}': a step needs a range or '*' (write '${range}-${field.max === 7 ? 6 : field.max}/${step}' or '*/${step}')`, ...at };
+        return {
+          message: `'${part}': a step needs a range or '*' (write '${range}-${field.max === 7 ? 6 : field.max}/${step}' or '*/${step}')`,
+          ...at,
+        };
       }
       const last = dash < 0 ? first : valueOf(range.slice(dash + 1), field);
       if (typeof last !== 'number') return { ...last, ...at };
@@ -131,7 +152,8 @@ function readField(text: string, start: number, field: CronField): number[] | Cr
 function valueOf(text: string, field: CronField): number | { message: string } {
   if (/^\d+$/.test(text)) {
     const value = Number(text);
-    if (value < field.min || value > field.max) return { message: `${field.name} ${text} is out of range ${field.min}-${field.max}` };
+    if (value < field.min || value > field.max)
+      return { message: `${field.name} ${text} is out of range ${field.min}-${field.max}` };
     return value;
   }
   const index = field.names?.indexOf(text.toUpperCase()) ?? -1;

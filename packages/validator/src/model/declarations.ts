@@ -4,7 +4,15 @@
  * server's navigation (definition, references, rename, hover, completion) and the applier's
  * preconditions ("is agent X declared and enabled?") all ask this one index.
  */
-import { escapePointerSegment, findEntry, pointerSegments, resolveAlias, type MapEntry, type MapNode, type ValueNode } from '../document/nodes.js';
+import {
+  escapePointerSegment,
+  findEntry,
+  pointerSegments,
+  resolveAlias,
+  type MapEntry,
+  type MapNode,
+  type ValueNode,
+} from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 import type { TextSource } from '../document/piece-text.js';
 import { commonEnds, noteSplice, withRunReplaced } from '../document/spliced-lists.js';
@@ -210,7 +218,8 @@ function readItems<T extends ValueNode | MapEntry>(
   const built = previous ? withRunReplaced(previous.built, prefix, m - suffix, middle) : middle;
   // Every item a declaration read directly, none left out: the list is the readings as they are
   // (a kept complete reading has no other kind, so only the middle needs looking at).
-  const complete = !live && (previous?.complete ? middle : built).every((found) => found !== null && found !== THROUGH_ALIAS);
+  const complete =
+    !live && (previous?.complete ? middle : built).every((found) => found !== null && found !== THROUGH_ALIAS);
   let list: Declaration[];
   /** The part of the list that can differ from the last one. */
   let from = 0;
@@ -240,7 +249,8 @@ function readItems<T extends ValueNode | MapEntry>(
     if (complete && previous?.complete) noteSplice(list, old, prefix, suffix);
     // Names are read only where the declaration objects differ (the edited items).
     let sameNamesHere = sameLength;
-    for (let i = from; sameNamesHere && i < to; i++) sameNamesHere = list[i] === old[i] || list[i]!.name === old[i]!.name;
+    for (let i = from; sameNamesHere && i < to; i++)
+      sameNamesHere = list[i] === old[i] || list[i]!.name === old[i]!.name;
     if (sameNamesHere) sameNames.set(list, sameNames.get(old) ?? old);
   }
   const state: KeptList = { items, built, list, throughAlias: !complete && built.includes(THROUGH_ALIAS), complete };
@@ -271,7 +281,14 @@ export function namedItems(
     if (value?.kind !== 'scalar' || typeof value.value !== 'string') return null;
     const [nameStart] = unquoted(text, value.start, value.end);
     const found = new LocatedDeclaration(
-      { kind, name: value.value, path: `${pointer}/${key}/${index}`, segments: [...pointerSegments(pointer), key, index], written: nameNode === value, node },
+      {
+        kind,
+        name: value.value,
+        path: `${pointer}/${key}/${index}`,
+        segments: [...pointerSegments(pointer), key, index],
+        written: nameNode === value,
+        node,
+      },
       value,
       nameStart - value.start,
       map ?? node,
@@ -309,7 +326,14 @@ export class ManifestDeclarations {
 
   get templates(): Declaration[] {
     return this.kind('template', () =>
-      namedItems(mapAt(this.root && findEntry(this.root, 'sandbox')?.value), 'templates', 'slug', '/sandbox', this.text, 'template'),
+      namedItems(
+        mapAt(this.root && findEntry(this.root, 'sandbox')?.value),
+        'templates',
+        'slug',
+        '/sandbox',
+        this.text,
+        'template',
+      ),
     );
   }
 
@@ -374,7 +398,8 @@ export class ManifestDeclarations {
       for (const agent of this.agents) {
         const map = mapAt(agent.node);
         add('template', this.referencesAt(map, 'sandbox', agent.path));
-        for (const key of ['connectors', 'connectors_required', 'connectors_personal']) add('connector', this.referencesAt(map, key, agent.path));
+        for (const key of ['connectors', 'connectors_required', 'connectors_personal'])
+          add('connector', this.referencesAt(map, key, agent.path));
       }
       references.sort((a, b) => a.start - b.start);
     }
@@ -419,7 +444,12 @@ export class ManifestDeclarations {
       return found;
     };
     // Which entries count (a repeated key is ignored) is decided afresh by every parse.
-    return readItems('agent|map', agentsNode.entries, read, (entry) => !entry.ignored && !entry.merge) as AgentDeclaration[];
+    return readItems(
+      'agent|map',
+      agentsNode.entries,
+      read,
+      (entry) => !entry.ignored && !entry.merge,
+    ) as AgentDeclaration[];
   }
 }
 
@@ -436,31 +466,55 @@ const indexes = new WeakMap<object, Map<SvcVersion | 'any', ManifestDeclarations
  * says how to read `agents` (1: a list of `{ name }`, 2: a map by name); null (the default)
  * reads whichever form the file has.
  */
-export function declarationsOf(tree: { root: ValueNode | null; source: TextSource }, version: SvcVersion | null = null): ManifestDeclarations {
+export function declarationsOf(
+  tree: { root: ValueNode | null; source: TextSource },
+  version: SvcVersion | null = null,
+): ManifestDeclarations {
   const root = mapAt(tree.root);
   const key: object = root ?? tree;
   let perTree = indexes.get(key);
   if (!perTree) indexes.set(key, (perTree = new Map()));
   let index = perTree.get(version ?? 'any');
   // A tree moved on by `ManifestDocument.update()` keeps its nodes but not its text: read it again.
-  if (!index || index.text !== tree.source) perTree.set(version ?? 'any', (index = new ManifestDeclarations(root, version, tree.source)));
+  if (!index || index.text !== tree.source)
+    perTree.set(version ?? 'any', (index = new ManifestDeclarations(root, version, tree.source)));
   return index;
 }
 
 /** String values of a scalar or a list at `key` of `map`, as references. */
-export function referencesAt(map: MapNode | undefined, key: string, pointer: string, text: TextSource = ''): Reference[] {
+export function referencesAt(
+  map: MapNode | undefined,
+  key: string,
+  pointer: string,
+  text: TextSource = '',
+): Reference[] {
   if (!map) return [];
   const node = findEntry(map, key)?.value;
   const value = resolveAlias(node);
-  const reference = (scalarNode: ValueNode, scalar: { value: unknown; start: number; end: number }, path: string): Reference => {
+  const reference = (
+    scalarNode: ValueNode,
+    scalar: { value: unknown; start: number; end: number },
+    path: string,
+  ): Reference => {
     const [nameStart, nameEnd] = unquoted(text, scalar.start, scalar.end);
-    return { name: scalar.value as string, path, start: scalar.start, end: scalar.end, nameStart, nameEnd, written: scalarNode === scalar };
+    return {
+      name: scalar.value as string,
+      path,
+      start: scalar.start,
+      end: scalar.end,
+      nameStart,
+      nameEnd,
+      written: scalarNode === scalar,
+    };
   };
-  if (node && value?.kind === 'scalar' && typeof value.value === 'string') return [reference(node, value, `${pointer}/${key}`)];
+  if (node && value?.kind === 'scalar' && typeof value.value === 'string')
+    return [reference(node, value, `${pointer}/${key}`)];
   if (value?.kind === 'seq') {
     return value.items.flatMap((item, index) => {
       const scalar = resolveAlias(item);
-      return scalar?.kind === 'scalar' && typeof scalar.value === 'string' ? [reference(item, scalar, `${pointer}/${key}/${index}`)] : [];
+      return scalar?.kind === 'scalar' && typeof scalar.value === 'string'
+        ? [reference(item, scalar, `${pointer}/${key}/${index}`)]
+        : [];
     });
   }
   return [];

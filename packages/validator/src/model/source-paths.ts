@@ -37,12 +37,22 @@ export function sourcePaths(root: ValueNode | null, text: TextSource): SourcePat
     const node = findEntry(container, key)?.value;
     if (node?.kind !== 'scalar' || typeof node.value !== 'string' || node.value === '' || node.tomlType) return;
     const [nameStart, nameEnd] = unquoted(text, node.start, node.end);
-    found.push({ key, pointer: `${pointer}/${key}`, value: node.value, start: node.start, end: node.end, nameStart, nameEnd, output: key === 'output_dir' });
+    found.push({
+      key,
+      pointer: `${pointer}/${key}`,
+      value: node.value,
+      start: node.start,
+      end: node.end,
+      nameStart,
+      nameEnd,
+      output: key === 'output_dir',
+    });
   };
   add(findEntry(top, 'agent_runtime')?.value, 'config_dir', '/agent_runtime');
   const sandbox = resolveAlias(findEntry(top, 'sandbox')?.value);
   const templates = sandbox?.kind === 'map' ? resolveAlias(findEntry(sandbox, 'templates')?.value) : null;
-  if (templates?.kind === 'seq') templates.items.forEach((item, index) => add(item, 'dockerfile', `/sandbox/templates/${index}`));
+  if (templates?.kind === 'seq')
+    templates.items.forEach((item, index) => add(item, 'dockerfile', `/sandbox/templates/${index}`));
   const apps = resolveAlias(findEntry(top, 'apps')?.value);
   if (apps?.kind === 'map') {
     for (const entry of apps.entries) {

@@ -6,7 +6,17 @@
 import { closestMatch } from '../suggest.js';
 
 // Links the runtime accepts but its canonical list may name otherwise (ICU lists `Asia/Calcutta`, `Europe/Kiev`).
-const WELL_KNOWN = ['UTC', 'Etc/UTC', 'GMT', 'Asia/Kolkata', 'Europe/Kyiv', 'Asia/Ho_Chi_Minh', 'Asia/Kathmandu', 'America/Nuuk', 'Pacific/Kanton'];
+const WELL_KNOWN = [
+  'UTC',
+  'Etc/UTC',
+  'GMT',
+  'Asia/Kolkata',
+  'Europe/Kyiv',
+  'Asia/Ho_Chi_Minh',
+  'Asia/Kathmandu',
+  'America/Nuuk',
+  'Pacific/Kanton',
+];
 
 const accepted = new Map<string, boolean>();
 let candidates: string[] | undefined;
@@ -30,7 +40,8 @@ export function isTimeZone(name: string): boolean {
 /** The accepted zone name closest to `name`, when one is close enough to be a typo. */
 export function suggestTimeZone(name: string): string | undefined {
   if (!candidates) {
-    const listed = (Intl as { supportedValuesOf?: (key: 'timeZone') => string[] }).supportedValuesOf?.('timeZone') ?? [];
+    const listed =
+      (Intl as { supportedValuesOf?: (key: 'timeZone') => string[] }).supportedValuesOf?.('timeZone') ?? [];
     // The runtime's own list needs no check (constructing a formatter for each of its ~400 zones took 100-200 ms); our links do.
     candidates = [...new Set([...WELL_KNOWN.filter((zone) => isTimeZone(zone)), ...listed])];
   }

@@ -8,7 +8,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { globMatcher } from '../inputs/walk.js';
-import { MAX_POLICY_BYTES, parsePolicy, POLICY_FILE_NAME, PolicyError, type ManifestPolicy, type PolicyRules } from './policy.js';
+import {
+  MAX_POLICY_BYTES,
+  parsePolicy,
+  POLICY_FILE_NAME,
+  PolicyError,
+  type ManifestPolicy,
+  type PolicyRules,
+} from './policy.js';
 
 export interface PolicyFile {
   /** The policy file's absolute path. */
@@ -38,7 +45,9 @@ export function readPolicyFile(file: string): PolicyFile {
     bytes = readFileSync(file);
   } catch (error) {
     if (error instanceof PolicyError) throw error;
-    throw new PolicyError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new PolicyError(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   try {
     const parsed = parsePolicy(bytes);

@@ -65,7 +65,9 @@ export const CONFIGURABLE_RULES: readonly RuleCode[] = RULES.filter(
 ).map((rule) => rule.id);
 
 /** The rules a comment may suppress: those a policy may set, but for the problems of comments themselves. */
-export const SUPPRESSIBLE_RULES: readonly RuleCode[] = CONFIGURABLE_RULES.filter((id) => RULES_BY_ID.get(id)!.kind !== 'suppression');
+export const SUPPRESSIBLE_RULES: readonly RuleCode[] = CONFIGURABLE_RULES.filter(
+  (id) => RULES_BY_ID.get(id)!.kind !== 'suppression',
+);
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 
@@ -86,12 +88,15 @@ export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
   const document = ManifestDocument.parse(input, { format: 'yaml' });
   const value = document.value;
   const problem = document.diagnostics.find((d) => d.code !== 'byte-order-mark');
-  if (problem !== undefined || document.fatal) throw new PolicyError(`not readable YAML (${problem?.message ?? 'no value'})`);
+  if (problem !== undefined || document.fatal)
+    throw new PolicyError(`not readable YAML (${problem?.message ?? 'no value'})`);
   if (value === null || value === undefined) return { rules: {}, ignore: [] };
-  if (typeof value !== 'object' || Array.isArray(value)) throw new PolicyError("must be a mapping with 'rules' and/or 'ignore'");
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new PolicyError("must be a mapping with 'rules' and/or 'ignore'");
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (key !== 'rules' && key !== 'ignore') throw new PolicyError(`unknown key '${key}'${hint(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`);
+    if (key !== 'rules' && key !== 'ignore')
+      throw new PolicyError(`unknown key '${key}'${hint(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`);
   }
   return { rules: checkedRules(record.rules), ignore: checkedIgnore(record.ignore) };
 }
@@ -100,7 +105,8 @@ export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
 function checkedRules(rules: unknown): PolicyRules {
   const out: Partial<Record<RuleCode, RuleSetting>> = {};
   if (rules === undefined || rules === null) return out;
-  if (typeof rules !== 'object' || Array.isArray(rules)) throw new PolicyError("'rules' maps rule ids to error, warning, info or off");
+  if (typeof rules !== 'object' || Array.isArray(rules))
+    throw new PolicyError("'rules' maps rule ids to error, warning, info or off");
   for (const [id, setting] of Object.entries(rules as Record<string, unknown>)) {
     const rule = RULES_BY_ID.get(id as RuleCode);
     if (rule === undefined)
@@ -111,7 +117,9 @@ function checkedRules(rules: unknown): PolicyRules {
         )}`,
       );
     if (!CONFIGURABLE_RULES.includes(rule.id))
-      throw new PolicyError(`'${id}' decides whether the published schema accepts a manifest; it cannot be changed or turned off`);
+      throw new PolicyError(
+        `'${id}' decides whether the published schema accepts a manifest; it cannot be changed or turned off`,
+      );
     if (typeof setting !== 'string' || !SETTINGS.includes(setting as RuleSetting)) {
       throw new PolicyError(`rule '${id}' is set to ${JSON.stringify(setting)}; use error, warning, info or off`);
     }
@@ -146,10 +154,16 @@ export interface PolicyOutcome {
 }
 
 /** Whether a policy can change anything in this document: settings, or suppression comments to read. */
-export function policyApplies(document: ManifestDocument, policy: ManifestPolicy | undefined): policy is ManifestPolicy {
+export function policyApplies(
+  document: ManifestDocument,
+  policy: ManifestPolicy | undefined,
+): policy is ManifestPolicy {
   if (policy === undefined) return false;
   // Checked here too, so a bad option throws whether or not it would change anything.
-  return settingsOf(policy).size > 0 || (policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1);
+  return (
+    settingsOf(policy).size > 0 ||
+    (policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1)
+  );
 }
 
 /**
@@ -158,11 +172,21 @@ export function policyApplies(document: ManifestDocument, policy: ManifestPolicy
  * comments' own problems added, in place order; the others keep the order they were given in.
  * Throws {@link PolicyError} for settings a policy file could not hold.
  */
-export function applyManifestPolicy(document: ManifestDocument, diagnostics: readonly Diagnostic[], policy: ManifestPolicy): PolicyOutcome {
+export function applyManifestPolicy(
+  document: ManifestDocument,
+  diagnostics: readonly Diagnostic[],
+  policy: ManifestPolicy,
+): PolicyOutcome {
   const settings = settingsOf(policy);
   const set = (d: Diagnostic): Diagnostic | undefined => {
     const setting = settings.get(d.code);
-    return setting === undefined ? d : setting === 'off' ? undefined : setting === d.severity ? d : { ...d, severity: setting };
+    return setting === undefined
+      ? d
+      : setting === 'off'
+        ? undefined
+        : setting === d.severity
+          ? d
+          : { ...d, severity: setting };
   };
   let kept: Diagnostic[] = [];
   let from: number[] = [];
@@ -203,5 +227,9 @@ export function applyManifestPolicy(document: ManifestDocument, diagnostics: rea
 function before(a: Diagnostic, b: Diagnostic): boolean {
   const as = a.range.start.offset;
   const bs = b.range.start.offset;
-  return as < bs || (as === bs && (a.range.end.offset < b.range.end.offset || (a.range.end.offset === b.range.end.offset && a.code < b.code)));
+  return (
+    as < bs ||
+    (as === bs &&
+      (a.range.end.offset < b.range.end.offset || (a.range.end.offset === b.range.end.offset && a.code < b.code)))
+  );
 }

@@ -60,7 +60,8 @@ function directives(document: ManifestDocument): Directive[] {
 function directiveIn(document: ManifestDocument, text: string, lineStart: number, line: number): Directive | undefined {
   for (let hash = text.indexOf('#'); hash !== -1; hash = text.indexOf('#', hash + 1)) {
     // A comment starts a line (after a byte-order mark, on the first) or follows a space or a tab.
-    const previous = hash === 0 || (hash === 1 && lineStart === 0 && text.charCodeAt(0) === 0xfeff) ? 32 : text.charCodeAt(hash - 1);
+    const previous =
+      hash === 0 || (hash === 1 && lineStart === 0 && text.charCodeAt(0) === 0xfeff) ? 32 : text.charCodeAt(hash - 1);
     if ((previous !== 32 && previous !== 9) || insideString(document, lineStart + hash)) continue;
     // The first comment of the line: the rest of the line is its text.
     const match = DIRECTIVE.exec(text.slice(hash));
@@ -98,7 +99,9 @@ export function applySuppressions(
   if (found.length === 0) return { kept: all, problems: [] };
   const problems: Diagnostic[] = [];
   const report = (directive: Directive, code: RuleCode, message: string) =>
-    problems.push(document.lines.locate({ code, message, path: '', start: directive.start, end: directive.end }, severityOf(code)));
+    problems.push(
+      document.lines.locate({ code, message, path: '', start: directive.start, end: directive.end }, severityOf(code)),
+    );
   /** Each suppression: the lines it covers, the rules, and which of them it used. */
   const ranges: { directive: Directive; from: number; to: number; rules: RuleCode[]; used: Set<RuleCode> }[] = [];
   const open = new Map<RuleCode, (typeof ranges)[number]>();
@@ -116,15 +119,28 @@ export function applySuppressions(
           id,
           RULES.map((r) => r.id),
         );
-        report(directive, 'invalid-suppression', `${name} names '${id}', which is no rule${match === undefined ? '' : ` (did you mean '${match}'?)`}`);
+        report(
+          directive,
+          'invalid-suppression',
+          `${name} names '${id}', which is no rule${match === undefined ? '' : ` (did you mean '${match}'?)`}`,
+        );
       } else if (rule.kind === 'suppression') {
-        report(directive, 'unsuppressible-rule', `${name} names '${id}', which no comment can suppress; the policy file sets it`);
+        report(
+          directive,
+          'unsuppressible-rule',
+          `${name} names '${id}', which no comment can suppress; the policy file sets it`,
+        );
       } else if (!suppressible.includes(rule.id)) {
-        report(directive, 'unsuppressible-rule', `${name} names '${id}', which cannot be suppressed: the published schema's verdict rests on it`);
+        report(
+          directive,
+          'unsuppressible-rule',
+          `${name} names '${id}', which cannot be suppressed: the published schema's verdict rests on it`,
+        );
       } else if (!rules.includes(rule.id)) rules.push(rule.id);
     }
     if (directive.kind === 'disable-next-line') {
-      if (rules.length) ranges.push({ directive, from: directive.line + 1, to: directive.line + 1, rules, used: new Set() });
+      if (rules.length)
+        ranges.push({ directive, from: directive.line + 1, to: directive.line + 1, rules, used: new Set() });
     } else if (directive.kind === 'disable') {
       if (rules.length === 0) continue;
       const range = { directive, from: directive.line, to: Infinity, rules, used: new Set<RuleCode>() };
@@ -158,7 +174,10 @@ export function applySuppressions(
     report(range.directive, 'unused-suppression', `unused suppression: no ${unused.join(', ')} problem ${what}`);
   }
   problems.sort(
-    (a, b) => a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+    (a, b) =>
+      a.range.start.offset - b.range.start.offset ||
+      a.range.end.offset - b.range.end.offset ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
   return { kept, problems };
 }

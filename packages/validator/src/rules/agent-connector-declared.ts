@@ -6,7 +6,8 @@ export const agentConnectorDeclared: CodeRule<'agent-connector-declared'> = {
   id: 'agent-connector-declared',
   kind: 'reference',
   severity: 'warning',
-  description: "An agent's `connectors`, `connectors_required` (and deprecated `connectors_personal`) name connectors declared under `connectors`.",
+  description:
+    "An agent's `connectors`, `connectors_required` (and deprecated `connectors_personal`) name connectors declared under `connectors`.",
   check(context) {
     const connectors = declaredConnectors(context);
     const declared = declaredNames(connectors);
@@ -18,8 +19,16 @@ export const agentConnectorDeclared: CodeRule<'agent-connector-declared'> = {
         const map = mapAt(agent.node);
         for (const key of ['connectors', 'connectors_required', 'connectors_personal']) {
           for (const reference of referencesAt(map, key, agent.path)) {
-            if (key === 'connectors' && (reference.name === 'all' || reference.name === 'none') && !reference.path.match(/\/\d+$/)) continue;
-            reportUndeclared(context, this.id, reference, declared, { label: `agent '${agent.name}' connector`, kind: 'connector' });
+            if (
+              key === 'connectors' &&
+              (reference.name === 'all' || reference.name === 'none') &&
+              !reference.path.match(/\/\d+$/)
+            )
+              continue;
+            reportUndeclared(context, this.id, reference, declared, {
+              label: `agent '${agent.name}' connector`,
+              kind: 'connector',
+            });
           }
         }
       },

@@ -4,7 +4,8 @@ export const aliasConflict: SchemaRule<'alias-conflict'> = {
   id: 'alias-conflict',
   kind: 'schema',
   severity: 'error',
-  description: 'Two spellings of one field (`session_mode` and `sessionMode`, `base_url` and `baseUrl`, …) are both given.',
+  description:
+    'Two spellings of one field (`session_mode` and `sessionMode`, `base_url` and `baseUrl`, …) are both given.',
   explain(group, at) {
     const keys = (group.anchor.not as { required?: string[] } | undefined)?.required ?? [];
     const [first, second] = keys;

@@ -11,7 +11,8 @@ export const cronSyntax: CodeRule<'cron-syntax'> = {
   id: 'cron-syntax',
   kind: 'style',
   severity: 'warning',
-  description: "A trigger's `cron` or `schedule` is not a five-field cron expression or one of the `@daily`-style macros.",
+  description:
+    "A trigger's `cron` or `schedule` is not a five-field cron expression or one of the `@daily`-style macros.",
   spec: 'Trigger fields: "`cron`, `schedule`, `run_at`, `runAt` (non-empty)" (the spec asks only for a non-empty string).',
   check(context) {
     const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
@@ -24,7 +25,8 @@ export const cronSyntax: CodeRule<'cron-syntax'> = {
       for (const key of ['cron', 'schedule']) {
         const node = findEntry(map, key)?.value;
         const scalar = resolveAlias(node);
-        if (scalar?.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '' || scalar.tomlType) continue;
+        if (scalar?.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '' || scalar.tomlType)
+          continue;
         const read = readCron(scalar.value);
         if (!isCronProblem(read)) continue;
         const base = node === scalar ? writtenStart(context, scalar) : undefined;
@@ -45,7 +47,12 @@ export function writtenStart(context: Pick<RuleContext, 'document'>, scalar: Sca
   const text = context.document.source.slice(scalar.start, scalar.end);
   if (scalar.style === 'plain' && text === scalar.value) return scalar.start;
   const open = text[0];
-  if (scalar.style === 'quoted' && (open === '"' || open === "'") && text.slice(1, -1) === scalar.value && text.length === String(scalar.value).length + 2)
+  if (
+    scalar.style === 'quoted' &&
+    (open === '"' || open === "'") &&
+    text.slice(1, -1) === scalar.value &&
+    text.length === String(scalar.value).length + 2
+  )
     return scalar.start + 1;
   return undefined;
 }

@@ -16,7 +16,8 @@ export const defaultAgentDeclared: CodeRule<'default-agent-declared'> = {
       const agent = agents.find((a) => a.name === reference.name);
       if (!agent) {
         // Without any valid agents the schema already reports the real problem.
-        if (agents.length) reportUndeclared(context, this.id, reference, declared, { label: 'default_agent', kind: 'agent' });
+        if (agents.length)
+          reportUndeclared(context, this.id, reference, declared, { label: 'default_agent', kind: 'agent' });
         continue;
       }
       if (!agent.enabled) {

@@ -1,11 +1,19 @@
 import type { CodeRule } from './rule.js';
-import { declaredConnectors, declaredTemplates, declaredTriggers, namedItems, sameNamesAs, type Declaration } from '../model/declarations.js';
+import {
+  declaredConnectors,
+  declaredTemplates,
+  declaredTriggers,
+  namedItems,
+  sameNamesAs,
+  type Declaration,
+} from '../model/declarations.js';
 
 export const duplicateSlug: CodeRule<'duplicate-slug'> = {
   id: 'duplicate-slug',
   kind: 'reference',
   severity: 'warning',
-  description: 'Two triggers, connectors, templates or (version 1) agents share a slug or name; references to it are ambiguous.',
+  description:
+    'Two triggers, connectors, templates or (version 1) agents share a slug or name; references to it are ambiguous.',
   check(context) {
     const groups: [string, Declaration[]][] = [
       ['trigger', declaredTriggers(context)],

@@ -5,7 +5,8 @@ export const forbiddenKey: StructureRule<'forbidden-key'> = {
   id: 'forbidden-key',
   kind: 'structure',
   severity: 'error',
-  description: 'A key the spec forbids where it stands (e.g. `apps` in version 1, `image` directly under `sandbox`, `secret` in `auth`).',
+  description:
+    'A key the spec forbids where it stands (e.g. `apps` in version 1, `image` directly under `sandbox`, `secret` in `auth`).',
   // 'forbidden' stands for a failed `{ not: {} }` property that carries `x-svc-forbidden`.
   keywords: ['forbidden', 'false schema'],
   explain({ error, schema }, at) {

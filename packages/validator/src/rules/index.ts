@@ -108,7 +108,9 @@ export const SCHEMA_RULES_BY_ID: ReadonlyMap<string, SchemaRule<RuleCode>> = new
   RULES.filter((rule): rule is SchemaRule<RuleCode> => rule.kind === 'schema').map((rule) => [rule.id, rule]),
 );
 
-export const CODE_RULES: readonly CodeRule<RuleCode>[] = RULES.filter((rule): rule is CodeRule<RuleCode> => rule.kind === 'reference' || rule.kind === 'style');
+export const CODE_RULES: readonly CodeRule<RuleCode>[] = RULES.filter(
+  (rule): rule is CodeRule<RuleCode> => rule.kind === 'reference' || rule.kind === 'style',
+);
 
 export type { Rule, RuleMeta } from './rule.js';
 export type { RuleCode };

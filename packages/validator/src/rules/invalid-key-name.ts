@@ -7,7 +7,8 @@ export const invalidKeyName: StructureRule<'invalid-key-name'> = {
   id: 'invalid-key-name',
   kind: 'structure',
   severity: 'error',
-  description: 'A map key that is not a valid name there: an agent or app name that is not a slug, a bad header or variable name.',
+  description:
+    'A map key that is not a valid name there: an agent or app name that is not a slug, a bad header or variable name.',
   keywords: ['propertyNames'],
   explain({ error, schema }, at) {
     const name = String(error.params.propertyName);

@@ -6,7 +6,8 @@ export const invalidLength: StructureRule<'invalid-length'> = {
   id: 'invalid-length',
   kind: 'structure',
   severity: 'error',
-  description: 'Text, a list or a map that is too short or too long (an empty `prompt`, a `run` over 1024 characters, more than 32 headers, no agents).',
+  description:
+    'Text, a list or a map that is too short or too long (an empty `prompt`, a `run` over 1024 characters, more than 32 headers, no agents).',
   keywords: ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'],
   explain({ error }, at) {
     const pointer = error.instancePath;

@@ -9,7 +9,8 @@ export const invalidValue: StructureRule<'invalid-value'> = {
   id: 'invalid-value',
   kind: 'structure',
   severity: 'error',
-  description: 'A value outside the allowed set (an unknown trigger `type`, an unknown `svc_cli` permission, a reserved port).',
+  description:
+    'A value outside the allowed set (an unknown trigger `type`, an unknown `svc_cli` permission, a reserved port).',
   keywords: ['enum', 'const', 'not'],
   explain({ error, schema }, at) {
     const pointer = error.instancePath;
@@ -18,7 +19,8 @@ export const invalidValue: StructureRule<'invalid-value'> = {
     const base = { code: 'invalid-value' as const, path: pointer, start, end };
     if (error.keyword === 'enum') {
       const allowed = (error.params.allowedValues as unknown[]) ?? [];
-      if (/\/svc_cli\/\d+$/.test(pointer) && typeof value === 'string') return [svcCliName(value, allowed, base, at, pointer)];
+      if (/\/svc_cli\/\d+$/.test(pointer) && typeof value === 'string')
+        return [svcCliName(value, allowed, base, at, pointer)];
       const strings = allowed.filter((v): v is string => typeof v === 'string');
       const suggestion = typeof value === 'string' ? closestMatch(value, strings) : undefined;
       const list = allowed.length <= 12 ? `; expected ${listAlternatives(allowed)}` : '';
@@ -37,11 +39,15 @@ export const invalidValue: StructureRule<'invalid-value'> = {
         {
           ...base,
           message: `${keyLabel(pointer)} must be ${showValue(expected)} here, not ${showValue(value)}`,
-          fixes: typeof expected === 'string' || typeof expected === 'number' ? at.replaceValueFix(pointer, expected) : undefined,
+          fixes:
+            typeof expected === 'string' || typeof expected === 'number'
+              ? at.replaceValueFix(pointer, expected)
+              : undefined,
         },
       ];
     }
-    const reason = typeof schema['x-svc-message'] === 'string' ? schema['x-svc-message'] : 'this value is not allowed here';
+    const reason =
+      typeof schema['x-svc-message'] === 'string' ? schema['x-svc-message'] : 'this value is not allowed here';
     // The schema's codes are rule codes: the rule-docs test checks every `x-svc-code` in it.
     const code = typeof schema['x-svc-code'] === 'string' ? (schema['x-svc-code'] as RuleCode) : base.code;
     return [{ ...base, code, message: `${showValue(value)} is not allowed for ${keyLabel(pointer)}: ${reason}` }];

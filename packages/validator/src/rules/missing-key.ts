@@ -6,7 +6,8 @@ export const missingKey: StructureRule<'missing-key'> = {
   id: 'missing-key',
   kind: 'structure',
   severity: 'error',
-  description: 'A required key is missing (e.g. a trigger without `slug`, a version 2 manifest without `default_agent`).',
+  description:
+    'A required key is missing (e.g. a trigger without `slug`, a version 2 manifest without `default_agent`).',
   keywords: ['required'],
   explain({ error, schema }, at) {
     const key = String(error.params.missingProperty);

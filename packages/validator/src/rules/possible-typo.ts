@@ -13,7 +13,8 @@ export const possibleTypo: CodeRule<'possible-typo'> = {
   id: 'possible-typo',
   kind: 'style',
   severity: 'warning',
-  description: 'An unknown key in an object that allows extra keys (the top level, triggers, connectors, apps, …) that looks like a misspelt known key.',
+  description:
+    'An unknown key in an object that allows extra keys (the top level, triggers, connectors, apps, …) that looks like a misspelt known key.',
   check(context) {
     visit(context, context.root, context.schema, '', 0);
   },
@@ -38,30 +39,50 @@ const childEntry = (child: Child): MapEntry => child.entry;
  */
 const keptChildren = new WeakMap<readonly MapEntry[], { schema: SchemaObject; children: Child[] }>();
 
-function visit(context: RuleContext, node: ValueNode, schema: SchemaObject | undefined, pointer: string, depth: number): void {
+function visit(
+  context: RuleContext,
+  node: ValueNode,
+  schema: SchemaObject | undefined,
+  pointer: string,
+  depth: number,
+): void {
   const resolved = resolveAlias(node);
   if (!resolved || !schema || depth > 8 || !allowsExtraKeysBelow(schema)) return;
   if (resolved.kind === 'seq') {
     const items = schema.items;
     if (items && typeof items === 'object' && !Array.isArray(items)) {
-      const visitOne = (item: ValueNode, index: number) => visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1);
+      const visitOne = (item: ValueNode, index: number) =>
+        visit(context, item, items as SchemaObject, `${pointer}/${index}`, depth + 1);
       if (depth < KEPT_DEPTH)
-        context.forEachItem(pointer, resolved.items, { anchor: NODE_ITEM.anchor, pointer: (_item, index) => `${pointer}/${index}` }, visitOne);
+        context.forEachItem(
+          pointer,
+          resolved.items,
+          { anchor: NODE_ITEM.anchor, pointer: (_item, index) => `${pointer}/${index}` },
+          visitOne,
+        );
       else resolved.items.forEach(visitOne);
     }
     return;
   }
   if (resolved.kind !== 'map') return;
   const kept = depth < KEPT_DEPTH ? keptChildren.get(resolved.entries) : undefined;
-  const children = kept?.schema === schema ? kept.children : listChildren(context, resolved.entries, schema, pointer, depth);
+  const children =
+    kept?.schema === schema ? kept.children : listChildren(context, resolved.entries, schema, pointer, depth);
   const pointerOf = (child: { entry: MapEntry }) => `${pointer}/${escapePointerSegment(child.entry.key)}`;
   const visitChild = (child: Child) => visit(context, child.entry.value, child.schema, pointerOf(child), depth + 1);
-  if (depth < KEPT_DEPTH) context.forEachItem(pointer, children, { anchor: childEntry, pointer: pointerOf }, visitChild);
+  if (depth < KEPT_DEPTH)
+    context.forEachItem(pointer, children, { anchor: childEntry, pointer: pointerOf }, visitChild);
   else children.forEach(visitChild);
 }
 
 /** The entries of a map the walk goes into, with their schemas; reports the unknown keys that look like a known one. */
-function listChildren(context: RuleContext, entries: readonly MapEntry[], schema: SchemaObject, pointer: string, depth: number): Child[] {
+function listChildren(
+  context: RuleContext,
+  entries: readonly MapEntry[],
+  schema: SchemaObject,
+  pointer: string,
+  depth: number,
+): Child[] {
   const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
   const open = schema.additionalProperties === undefined || schema.additionalProperties === true;
   const known = knownKeys(schema);

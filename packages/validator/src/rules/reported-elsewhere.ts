@@ -13,7 +13,8 @@ export const REPORTED_ELSEWHERE = [
     id: 'path-not-found',
     kind: 'files',
     severity: 'warning',
-    description: "A source path the manifest names (`config_dir`, a `dockerfile`, an app's `path` or `root`) does not exist relative to the manifest.",
+    description:
+      "A source path the manifest names (`config_dir`, a `dockerfile`, an app's `path` or `root`) does not exist relative to the manifest.",
     reportedBy: 'validator/src/paths.ts',
   },
   {
@@ -90,14 +91,16 @@ export const REPORTED_ELSEWHERE = [
     id: 'toml-syntax',
     kind: 'parse',
     severity: 'error',
-    description: 'The text is not valid TOML 1.0 (a syntax error, a key defined twice, a redefined table), or holds a value it cannot keep exactly.',
+    description:
+      'The text is not valid TOML 1.0 (a syntax error, a key defined twice, a redefined table), or holds a value it cannot keep exactly.',
     reportedBy: 'validator/src/document/parse-toml.ts',
   },
   {
     id: 'too-deep',
     kind: 'parse',
     severity: 'error',
-    description: 'Collections nest deeper than the depth limit (64 by default); measured before parsing, so deep input cannot crash the parser.',
+    description:
+      'Collections nest deeper than the depth limit (64 by default); measured before parsing, so deep input cannot crash the parser.',
     reportedBy: 'validator/src/document/text-checks.ts',
   },
   {
@@ -125,7 +128,8 @@ export const REPORTED_ELSEWHERE = [
     id: 'internal-error',
     kind: 'internal',
     severity: 'error',
-    description: 'The validator failed on this input because of a bug of ours; it reports this instead of throwing. Please report it.',
+    description:
+      'The validator failed on this input because of a bug of ours; it reports this instead of throwing. Please report it.',
     reportedBy: 'validator/src/validate.ts',
   },
   {
@@ -182,7 +186,8 @@ export const REPORTED_ELSEWHERE = [
     id: 'migrate-default-agent',
     kind: 'migrate',
     severity: 'error',
-    description: '`migrate` cannot choose the default agent: several agents and no `--default-agent`, or a name that is not declared.',
+    description:
+      '`migrate` cannot choose the default agent: several agents and no `--default-agent`, or a name that is not declared.',
     reportedBy: 'validator/src/migrate.ts',
   },
   {
@@ -231,7 +236,9 @@ export const REPORTED_ELSEWHERE = [
   },
 ] as const satisfies readonly ReportedElsewhereRule[];
 
-const SEVERITY_OF_REPORTED: ReadonlyMap<string, Severity> = new Map(REPORTED_ELSEWHERE.map((rule) => [rule.id, rule.severity]));
+const SEVERITY_OF_REPORTED: ReadonlyMap<string, Severity> = new Map(
+  REPORTED_ELSEWHERE.map((rule) => [rule.id, rule.severity]),
+);
 
 /**
  * The severity of a code reported outside rules/, for the modules below the rule list (the

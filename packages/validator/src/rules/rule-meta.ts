@@ -21,7 +21,17 @@ export interface RuleMeta<Id extends string = string> {
    * files: checked against the files around the manifest, when the caller passes a file system (`ManifestFiles`);
    * suppression: a problem of an inline suppression comment (`# svc-manifest-disable…`), reported when the policy honours them.
    */
-  kind: 'parse' | 'structure' | 'schema' | 'reference' | 'style' | 'editor' | 'internal' | 'migrate' | 'files' | 'suppression';
+  kind:
+    | 'parse'
+    | 'structure'
+    | 'schema'
+    | 'reference'
+    | 'style'
+    | 'editor'
+    | 'internal'
+    | 'migrate'
+    | 'files'
+    | 'suppression';
   /** The spec sentence the rule enforces, when there is one. */
   spec?: string;
 }

@@ -78,4 +78,5 @@ export interface CodeRule<Id extends string = string> extends RuleMeta<Id> {
   check(context: RuleContext): void;
 }
 
-export type Rule<Id extends string = string> = ReportedElsewhereRule<Id> | StructureRule<Id> | SchemaRule<Id> | CodeRule<Id>;
+export type Rule<Id extends string = string> =
+  ReportedElsewhereRule<Id> | StructureRule<Id> | SchemaRule<Id> | CodeRule<Id>;

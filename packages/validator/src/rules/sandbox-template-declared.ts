@@ -22,7 +22,10 @@ export const sandboxTemplateDeclared: CodeRule<'sandbox-template-declared'> = {
       DECLARATION_ITEM,
       (agent) => {
         for (const reference of referencesAt(mapAt(agent.node), 'sandbox', agent.path)) {
-          reportUndeclared(context, this.id, reference, declared, { label: `agent '${agent.name}' sandbox`, kind: 'template' });
+          reportUndeclared(context, this.id, reference, declared, {
+            label: `agent '${agent.name}' sandbox`,
+            kind: 'template',
+          });
         }
       },
       declared.token,

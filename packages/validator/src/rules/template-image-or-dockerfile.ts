@@ -13,7 +13,13 @@ export const templateImageOrDockerfile: SchemaRule<'template-image-or-dockerfile
     const diagnostics: RawDiagnostic[] = [];
     if (group.failures.some((f) => f.error.keyword === 'anyOf')) {
       diagnostics.push(
-        needsKeys(group, at, { code: this.id, subject: objectLabel(group.objectPath, at), keys: ['image', 'dockerfile'], all: false, where: group.objectPath }),
+        needsKeys(group, at, {
+          code: this.id,
+          subject: objectLabel(group.objectPath, at),
+          keys: ['image', 'dockerfile'],
+          all: false,
+          where: group.objectPath,
+        }),
       );
     }
     if (group.failures.some((f) => f.error.keyword === 'not')) {
@@ -25,7 +31,10 @@ export const templateImageOrDockerfile: SchemaRule<'template-image-or-dockerfile
         path: pointer,
         start,
         end,
-        fixes: [...(at.removeKeyFix(pointer, "Remove 'dockerfile'") ?? []), ...(at.removeKeyFix(`${group.objectPath}/image`, "Remove 'image'") ?? [])],
+        fixes: [
+          ...(at.removeKeyFix(pointer, "Remove 'dockerfile'") ?? []),
+          ...(at.removeKeyFix(`${group.objectPath}/image`, "Remove 'image'") ?? []),
+        ],
       });
     }
     return diagnostics;

@@ -16,7 +16,11 @@ export const unknownKey: StructureRule<'unknown-key'> = {
     const known = knownKeys(schema);
     const suggestion = closestMatch(key, known);
     const where = objectLabel(error.instancePath, at);
-    const hint = suggestion ? `; did you mean '${suggestion}'?` : known.length && known.length <= 12 ? `; allowed keys are ${listAlternatives(known)}` : '';
+    const hint = suggestion
+      ? `; did you mean '${suggestion}'?`
+      : known.length && known.length <= 12
+        ? `; allowed keys are ${listAlternatives(known)}`
+        : '';
     const [start, end] = at.keyRange(pointer);
     return [
       {
@@ -25,7 +29,10 @@ export const unknownKey: StructureRule<'unknown-key'> = {
         path: pointer,
         start,
         end,
-        fixes: [...(suggestion ? (at.renameKeyFix(pointer, suggestion) ?? []) : []), ...(at.removeKeyFix(pointer) ?? [])],
+        fixes: [
+          ...(suggestion ? (at.renameKeyFix(pointer, suggestion) ?? []) : []),
+          ...(at.removeKeyFix(pointer) ?? []),
+        ],
       },
     ];
   },

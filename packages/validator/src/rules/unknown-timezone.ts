@@ -9,7 +9,8 @@ export const unknownTimezone: CodeRule<'unknown-timezone'> = {
   id: 'unknown-timezone',
   kind: 'style',
   severity: 'warning',
-  description: "A trigger's `timezone` is not a time zone of the IANA database (a name or a link the runtime's date support accepts).",
+  description:
+    "A trigger's `timezone` is not a time zone of the IANA database (a name or a link the runtime's date support accepts).",
   spec: 'Trigger fields: "`timezone`" (the spec gives it no format; its schedule runs in that zone).',
   check(context) {
     const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
@@ -18,7 +19,8 @@ export const unknownTimezone: CodeRule<'unknown-timezone'> = {
       const map = mapAt(item);
       const node = map && findEntry(map, 'timezone')?.value;
       const scalar = resolveAlias(node);
-      if (scalar?.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '' || scalar.tomlType) return;
+      if (scalar?.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '' || scalar.tomlType)
+        return;
       if (isTimeZone(scalar.value)) return;
       const suggestion = suggestTimeZone(scalar.value);
       const base = node === scalar ? writtenStart(context, scalar) : undefined;
@@ -30,7 +32,14 @@ export const unknownTimezone: CodeRule<'unknown-timezone'> = {
         start: node!.start,
         end: node!.end,
         ...(suggestion && base !== undefined
-          ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ start: base, end: base + scalar.value.length, newText: suggestion }] }] }
+          ? {
+              fixes: [
+                {
+                  title: `Change to '${suggestion}'`,
+                  edits: [{ start: base, end: base + scalar.value.length, newText: suggestion }],
+                },
+              ],
+            }
           : {}),
       });
     });

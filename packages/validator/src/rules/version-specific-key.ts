@@ -8,7 +8,8 @@ export const versionSpecificKey: CodeRule<'version-specific-key'> = {
   id: 'version-specific-key',
   kind: 'style',
   severity: 'warning',
-  description: 'A top-level key of the other `svc_version` (`channels` in version 2; `default_agent` or `runtime` in version 1) has no effect.',
+  description:
+    'A top-level key of the other `svc_version` (`channels` in version 2; `default_agent` or `runtime` in version 1) has no effect.',
   check(context) {
     for (const [key, version] of Object.entries(ONLY_IN)) {
       if (version === context.version) continue;

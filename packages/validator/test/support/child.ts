@@ -26,11 +26,18 @@ function newestMtime(dir: string): number {
 
 /** Builds the CLI bundle when it is missing or older than the validator's or schema's source. */
 export function ensureBundle(): void {
-  const folders = [join(VALIDATOR_DIR, 'src'), join(VALIDATOR_DIR, 'launcher'), join(REPO_ROOT, 'packages', 'schema', 'src')];
+  const folders = [
+    join(VALIDATOR_DIR, 'src'),
+    join(VALIDATOR_DIR, 'launcher'),
+    join(REPO_ROOT, 'packages', 'schema', 'src'),
+  ];
   const sources = Math.max(...folders.filter((folder) => existsSync(folder)).map(newestMtime));
   const built = existsSync(BUNDLE_MAIN) ? BUNDLE_MAIN : BUNDLE;
   if (existsSync(BUNDLE) && existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  const result = spawnSync('npm', ['run', 'bundle', '-w', '@svc-manifest/validator'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const result = spawnSync('npm', ['run', 'bundle', '-w', '@svc-manifest/validator'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`npm run bundle failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -56,12 +63,16 @@ export function runBundle(args: string[], options: RunOptions = {}): SpawnSyncRe
 
 /** `node --conditions=source --import tsx [nodeOptions] <script> ...args`, from the repository root. */
 export function runTsScript(script: string, args: string[] = [], options: RunOptions = {}): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...(options.nodeOptions ?? []), script, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...options.env },
-    encoding: 'utf8',
-    input: options.input,
-    timeout: options.timeout ?? 120_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  return spawnSync(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', ...(options.nodeOptions ?? []), script, ...args],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...options.env },
+      encoding: 'utf8',
+      input: options.input,
+      timeout: options.timeout ?? 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }

@@ -58,9 +58,14 @@ export const CASES: Record<string, () => Input> = {
   // Ways to nest that the raw-text depth scan may not see.
   'yaml-explicit-value-dashes': () => ({ input: `svc_version: 1\n? x\n: ${'- '.repeat(N)}leaf\n` }),
   'yaml-explicit-keys': () => ({ input: `svc_version: 1\nx:\n  ${'? '.repeat(N)}leaf\n` }),
-  'yaml-quote-in-plain-continuation': () => ({ input: `svc_version: 1\na: plain\n  'continued\nx: ${'['.repeat(N)}${']'.repeat(N)}\n` }),
+  'yaml-quote-in-plain-continuation': () => ({
+    input: `svc_version: 1\na: plain\n  'continued\nx: ${'['.repeat(N)}${']'.repeat(N)}\n`,
+  }),
   // TOML.
-  'toml-inline-tables': () => ({ input: `svc_version = 1\nx = ${'{ a = '.repeat(N)}1${' }'.repeat(N)}\n`, format: 'toml' }),
+  'toml-inline-tables': () => ({
+    input: `svc_version = 1\nx = ${'{ a = '.repeat(N)}1${' }'.repeat(N)}\n`,
+    format: 'toml',
+  }),
   'toml-arrays': () => ({ input: `svc_version = 1\nx = ${'['.repeat(N)}${']'.repeat(N)}\n`, format: 'toml' }),
   'toml-dotted-key': () => ({ input: `svc_version = 1\n${Array(N).fill('a').join('.')} = 1\n`, format: 'toml' }),
   'toml-table-header': () => ({ input: `svc_version = 1\n[${Array(N).fill('a').join('.')}]\n`, format: 'toml' }),
@@ -75,7 +80,10 @@ export const CASES: Record<string, () => Input> = {
   'aliases-reused-by-triggers': () => ({
     input:
       'svc_version: 2\ndefault_agent: &agent main\nagents:\n  main: {}\nx-shared:\n  cron: &cron "0 * * * *"\n  prompt: &prompt Check the queue.\ntriggers:\n' +
-      Array.from({ length: 10_000 }, (_, i) => `  - {slug: t${i}, type: cron, cron: *cron, prompt: *prompt, agent: *agent}`).join('\n') +
+      Array.from(
+        { length: 10_000 },
+        (_, i) => `  - {slug: t${i}, type: cron, cron: *cron, prompt: *prompt, agent: *agent}`,
+      ).join('\n') +
       '\n',
   }),
   // Merge keys that each merge the previous map twice: 2^60 walks unless merged entries are shared.
@@ -85,10 +93,14 @@ export const CASES: Record<string, () => Input> = {
   'alias-cycle': () => ({ input: 'svc_version: 1\nx: &a [1, *a]\n' }),
   // Size.
   '5mb': () => ({ input: `svc_version: 1\nproject:\n  description: "${'x'.repeat(5 * 1024 * 1024)}"\n` }),
-  '5mb-deep-after-limit': () => ({ input: `svc_version: 1\npad: "${'x'.repeat(5 * 1024 * 1024)}"\nx: ${'['.repeat(N)}${']'.repeat(N)}\n` }),
+  '5mb-deep-after-limit': () => ({
+    input: `svc_version: 1\npad: "${'x'.repeat(5 * 1024 * 1024)}"\nx: ${'['.repeat(N)}${']'.repeat(N)}\n`,
+  }),
   '1mb-single-line': () => ({ input: `svc_version: 1\nproject: "${'x'.repeat(1024 * 1024 - 64)}"\n` }),
   // Many keys in one map, under the size limit: rule code must stay near-linear in the number of keys.
-  'many-extra-keys': () => ({ input: `svc_version: 1\nproject:\n${Array.from({ length: 50_000 }, (_, i) => `  k${i}: ${i}`).join('\n')}\n` }),
+  'many-extra-keys': () => ({
+    input: `svc_version: 1\nproject:\n${Array.from({ length: 50_000 }, (_, i) => `  k${i}: ${i}`).join('\n')}\n`,
+  }),
   'many-unknown-agent-keys': () => ({
     input: `svc_version: 2\ndefault_agent: a\nagents:\n  a:\n${Array.from({ length: 40_000 }, (_, i) => `    k${i}: ${i}`).join('\n')}\n`,
   }),
@@ -99,10 +111,32 @@ export const CASES: Record<string, () => Input> = {
   // Binary data.
   'random-bytes': () => ({ input: bytes(64 * 1024, 42) }),
   'png-header': () => ({
-    input: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, ...bytes(512, 7)]),
+    input: Uint8Array.from([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      0,
+      0x0d,
+      0x49,
+      0x48,
+      0x44,
+      0x52,
+      ...bytes(512, 7),
+    ]),
   }),
   'invalid-utf8': () => ({
-    input: Uint8Array.from([...new TextEncoder().encode('svc_version: 1\nproject:\n  name: Caf'), 0xe9, ...new TextEncoder().encode(' orders\n')]),
+    input: Uint8Array.from([
+      ...new TextEncoder().encode('svc_version: 1\nproject:\n  name: Caf'),
+      0xe9,
+      ...new TextEncoder().encode(' orders\n'),
+    ]),
   }),
   // Prototype keys, checked for pollution in a fresh process.
   // 2,000 maps that each merge one 2,000-key map: 8 million values once expanded.
@@ -110,13 +144,20 @@ export const CASES: Record<string, () => Input> = {
     input: `svc_version: 1\nbig: &big {${Array.from({ length: 2_000 }, (_, i) => `k${i}: ${i}`).join(', ')}}\ncopies:\n${Array.from({ length: 2_000 }, () => '  - <<: *big').join('\n')}\n`,
   }),
   'proto-keys': () => ({
-    input: 'svc_version: 1\n__proto__: {polluted: true}\nproject:\n  constructor: {prototype: {polluted: true}}\n  prototype: {polluted: true}\n',
+    input:
+      'svc_version: 1\n__proto__: {polluted: true}\nproject:\n  constructor: {prototype: {polluted: true}}\n  prototype: {polluted: true}\n',
   }),
   'proto-keys-merge': () => ({
-    input: 'svc_version: 1\nbase: &base {__proto__: {polluted: true}, constructor: {polluted: true}}\nproject:\n  <<: *base\n  name: x\n',
+    input:
+      'svc_version: 1\nbase: &base {__proto__: {polluted: true}, constructor: {polluted: true}}\nproject:\n  <<: *base\n  name: x\n',
   }),
-  'proto-keys-toml': () => ({ input: 'svc_version = 1\n[__proto__]\npolluted = true\n[project.constructor.prototype]\npolluted = true\n', format: 'toml' }),
-  'proto-keys-json-style': () => ({ input: '{"svc_version": 1, "__proto__": {"polluted": true}, "project": {"__proto__": {"polluted": true}}}\n' }),
+  'proto-keys-toml': () => ({
+    input: 'svc_version = 1\n[__proto__]\npolluted = true\n[project.constructor.prototype]\npolluted = true\n',
+    format: 'toml',
+  }),
+  'proto-keys-json-style': () => ({
+    input: '{"svc_version": 1, "__proto__": {"polluted": true}, "project": {"__proto__": {"polluted": true}}}\n',
+  }),
 };
 
 function main(): void {
@@ -135,8 +176,15 @@ function main(): void {
       length: typeof input === 'string' ? input.length : input.byteLength,
       polluted: 'polluted' in probe || 'polluted' in Object.prototype,
       manifestPrototypes:
-        result.manifest && typeof result.manifest === 'object' ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest)] : null,
-      diagnostics: result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
+        result.manifest && typeof result.manifest === 'object'
+          ? [Object.getPrototypeOf(result.manifest) === null, Object.keys(result.manifest)]
+          : null,
+      diagnostics: result.diagnostics.map((d) => ({
+        code: d.code,
+        severity: d.severity,
+        message: d.message,
+        range: d.range,
+      })),
     }) + '\n',
   );
 }

@@ -108,7 +108,11 @@ export function largeManifest(version: 1 | 2, triggers: number, agents: number, 
   lines.push('agents:');
   for (let a = 0; a < agents; a++) {
     if (version === 2) {
-      lines.push(`  agent-${a}:`, `    enabled: ${a % 7 !== 3}`, `    connectors: [conn-${a % 10}, conn-${(a * 3) % 13}]`);
+      lines.push(
+        `  agent-${a}:`,
+        `    enabled: ${a % 7 !== 3}`,
+        `    connectors: [conn-${a % 10}, conn-${(a * 3) % 13}]`,
+      );
       if (a % 5 === 0) lines.push('    svc_cli:', '      - project.read', '      - project.trigger.fire');
       if (a % 11 === 0) lines.push(`    sandbox: tpl-${a % 3}`);
     } else {
@@ -123,7 +127,11 @@ export function largeManifest(version: 1 | 2, triggers: number, agents: number, 
     if (type === 'cron') lines.push(`    cron: "${t % 60} ${t % 24} * * *"`);
     if (type === 'webhook') lines.push(`    secret_env: HOOK_${t}`);
     if (type === 'monitor')
-      lines.push(`    run: "check --id ${t} | grep -v ok"`, `    mode: ${t % 2 ? 'poll' : 'stream'}`, ...(t % 2 ? ['    interval: 5m'] : []));
+      lines.push(
+        `    run: "check --id ${t} | grep -v ok"`,
+        `    mode: ${t % 2 ? 'poll' : 'stream'}`,
+        ...(t % 2 ? ['    interval: 5m'] : []),
+      );
     if (t % 9 === 0) lines.push('    filter:', `      branch: main`, `      path: "src/${t}/**"`);
     lines.push(
       t % 13 === 0
@@ -132,7 +140,8 @@ export function largeManifest(version: 1 | 2, triggers: number, agents: number, 
     );
   }
   lines.push('', 'connectors:');
-  for (let c = 0; c < 14; c++) lines.push(`  - slug: conn-${c}`, `    provider: mcp`, `    url: https://mcp.example.com/${c}`);
+  for (let c = 0; c < 14; c++)
+    lines.push(`  - slug: conn-${c}`, `    provider: mcp`, `    url: https://mcp.example.com/${c}`);
   lines.push('', 'sandbox:', '  default: tpl-0', '  templates:');
   for (let s = 0; s < 3; s++) lines.push(`    - slug: tpl-${s}`, `      image: registry.example.com/tpl:${s}`);
   return lines.join('\n') + '\n';
@@ -185,7 +194,13 @@ export const chunkedManifestArb = fc
 /** Typing inside values: text with the characters YAML treats specially, mostly still valid YAML. */
 export const valueEdits = fc.array(
   fc
-    .tuple(fc.nat(), fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('{', '[', '}', ']', "'", '"', '#', ' #', ': ', ', ', '{x', 'a[b', '*', '&', '!')))
+    .tuple(
+      fc.nat(),
+      fc.oneof(
+        fc.string({ maxLength: 5 }),
+        fc.constantFrom('{', '[', '}', ']', "'", '"', '#', ' #', ': ', ', ', '{x', 'a[b', '*', '&', '!'),
+      ),
+    )
     .map(([n, s]) => valueEdit(n, s)),
   { minLength: 1, maxLength: 3 },
 );
@@ -268,14 +283,16 @@ function lineEdits(lines: readonly string[]): { weight: number; arbitrary: fc.Ar
 }
 
 /** Deletes or duplicates a block of 1 to 12 lines (an item moved, removed or pasted). */
-const blockEdit: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([n, k, duplicate]) => (t: string) => {
-  const lines = t.split('\n');
-  const i = n % lines.length;
-  const block = lines.slice(i, i + k);
-  if (duplicate) lines.splice(i, 0, ...block);
-  else lines.splice(i, k);
-  return lines.join('\n');
-});
+const blockEdit: fc.Arbitrary<Mutation> = fc
+  .tuple(fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean())
+  .map(([n, k, duplicate]) => (t: string) => {
+    const lines = t.split('\n');
+    const i = n % lines.length;
+    const block = lines.slice(i, i + k);
+    if (duplicate) lines.splice(i, 0, ...block);
+    else lines.splice(i, k);
+    return lines.join('\n');
+  });
 
 export const structuralEdit: fc.Arbitrary<Mutation> = fc.oneof(
   ...lineEdits(STRUCTURAL_LINES),
@@ -293,7 +310,13 @@ export const edits = fc.array(structuralEdit, { minLength: 1, maxLength: 4 });
  * look like headers, dates.
  */
 export function largeTomlManifest(triggers: number, agents: number, seed: number): string {
-  const lines: string[] = [`# generated manifest ${seed}`, 'svc_version = 2', `default_agent = "agent-0"`, `created = 2024-0${1 + (seed % 9)}-01`, ''];
+  const lines: string[] = [
+    `# generated manifest ${seed}`,
+    'svc_version = 2',
+    `default_agent = "agent-0"`,
+    `created = 2024-0${1 + (seed % 9)}-01`,
+    '',
+  ];
   lines.push(
     '[project.settings]',
     `retries = ${seed % 5}`,
@@ -323,16 +346,29 @@ export function largeTomlManifest(triggers: number, agents: number, seed: number
   }
   for (let t = 0; t < triggers; t++) {
     const type = ['cron', 'webhook', 'monitor'][(t + seed) % 3]!;
-    lines.push('[[triggers]]', `slug = "trigger-${t}"`, `type = "${type}"`, `agent = 'agent-${(t * 7) % (agents + 2)}'`);
+    lines.push(
+      '[[triggers]]',
+      `slug = "trigger-${t}"`,
+      `type = "${type}"`,
+      `agent = 'agent-${(t * 7) % (agents + 2)}'`,
+    );
     if (type === 'cron') lines.push(`cron = "${t % 60} ${t % 24} * * *"`);
-    if (type === 'monitor') lines.push(`run = "check --id ${t} | grep -v ok"`, `interval = ${t % 2 ? '"5m"' : '07:30:00'}`);
+    if (type === 'monitor')
+      lines.push(`run = "check --id ${t} | grep -v ok"`, `interval = ${t % 2 ? '"5m"' : '07:30:00'}`);
     if (t % 9 === 0) lines.push(`filter.branch = "main"`, `filter.path = "src/${t}/**"`);
     if (t % 9 === 4) lines.push('', '[triggers.filter]', 'branch = "release"');
-    lines.push(t % 13 === 0 ? `prompt = '''\nEvent for trigger ${t}:\n[[triggers]]\n'''` : `prompt = "Handle trigger ${t}: it's due."`, '');
+    lines.push(
+      t % 13 === 0
+        ? `prompt = '''\nEvent for trigger ${t}:\n[[triggers]]\n'''`
+        : `prompt = "Handle trigger ${t}: it's due."`,
+      '',
+    );
   }
-  for (let c = 0; c < 6; c++) lines.push('[[connectors]]', `slug = "conn-${c}"`, 'provider = "mcp"', `url = "https://mcp.example.com/${c}"`, '');
+  for (let c = 0; c < 6; c++)
+    lines.push('[[connectors]]', `slug = "conn-${c}"`, 'provider = "mcp"', `url = "https://mcp.example.com/${c}"`, '');
   lines.push('[sandbox]', 'default = "tpl-0"', '');
-  for (let s = 0; s < 3; s++) lines.push('[[sandbox.templates]]', `slug = "tpl-${s}"`, `image = "registry.example.com/tpl:${s}"`, '');
+  for (let s = 0; s < 3; s++)
+    lines.push('[[sandbox.templates]]', `slug = "tpl-${s}"`, `image = "registry.example.com/tpl:${s}"`, '');
   return lines.join('\n');
 }
 
@@ -424,18 +460,22 @@ export const validTomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
  * header line. Most leave a header broken, or cut short, in the middle of the file.
  */
 const headerTyping: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.nat(), fc.constantFrom(...TOML_LINES.filter((line) => line.startsWith('['))), fc.nat()).map(([n, header, cut]) => (t: string) => {
-    const starts = [0, ...[...t.matchAll(/\n/g)].map((m) => m.index + 1)];
-    const at = starts[n % starts.length]!;
-    return t.slice(0, at) + header.slice(0, 1 + (cut % header.length)) + t.slice(at);
-  }),
-  fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('[', ']', ']]', '"', "'", '.', 'x', ' ', '#')).map(([n, k, typed]) => (t: string) => {
-    const headers = [...t.matchAll(/^[ \t]*\[[^\n]*/gm)];
-    if (headers.length === 0) return t;
-    const m = headers[n % headers.length]!;
-    const at = m.index + (k % (m[0].length + 1));
-    return t.slice(0, at) + typed + t.slice(at);
-  }),
+  fc
+    .tuple(fc.nat(), fc.constantFrom(...TOML_LINES.filter((line) => line.startsWith('['))), fc.nat())
+    .map(([n, header, cut]) => (t: string) => {
+      const starts = [0, ...[...t.matchAll(/\n/g)].map((m) => m.index + 1)];
+      const at = starts[n % starts.length]!;
+      return t.slice(0, at) + header.slice(0, 1 + (cut % header.length)) + t.slice(at);
+    }),
+  fc
+    .tuple(fc.nat(), fc.nat(), fc.constantFrom('[', ']', ']]', '"', "'", '.', 'x', ' ', '#'))
+    .map(([n, k, typed]) => (t: string) => {
+      const headers = [...t.matchAll(/^[ \t]*\[[^\n]*/gm)];
+      if (headers.length === 0) return t;
+      const m = headers[n % headers.length]!;
+      const at = m.index + (k % (m[0].length + 1));
+      return t.slice(0, at) + typed + t.slice(at);
+    }),
 );
 
 export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
@@ -446,11 +486,20 @@ export const tomlEdit: fc.Arbitrary<Mutation> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(fc.nat(), fc.oneof(fc.constantFrom('1', 'x', '"', "'", '[', ']', '{', '}', '#', ' # c', '"s", ', '\\', '\n'), fc.string({ maxLength: 4 })))
+      .tuple(
+        fc.nat(),
+        fc.oneof(
+          fc.constantFrom('1', 'x', '"', "'", '[', ']', '{', '}', '#', ' # c', '"s", ', '\\', '\n'),
+          fc.string({ maxLength: 4 }),
+        ),
+      )
       .map(([n, s]) => tomlValueEdit(n, s)),
   },
   // Change a quoted value in place: stays valid.
-  { weight: 4, arbitrary: fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 ]{0,6}$/)).map(([n, s]) => tomlValueEdit(n, `"${s}" # `)) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.nat(), fc.stringMatching(/^[a-z0-9 ]{0,6}$/)).map(([n, s]) => tomlValueEdit(n, `"${s}" # `)),
+  },
   { weight: 2, arbitrary: blockEdit },
   { weight: 2, arbitrary: mutation },
 );

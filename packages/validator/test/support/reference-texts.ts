@@ -41,8 +41,38 @@ export class Random {
 // ---------------------------------------------------------------------------------------------
 // YAML
 
-const YAML_KEYS = ['svc_version', 'name', 'agents', 'main', 'enabled', 'model', 'connectors', 'slug', 'tags', 'a', 'b', 'c', 'x_y', 'k.1', 'é'];
-const YAML_ODD_KEYS = ['"quoted"', "'single'", '1', '0x1', 'true', '~', '""', '? [a, b]', '[1, 2]', '{a: 1}', '? {x: y}', '"<<"', '? '];
+const YAML_KEYS = [
+  'svc_version',
+  'name',
+  'agents',
+  'main',
+  'enabled',
+  'model',
+  'connectors',
+  'slug',
+  'tags',
+  'a',
+  'b',
+  'c',
+  'x_y',
+  'k.1',
+  'é',
+];
+const YAML_ODD_KEYS = [
+  '"quoted"',
+  "'single'",
+  '1',
+  '0x1',
+  'true',
+  '~',
+  '""',
+  '? [a, b]',
+  '[1, 2]',
+  '{a: 1}',
+  '? {x: y}',
+  '"<<"',
+  '? ',
+];
 const YAML_SCALARS = [
   'plain',
   'two words',
@@ -104,7 +134,11 @@ function yamlFlow(context: YamlContext, depth: number): string {
 function uniqueKeys(random: Random, count: number): string[] {
   const keys = new Set<string>();
   while (keys.size < count)
-    keys.add(random.chance(0.04) ? random.pick(YAML_ODD_KEYS) : random.pick(YAML_KEYS) + (random.chance(0.3) ? String(random.below(9)) : ''));
+    keys.add(
+      random.chance(0.04)
+        ? random.pick(YAML_ODD_KEYS)
+        : random.pick(YAML_KEYS) + (random.chance(0.3) ? String(random.below(9)) : ''),
+    );
   return [...keys];
 }
 
@@ -112,8 +146,23 @@ function uniqueKeys(random: Random, count: number): string[] {
 function mergeSource(context: YamlContext): string {
   const { random } = context;
   const good = context.mapAnchors;
-  const choices: string[] = ['{m: 1, enabled: true}', '[]', 'no', "''", '', '[*missing]', '|\n  text', '[{a: 1}, 3]', '[a: 1]'];
-  if (good.length > 0) choices.push(`*${random.pick(good)}`, `[*${random.pick(good)}, *${random.pick(good)}]`, `[*${random.pick(good)}, x]`);
+  const choices: string[] = [
+    '{m: 1, enabled: true}',
+    '[]',
+    'no',
+    "''",
+    '',
+    '[*missing]',
+    '|\n  text',
+    '[{a: 1}, 3]',
+    '[a: 1]',
+  ];
+  if (good.length > 0)
+    choices.push(
+      `*${random.pick(good)}`,
+      `[*${random.pick(good)}, *${random.pick(good)}]`,
+      `[*${random.pick(good)}, x]`,
+    );
   if (context.anchors.length > 0) choices.push(`*${random.pick(context.anchors)}`);
   return random.pick(choices);
 }
@@ -173,7 +222,8 @@ export function generateYaml(random: Random): string {
   const context: YamlContext = { random, anchors: [], mapAnchors: [], next: 0 };
   const lines: string[] = [random.chance(0.5) ? 'svc_version: 2' : 'svc_version: 1'];
   yamlBlockMap(context, '', 0, lines);
-  if (random.chance(0.2)) lines.splice(random.below(lines.length + 1), 0, random.pick(['# a comment', '', '# NEL \u0085 in a comment']));
+  if (random.chance(0.2))
+    lines.splice(random.below(lines.length + 1), 0, random.pick(['# a comment', '', '# NEL \u0085 in a comment']));
   const eol = random.chance(0.15) ? '\r\n' : '\n';
   return lines.join(eol) + eol;
 }
@@ -181,7 +231,24 @@ export function generateYaml(random: Random): string {
 // ---------------------------------------------------------------------------------------------
 // TOML
 
-const TOML_KEYS = ['svc_version', 'name', 'agents', 'main', 'enabled', 'model', 'slug', 'tags', 'a', 'b', 'c', 'x-y', 'k_1', '1234', 'true', 'inf'];
+const TOML_KEYS = [
+  'svc_version',
+  'name',
+  'agents',
+  'main',
+  'enabled',
+  'model',
+  'slug',
+  'tags',
+  'a',
+  'b',
+  'c',
+  'x-y',
+  'k_1',
+  '1234',
+  'true',
+  'inf',
+];
 const TOML_TABLES = ['project', 'sandbox', 'triggers', 'connectors', 'env'];
 const TOML_QUOTED_KEYS = ['"a.b"', '"main"', '""', "'lit'", '"é"', '"\\u0041"', '"a b"'];
 const TOML_SCALARS = [
@@ -290,7 +357,12 @@ export function generateToml(random: Random): string {
     lines.push(random.chance(0.3) ? `[[${header}]]` : `[${header}]`);
     tomlStatements(random, lines);
   }
-  if (random.chance(0.15)) lines.splice(random.below(lines.length + 1), 0, random.pick(['# comment', '# C1 \u009b in a comment', '', '# another']));
+  if (random.chance(0.15))
+    lines.splice(
+      random.below(lines.length + 1),
+      0,
+      random.pick(['# comment', '# C1 \u009b in a comment', '', '# another']),
+    );
   const eol = random.chance(0.15) ? '\r\n' : '\n';
   return lines.join(eol) + eol;
 }

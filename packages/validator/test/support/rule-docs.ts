@@ -19,7 +19,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManifestDocument, migrateManifest, validateManifest, type Diagnostic, type Limits, type ManifestFiles } from '@svc-manifest/validator';
+import {
+  ManifestDocument,
+  migrateManifest,
+  validateManifest,
+  type Diagnostic,
+  type Limits,
+  type ManifestFiles,
+} from '@svc-manifest/validator';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
 export const RULE_DOCS_DIR = join(REPO_ROOT, 'docs', 'rules');
@@ -68,7 +75,8 @@ export function parseExamples(page: string): DocExample[] {
     const [language, ...flags] = blocks[i]!.info.split(/\s+/);
     if (language !== 'yaml' && language !== 'toml') continue;
     const output = blocks[i + 1];
-    if (!output || output.info !== 'text') throw new Error(`a ${language} example must be followed by a \`\`\`text block`);
+    if (!output || output.info !== 'text')
+      throw new Error(`a ${language} example must be followed by a \`\`\`text block`);
     examples.push({
       format: language,
       flags,
@@ -152,7 +160,12 @@ export function runExample(example: DocExample, runner: ExampleRunner = 'validat
     const document = ManifestDocument.parse(input, { format: example.format, limits });
     return migrateManifest(document, { to: 2, defaultAgent }).diagnostics.map(diagnosticLine);
   }
-  return validateManifest(input, { format: example.format, limits, files, policy: { inlineSuppressions: true } }).diagnostics.map(diagnosticLine);
+  return validateManifest(input, {
+    format: example.format,
+    limits,
+    files,
+    policy: { inlineSuppressions: true },
+  }).diagnostics.map(diagnosticLine);
 }
 
 /** Every page under docs/rules/ except the README. */
@@ -173,7 +186,8 @@ export function refreshPage(page: string, runner: ExampleRunner = 'validate'): s
   let out = page;
   for (const example of [...examples].reverse()) {
     const lines = runExample(example, runner);
-    out = out.slice(0, example.outputStart) + (lines.length ? lines.join('\n') + '\n' : '') + out.slice(example.outputEnd);
+    out =
+      out.slice(0, example.outputStart) + (lines.length ? lines.join('\n') + '\n' : '') + out.slice(example.outputEnd);
   }
   return out;
 }

@@ -29,7 +29,8 @@ export function findTools(): { tools?: E2eTools; missing?: string } {
     ['code-server', tools.codeServerEntry],
     ['chromium', tools.chromium],
   ] as const) {
-    if (!existsSync(file)) return { missing: `${what} not found at ${file}; run packages/vscode-extension/scripts/install-code-server.sh` };
+    if (!existsSync(file))
+      return { missing: `${what} not found at ${file}; run packages/vscode-extension/scripts/install-code-server.sh` };
   }
   return { tools };
 }
@@ -69,7 +70,15 @@ export function prepareDirs(root: string, userSettings: Record<string, unknown>)
 }
 
 function baseArgs(tools: E2eTools, dirs: CodeServerDirs): string[] {
-  return [tools.codeServerEntry, '--config', dirs.configFile, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
+  return [
+    tools.codeServerEntry,
+    '--config',
+    dirs.configFile,
+    '--user-data-dir',
+    dirs.userDataDir,
+    '--extensions-dir',
+    dirs.extensionsDir,
+  ];
 }
 
 /** Environment for code-server: XDG dirs inside the temp root, so nothing lands in $HOME. */
@@ -82,7 +91,15 @@ function env(dirs: CodeServerDirs): NodeJS.ProcessEnv {
     XDG_CACHE_HOME: join(dirs.root, 'xdg-cache'),
   };
   // code-server reads these; a developer's own values must not leak in.
-  for (const k of ['PASSWORD', 'HASHED_PASSWORD', 'PORT', 'VSCODE_PROXY_URI', 'CODE_SERVER_CONFIG', 'VSCODE_IPC_HOOK_CLI']) delete e[k];
+  for (const k of [
+    'PASSWORD',
+    'HASHED_PASSWORD',
+    'PORT',
+    'VSCODE_PROXY_URI',
+    'CODE_SERVER_CONFIG',
+    'VSCODE_IPC_HOOK_CLI',
+  ])
+    delete e[k];
   return e;
 }
 
@@ -120,7 +137,12 @@ export interface RunningCodeServer {
 }
 
 /** Starts code-server on 127.0.0.1 with auth none, opening `folder`; resolves once it answers HTTP. */
-export async function startCodeServer(tools: E2eTools, dirs: CodeServerDirs, folder: string, logFile: string): Promise<RunningCodeServer> {
+export async function startCodeServer(
+  tools: E2eTools,
+  dirs: CodeServerDirs,
+  folder: string,
+  logFile: string,
+): Promise<RunningCodeServer> {
   const port = await freePort();
   writeFileSync(dirs.configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const log = createWriteStream(logFile);
