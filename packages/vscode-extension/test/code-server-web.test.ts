@@ -16,13 +16,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   findProcesses,
   findTools,
   installExtension,
+  launchHeadlessChromium,
   prepareDirs,
+  QUIET_WORKBENCH_SETTINGS,
   startCodeServer,
   type CodeServerDirs,
   type RunningCodeServer,
@@ -51,22 +53,9 @@ agents:
 `;
 
 const USER_SETTINGS = {
+  ...QUIET_WORKBENCH_SETTINGS,
   // The web entry, in the web worker extension host, instead of the desktop entry in Node's.
   'remote.extensionKind': { [EXTENSION_ID]: ['web'] },
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'workbench.enableExperiments': false,
-  'chat.disableAIFeatures': true,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'extensions.autoUpdate': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.ignoreRecommendations': true,
-  'security.workspace.trust.enabled': false,
-  'git.enabled': false,
-  'editor.minimap.enabled': false,
 };
 
 if (required && !tools) {
@@ -108,18 +97,7 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     writeFileSync(join(artifacts, 'install-extension.log'), installExtension(t, dirs, vsix));
     server = await startCodeServer(t, dirs, workspace, join(artifacts, 'code-server.log'));
 
-    browser = await chromium.launch({
-      executablePath: t.chromium,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchHeadlessChromium(t);
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     // The web extension host logs to the browser's console (an activation that failed, say), not to disk.
     page.on('console', (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));

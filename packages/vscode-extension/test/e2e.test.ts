@@ -24,14 +24,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   findProcesses,
   findTools,
   installExtension,
+  launchHeadlessChromium,
   listExtensions,
   prepareDirs,
+  QUIET_WORKBENCH_SETTINGS,
   startCodeServer,
   type CodeServerDirs,
   type RunningCodeServer,
@@ -79,24 +81,11 @@ prompt = "Summarise yesterday's activity"
 `;
 
 const USER_SETTINGS = {
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'workbench.enableExperiments': false,
-  'chat.disableAIFeatures': true,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'extensions.autoUpdate': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.ignoreRecommendations': true,
-  'security.workspace.trust.enabled': false,
-  'git.enabled': false,
+  ...QUIET_WORKBENCH_SETTINGS,
   'files.autoSave': 'off',
   // Every suggestion on screen then comes from a language server (ours).
   'editor.wordBasedSuggestions': 'off',
   'editor.quickSuggestions': { other: false, comments: false, strings: false },
-  'editor.minimap.enabled': false,
 };
 
 if (required && !tools) {
@@ -192,20 +181,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     cleanup.push(() => void process.off('exit', killOnExit));
 
     // 4. The browser.
-    browser = await chromium.launch({
-      executablePath: t.chromium,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchHeadlessChromium(t);
     cleanup.push(() => browser?.close());
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     page.setDefaultTimeout(30_000);

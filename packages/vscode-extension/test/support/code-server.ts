@@ -8,6 +8,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, wr
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
 
 export interface E2eTools {
   node: string;
@@ -245,4 +246,40 @@ export function findProcesses(...parts: string[]): number[] {
     if (parts.every((p) => cmdline.includes(p))) pids.push(Number(entry));
   }
   return pids;
+}
+
+/** User settings that keep code-server's workbench quiet: no welcome page, tips, updates, telemetry, AI or git. */
+export const QUIET_WORKBENCH_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.enableExperiments': false,
+  'chat.disableAIFeatures': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'editor.minimap.enabled': false,
+};
+
+/** Debian's Chromium, headless, with nothing of its own going to the network. */
+export function launchHeadlessChromium(tools: E2eTools): Promise<Browser> {
+  return chromium.launch({
+    executablePath: tools.chromium,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
 }
