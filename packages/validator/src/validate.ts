@@ -8,7 +8,7 @@ import {
   type MapNode,
   type ValueNode,
 } from './document/nodes.js';
-import { appendAll, mapSpliced } from './document/spliced-lists.js';
+import { appendAll, mapSpliced, type KeptEnds } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
 import { partsV1 } from './generated/validators-v1.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
@@ -266,12 +266,16 @@ function errorsKey(found: PartErrors): string {
 
 /** The anchors of a list of items, made once per list (the declarations index gives the same list while its collection is unchanged). */
 const anchorLists = new WeakMap<(item: never) => unknown, WeakMap<readonly unknown[], (MapEntry | ValueNode)[]>>();
-function anchorsOf<T>(items: readonly T[], anchor: (item: T) => MapEntry | ValueNode): (MapEntry | ValueNode)[] {
+function anchorsOf<T>(
+  items: readonly T[],
+  anchor: (item: T) => MapEntry | ValueNode,
+  kept?: KeptEnds,
+): (MapEntry | ValueNode)[] {
   let byList = anchorLists.get(anchor);
   if (!byList) anchorLists.set(anchor, (byList = new WeakMap()));
   let anchors = byList.get(items);
   // A list spliced from one mapped before (an edit of a few items) maps only those items.
-  if (!anchors) byList.set(items, (anchors = mapSpliced(items, anchor, (old) => byList.get(old))));
+  if (!anchors) byList.set(items, (anchors = mapSpliced(items, anchor, (old) => byList.get(old), kept)));
   return anchors;
 }
 
@@ -377,7 +381,7 @@ function runCodeRules(
   for (const rule of CODE_RULES) {
     // What a rule reports about an item also depends on the version (say, the schema it reads).
     const slot = `${rule.id}@${version}`;
-    const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends) => {
+    const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends, kept) => {
       // A one-shot validation keeps no item's result: each check reports straight into the sink,
       // in item order as the kept path appends them, without the anchors and slots that keep them.
       if (!cache.keep) {
@@ -386,7 +390,7 @@ function runCodeRules(
       }
       const found = cache.each(
         `${slot}:${name}`,
-        anchorsOf(items, item.anchor),
+        anchorsOf(items, item.anchor, kept),
         (index) => item.pointer(items[index]!, index),
         (index) => {
           // Most items report nothing: they share one spare list (taken while in use, as checks nest).

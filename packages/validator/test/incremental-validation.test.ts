@@ -22,7 +22,6 @@ import {
   type MapNode,
   type SeqNode,
 } from '../src/index.js';
-import { notedEnds } from '../src/document/spliced-lists.js';
 import { loadExamples, loadFixtures, type Fixture } from '../../../test/support/fixtures.js';
 import type { ValidationWork } from '../src/validate.js';
 
@@ -329,9 +328,10 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     );
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(edited, { format: 'toml' }).root));
     // The array of tables is spliced, not joined table by table, and says which ends it kept.
-    const tables = (nodeAtPointer(document.root!, '/triggers').node as SeqNode).items;
+    const triggers = nodeAtPointer(document.root!, '/triggers').node as SeqNode;
+    const tables = triggers.items;
     expect(tables).toHaveLength(301);
-    expect(notedEnds(tables, tablesBefore)).toEqual({ prefix: 150, suffix: 149 });
+    expect(triggers.kept).toMatchObject({ from: tablesBefore, prefix: 150, suffix: 149 });
     // The new table, and the one it was typed in front of: the unfinished header shared that
     // table's block, so its text was read again. No other trigger, agent or connector.
     expect(items(work.schemaParts)).toEqual(['/triggers/150', '/triggers/151']);
@@ -351,7 +351,8 @@ describe('a [[triggers]] table typed into a large TOML file', () => {
     expect(document.parsedCharacters).toBeLessThan(300);
     expect(JSON.stringify(document.root)).toBe(JSON.stringify(ManifestDocument.parse(text, { format: 'toml' }).root));
     expect(validateDocument(document).diagnostics).toEqual(validateManifest(text, { format: 'toml' }).diagnostics);
-    expect(notedEnds((nodeAtPointer(document.root!, '/triggers').node as SeqNode).items, tablesWithNew)).toEqual({
+    expect((nodeAtPointer(document.root!, '/triggers').node as SeqNode).kept).toMatchObject({
+      from: tablesWithNew,
       prefix: 150,
       suffix: 150,
     });

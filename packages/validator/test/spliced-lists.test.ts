@@ -1,11 +1,20 @@
 /**
  * Lists spliced from an earlier list (document/spliced-lists.ts): what they share with it is read
- * from the note the splice left, else found by comparing; either way never more than is shared.
+ * from the kept ends the holder carries (a sequence node's `kept`) or the note the splice left,
+ * else found by comparing; either way never more than is shared.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { declarationsOf, ManifestDocument, validateDocument, type ValueNode } from '@svc-manifest/validator';
-import { commonEnds, mapSpliced, notedEnds, noteSplice, withRunReplaced } from '../src/document/spliced-lists.js';
+import {
+  commonEnds,
+  keptEnds,
+  mapSpliced,
+  notedEnds,
+  noteSplice,
+  withRunReplaced,
+  type KeptEnds,
+} from '../src/document/spliced-lists.js';
 import {
   largeManifest,
   largeTomlManifest,
@@ -43,9 +52,11 @@ describe('spliced lists', () => {
       return { old, list, prefix: at, suffix: length - at - cut };
     });
 
-  it('a noted splice gives its counts, which a comparison of references confirms', () => {
+  it('kept ends or a noted splice give their counts, which a comparison of references confirms', () => {
     fc.assert(
       fc.property(spliced, ({ old, list, prefix, suffix }) => {
+        // Carried as a value (what a sequence node holds), and noted (what derived lists still use).
+        expect(commonEnds(list, old, keptEnds(old, prefix, suffix))).toEqual({ prefix, suffix });
         noteSplice(list, old, prefix, suffix);
         const ends = commonEnds(list, old);
         expect(ends).toEqual({ prefix, suffix });
@@ -57,13 +68,14 @@ describe('spliced lists', () => {
     );
   });
 
-  it('without a note, or with a note about another list, compares', () => {
+  it('without kept ends or a note, or with ones about another list, compares', () => {
     fc.assert(
       fc.property(spliced, ({ old, list }) => {
         expect(commonEnds(list, old)).toEqual(compared(list, old));
         const other = old.slice();
         noteSplice(list, other, 0, 0);
         expect(commonEnds(list, old)).toEqual(compared(list, old));
+        expect(commonEnds(list, old, keptEnds(other, 0, 0))).toEqual(compared(list, old));
       }),
       { numRuns: 200, seed: 1718 },
     );
@@ -113,18 +125,20 @@ describe('spliced lists', () => {
   });
 });
 
-/** Every sequence's items and every array value of a tree, by pointer. */
+/** Every sequence's items and every array value of a tree, by pointer; `kept` gets what each sequence carries. */
 function listsByPointer(
   node: ValueNode | null,
+  kept: Map<string, KeptEnds>,
   pointer = '',
   out = new Map<string, readonly unknown[]>(),
 ): Map<string, readonly unknown[]> {
   if (!node) return out;
   if (node.kind === 'seq') {
     out.set(`items ${pointer}`, node.items);
-    node.items.forEach((item, i) => listsByPointer(item, `${pointer}/${i}`, out));
+    if (node.kept) kept.set(`items ${pointer}`, node.kept);
+    node.items.forEach((item, i) => listsByPointer(item, kept, `${pointer}/${i}`, out));
   } else if (node.kind === 'map') {
-    for (const entry of node.entries) listsByPointer(entry.value, `${pointer}/${entry.key}`, out);
+    for (const entry of node.entries) listsByPointer(entry.value, kept, `${pointer}/${entry.key}`, out);
   }
   return out;
 }
@@ -144,8 +158,8 @@ function valueLists(
 }
 
 /** The lists a document's readers reuse work over: its sequences' items, its array values, its declarations. */
-function listsOf(document: ManifestDocument): Map<string, readonly unknown[]> {
-  const lists = valueLists(document.value, '', listsByPointer(document.root));
+function listsOf(document: ManifestDocument, kept: Map<string, KeptEnds>): Map<string, readonly unknown[]> {
+  const lists = valueLists(document.value, '', listsByPointer(document.root, kept));
   const declarations = declarationsOf(document);
   for (const kind of ['agent', 'connector', 'template', 'trigger'] as const)
     lists.set(`declarations ${kind}`, declarations.declarations(kind));
@@ -155,25 +169,29 @@ function listsOf(document: ManifestDocument): Map<string, readonly unknown[]> {
 describe('the notes the document layer and the declarations index write', () => {
   /**
    * After real edits (update(), then a validation and the declarations index, which splice lists
-   * of their own), every note found on a list at the same place as before is held to an
-   * independent comparison of the two lists' items by reference: it never claims more.
+   * of their own), every note found on a list at the same place as before, and the kept ends a
+   * sequence node carries, are held to an independent comparison of the two lists' items by
+   * reference: they never claim more.
    */
-  function checkNotes(start: string, format: 'yaml' | 'toml', edits: Mutation[]): number {
+  function checkNotes(start: string, format: 'yaml' | 'toml', edits: Mutation[]): { notes: number; kept: number } {
     let document = ManifestDocument.parse(start, { format });
     validateDocument(document);
-    let before = listsOf(document);
+    let before = listsOf(document, new Map());
     let text = start;
-    let checked = 0;
+    const checked = { notes: 0, kept: 0 };
     for (const edit of edits) {
       text = edit(text);
       document = document.update(text);
       validateDocument(document);
-      const after = listsOf(document);
+      const kept = new Map<string, KeptEnds>();
+      const after = listsOf(document, kept);
       for (const [where, list] of after) {
         const old = before.get(where);
-        const noted = old && notedEnds(list, old);
+        const carried = kept.get(where);
+        const noted = old && notedEnds(list, old, carried);
         if (!noted) continue;
-        checked += 1;
+        if (carried) checked.kept += 1;
+        else checked.notes += 1;
         const reference = compared(list, old);
         expect(noted.prefix, where).toBeLessThanOrEqual(reference.prefix);
         expect(noted.prefix + noted.suffix, where).toBeLessThanOrEqual(reference.prefix + reference.suffix);
@@ -184,13 +202,17 @@ describe('the notes the document layer and the declarations index write', () => 
   }
 
   it('never claim more than a comparison finds, after random edits of large YAML and TOML manifests', () => {
-    let checked = 0;
+    const checked = { notes: 0, kept: 0 };
+    const add = (found: { notes: number; kept: number }) => {
+      checked.notes += found.notes;
+      checked.kept += found.kept;
+    };
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 1000 }),
         fc.array(structuralEdit, { minLength: 1, maxLength: 6 }),
         (seed, edits) => {
-          checked += checkNotes(largeManifest(2, 40, 12, seed), 'yaml', edits);
+          add(checkNotes(largeManifest(2, 40, 12, seed), 'yaml', edits));
         },
       ),
       { numRuns: 40, seed: 1719 },
@@ -200,12 +222,13 @@ describe('the notes the document layer and the declarations index write', () => 
         fc.integer({ min: 1, max: 1000 }),
         fc.array(tomlEdit, { minLength: 1, maxLength: 6 }),
         (seed, edits) => {
-          checked += checkNotes(largeTomlManifest(30, 10, seed), 'toml', edits);
+          add(checkNotes(largeTomlManifest(30, 10, seed), 'toml', edits));
         },
       ),
       { numRuns: 40, seed: 1720 },
     );
-    // Notes were written and checked, not merely absent.
-    expect(checked).toBeGreaterThan(40);
+    // Notes and kept ends were written and checked, not merely absent.
+    expect(checked.notes).toBeGreaterThan(40);
+    expect(checked.kept).toBeGreaterThan(20);
   });
 });

@@ -4,6 +4,8 @@
  * the language server and the applier can point back at the exact characters.
  */
 
+import type { KeptEnds } from './spliced-lists.js';
+
 export type ScalarValue = string | number | boolean | null;
 
 interface NodeBase {
@@ -30,6 +32,11 @@ export interface SeqNode extends NodeBase {
   kind: 'seq';
   items: ValueNode[];
   flow: boolean;
+  /**
+   * Set when an edit spliced `items` from an earlier node's items: which ends it kept, for what
+   * reuses work per item. Not enumerable, so the tree compares and serialises as a fresh parse's.
+   */
+  readonly kept?: KeptEnds;
 }
 
 export interface MapEntry {
@@ -559,6 +566,11 @@ export function detachedEntry(entry: MapEntry): MapEntry {
   if (entry.ignored !== undefined) copy.ignored = entry.ignored;
   if (entry.keyRefused !== undefined) copy.keyRefused = entry.keyRefused;
   return copy;
+}
+
+/** Gives `seq` the ends its items kept from the list they were spliced from (see {@link SeqNode.kept}). */
+export function setKept(seq: SeqNode, kept: KeptEnds): void {
+  Object.defineProperty(seq, 'kept', { value: kept, enumerable: false, configurable: true });
 }
 
 /** A plain copy of a map or sequence (its own list of the same children), with its offsets in the file. */

@@ -10,6 +10,7 @@ import {
   mapNode,
   scalarNode,
   seqNode,
+  setKept,
   type LocatedName,
   type MapEntry,
   type MapNode,
@@ -19,7 +20,7 @@ import {
   type ValueNode,
 } from './nodes.js';
 import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
-import { commonEnds, noteSplice, withRunReplaced } from './spliced-lists.js';
+import { commonEnds, keptEnds, withRunReplaced, type KeptEnds } from './spliced-lists.js';
 import { lastAtMost } from './line-starts.js';
 import type { TomlBlock } from './toml-blocks.js';
 import { TOML_PARSER_OPTIONS } from './toml-version.js';
@@ -562,8 +563,7 @@ function patchedArrayOfTables(
     last = i;
   }
   // What reads the tables one by one (declarations, kept rule results) looks only between the unchanged ends.
-  if (last >= 0) noteSplice(tables, oldSeq.items, first, n - 1 - last);
-  return arrayOfTablesEntry(sources, tables);
+  return arrayOfTablesEntry(sources, tables, last >= 0 ? keptEnds(oldSeq.items, first, n - 1 - last) : undefined);
 }
 
 /**
@@ -584,19 +584,23 @@ function splicedArrayOfTables(
     middle.push(source.table);
   }
   const tables = withRunReplaced(oldSeq.items, prefix, oldSeq.items.length - suffix, middle);
-  noteSplice(tables, oldSeq.items, prefix, suffix);
-  return arrayOfTablesEntry(sources, tables);
+  return arrayOfTablesEntry(sources, tables, keptEnds(oldSeq.items, prefix, suffix));
 }
 
-/** The one entry of an array of tables: its key as the first table's header names it, and the sequence of `tables`. */
+/**
+ * The one entry of an array of tables: its key as the first table's header names it, and the
+ * sequence of `tables`, which carries `kept` when the tables were spliced from an earlier sequence's.
+ */
 function arrayOfTablesEntry(
   sources: readonly (TomlPart | MapEntry)[],
   tables: ValueNode[],
+  kept?: KeptEnds,
 ): { entries: MapEntry[]; owned: object[] } {
   const key = (sources[0] as TomlPart).header!.keys[0]!;
   const start = tables[0]!.start;
   const end = tables[tables.length - 1]!.end;
   const seq: SeqNode = { kind: 'seq', flow: false, items: tables, start, end };
+  if (kept) setKept(seq, kept);
   const entry: MapEntry = {
     key: key.name,
     keyStart: key.keyStart,

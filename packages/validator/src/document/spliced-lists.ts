@@ -6,29 +6,44 @@
  * results, kept schema results, kept declarations) needs how many items at each end are the same
  * objects. Comparing the two lists finds it, but that costs a step per item, on every edit, and in
  * the first edits after an open those steps run in V8's interpreter. The code that splices a list
- * knows the answer, so it notes it here, and {@link commonEnds} reads the note instead of comparing.
+ * knows the answer: it returns it as a {@link KeptEnds} value, which the structure that holds the
+ * list carries (a sequence node's `kept`), and {@link commonEnds} reads it instead of comparing.
+ * Lists derived from those (array values, declarations, anchors) are still noted in a WeakMap here:
+ * they are plain arrays handed to code that has no node to read a value from.
  */
 
-/** How `list` was made from `from`: its first `prefix` and last `suffix` items are `from`'s, the same objects. */
-interface SpliceNote {
-  from: readonly unknown[];
-  prefix: number;
-  suffix: number;
+/**
+ * How a list was made from `from`: its first `prefix` and last `suffix` items are `from`'s, the
+ * same objects. Made by the code that splices the list, never changed after.
+ */
+export interface KeptEnds {
+  readonly from: readonly unknown[];
+  readonly prefix: number;
+  readonly suffix: number;
 }
 
-const notes = new WeakMap<readonly unknown[], SpliceNote>();
+/** The kept ends of a list spliced from `from`, as one immutable value. */
+export function keptEnds(from: readonly unknown[], prefix: number, suffix: number): KeptEnds {
+  return Object.freeze({ from, prefix, suffix });
+}
+
+const notes = new WeakMap<readonly unknown[], KeptEnds>();
 
 /** Records that `list` holds `from`'s first `prefix` and last `suffix` items (the same objects), with other items between. */
 export function noteSplice(list: readonly unknown[], from: readonly unknown[], prefix: number, suffix: number): void {
   notes.set(list, { from, prefix, suffix });
 }
 
-/** The ends `list` shares with `old` by the note of the splice that made it from `old`; undefined when there is none. */
+/**
+ * The ends `list` shares with `old` by `kept` (what the structure holding `list` carries), else
+ * by the note of the splice that made it from `old`; undefined when neither is about `old`.
+ */
 export function notedEnds(
   list: readonly unknown[],
   old: readonly unknown[],
+  kept?: KeptEnds,
 ): { prefix: number; suffix: number } | undefined {
-  const note = notes.get(list);
+  const note = kept ?? notes.get(list);
   if (!note || note.from !== old || note.prefix + note.suffix > Math.min(list.length, old.length)) return undefined;
   return { prefix: note.prefix, suffix: note.suffix };
 }
@@ -39,8 +54,12 @@ export function notedEnds(
  * A note gives counts the comparison may exceed (an item replaced by itself); they are never
  * larger, so what they keep is kept rightly, and what is between is looked at again.
  */
-export function commonEnds(list: readonly unknown[], old: readonly unknown[]): { prefix: number; suffix: number } {
-  const noted = notedEnds(list, old);
+export function commonEnds(
+  list: readonly unknown[],
+  old: readonly unknown[],
+  kept?: KeptEnds,
+): { prefix: number; suffix: number } {
+  const noted = notedEnds(list, old, kept);
   if (noted) return noted;
   const n = list.length;
   const m = old.length;
@@ -72,15 +91,16 @@ export function withRunReplaced<T>(old: readonly T[], from: number, to: number, 
 
 /**
  * `list.map(map)`, made from the mapped form of the list it was spliced from when there is one
- * (`mappedOld`): only the items between the kept ends are mapped. The result is noted as spliced
- * from `mappedOld` in the same way.
+ * (`mappedOld`): only the items between the kept ends (`kept`, else the list's note) are mapped.
+ * The result is noted as spliced from `mappedOld` in the same way.
  */
 export function mapSpliced<T, U>(
   list: readonly T[],
   map: (item: T) => U,
   mappedOf: (old: readonly T[]) => readonly U[] | undefined,
+  kept?: KeptEnds,
 ): U[] {
-  const note = notes.get(list);
+  const note = kept ?? notes.get(list);
   const mappedOld = note ? mappedOf(note.from as readonly T[]) : undefined;
   if (!note || !mappedOld || mappedOld.length !== note.from.length) return list.map(map);
   const n = list.length;

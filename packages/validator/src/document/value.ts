@@ -102,6 +102,7 @@ function toValue(
             node.items,
             (item) => toValue(item, memo, forSchema, shared),
             (old) => shared.get(old) as unknown[] | undefined,
+            node.kept,
           )
         : node.items.map((item) => toValue(item, memo, forSchema, shared));
       shared?.set(node, list);

@@ -20,6 +20,7 @@ import {
   groupFramesByIndex,
   groupsFor,
   moveFramesFrom,
+  setKept,
   type Frame,
   type FrameGroup,
   type MapEntry,
@@ -29,7 +30,7 @@ import {
 } from './nodes.js';
 import { parseYamlFragment } from './parse-yaml.js';
 import type { ParsedFragment } from './tree-builder.js';
-import { noteSplice, withRunReplaced } from './spliced-lists.js';
+import { keptEnds, noteSplice, withRunReplaced, type KeptEnds } from './spliced-lists.js';
 import type { ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -640,8 +641,9 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
     const patched = patch && patchedSequence(top, patch);
     if (patched === null) return undefined;
     let seqItems: ValueNode[];
+    let kept: KeptEnds | undefined;
     if (patched) {
-      ({ items: seqItems, value } = patched);
+      ({ items: seqItems, kept, value } = patched);
       oneEach = true;
     } else {
       seqItems = [];
@@ -661,6 +663,7 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
       start: seqItems[0]!.start,
       end: seqItems[seqItems.length - 1]!.end,
     };
+    if (kept) setKept(collection, kept);
   } else {
     const mapEntries: MapEntry[] = [];
     for (let i = 1; i < top.units.length; i++) {
@@ -700,7 +703,7 @@ function assembleItems(top: YamlTop): AssembledItems | undefined {
 function patchedSequence(
   top: YamlTop,
   { previous, keptBefore, keptAfter }: ItemsPatch,
-): { items: ValueNode[]; value: unknown } | undefined | null {
+): { items: ValueNode[]; kept: KeptEnds; value: unknown } | undefined | null {
   const units = top.units;
   const middleEnd = units.length - keptAfter;
   const middleItems: ValueNode[] = [];
@@ -715,7 +718,7 @@ function patchedSequence(
   const old = (previous.collection as SeqNode).items;
   const items = withRunReplaced(old, keptBefore - 1, old.length - keptAfter, middleItems);
   // What reads the items one by one (declarations, kept rule results) looks only between the kept ends.
-  noteSplice(items, old, keptBefore - 1, keptAfter);
+  const kept = keptEnds(old, keptBefore - 1, keptAfter);
   let value: unknown;
   if (Array.isArray(previous.value)) {
     const list = previous.value as unknown[];
@@ -725,7 +728,7 @@ function patchedSequence(
     value = withRunReplaced(list, keptBefore - 1, list.length - keptAfter, middleValues);
     noteSplice(value as unknown[], list, keptBefore - 1, keptAfter);
   }
-  return { items, value };
+  return { items, kept, value };
 }
 
 /** The plain value of a collection parsed item by item, from its items' values. */

@@ -15,7 +15,7 @@ import {
 } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 import type { TextSource } from '../document/piece-text.js';
-import { commonEnds, noteSplice, withRunReplaced } from '../document/spliced-lists.js';
+import { commonEnds, noteSplice, withRunReplaced, type KeptEnds } from '../document/spliced-lists.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
 
@@ -196,6 +196,8 @@ function readItems<T extends ValueNode | MapEntry>(
   read: (item: T, index: number) => LocatedDeclaration | null,
   /** Whether an item's declaration counts now (a map's entry may be left out by a key repeated elsewhere); all do when absent. */
   live?: (item: T) => boolean,
+  /** What the collection holding `items` carries about the list they were spliced from (see SeqNode.kept). */
+  kept?: KeptEnds,
 ): Declaration[] {
   const n = items.length;
   if (n === 0) return [];
@@ -207,7 +209,7 @@ function readItems<T extends ValueNode | MapEntry>(
   let suffix = 0;
   const m = previous ? previous.items.length : 0;
   if (previous) {
-    const ends = commonEnds(items, previous.items);
+    const ends = commonEnds(items, previous.items, kept);
     prefix = ends.prefix;
     // Items after an added or removed one have a new index, which their path holds.
     if (n === m) suffix = ends.suffix;
@@ -297,7 +299,13 @@ export function namedItems(
     return found;
   };
   // JSON of the parts, not the parts joined: the pointer holds the manifest's keys, which may hold any separator.
-  return readItems(JSON.stringify([kind, pointer, key, nameKey, text ? 'quoted' : 'plain']), seq.items, read);
+  return readItems(
+    JSON.stringify([kind, pointer, key, nameKey, text ? 'quoted' : 'plain']),
+    seq.items,
+    read,
+    undefined,
+    seq.kept,
+  );
 }
 
 /**

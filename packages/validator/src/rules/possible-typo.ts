@@ -59,6 +59,8 @@ function visit(
           resolved.items,
           { anchor: NODE_ITEM.anchor, pointer: (_item, index) => `${pointer}/${index}` },
           visitOne,
+          undefined,
+          resolved.kept,
         );
       else resolved.items.forEach(visitOne);
     }

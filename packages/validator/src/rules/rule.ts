@@ -4,6 +4,7 @@ import type { ReportedElsewhereRule, RuleMeta } from './rule-meta.js';
 export type { ReportedElsewhereRule, RuleMeta };
 import type { ManifestLocator } from '../locator.js';
 import type { MapEntry, MapNode, ValueNode } from '../document/nodes.js';
+import type { KeptEnds } from '../document/spliced-lists.js';
 
 /** An error as ajv reports it. */
 export interface SchemaError {
@@ -62,6 +63,8 @@ export interface RuleContext extends ManifestLocator {
    * after an edit, a rule checks again only the items the edit changed. `name` tells a rule's
    * collections apart. Pass an `anchor` made once (a constant such as `NODE_ITEM`): a list's
    * anchors are kept per anchor function, so a function made per call maps every item again.
+   * `kept`: what the collection holding `items` carries about the list they were spliced from (a
+   * sequence node's `kept`), so that only the items between the kept ends are mapped to anchors.
    */
   forEachItem<T>(
     name: string,
@@ -69,6 +72,7 @@ export interface RuleContext extends ManifestLocator {
     item: { anchor: (item: T) => MapEntry | ValueNode; pointer: (item: T, index: number) => string },
     check: (item: T, index: number) => void,
     depends?: string,
+    kept?: KeptEnds,
   ): void;
 }
 
