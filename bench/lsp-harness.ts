@@ -256,6 +256,8 @@ export async function runOnce(
           workspace: {
             configuration: true,
             didChangeConfiguration: { dynamicRegistration: true },
+            // As VS Code says it: a server that reads files is told when they are created or deleted.
+            didChangeWatchedFiles: { dynamicRegistration: true },
             workspaceFolders: true,
           },
           textDocument: {

@@ -28,6 +28,7 @@ import { DiagnosticScheduler } from './diagnostic-scheduler.js';
 import type { DocumentState } from './document-state.js';
 import { DocumentSettings } from './document-settings.js';
 import { DocumentStore, type OpenFile } from './document-store.js';
+import { FileLookups } from './file-lookups.js';
 import { applyContentChanges, OpenText, type OffsetChanges } from './positions.js';
 import type { RequestHandler } from './feature.js';
 import { FeatureRefusal, RequestCancelled, type FeatureContext } from './feature-context.js';
@@ -103,7 +104,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const afterParse = collectAfterLargeParses(collection);
   const settingsOf = (uri: string): Settings => documentSettings.of(uri);
   // What the pushed diagnostics, the requests and the workspace requests all read.
-  const shared = { store, log, afterParse, policy, settingsOf, files: options.files };
+  const lookups = new FileLookups(options.files, () => client.canWatchFiles);
+  const shared = { store, log, afterParse, policy, settingsOf, files: lookups.files };
   const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { ...shared, quiet, requests, options });
   const showOrClear = (uri: string, managed: boolean): void => {
     if (!managed) {
@@ -115,13 +117,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (client.pulls) void documentSettings.load([uri]);
     else documentSettings.whenKnown(uri, () => scheduler.schedule(uri));
   };
-  /** Settings or files changed: a pulling client asks again (when it can be told), a pushed one is sent new lists. */
-  const refreshDiagnostics = (uris: string[]): void => {
+  /** Files were created, changed or deleted: paths are looked up again, and every open manifest checked again. */
+  const filesChanged = (): void => {
+    lookups.clear();
     if (client.pulls) {
       if (client.canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
       return;
     }
-    for (const uri of uris) if (store.managed(uri)) scheduler.schedule(uri);
+    for (const uri of openUris()) if (store.managed(uri)) scheduler.schedule(uri);
   };
 
   const guarded = (handler: RequestHandler) =>
@@ -189,13 +192,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   // A file created or deleted may settle a path warning, and a policy file changes what is
   // reported: every open manifest is checked again (the policy file is read again when it changed).
-  connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', () => refreshDiagnostics(openUris())));
+  connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', filesChanged));
 
   documents.onDidClose(
     notification('didClose', ({ document }) => {
       forgetChanges(document.uri);
       store.close(document.uri);
       documentSettings.forget(document.uri);
+      lookups.forget(document.uri);
       clearDiagnostics(document.uri);
       scheduler.forget(document.uri);
     }),
@@ -357,13 +361,14 @@ function pushedDiagnostics(
     store: DocumentStore;
     afterParse: (state: DocumentState) => void;
     log: Log;
-    options: Pick<ServerOptions, 'debounceMs' | 'files'>;
+    options: Pick<ServerOptions, 'debounceMs'>;
+    files: FeatureContext['files'];
     /** The settings of a document (its folder's). */
     settingsOf: (uri: string) => Settings;
     policy: FeatureContext['policy'];
   },
 ): { scheduler: DiagnosticScheduler; clear: (uri: string) => void } {
-  const { quiet, requests, store, afterParse, log, options, settingsOf, policy } = server;
+  const { quiet, requests, store, afterParse, log, options, settingsOf, policy, files } = server;
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
   const scheduler = new DiagnosticScheduler({
@@ -379,11 +384,7 @@ function pushedDiagnostics(
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(
-        state,
-        {},
-        { settings: settingsOf(state.uri), files: options.files, policy },
-      );
+      const diagnostics = computeDiagnostics(state, {}, { settings: settingsOf(state.uri), files, policy });
       afterParse(state);
       return diagnostics;
     },

@@ -114,3 +114,70 @@ describe('over stdio', () => {
     expect((await published(uri, 3)).map((d) => d.code)).toEqual(['invalid-format']);
   });
 });
+
+describe('looking paths up again', () => {
+  const MANIFEST = `svc_version: 2
+default_agent: main
+agents:
+  main: {}
+agent_runtime:
+  config_dir: .svc
+`;
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'svc-lsp-lookups-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** Opens a manifest in its own folder, creates `.svc` without telling the server, then edits it once. */
+  async function createdUnannounced(watches: boolean) {
+    const folder = mkdtempSync(join(work, 'repo-'));
+    mkdirSync(join(folder, '.git'));
+    const uri = pathToFileURL(join(folder, 'svc.yaml')).href;
+    const client = await startStdioClient(
+      null,
+      undefined,
+      watches ? { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } : {},
+    );
+    const published = (count: number) =>
+      client.until(() => {
+        const all = client.notifications.filter(
+          (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+        );
+        return all.length >= count && (all[all.length - 1]!.params.diagnostics as { code: string }[]);
+      }, `publication ${count}`);
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST },
+    });
+    expect((await published(1)).map((d) => d.code)).toEqual(['path-not-found']);
+    mkdirSync(join(folder, '.svc'));
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: `${MANIFEST}# edited\n` }],
+    });
+    return { client, uri, folder, afterEdit: (await published(2)).map((d) => d.code), published };
+  }
+
+  it("keeps each path's kind for a client that watches files, until it announces a change", async () => {
+    const { client, folder, afterEdit, published } = await createdUnannounced(true);
+    try {
+      // Not asked again on a keystroke: the client has not said a file was created.
+      expect(afterEdit).toEqual(['path-not-found']);
+      await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: pathToFileURL(join(folder, '.svc')).href, type: 1 }],
+      });
+      expect(await published(3)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('asks the file system on every validation for a client that does not watch files', async () => {
+    const { client, afterEdit } = await createdUnannounced(false);
+    try {
+      expect(afterEdit).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
