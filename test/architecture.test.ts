@@ -120,6 +120,21 @@ function packageName(specifier: string): string {
 const isRelative = (specifier: string) => specifier.startsWith('.');
 const isBuiltin = (specifier: string) => specifier.startsWith('node:');
 
+const SOURCE_PATHS = new Set(SOURCES.map((s) => s.file));
+/**
+ * The source files `s` imports by a relative path: a `.js` specifier names the `.ts` file, one
+ * without an extension (the bundled extension's style) `<it>.ts`. A specifier that names no
+ * source file is resolved to the path it spells.
+ */
+const relativeTargets = (s: SourceFile) =>
+  s.imports
+    .filter((i) => isRelative(i.specifier))
+    .map((i) => {
+      const named = resolve(dirname(s.file), i.specifier);
+      const candidates = [named.replace(/\.js$/, '.ts'), `${named}.ts`];
+      return { i, target: candidates.find((file) => SOURCE_PATHS.has(file)) ?? named };
+    });
+
 describe('the packages', () => {
   it('are all read (every package has sources and imports)', () => {
     for (const pkg of PACKAGES) {
@@ -256,9 +271,8 @@ describe('inside each package', () => {
   function cycles(pkg: string): string[] {
     const files = new Map(sourcesOf(pkg).map((s) => [s.file, s]));
     const edges = (s: SourceFile) =>
-      s.imports
-        .filter((i) => isRelative(i.specifier))
-        .map((i) => resolve(dirname(s.file), i.specifier).replace(/\.js$/, '.ts'))
+      relativeTargets(s)
+        .map(({ target }) => target)
         .filter((target) => files.has(target));
     const found: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
@@ -284,17 +298,18 @@ describe('inside each package', () => {
   // type two git modules share in the lower one).
   for (const pkg of PACKAGES) {
     it(`${pkg}: no import cycle among its modules, type imports included`, () => {
+      // Every relative import must name a source file, or its edge would be missing from the graph.
+      const unresolved = sourcesOf(pkg)
+        .flatMap((s) => relativeTargets(s))
+        .filter(({ target }) => !SOURCE_PATHS.has(target))
+        .map(({ i }) => `${i.file} → ${i.specifier}`);
+      expect(unresolved).toEqual([]);
       expect(cycles(pkg)).toEqual([]);
     });
   }
 
   const VALIDATOR_SRC = join(ROOT, 'packages', 'validator', 'src');
   const inValidator = (...path: string[]) => join(VALIDATOR_SRC, ...path);
-  /** The validator modules an import of `s` reaches in one step (`.js` specifiers name `.ts` files). */
-  const relativeTargets = (s: SourceFile) =>
-    s.imports
-      .filter((i) => isRelative(i.specifier))
-      .map((i) => ({ i, target: resolve(dirname(s.file), i.specifier).replace(/\.js$/, '.ts') }));
 
   it('validator: document/ imports nothing outside itself but the diagnostic types', () => {
     const documentDir = inValidator('document') + sep;
