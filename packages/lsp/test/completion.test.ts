@@ -1,3 +1,4 @@
+import { MONITOR_FORBIDDEN_KEYS } from '@svc-manifest/schema';
 import { describe, expect, it } from 'vitest';
 import { completion } from '../src/features/completion.js';
 import { at, tomlUri } from './helpers.js';
@@ -85,19 +86,8 @@ describe('completion of keys (YAML)', () => {
   it('does not offer keys a monitor trigger forbids', () => {
     const got = labels(`svc_version: 2\ntriggers:\n  - slug: m\n    type: monitor\n    mode: poll\n    ‸\n`);
     expect(got).toEqual(expect.arrayContaining(['run', 'interval', 'prompt']));
-    for (const key of [
-      'cron',
-      'schedule',
-      'run_at',
-      'runAt',
-      'timezone',
-      'secret_env',
-      'secretEnv',
-      'slug',
-      'type',
-      'mode',
-    ])
-      expect(got).not.toContain(key);
+    // The schema's list of keys a monitor forbids, and those the item already has.
+    for (const key of [...MONITOR_FORBIDDEN_KEYS, 'slug', 'type', 'mode']) expect(got).not.toContain(key);
   });
 
   it('offers the connector keys of the document version', () => {
