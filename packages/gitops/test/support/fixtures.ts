@@ -106,17 +106,8 @@ export const SKILL_V1 = lf([
   '2. read every page',
   '3. write a summary',
 ]);
-export const SKILL_V2 = lf([
-  '# PDF tools',
-  '',
-  'Extract text from PDFs.',
-  '',
-  'Steps:',
-  '1. open the file',
-  '2. read every page',
-  '3. write a summary',
-  '4. cite page numbers',
-]);
+/** SKILL_V1 with one more step. */
+export const SKILL_V2 = SKILL_V1 + lf(['4. cite page numbers']);
 export const EXTRACT_PY = lf(['import sys', '', 'def main():', '    print(sys.argv[1])']);
 
 export interface ItemVersion {
