@@ -34,6 +34,21 @@ export interface ThroughputResult {
 
 const SCHEMA = join(ROOT, 'packages', 'schema', 'generated', 'svc.schema.json');
 
+/**
+ * ajv-cli's arguments for the YAML files of a tree (it reads no TOML). --strict=false: the
+ * published schema carries editor hints (markdownDescription, x-taplo, …), which ajv's strict mode
+ * refuses as unknown keywords.
+ */
+export const ajvArgs = (tree: string): string[] => [
+  'validate',
+  '--spec=draft7',
+  '--strict=false',
+  '-s',
+  SCHEMA,
+  '-d',
+  `${tree}/**/svc.yaml`,
+];
+
 /** A tree of `count` manifests: one in ten TOML, one in three of the YAML ones invalid (`invalid`). */
 export function generateTree(root: string, count: number): { yaml: number; toml: number; invalid: number } {
   rmSync(root, { recursive: true, force: true });
@@ -134,7 +149,6 @@ export function benchThroughput(work: string, count: number, runs: number): Thro
   } else skipped.push('python-jsonschema + PyYAML: not installed (scripts/install-test-tools.sh installs them)');
   const ajv = join(ROOT, 'node_modules', '.bin', 'ajv');
   if (existsSync(ajv)) {
-    const yamlGlob = `${tree}/**/svc.yaml`;
     // It prints "<file> valid" on stdout, "<file> invalid" and the errors on stderr, per file.
     const read: RunCheck = (stdout, stderr) => {
       const lines = `${stdout}\n${stderr}`.split('\n');
@@ -142,12 +156,10 @@ export function benchThroughput(work: string, count: number, runs: number): Thro
       const refused = lines.filter((line) => line.endsWith(' invalid') && line.includes('svc.yaml')).length;
       return given === yaml && refused === invalid ? undefined : `${given} files, ${refused} refused`;
     };
-    // --strict=false: the published schema carries editor hints (markdownDescription, x-taplo, …),
-    // which ajv's strict mode refuses as unknown keywords.
     row(
       'ajv-cli',
       yaml,
-      timeRuns(runs, ajv, ['validate', '--spec=draft7', '--strict=false', '-s', SCHEMA, '-d', yamlGlob], [1], read),
+      timeRuns(runs, ajv, ajvArgs(tree), [1], read),
       `YAML files only (it reads no TOML: ${toml} TOML files left out); one process; no locations`,
     );
   } else skipped.push('ajv-cli: not installed (npm ci installs it)');

@@ -11,19 +11,18 @@ import { join } from 'node:path';
 import { CLI, wall } from '../cli-bench.ts';
 import { stat } from '../lsp-harness.ts';
 import { ROOT } from '../servers.ts';
-import { generateTree } from '../throughput-bench.ts';
+import { ajvArgs, generateTree } from '../throughput-bench.ts';
 
 const files = Number(process.argv[2] ?? 2000);
 const rounds = Number(process.argv[3] ?? 5);
 const format = process.argv[4] ?? 'json';
 const tree = join(ROOT, '.bench-work', 'throughput-tree');
 const { yaml } = generateTree(tree, files);
-const schema = join(ROOT, 'packages', 'schema', 'generated', 'svc.schema.json');
 const ajv = join(ROOT, 'node_modules', 'ajv-cli', 'dist', 'index.js');
 const ours = (cli: string) => [cli, 'validate', tree, '--format', format, '--no-ignore', '--concurrency', 'off'];
 const commands: [string, string[], number][] = [
   ['ours', ours(CLI), files],
-  ['ajv-cli', [ajv, 'validate', '--spec=draft7', '--strict=false', '-s', schema, '-d', `${tree}/**/svc.yaml`], yaml],
+  ['ajv-cli', [ajv, ...ajvArgs(tree)], yaml],
 ];
 if (process.env.OTHER_CLI) commands.push(['other build', ours(process.env.OTHER_CLI), files]);
 const env = { NO_COLOR: '1' };
