@@ -13,6 +13,7 @@ import { ManifestDocument } from '@svc-manifest/validator';
 import { formatManifestCheckedBy, type FormatCheck } from '../../packages/validator/src/edit/format.ts';
 import { messUp } from '../format-bench.ts';
 import { generateManifest } from '../generate.ts';
+import { stat } from '../lsp-harness.ts';
 import { renderToml } from '../render-toml.ts';
 
 const lines = Number(process.argv[2] ?? 10000);
@@ -21,7 +22,7 @@ const runs = Number(process.argv[4] ?? 15);
 const LIMITS = { maxBytes: 64 * 1024 * 1024 };
 const manifest = generateManifest({ targetLines: lines, errorRate: 0, seed: 42 });
 const text = messUp((format === 'toml' ? renderToml(manifest) : manifest).text, format);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => stat(xs).median;
 const timed = (run: () => unknown): number => {
   const start = performance.now();
   run();
