@@ -40,6 +40,8 @@ const editsArb = fc.array(
   fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), insertArb),
   { maxLength: 8 },
 );
+/** The size of the pieces a text is cut into: the default, and sizes that make many pieces. */
+const pieceSizeArb = fc.constantFrom(undefined, 1, 7, 300);
 
 describe('PieceText', () => {
   it('reads what the same string reads, before and after edits, without making the whole string', () => {
@@ -48,7 +50,7 @@ describe('PieceText', () => {
         textArb,
         editsArb,
         fc.array(fc.integer({ min: -3, max: 3_000_000 }), { minLength: 4, maxLength: 4 }),
-        fc.constantFrom(undefined, 1, 7, 300),
+        pieceSizeArb,
         (text, fractions, probes, pieceSize) => {
           let pieces = PieceText.from(text, pieceSize);
           let plain = text;
@@ -81,61 +83,49 @@ describe('PieceText', () => {
 
   it('is its own line index: the same lines, positions and line ends as an index of the string, without making it', () => {
     fc.assert(
-      fc.property(
-        textArb,
-        editsArb,
-        fc.constantFrom(undefined, 1, 7, 300),
-        fc.boolean(),
-        (text, fractions, pieceSize, bom) => {
-          let pieces = PieceText.from(bom ? `\uFEFF${text}` : text, pieceSize);
-          let plain = pieces.toString();
-          for (const edit of editsFor(fractions, plain.length)) {
-            // Keep a byte-order mark, when there is one, where the index looks for it.
-            const start = Math.max(edit.start, bom ? 1 : 0);
-            const end = Math.max(edit.end, start);
-            pieces = pieces.edit(start, end, edit.text);
-            plain = plain.slice(0, start) + edit.text + plain.slice(end);
-          }
-          const wasWhole = pieces.isMaterialized;
-          const index = new LineIndex(pieces);
-          const expected = new LineIndex(plain);
-          expect(index.lineCount).toBe(expected.lineCount);
-          for (let line = 0; line < expected.lineCount; line++) {
-            expect(index.lineStart(line)).toBe(expected.lineStart(line));
-            expect(index.lineEnd(line)).toBe(expected.lineEnd(line));
-          }
-          for (let offset = 0; offset <= plain.length; offset += Math.max(1, plain.length >> 6)) {
-            expect(index.lineOf(offset)).toBe(expected.lineOf(offset));
-            expect(index.position(offset)).toEqual(expected.position(offset));
-          }
-          expect(index.lineOf(plain.length)).toBe(expected.lineOf(plain.length));
-          expect(pieces.isMaterialized).toBe(wasWhole);
-        },
-      ),
+      fc.property(textArb, editsArb, pieceSizeArb, fc.boolean(), (text, fractions, pieceSize, bom) => {
+        let pieces = PieceText.from(bom ? `\uFEFF${text}` : text, pieceSize);
+        let plain = pieces.toString();
+        for (const edit of editsFor(fractions, plain.length)) {
+          // Keep a byte-order mark, when there is one, where the index looks for it.
+          const start = Math.max(edit.start, bom ? 1 : 0);
+          const end = Math.max(edit.end, start);
+          pieces = pieces.edit(start, end, edit.text);
+          plain = plain.slice(0, start) + edit.text + plain.slice(end);
+        }
+        const wasWhole = pieces.isMaterialized;
+        const index = new LineIndex(pieces);
+        const expected = new LineIndex(plain);
+        expect(index.lineCount).toBe(expected.lineCount);
+        for (let line = 0; line < expected.lineCount; line++) {
+          expect(index.lineStart(line)).toBe(expected.lineStart(line));
+          expect(index.lineEnd(line)).toBe(expected.lineEnd(line));
+        }
+        for (let offset = 0; offset <= plain.length; offset += Math.max(1, plain.length >> 6)) {
+          expect(index.lineOf(offset)).toBe(expected.lineOf(offset));
+          expect(index.position(offset)).toEqual(expected.position(offset));
+        }
+        expect(index.lineOf(plain.length)).toBe(expected.lineOf(plain.length));
+        expect(pieces.isMaterialized).toBe(wasWhole);
+      }),
       { numRuns: 80 },
     );
   });
 
   it('knows whether a line ends with CRLF, carrying what earlier texts read through edits', () => {
     fc.assert(
-      fc.property(
-        textArb,
-        editsArb,
-        fc.constantFrom(undefined, 1, 7, 300),
-        fc.boolean(),
-        (text, fractions, pieceSize, askFirst) => {
-          let pieces = PieceText.from(text, pieceSize);
-          let plain = text;
-          // Asked before the edits, each edit carries the answer per piece; not asked, the last text reads every piece.
+      fc.property(textArb, editsArb, pieceSizeArb, fc.boolean(), (text, fractions, pieceSize, askFirst) => {
+        let pieces = PieceText.from(text, pieceSize);
+        let plain = text;
+        // Asked before the edits, each edit carries the answer per piece; not asked, the last text reads every piece.
+        if (askFirst) expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
+        for (const edit of editsFor(fractions, text.length)) {
+          pieces = pieces.edit(edit.start, edit.end, edit.text);
+          plain = plain.slice(0, edit.start) + edit.text + plain.slice(edit.end);
           if (askFirst) expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
-          for (const edit of editsFor(fractions, text.length)) {
-            pieces = pieces.edit(edit.start, edit.end, edit.text);
-            plain = plain.slice(0, edit.start) + edit.text + plain.slice(edit.end);
-            if (askFirst) expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
-          }
-          expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
-        },
-      ),
+        }
+        expect(pieces.hasCrlf).toBe(plain.includes('\r\n'));
+      }),
       { numRuns: 300 },
     );
     // A CRLF made by joining a CR and an LF across the edited range, and one removed the same way.
