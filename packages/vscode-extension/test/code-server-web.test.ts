@@ -20,12 +20,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   findProcesses,
-  findTools,
   installExtension,
   launchHeadlessChromium,
   prepareDirs,
   QUIET_WORKBENCH_SETTINGS,
   startCodeServer,
+  toolsFor,
   type CodeServerDirs,
   type RunningCodeServer,
 } from './support/code-server';
@@ -35,14 +35,9 @@ const repoRoot = resolve(pkgDir, '..', '..');
 const artifacts = process.env.SVC_E2E_ARTIFACTS
   ? resolve(process.env.SVC_E2E_ARTIFACTS, 'web')
   : join(repoRoot, 'test-results', 'vscode-web');
-const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 const EXTENSION_ID = 'svc-manifest.svc-manifest-vscode';
 
-const { tools, missing } = findTools();
-if (!tools)
-  console.warn(
-    `[vscode web e2e] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`,
-  );
+const tools = toolsFor('VS Code web extension in code-server');
 
 // One mistake: the agent key `enabeld` (line 5, column 5).
 const SVC_YAML = `svc_version: 2
@@ -57,14 +52,6 @@ const USER_SETTINGS = {
   // The web entry, in the web worker extension host, instead of the desktop entry in Node's.
   'remote.extensionKind': { [EXTENSION_ID]: ['web'] },
 };
-
-if (required && !tools) {
-  describe('VS Code web extension in code-server', () => {
-    it('has code-server and chromium installed', () => {
-      throw new Error(`code-server/chromium not installed: ${missing}`);
-    });
-  });
-}
 
 describe.skipIf(!tools)("VS Code web extension in code-server's web worker extension host", () => {
   let tmp = '';

@@ -28,13 +28,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   findProcesses,
-  findTools,
   installExtension,
   launchHeadlessChromium,
   listExtensions,
   prepareDirs,
   QUIET_WORKBENCH_SETTINGS,
   startCodeServer,
+  toolsFor,
   type CodeServerDirs,
   type RunningCodeServer,
 } from './support/code-server';
@@ -46,13 +46,8 @@ const vsceBin = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
 // The CLI from the build (\`npm run build\`), whose output the palette commands must match.
 const cliBin = join(repoRoot, 'packages', 'validator', 'launcher', 'svc-manifest.cjs');
 const transformFixtures = join(repoRoot, 'fixtures-transform');
-const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 
-const { tools, missing } = findTools();
-if (!tools) {
-  const msg = `[vscode e2e] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`;
-  console.warn(msg);
-}
+const tools = toolsFor('VS Code extension end-to-end');
 
 // svc_version 2 manifests with one mistake each: the agent key `enabeld`
 // (line 5), where only the listed agent keys are allowed.
@@ -87,14 +82,6 @@ const USER_SETTINGS = {
   'editor.wordBasedSuggestions': 'off',
   'editor.quickSuggestions': { other: false, comments: false, strings: false },
 };
-
-if (required && !tools) {
-  describe('VS Code extension end-to-end', () => {
-    it('has code-server and chromium installed', () => {
-      throw new Error(`code-server/chromium not installed: ${missing}`);
-    });
-  });
-}
 
 describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)', () => {
   let tmp = '';
