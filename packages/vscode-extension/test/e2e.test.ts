@@ -7,7 +7,7 @@
  * commands and the output channel, restart after the server is killed and the
  * restart limit, svc.toml once a TOML extension owns the `toml` language, YAML
  * syntax errors left to Red Hat's YAML extension once it is installed, and
- * the settings svc.files.extraPatterns and svc.enable; a path warning that
+ * the settings svc.files.extraPatterns, svc.enable and svc.validation.enable; a path warning that
  * clears once the file exists, document links, format on save and the status bar; and the palette commands
  * Fix all, Migrate to version 2, Convert to YAML and Format on manifests in the workspace, each giving the
  * bytes the svc-manifest CLI gives for the same file, with the status bar for a v1 and a v2 manifest; and
@@ -628,7 +628,7 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     await shot('15-yaml-syntax-error-left-to-redhat');
   }, 240_000);
 
-  it('settings: svc.files.extraPatterns adds a file, svc.enable turns diagnostics off and on', async () => {
+  it('settings: svc.files.extraPatterns adds a file, svc.enable and svc.validation.enable turn diagnostics off and on', async () => {
     failureShot('extra-patterns');
     await openFromExplorer('app.manifest.yaml');
     await runCommand('svc: Show output');
@@ -668,6 +668,16 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
       settingsFile,
       JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.enable': true }, null, 2),
     );
+    await problemFor('app.manifest.yaml', 'enabeld');
+
+    // A per-folder switch, `svc.validation.enable: false`: the server asks for it with the document as
+    // scope (the extension does not filter by it) and takes the diagnostics away; back on, they return.
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'], 'svc.validation.enable': false }, null, 2),
+    );
+    await expect.poll(() => entriesFor('app.manifest.yaml'), { timeout: 60_000 }).toBe(0);
+    writeFileSync(settingsFile, JSON.stringify({ 'svc.files.extraPatterns': ['*.manifest.yaml'] }, null, 2));
     await problemFor('app.manifest.yaml', 'enabeld');
   }, 240_000);
 
