@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -786,21 +786,22 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     expect(formatted).not.toBe(unformatted);
     expect(converted).toContain('# Every comment must reach svc.yaml.');
 
+    /** Opens `file` (the status bar shows `version`), runs `act`, saves its edit and waits for `expected` on disk. */
+    const editAndSave = async (file: string, version: string, act: () => Promise<void>, expected: string) => {
+      await openByPath(relative(workspace, file));
+      await statusBarShows(version);
+      await act();
+      await saveEdited();
+      await expect.poll(() => readFileSync(file, 'utf8'), { timeout: 30_000 }).toBe(expected);
+    };
+
     // Fix all: what `svc-manifest validate --fix` fixes.
-    await openByPath('palette-fix/svc.yaml');
-    await statusBarShows('svc v2');
-    await runCommand('svc: Fix all safe problems');
-    await saveEdited();
-    await expect.poll(() => readFileSync(fixFile, 'utf8'), { timeout: 30_000 }).toBe(fixed);
+    await editAndSave(fixFile, 'svc v2', () => runCommand('svc: Fix all safe problems'), fixed);
     await shot('20-palette-fix-all');
 
     // Migrate to version 2: what `svc-manifest migrate --to 2` prints; the status bar follows the edit.
-    await openByPath('palette-migrate/svc.yaml');
-    await statusBarShows('svc v1');
-    await runCommand('svc: Migrate to version 2');
-    await saveEdited();
+    await editAndSave(migrateFile, 'svc v1', () => runCommand('svc: Migrate to version 2'), migrated);
     await statusBarShows('svc v2');
-    await expect.poll(() => readFileSync(migrateFile, 'utf8'), { timeout: 30_000 }).toBe(migrated);
     await shot('21-palette-migrate');
 
     // A v1 manifest with two agents and no default: the command asks which becomes `default_agent`
@@ -808,26 +809,29 @@ describe.skipIf(!tools)('VS Code extension end-to-end (code-server + chromium)',
     const twoAgents = 'svc_version: 1\nagents:\n  - name: triage  # first\n  - name: writer\n';
     const chooseFile = put('palette-choose', 'svc.yaml', twoAgents);
     const chosen = cli(dirname(chooseFile), 'migrate', '--to', '2', '--default-agent', 'writer', 'svc.yaml');
-    await openByPath('palette-choose/svc.yaml');
-    await statusBarShows('svc v1');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>svc: Migrate to version 2');
-    const entry = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'svc: Migrate to version 2' });
-    await entry.first().waitFor();
-    await page.keyboard.press('Enter');
-    const choice = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: "(default agent 'writer')" });
-    await choice.waitFor({ state: 'visible' });
-    await shot('22-palette-migrate-choose');
-    await choice.click();
-    await saveEdited();
-    await expect.poll(() => readFileSync(chooseFile, 'utf8'), { timeout: 30_000 }).toBe(chosen);
+    await editAndSave(
+      chooseFile,
+      'svc v1',
+      async () => {
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget input').fill('>svc: Migrate to version 2');
+        const entry = page
+          .locator('.quick-input-widget .monaco-list-row')
+          .filter({ hasText: 'svc: Migrate to version 2' });
+        await entry.first().waitFor();
+        await page.keyboard.press('Enter');
+        const choice = page
+          .locator('.quick-input-widget .monaco-list-row')
+          .filter({ hasText: "(default agent 'writer')" });
+        await choice.waitFor({ state: 'visible' });
+        await shot('22-palette-migrate-choose');
+        await choice.click();
+      },
+      chosen,
+    );
 
     // Format: the bytes `svc-manifest fmt` writes, for a TOML manifest (version 1).
-    await openByPath('palette-format/svc.toml');
-    await statusBarShows('svc v1');
-    await runCommand('svc: Format manifest');
-    await saveEdited();
-    await expect.poll(() => readFileSync(formatFile, 'utf8'), { timeout: 30_000 }).toBe(formatted);
+    await editAndSave(formatFile, 'svc v1', () => runCommand('svc: Format manifest'), formatted);
     await shot('23-palette-format');
 
     // Convert to YAML: svc.yaml beside svc.toml with every comment (what `svc-manifest convert` prints), saved
