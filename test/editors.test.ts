@@ -124,30 +124,27 @@ describe('README: Neovim', () => {
   const [, major, minor] = /NVIM v(\d+)\.(\d+)/.exec(nvim.version) ?? [];
   const atLeast08 = Number(major) > 0 || Number(minor) >= 8;
 
+  /** Neovim with no UI, no shada and no swap file, configured by `init`, running each of `commands` (`-c`). */
+  const headlessNvim = (
+    init: string,
+    commands: string[],
+    options: { cwd?: string; env: NodeJS.ProcessEnv; timeout: number },
+  ) =>
+    spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', init, ...commands.flatMap((c) => ['-c', c])], {
+      ...options,
+      encoding: 'utf8',
+    });
+
   const run = (config: string, file: string) => {
     if (!nvim.ok) throw new Error('nvim is not installed: apt-get install -y neovim');
     const init = join(work, 'init.lua');
     writeFileSync(init, config);
     const out = join(work, `nvim-${file}.json`);
-    const result = spawnSync(
-      'nvim',
-      [
-        '--headless',
-        '-n',
-        '-i',
-        'NONE',
-        '-u',
-        init,
-        '-c',
-        `luafile ${join(ROOT, 'test', 'editors', 'nvim-harness.lua')}`,
-      ],
-      {
-        cwd: project,
-        env: { ...env, SVC_FILE: join(project, file), SVC_OUT: out },
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
-    );
+    const result = headlessNvim(init, [`luafile ${join(ROOT, 'test', 'editors', 'nvim-harness.lua')}`], {
+      cwd: project,
+      env: { ...env, SVC_FILE: join(project, file), SVC_OUT: out },
+      timeout: 120_000,
+    });
     expect(result.status, result.stderr).toBe(0);
     return JSON.parse(readFileSync(out, 'utf8')) as {
       error?: string;
@@ -186,26 +183,10 @@ describe('README: Neovim', () => {
   it('the 0.8+ configuration compiles as Lua (it runs in the test above when this Neovim is 0.8+)', () => {
     const file = join(work, 'newer.lua');
     writeFileSync(file, newer!);
-    const result = spawnSync(
-      'nvim',
-      [
-        '--headless',
-        '-n',
-        '-i',
-        'NONE',
-        '-u',
-        'NONE',
-        '-c',
-        `lua assert(loadfile(${JSON.stringify(file)}))`,
-        '-c',
-        'qa!',
-      ],
-      {
-        env,
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
+    const result = headlessNvim('NONE', [`lua assert(loadfile(${JSON.stringify(file)}))`, 'qa!'], {
+      env,
+      timeout: 60_000,
+    });
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
   });

@@ -20,7 +20,6 @@ import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
 import { documentSelector, normalizeExtraPatterns, type PatternFilter } from './files';
 import { RestartPolicy } from './restart-policy';
 import { asSafeConversion, registerPalette } from './palette';
-import { filterBySwitches, type Switch } from './switches';
 
 const CLIENT_ID = 'svc';
 const CLIENT_NAME = 'svc manifest language server';
@@ -162,11 +161,13 @@ class Controller implements vscode.Disposable {
           didChangeConfiguration: (sections, next) =>
             this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections),
         },
+        // Red Hat YAML's share is dropped here (coexistence.ts). The per-folder switches
+        // (`svc.<name>.enable`) are the server's: it asks for each document's settings.
         handleDiagnostics: (uri, diagnostics, next) => {
           const redhat = redhatValidatesYaml(uri);
           next(
             uri,
-            filterBySwitches(diagnostics, switchesFor(uri)).filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
+            diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
           );
         },
         // The same for diagnostics the client pulls (LSP 3.17), which do not pass handleDiagnostics.
@@ -178,9 +179,7 @@ class Controller implements vscode.Disposable {
           const redhat = redhatValidatesYaml(uri);
           return {
             ...report,
-            items: filterBySwitches(report.items, switchesFor(uri)).filter((d) =>
-              keepDiagnostic(uri.path, d.code, redhat),
-            ),
+            items: report.items.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
           };
         },
         // And for the workspace's manifests (workspace/diagnostic), per file, in partial results too.
@@ -189,7 +188,7 @@ class Controller implements vscode.Disposable {
             items.map((item) => {
               if (!('items' in item)) return item;
               const redhat = redhatValidatesYaml(item.uri);
-              const kept = filterBySwitches(item.items as vscode.Diagnostic[], switchesFor(item.uri)).filter((d) =>
+              const kept = (item.items as vscode.Diagnostic[]).filter((d) =>
                 keepDiagnostic(item.uri.path, d.code, redhat),
               );
               return { ...item, items: kept };
@@ -202,16 +201,10 @@ class Controller implements vscode.Disposable {
         // "Convert to svc.yaml" from the Refactor menu runs the palette's conversion (written and read back before the TOML file goes).
         provideCodeActions: async (document, range, context, token, next) =>
           (await next(document, range, context, token))?.map((action) => asSafeConversion(document, action)),
-        provideHover: (document, position, token, next) =>
-          switchesFor(document.uri)('hover') ? next(document, position, token) : undefined,
-        provideCompletionItem: (document, position, context, token, next) =>
-          switchesFor(document.uri)('completion') ? next(document, position, context, token) : undefined,
         provideDocumentFormattingEdits: (document, options, token, next) =>
-          switchesFor(document.uri)('format') ? next(document, formattingOptions(document, options), token) : undefined,
+          next(document, formattingOptions(document, options), token),
         provideDocumentRangeFormattingEdits: (document, range, options, token, next) =>
-          switchesFor(document.uri)('format')
-            ? next(document, range, formattingOptions(document, options), token)
-            : undefined,
+          next(document, range, formattingOptions(document, options), token),
       },
     };
     const client: LanguageClient = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
@@ -301,12 +294,6 @@ class Controller implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** The per-folder switches of a document: `svc.<name>.enable`, read for its resource (a folder's settings win). */
-function switchesFor(uri: vscode.Uri): (name: Switch) => boolean {
-  const settings = vscode.workspace.getConfiguration('svc', uri);
-  return (name) => settings.get<boolean>(`${name}.enable`, true) !== false;
 }
 
 /**

@@ -97,12 +97,7 @@ export function asSafeConversion(
   return safe;
 }
 
-/** The conversion a code action carries: in its edit (from the server), or in its command's arguments (from {@link asSafeConversion}). */
-function conversionOf(source: vscode.Uri, action: vscode.CodeAction): Conversion | undefined {
-  if (action.edit) return conversionIn(source, action.edit);
-  return action.command?.command === CONVERT_COMMAND ? conversionFrom(action.command.arguments ?? []) : undefined;
-}
-
+/** The conversion in the command's arguments {@link asSafeConversion} writes. */
 function conversionFrom(args: readonly unknown[]): Conversion | undefined {
   const [source, target, yaml] = args;
   if (typeof source !== 'string' || typeof target !== 'string' || typeof yaml !== 'string') return undefined;
@@ -117,7 +112,8 @@ function conversionFrom(args: readonly unknown[]): Conversion | undefined {
  * the YAML file is shown.
  */
 async function convertToYaml(...args: unknown[]): Promise<void> {
-  // From the Refactor menu the conversion comes as the arguments; from the palette it is asked of the server.
+  // From the Refactor menu the conversion comes as the arguments. From the palette it is asked of the
+  // server, and the action found has passed the client's middleware too: it carries the same arguments.
   let conversion = conversionFrom(args);
   if (!conversion) {
     const found = await findAction(
@@ -126,7 +122,8 @@ async function convertToYaml(...args: unknown[]): Promise<void> {
       'only svc.toml can be converted to YAML.',
     );
     if (!found) return;
-    conversion = conversionOf(found.document.uri, found.action);
+    const command = found.action.command;
+    conversion = command?.command === CONVERT_COMMAND ? conversionFrom(command.arguments ?? []) : undefined;
   }
   if (!conversion)
     return void vscode.window.showErrorMessage('svc: the conversion came in an unexpected shape; nothing was changed.');

@@ -4,8 +4,9 @@
  * `startWorkerServer` (dist/web/server.js), reached through vscode-languageclient's browser
  * client. Files are selected by the same patterns as on the desktop (files.ts), in any URI scheme:
  * a virtual workspace's files are not `file:` URIs, and the server reads only what the editor
- * sends it. The desktop's restart policy and palette commands are left out: a server that dies
- * takes nothing with it and the client's own restart applies.
+ * sends it. The palette commands, the status bar and the Refactor menu's safe "Convert to
+ * svc.yaml" are the desktop's (palette.ts). The desktop's restart policy is left out: a server
+ * that dies takes nothing with it and the client's own restart applies.
  *
  * Where the server runs: in a Web Worker of its own when the extension host lets us create one
  * (vscode.dev, github.dev: validation never holds up the extension host), else in the extension
@@ -23,6 +24,7 @@ import {
 } from 'vscode-languageclient/browser';
 import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
 import { documentSelector, normalizeExtraPatterns } from './files';
+import { asSafeConversion, registerPalette } from './palette';
 
 let client: LanguageClient | undefined;
 
@@ -52,8 +54,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('svc.showOutput', () => output.show(true)),
   );
   const extraPatterns = normalizeExtraPatterns(vscode.workspace.getConfiguration('svc').get('files.extraPatterns'));
+  const selector = documentSelector(extraPatterns).map(({ pattern }) => ({ pattern }));
+  context.subscriptions.push(...registerPalette((document) => vscode.languages.match(selector, document) > 0));
   const clientOptions: LanguageClientOptions = {
-    documentSelector: documentSelector(extraPatterns).map(({ pattern }) => ({ pattern })),
+    documentSelector: selector,
     diagnosticCollectionName: 'svc',
     outputChannel: output,
     middleware: {
@@ -66,6 +70,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
         );
       },
+      // As on the desktop: "Convert to svc.yaml" from the Refactor menu runs the palette's conversion.
+      provideCodeActions: async (document, range, context, token, next) =>
+        (await next(document, range, context, token))?.map((action) => asSafeConversion(document, action)),
     },
   };
   const serverUri = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');

@@ -5,14 +5,15 @@
  * extension is installed on the remote), so the language server runs in the host's own thread.
  * Checks what a person sees: the squiggle, the Problems entry with its rule code, a hover; and
  * that it was the web entry that served them: its output channel says where the server started,
- * and no Node server process runs.
+ * and no Node server process runs. Then the palette in the web entry: the status bar on svc.toml,
+ * and "svc: Convert to YAML" writing what `svc-manifest convert` prints and deleting svc.toml.
  *
  * Needs the tools from scripts/install-code-server.sh, as test/e2e.test.ts does, and skips or
  * fails the same way without them. Screenshots and logs go to test-results/vscode-web/ (or
  * $SVC_E2E_ARTIFACTS/web).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +21,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   findProcesses,
-  findTools,
   installExtension,
   launchHeadlessChromium,
   prepareDirs,
   QUIET_WORKBENCH_SETTINGS,
   startCodeServer,
+  toolsFor,
   type CodeServerDirs,
   type RunningCodeServer,
 } from './support/code-server';
@@ -35,14 +36,9 @@ const repoRoot = resolve(pkgDir, '..', '..');
 const artifacts = process.env.SVC_E2E_ARTIFACTS
   ? resolve(process.env.SVC_E2E_ARTIFACTS, 'web')
   : join(repoRoot, 'test-results', 'vscode-web');
-const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
 const EXTENSION_ID = 'svc-manifest.svc-manifest-vscode';
 
-const { tools, missing } = findTools();
-if (!tools)
-  console.warn(
-    `[vscode web e2e] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`,
-  );
+const tools = toolsFor('VS Code web extension in code-server');
 
 // One mistake: the agent key `enabeld` (line 5, column 5).
 const SVC_YAML = `svc_version: 2
@@ -52,22 +48,20 @@ agents:
     enabeld: true
 `;
 
+// A TOML manifest in a folder of its own (converted to YAML beside it), and what `svc-manifest convert` prints for it.
+const convertFixture = (name: string) => join(repoRoot, 'fixtures-transform', 'convert', name);
+const COMMENTED_TOML = readFileSync(convertFixture('commented.in.toml'), 'utf8');
+const COMMENTED_YAML = readFileSync(convertFixture('commented.out.yaml'), 'utf8');
+
 const USER_SETTINGS = {
   ...QUIET_WORKBENCH_SETTINGS,
   // The web entry, in the web worker extension host, instead of the desktop entry in Node's.
   'remote.extensionKind': { [EXTENSION_ID]: ['web'] },
 };
 
-if (required && !tools) {
-  describe('VS Code web extension in code-server', () => {
-    it('has code-server and chromium installed', () => {
-      throw new Error(`code-server/chromium not installed: ${missing}`);
-    });
-  });
-}
-
 describe.skipIf(!tools)("VS Code web extension in code-server's web worker extension host", () => {
   let tmp = '';
+  let workspace = '';
   let dirs: CodeServerDirs;
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
@@ -88,9 +82,10 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
 
     tmp = mkdtempSync(join(tmpdir(), 'svc-vscode-web-e2e-'));
     dirs = prepareDirs(tmp, USER_SETTINGS);
-    const workspace = join(tmp, 'workspace');
-    mkdirSync(workspace);
+    workspace = join(tmp, 'workspace');
+    mkdirSync(join(workspace, 'convert'), { recursive: true });
     writeFileSync(join(workspace, 'svc.yaml'), SVC_YAML);
+    writeFileSync(join(workspace, 'convert', 'svc.toml'), COMMENTED_TOML);
     // (A copy: another run in the same checkout may be rebuilding dist/.)
     const vsix = join(tmp, 'svc-manifest-vscode.vsix');
     cpSync(join(pkgDir, 'dist', 'svc-manifest-vscode.vsix'), vsix);
@@ -223,4 +218,24 @@ describe.skipIf(!tools)("VS Code web extension in code-server's web worker exten
     await shot('04-output');
     expect(findProcesses(dirs.extensionsDir, 'server.js')).toEqual([]);
   }, 300_000);
+
+  it('svc.toml: the status bar, and "svc: Convert to YAML" writes svc.yaml and deletes svc.toml', async () => {
+    onTestFailed(() => shot('FAILED-convert'));
+    // Quick Open by its path (the workspace has two svc.* names).
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('convert/svc.toml');
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'convert' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: 'svc.toml' }).waitFor();
+    // The palette's status bar item: the web entry registers the palette too.
+    await page.locator('.statusbar-item', { hasText: 'svc v2' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await shot('05-toml-status-bar');
+    // The command finds the server's action as the client's middleware rewrote it: without that
+    // middleware in the web entry it finds no conversion and changes nothing.
+    await runCommand('svc: Convert to YAML');
+    const yamlFile = join(workspace, 'convert', 'svc.yaml');
+    const yamlOnDisk = () => (existsSync(yamlFile) ? readFileSync(yamlFile, 'utf8') : '');
+    await expect.poll(yamlOnDisk, { timeout: 60_000 }).toBe(COMMENTED_YAML);
+    await expect.poll(() => existsSync(join(workspace, 'convert', 'svc.toml')), { timeout: 30_000 }).toBe(false);
+  }, 180_000);
 });

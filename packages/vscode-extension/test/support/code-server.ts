@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { describe, it } from 'vitest';
 
 export interface E2eTools {
   node: string;
@@ -18,7 +19,7 @@ export interface E2eTools {
 }
 
 /** The tools the install script recorded, or why they cannot be used. */
-export function findTools(): { tools?: E2eTools; missing?: string } {
+function findTools(): { tools?: E2eTools; missing?: string } {
   const dir = process.env.SVC_E2E_TOOLS || join(homedir(), '.cache', 'svc-e2e');
   const manifest = join(dir, 'tools.json');
   if (!existsSync(manifest)) {
@@ -34,6 +35,25 @@ export function findTools(): { tools?: E2eTools; missing?: string } {
       return { missing: `${what} not found at ${file}; run packages/vscode-extension/scripts/install-code-server.sh` };
   }
   return { tools };
+}
+
+/**
+ * The tools for the suite named `suite`, or undefined when they are missing: the suite is then
+ * skipped with a warning, unless SVC_E2E_REQUIRED=1 or CI is set, where a test of that name fails
+ * saying what is missing.
+ */
+export function toolsFor(suite: string): E2eTools | undefined {
+  const { tools, missing } = findTools();
+  if (tools) return tools;
+  const required = process.env.SVC_E2E_REQUIRED === '1' || !!process.env.CI;
+  console.warn(`[${suite}] ${required ? 'FAILING' : 'SKIPPED'}: code-server/chromium not installed (${missing}).`);
+  if (required)
+    describe(suite, () => {
+      it('has code-server and chromium installed', () => {
+        throw new Error(`code-server/chromium not installed: ${missing}`);
+      });
+    });
+  return undefined;
 }
 
 export async function freePort(): Promise<number> {
