@@ -18,8 +18,6 @@ import { spawn } from 'node:child_process';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
-import type { Diagnostic } from './diagnostic.js';
-import type { Replacement } from './fix-preview.js';
 import { manifestPolicyOf, PolicyFinder } from './policy/config.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
@@ -256,21 +254,6 @@ function parseFlags(
   return { flags, positional };
 }
 
-/** The fixes of the diagnostics a policy kept (a diagnostic whose severity it changed is a copy with the same range). */
-function keptFixes(
-  fixable: ReadonlyMap<Diagnostic, Replacement>,
-  kept: readonly Diagnostic[],
-): Map<Diagnostic, Replacement> {
-  const byRange = new Map<unknown, Replacement>();
-  for (const [d, fix] of fixable) byRange.set(d.range, fix);
-  const out = new Map<Diagnostic, Replacement>();
-  for (const d of kept) {
-    const fix = byRange.get(d.range);
-    if (fix !== undefined) out.set(d, fix);
-  }
-  return out;
-}
-
 /**
  * `--fix` (`write`) or `--fix-dry-run` on one input: the safe fixes applied in place, or their
  * diff added to `diffs`; what is left is reported as `checkFile` reports it. Under the file's
@@ -399,7 +382,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       absolutePath: input.absolutePath,
       text: checked.text,
       diagnostics,
-      ...(checked.fixable ? { fixable: keptFixes(checked.fixable, diagnostics) } : {}),
+      ...(checked.fixable ? { fixable: checked.fixable } : {}),
     });
   }
   // Arguments that selected nothing come last in the report (JSON and SARIF say what they were).
