@@ -10,9 +10,9 @@ import type { Diagnostic } from './diagnostic.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { describeFileError } from './inputs/file-errors.js';
-import { validateDocument } from './validate.js';
-import { withPathDiagnostics } from './cli-paths.js';
-import { applyManifestPolicy, type ManifestPolicy } from './policy/policy.js';
+import { nodeManifestFiles } from './node-files.js';
+import type { ManifestPolicy } from './policy/policy.js';
+import { validateDocument, withPathChecks, withPolicy, type ValidationResult } from './validate.js';
 
 /** One file's validation, as the main thread uses it. */
 export interface CheckedFile {
@@ -124,7 +124,7 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
   const result = validateDocument(document, { once: true });
-  const diagnostics = reportedDiagnostics(document, file, pathChecks, result.diagnostics);
+  const diagnostics = reportedDiagnostics(document, file, pathChecks, result);
   return {
     text: document.text,
     diagnostics,
@@ -141,11 +141,11 @@ export function reportedDiagnostics(
   document: ManifestDocument,
   file: FileToCheck,
   pathChecks: boolean,
-  validated: Diagnostic[],
+  validated: ValidationResult,
 ): Diagnostic[] {
-  const diagnostics =
-    pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, validated) : validated;
-  return file.policy ? applyManifestPolicy(document, diagnostics, file.policy).diagnostics : diagnostics;
+  const checked =
+    pathChecks && !file.stdin ? withPathChecks(document, validated, nodeManifestFiles(file.absolutePath)) : validated;
+  return file.policy ? withPolicy(document, checked, file.policy).diagnostics : checked.diagnostics;
 }
 
 /**

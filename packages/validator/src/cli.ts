@@ -277,12 +277,7 @@ function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, dif
   // located in the text the fixes left; the policy then applies to them all.
   return {
     text: fixed.text,
-    diagnostics: reportedDiagnostics(
-      fixed.document,
-      input,
-      options.pathChecks,
-      validateDocument(fixed.document).diagnostics,
-    ),
+    diagnostics: reportedDiagnostics(fixed.document, input, options.pathChecks, validateDocument(fixed.document)),
   };
 }
 
