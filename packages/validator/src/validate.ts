@@ -1,4 +1,4 @@
-import { sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
+import { compareLocatedByPlace, sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import {
   findEntry,
@@ -126,12 +126,7 @@ export function withPathChecks(
     ...result.diagnostics.map((diagnostic, i) => ({ diagnostic, from: result.movedFrom?.[i] })),
     ...found.map((diagnostic) => ({ diagnostic, from: undefined })),
   ];
-  merged.sort(
-    ({ diagnostic: a }, { diagnostic: b }) =>
-      a.range.start.offset - b.range.start.offset ||
-      a.range.end.offset - b.range.end.offset ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-  );
+  merged.sort(({ diagnostic: a }, { diagnostic: b }) => compareLocatedByPlace(a, b));
   const diagnostics = merged.map((entry) => entry.diagnostic);
   return { ...result, diagnostics, ...(result.movedFrom ? { movedFrom: merged.map((entry) => entry.from) } : {}) };
 }

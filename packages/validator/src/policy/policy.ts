@@ -16,7 +16,7 @@
  * Rules that decide schema validity (structure, schema and parse rules) cannot be changed: a
  * manifest the published schema refuses is never reported valid.
  */
-import type { Diagnostic, Severity } from '../diagnostic.js';
+import { compareLocatedByPlace, type Diagnostic, type Severity } from '../diagnostic.js';
 import { ManifestDocument } from '../document/manifest-document.js';
 import { RULES, RULES_BY_ID, type RuleCode } from '../rules/index.js';
 import { closestMatch } from '../suggest.js';
@@ -210,7 +210,7 @@ export function applyManifestPolicy(
   let next = 0;
   for (let i = 0; i < kept.length; i++) {
     const d = kept[i]!;
-    while (next < problems.length && before(problems[next]!, d)) {
+    while (next < problems.length && compareLocatedByPlace(problems[next]!, d) < 0) {
       merged.push(problems[next++]!);
       mergedFrom.push(-1);
     }
@@ -222,14 +222,4 @@ export function applyManifestPolicy(
     mergedFrom.push(-1);
   }
   return { diagnostics: merged, from: mergedFrom };
-}
-
-function before(a: Diagnostic, b: Diagnostic): boolean {
-  const as = a.range.start.offset;
-  const bs = b.range.start.offset;
-  return (
-    as < bs ||
-    (as === bs &&
-      (a.range.end.offset < b.range.end.offset || (a.range.end.offset === b.range.end.offset && a.code < b.code)))
-  );
 }
