@@ -19,7 +19,7 @@
 import { compareLocatedByPlace, type Diagnostic, type Severity } from '../diagnostic.js';
 import { ManifestDocument } from '../document/manifest-document.js';
 import { RULES, RULES_BY_ID, type RuleCode } from '../rules/index.js';
-import { closestMatch } from '../suggest.js';
+import { didYouMeanNote } from '../suggest.js';
 import { applySuppressions } from './suppressions.js';
 
 export const POLICY_FILE_NAME = '.svc-manifest.yaml';
@@ -96,7 +96,9 @@ export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key !== 'rules' && key !== 'ignore')
-      throw new PolicyError(`unknown key '${key}'${hint(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`);
+      throw new PolicyError(
+        `unknown key '${key}'${didYouMeanNote(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`,
+      );
   }
   return { rules: checkedRules(record.rules), ignore: checkedIgnore(record.ignore) };
 }
@@ -109,13 +111,7 @@ function checkedRules(rules: unknown): PolicyRules {
     throw new PolicyError("'rules' maps rule ids to error, warning, info or off");
   for (const [id, setting] of Object.entries(rules as Record<string, unknown>)) {
     const rule = RULES_BY_ID.get(id as RuleCode);
-    if (rule === undefined)
-      throw new PolicyError(
-        `no rule '${id}'${hint(
-          id,
-          RULES.map((r) => r.id),
-        )}`,
-      );
+    if (rule === undefined) throw new PolicyError(`no rule '${id}'${didYouMeanNote(id, RULES_BY_ID.keys())}`);
     if (!CONFIGURABLE_RULES.includes(rule.id))
       throw new PolicyError(
         `'${id}' decides whether the published schema accepts a manifest; it cannot be changed or turned off`,
@@ -134,11 +130,6 @@ function checkedIgnore(ignore: unknown): string[] {
     throw new PolicyError("'ignore' is a list of globs, relative to the folder of the file");
   }
   return [...(ignore as string[])];
-}
-
-function hint(typed: string, candidates: readonly string[]): string {
-  const match = closestMatch(typed, candidates);
-  return match === undefined ? '' : ` (did you mean '${match}'?)`;
 }
 
 /** The settings of a policy, checked as a policy file's are (throws {@link PolicyError}). */
