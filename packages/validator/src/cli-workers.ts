@@ -56,7 +56,7 @@ interface WorkerResult {
   readError?: string;
 }
 
-/** Where files are read into, a chunk at a time (one buffer for the run: most manifests fit in one chunk). */
+/** Where inputs are read into, a chunk at a time (one buffer for the run: most manifests fit in one chunk). */
 let scratch: Buffer | undefined;
 
 /**
@@ -67,43 +67,34 @@ let scratch: Buffer | undefined;
 export function readFileCapped(path: string, limit: number): Uint8Array {
   const fd = openSync(path, 'r');
   try {
-    const buffer = (scratch ??= Buffer.allocUnsafe(64 * 1024));
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total < limit) {
-      const read = readSync(fd, buffer, 0, Math.min(buffer.length, limit - total), null);
-      if (read === 0) break;
-      chunks.push(Buffer.from(buffer.subarray(0, read)));
-      total += read;
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    return readCapped(fd, limit);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
-function readStdinCapped(limit: number): Uint8Array {
+/** What can be read from a descriptor (a file, or standard input: 0) until its end or `limit` bytes. */
+function readCapped(fd: number, limit: number): Uint8Array {
+  const buffer = (scratch ??= Buffer.allocUnsafe(64 * 1024));
   const chunks: Buffer[] = [];
   let total = 0;
-  const chunk = Buffer.alloc(64 * 1024);
   while (total < limit) {
     let read: number;
     try {
-      read = readSync(0, chunk, 0, Math.min(chunk.length, limit - total), null);
+      read = readSync(fd, buffer, 0, Math.min(buffer.length, limit - total), null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw error;
-      // A non-blocking descriptor with nothing yet: wait a little, without spinning.
+      // A non-blocking descriptor (standard input) with nothing yet: wait a little, without spinning.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
       continue;
     }
     if (read === 0) break;
-    chunks.push(Buffer.from(chunk.subarray(0, read)));
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
     total += read;
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 /**
@@ -111,7 +102,7 @@ function readStdinCapped(limit: number): Uint8Array {
  * exceeded): never a huge file whole. Throws what the file system throws.
  */
 export function readInput(file: FileToCheck, maxBytes: number): Uint8Array {
-  return file.stdin ? readStdinCapped(maxBytes + 1) : readFileCapped(file.absolutePath, maxBytes + 1);
+  return file.stdin ? readCapped(0, maxBytes + 1) : readFileCapped(file.absolutePath, maxBytes + 1);
 }
 
 /** Reads, parses and validates one input (with what `--fix` would fix, when asked). */
