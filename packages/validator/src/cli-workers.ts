@@ -141,7 +141,7 @@ export function reportedDiagnostics(
 
 /**
  * How many threads to use for `count` files: undefined when the main thread alone is the better
- * choice (few files, one core, no idle core) or workers cannot run here (not from a bundle).
+ * choice (few files, fewer than four cores) or workers cannot run here (not from a bundle).
  */
 export function workerCount(count: number, requested: 'auto' | number = 'auto'): number | undefined {
   if (requested !== 'auto')
@@ -149,19 +149,19 @@ export function workerCount(count: number, requested: 'auto' | number = 'auto'):
   if (count < 2 * FILES_PER_WORKER || bundlePath() === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os loads only for a large run (see process-io.ts)
   const os = require('node:os') as typeof import('node:os');
-  return autoWorkers(count, os.availableParallelism(), os.loadavg()[0] ?? 0);
+  return autoWorkers(count, os.availableParallelism());
 }
 
 /**
- * `--concurrency auto`'s choice: a thread per 200 files, on the cores other processes leave idle
- * (the cores less the last minute's load average, rounded), and none when that is fewer than two.
- * Threads on cores that are already busy only add their start-up (each loads the bundle and
- * compiles the validators again) to a machine that has no time to spare (bench/findings.md,
- * "Throughput on a tree"). Where there is no load average (Windows: 0), every core counts.
+ * `--concurrency auto`'s choice, ESLint's: a thread per 200 files, on at most half the cores (the
+ * logical cores Node counts are often two per physical one, and the machine has other work), and
+ * none when that is fewer than two. It depends on the machine and the files only, so a run is
+ * repeated as it was: each thread's start-up (the bundle, the validators compiled again) pays only
+ * where cores are to spare, and two shared cores never had any (bench/findings.md, "Throughput on
+ * a tree"); `--concurrency N` asks for N.
  */
-export function autoWorkers(count: number, cores: number, loadAverage: number): number | undefined {
-  const idle = cores - Math.round(loadAverage);
-  const workers = Math.min(idle, Math.floor(count / FILES_PER_WORKER));
+export function autoWorkers(count: number, cores: number): number | undefined {
+  const workers = Math.min(Math.floor(cores / 2), Math.floor(count / FILES_PER_WORKER));
   return workers >= 2 ? workers : undefined;
 }
 

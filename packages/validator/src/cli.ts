@@ -60,7 +60,7 @@ options:
   --stdin-filename <name>  the name shown for '-' (and its format: .toml is TOML)
   --no-path-checks         do not look up the paths the manifest names (path-not-found)
   --max-bytes <n>          largest file to read (default ${DEFAULT_LIMITS.maxBytes})
-  --concurrency <n>        threads for many files: auto (default: every idle core, from 400 files), off, or a number
+  --concurrency <n>        threads for many files: auto (default: half the cores, from 400 files), off, or a number
   --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
   -h, --help               this help
 
