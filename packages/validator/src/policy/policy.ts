@@ -53,16 +53,13 @@ export interface ParsedPolicy {
   ignore: readonly string[];
 }
 
-/** The rules a policy may set: ours, which only warn or inform; never one the schema's verdict rests on. */
-export const CONFIGURABLE_RULES: readonly RuleCode[] = RULES.filter(
-  (rule) =>
-    rule.kind === 'reference' ||
-    rule.kind === 'style' ||
-    rule.kind === 'files' ||
-    rule.kind === 'editor' ||
-    rule.kind === 'suppression' ||
-    (rule.kind === 'parse' && rule.severity !== 'error'),
-).map((rule) => rule.id);
+/**
+ * The rules a policy may set: those that only warn or inform, so never one the schema's verdict
+ * rests on (a manifest is valid when it has no error).
+ */
+export const CONFIGURABLE_RULES: readonly RuleCode[] = RULES.filter((rule) => rule.severity !== 'error').map(
+  (rule) => rule.id,
+);
 
 /** The rules a comment may suppress: those a policy may set, but for the problems of comments themselves. */
 export const SUPPRESSIBLE_RULES: readonly RuleCode[] = CONFIGURABLE_RULES.filter(
