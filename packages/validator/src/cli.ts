@@ -214,7 +214,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-/** ` (did you mean 'x'?)` when a candidate is close to what was typed, else nothing. */
+/** `; did you mean 'x'?` when a candidate is close to what was typed, else nothing. */
 function didYouMean(typed: string, candidates: readonly string[]): string {
   const match = closestMatch(typed, candidates);
   return match === undefined ? '' : `; did you mean '${match}'?`;
