@@ -15,7 +15,7 @@ import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { checkPaths, type ManifestFiles } from './paths.js';
-import { applyManifestPolicy, policyApplies, type ManifestPolicy } from './policy/policy.js';
+import { applyManifestPolicy, type ManifestPolicy } from './policy/policy.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -93,8 +93,9 @@ export function withPolicy(
   result: ValidationResult,
   policy: ManifestPolicy,
 ): ValidationResult {
-  if (!policyApplies(document, policy)) return result;
-  const { diagnostics, from } = applyManifestPolicy(document, result.diagnostics, policy);
+  const outcome = applyManifestPolicy(document, result.diagnostics, policy);
+  if (outcome === undefined) return result;
+  const { diagnostics, from } = outcome;
   const out: ValidationResult = { ...result, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   if (result.movedFrom) {
     const movedFrom = result.movedFrom;

@@ -141,31 +141,22 @@ export interface PolicyOutcome {
   from: number[];
 }
 
-/** Whether a policy can change anything in this document: settings, or suppression comments to read. */
-export function policyApplies(
-  document: ManifestDocument,
-  policy: ManifestPolicy | undefined,
-): policy is ManifestPolicy {
-  if (policy === undefined) return false;
-  // Checked here too, so a bad option throws whether or not it would change anything.
-  return (
-    settingsOf(policy).size > 0 ||
-    (policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1)
-  );
-}
-
 /**
  * The diagnostics of `document` as a policy has them: the severities it sets, `off` rules left
  * out, the problems the manifest's comments suppress left out (when it honours them) and the
  * comments' own problems added, in place order; the others keep the order they were given in.
- * Throws {@link PolicyError} for settings a policy file could not hold.
+ * Undefined when the policy can change nothing here: no settings, and no suppression comment to
+ * read (a text without `svc-manifest-` costs one search). Throws {@link PolicyError} for settings
+ * a policy file could not hold, whether or not they would change anything.
  */
 export function applyManifestPolicy(
   document: ManifestDocument,
   diagnostics: readonly Diagnostic[],
   policy: ManifestPolicy,
-): PolicyOutcome {
+): PolicyOutcome | undefined {
   const settings = settingsOf(policy);
+  const suppressing = policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1;
+  if (settings.size === 0 && !suppressing) return undefined;
   const set = (d: Diagnostic): Diagnostic | undefined => {
     const setting = settings.get(d.code);
     return setting === undefined
@@ -184,7 +175,7 @@ export function applyManifestPolicy(
     kept.push(changed);
     from.push(index);
   });
-  if (policy.inlineSuppressions !== true) return { diagnostics: kept, from };
+  if (!suppressing) return { diagnostics: kept, from };
   const suppressed = applySuppressions(document, kept, SUPPRESSIBLE_RULES);
   if (suppressed.kept.length !== kept.length) {
     from = suppressed.kept.map((index) => from[index]!);
