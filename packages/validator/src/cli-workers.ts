@@ -10,9 +10,9 @@ import type { Diagnostic } from './diagnostic.js';
 import { ManifestDocument } from './document/manifest-document.js';
 import { fixesThatFixApplies, type Replacement } from './fix-preview.js';
 import { describeFileError } from './inputs/file-errors.js';
-import { validateDocument } from './validate.js';
-import { withPathDiagnostics } from './cli-paths.js';
-import { applyManifestPolicy, type ManifestPolicy } from './policy/policy.js';
+import { nodeManifestFiles } from './node-files.js';
+import type { ManifestPolicy } from './policy/policy.js';
+import { validateDocument, withPathChecks, withPolicy, type ValidationResult } from './validate.js';
 
 /** One file's validation, as the main thread uses it. */
 export interface CheckedFile {
@@ -56,7 +56,7 @@ interface WorkerResult {
   readError?: string;
 }
 
-/** Where files are read into, a chunk at a time (one buffer for the run: most manifests fit in one chunk). */
+/** Where inputs are read into, a chunk at a time (one buffer for the run: most manifests fit in one chunk). */
 let scratch: Buffer | undefined;
 
 /**
@@ -67,43 +67,34 @@ let scratch: Buffer | undefined;
 export function readFileCapped(path: string, limit: number): Uint8Array {
   const fd = openSync(path, 'r');
   try {
-    const buffer = (scratch ??= Buffer.allocUnsafe(64 * 1024));
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total < limit) {
-      const read = readSync(fd, buffer, 0, Math.min(buffer.length, limit - total), null);
-      if (read === 0) break;
-      chunks.push(Buffer.from(buffer.subarray(0, read)));
-      total += read;
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    return readCapped(fd, limit);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Standard input's bytes, at most `limit` of them (read until end of input or the limit). */
-function readStdinCapped(limit: number): Uint8Array {
+/** What can be read from a descriptor (a file, or standard input: 0) until its end or `limit` bytes. */
+function readCapped(fd: number, limit: number): Uint8Array {
+  const buffer = (scratch ??= Buffer.allocUnsafe(64 * 1024));
   const chunks: Buffer[] = [];
   let total = 0;
-  const chunk = Buffer.alloc(64 * 1024);
   while (total < limit) {
     let read: number;
     try {
-      read = readSync(0, chunk, 0, Math.min(chunk.length, limit - total), null);
+      read = readSync(fd, buffer, 0, Math.min(buffer.length, limit - total), null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw error;
-      // A non-blocking descriptor with nothing yet: wait a little, without spinning.
+      // A non-blocking descriptor (standard input) with nothing yet: wait a little, without spinning.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
       continue;
     }
     if (read === 0) break;
-    chunks.push(Buffer.from(chunk.subarray(0, read)));
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
     total += read;
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 /**
@@ -111,7 +102,7 @@ function readStdinCapped(limit: number): Uint8Array {
  * exceeded): never a huge file whole. Throws what the file system throws.
  */
 export function readInput(file: FileToCheck, maxBytes: number): Uint8Array {
-  return file.stdin ? readStdinCapped(maxBytes + 1) : readFileCapped(file.absolutePath, maxBytes + 1);
+  return file.stdin ? readCapped(0, maxBytes + 1) : readFileCapped(file.absolutePath, maxBytes + 1);
 }
 
 /** Reads, parses and validates one input (with what `--fix` would fix, when asked). */
@@ -124,7 +115,7 @@ export function checkFile(file: FileToCheck, { maxBytes, pathChecks, previewFixe
   }
   const document = ManifestDocument.parse(bytes, { filename: file.displayPath, limits: { maxBytes } });
   const result = validateDocument(document, { once: true });
-  const diagnostics = reportedDiagnostics(document, file, pathChecks, result.diagnostics);
+  const diagnostics = reportedDiagnostics(document, file, pathChecks, result);
   return {
     text: document.text,
     diagnostics,
@@ -141,16 +132,16 @@ export function reportedDiagnostics(
   document: ManifestDocument,
   file: FileToCheck,
   pathChecks: boolean,
-  validated: Diagnostic[],
+  validated: ValidationResult,
 ): Diagnostic[] {
-  const diagnostics =
-    pathChecks && !file.stdin ? withPathDiagnostics(document, file.absolutePath, validated) : validated;
-  return file.policy ? applyManifestPolicy(document, diagnostics, file.policy).diagnostics : diagnostics;
+  const checked =
+    pathChecks && !file.stdin ? withPathChecks(document, validated, nodeManifestFiles(file.absolutePath)) : validated;
+  return file.policy ? withPolicy(document, checked, file.policy).diagnostics : checked.diagnostics;
 }
 
 /**
  * How many threads to use for `count` files: undefined when the main thread alone is the better
- * choice (few files, one core, no idle core) or workers cannot run here (not from a bundle).
+ * choice (few files, fewer than four cores) or workers cannot run here (not from a bundle).
  */
 export function workerCount(count: number, requested: 'auto' | number = 'auto'): number | undefined {
   if (requested !== 'auto')
@@ -158,19 +149,19 @@ export function workerCount(count: number, requested: 'auto' | number = 'auto'):
   if (count < 2 * FILES_PER_WORKER || bundlePath() === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os loads only for a large run (see process-io.ts)
   const os = require('node:os') as typeof import('node:os');
-  return autoWorkers(count, os.availableParallelism(), os.loadavg()[0] ?? 0);
+  return autoWorkers(count, os.availableParallelism());
 }
 
 /**
- * `--concurrency auto`'s choice: a thread per 200 files, on the cores other processes leave idle
- * (the cores less the last minute's load average, rounded), and none when that is fewer than two.
- * Threads on cores that are already busy only add their start-up (each loads the bundle and
- * compiles the validators again) to a machine that has no time to spare (bench/findings.md,
- * "Throughput on a tree"). Where there is no load average (Windows: 0), every core counts.
+ * `--concurrency auto`'s choice, ESLint's: a thread per 200 files, on at most half the cores (the
+ * logical cores Node counts are often two per physical one, and the machine has other work), and
+ * none when that is fewer than two. It depends on the machine and the files only, so a run is
+ * repeated as it was: each thread's start-up (the bundle, the validators compiled again) pays only
+ * where cores are to spare, and two shared cores never had any (bench/findings.md, "Throughput on
+ * a tree"); `--concurrency N` asks for N.
  */
-export function autoWorkers(count: number, cores: number, loadAverage: number): number | undefined {
-  const idle = cores - Math.round(loadAverage);
-  const workers = Math.min(idle, Math.floor(count / FILES_PER_WORKER));
+export function autoWorkers(count: number, cores: number): number | undefined {
+  const workers = Math.min(Math.floor(cores / 2), Math.floor(count / FILES_PER_WORKER));
   return workers >= 2 ? workers : undefined;
 }
 

@@ -18,8 +18,6 @@ import { spawn } from 'node:child_process';
 import { formatGithub } from './formatters/github.js';
 import { formatJson } from './formatters/json.js';
 import { formatSarif } from './formatters/sarif.js';
-import type { Diagnostic } from './diagnostic.js';
-import type { Replacement } from './fix-preview.js';
 import { manifestPolicyOf, PolicyFinder } from './policy/config.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { FileReport, FormatOptions } from './formatters/types.js';
@@ -62,7 +60,7 @@ options:
   --stdin-filename <name>  the name shown for '-' (and its format: .toml is TOML)
   --no-path-checks         do not look up the paths the manifest names (path-not-found)
   --max-bytes <n>          largest file to read (default ${DEFAULT_LIMITS.maxBytes})
-  --concurrency <n>        threads for many files: auto (default: every idle core, from 400 files), off, or a number
+  --concurrency <n>        threads for many files: auto (default: half the cores, from 400 files), off, or a number
   --color, --no-color      colours on or off (default: on a terminal, unless NO_COLOR is set)
   -h, --help               this help
 
@@ -216,7 +214,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-/** ` (did you mean 'x'?)` when a candidate is close to what was typed, else nothing. */
+/** `; did you mean 'x'?` when a candidate is close to what was typed, else nothing. */
 function didYouMean(typed: string, candidates: readonly string[]): string {
   const match = closestMatch(typed, candidates);
   return match === undefined ? '' : `; did you mean '${match}'?`;
@@ -256,21 +254,6 @@ function parseFlags(
   return { flags, positional };
 }
 
-/** The fixes of the diagnostics a policy kept (a diagnostic whose severity it changed is a copy with the same range). */
-function keptFixes(
-  fixable: ReadonlyMap<Diagnostic, Replacement>,
-  kept: readonly Diagnostic[],
-): Map<Diagnostic, Replacement> {
-  const byRange = new Map<unknown, Replacement>();
-  for (const [d, fix] of fixable) byRange.set(d.range, fix);
-  const out = new Map<Diagnostic, Replacement>();
-  for (const d of kept) {
-    const fix = byRange.get(d.range);
-    if (fix !== undefined) out.set(d, fix);
-  }
-  return out;
-}
-
 /**
  * `--fix` (`write`) or `--fix-dry-run` on one input: the safe fixes applied in place, or their
  * diff added to `diffs`; what is left is reported as `checkFile` reports it. Under the file's
@@ -294,12 +277,7 @@ function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, dif
   // located in the text the fixes left; the policy then applies to them all.
   return {
     text: fixed.text,
-    diagnostics: reportedDiagnostics(
-      fixed.document,
-      input,
-      options.pathChecks,
-      validateDocument(fixed.document).diagnostics,
-    ),
+    diagnostics: reportedDiagnostics(fixed.document, input, options.pathChecks, validateDocument(fixed.document)),
   };
 }
 
@@ -399,7 +377,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
       absolutePath: input.absolutePath,
       text: checked.text,
       diagnostics,
-      ...(checked.fixable ? { fixable: keptFixes(checked.fixable, diagnostics) } : {}),
+      ...(checked.fixable ? { fixable: checked.fixable } : {}),
     });
   }
   // Arguments that selected nothing come last in the report (JSON and SARIF say what they were).

@@ -79,6 +79,15 @@ export function compareByPlace(a: RawDiagnostic, b: RawDiagnostic): number {
   return a.start - b.start || a.end - b.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
+/** {@link compareByPlace} for located diagnostics (by start, then end, then code). */
+export function compareLocatedByPlace(a: Diagnostic, b: Diagnostic): number {
+  return (
+    a.range.start.offset - b.range.start.offset ||
+    a.range.end.offset - b.range.end.offset ||
+    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+  );
+}
+
 /** Keys hold an index below this, and a start below {@link START_LIMIT}: their product stays an exact double. */
 const INDEX_LIMIT = 2 ** 21;
 const START_LIMIT = 2 ** 31;

@@ -184,7 +184,8 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
     if (!path || path.length === 0) continue;
     const last = path[path.length - 1]!;
     const parentPath = path.slice(0, -1);
-    const pointer = diagnostic.path;
+    const add = (title: string, change: ManifestChange) =>
+      out.push({ code: diagnostic.code, path: diagnostic.path, title, change });
     switch (diagnostic.code) {
       case 'unknown-key':
       case 'possible-typo': {
@@ -194,13 +195,7 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
         for (const s of schemasAt(schema, parentPath)) for (const key of knownKeys(s)) known.add(key);
         const absent = [...known].filter((key) => !Object.prototype.hasOwnProperty.call(parent, key));
         const target = onlyClose(last, absent);
-        if (target)
-          out.push({
-            code: diagnostic.code,
-            path: pointer,
-            title: `rename '${last}' to '${target}'`,
-            change: { op: 'rename', path, to: target },
-          });
+        if (target) add(`rename '${last}' to '${target}'`, { op: 'rename', path, to: target });
         break;
       }
       case 'invalid-value': {
@@ -210,42 +205,21 @@ export function safeFixes(document: ManifestDocument, version: 1 | 2, diagnostic
         for (const s of schemasAt(schema, path)) for (const v of enumOf(s)) allowed.add(v);
         if (allowed.size === 0 || allowed.has(current)) break;
         const target = onlyClose(current, [...allowed]);
-        if (target)
-          out.push({
-            code: diagnostic.code,
-            path: pointer,
-            title: `change '${current}' to '${target}'`,
-            change: { op: 'set', path, value: target },
-          });
+        if (target) add(`change '${current}' to '${target}'`, { op: 'set', path, value: target });
         break;
       }
       case 'deprecated-key': {
         const parent = valueAtPath(value, parentPath);
         if (last !== 'connectors_personal' || !isPlainObject(parent) || 'connectors_required' in parent) break;
-        out.push({
-          code: diagnostic.code,
-          path: pointer,
-          title: "rename 'connectors_personal' to 'connectors_required'",
-          change: { op: 'rename', path, to: 'connectors_required' },
-        });
+        add("rename 'connectors_personal' to 'connectors_required'", { op: 'rename', path, to: 'connectors_required' });
         break;
       }
       case 'svc-version-format':
-        out.push({
-          code: diagnostic.code,
-          path: pointer,
-          title: `write svc_version as ${String(valueAtPath(value, path))}`,
-          change: { op: 'rewrite', path },
-        });
+        add(`write svc_version as ${String(valueAtPath(value, path))}`, { op: 'rewrite', path });
         break;
       case 'version-specific-key':
         if (path.length === 1)
-          out.push({
-            code: diagnostic.code,
-            path: pointer,
-            title: `remove '${String(last)}', which has no effect in svc_version ${version}`,
-            change: { op: 'delete', path },
-          });
+          add(`remove '${String(last)}', which has no effect in svc_version ${version}`, { op: 'delete', path });
         break;
     }
   }

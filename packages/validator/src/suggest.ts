@@ -42,6 +42,12 @@ export function closestMatch(input: string, candidates: Iterable<string>): strin
   return bestScore <= allowed ? best : undefined;
 }
 
+/** ` (did you mean 'x'?)` for the candidate close to `input` (as {@link closestMatch} finds it), or '' when none is. */
+export function didYouMeanNote(input: string, candidates: Iterable<string>): string {
+  const match = closestMatch(input, candidates);
+  return match === undefined ? '' : ` (did you mean '${match}'?)`;
+}
+
 function normalize(name: string): string {
   return name.toLowerCase().replace(/[-_\s]/g, '');
 }

@@ -1,4 +1,4 @@
-import { sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
+import { compareLocatedByPlace, sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import {
   findEntry,
@@ -15,7 +15,7 @@ import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { checkPaths, type ManifestFiles } from './paths.js';
-import { applyManifestPolicy, policyApplies, type ManifestPolicy } from './policy/policy.js';
+import { applyManifestPolicy, type ManifestPolicy } from './policy/policy.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -93,8 +93,9 @@ export function withPolicy(
   result: ValidationResult,
   policy: ManifestPolicy,
 ): ValidationResult {
-  if (!policyApplies(document, policy)) return result;
-  const { diagnostics, from } = applyManifestPolicy(document, result.diagnostics, policy);
+  const outcome = applyManifestPolicy(document, result.diagnostics, policy);
+  if (outcome === undefined) return result;
+  const { diagnostics, from } = outcome;
   const out: ValidationResult = { ...result, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   if (result.movedFrom) {
     const movedFrom = result.movedFrom;
@@ -126,12 +127,7 @@ export function withPathChecks(
     ...result.diagnostics.map((diagnostic, i) => ({ diagnostic, from: result.movedFrom?.[i] })),
     ...found.map((diagnostic) => ({ diagnostic, from: undefined })),
   ];
-  merged.sort(
-    ({ diagnostic: a }, { diagnostic: b }) =>
-      a.range.start.offset - b.range.start.offset ||
-      a.range.end.offset - b.range.end.offset ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-  );
+  merged.sort(({ diagnostic: a }, { diagnostic: b }) => compareLocatedByPlace(a, b));
   const diagnostics = merged.map((entry) => entry.diagnostic);
   return { ...result, diagnostics, ...(result.movedFrom ? { movedFrom: merged.map((entry) => entry.from) } : {}) };
 }

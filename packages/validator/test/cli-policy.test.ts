@@ -293,17 +293,34 @@ describe('inline suppressions', () => {
     );
     const strict = runBundle(['validate', 'svc.yaml', '--format', 'json'], { cwd: root });
     const [file] = JSON.parse(strict.stdout) as {
-      messages: { ruleId: string; severity: number; line: number; message: string }[];
+      messages: {
+        ruleId: string;
+        severity: number;
+        line: number;
+        column: number;
+        endColumn: number;
+        message: string;
+      }[];
     }[];
-    expect(file!.messages.map((m) => [m.ruleId, m.severity, m.line, m.message])).toEqual([
-      ['unused-suppression', 2, 6, 'unused suppression: no possible-typo problem on the next line'],
+    const added = '# svc-manifest-disable-next-line unused-suppression, posible-typo'.length + 1;
+    expect(file!.messages.map((m) => [m.ruleId, m.severity, m.line, m.column, m.endColumn, m.message])).toEqual([
+      ['unused-suppression', 2, 6, 1, COMMENT_END, 'unused suppression: no possible-typo problem on the next line'],
       [
         'invalid-suppression',
         1,
         7,
+        1,
+        added,
         "svc-manifest-disable-next-line names 'posible-typo', which is no rule (did you mean 'possible-typo'?)",
       ],
-      ['trigger-agent-declared', 1, 20, "trigger agent 'phantom' is not a declared agent (declared agents: 'writer')"],
+      [
+        'trigger-agent-declared',
+        1,
+        20,
+        12,
+        19,
+        "trigger agent 'phantom' is not a declared agent (declared agents: 'writer')",
+      ],
     ]);
     expect([strict.status, strict.stderr]).toEqual([1, '']);
     writeFileSync(

@@ -3,7 +3,7 @@
  * whatever the number of threads and their timing. Through the built command.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { autoWorkers } from '../src/cli-workers.js';
@@ -75,9 +75,9 @@ it('prints the same report with one thread, two, three and the default, in path 
     for (const concurrency of ['2', '3', 'auto']) {
       const parallel = validateAll(format, concurrency);
       expect([parallel.status, parallel.stderr], `${format} ${concurrency}`).toEqual([1, '']);
-      // The threads asked for were started (auto: as many as the idle cores allow; see autoWorkers below).
-      if (concurrency !== 'auto')
-        expect(parallel.threads, `${format} --concurrency ${concurrency}`).toBe(Number(concurrency));
+      // The threads asked for were started (auto: as many as this machine's cores allow; see autoWorkers below).
+      const threads = concurrency === 'auto' ? (autoWorkers(450, availableParallelism()) ?? 0) : Number(concurrency);
+      expect(parallel.threads, `${format} --concurrency ${concurrency}`).toBe(threads);
       expect(parallel.stdout === single.stdout, `${format} --concurrency ${concurrency}`).toBe(true);
     }
   }
@@ -91,18 +91,19 @@ it('takes auto, off or a number', () => {
   ]);
 });
 
-it('auto: a thread per 200 files on the cores the load average leaves idle, none when fewer than two', () => {
-  // [files, cores, load average] → threads
-  const cases: [number, number, number, number | undefined][] = [
-    [2000, 2, 0, 2],
-    [2000, 2, 0.4, 2],
-    [2000, 2, 0.6, undefined],
-    [2000, 2, 10, undefined],
-    [2000, 8, 3.2, 5],
-    [2000, 16, 0, 10],
-    [399, 8, 0, undefined],
-    [400, 8, 0, 2],
+it('auto: a thread per 200 files on at most half the cores, none when fewer than two', () => {
+  // [files, cores] → threads
+  const cases: [number, number, number | undefined][] = [
+    [2000, 1, undefined],
+    [2000, 2, undefined],
+    [2000, 3, undefined],
+    [2000, 4, 2],
+    [2000, 8, 4],
+    [2000, 32, 10],
+    [399, 8, undefined],
+    [400, 8, 2],
+    [600, 8, 3],
   ];
-  for (const [files, cores, load, threads] of cases)
-    expect(autoWorkers(files, cores, load), `${files} files, ${cores} cores, load ${load}`).toBe(threads);
+  for (const [files, cores, threads] of cases)
+    expect(autoWorkers(files, cores), `${files} files, ${cores} cores`).toBe(threads);
 });

@@ -154,6 +154,24 @@ describe("validateManifest's policy option", () => {
     expect(codes).not.toContain('unused-suppression');
     expect(codes).toContain('default-agent-declared');
     expect(codes).toContain('possible-typo');
+    // In TOML, inside a multi-line string of a table between two parts of another ([agents.…]).
+    const toml = [
+      'svc_version = 2',
+      'default_agent = "nobody"',
+      '[agents.writer]',
+      '[project]',
+      'name = "billing"',
+      'description = """',
+      '# svc-manifest-disable default-agent-declared',
+      '"""',
+      '[agents.reader]',
+      '',
+    ].join('\n');
+    expect(
+      validateManifest(toml, { format: 'toml', policy: { inlineSuppressions: true } }).diagnostics.map(line),
+    ).toEqual([
+      "2:17-2:25 warning default-agent-declared | default_agent 'nobody' is not a declared agent (declared agents: 'writer' and 'reader')",
+    ]);
   });
 
   it('reads TOML comments, a first line after a byte-order mark, and CRLF lines', () => {

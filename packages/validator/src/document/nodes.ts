@@ -228,7 +228,13 @@ export function pathAtOffset(root: ValueNode, offset: number): { steps: PathStep
   let node: ValueNode = root;
   for (;;) {
     if (node.kind === 'map') {
-      const entry = node.entries.find((e) => offset >= e.keyStart && offset <= Math.max(e.end, e.keyEnd));
+      // The entry whose key starts last of those whose text holds the offset: a TOML table opened
+      // again further down (`[agents.a]` … `[project]` … `[agents.b]`) spans the tables between.
+      let entry: MapEntry | undefined;
+      for (const e of node.entries) {
+        if (offset >= e.keyStart && offset <= Math.max(e.end, e.keyEnd) && (!entry || e.keyStart > entry.keyStart))
+          entry = e;
+      }
       if (!entry) break;
       if (offset <= entry.keyEnd && (offset < entry.value.start || entry.value.start === entry.value.end)) {
         if (offset >= entry.keyStart && offset <= entry.keyEnd && offset < entry.value.start) {

@@ -16,10 +16,10 @@
  * Rules that decide schema validity (structure, schema and parse rules) cannot be changed: a
  * manifest the published schema refuses is never reported valid.
  */
-import type { Diagnostic, Severity } from '../diagnostic.js';
+import { compareLocatedByPlace, type Diagnostic, type Severity } from '../diagnostic.js';
 import { ManifestDocument } from '../document/manifest-document.js';
 import { RULES, RULES_BY_ID, type RuleCode } from '../rules/index.js';
-import { closestMatch } from '../suggest.js';
+import { didYouMeanNote } from '../suggest.js';
 import { applySuppressions } from './suppressions.js';
 
 export const POLICY_FILE_NAME = '.svc-manifest.yaml';
@@ -53,16 +53,13 @@ export interface ParsedPolicy {
   ignore: readonly string[];
 }
 
-/** The rules a policy may set: ours, which only warn or inform; never one the schema's verdict rests on. */
-export const CONFIGURABLE_RULES: readonly RuleCode[] = RULES.filter(
-  (rule) =>
-    rule.kind === 'reference' ||
-    rule.kind === 'style' ||
-    rule.kind === 'files' ||
-    rule.kind === 'editor' ||
-    rule.kind === 'suppression' ||
-    (rule.kind === 'parse' && rule.severity !== 'error'),
-).map((rule) => rule.id);
+/**
+ * The rules a policy may set: those that only warn or inform, so never one the schema's verdict
+ * rests on (a manifest is valid when it has no error).
+ */
+export const CONFIGURABLE_RULES: readonly RuleCode[] = RULES.filter((rule) => rule.severity !== 'error').map(
+  (rule) => rule.id,
+);
 
 /** The rules a comment may suppress: those a policy may set, but for the problems of comments themselves. */
 export const SUPPRESSIBLE_RULES: readonly RuleCode[] = CONFIGURABLE_RULES.filter(
@@ -96,7 +93,9 @@ export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key !== 'rules' && key !== 'ignore')
-      throw new PolicyError(`unknown key '${key}'${hint(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`);
+      throw new PolicyError(
+        `unknown key '${key}'${didYouMeanNote(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`,
+      );
   }
   return { rules: checkedRules(record.rules), ignore: checkedIgnore(record.ignore) };
 }
@@ -109,13 +108,7 @@ function checkedRules(rules: unknown): PolicyRules {
     throw new PolicyError("'rules' maps rule ids to error, warning, info or off");
   for (const [id, setting] of Object.entries(rules as Record<string, unknown>)) {
     const rule = RULES_BY_ID.get(id as RuleCode);
-    if (rule === undefined)
-      throw new PolicyError(
-        `no rule '${id}'${hint(
-          id,
-          RULES.map((r) => r.id),
-        )}`,
-      );
+    if (rule === undefined) throw new PolicyError(`no rule '${id}'${didYouMeanNote(id, RULES_BY_ID.keys())}`);
     if (!CONFIGURABLE_RULES.includes(rule.id))
       throw new PolicyError(
         `'${id}' decides whether the published schema accepts a manifest; it cannot be changed or turned off`,
@@ -136,11 +129,6 @@ function checkedIgnore(ignore: unknown): string[] {
   return [...(ignore as string[])];
 }
 
-function hint(typed: string, candidates: readonly string[]): string {
-  const match = closestMatch(typed, candidates);
-  return match === undefined ? '' : ` (did you mean '${match}'?)`;
-}
-
 /** The settings of a policy, checked as a policy file's are (throws {@link PolicyError}). */
 function settingsOf(policy: ManifestPolicy): Map<RuleCode, RuleSetting> {
   return new Map(Object.entries(checkedRules(policy.rules)) as [RuleCode, RuleSetting][]);
@@ -153,31 +141,22 @@ export interface PolicyOutcome {
   from: number[];
 }
 
-/** Whether a policy can change anything in this document: settings, or suppression comments to read. */
-export function policyApplies(
-  document: ManifestDocument,
-  policy: ManifestPolicy | undefined,
-): policy is ManifestPolicy {
-  if (policy === undefined) return false;
-  // Checked here too, so a bad option throws whether or not it would change anything.
-  return (
-    settingsOf(policy).size > 0 ||
-    (policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1)
-  );
-}
-
 /**
  * The diagnostics of `document` as a policy has them: the severities it sets, `off` rules left
  * out, the problems the manifest's comments suppress left out (when it honours them) and the
  * comments' own problems added, in place order; the others keep the order they were given in.
- * Throws {@link PolicyError} for settings a policy file could not hold.
+ * Undefined when the policy can change nothing here: no settings, and no suppression comment to
+ * read (a text without `svc-manifest-` costs one search). Throws {@link PolicyError} for settings
+ * a policy file could not hold, whether or not they would change anything.
  */
 export function applyManifestPolicy(
   document: ManifestDocument,
   diagnostics: readonly Diagnostic[],
   policy: ManifestPolicy,
-): PolicyOutcome {
+): PolicyOutcome | undefined {
   const settings = settingsOf(policy);
+  const suppressing = policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1;
+  if (settings.size === 0 && !suppressing) return undefined;
   const set = (d: Diagnostic): Diagnostic | undefined => {
     const setting = settings.get(d.code);
     return setting === undefined
@@ -196,7 +175,7 @@ export function applyManifestPolicy(
     kept.push(changed);
     from.push(index);
   });
-  if (policy.inlineSuppressions !== true) return { diagnostics: kept, from };
+  if (!suppressing) return { diagnostics: kept, from };
   const suppressed = applySuppressions(document, kept, SUPPRESSIBLE_RULES);
   if (suppressed.kept.length !== kept.length) {
     from = suppressed.kept.map((index) => from[index]!);
@@ -210,7 +189,7 @@ export function applyManifestPolicy(
   let next = 0;
   for (let i = 0; i < kept.length; i++) {
     const d = kept[i]!;
-    while (next < problems.length && before(problems[next]!, d)) {
+    while (next < problems.length && compareLocatedByPlace(problems[next]!, d) < 0) {
       merged.push(problems[next++]!);
       mergedFrom.push(-1);
     }
@@ -222,14 +201,4 @@ export function applyManifestPolicy(
     mergedFrom.push(-1);
   }
   return { diagnostics: merged, from: mergedFrom };
-}
-
-function before(a: Diagnostic, b: Diagnostic): boolean {
-  const as = a.range.start.offset;
-  const bs = b.range.start.offset;
-  return (
-    as < bs ||
-    (as === bs &&
-      (a.range.end.offset < b.range.end.offset || (a.range.end.offset === b.range.end.offset && a.code < b.code)))
-  );
 }

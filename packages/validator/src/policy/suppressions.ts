@@ -19,11 +19,11 @@
  * (it names a rule no comment may suppress) and `unused-suppression` (it suppressed nothing, or
  * an `enable` ends no `disable`: stale, it would hide the next real problem there).
  */
-import type { Diagnostic } from '../diagnostic.js';
+import { compareLocatedByPlace, type Diagnostic } from '../diagnostic.js';
 import type { ManifestDocument } from '../document/manifest-document.js';
 import { pathAtOffset } from '../document/nodes.js';
-import { RULES, RULES_BY_ID, severityOf, type RuleCode } from '../rules/index.js';
-import { closestMatch } from '../suggest.js';
+import { RULES_BY_ID, severityOf, type RuleCode } from '../rules/index.js';
+import { didYouMeanNote } from '../suggest.js';
 
 interface Directive {
   kind: 'disable-next-line' | 'disable' | 'enable';
@@ -115,15 +115,8 @@ export function applySuppressions(
     for (const id of directive.rules) {
       const rule = RULES_BY_ID.get(id as RuleCode);
       if (rule === undefined) {
-        const match = closestMatch(
-          id,
-          RULES.map((r) => r.id),
-        );
-        report(
-          directive,
-          'invalid-suppression',
-          `${name} names '${id}', which is no rule${match === undefined ? '' : ` (did you mean '${match}'?)`}`,
-        );
+        const note = didYouMeanNote(id, RULES_BY_ID.keys());
+        report(directive, 'invalid-suppression', `${name} names '${id}', which is no rule${note}`);
       } else if (rule.kind === 'suppression') {
         report(
           directive,
@@ -173,11 +166,6 @@ export function applySuppressions(
     const what = range.directive.kind === 'disable-next-line' ? 'on the next line' : 'in its range';
     report(range.directive, 'unused-suppression', `unused suppression: no ${unused.join(', ')} problem ${what}`);
   }
-  problems.sort(
-    (a, b) =>
-      a.range.start.offset - b.range.start.offset ||
-      a.range.end.offset - b.range.end.offset ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-  );
+  problems.sort(compareLocatedByPlace);
   return { kept, problems };
 }
