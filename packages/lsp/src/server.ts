@@ -78,7 +78,6 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const { documents, takeChanges, forgetChanges } = openTextDocuments();
   const log = connectionLog(connection);
   const store = new DocumentStore(log);
-  const policy = policyReporter(options.policy, connection, log);
   // Which files are ours and the size limit follow the unscoped settings (`store.settings`); every
   // feature gets the settings of its document (its folder's), asked with the document as
   // `scopeUri` once the client says it can answer (onInitialize).
@@ -104,7 +103,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const afterParse = collectAfterLargeParses(collection);
   const settingsOf = (uri: string): Settings => documentSettings.of(uri);
   // What the pushed diagnostics, the requests and the workspace requests all read.
-  const lookups = new FileLookups(options.files, () => client.canWatchFiles);
+  const lookups = new FileLookups(options, () => client.canWatchFiles);
+  const policy = policyReporter(lookups.policy, connection, log);
   const shared = { store, log, afterParse, policy, settingsOf, files: lookups.files };
   const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { ...shared, quiet, requests, options });
   const showOrClear = (uri: string, managed: boolean): void => {
@@ -117,7 +117,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (client.pulls) void documentSettings.load([uri]);
     else documentSettings.whenKnown(uri, () => scheduler.schedule(uri));
   };
-  /** Files were created, changed or deleted: paths are looked up again, and every open manifest checked again. */
+  /** Files were created, changed or deleted: paths and policy files looked up again, open manifests checked again. */
   const filesChanged = (): void => {
     lookups.clear();
     if (client.pulls) {
@@ -191,7 +191,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   );
 
   // A file created or deleted may settle a path warning, and a policy file changes what is
-  // reported: every open manifest is checked again (the policy file is read again when it changed).
+  // reported: every open manifest is checked again (paths and policy files looked up again).
   connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', filesChanged));
 
   documents.onDidClose(
@@ -536,7 +536,7 @@ function answerWorkspaceRequests(
 }
 
 /**
- * The policy of a document, read by the injected reader; a policy file that cannot be used is said
+ * The policy of a document, as `FileLookups` keeps it; a policy file that cannot be used is said
  * once (a message and the log), and again only when its error changes, not on every validation.
  */
 function policyReporter(

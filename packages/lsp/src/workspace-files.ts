@@ -34,10 +34,10 @@ const policyFiles = new Map<string, { stamp: string; policy: DocumentPolicy }>()
 
 /**
  * The policy file of a `file:` document: the nearest `.svc-manifest.yaml` from its folder up to
- * the repository root, looked for again on every call (each validation of the document: a file
- * created or removed counts at once, watched or not) and read again when it changed (its size,
- * modification or change time). A file that cannot be used comes back with `error`, the reason
- * the CLI gives when it refuses it.
+ * the repository root, looked for again on every call and read again when it changed (its size,
+ * modification or change time). The server calls it on each validation for a client that does not
+ * watch files, and once until the next announced change for one that does (file-lookups.ts). A file
+ * that cannot be used comes back with `error`, the reason the CLI gives when it refuses it.
  */
 export function nodeWorkspacePolicy(uri: string): DocumentPolicy | undefined {
   if (!uri.startsWith('file:')) return undefined;
