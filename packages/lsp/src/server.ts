@@ -78,15 +78,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const { documents, takeChanges, forgetChanges } = openTextDocuments();
   const log = connectionLog(connection);
   const store = new DocumentStore(log);
+  // What the client supports, set by initialize.
+  let client = readClientSupport({}, false);
   // Which files are ours and the size limit follow the unscoped settings (`store.settings`); every
   // feature gets the settings of its document (its folder's), asked with the document as
   // `scopeUri` once the client says it can answer (onInitialize).
-  let documentSettings = settingsPerDocument(connection, false, store, log);
+  const documentSettings = settingsPerDocument(connection, () => client.canPullConfiguration, store, log);
   const openUris = (): string[] => documents.all().map((document) => document.uri);
   const openFiles = (): OpenFile[] =>
     documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
-  // What the client supports, set by initialize.
-  let client = readClientSupport({}, false);
   /** The workspace folders' URIs, from initialize. */
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
@@ -131,7 +131,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     scheduledRequest(
       handler,
       answerRequest(handler, { ...shared, client: () => ({ resourceOperations: client.canCreateAndDeleteFiles }) }),
-      { quiet, requests, settings: () => documentSettings },
+      { quiet, requests, settings: documentSettings },
     );
   const notification = notificationGuard(quiet, log);
 
@@ -147,7 +147,6 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialize((params): InitializeResult => {
     client = readClientSupport(params.capabilities, !!options.files || !!options.policy);
-    documentSettings = settingsPerDocument(connection, client.canPullConfiguration, store, log);
     const initial = initialSettings(params);
     if (initial) store.settings = initial;
     folders = workspaceFolders(params);
@@ -212,7 +211,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     ...shared,
     states: workspaceStates,
     openUris,
-    settings: () => documentSettings,
+    settings: documentSettings,
   });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
@@ -460,16 +459,15 @@ type RequestAnswer = (params: { textDocument: { uri: string } }, token: Cancella
 function scheduledRequest(
   handler: RequestHandler,
   answer: RequestAnswer,
-  server: { quiet: QuietWatch; requests: RequestBatch; settings: () => DocumentSettings },
+  server: { quiet: QuietWatch; requests: RequestBatch; settings: DocumentSettings },
 ): RequestAnswer {
-  const { quiet, requests } = server;
+  const { quiet, requests, settings } = server;
   return (params, token) => {
     quiet.note();
     const respond = () =>
       handler.state === 'typing' ? answer(params, token) : requests.defer(() => answer(params, token));
     // A document's settings are usually known since it was opened; a request that comes first waits for them.
     const uri = params.textDocument.uri;
-    const settings = server.settings();
     return settings.has(uri) ? respond() : settings.load([uri]).then(respond);
   };
 }
@@ -498,11 +496,11 @@ function answerWorkspaceRequests(
     store: DocumentStore;
     files: FeatureContext['files'];
     policy: FeatureContext['policy'];
-    settings: () => DocumentSettings;
+    settings: DocumentSettings;
     log: Log;
   },
 ): void {
-  const { states, store, log } = server;
+  const { states, store, log, settings } = server;
   connection.onWorkspaceSymbol((params, token) => {
     try {
       return workspaceSymbols(states(), params.query, { token, settings: store.settings });
@@ -517,7 +515,6 @@ function answerWorkspaceRequests(
       const manifests = states();
       // Each manifest's list follows its own settings: those of files not open are asked for too (one request).
       const uris = manifests.map((state) => state.uri);
-      const settings = server.settings();
       await settings.load(uris);
       settings.retain(new Set([...uris, ...server.openUris()]));
       return workspaceDiagnostics(manifests, params.previousResultIds, (uri) => ({
@@ -562,19 +559,21 @@ function policyReporter(
 
 /**
  * Each document's settings: asked with the document as `scopeUri` when the client answers
- * workspace/configuration, else the unscoped settings for every document.
+ * workspace/configuration (known from initialize on), else the unscoped settings for every document.
  */
 function settingsPerDocument(
   connection: Connection,
-  clientAnswers: boolean,
+  clientAnswers: () => boolean,
   store: DocumentStore,
   log: Log,
 ): DocumentSettings {
-  const ask = clientAnswers
-    ? (uris: readonly string[]) =>
-        connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })))
-    : undefined;
-  return new DocumentSettings(ask, () => store.settings, log);
+  const ask = (uris: readonly string[]) =>
+    connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })));
+  return new DocumentSettings(
+    () => (clientAnswers() ? ask : undefined),
+    () => store.settings,
+    log,
+  );
 }
 
 /** The client's unscoped settings; undefined when it does not answer. */
