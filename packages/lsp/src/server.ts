@@ -447,14 +447,9 @@ function answerRequest(
 type RequestAnswer = (params: { textDocument: { uri: string } }, token: CancellationToken) => unknown;
 
 /**
- * A request's answer, timed: completion (which reads the newest text over the last parse,
- * without parsing) answers at once; every other request waits in the batch (see
- * request-batch.ts) and is answered from the newest text.
- */
-/**
- * A request handler guarded, and timed: completion (which reads the newest text over the last
- * parse, without parsing) answers at once; every other request waits in the batch (see
- * request-batch.ts) and is answered from the newest text.
+ * A request's guarded answer (answerRequest), timed: completion (which reads the newest text over
+ * the last parse, without parsing) answers at once; every other request waits in the batch (see
+ * request-batch.ts) and is answered from the newest text. Either waits for its document's settings first.
  */
 function scheduledRequest(
   handler: RequestHandler,
