@@ -11,11 +11,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   findManifestFiles,
   findPolicyFile,
-  MAX_POLICY_BYTES,
   nodeManifestFiles,
-  parsePolicy,
   PolicyError,
   PolicyFinder,
+  readPolicyFile,
   type ManifestFiles,
 } from '@svc-manifest/validator';
 import type { DocumentPolicy } from './feature-context.js';
@@ -62,13 +61,14 @@ export function nodeWorkspacePolicy(uri: string): DocumentPolicy | undefined {
   return policy;
 }
 
+/** The file read and checked as the CLI reads it (`readPolicyFile`); its refusal is `error`, without the file's name. */
 function readPolicy(file: string): DocumentPolicy {
   try {
-    if (statSync(file).size > MAX_POLICY_BYTES) return { file, error: `larger than ${MAX_POLICY_BYTES} bytes` };
-    return { file, rules: parsePolicy(readFileSync(file)).rules };
+    return { file, rules: readPolicyFile(file).rules };
   } catch (error) {
-    if (error instanceof PolicyError) return { file, error: error.message };
-    return { file, error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    if (!(error instanceof PolicyError)) return { file, error: `cannot be read (${(error as Error).message})` };
+    const named = `${file}: `;
+    return { file, error: error.message.startsWith(named) ? error.message.slice(named.length) : error.message };
   }
 }
 
