@@ -101,11 +101,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const requests = new RequestBatch(quiet);
   const collection = idleCollection(quiet, options);
   const afterParse = collectAfterLargeParses(collection);
-  const settingsOf = (uri: string): Settings => documentSettings.of(uri);
-  // What the pushed diagnostics, the requests and the workspace requests all read.
   const lookups = new FileLookups(options, () => client.canWatchFiles);
   const policy = policyReporter(lookups.policy, connection, log);
-  const shared = { store, log, afterParse, policy, settingsOf, files: lookups.files };
+  // What the pushed diagnostics, the requests and the workspace requests all give a feature.
+  const contextOf = featureContexts({ settings: documentSettings, files: lookups.files, policy, client: () => client });
+  const shared = { store, log, afterParse, contextOf };
   const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { ...shared, quiet, requests, options });
   const showOrClear = (uri: string, managed: boolean): void => {
     if (!managed) {
@@ -128,11 +128,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   };
 
   const guarded = (handler: RequestHandler) =>
-    scheduledRequest(
-      handler,
-      answerRequest(handler, { ...shared, client: () => ({ resourceOperations: client.canCreateAndDeleteFiles }) }),
-      { quiet, requests, settings: documentSettings },
-    );
+    scheduledRequest(handler, answerRequest(handler, shared), { quiet, requests, settings: documentSettings });
   const notification = notificationGuard(quiet, log);
 
   /** New settings (or the same, when undefined): every open file is read again. */
@@ -361,13 +357,10 @@ function pushedDiagnostics(
     afterParse: (state: DocumentState) => void;
     log: Log;
     options: Pick<ServerOptions, 'debounceMs'>;
-    files: FeatureContext['files'];
-    /** The settings of a document (its folder's). */
-    settingsOf: (uri: string) => Settings;
-    policy: FeatureContext['policy'];
+    contextOf: ContextOf;
   },
 ): { scheduler: DiagnosticScheduler; clear: (uri: string) => void } {
-  const { quiet, requests, store, afterParse, log, options, settingsOf, policy, files } = server;
+  const { quiet, requests, store, afterParse, log, options, contextOf } = server;
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
   const scheduler = new DiagnosticScheduler({
@@ -383,7 +376,7 @@ function pushedDiagnostics(
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: settingsOf(state.uri), files, policy });
+      const diagnostics = computeDiagnostics(state, {}, contextOf(state.uri));
       afterParse(state);
       return diagnostics;
     },
@@ -409,28 +402,17 @@ function answerRequest(
     store: DocumentStore;
     log: Log;
     afterParse: (state: DocumentState) => void;
-    files: FeatureContext['files'];
-    policy: FeatureContext['policy'];
-    /** The settings of a document (its folder's). */
-    settingsOf: (uri: string) => Settings;
-    /** What the client can do, read when the request comes (initialize sets it). */
-    client: () => FeatureContext['client'];
+    contextOf: ContextOf;
   },
 ): RequestAnswer {
-  const { store, log, afterParse } = server;
+  const { store, log, afterParse, contextOf } = server;
   return (params, token) => {
     try {
       if (token?.isCancellationRequested) return cancelled();
       const uri = params.textDocument.uri;
       const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
       if (!state) return handler.fallback;
-      const result = handler.run(state, params, {
-        token,
-        settings: server.settingsOf(uri),
-        client: server.client(),
-        files: server.files,
-        policy: server.policy,
-      });
+      const result = handler.run(state, params, contextOf(uri, token));
       afterParse(state);
       if (token?.isCancellationRequested) return cancelled();
       return result;
@@ -481,6 +463,26 @@ function notificationGuard(quiet: QuietWatch, log: Log) {
   };
 }
 
+/** What a feature is given for a document, read as it runs: its settings, files and policy, what the client can do. */
+type ContextOf = (uri: string, token?: CancellationToken) => FeatureContext;
+
+function featureContexts(server: {
+  settings: DocumentSettings;
+  files: FeatureContext['files'];
+  policy: FeatureContext['policy'];
+  /** What the client can do (initialize sets it). */
+  client: () => ClientSupport;
+}): ContextOf {
+  const { settings, files, policy } = server;
+  return (uri, token) => ({
+    token,
+    settings: settings.of(uri),
+    client: { resourceOperations: server.client().canCreateAndDeleteFiles },
+    files,
+    policy,
+  });
+}
+
 /** The whole-workspace requests (workspace.ts), over the open manifests and those on disk in the folders. */
 function answerWorkspaceRequests(
   connection: Connection,
@@ -489,13 +491,13 @@ function answerWorkspaceRequests(
     /** The open documents' URIs: their settings are kept. */
     openUris: () => string[];
     store: DocumentStore;
-    files: FeatureContext['files'];
-    policy: FeatureContext['policy'];
+    /** Each document's settings, loaded before a report (`contextOf` reads them). */
     settings: DocumentSettings;
+    contextOf: ContextOf;
     log: Log;
   },
 ): void {
-  const { states, store, log, settings } = server;
+  const { states, store, log, settings, contextOf } = server;
   connection.onWorkspaceSymbol((params, token) => {
     try {
       return workspaceSymbols(states(), params.query, { token, settings: store.settings });
@@ -512,12 +514,7 @@ function answerWorkspaceRequests(
       const uris = manifests.map((state) => state.uri);
       await settings.load(uris);
       settings.retain(new Set([...uris, ...server.openUris()]));
-      return workspaceDiagnostics(manifests, params.previousResultIds, (uri) => ({
-        token,
-        settings: settings.of(uri),
-        files: server.files,
-        policy: server.policy,
-      }));
+      return workspaceDiagnostics(manifests, params.previousResultIds, (uri) => contextOf(uri, token));
     } catch (error) {
       if (error instanceof RequestCancelled)
         return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
