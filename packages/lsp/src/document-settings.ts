@@ -23,11 +23,12 @@ export class DocumentSettings {
   private requests = 0;
 
   /**
-   * @param read  asks the client (undefined when it cannot be asked: every document gets `unscoped()`)
+   * @param reader  how to ask the client, read when it is needed (undefined while it cannot be asked,
+   *   as before initialize or for a client without workspace/configuration: every document gets `unscoped()`)
    * @param unscoped  the settings read without a scope (or sent by the client): what a document gets before its own are known
    */
   constructor(
-    private readonly read: ReadScoped | undefined,
+    private readonly reader: () => ReadScoped | undefined,
     private readonly unscoped: () => Settings,
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
@@ -39,15 +40,16 @@ export class DocumentSettings {
 
   /** Whether `uri`'s own settings are known (or there are none to ask for). */
   has(uri: string): boolean {
-    return !this.read || this.known.has(uri);
+    return !this.reader() || this.known.has(uri);
   }
 
   /** Resolves once every URI's settings are known (those not known yet are asked for in one request). */
   load(uris: readonly string[]): Promise<void> {
-    if (!this.read) return Promise.resolve();
+    const read = this.reader();
+    if (!read) return Promise.resolve();
     const missing = [...new Set(uris)].filter((uri) => !this.known.has(uri) && !this.asking.has(uri));
     const waits = [...new Set(uris)].flatMap((uri) => this.asking.get(uri) ?? []);
-    if (missing.length > 0) waits.push(this.ask(missing));
+    if (missing.length > 0) waits.push(this.ask(read, missing));
     return Promise.all(waits).then(() => undefined);
   }
 
@@ -66,9 +68,10 @@ export class DocumentSettings {
    * settings in between.
    */
   refresh(): Promise<void> {
-    if (!this.read) return Promise.resolve();
+    const read = this.reader();
+    if (!read) return Promise.resolve();
     const uris = [...new Set([...this.known.keys(), ...this.asking.keys()])];
-    return uris.length > 0 ? this.ask(uris) : Promise.resolve();
+    return uris.length > 0 ? this.ask(read, uris) : Promise.resolve();
   }
 
   /** A document was closed (or a file left the workspace): its settings are asked again if it comes back. */
@@ -82,9 +85,9 @@ export class DocumentSettings {
     for (const uri of this.known.keys()) if (!uris.has(uri)) this.known.delete(uri);
   }
 
-  private ask(uris: readonly string[]): Promise<void> {
+  private ask(read: ReadScoped, uris: readonly string[]): Promise<void> {
     const request = ++this.requests;
-    const done = this.read!(uris)
+    const done = read(uris)
       .then(
         (answers) => answers,
         (error: unknown) => {

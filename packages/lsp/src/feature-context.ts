@@ -1,4 +1,4 @@
-import type { ManifestFiles, PolicyRules } from '@svc-manifest/validator/library';
+import type { ManifestFiles, ManifestPolicy, PolicyRules } from '@svc-manifest/validator/library';
 import type { Settings } from './settings.js';
 
 /** The policy file that applies to a document, as the injected reader found it (command.ts: on Node, the nearest `.svc-manifest.yaml` up from a `file:` document). */
@@ -40,6 +40,16 @@ export class RequestCancelled extends Error {
 
 /** Thrown by a feature that refuses a request; the server answers `RequestFailed` with the message, shown to the user. */
 export class FeatureRefusal extends Error {}
+
+/**
+ * The policy a document is validated under, in every feature that reads its diagnostics or fixes
+ * them: its policy file's rules (when the server reads one and it can be used), and its own
+ * suppression comments, which apply in every editor (a browser's too), as they do in the CLI.
+ */
+export function documentPolicy(uri: string, context: FeatureContext | undefined): ManifestPolicy {
+  const rules = context?.policy?.(uri)?.rules;
+  return rules ? { rules, inlineSuppressions: true } : { inlineSuppressions: true };
+}
 
 export function throwIfCancelled(context: FeatureContext | undefined): void {
   if (context?.token?.isCancellationRequested) throw new RequestCancelled();

@@ -78,16 +78,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const { documents, takeChanges, forgetChanges } = openTextDocuments();
   const log = connectionLog(connection);
   const store = new DocumentStore(log);
-  const policy = policyReporter(options.policy, connection, log);
+  // What the client supports, set by initialize.
+  let client = readClientSupport({}, false);
   // Which files are ours and the size limit follow the unscoped settings (`store.settings`); every
   // feature gets the settings of its document (its folder's), asked with the document as
   // `scopeUri` once the client says it can answer (onInitialize).
-  let documentSettings = settingsPerDocument(connection, false, store, log);
+  const documentSettings = settingsPerDocument(connection, () => client.canPullConfiguration, store, log);
   const openUris = (): string[] => documents.all().map((document) => document.uri);
   const openFiles = (): OpenFile[] =>
     documents.all().map((d) => ({ uri: d.uri, version: d.version, text: d.getText(), languageId: d.languageId }));
-  // What the client supports, set by initialize.
-  let client = readClientSupport({}, false);
   /** The workspace folders' URIs, from initialize. */
   let folders: string[] = [];
   const onDisk = new WorkspaceManifests(options.manifests);
@@ -102,10 +101,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const requests = new RequestBatch(quiet);
   const collection = idleCollection(quiet, options);
   const afterParse = collectAfterLargeParses(collection);
-  const settingsOf = (uri: string): Settings => documentSettings.of(uri);
-  // What the pushed diagnostics, the requests and the workspace requests all read.
-  const lookups = new FileLookups(options.files, () => client.canWatchFiles);
-  const shared = { store, log, afterParse, policy, settingsOf, files: lookups.files };
+  const lookups = new FileLookups(options, () => client.canWatchFiles);
+  const policy = policyReporter(lookups.policy, connection, log);
+  // What the pushed diagnostics, the requests and the workspace requests all give a feature.
+  const contextOf = featureContexts({ settings: documentSettings, files: lookups.files, policy, client: () => client });
+  const shared = { store, log, afterParse, contextOf };
   const { scheduler, clear: clearDiagnostics } = pushedDiagnostics(connection, { ...shared, quiet, requests, options });
   const showOrClear = (uri: string, managed: boolean): void => {
     if (!managed) {
@@ -117,7 +117,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (client.pulls) void documentSettings.load([uri]);
     else documentSettings.whenKnown(uri, () => scheduler.schedule(uri));
   };
-  /** Files were created, changed or deleted: paths are looked up again, and every open manifest checked again. */
+  /** Files were created, changed or deleted: paths and policy files looked up again, open manifests checked again. */
   const filesChanged = (): void => {
     lookups.clear();
     if (client.pulls) {
@@ -128,11 +128,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   };
 
   const guarded = (handler: RequestHandler) =>
-    scheduledRequest(
-      handler,
-      answerRequest(handler, { ...shared, client: () => ({ resourceOperations: client.canCreateAndDeleteFiles }) }),
-      { quiet, requests, settings: () => documentSettings },
-    );
+    scheduledRequest(handler, answerRequest(handler, shared), { quiet, requests, settings: documentSettings });
   const notification = notificationGuard(quiet, log);
 
   /** New settings (or the same, when undefined): every open file is read again. */
@@ -147,7 +143,6 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialize((params): InitializeResult => {
     client = readClientSupport(params.capabilities, !!options.files || !!options.policy);
-    documentSettings = settingsPerDocument(connection, client.canPullConfiguration, store, log);
     const initial = initialSettings(params);
     if (initial) store.settings = initial;
     folders = workspaceFolders(params);
@@ -191,7 +186,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   );
 
   // A file created or deleted may settle a path warning, and a policy file changes what is
-  // reported: every open manifest is checked again (the policy file is read again when it changed).
+  // reported: every open manifest is checked again (paths and policy files looked up again).
   connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', filesChanged));
 
   documents.onDidClose(
@@ -212,7 +207,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     ...shared,
     states: workspaceStates,
     openUris,
-    settings: () => documentSettings,
+    settings: documentSettings,
   });
   connection.onRequest(STATS_REQUEST, () => ({ ...scheduler.stats }));
   connection.onShutdown(() => {
@@ -362,13 +357,10 @@ function pushedDiagnostics(
     afterParse: (state: DocumentState) => void;
     log: Log;
     options: Pick<ServerOptions, 'debounceMs'>;
-    files: FeatureContext['files'];
-    /** The settings of a document (its folder's). */
-    settingsOf: (uri: string) => Settings;
-    policy: FeatureContext['policy'];
+    contextOf: ContextOf;
   },
 ): { scheduler: DiagnosticScheduler; clear: (uri: string) => void } {
-  const { quiet, requests, store, afterParse, log, options, settingsOf, policy, files } = server;
+  const { quiet, requests, store, afterParse, log, options, contextOf } = server;
   /** Files the client currently shows our diagnostics for. */
   const shown = new Set<string>();
   const scheduler = new DiagnosticScheduler({
@@ -384,7 +376,7 @@ function pushedDiagnostics(
     current: (uri) => store.state(uri),
     compute: (state) => {
       if (!store.isManaged(state)) return [];
-      const diagnostics = computeDiagnostics(state, {}, { settings: settingsOf(state.uri), files, policy });
+      const diagnostics = computeDiagnostics(state, {}, contextOf(state.uri));
       afterParse(state);
       return diagnostics;
     },
@@ -410,28 +402,17 @@ function answerRequest(
     store: DocumentStore;
     log: Log;
     afterParse: (state: DocumentState) => void;
-    files: FeatureContext['files'];
-    policy: FeatureContext['policy'];
-    /** The settings of a document (its folder's). */
-    settingsOf: (uri: string) => Settings;
-    /** What the client can do, read when the request comes (initialize sets it). */
-    client: () => FeatureContext['client'];
+    contextOf: ContextOf;
   },
 ): RequestAnswer {
-  const { store, log, afterParse } = server;
+  const { store, log, afterParse, contextOf } = server;
   return (params, token) => {
     try {
       if (token?.isCancellationRequested) return cancelled();
       const uri = params.textDocument.uri;
       const state = handler.state === 'typing' ? store.typing(uri) : store.managed(uri);
       if (!state) return handler.fallback;
-      const result = handler.run(state, params, {
-        token,
-        settings: server.settingsOf(uri),
-        client: server.client(),
-        files: server.files,
-        policy: server.policy,
-      });
+      const result = handler.run(state, params, contextOf(uri, token));
       afterParse(state);
       if (token?.isCancellationRequested) return cancelled();
       return result;
@@ -448,28 +429,22 @@ function answerRequest(
 type RequestAnswer = (params: { textDocument: { uri: string } }, token: CancellationToken) => unknown;
 
 /**
- * A request's answer, timed: completion (which reads the newest text over the last parse,
- * without parsing) answers at once; every other request waits in the batch (see
- * request-batch.ts) and is answered from the newest text.
- */
-/**
- * A request handler guarded, and timed: completion (which reads the newest text over the last
- * parse, without parsing) answers at once; every other request waits in the batch (see
- * request-batch.ts) and is answered from the newest text.
+ * A request's guarded answer (answerRequest), timed: completion (which reads the newest text over
+ * the last parse, without parsing) answers at once; every other request waits in the batch (see
+ * request-batch.ts) and is answered from the newest text. Either waits for its document's settings first.
  */
 function scheduledRequest(
   handler: RequestHandler,
   answer: RequestAnswer,
-  server: { quiet: QuietWatch; requests: RequestBatch; settings: () => DocumentSettings },
+  server: { quiet: QuietWatch; requests: RequestBatch; settings: DocumentSettings },
 ): RequestAnswer {
-  const { quiet, requests } = server;
+  const { quiet, requests, settings } = server;
   return (params, token) => {
     quiet.note();
     const respond = () =>
       handler.state === 'typing' ? answer(params, token) : requests.defer(() => answer(params, token));
     // A document's settings are usually known since it was opened; a request that comes first waits for them.
     const uri = params.textDocument.uri;
-    const settings = server.settings();
     return settings.has(uri) ? respond() : settings.load([uri]).then(respond);
   };
 }
@@ -488,6 +463,26 @@ function notificationGuard(quiet: QuietWatch, log: Log) {
   };
 }
 
+/** What a feature is given for a document, read as it runs: its settings, files and policy, what the client can do. */
+type ContextOf = (uri: string, token?: CancellationToken) => FeatureContext;
+
+function featureContexts(server: {
+  settings: DocumentSettings;
+  files: FeatureContext['files'];
+  policy: FeatureContext['policy'];
+  /** What the client can do (initialize sets it). */
+  client: () => ClientSupport;
+}): ContextOf {
+  const { settings, files, policy } = server;
+  return (uri, token) => ({
+    token,
+    settings: settings.of(uri),
+    client: { resourceOperations: server.client().canCreateAndDeleteFiles },
+    files,
+    policy,
+  });
+}
+
 /** The whole-workspace requests (workspace.ts), over the open manifests and those on disk in the folders. */
 function answerWorkspaceRequests(
   connection: Connection,
@@ -496,13 +491,13 @@ function answerWorkspaceRequests(
     /** The open documents' URIs: their settings are kept. */
     openUris: () => string[];
     store: DocumentStore;
-    files: FeatureContext['files'];
-    policy: FeatureContext['policy'];
-    settings: () => DocumentSettings;
+    /** Each document's settings, loaded before a report (`contextOf` reads them). */
+    settings: DocumentSettings;
+    contextOf: ContextOf;
     log: Log;
   },
 ): void {
-  const { states, store, log } = server;
+  const { states, store, log, settings, contextOf } = server;
   connection.onWorkspaceSymbol((params, token) => {
     try {
       return workspaceSymbols(states(), params.query, { token, settings: store.settings });
@@ -517,15 +512,9 @@ function answerWorkspaceRequests(
       const manifests = states();
       // Each manifest's list follows its own settings: those of files not open are asked for too (one request).
       const uris = manifests.map((state) => state.uri);
-      const settings = server.settings();
       await settings.load(uris);
       settings.retain(new Set([...uris, ...server.openUris()]));
-      return workspaceDiagnostics(manifests, params.previousResultIds, (uri) => ({
-        token,
-        settings: settings.of(uri),
-        files: server.files,
-        policy: server.policy,
-      }));
+      return workspaceDiagnostics(manifests, params.previousResultIds, (uri) => contextOf(uri, token));
     } catch (error) {
       if (error instanceof RequestCancelled)
         return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled', { retriggerRequest: true });
@@ -536,7 +525,7 @@ function answerWorkspaceRequests(
 }
 
 /**
- * The policy of a document, read by the injected reader; a policy file that cannot be used is said
+ * The policy of a document, as `FileLookups` keeps it; a policy file that cannot be used is said
  * once (a message and the log), and again only when its error changes, not on every validation.
  */
 function policyReporter(
@@ -562,19 +551,21 @@ function policyReporter(
 
 /**
  * Each document's settings: asked with the document as `scopeUri` when the client answers
- * workspace/configuration, else the unscoped settings for every document.
+ * workspace/configuration (known from initialize on), else the unscoped settings for every document.
  */
 function settingsPerDocument(
   connection: Connection,
-  clientAnswers: boolean,
+  clientAnswers: () => boolean,
   store: DocumentStore,
   log: Log,
 ): DocumentSettings {
-  const ask = clientAnswers
-    ? (uris: readonly string[]) =>
-        connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })))
-    : undefined;
-  return new DocumentSettings(ask, () => store.settings, log);
+  const ask = (uris: readonly string[]) =>
+    connection.workspace.getConfiguration(uris.map((scopeUri) => ({ scopeUri, section: 'svc' })));
+  return new DocumentSettings(
+    () => (clientAnswers() ? ask : undefined),
+    () => store.settings,
+    log,
+  );
 }
 
 /** The client's unscoped settings; undefined when it does not answer. */

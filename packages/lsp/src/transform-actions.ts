@@ -29,9 +29,8 @@ import {
   type ManifestFiles,
 } from '@svc-manifest/validator/library';
 import type { DocumentState } from './document-state.js';
-import { throwIfCancelled, type FeatureContext } from './feature-context.js';
+import { documentPolicy, throwIfCancelled, type FeatureContext } from './feature-context.js';
 import { rangeAt } from './positions.js';
-import { documentPolicy } from './features/diagnostics.js';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.svc-manifest`;
 
@@ -73,7 +72,7 @@ export function transformActions(
   if (wanted(params.context, FIX_ALL_KIND)) {
     throwIfCancelled(context);
     // Under the document's policy, as `svc-manifest validate --fix`: nothing it turns off or a comment suppresses is fixed.
-    const fixed = fixManifest(document, { policy: documentPolicy(state, context) });
+    const fixed = fixManifest(document, { policy: documentPolicy(state.uri, context) });
     if (fixed.changed)
       actions.push({
         title: `Fix all safe problems (${fixed.fixes.length})`,

@@ -11,11 +11,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   findManifestFiles,
   findPolicyFile,
-  MAX_POLICY_BYTES,
   nodeManifestFiles,
-  parsePolicy,
   PolicyError,
   PolicyFinder,
+  readPolicyFile,
   type ManifestFiles,
 } from '@svc-manifest/validator';
 import type { DocumentPolicy } from './feature-context.js';
@@ -34,10 +33,10 @@ const policyFiles = new Map<string, { stamp: string; policy: DocumentPolicy }>()
 
 /**
  * The policy file of a `file:` document: the nearest `.svc-manifest.yaml` from its folder up to
- * the repository root, looked for again on every call (each validation of the document: a file
- * created or removed counts at once, watched or not) and read again when it changed (its size,
- * modification or change time). A file that cannot be used comes back with `error`, the reason
- * the CLI gives when it refuses it.
+ * the repository root, looked for again on every call and read again when it changed (its size,
+ * modification or change time). The server calls it on each validation for a client that does not
+ * watch files, and once until the next announced change for one that does (file-lookups.ts). A file
+ * that cannot be used comes back with `error`, the reason the CLI gives when it refuses it.
  */
 export function nodeWorkspacePolicy(uri: string): DocumentPolicy | undefined {
   if (!uri.startsWith('file:')) return undefined;
@@ -62,13 +61,14 @@ export function nodeWorkspacePolicy(uri: string): DocumentPolicy | undefined {
   return policy;
 }
 
+/** The file read and checked as the CLI reads it (`readPolicyFile`); its refusal is `error`, without the file's name. */
 function readPolicy(file: string): DocumentPolicy {
   try {
-    if (statSync(file).size > MAX_POLICY_BYTES) return { file, error: `larger than ${MAX_POLICY_BYTES} bytes` };
-    return { file, rules: parsePolicy(readFileSync(file)).rules };
+    return { file, rules: readPolicyFile(file).rules };
   } catch (error) {
-    if (error instanceof PolicyError) return { file, error: error.message };
-    return { file, error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    if (!(error instanceof PolicyError)) return { file, error: `cannot be read (${(error as Error).message})` };
+    const named = `${file}: `;
+    return { file, error: error.message.startsWith(named) ? error.message.slice(named.length) : error.message };
   }
 }
 

@@ -47,6 +47,14 @@ describe('architecture', () => {
     }
   });
 
+  it('only what wires the features imports features/: the modules features build on never do', () => {
+    const importers = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.startsWith('features'))
+      .filter((file) => imports(read(file)).some((m) => /(^|\/)features\//.test(m)))
+      .sort();
+    expect(importers).toEqual(['index.ts', 'server.ts', 'workspace.ts']);
+  });
+
   it('main.ts only starts the server (through command.ts, which the bin calls from the bundle)', () => {
     expect(imports(read('main.ts'))).toEqual(['./command.js']);
     // workspace-files.js: the files around a document on Node, injected for path checks (none in a browser).

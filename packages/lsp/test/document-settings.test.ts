@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DocumentSettings } from '../src/document-settings.js';
+import { DocumentSettings, type ReadScoped } from '../src/document-settings.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from '../src/settings.js';
 
 /** A client whose answers the test hands out, in any order. */
@@ -15,10 +15,19 @@ function client() {
 const unscoped: Settings = { ...DEFAULT_SETTINGS, hover: false };
 const noLog = () => undefined;
 
+/** Settings per document over a client that can always be asked (`read`), or never (undefined). */
+function documentSettings(read: ReadScoped | undefined, log: (message: string) => void = noLog) {
+  return new DocumentSettings(
+    () => read,
+    () => unscoped,
+    log,
+  );
+}
+
 describe('DocumentSettings', () => {
   it("asks for the URIs not known yet in one request, and answers each URI's own", async () => {
     const { requests, read } = client();
-    const settings = new DocumentSettings(read, () => unscoped, noLog);
+    const settings = documentSettings(read);
     expect(settings.has('file:///a/svc.yaml')).toBe(false);
     expect(settings.of('file:///a/svc.yaml')).toEqual(unscoped);
     const loaded = settings.load(['file:///a/svc.yaml', 'file:///b/svc.yaml', 'file:///a/svc.yaml']);
@@ -35,7 +44,7 @@ describe('DocumentSettings', () => {
 
   it('keeps the newer request’s answer when an older one arrives after it', async () => {
     const { requests, read } = client();
-    const settings = new DocumentSettings(read, () => unscoped, noLog);
+    const settings = documentSettings(read);
     const first = settings.load(['file:///a/svc.yaml']);
     const refreshed = settings.refresh();
     expect(requests).toHaveLength(2);
@@ -48,7 +57,7 @@ describe('DocumentSettings', () => {
 
   it('keeps the old values until a refresh is answered', async () => {
     const { requests, read } = client();
-    const settings = new DocumentSettings(read, () => unscoped, noLog);
+    const settings = documentSettings(read);
     const loaded = settings.load(['file:///a/svc.yaml']);
     requests[0]!.answer([{ format: { enable: false } }]);
     await loaded;
@@ -63,11 +72,7 @@ describe('DocumentSettings', () => {
   it('drops an answer for a document closed meanwhile, and falls back to the unscoped settings when the client fails', async () => {
     const { requests, read } = client();
     const logged: string[] = [];
-    const settings = new DocumentSettings(
-      read,
-      () => unscoped,
-      (message) => logged.push(message),
-    );
+    const settings = documentSettings(read, (message) => logged.push(message));
     const closed = settings.load(['file:///a/svc.yaml']);
     settings.forget('file:///a/svc.yaml');
     requests[0]!.answer([{ hover: { enable: true } }]);
@@ -84,11 +89,31 @@ describe('DocumentSettings', () => {
   });
 
   it('without a client to ask: every document has the unscoped settings, at once', () => {
-    const settings = new DocumentSettings(undefined, () => unscoped, noLog);
+    const settings = documentSettings(undefined);
     expect(settings.has('file:///a/svc.yaml')).toBe(true);
     expect(settings.of('file:///a/svc.yaml')).toEqual(unscoped);
     let ran = false;
     settings.whenKnown('file:///a/svc.yaml', () => (ran = true));
     expect(ran).toBe(true);
+  });
+
+  it('asks the client only from when it can be asked (initialize says so), not before', async () => {
+    const { requests, read } = client();
+    let canAsk = false;
+    const settings = new DocumentSettings(
+      () => (canAsk ? read : undefined),
+      () => unscoped,
+      noLog,
+    );
+    expect(settings.has('file:///a/svc.yaml')).toBe(true);
+    await settings.load(['file:///a/svc.yaml']);
+    expect(requests).toHaveLength(0);
+    canAsk = true;
+    expect(settings.has('file:///a/svc.yaml')).toBe(false);
+    const loaded = settings.load(['file:///a/svc.yaml']);
+    expect(requests.map((r) => r.uris)).toEqual([['file:///a/svc.yaml']]);
+    requests[0]!.answer([{ hover: { enable: true } }]);
+    await loaded;
+    expect(settings.of('file:///a/svc.yaml').hover).toBe(true);
   });
 });

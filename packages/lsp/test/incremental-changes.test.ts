@@ -212,6 +212,36 @@ describe('a keystroke in a large file', () => {
     for (const d of beyond) expect(before).toContain(d);
   });
 
+  it('keeps the LSP objects of diagnostics a keystroke did not move when the policy sets their severity', () => {
+    const agents = Array.from(
+      { length: 50 },
+      (_, i) => `  agent-${i}:\n    description: "agent ${i}"\n    connectors: [missing-${i % 7}]\n`,
+    ).join('');
+    // Per agent an unknown key (an error no policy changes) and an undeclared connector (a warning made an error).
+    const text = `svc_version: 2\ndefault_agent: agent-0\nagents:\n${agents}`;
+    const context = {
+      policy: () => ({ file: '/work/.svc-manifest.yaml', rules: { 'agent-connector-declared': 'error' as const } }),
+    };
+    let state = createState(URI, 1, text);
+    const before = computeDiagnostics(state, {}, context);
+    expect(before.filter((d) => d.code === 'agent-connector-declared' && d.severity === 1)).toHaveLength(50);
+    // Validated again unchanged (a pull after a push): the same objects.
+    for (const [i, d] of computeDiagnostics(state, {}, context).entries()) expect(d).toBe(before[i]);
+    const at = text.indexOf('agent 25') + 5;
+    const source = PieceText.from(text).edit(at, at, 'x');
+    state = updateState(state, 2, source, [{ start: at, end: at, newLength: 1 }]);
+    const after = computeDiagnostics(state, {}, context);
+    expect(after).toEqual(computeDiagnostics(createState(URI, 2, source.toString()), {}, context));
+    const editLine = text.slice(0, at).split('\n').length - 1;
+    const above = after.filter((d) => d.range.end.line < editLine);
+    expect(above).toHaveLength(50);
+    for (const d of above) expect(before).toContain(d);
+    // Past the edited agent the offsets moved by one and no line or column did: the same LSP objects.
+    const beyond = after.filter((d) => d.range.start.line > editLine + 1);
+    expect(beyond).toHaveLength(48);
+    for (const d of beyond) expect(before).toContain(d);
+  });
+
   it('in a TOML file that does not parse is validated without making the whole text, and still reads what it pins', () => {
     // While a table header is typed the file has a syntax error and no tree: its `svc_version` and
     // `$schema` are read from the lines before the first header, not from the whole text.

@@ -4,7 +4,8 @@
  * severities, and the document's suppression comments hide problems and have theirs reported, in
  * pushed and pulled diagnostics alike. When the policy file changes, the diagnostics follow:
  * at once when the client says so (workspace/didChangeWatchedFiles, for which the server
- * registers a watcher of the policy file), else on the document's next validation. In-process
+ * registers a watcher of the policy file; until then a watching client's documents keep the
+ * policy looked up), and on the document's next validation for a client that does not watch. In-process
  * features with no reader injected (a browser) still honour the comments.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -177,16 +178,23 @@ describe('over stdio', () => {
         ['possible-typo', LSP.warning],
       ]);
 
-      // Changed, and the client says nothing: read again on the document's next validation.
+      // Changed, and the client (which watches files) has not said so yet: the edit is validated
+      // under the policy as it was looked up (file-lookups.ts), not read again on every keystroke.
       writeFileSync(policyFile, 'rules:\n  default-agent-declared: off\n  possible-typo: info\n');
-      const edited = `${MANIFEST}# edited\n`;
       await client.connection.sendNotification('textDocument/didChange', {
         textDocument: { uri, version: 2 },
         contentChanges: [
           { range: { start: { line: 9, character: 0 }, end: { line: 9, character: 0 } }, text: '# edited\n' },
         ],
       });
-      expect((await published(3)).map((d) => [d.code, d.severity, d.range])).toEqual([
+      expect((await published(3)).map((d) => [d.code, d.severity])).toEqual([
+        ['default-agent-declared', LSP.warning],
+        ['possible-typo', LSP.warning],
+        ['possible-typo', LSP.warning],
+      ]);
+      await policyChanged(client, 2);
+      const edited = `${MANIFEST}# edited\n`;
+      expect((await published(4)).map((d) => [d.code, d.severity, d.range])).toEqual([
         ['possible-typo', LSP.info, rangeOf(edited, 'trigers')],
         ['unused-suppression', LSP.warning, rangeOf(edited, UNUSED)],
         ['possible-typo', LSP.info, rangeOf(edited, 'projct')],
@@ -195,7 +203,7 @@ describe('over stdio', () => {
       // Deleted: every rule its own severity; the comments still apply.
       rmSync(policyFile);
       await policyChanged(client, 3);
-      expect((await published(4)).map((d) => [d.code, d.severity])).toEqual([
+      expect((await published(5)).map((d) => [d.code, d.severity])).toEqual([
         ['default-agent-declared', LSP.warning],
         ['possible-typo', LSP.warning],
         ['unused-suppression', LSP.warning],
@@ -206,7 +214,7 @@ describe('over stdio', () => {
     it('says once that a policy file cannot be used, and applies none of it', async () => {
       writeFileSync(policyFile, 'rules:\n  possible-typo: off\n  wrong-type: off\n');
       await policyChanged(client, 1);
-      const codes = (await published(5)).map((d) => d.code);
+      const codes = (await published(6)).map((d) => d.code);
       expect(codes).toEqual(['default-agent-declared', 'possible-typo', 'unused-suppression', 'possible-typo']);
       const shown = client.notifications.filter((n) => n.method === 'window/showMessage');
       expect(shown.map((n) => n.params)).toEqual([
@@ -216,14 +224,14 @@ describe('over stdio', () => {
         },
       ]);
       await policyChanged(client, 2);
-      await published(6);
+      await published(7);
       expect(client.notifications.filter((n) => n.method === 'window/showMessage')).toHaveLength(1);
     });
 
     it('offers fix-all under the policy: nothing it hides is fixed', async () => {
       writeFileSync(policyFile, 'rules:\n  possible-typo: off\n');
       await policyChanged(client, 2);
-      await published(7);
+      await published(8);
       const actions = await client.connection.sendRequest<
         { title: string; edit?: { changes: Record<string, never[]> } }[]
       >('textDocument/codeAction', {
@@ -232,6 +240,45 @@ describe('over stdio', () => {
         context: { diagnostics: [], only: ['source.fixAll.svc-manifest'] },
       });
       expect(actions).toEqual([]);
+    });
+  });
+
+  describe('to a client that does not watch files', () => {
+    let client: StdioClient;
+    beforeAll(async () => {
+      writeFileSync(policyFile, 'rules:\n  default-agent-declared: error\n  possible-typo: off\n');
+      client = await startStdioClient(null);
+    }, 60_000);
+    afterAll(() => client.close());
+
+    it("reads the policy file again on the document's next validation", async () => {
+      const published = (count: number) =>
+        client.until(() => {
+          const all = client.notifications.filter(
+            (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+          );
+          return all.length >= count && (all[all.length - 1]!.params.diagnostics as Pushed[]);
+        }, `publication ${count}`);
+      await client.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST },
+      });
+      expect((await published(1)).map((d) => [d.code, d.severity])).toEqual([
+        ['default-agent-declared', LSP.error],
+        ['unused-suppression', LSP.warning],
+      ]);
+      writeFileSync(policyFile, 'rules:\n  default-agent-declared: off\n  possible-typo: info\n');
+      await client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: 2 },
+        contentChanges: [
+          { range: { start: { line: 9, character: 0 }, end: { line: 9, character: 0 } }, text: '# edited\n' },
+        ],
+      });
+      const edited = `${MANIFEST}# edited\n`;
+      expect((await published(2)).map((d) => [d.code, d.severity, d.range])).toEqual([
+        ['possible-typo', LSP.info, rangeOf(edited, 'trigers')],
+        ['unused-suppression', LSP.warning, rangeOf(edited, UNUSED)],
+        ['possible-typo', LSP.info, rangeOf(edited, 'projct')],
+      ]);
     });
   });
 

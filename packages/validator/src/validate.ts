@@ -15,7 +15,7 @@ import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
 import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { checkPaths, type ManifestFiles } from './paths.js';
-import { applyManifestPolicy, type ManifestPolicy } from './policy/policy.js';
+import { applyManifestPolicy, atSeverity, type ManifestPolicy } from './policy/policy.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -99,11 +99,11 @@ export function withPolicy(
   const out: ValidationResult = { ...result, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   if (result.movedFrom) {
     const movedFrom = result.movedFrom;
-    // A diagnostic whose severity the policy changed is a new copy: no earlier form has its
-    // severity, so none is given for it (a consumer converts it anew).
+    // A diagnostic whose severity the policy set is a copy: its earlier form is the earlier
+    // diagnostic's copy at the same severity (the one the last validation under this policy gave).
     out.movedFrom = from.map((index, i) => {
       const former = index < 0 ? undefined : movedFrom[index];
-      return former?.severity === diagnostics[i]!.severity ? former : undefined;
+      return former && atSeverity(former, diagnostics[i]!.severity);
     });
   } else delete out.movedFrom;
   return out;

@@ -226,13 +226,10 @@ describe('withPolicy', () => {
     expect(withPolicy(document, result, { inlineSuppressions: true })).toBe(result);
   });
 
-  it('lines up movedFrom with its list: a moved diagnostic keeps its earlier form unless the policy changed its severity', () => {
+  it("lines up movedFrom with its list: a moved diagnostic's earlier form is the earlier list's object", () => {
     const text = largeManifest(2, 40, 10, 1).replace(/( {2}- slug: trigger-30\n {4})type:/, '$1tpye:');
     const typo = (diagnostics: readonly Diagnostic[]) => diagnostics.find((d) => d.code === 'possible-typo')!;
-    for (const [setting, keeps] of [
-      ['warning', true],
-      ['error', false],
-    ] as const) {
+    for (const setting of ['warning', 'error'] as const) {
       const policy: ManifestPolicy = { rules: { 'possible-typo': setting }, inlineSuppressions: true };
       const before = ManifestDocument.parse(text);
       const earlier = withPolicy(before, validateDocument(before), policy);
@@ -245,10 +242,10 @@ describe('withPolicy', () => {
         typo(earlier.diagnostics).range.start.line + 1,
       ]);
       expect(later.movedFrom).toHaveLength(later.diagnostics.length);
-      // An earlier form with another severity must not be reused: none is given.
-      expect(later.movedFrom![later.diagnostics.indexOf(moved)], setting).toBe(
-        keeps ? typo(earlier.diagnostics) : undefined,
-      );
+      // The earlier list's own object (a copy the policy made, for `error`), never a form with another severity.
+      const former = later.movedFrom![later.diagnostics.indexOf(moved)];
+      expect(former, setting).toBe(typo(earlier.diagnostics));
+      expect(former!.severity).toBe(setting);
     }
   });
 });

@@ -15,14 +15,13 @@ import {
   withPathChecks,
   withPolicy,
   type Diagnostic,
-  type ManifestPolicy,
   type Position as ValidatorPosition,
   type Range as ValidatorRange,
   type Severity,
   type ValidationResult,
 } from '@svc-manifest/validator/library';
 import { hasNewerText, type DocumentState } from '../document-state.js';
-import { throwIfCancelled, type FeatureContext } from '../feature-context.js';
+import { documentPolicy, throwIfCancelled, type FeatureContext } from '../feature-context.js';
 import { rangeAt } from '../positions.js';
 import { validate } from '../validation.js';
 import { schemaPinDiagnostics } from '../schema-pinning.js';
@@ -34,16 +33,6 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   warning: DiagnosticSeverity.Warning,
   info: DiagnosticSeverity.Information,
 };
-
-/**
- * The policy a document is validated under: its policy file's rules (when the server reads one
- * and it can be used), and its own suppression comments, which apply in every editor (a
- * browser's too), as they do in the CLI.
- */
-export function documentPolicy(state: DocumentState, context: FeatureContext | undefined): ManifestPolicy {
-  const rules = context?.policy?.(state.uri)?.rules;
-  return rules ? { rules, inlineSuppressions: true } : { inlineSuppressions: true };
-}
 
 /**
  * The diagnostics of a manifest in the validator's shape: the schema pin's first, then the
@@ -66,7 +55,7 @@ function validated(
           diagnostics: [...pins, ...checked.diagnostics],
           ...(checked.movedFrom ? { movedFrom: [...pins.map(() => undefined), ...checked.movedFrom] } : {}),
         };
-  return withPolicy(state.doc, all, documentPolicy(state, context));
+  return withPolicy(state.doc, all, documentPolicy(state.uri, context));
 }
 
 /** Every diagnostic of a manifest (the schema pin's and the validator's, under its policy), in the validator's shape. */

@@ -134,6 +134,21 @@ function settingsOf(policy: ManifestPolicy): Map<RuleCode, RuleSetting> {
   return new Map(Object.entries(checkedRules(policy.rules)) as [RuleCode, RuleSetting][]);
 }
 
+/**
+ * Each diagnostic's copies at other severities, made once: a diagnostic the policy sets is the
+ * same object on every validation that keeps it, as one it leaves alone is (the language server
+ * reuses its converted form by identity, and `withPolicy` gives a moved one's earlier copy).
+ */
+const copies = new WeakMap<Diagnostic, Partial<Record<Severity, Diagnostic>>>();
+
+/** `d` at `severity`: itself when it has it, else its one copy at that severity. */
+export function atSeverity(d: Diagnostic, severity: Severity): Diagnostic {
+  if (d.severity === severity) return d;
+  let made = copies.get(d);
+  if (!made) copies.set(d, (made = {}));
+  return (made[severity] ??= { ...d, severity });
+}
+
 /** What a policy leaves of a list of diagnostics: each kept one (possibly a copy with its severity changed) and, by index, where it was in the list. */
 export interface PolicyOutcome {
   diagnostics: Diagnostic[];
@@ -159,13 +174,7 @@ export function applyManifestPolicy(
   if (settings.size === 0 && !suppressing) return undefined;
   const set = (d: Diagnostic): Diagnostic | undefined => {
     const setting = settings.get(d.code);
-    return setting === undefined
-      ? d
-      : setting === 'off'
-        ? undefined
-        : setting === d.severity
-          ? d
-          : { ...d, severity: setting };
+    return setting === undefined ? d : setting === 'off' ? undefined : atSeverity(d, setting);
   };
   let kept: Diagnostic[] = [];
   let from: number[] = [];
