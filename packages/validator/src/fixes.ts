@@ -5,24 +5,19 @@
 import type { OffsetEdit } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, MapNode, ValueNode } from './document/nodes.js';
-
-/**
- * Plain YAML text that YAML 1.2 (or 1.1) reads as something other than a string: a boolean, a
- * null, a number (`.5`, `-1`, `0x1F`), infinity or not-a-number (`.inf`, `-.NaN`).
- */
-const NOT_A_STRING = /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?\.(?:inf|nan))$|^[-+]?\.?[0-9]/i;
+import { readsAsNonString } from './edit/yaml-render.js';
 
 /** A scalar written the way the document's format needs it. */
 export function formatScalar(value: string | number | boolean, format: 'yaml' | 'toml'): string {
   if (typeof value !== 'string') return String(value);
   if (format === 'toml') return JSON.stringify(value);
   // Plain YAML when it cannot be read as anything but this string.
-  const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !NOT_A_STRING.test(value);
+  const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !readsAsNonString(value);
   return plainSafe ? value : `'${value.replace(/'/g, "''")}'`;
 }
 
 export function formatKey(key: string, format: 'yaml' | 'toml'): string {
-  if (/^[A-Za-z0-9_-]+$/.test(key) && (format === 'toml' || !NOT_A_STRING.test(key))) return key;
+  if (/^[A-Za-z0-9_-]+$/.test(key) && (format === 'toml' || !readsAsNonString(key))) return key;
   return format === 'toml' ? JSON.stringify(key) : `'${key.replace(/'/g, "''")}'`;
 }
 

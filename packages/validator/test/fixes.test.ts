@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { validateManifest, type Diagnostic, type SuggestedFix } from '@svc-manifest/validator';
 import { formatKey, formatScalar } from '../src/fixes.js';
+import { renderKey, renderScalar } from '../src/edit/yaml-render.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 
@@ -109,6 +110,19 @@ describe('a string a fix writes into YAML', () => {
     '/app',
     './Dockerfile',
     '_x',
+    // What the `yaml` library's YAML 1.1 float pattern takes: a lone dot, a dot and underscores, an exponent alone.
+    '.',
+    '._',
+    '-.',
+    'e1',
+    'E-5',
+    '.e1',
+    'Yes',
+    'NULL',
+    '+1',
+    '1_000',
+    '0o17',
+    '12:30',
   ];
   const readBack = (text: string, version: '1.1' | '1.2') => parseAllDocuments(text, { version })[0]!.toJS() as unknown;
 
@@ -121,6 +135,14 @@ describe('a string a fix writes into YAML', () => {
     const text = `${formatKey(key, 'yaml')}: 1\n`;
     for (const version of ['1.1', '1.2'] as const)
       expect(Object.keys(readBack(text, version) as object), version).toEqual([key]);
+  });
+
+  // The editing engine's renderer decides plain or quoted by the same test.
+  it.each(STRINGS)('%j as a value and a key the editing engine renders', (value) => {
+    for (const version of ['1.1', '1.2'] as const) {
+      expect(readBack(`k: ${renderScalar(value)}\n`, version), version).toEqual({ k: value });
+      expect(Object.keys(readBack(`${renderKey(value)}: 1\n`, version) as object), version).toEqual([value]);
+    }
   });
 
   it('stays plain where it can', () => {
