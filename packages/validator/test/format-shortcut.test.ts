@@ -4,24 +4,14 @@
  * same bytes and refuse the same files with the shortcut as with the re-parse, and every text the
  * shortcut accepts reads, once parsed, as the original does.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ManifestDocument } from '@svc-manifest/validator';
 import { formatManifestCheckedBy, formatManifestRangeCheckedBy, type FormatCheck } from '../src/edit/format.js';
 import { sameTomlReading } from '../src/edit/toml-whitespace.js';
-import { REPO_ROOT } from './support/child.js';
+import { manifestPaths } from '../../../test/support/fixtures.js';
 
-const files: string[] = [];
-const walk = (dir: string): void => {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
-  }
-};
-walk(join(REPO_ROOT, 'fixtures'));
-walk(join(REPO_ROOT, 'examples'));
+const files = manifestPaths();
 const tomlFiles = files.filter((file) => file.endsWith('.toml'));
 
 /** A TOML file as a careless hand leaves it: indented, `=` spaced unevenly, trailing spaces, extra blank lines. */
