@@ -145,6 +145,17 @@ describe('sameTomlReading', () => {
       ),
     ).toBe(true);
     expect(sameTomlReading('a = [\n  1,\n\n  2,\n]\n', 'a = [\n1,\n2,\n    ]\n')).toBe(true);
+    // After strings that end where a shorter reading would not: an escaped quote, a closing
+    // delimiter with quotes of the string's own before it; CRLF line ends.
+    const afterStrings: [string, string][] = [
+      ['a = "x\\"y"\nb=1\n', 'a = "x\\"y"\nb = 1\n'],
+      ['a = """x\\""""\nb=1\n', 'a = """x\\""""\nb = 1\n'],
+      ['a = """x""""\nb=1\n', 'a = """x""""\nb = 1\n'],
+      ["a = '''x'''''\nb=1\n", "a = '''x'''''\nb = 1\n"],
+      ['a = "x"\r\n\r\nb=1\r\n', 'a = "x"\r\nb = 1\r\n'],
+    ];
+    for (const [a, b] of afterStrings)
+      expect(sameTomlReading(a, b), `${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(true);
   });
 
   it('refuses what would change the reading or may: inside strings, comments, date-times and dotted keys, line ends, touching brackets', () => {
@@ -152,7 +163,7 @@ describe('sameTomlReading', () => {
       ['a = "x y"\n', 'a = "x  y"\n'],
       ['a = "x = [y]"\n', 'a = "x=[ y ]"\n'],
       ["a = '''x, y'''\n", "a = '''x,y'''\n"],
-      ['a = 1 # x = y\n', 'a = 1 # x=y\n'],
+      ['a = 1 # x = y\n', 'a = 1 # x= y\n'],
       ["a = 'x y'\n", "a = 'x\ty'\n"],
       ['a = """\nx\n\ny"""\n', 'a = """\nx\ny"""\n'],
       ['a = """x"""" # q\n', 'a = """x""""  # q\n'],
