@@ -2,7 +2,7 @@
  * The formatter's TOML shortcut (`sameTomlReading`: a re-parse avoided when the two texts alone
  * show the same reading): on every fixture and example, formatting and range formatting give the
  * same bytes and refuse the same files with the shortcut as with the re-parse, and every text the
- * shortcut accepts reads, once parsed, as the original does.
+ * shortcut accepts reads, once parsed (by our parser and by Python's tomllib), as the original does.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { ManifestDocument } from '@svc-manifest/validator';
 import { formatManifestCheckedBy, formatManifestRangeCheckedBy, type FormatCheck } from '../src/edit/format.js';
 import { sameTomlReading } from '../src/edit/toml-whitespace.js';
 import { manifestPaths } from '../../../test/support/fixtures.js';
+import { tomlReferences } from './support/tomllib.js';
 
 const files = manifestPaths();
 const tomlFiles = files.filter((file) => file.endsWith('.toml'));
@@ -112,10 +113,12 @@ function reading(text: string): { errors: string[]; value: unknown } {
 }
 
 describe('sameTomlReading', () => {
-  it('accepts only whitespace changes after which the parser reads the same value without errors', () => {
+  it('accepts only whitespace changes after which our parser and tomllib read the same value without errors', () => {
     const random = seeded(37);
     let accepted = 0;
     let refused = 0;
+    // Each accepted change after the text it changes, for one batch read by tomllib.
+    const pairs: string[] = [];
     for (const file of tomlFiles) {
       const text = readFileSync(file, 'utf8');
       const original = reading(text);
@@ -130,7 +133,13 @@ describe('sameTomlReading', () => {
         }
         accepted++;
         expect(reading(changed), `${file}\n--- changed to ---\n${changed}`).toEqual(original);
+        pairs.push(text, changed);
       }
+    }
+    const references = tomlReferences(pairs);
+    for (let k = 0; k < pairs.length; k += 2) {
+      expect(references[k], pairs[k]).toHaveProperty('value');
+      expect(references[k + 1], `${pairs[k]}\n--- changed to ---\n${pairs[k + 1]}`).toEqual(references[k]);
     }
     expect(accepted).toBeGreaterThan(300);
     expect(refused).toBeGreaterThan(300);
