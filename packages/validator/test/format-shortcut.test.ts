@@ -54,6 +54,23 @@ describe('the TOML shortcut against the re-parse', () => {
     expect(shortcutTaken).toBeGreaterThan(60);
   });
 
+  it('refuses, as the re-parse does, a result that would pass the size limit', () => {
+    // `a=1` → `a = 1` adds two bytes a line: past the limit the input just meets.
+    const text = 'a=1\nb=2\n';
+    const limited = (check: FormatCheck): unknown => {
+      try {
+        return formatManifestCheckedBy(check, text, { format: 'toml', limits: { maxBytes: text.length } });
+      } catch (error) {
+        return { refused: (error as { reason?: string }).reason };
+      }
+    };
+    expect(limited('reparse')).toEqual({ refused: 'mismatch' });
+    expect(limited('shortcut')).toEqual({ refused: 'mismatch' });
+    expect(
+      formatManifestCheckedBy('shortcut', text, { format: 'toml', limits: { maxBytes: text.length + 4 } }).text,
+    ).toBe('a = 1\nb = 2\n');
+  });
+
   it('gives the same range edits for every third of each messed-up TOML file', () => {
     for (const file of tomlFiles) {
       const text = messUpToml(readFileSync(file, 'utf8'));
