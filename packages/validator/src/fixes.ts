@@ -5,20 +5,21 @@
 import type { OffsetEdit } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, MapNode, ValueNode } from './document/nodes.js';
+import { renderTomlKey, renderTomlValue } from './edit/toml-edit.js';
 import { readsAsNonString } from './edit/yaml-render.js';
 
 /** A scalar written the way the document's format needs it. */
 export function formatScalar(value: string | number | boolean, format: 'yaml' | 'toml'): string {
   if (typeof value !== 'string') return String(value);
-  if (format === 'toml') return JSON.stringify(value);
+  if (format === 'toml') return renderTomlValue(value, false);
   // Plain YAML when it cannot be read as anything but this string.
   const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !readsAsNonString(value);
   return plainSafe ? value : `'${value.replace(/'/g, "''")}'`;
 }
 
 export function formatKey(key: string, format: 'yaml' | 'toml'): string {
-  if (/^[A-Za-z0-9_-]+$/.test(key) && (format === 'toml' || !readsAsNonString(key))) return key;
-  return format === 'toml' ? JSON.stringify(key) : `'${key.replace(/'/g, "''")}'`;
+  if (format === 'toml') return renderTomlKey(key);
+  return /^[A-Za-z0-9_-]+$/.test(key) && !readsAsNonString(key) ? key : `'${key.replace(/'/g, "''")}'`;
 }
 
 export function renameKey(entry: MapEntry, newKey: string, format: 'yaml' | 'toml'): OffsetEdit {

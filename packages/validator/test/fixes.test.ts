@@ -10,6 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { validateManifest, type Diagnostic, type SuggestedFix } from '@svc-manifest/validator';
 import { formatKey, formatScalar } from '../src/fixes.js';
 import { renderKey, renderScalar } from '../src/edit/yaml-render.js';
+import { tomlReferences } from './support/tomllib.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 
@@ -143,6 +144,24 @@ describe('a string a fix writes into YAML', () => {
       expect(readBack(`k: ${renderScalar(value)}\n`, version), version).toEqual({ k: value });
       expect(Object.keys(readBack(`${renderKey(value)}: 1\n`, version) as object), version).toEqual([value]);
     }
+  });
+
+  it('writes TOML strings and keys as tomllib reads them back, control characters and DEL escaped', () => {
+    const strings = [
+      'agent',
+      'a b',
+      'x"y',
+      'back\\slash',
+      'tab\tx',
+      'line\nx',
+      'del\u007fx',
+      'bell\u0007',
+      'é',
+      '1',
+      'a.b',
+    ];
+    const texts = strings.map((s) => `${formatKey(s, 'toml')} = ${formatScalar(s, 'toml')}\n`);
+    expect(tomlReferences(texts)).toEqual(strings.map((s) => ({ value: { [s]: s } })));
   });
 
   it('stays plain where it can', () => {
