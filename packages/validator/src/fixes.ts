@@ -6,20 +6,21 @@ import type { OffsetEdit } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, MapNode, ValueNode } from './document/nodes.js';
 import { renderTomlKey, renderTomlValue } from './edit/toml-edit.js';
-import { readsAsNonString } from './edit/yaml-render.js';
+import { readsAsNonString, renderScalar } from './edit/yaml-render.js';
 
 /** A scalar written the way the document's format needs it. */
 export function formatScalar(value: string | number | boolean, format: 'yaml' | 'toml'): string {
   if (typeof value !== 'string') return String(value);
   if (format === 'toml') return renderTomlValue(value, false);
-  // Plain YAML when it cannot be read as anything but this string.
+  // Plain YAML when it cannot be read as anything but this string; else single-quoted, or
+  // double-quoted with escapes when it holds a line break.
   const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !readsAsNonString(value);
-  return plainSafe ? value : `'${value.replace(/'/g, "''")}'`;
+  return plainSafe ? value : renderScalar(value, 'QUOTE_SINGLE');
 }
 
 export function formatKey(key: string, format: 'yaml' | 'toml'): string {
   if (format === 'toml') return renderTomlKey(key);
-  return /^[A-Za-z0-9_-]+$/.test(key) && !readsAsNonString(key) ? key : `'${key.replace(/'/g, "''")}'`;
+  return /^[A-Za-z0-9_-]+$/.test(key) && !readsAsNonString(key) ? key : renderScalar(key, 'QUOTE_SINGLE');
 }
 
 export function renameKey(entry: MapEntry, newKey: string, format: 'yaml' | 'toml'): OffsetEdit {

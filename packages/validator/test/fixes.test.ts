@@ -124,6 +124,9 @@ describe('a string a fix writes into YAML', () => {
     '1_000',
     '0o17',
     '12:30',
+    // Line breaks, which single quotes would fold into a space.
+    'a\nb',
+    'a\r\nb',
   ];
   const readBack = (text: string, version: '1.1' | '1.2') => parseAllDocuments(text, { version })[0]!.toJS() as unknown;
 
