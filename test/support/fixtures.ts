@@ -100,6 +100,24 @@ export function loadExamples(): Fixture[] {
 }
 
 /**
+ * The path of every manifest (`.yaml`, `.yml`, `.toml`) under `fixtures/` and `examples/`, at any
+ * depth (the examples' sub-projects too), for tests that run something over all of them.
+ */
+export function manifestPaths(): string[] {
+  const paths: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ya?ml|toml)$/.test(name)) paths.push(path);
+    }
+  };
+  walk(FIXTURES_DIR);
+  walk(join(REPO_ROOT, 'examples'));
+  return paths;
+}
+
+/**
  * Parses a YAML fixture to plain JSON; throws on anything a conforming parser rejects.
  * (TOML fixtures are parsed by Python's own `tomllib` in the conformance test, so TOML dates
  * and times keep their own types there.)

@@ -3,13 +3,13 @@
  * server on every fixture and example: the edits give `formatManifest`'s text, and formatting that
  * text again gives no edit.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatManifest, ManifestEditError } from '@svc-manifest/validator';
 import { formatDocument, formatRange } from '../src/features/formatting.js';
 import { startStdioClient, type StdioClient } from './built-server.js';
 import { applyEdits, doc, positionIn, tomlUri } from './helpers.js';
+import { manifestPaths } from '../../../test/support/fixtures.js';
 
 const MESSY =
   'svc_version:   2\nagents:\n    main:\n        model: x   \n\n\n\ntriggers:\n    - slug: t\n      type: cron\n';
@@ -60,16 +60,7 @@ describe('formatRange', () => {
   });
 });
 
-const files: string[] = [];
-const walk = (dir: string): void => {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
-  }
-};
-walk(join(import.meta.dirname, '..', '..', '..', 'fixtures'));
-walk(join(import.meta.dirname, '..', '..', '..', 'examples'));
+const files = manifestPaths();
 
 describe('over stdio', () => {
   let client: StdioClient;

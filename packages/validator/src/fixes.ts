@@ -5,25 +5,22 @@
 import type { OffsetEdit } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, MapNode, ValueNode } from './document/nodes.js';
-
-/**
- * Plain YAML text that YAML 1.2 (or 1.1) reads as something other than a string: a boolean, a
- * null, a number (`.5`, `-1`, `0x1F`), infinity or not-a-number (`.inf`, `-.NaN`).
- */
-const NOT_A_STRING = /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?\.(?:inf|nan))$|^[-+]?\.?[0-9]/i;
+import { renderTomlKey, renderTomlValue } from './edit/toml-edit.js';
+import { readsAsNonString, renderScalar } from './edit/yaml-render.js';
 
 /** A scalar written the way the document's format needs it. */
 export function formatScalar(value: string | number | boolean, format: 'yaml' | 'toml'): string {
   if (typeof value !== 'string') return String(value);
-  if (format === 'toml') return JSON.stringify(value);
-  // Plain YAML when it cannot be read as anything but this string.
-  const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !NOT_A_STRING.test(value);
-  return plainSafe ? value : `'${value.replace(/'/g, "''")}'`;
+  if (format === 'toml') return renderTomlValue(value, false);
+  // Plain YAML when it cannot be read as anything but this string; else single-quoted, or
+  // double-quoted with escapes when it holds a line break.
+  const plainSafe = /^[A-Za-z_./][A-Za-z0-9_./-]*$/.test(value) && !readsAsNonString(value);
+  return plainSafe ? value : renderScalar(value, 'QUOTE_SINGLE');
 }
 
 export function formatKey(key: string, format: 'yaml' | 'toml'): string {
-  if (/^[A-Za-z0-9_-]+$/.test(key) && (format === 'toml' || !NOT_A_STRING.test(key))) return key;
-  return format === 'toml' ? JSON.stringify(key) : `'${key.replace(/'/g, "''")}'`;
+  if (format === 'toml') return renderTomlKey(key);
+  return /^[A-Za-z0-9_-]+$/.test(key) && !readsAsNonString(key) ? key : renderScalar(key, 'QUOTE_SINGLE');
 }
 
 export function renameKey(entry: MapEntry, newKey: string, format: 'yaml' | 'toml'): OffsetEdit {

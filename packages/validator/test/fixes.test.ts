@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { validateManifest, type Diagnostic, type SuggestedFix } from '@svc-manifest/validator';
 import { formatKey, formatScalar } from '../src/fixes.js';
+import { renderKey, renderScalar } from '../src/edit/yaml-render.js';
+import { tomlReferences } from './support/tomllib.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 
@@ -109,6 +111,22 @@ describe('a string a fix writes into YAML', () => {
     '/app',
     './Dockerfile',
     '_x',
+    // What the `yaml` library's YAML 1.1 float pattern takes: a lone dot, a dot and underscores, an exponent alone.
+    '.',
+    '._',
+    '-.',
+    'e1',
+    'E-5',
+    '.e1',
+    'Yes',
+    'NULL',
+    '+1',
+    '1_000',
+    '0o17',
+    '12:30',
+    // Line breaks, which single quotes would fold into a space.
+    'a\nb',
+    'a\r\nb',
   ];
   const readBack = (text: string, version: '1.1' | '1.2') => parseAllDocuments(text, { version })[0]!.toJS() as unknown;
 
@@ -121,6 +139,32 @@ describe('a string a fix writes into YAML', () => {
     const text = `${formatKey(key, 'yaml')}: 1\n`;
     for (const version of ['1.1', '1.2'] as const)
       expect(Object.keys(readBack(text, version) as object), version).toEqual([key]);
+  });
+
+  // The editing engine's renderer decides plain or quoted by the same test.
+  it.each(STRINGS)('%j as a value and a key the editing engine renders', (value) => {
+    for (const version of ['1.1', '1.2'] as const) {
+      expect(readBack(`k: ${renderScalar(value)}\n`, version), version).toEqual({ k: value });
+      expect(Object.keys(readBack(`${renderKey(value)}: 1\n`, version) as object), version).toEqual([value]);
+    }
+  });
+
+  it('writes TOML strings and keys as tomllib reads them back, control characters and DEL escaped', () => {
+    const strings = [
+      'agent',
+      'a b',
+      'x"y',
+      'back\\slash',
+      'tab\tx',
+      'line\nx',
+      'del\u007fx',
+      'bell\u0007',
+      'é',
+      '1',
+      'a.b',
+    ];
+    const texts = strings.map((s) => `${formatKey(s, 'toml')} = ${formatScalar(s, 'toml')}\n`);
+    expect(tomlReferences(texts)).toEqual(strings.map((s) => ({ value: { [s]: s } })));
   });
 
   it('stays plain where it can', () => {

@@ -2,26 +2,17 @@
  * The formatter's TOML shortcut (`sameTomlReading`: a re-parse avoided when the two texts alone
  * show the same reading): on every fixture and example, formatting and range formatting give the
  * same bytes and refuse the same files with the shortcut as with the re-parse, and every text the
- * shortcut accepts reads, once parsed, as the original does.
+ * shortcut accepts reads, once parsed (by our parser and by Python's tomllib), as the original does.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ManifestDocument } from '@svc-manifest/validator';
 import { formatManifestCheckedBy, formatManifestRangeCheckedBy, type FormatCheck } from '../src/edit/format.js';
 import { sameTomlReading } from '../src/edit/toml-whitespace.js';
-import { REPO_ROOT } from './support/child.js';
+import { manifestPaths } from '../../../test/support/fixtures.js';
+import { tomlReferences } from './support/tomllib.js';
 
-const files: string[] = [];
-const walk = (dir: string): void => {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
-  }
-};
-walk(join(REPO_ROOT, 'fixtures'));
-walk(join(REPO_ROOT, 'examples'));
+const files = manifestPaths();
 const tomlFiles = files.filter((file) => file.endsWith('.toml'));
 
 /** A TOML file as a careless hand leaves it: indented, `=` spaced unevenly, trailing spaces, extra blank lines. */
@@ -61,6 +52,23 @@ describe('the TOML shortcut against the re-parse', () => {
     // Not vacuous: many files change, and the shortcut decides most TOML ones.
     expect(changed).toBeGreaterThan(150);
     expect(shortcutTaken).toBeGreaterThan(60);
+  });
+
+  it('refuses, as the re-parse does, a result that would pass the size limit', () => {
+    // `a=1` → `a = 1` adds two bytes a line: past the limit the input just meets.
+    const text = 'a=1\nb=2\n';
+    const limited = (check: FormatCheck): unknown => {
+      try {
+        return formatManifestCheckedBy(check, text, { format: 'toml', limits: { maxBytes: text.length } });
+      } catch (error) {
+        return { refused: (error as { reason?: string }).reason };
+      }
+    };
+    expect(limited('reparse')).toEqual({ refused: 'mismatch' });
+    expect(limited('shortcut')).toEqual({ refused: 'mismatch' });
+    expect(
+      formatManifestCheckedBy('shortcut', text, { format: 'toml', limits: { maxBytes: text.length + 4 } }).text,
+    ).toBe('a = 1\nb = 2\n');
   });
 
   it('gives the same range edits for every third of each messed-up TOML file', () => {
@@ -122,10 +130,12 @@ function reading(text: string): { errors: string[]; value: unknown } {
 }
 
 describe('sameTomlReading', () => {
-  it('accepts only whitespace changes after which the parser reads the same value without errors', () => {
+  it('accepts only whitespace changes after which our parser and tomllib read the same value without errors', () => {
     const random = seeded(37);
     let accepted = 0;
     let refused = 0;
+    // Each accepted change after the text it changes, for one batch read by tomllib.
+    const pairs: string[] = [];
     for (const file of tomlFiles) {
       const text = readFileSync(file, 'utf8');
       const original = reading(text);
@@ -140,7 +150,13 @@ describe('sameTomlReading', () => {
         }
         accepted++;
         expect(reading(changed), `${file}\n--- changed to ---\n${changed}`).toEqual(original);
+        pairs.push(text, changed);
       }
+    }
+    const references = tomlReferences(pairs);
+    for (let k = 0; k < pairs.length; k += 2) {
+      expect(references[k], pairs[k]).toHaveProperty('value');
+      expect(references[k + 1], `${pairs[k]}\n--- changed to ---\n${pairs[k + 1]}`).toEqual(references[k]);
     }
     expect(accepted).toBeGreaterThan(300);
     expect(refused).toBeGreaterThan(300);
@@ -155,6 +171,17 @@ describe('sameTomlReading', () => {
       ),
     ).toBe(true);
     expect(sameTomlReading('a = [\n  1,\n\n  2,\n]\n', 'a = [\n1,\n2,\n    ]\n')).toBe(true);
+    // After strings that end where a shorter reading would not: an escaped quote, a closing
+    // delimiter with quotes of the string's own before it; CRLF line ends.
+    const afterStrings: [string, string][] = [
+      ['a = "x\\"y"\nb=1\n', 'a = "x\\"y"\nb = 1\n'],
+      ['a = """x\\""""\nb=1\n', 'a = """x\\""""\nb = 1\n'],
+      ['a = """x""""\nb=1\n', 'a = """x""""\nb = 1\n'],
+      ["a = '''x'''''\nb=1\n", "a = '''x'''''\nb = 1\n"],
+      ['a = "x"\r\n\r\nb=1\r\n', 'a = "x"\r\nb = 1\r\n'],
+    ];
+    for (const [a, b] of afterStrings)
+      expect(sameTomlReading(a, b), `${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(true);
   });
 
   it('refuses what would change the reading or may: inside strings, comments, date-times and dotted keys, line ends, touching brackets', () => {
@@ -162,7 +189,7 @@ describe('sameTomlReading', () => {
       ['a = "x y"\n', 'a = "x  y"\n'],
       ['a = "x = [y]"\n', 'a = "x=[ y ]"\n'],
       ["a = '''x, y'''\n", "a = '''x,y'''\n"],
-      ['a = 1 # x = y\n', 'a = 1 # x=y\n'],
+      ['a = 1 # x = y\n', 'a = 1 # x= y\n'],
       ["a = 'x y'\n", "a = 'x\ty'\n"],
       ['a = """\nx\n\ny"""\n', 'a = """\nx\ny"""\n'],
       ['a = """x"""" # q\n', 'a = """x""""  # q\n'],

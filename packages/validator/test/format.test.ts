@@ -3,7 +3,7 @@
  * every fixture and example: idempotent, the same value, only whitespace changed, and the same
  * result for the file with extra blank lines and trailing spaces.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import {
   type CliIo,
 } from '@svc-manifest/validator';
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
-import { REPO_ROOT } from './support/child.js';
+import { manifestPaths } from '../../../test/support/fixtures.js';
 
 const MESSY_YAML = `# head
 
@@ -143,16 +143,7 @@ describe('formatManifest', () => {
   });
 });
 
-const files: string[] = [];
-const walk = (dir: string): void => {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (/\.(ya?ml|toml)$/.test(name)) files.push(path);
-  }
-};
-walk(join(REPO_ROOT, 'fixtures'));
-walk(join(REPO_ROOT, 'examples'));
+const files = manifestPaths();
 
 describe('on every fixture and example', () => {
   const formatted: { file: string; text: string; result: string }[] = [];

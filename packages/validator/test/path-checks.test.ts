@@ -80,6 +80,12 @@ describe('sourcePaths', () => {
       ['/apps/web/dockerfile', 'web/Dockerfile', 'web/Dockerfile', false],
     ]);
   });
+
+  it("escapes an app's name in the pointer (RFC 6901: ~ as ~0, / as ~1)", () => {
+    const text = 'svc_version = 2\n[apps."a/b~c"]\npath = "x"\n';
+    const document = ManifestDocument.parse(text, { format: 'toml' });
+    expect(sourcePaths(document.root, document.source).map((p) => p.pointer)).toEqual(['/apps/a~1b~0c/path']);
+  });
 });
 
 describe('nodeManifestFiles', () => {

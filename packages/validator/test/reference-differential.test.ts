@@ -14,18 +14,16 @@
  * the examples kept of each disagreement. The run of record (20,000 texts per format) is in
  * docs/decisions.md, "(#33) Our reading against the reference parsers".
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { ManifestDocument, TomlDateTime, severityOf, type RuleCode } from '@svc-manifest/validator';
 import { generateToml, generateYaml, mutate, Random } from './support/reference-texts.js';
+import { tomlReferences, type Reference } from './support/tomllib.js';
 
 const COUNT = Number(process.env.REFERENCE_DIFF_TEXTS ?? 2000);
 const SEED = Number(process.env.REFERENCE_DIFF_SEED ?? 33);
 const REPORT = process.env.REFERENCE_DIFF_TEXTS !== undefined;
-const TOMLLIB_SCRIPT = fileURLToPath(new URL('./support/tomllib_values.py', import.meta.url));
 
 type Format = 'yaml' | 'toml';
 
@@ -106,8 +104,6 @@ function read(document: ManifestDocument): OurReading {
 // ---------------------------------------------------------------------------------------------
 // The references
 
-type Reference = { value: unknown } | { error: string };
-
 // `logLevel: 'error'`: the library's warnings (a collection key made a string) are not ours to print.
 const YAML_REFERENCE_OPTIONS = {
   version: '1.2',
@@ -129,17 +125,6 @@ function yamlReference(text: string): Reference {
   } catch (error) {
     return { error: (error as Error).message };
   }
-}
-
-/** tomllib's reading of each text, one Python process for the batch. */
-function tomlReferences(texts: readonly string[]): Reference[] {
-  const input = texts.map((text) => JSON.stringify(text)).join('\n') + '\n';
-  const result = spawnSync('python3', [TOMLLIB_SCRIPT], { input, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
-  if (result.error || result.status !== 0)
-    throw new Error(`python3 ${TOMLLIB_SCRIPT} failed: ${result.error?.message ?? result.stderr}`);
-  const lines = result.stdout.split('\n').filter((line) => line !== '');
-  if (lines.length !== texts.length) throw new Error(`tomllib answered ${lines.length} texts of ${texts.length}`);
-  return lines.map((line) => JSON.parse(line) as Reference);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -319,6 +319,14 @@ describe('convert (fixtures-transform/convert)', () => {
     expect(canonicalJson(readWithPyYaml([yaml])[0])).toBe(canonicalJson(toml.value));
   });
 
+  it('quotes a string YAML 1.1 or 1.2 would read as something else, value or key', () => {
+    const toml = parse('svc_version = 2\nx = "e1"\ny = "yes"\nE-5 = "Null"\n', 'toml');
+    const yaml = tomlToYaml(toml).text;
+    expect(yaml).toBe('svc_version: 2\nx: "e1"\n"y": "yes"\n"E-5": "Null"\n');
+    for (const version of ['1.1', '1.2'] as const)
+      expect(canonicalJson(parseYaml(yaml, { version })), version).toBe(canonicalJson(toml.value));
+  });
+
   it('keeps a TOML date-time as the string the validator reads, quoted for every reader', () => {
     const yaml = tomlToYaml(parse('svc_version = 2\nwhen = 1979-05-27T07:32:00Z\nday = 2024-01-01\n', 'toml')).text;
     expect(yaml).toBe('svc_version: 2\nwhen: "1979-05-27T07:32:00Z"\nday: "2024-01-01"\n');

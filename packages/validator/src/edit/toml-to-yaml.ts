@@ -24,6 +24,7 @@ import { ManifestEditError } from './changes.js';
 import { openForEdit, type EditOptions } from './engine.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { TextLines } from './text-lines.js';
+import { readsAsNonString } from './yaml-render.js';
 import { severityOfReported } from '../rules/reported-elsewhere.js';
 import { parseTOML } from 'toml-eslint-parser';
 import { TOML_PARSER_OPTIONS } from '../document/toml-version.js';
@@ -39,14 +40,12 @@ export interface ConvertedManifest {
 
 const INDENT = 2;
 
-/** YAML 1.1 booleans and nulls (any case) that a plain scalar must never be. */
-const RESERVED = /^(?:y|n|yes|no|true|false|on|off|null|~)$/i;
 const PLAIN = /^[A-Za-z_](?:[A-Za-z0-9_ ./@+-]*[A-Za-z0-9_./@+-])?$/;
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_./@+-]*$/;
 
 /** A string as a YAML scalar both YAML 1.1 and 1.2 read as that string. */
 export function yamlString(text: string, key = false): string {
-  if ((key ? PLAIN_KEY : PLAIN).test(text) && !RESERVED.test(text)) return text;
+  if ((key ? PLAIN_KEY : PLAIN).test(text) && !readsAsNonString(text)) return text;
   // JSON's escapes are YAML's; characters YAML does not allow unescaped (DEL, C1 controls,
   // U+FFFE/U+FFFF, lone surrogates) are escaped too.
   return JSON.stringify(text).replace(

@@ -16,11 +16,22 @@ export interface YamlStyle {
 
 export type QuoteStyle = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | undefined;
 
-const RESERVED = /^(?:true|false|yes|no|on|off|y|n|null|~|\.nan|\.inf|-\.inf)$/i;
+/**
+ * Plain text that YAML reads as something other than a string, in 1.2's core schema or in 1.1 as
+ * the `yaml` library reads it: a boolean, a null, a number (`.5`, `-1`, `0x1F`, and in 1.1 `.`,
+ * `._` and `e1`, which its float pattern takes), infinity or not-a-number (`.inf`, `-.NaN`).
+ */
+const NOT_A_STRING =
+  /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?\.(?:inf|nan))$|^[-+]?(?:\.?\d|\.[\d_]*$|(?:\.[\d_]*)?e[-+]?\d+$)/i;
 const PLAIN_SAFE = /^[A-Za-z_][A-Za-z0-9_./@+-]*$/;
 
+/** Whether YAML 1.2 or 1.1 may read `text`, written plain, as something other than this string. */
+export function readsAsNonString(text: string): boolean {
+  return NOT_A_STRING.test(text);
+}
+
 function plainSafe(text: string): boolean {
-  return PLAIN_SAFE.test(text) && !RESERVED.test(text);
+  return PLAIN_SAFE.test(text) && !readsAsNonString(text);
 }
 
 /** A scalar in flow or block context; `hint` keeps the quoting the user chose for the value being replaced. */
