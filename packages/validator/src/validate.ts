@@ -383,7 +383,8 @@ function runCodeRules(
   for (const rule of CODE_RULES) {
     // What a rule reports about an item also depends on the version (say, the schema it reads).
     const slot = `${rule.id}@${version}`;
-    const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends, kept) => {
+    const forEachItem: RuleContext['forEachItem'] = (name, collection, item, check, depends) => {
+      const items = 'items' in collection ? collection.items : collection;
       // A one-shot validation keeps no item's result: each check reports straight into the sink,
       // in item order as the kept path appends them, without the anchors and slots that keep them.
       if (!cache) {
@@ -392,7 +393,7 @@ function runCodeRules(
       }
       const found = cache.each(
         `${slot}:${name}`,
-        anchorsOf(items, item.anchor, kept),
+        anchorsOf(items, item.anchor, 'items' in collection ? collection.kept : undefined),
         (index) => item.pointer(items[index]!, index),
         (index) => {
           // Most items report nothing: they share one spare list (taken while in use, as checks nest).
