@@ -87,8 +87,6 @@ export interface YamlTop {
 export interface YamlChunkState {
   bom: number;
   tops: YamlTop[];
-  /** Set once an update took the units over (they belong to the newer document). */
-  consumed?: boolean;
 }
 
 /** A region in body offsets (the text after a byte-order mark). */
