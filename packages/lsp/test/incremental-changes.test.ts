@@ -324,13 +324,13 @@ describe('the document store', () => {
     const state = store.state(URI)!;
     expect(state.version).toBe(3);
     expect(state.doc.text).toBe(t3);
-    expect(state.doc.regionFromChanges).toBe(true);
+    expect(state.doc.editedRegion?.fromChanges).toBe(true);
     expect(state.doc.value).toEqual(ManifestDocument.parse(t3).value);
     // A full-text change in the burst: the texts are compared instead.
     const t4 = t3.replace('ab', 'abc');
     store.change({ uri: URI, version: 4, text: t4, changes: [{ start: 31, end: 31, newLength: 1 }] });
     store.change({ uri: URI, version: 5, text: t4 });
-    expect(store.state(URI)!.doc.regionFromChanges).toBe(false);
+    expect(store.state(URI)!.doc.editedRegion?.fromChanges).toBe(false);
     expect(store.state(URI)!.doc.text).toBe(t4);
   });
 
@@ -339,7 +339,7 @@ describe('the document store', () => {
     store.change({ uri: URI, version: 1, text: 'a: 1\nb: 2\n' });
     store.change({ uri: URI, version: 2, text: 'a: 1\nb: 3\n', changes: [{ start: 0, end: 1, newLength: 1 }] });
     const doc = store.state(URI)!.doc;
-    expect(doc.regionFromChanges).toBe(false);
+    expect(doc.editedRegion?.fromChanges).toBe(false);
     expect(doc.value).toEqual({ a: 1, b: 3 });
   });
 });
@@ -380,7 +380,7 @@ describe('the server', () => {
       return {
         text: String(text),
         changes,
-        fromChanges: (spy.mock.results[index]!.value as ManifestDocument).regionFromChanges,
+        fromChanges: (spy.mock.results[index]!.value as ManifestDocument).editedRegion?.fromChanges === true,
       };
     };
     const text = 'svc_version: 2\ndefault_agent: a\nagents:\n  a: {}\n';

@@ -154,8 +154,6 @@ export class ResultCache {
   constructor(
     private readonly document: ManifestDocument,
     readonly work: ValidationWork | undefined,
-    /** False for a document no one will update (a one-shot validation): compute everything, keep nothing. */
-    readonly keep = true,
   ) {}
 
   private currentHabits(): string {
@@ -179,10 +177,6 @@ export class ResultCache {
   ): RawDiagnostic[] {
     const n = anchors.length;
     const out: RawDiagnostic[] = [];
-    if (!this.keep) {
-      for (let i = 0; i < n; i++) appendAll(out, compute(i));
-      return out;
-    }
     if (n === 0) return out;
     const previous = keptItems.get(anchors[0]!)?.get(slot) ?? keptItems.get(anchors[n - 1]!)?.get(slot);
     if (previous && previous.anchors === anchors && previous.depends === depends) {
@@ -298,7 +292,6 @@ export class ResultCache {
     compute: () => RawDiagnostic[],
     depends = '',
   ): readonly RawDiagnostic[] {
-    if (!this.keep) return compute();
     // A map entry spans its key and value, a node its own text: both have start and end.
     const start = anchor.start;
     const end = anchor.end;

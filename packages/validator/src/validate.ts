@@ -303,7 +303,8 @@ function runValidation(document: ManifestDocument, keep: boolean, work: Validati
       const unparsed = raw.some((d) => d.code === 'yaml-syntax');
       version = checkVersion(document, mapRoot, unparsed ? [] : raw);
       if (version && !unparsed) {
-        const cache = new ResultCache(document, work, keep);
+        // A one-shot validation keeps nothing for an update that never comes: no cache at all.
+        const cache = keep ? new ResultCache(document, work) : undefined;
         checkSchema(document, version, locator, cache, raw, keep ? { validated: work?.schemaParts } : undefined);
         runCodeRules({ version, locator, root: mapRoot, value: value as Record<string, unknown> }, cache, raw);
       }
@@ -323,13 +324,13 @@ function runValidation(document: ManifestDocument, keep: boolean, work: Validati
 /**
  * The schema's errors, part by part (schema-parts.ts), explained into `raw`. A part's
  * explanation is reused through `cache` while its errors are the same array (the part's value
- * object is the same).
+ * object is the same); a one-shot validation has no cache and explains every part.
  */
 function checkSchema(
   document: ManifestDocument,
   version: SvcVersion,
   locator: ManifestLocator,
-  cache: ResultCache,
+  cache: ResultCache | undefined,
   raw: RawDiagnostic[],
   walk: Parameters<typeof walkParts>[4],
 ): void {
@@ -344,7 +345,7 @@ function checkSchema(
     (found: PartErrors) => {
       const explain = () => explainSchemaErrors(absoluteErrors(found), schema, locator, rules);
       // Nothing is kept for a one-shot validation: no anchor to keep the explanation with.
-      if (!cache.keep) {
+      if (!cache) {
         appendAll(raw, explain());
         return;
       }
@@ -357,11 +358,12 @@ function checkSchema(
 
 /**
  * Every code rule over the tree, reporting into `raw`. What a rule's `forEachItem` check reports
- * about an item is reused through `cache` for the same node at the same place (incremental.ts).
+ * about an item is reused through `cache` for the same node at the same place (incremental.ts); a
+ * one-shot validation has no cache and checks every item.
  */
 function runCodeRules(
   tree: { version: SvcVersion; locator: ManifestLocator; root: MapNode; value: Record<string, unknown> },
-  cache: ResultCache,
+  cache: ResultCache | undefined,
   raw: RawDiagnostic[],
 ): void {
   const { version, locator } = tree;
@@ -377,16 +379,17 @@ function runCodeRules(
   for (const rule of CODE_RULES) {
     // What a rule reports about an item also depends on the version (say, the schema it reads).
     const slot = `${rule.id}@${version}`;
-    const forEachItem: RuleContext['forEachItem'] = (name, items, item, check, depends, kept) => {
+    const forEachItem: RuleContext['forEachItem'] = (name, collection, item, check, depends) => {
+      const items = 'items' in collection ? collection.items : collection;
       // A one-shot validation keeps no item's result: each check reports straight into the sink,
       // in item order as the kept path appends them, without the anchors and slots that keep them.
-      if (!cache.keep) {
+      if (!cache) {
         for (let index = 0; index < items.length; index++) check(items[index]!, index);
         return;
       }
       const found = cache.each(
         `${slot}:${name}`,
-        anchorsOf(items, item.anchor, kept),
+        anchorsOf(items, item.anchor, 'items' in collection ? collection.kept : undefined),
         (index) => item.pointer(items[index]!, index),
         (index) => {
           // Most items report nothing: they share one spare list (taken while in use, as checks nest).

@@ -182,7 +182,7 @@ function runSequence(
     }
     document = document.update(source, changes);
     expect(document.text).toBe(next);
-    if (changes && next !== text) expect(document.regionFromChanges).toBe(true);
+    if (changes && next !== text) expect(document.editedRegion?.fromChanges).toBe(true);
     stats.updates += 1;
     if (document.scannedCharacters < next.length) stats.local += 1;
     const problem = difference(document, format, limits);
@@ -228,7 +228,7 @@ describe('update(text, changes?) equals a fresh parse at every step', () => {
     const edited = text.replace('trigger-30', 'trigger-300');
     const wrong = [{ start: 10, end: 12, newLength: 3 }];
     const updated = ManifestDocument.parse(text).update(edited, wrong);
-    expect(updated.regionFromChanges).toBe(false);
+    expect(updated.editedRegion?.fromChanges).toBe(false);
     expect(difference(updated, 'yaml', {})).toBeNull();
   });
 });
@@ -292,7 +292,7 @@ describe('the work of an edit is local', () => {
       { start: first, end: first, newLength: 1 },
       { start: second + 1, end: second + 1, newLength: 1 },
     ]);
-    expect(updated.regionFromChanges).toBe(true);
+    expect(updated.editedRegion?.fromChanges).toBe(true);
     // One region spans ~200 items; only the two edited ones are parsed again.
     expect(updated.parsedCharacters).toBeLessThan(400);
     expect(difference(updated, 'yaml', {})).toBeNull();

@@ -232,6 +232,20 @@ describe('what an edit validates again', () => {
       );
     expect(inline).toEqual([]);
   });
+
+  it("rules hand forEachItem a sequence's node, not its items (the node carries the ends an edit kept)", () => {
+    const dir = join(import.meta.dirname, '..', 'src', 'rules');
+    const calls = readdirSync(dir)
+      .filter((name) => name.endsWith('.ts') && name !== 'rule.ts')
+      .flatMap((name) =>
+        [...readFileSync(join(dir, name), 'utf8').matchAll(/forEachItem\(\s*[^,]+,\s*([^,]+?)\s*,/g)].map(
+          (call) => `${name}: ${call[1]}`,
+        ),
+      );
+    expect(calls.filter((call) => call.endsWith('.items'))).toEqual([]);
+    // The triggers (three rules) and a sequence possible-typo walks: the check has something to check.
+    expect(calls.filter((call) => / (triggers|resolved)$/.test(call)).length).toBeGreaterThanOrEqual(4);
+  });
   /** Schema parts below a collection (an item), leaving out the root and the collections themselves, which are new objects after any edit. */
   const items = (pointers: string[]) => pointers.filter((p) => p.split('/').length > 2);
   const at = (text: string, marker: string, after: string) => text.indexOf(after, text.indexOf(marker)) + after.length;

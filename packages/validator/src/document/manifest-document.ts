@@ -79,8 +79,6 @@ export class ManifestDocument {
    * lines and the chunks around them for an incremental {@link update}: what an edit cost before parsing.
    */
   scannedCharacters = 0;
-  /** Whether {@link update} took the changed region from the changes it was given (else it compared the texts). */
-  regionFromChanges = false;
   /**
    * The whole lines where this text differs from the text of the document it was {@link update}d
    * from (null for a parsed document, or when the texts are equal). Lets a consumer that searched
@@ -169,7 +167,6 @@ export class ManifestDocument {
   update(text: TextSource, changes?: readonly TextChange[]): ManifestDocument {
     const next = new ManifestDocument(text, this.format, this.limits, this.filename);
     const region = changedRegion(this.source, text, changes);
-    next.regionFromChanges = region?.fromChanges === true;
     next.editedRegion = region;
     next.updatedFrom = this.serial;
     const lines = this.cachedLines ?? (this.linesBase ? this.lines : undefined);

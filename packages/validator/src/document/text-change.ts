@@ -32,6 +32,16 @@ export interface ChangedRegion {
   fromChanges: boolean;
 }
 
+/** The region in the offsets of the text after a byte-order mark of `bom` characters (what a reader reads). */
+export function bodyRegion(region: ChangedRegion, bom: number): ChangedRegion {
+  return {
+    ...region,
+    start: Math.max(0, region.start - bom),
+    oldEnd: region.oldEnd - bom,
+    newEnd: region.newEnd - bom,
+  };
+}
+
 /** Characters compared at a time when looking for the common prefix and suffix (each compare is native). */
 const BLOCK = 4096;
 

@@ -22,6 +22,7 @@ import type { TomlBlock, TomlJoin, TomlPart } from './parse-toml.js';
 import type { TextSource } from './piece-text.js';
 import type { ManifestReader, PreviousRead, ReadInput } from './reader.js';
 import { withRunReplaced } from './spliced-lists.js';
+import { bodyRegion } from './text-change.js';
 import type { ParsedFragment } from './tree-builder.js';
 import {
   alignedWithClean,
@@ -45,7 +46,6 @@ import {
   type TomlSplice,
   type TomlUnits,
 } from './toml-update-state.js';
-import { bodyRegion } from './yaml-incremental.js';
 
 export const tomlReader: ManifestReader<TomlUnits> = {
   parse(input, previousDocument, region) {

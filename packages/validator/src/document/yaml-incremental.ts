@@ -31,7 +31,7 @@ import {
 import { parseYamlFragment } from './parse-yaml.js';
 import type { ParsedFragment } from './tree-builder.js';
 import { keptEnds, noteSplice, withRunReplaced, type KeptEnds } from './spliced-lists.js';
-import type { ChangedRegion } from './text-change.js';
+import { bodyRegion, type ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
 import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './yaml-chunks.js';
@@ -87,8 +87,6 @@ export interface YamlTop {
 export interface YamlChunkState {
   bom: number;
   tops: YamlTop[];
-  /** Set once an update took the units over (they belong to the newer document). */
-  consumed?: boolean;
 }
 
 /** A region in body offsets (the text after a byte-order mark). */
@@ -104,16 +102,6 @@ export interface Replan {
    * `keptBefore` are kept as they are, those from `resumeAt` on are kept and moved.
    */
   items?: { keptBefore: number; resumeAt: number };
-}
-
-/** The region in the offsets of the text after a byte-order mark of `bom` characters. */
-export function bodyRegion(region: ChangedRegion, bom: number): BodyRegion {
-  return {
-    ...region,
-    start: Math.max(0, region.start - bom),
-    oldEnd: region.oldEnd - bom,
-    newEnd: region.newEnd - bom,
-  };
 }
 
 function countNewlines(text: TextSource, start: number, end: number): number {

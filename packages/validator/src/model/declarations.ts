@@ -531,6 +531,9 @@ export function referencesAt(
 /** A node as an item of its collection, for `RuleContext.forEachItem` (`pointer` is the collection's, then the index). */
 export const NODE_ITEM = { anchor: (node: ValueNode): ValueNode => node };
 
+/** A trigger node as an item of `triggers`, for `RuleContext.forEachItem` (made once: anchors are kept per anchor function). */
+export const TRIGGER_ITEM = { ...NODE_ITEM, pointer: (_item: unknown, index: number) => `/triggers/${index}` };
+
 /** A declaration as an item of its collection, for `RuleContext.forEachItem`: the agent's entry (or the item's node) and its path. */
 export const DECLARATION_ITEM = {
   anchor: (declaration: Declaration): MapEntry | ValueNode => declaration.entry ?? declaration.node,

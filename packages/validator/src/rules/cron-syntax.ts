@@ -1,11 +1,8 @@
 import type { CodeRule, RuleContext } from './rule.js';
-import { mapAt, NODE_ITEM } from '../model/declarations.js';
+import { mapAt, TRIGGER_ITEM } from '../model/declarations.js';
 import { findEntry, resolveAlias, type ScalarNode } from '../document/nodes.js';
 import { isCronProblem, readCron } from '../model/cron.js';
 import { objectLabel } from '../messages.js';
-
-/** A trigger node as an item of `triggers` (made once: anchors are kept per anchor function). */
-export const TRIGGER_ITEM = { ...NODE_ITEM, pointer: (_item: unknown, index: number) => `/triggers/${index}` };
 
 export const cronSyntax: CodeRule<'cron-syntax'> = {
   id: 'cron-syntax',
@@ -18,34 +15,27 @@ export const cronSyntax: CodeRule<'cron-syntax'> = {
     const triggers = resolveAlias(findEntry(context.root, 'triggers')?.value);
     if (triggers?.kind !== 'seq') return;
     // Per trigger node, as trigger-agent-declared does: after an edit only the changed triggers are read again.
-    context.forEachItem(
-      'triggers',
-      triggers.items,
-      TRIGGER_ITEM,
-      (item, index) => {
-        const map = mapAt(item);
-        if (!map) return;
-        const pointer = `/triggers/${index}`;
-        for (const key of ['cron', 'schedule']) {
-          const node = findEntry(map, key)?.value;
-          const scalar = resolveAlias(node);
-          if (scalar?.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '' || scalar.tomlType)
-            continue;
-          const read = readCron(scalar.value);
-          if (!isCronProblem(read)) continue;
-          const base = node === scalar ? writtenStart(context, scalar) : undefined;
-          context.report({
-            code: this.id,
-            message: `${objectLabel(pointer, context)} ${key} '${scalar.value}': ${read.message}`,
-            path: `${pointer}/${key}`,
-            start: base === undefined ? node!.start : base + read.start,
-            end: base === undefined ? node!.end : base + read.end,
-          });
-        }
-      },
-      undefined,
-      triggers.kept,
-    );
+    context.forEachItem('triggers', triggers, TRIGGER_ITEM, (item, index) => {
+      const map = mapAt(item);
+      if (!map) return;
+      const pointer = `/triggers/${index}`;
+      for (const key of ['cron', 'schedule']) {
+        const node = findEntry(map, key)?.value;
+        const scalar = resolveAlias(node);
+        if (scalar?.kind !== 'scalar' || typeof scalar.value !== 'string' || scalar.value === '' || scalar.tomlType)
+          continue;
+        const read = readCron(scalar.value);
+        if (!isCronProblem(read)) continue;
+        const base = node === scalar ? writtenStart(context, scalar) : undefined;
+        context.report({
+          code: this.id,
+          message: `${objectLabel(pointer, context)} ${key} '${scalar.value}': ${read.message}`,
+          path: `${pointer}/${key}`,
+          start: base === undefined ? node!.start : base + read.start,
+          end: base === undefined ? node!.end : base + read.end,
+        });
+      }
+    });
   },
 };
 

@@ -56,11 +56,9 @@ function visit(
       if (depth < KEPT_DEPTH)
         context.forEachItem(
           pointer,
-          resolved.items,
+          resolved,
           { anchor: NODE_ITEM.anchor, pointer: (_item, index) => `${pointer}/${index}` },
           visitOne,
-          undefined,
-          resolved.kept,
         );
       else resolved.items.forEach(visitOne);
     }

@@ -63,18 +63,20 @@ export interface RuleContext extends ManifestLocator {
    * after an edit, a rule checks again only the items the edit changed. `name` tells a rule's
    * collections apart. Pass an `anchor` made once (a constant such as `NODE_ITEM`): a list's
    * anchors are kept per anchor function, so a function made per call maps every item again.
-   * `kept`: what the collection holding `items` carries about the list they were spliced from (a
-   * sequence node's `kept`), so that only the items between the kept ends are mapped to anchors.
+   * `items`: a list, or a sequence node, whose `kept` ends (what an edit kept of its items) let
+   * only the items between them be mapped to anchors; pass a sequence's node, not its `items`.
    */
   forEachItem<T>(
     name: string,
-    items: readonly T[],
+    items: ItemsOf<T>,
     item: { anchor: (item: T) => MapEntry | ValueNode; pointer: (item: T, index: number) => string },
     check: (item: T, index: number) => void,
     depends?: string,
-    kept?: KeptEnds,
   ): void;
 }
+
+/** The items `forEachItem` goes through: a list, or a collection that carries its kept ends (a `SeqNode`). */
+export type ItemsOf<T> = readonly T[] | { readonly items: readonly T[]; readonly kept?: KeptEnds };
 
 /** Cross-reference and advice rules run as code over the whole manifest. */
 export interface CodeRule<Id extends string = string> extends RuleMeta<Id> {

@@ -1,9 +1,7 @@
 import type { CodeRule } from './rule.js';
-import { declaredAgents, mapAt, NODE_ITEM, referencesAt } from '../model/declarations.js';
+import { declaredAgents, mapAt, referencesAt, TRIGGER_ITEM } from '../model/declarations.js';
 import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
-
-const TRIGGER_ITEM = { ...NODE_ITEM, pointer: (_item: unknown, index: number) => `/triggers/${index}` };
 
 export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
   id: 'trigger-agent-declared',
@@ -18,7 +16,7 @@ export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
     if (triggers?.kind !== 'seq') return;
     context.forEachItem(
       'triggers',
-      triggers.items,
+      triggers,
       TRIGGER_ITEM,
       (item, index) => {
         const map = mapAt(item);
