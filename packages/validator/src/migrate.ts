@@ -41,7 +41,7 @@ export interface MigrateResult {
   diagnostics: Diagnostic[];
 }
 
-/** Codes of the refusals (rules of kind `migrate` in rules/reported-elsewhere.ts); each has a page docs/rules/<code>.md. */
+/** Codes of the refusals (rules of kind `migrate` in reported-elsewhere.ts); each has a page docs/rules/<code>.md. */
 export const MIGRATE_CODES = [
   'migrate-channels',
   'migrate-agent-env',

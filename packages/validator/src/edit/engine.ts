@@ -17,7 +17,7 @@
 import type { OffsetEdit } from '../diagnostic.js';
 import { detectFormat, ManifestDocument, type ManifestFormat } from '../document/manifest-document.js';
 import type { Limits } from '../document/limits.js';
-import { severityOfReported } from '../rules/reported-elsewhere.js';
+import { severityOfReported } from '../reported-elsewhere.js';
 import { applyChanges, formatPath, ManifestEditError, type ManifestChange } from './changes.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { planToml } from './toml-edit.js';

@@ -25,7 +25,7 @@ import { openForEdit, type EditOptions } from './engine.js';
 import { canonicalJson, deepEqual } from './json.js';
 import { TextLines } from './text-lines.js';
 import { readsAsNonString } from './yaml-render.js';
-import { severityOfReported } from '../rules/reported-elsewhere.js';
+import { severityOfReported } from '../reported-elsewhere.js';
 import { parseTOML } from 'toml-eslint-parser';
 import { TOML_PARSER_OPTIONS } from '../document/toml-version.js';
 

@@ -4,7 +4,7 @@
  * holds the list and the union to each other. A diagnostic's severity is its rule's. A rule's id
  * is the name of its page in docs/rules/ and, for rules whose logic is here, of its file; rules
  * reported while reading the text (or by the language server) are listed in
- * reported-elsewhere.ts. A test checks this list, the folder and the docs agree.
+ * ../reported-elsewhere.ts. A test checks this list, the folder and the docs agree.
  */
 import { agentConnectorDeclared } from './agent-connector-declared.js';
 import { aliasConflict } from './alias-conflict.js';
@@ -39,7 +39,7 @@ import { versionSpecificKey } from './version-specific-key.js';
 import { wrongType } from './wrong-type.js';
 import type { Severity } from '../diagnostic.js';
 import type { RuleCode } from '../rule-codes.js';
-import { REPORTED_ELSEWHERE } from './reported-elsewhere.js';
+import { REPORTED_ELSEWHERE } from '../reported-elsewhere.js';
 import type { CodeRule, Rule, SchemaRule, StructureRule } from './rule.js';
 
 const LISTED = [

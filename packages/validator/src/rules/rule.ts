@@ -1,5 +1,5 @@
 import type { RawDiagnostic } from '../diagnostic.js';
-import type { ReportedElsewhereRule, RuleMeta } from './rule-meta.js';
+import type { ReportedElsewhereRule, RuleMeta } from '../rule-meta.js';
 
 export type { ReportedElsewhereRule, RuleMeta };
 import type { ManifestLocator } from '../locator.js';

@@ -1,9 +1,10 @@
 /**
  * What every rule declares, apart from how it finds problems: the part of a rule that modules
  * below the rules (the editing engine, which refuses a text the document layer reports errors in)
- * may read. It imports nothing but the diagnostic types.
+ * may read, which is why it lives here and not in rules/. It imports nothing but the diagnostic
+ * types.
  */
-import type { Severity } from '../diagnostic.js';
+import type { Severity } from './diagnostic.js';
 
 /** What every rule declares. `id` is stable: it is the diagnostic `code` and the doc page name. */
 export interface RuleMeta<Id extends string = string> {

@@ -3,9 +3,11 @@
  * layer while parsing and checking limits; by the validator's safety net; by the language
  * server; by `migrate` (its refusals); and by the policy, about suppression comments. Each entry names the module that reports its code (a
  * test checks it does); the code, severity and doc page come from here like every other rule's.
+ * The list lives below rules/ (rules/index.ts includes it) so that the editing engine, which sits
+ * below the rules, can read the severities of the document layer's codes.
  */
-import type { Severity } from '../diagnostic.js';
-import type { RuleCode } from '../rule-codes.js';
+import type { Severity } from './diagnostic.js';
+import type { RuleCode } from './rule-codes.js';
 import type { ReportedElsewhereRule } from './rule-meta.js';
 
 export const REPORTED_ELSEWHERE = [
