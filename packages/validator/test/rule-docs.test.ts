@@ -31,8 +31,14 @@ import {
 
 const update = process.env.UPDATE_DOCS === '1';
 const RULES_SRC = join(REPO_ROOT, 'packages', 'validator', 'src', 'rules');
-/** Files in src/rules/ that are not one rule: the rule types (rule.ts) and the list. */
-const NOT_RULE_FILES = ['rule.ts', 'index.ts', 'declarations.ts', 'reference-helpers.ts'];
+/** Files in src/rules/ that are not one rule: the rule types (rule.ts), the list, and helpers only rules use. */
+const NOT_RULE_FILES = [
+  'rule.ts',
+  'index.ts',
+  'group-helpers.ts',
+  'declarations.ts',
+  'reference-helpers.ts',
+];
 /** Rules whose examples the language server's test runs (packages/lsp/test/rule-docs.test.ts). */
 const EDITOR_KIND = 'editor';
 /** Rules whose examples are run through `migrateManifest` (the refusals of `migrate --to 2`). */

@@ -1,6 +1,6 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { missingKeys, needsKeys } from '../group-helpers.js';
+import { missingKeys, needsKeys } from './group-helpers.js';
 
 export const connectorProviderFields: SchemaRule<'connector-provider-fields'> = {
   id: 'connector-provider-fields',

@@ -1,7 +1,7 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from '../group-helpers.js';
+import { needsKeys } from './group-helpers.js';
 
 export const templateImageOrDockerfile: SchemaRule<'template-image-or-dockerfile'> = {
   id: 'template-image-or-dockerfile',

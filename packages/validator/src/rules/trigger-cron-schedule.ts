@@ -1,6 +1,6 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from '../group-helpers.js';
+import { needsKeys } from './group-helpers.js';
 
 export const triggerCronSchedule: SchemaRule<'trigger-cron-schedule'> = {
   id: 'trigger-cron-schedule',

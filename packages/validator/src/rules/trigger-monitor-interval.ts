@@ -1,7 +1,7 @@
 import type { RawDiagnostic } from '../diagnostic.js';
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { forbiddenKeyDiagnostics, missingKeys, needsKeys } from '../group-helpers.js';
+import { forbiddenKeyDiagnostics, missingKeys, needsKeys } from './group-helpers.js';
 
 export const triggerMonitorInterval: SchemaRule<'trigger-monitor-interval'> = {
   id: 'trigger-monitor-interval',

@@ -1,6 +1,6 @@
 import type { SchemaRule } from './rule.js';
 import { objectLabel } from '../messages.js';
-import { needsKeys } from '../group-helpers.js';
+import { needsKeys } from './group-helpers.js';
 
 export const triggerWebhookSecret: SchemaRule<'trigger-webhook-secret'> = {
   id: 'trigger-webhook-secret',

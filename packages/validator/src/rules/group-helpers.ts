@@ -1,9 +1,9 @@
 /** Small readers over a rule's group of schema failures. */
-import type { RawDiagnostic, RuleCode } from './diagnostic.js';
-import type { ManifestLocator } from './locator.js';
-import { listAlternatives } from './suggest.js';
-import type { RuleErrorGroup } from './rules/rule.js';
-import { placeholderFor } from './schema-keys.js';
+import type { RawDiagnostic, RuleCode } from '../diagnostic.js';
+import type { ManifestLocator } from '../locator.js';
+import { listAlternatives } from '../suggest.js';
+import type { RuleErrorGroup } from './rule.js';
+import { placeholderFor } from '../schema-keys.js';
 
 /** Keys the group's `required` failures name, in schema order, without repeats. */
 export function missingKeys(group: RuleErrorGroup): string[] {
