@@ -36,6 +36,7 @@ const NOT_RULE_FILES = [
   'rule.ts',
   'index.ts',
   'group-helpers.ts',
+  'report-undeclared.ts',
   'declarations.ts',
   'reference-helpers.ts',
 ];

@@ -1,6 +1,7 @@
 import type { CodeRule } from './rule.js';
 import { DECLARATION_ITEM, declaredAgents, declaredConnectors, mapAt, referencesAt } from '../model/declarations.js';
-import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { declaredNames } from '../model/reference-helpers.js';
+import { reportUndeclared } from './report-undeclared.js';
 
 export const agentConnectorDeclared: CodeRule<'agent-connector-declared'> = {
   id: 'agent-connector-declared',

@@ -1,6 +1,7 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, referencesAt } from '../model/declarations.js';
-import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { declaredNames } from '../model/reference-helpers.js';
+import { reportUndeclared } from './report-undeclared.js';
 
 export const defaultAgentDeclared: CodeRule<'default-agent-declared'> = {
   id: 'default-agent-declared',

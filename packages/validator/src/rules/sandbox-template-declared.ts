@@ -1,6 +1,7 @@
 import type { CodeRule } from './rule.js';
 import { DECLARATION_ITEM, declaredAgents, declaredTemplates, mapAt, referencesAt } from '../model/declarations.js';
-import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { declaredNames } from '../model/reference-helpers.js';
+import { reportUndeclared } from './report-undeclared.js';
 import { findEntry } from '../document/nodes.js';
 
 export const sandboxTemplateDeclared: CodeRule<'sandbox-template-declared'> = {

@@ -1,6 +1,7 @@
 import type { CodeRule } from './rule.js';
 import { declaredAgents, mapAt, referencesAt, TRIGGER_ITEM } from '../model/declarations.js';
-import { declaredNames, reportUndeclared } from '../model/reference-helpers.js';
+import { declaredNames } from '../model/reference-helpers.js';
+import { reportUndeclared } from './report-undeclared.js';
 import { findEntry, resolveAlias } from '../document/nodes.js';
 
 export const triggerAgentDeclared: CodeRule<'trigger-agent-declared'> = {
