@@ -311,6 +311,50 @@ describe('inside each package', () => {
   const VALIDATOR_SRC = join(ROOT, 'packages', 'validator', 'src');
   const inValidator = (...path: string[]) => join(VALIDATOR_SRC, ...path);
 
+  /**
+   * The validator's folders and top-level modules, lowest first, in named layers. Each imports,
+   * type imports included, only what is listed before it: the file-level check above finds no
+   * circle, and this one finds no arrow running back up between folders either (a rule helper
+   * in model/ taking the rules' types, say, or the editing engine reading the rule list). A new
+   * folder or top-level module takes its place here.
+   */
+  const VALIDATOR_LAYERS: readonly { layer: string; units: readonly string[] }[] = [
+    { layer: 'leaves', units: ['rule-codes.ts', 'suggest.ts', 'schema-keys.ts', 'cli-io.ts'] },
+    { layer: 'diagnostics', units: ['diagnostic.ts', 'rule-meta.ts', 'reported-elsewhere.ts', 'process-io.ts'] },
+    { layer: 'the document', units: ['document/'] },
+    { layer: 'reading and editing', units: ['model/', 'inputs/', 'edit/'] },
+    { layer: 'locating', units: ['fixes.ts', 'locator.ts', 'messages.ts', 'incremental.ts'] },
+    { layer: 'the rules', units: ['rules/'] },
+    {
+      layer: 'validation',
+      units: ['schema-errors.ts', 'schema-parts.ts', 'generated/', 'paths.ts', 'policy/', 'validate.ts'],
+    },
+    { layer: 'operations', units: ['fix.ts', 'migrate.ts', 'fix-preview.ts'] },
+    { layer: 'the library', units: ['formatters/', 'library.ts'] },
+    {
+      layer: 'the command line',
+      units: ['node-files.ts', 'cli-workers.ts', 'cli-transform.ts', 'cli-fmt.ts', 'cli.ts', 'index.ts'],
+    },
+  ];
+
+  it('validator: its folders and top-level modules form layers, each importing only those below it', () => {
+    const order = VALIDATOR_LAYERS.flatMap(({ units }) => units);
+    /** The folder (`edit/`) or top-level module (`cli.ts`) of src/ that holds a file. */
+    const unitOf = (file: string) => {
+      const [first, ...rest] = relative(VALIDATOR_SRC, file).split(sep);
+      return rest.length > 0 ? `${first}/` : first!;
+    };
+    const validator = sourcesOf('validator');
+    expect([...new Set(validator.map((s) => unitOf(s.file)))].sort()).toEqual([...order].sort());
+    const upward = validator.flatMap((s) =>
+      relativeTargets(s)
+        .filter(({ target }) => target.startsWith(VALIDATOR_SRC + sep))
+        .filter(({ target }) => order.indexOf(unitOf(target)) > order.indexOf(unitOf(s.file)))
+        .map(({ i }) => `${i.file} → ${i.specifier}${i.typeOnly ? ' (type)' : ''}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
   it('validator: document/ imports nothing outside itself but the diagnostic types', () => {
     const documentDir = inValidator('document') + sep;
     const documentFiles = sourcesOf('validator').filter((s) => s.file.startsWith(documentDir));
