@@ -93,14 +93,36 @@ function isBreakOrSpace(code: number): boolean {
   return code === SPACE || code === TAB || code === CR || code === LF || Number.isNaN(code);
 }
 
+/** What the scan carries from one line to the next. */
+interface ScanState {
+  readonly text: string;
+  readonly maxDepth: number;
+  readonly lines: YamlLineTable;
+  chunkable: boolean;
+  flowDepth: number;
+  /** 0, or the code of the open quote character. */
+  quote: number;
+  /** The indentation of the line where the open quote started. */
+  quoteIndent: number;
+  /** The indentation a block scalar's body must exceed, or -1 outside one. */
+  blockScalarIndent: number;
+  /** The indentations of the open block lines, outermost first. */
+  indents: number[];
+}
+
 export function scanYaml(text: string, maxDepth: number, partial?: PartialScan): YamlScan {
-  const lines: YamlLineTable = { start: [], indent: [], first: [], continuation: [], comment: [] };
-  let chunkable = true;
-  let flowDepth = 0;
-  let quote = 0; // 0, or the code of the open quote character
-  let quoteIndent = 0;
-  let blockScalarIndent = -1;
-  const indents: number[] = partial ? [...partial.indents] : [];
+  const state: ScanState = {
+    text,
+    maxDepth,
+    lines: { start: [], indent: [], first: [], continuation: [], comment: [] },
+    chunkable: true,
+    flowDepth: 0,
+    quote: 0,
+    quoteIndent: 0,
+    blockScalarIndent: -1,
+    indents: partial ? [...partial.indents] : [],
+  };
+  const { lines } = state;
   const length = text.length;
   let lineStart = partial ? partial.from : 0;
   const stopAt = partial?.stopAt;
@@ -114,20 +136,13 @@ export function scanYaml(text: string, maxDepth: number, partial?: PartialScan):
     const indent = i - lineStart;
     const firstCode = i < lineEnd ? text.charCodeAt(i) : 0;
     const blank = firstCode === 0 || firstCode === CR;
-    if (firstCode === TAB) chunkable = false;
+    if (firstCode === TAB) state.chunkable = false;
 
-    if (quote !== 0 && flowDepth === 0 && !blank && indent <= quoteIndent) quote = 0;
-    let continuation = flowDepth > 0 || quote !== 0;
-    if (!continuation && blockScalarIndent >= 0) {
-      if (blank || indent > blockScalarIndent) continuation = true;
-      else blockScalarIndent = -1;
-    }
+    const continuation = continuesEarlierLine(state, indent, blank);
     const isComment = !continuation && firstCode === 35; // '#'
     if (stopAt && lineStart >= stopFrom && !continuation && !blank && !isComment) {
-      let enclosing = indents.length;
-      while (enclosing > 0 && indents[enclosing - 1]! >= indent) enclosing--;
-      if (stopAt(lineStart, indent, enclosing === indents.length ? indents : indents.slice(0, enclosing))) {
-        return { tooDeepAt: -1, chunkable, lines, end: lineStart, stopped: true };
+      if (stopAt(lineStart, indent, enclosingIndents(state.indents, indent))) {
+        return { tooDeepAt: -1, chunkable: state.chunkable, lines, end: lineStart, stopped: true };
       }
     }
     lines.start.push(lineStart);
@@ -136,110 +151,160 @@ export function scanYaml(text: string, maxDepth: number, partial?: PartialScan):
     lines.continuation.push(continuation);
     lines.comment.push(isComment);
 
-    if ((continuation && blockScalarIndent >= 0) || blank || isComment) {
-      lineStart = lineEnd + 1;
-      continue;
-    }
-
-    let lineDepth = 0;
-    if (!continuation) {
-      if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i) || firstCode === 37))
-        chunkable = false;
-      while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
-      indents.push(indent);
-      lineDepth = indents.length;
-      // Compact nested collections: "- - - x", "? ? x", ": - x" open one level per indicator.
-      for (;;) {
-        const code = text.charCodeAt(i);
-        if ((code === 45 || code === 63 || code === 58) && isBreakOrSpace(text.charCodeAt(i + 1)) && i < lineEnd) {
-          lineDepth += 1;
-          i += 1;
-          while (text.charCodeAt(i) === SPACE) i++;
-        } else break;
-      }
-      if (lineDepth + flowDepth > maxDepth)
-        return {
-          tooDeepAt: Math.min(i, Math.max(lineStart, lineEnd - 1)),
-          chunkable,
-          lines,
-          end: length,
-          stopped: false,
-        };
-    }
-
-    let nodeStart = true;
-    for (; i < lineEnd; i++) {
-      const code = text.charCodeAt(i);
-      if (quote !== 0) {
-        if (quote === 34 && code === 92)
-          i++; // backslash escape in "…"
-        else if (code === quote) {
-          if (quote === 39 && text.charCodeAt(i + 1) === 39)
-            i++; // '' inside '…'
-          else {
-            quote = 0;
-            nodeStart = false;
-          }
-        }
-        continue;
-      }
-      if (code === SPACE || code === TAB) continue;
-      if (code === 35 && (i === lineStart || isBreakOrSpace(text.charCodeAt(i - 1)))) break; // comment
-      if (nodeStart && (code === 34 || code === 39)) {
-        quote = code;
-        quoteIndent = indent;
-        continue;
-      }
-      if (nodeStart && (code === 38 || code === 33 || code === 42)) {
-        // An anchor (&a), a tag (!t) or an alias (*a): skip its name, which ends at a space or a
-        // flow indicator (`{k: *a}`: the `}` closes the collection; YAML 1.2, ns-anchor-char).
-        chunkable = false;
-        const verbatimEnd = code === 33 && text.charCodeAt(i + 1) === 60 ? text.indexOf('>', i) : -1; // `!<tag:x,y>`
-        if (verbatimEnd !== -1 && verbatimEnd < lineEnd) i = verbatimEnd;
-        else
-          while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1)) && !isFlowIndicator(text.charCodeAt(i + 1)))
-            i++;
-        nodeStart = code !== 42;
-        continue;
-      }
-      if (code === 91 || code === 123) {
-        // `[` or `{`: a flow collection where a node can start; elsewhere plain text.
-        if (nodeStart || flowDepth > 0) {
-          flowDepth += 1;
-          if (lineDepth + flowDepth > maxDepth) return { tooDeepAt: i, chunkable, lines, end: length, stopped: false };
-          nodeStart = true;
-        } else nodeStart = false;
-        continue;
-      }
-      if (code === 93 || code === 125) {
-        if (flowDepth > 0) flowDepth -= 1;
-        nodeStart = false;
-        continue;
-      }
-      if (code === 44) {
-        nodeStart = flowDepth > 0;
-        continue;
-      }
-      const next = text.charCodeAt(i + 1);
-      if ((code === 45 || code === 63) && nodeStart && isBreakOrSpace(next)) continue; // `- ` / `? ` keep a node start
-      if (
-        code === 58 &&
-        (isBreakOrSpace(next) ||
-          (flowDepth > 0 && (next === 44 || next === 91 || next === 93 || next === 123 || next === 125)))
-      ) {
-        nodeStart = true; // `: ` — a value follows
-        continue;
-      }
-      if ((code === 124 || code === 62) && nodeStart && flowDepth === 0) {
-        // `|` or `>`: a block scalar; the more-indented lines that follow are its text.
-        blockScalarIndent = indents.length ? indents[indents.length - 1]! : 0;
-        break;
-      }
-      nodeStart = false;
+    if (!((continuation && state.blockScalarIndent >= 0) || blank || isComment)) {
+      const tooDeepAt = scanLine(state, lineStart, lineEnd, i, continuation);
+      if (tooDeepAt >= 0) return { tooDeepAt, chunkable: state.chunkable, lines, end: length, stopped: false };
     }
     lineStart = lineEnd + 1;
   }
-  return { tooDeepAt: -1, chunkable, lines, end: length, stopped: false };
+  return { tooDeepAt: -1, chunkable: state.chunkable, lines, end: length, stopped: false };
+}
+
+/**
+ * Whether a line begins inside something an earlier line opened: a flow collection, a quoted
+ * scalar or a block scalar's body. A quote that a line indented no deeper than the quote's own
+ * line shows was plain text is dropped here (re-sync), and a block scalar ends at the first
+ * non-blank line that is not more indented than its owner.
+ */
+function continuesEarlierLine(state: ScanState, indent: number, blank: boolean): boolean {
+  if (state.quote !== 0 && state.flowDepth === 0 && !blank && indent <= state.quoteIndent) state.quote = 0;
+  if (state.flowDepth > 0 || state.quote !== 0) return true;
+  if (state.blockScalarIndent >= 0) {
+    if (blank || indent > state.blockScalarIndent) return true;
+    state.blockScalarIndent = -1;
+  }
+  return false;
+}
+
+/** The indentations of the open block lines that enclose a line indented by `indent`. */
+function enclosingIndents(indents: number[], indent: number): number[] {
+  let enclosing = indents.length;
+  while (enclosing > 0 && indents[enclosing - 1]! >= indent) enclosing--;
+  return enclosing === indents.length ? indents : indents.slice(0, enclosing);
+}
+
+/**
+ * Reads one line that holds nodes, from its first non-space character at `i`: a line that
+ * continues none opens its block level and one more per compact indicator; then its flow
+ * brackets and quotes are counted. Returns where nesting first exceeds the limit, or -1.
+ */
+function scanLine(state: ScanState, lineStart: number, lineEnd: number, i: number, continuation: boolean): number {
+  const { text } = state;
+  const indent = i - lineStart;
+  let lineDepth = 0;
+  if (!continuation) {
+    if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i) || text.charCodeAt(i) === 37))
+      state.chunkable = false;
+    const { indents } = state;
+    while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
+    indents.push(indent);
+    lineDepth = indents.length;
+    // Compact nested collections: "- - - x", "? ? x", ": - x" open one level per indicator.
+    for (;;) {
+      const code = text.charCodeAt(i);
+      if ((code === 45 || code === 63 || code === 58) && isBreakOrSpace(text.charCodeAt(i + 1)) && i < lineEnd) {
+        lineDepth += 1;
+        i += 1;
+        while (text.charCodeAt(i) === SPACE) i++;
+      } else break;
+    }
+    if (lineDepth + state.flowDepth > state.maxDepth) return Math.min(i, Math.max(lineStart, lineEnd - 1));
+  }
+  return scanNodes(state, lineStart, lineEnd, i, indent, lineDepth);
+}
+
+/**
+ * Goes through a line's characters from `i`, keeping the open quote, the flow depth and whether
+ * a node can start at the next character (where a `[`, `{` or quote opens something rather than
+ * being plain text). `indent` is the line's, `lineDepth` its block depth. Returns where flow
+ * nesting first exceeds the limit, or -1.
+ */
+function scanNodes(
+  state: ScanState,
+  lineStart: number,
+  lineEnd: number,
+  i: number,
+  indent: number,
+  lineDepth: number,
+): number {
+  const { text } = state;
+  let nodeStart = true;
+  for (; i < lineEnd; i++) {
+    const code = text.charCodeAt(i);
+    if (state.quote !== 0) {
+      if (state.quote === 34 && code === 92)
+        i++; // backslash escape in "…"
+      else if (code === state.quote) {
+        if (state.quote === 39 && text.charCodeAt(i + 1) === 39)
+          i++; // '' inside '…'
+        else {
+          state.quote = 0;
+          nodeStart = false;
+        }
+      }
+      continue;
+    }
+    if (code === SPACE || code === TAB) continue;
+    if (code === 35 && (i === lineStart || isBreakOrSpace(text.charCodeAt(i - 1)))) break; // comment
+    if (nodeStart && (code === 34 || code === 39)) {
+      state.quote = code;
+      state.quoteIndent = indent;
+      continue;
+    }
+    if (nodeStart && (code === 38 || code === 33 || code === 42)) {
+      state.chunkable = false;
+      i = nodePropertyEnd(text, i, lineEnd);
+      nodeStart = code !== 42;
+      continue;
+    }
+    if (code === 91 || code === 123) {
+      // `[` or `{`: a flow collection where a node can start; elsewhere plain text.
+      if (nodeStart || state.flowDepth > 0) {
+        state.flowDepth += 1;
+        if (lineDepth + state.flowDepth > state.maxDepth) return i;
+        nodeStart = true;
+      } else nodeStart = false;
+      continue;
+    }
+    if (code === 93 || code === 125) {
+      if (state.flowDepth > 0) state.flowDepth -= 1;
+      nodeStart = false;
+      continue;
+    }
+    if (code === 44) {
+      nodeStart = state.flowDepth > 0;
+      continue;
+    }
+    const next = text.charCodeAt(i + 1);
+    if ((code === 45 || code === 63) && nodeStart && isBreakOrSpace(next)) continue; // `- ` / `? ` keep a node start
+    if (
+      code === 58 &&
+      (isBreakOrSpace(next) ||
+        (state.flowDepth > 0 && (next === 44 || next === 91 || next === 93 || next === 123 || next === 125)))
+    ) {
+      nodeStart = true; // `: ` — a value follows
+      continue;
+    }
+    if ((code === 124 || code === 62) && nodeStart && state.flowDepth === 0) {
+      // `|` or `>`: a block scalar; the more-indented lines that follow are its text.
+      state.blockScalarIndent = state.indents.length ? state.indents[state.indents.length - 1]! : 0;
+      break;
+    }
+    nodeStart = false;
+  }
+  return -1;
+}
+
+/**
+ * The last character of an anchor (`&a`), a tag (`!t`, `!<tag:x,y>`) or an alias (`*a`) that
+ * starts at `i`: its name ends at a space or a flow indicator (`{k: *a}`: the `}` closes the
+ * collection; YAML 1.2, ns-anchor-char).
+ */
+function nodePropertyEnd(text: string, i: number, lineEnd: number): number {
+  const verbatimEnd = text.charCodeAt(i) === 33 && text.charCodeAt(i + 1) === 60 ? text.indexOf('>', i) : -1;
+  if (verbatimEnd !== -1 && verbatimEnd < lineEnd) return verbatimEnd;
+  while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1)) && !isFlowIndicator(text.charCodeAt(i + 1))) i++;
+  return i;
 }
 
 /** `,` `[` `]` `{` `}`: no anchor, alias or tag name contains one. */
