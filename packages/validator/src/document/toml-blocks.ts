@@ -92,45 +92,6 @@ export function planTomlRange(
   let blockStart = from;
   let signature: string[] = [];
   let i = from;
-  /** Skips a string starting at `i` (a quote); returns the offset after it, or -1 if it never closes. */
-  const skipString = (at: number): number => {
-    const quote = text.charCodeAt(at);
-    const triple = text.charCodeAt(at + 1) === quote && text.charCodeAt(at + 2) === quote;
-    if (triple) {
-      let j = at + 3;
-      while (j < length) {
-        const c = text.charCodeAt(j);
-        if (quote === DQUOTE && c === BACKSLASH) {
-          j += 2;
-          continue;
-        }
-        if (c === quote && text.charCodeAt(j + 1) === quote && text.charCodeAt(j + 2) === quote) {
-          j += 3;
-          // Up to two more quotes belong to the content (`""""` ends a string holding `"`).
-          for (let extra = 0; extra < 2 && text.charCodeAt(j) === quote; extra++) j++;
-          return j;
-        }
-        j++;
-      }
-      return -1;
-    }
-    let j = at + 1;
-    while (j < length) {
-      const c = text.charCodeAt(j);
-      if (c === NEWLINE || c === CR) return j; // unterminated: the parser reports it
-      if (quote === DQUOTE && c === BACKSLASH) {
-        j += 2;
-        continue;
-      }
-      if (c === quote) return j + 1;
-      j++;
-    }
-    return j;
-  };
-  const lineEnd = (at: number): number => {
-    const n = text.indexOf('\n', at);
-    return n === -1 ? length : n;
-  };
   while (i < length) {
     // At the start of a line, outside any value.
     const lineStart = i;
@@ -144,7 +105,7 @@ export function planTomlRange(
     // A CR is a line end only before LF (CRLF); a lone CR starts no blank line (the text's
     // reader refuses it, see limits.ts), so the line is planned as the statement it precedes.
     if (first === NEWLINE || (first === CR && text.charCodeAt(i + 1) === NEWLINE) || first === HASH) {
-      i = lineEnd(i) + 1;
+      i = lineEndAt(text, i) + 1;
       continue;
     }
     if (first === OPEN_BRACKET) {
@@ -152,61 +113,120 @@ export function planTomlRange(
       if (lineStart > from || atTextStart)
         blocks.push({ start: blockStart, end: lineStart, signature: signature.join('\n') });
       blockStart = lineStart;
-      const end = lineEnd(i);
+      const end = lineEndAt(text, i);
       signature = [text.slice(i, end).trimEnd()];
       i = end + 1;
       continue;
     }
-    // A key/value statement: the key runs to `=`, quoted parts included.
-    let j = i;
-    while (j < length) {
-      const c = text.charCodeAt(j);
-      if (c === EQUALS || c === NEWLINE || c === HASH) break;
-      if (c === DQUOTE || c === SQUOTE) {
-        const after = skipString(j);
-        if (after < 0) return null;
-        j = after;
-        continue;
-      }
-      j++;
-    }
-    const key = text.slice(i, j).trim();
-    if (text.charCodeAt(j) !== EQUALS) {
+    const keyEnd = statementKeyEnd(text, i);
+    if (keyEnd < 0) return null;
+    if (text.charCodeAt(keyEnd) !== EQUALS) {
       // Not a statement the parser accepts; keep the text in the signature and go on.
-      signature.push(`?${text.slice(i, lineEnd(j))}`);
-      i = lineEnd(j) + 1;
+      signature.push(`?${text.slice(i, lineEndAt(text, keyEnd))}`);
+      i = lineEndAt(text, keyEnd) + 1;
       continue;
     }
-    j++;
+    let j = keyEnd + 1;
     while (j < length && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
     const v = text.charCodeAt(j);
-    signature.push(`${key}=${v === OPEN_BRACE ? '{' : v === OPEN_BRACKET ? '[' : ''}`);
-    // The value runs to the end of the line where every collection it opened is closed.
-    let depth = 0;
-    while (j < length) {
-      const c = text.charCodeAt(j);
-      if (c === NEWLINE) {
-        j++;
-        if (depth === 0) break;
-        continue;
-      }
-      if (c === DQUOTE || c === SQUOTE) {
-        const after = skipString(j);
-        if (after < 0) return null;
-        j = after;
-        continue;
-      }
-      if (c === HASH) {
-        j = lineEnd(j);
-        continue;
-      }
-      if (c === OPEN_BRACKET || c === OPEN_BRACE) depth++;
-      else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth = Math.max(0, depth - 1);
-      j++;
-    }
-    if (depth > 0) return null;
-    i = j;
+    signature.push(`${text.slice(i, keyEnd).trim()}=${v === OPEN_BRACE ? '{' : v === OPEN_BRACKET ? '[' : ''}`);
+    i = statementValueEnd(text, j);
+    if (i < 0) return null;
   }
   blocks.push({ start: blockStart, end: length, signature: signature.join('\n') });
   return { blocks, end: length, stopped: false };
+}
+
+/** Where the line holding `at` ends: its newline, or the end of the text. */
+function lineEndAt(text: string, at: number): number {
+  const n = text.indexOf('\n', at);
+  return n === -1 ? text.length : n;
+}
+
+/**
+ * Where a key/value statement's key ends, from its first character at `i`: at its `=`, or at the
+ * newline or comment of a line that is no statement (quoted parts of the key are skipped whole).
+ * -1 when a quoted part never closes.
+ */
+function statementKeyEnd(text: string, i: number): number {
+  let j = i;
+  while (j < text.length) {
+    const c = text.charCodeAt(j);
+    if (c === EQUALS || c === NEWLINE || c === HASH) break;
+    if (c === DQUOTE || c === SQUOTE) {
+      j = skipString(text, j);
+      if (j < 0) return -1;
+      continue;
+    }
+    j++;
+  }
+  return j;
+}
+
+/**
+ * Where a statement's value, starting at `j`, ends: after the newline of the line where every
+ * collection it opened is closed (or at the text's end). -1 when a string or collection is still
+ * open at the end of the text.
+ */
+function statementValueEnd(text: string, j: number): number {
+  const length = text.length;
+  let depth = 0;
+  while (j < length) {
+    const c = text.charCodeAt(j);
+    if (c === NEWLINE) {
+      j++;
+      if (depth === 0) break;
+      continue;
+    }
+    if (c === DQUOTE || c === SQUOTE) {
+      j = skipString(text, j);
+      if (j < 0) return -1;
+      continue;
+    }
+    if (c === HASH) {
+      j = lineEndAt(text, j);
+      continue;
+    }
+    if (c === OPEN_BRACKET || c === OPEN_BRACE) depth++;
+    else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth = Math.max(0, depth - 1);
+    j++;
+  }
+  return depth > 0 ? -1 : j;
+}
+
+/** Skips a string starting at `at` (a quote); returns the offset after it, or -1 if it never closes. */
+function skipString(text: string, at: number): number {
+  const length = text.length;
+  const quote = text.charCodeAt(at);
+  const triple = text.charCodeAt(at + 1) === quote && text.charCodeAt(at + 2) === quote;
+  if (triple) {
+    let j = at + 3;
+    while (j < length) {
+      const c = text.charCodeAt(j);
+      if (quote === DQUOTE && c === BACKSLASH) {
+        j += 2;
+        continue;
+      }
+      if (c === quote && text.charCodeAt(j + 1) === quote && text.charCodeAt(j + 2) === quote) {
+        j += 3;
+        // Up to two more quotes belong to the content (`""""` ends a string holding `"`).
+        for (let extra = 0; extra < 2 && text.charCodeAt(j) === quote; extra++) j++;
+        return j;
+      }
+      j++;
+    }
+    return -1;
+  }
+  let j = at + 1;
+  while (j < length) {
+    const c = text.charCodeAt(j);
+    if (c === NEWLINE || c === CR) return j; // unterminated: the parser reports it
+    if (quote === DQUOTE && c === BACKSLASH) {
+      j += 2;
+      continue;
+    }
+    if (c === quote) return j + 1;
+    j++;
+  }
+  return j;
 }
