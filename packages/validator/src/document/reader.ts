@@ -6,7 +6,7 @@
  * both (limits, characters, the byte-order mark, the line index, the plain value).
  *
  * Readers: yaml-reader.ts (chunks and list items, yaml-incremental.ts) and toml-reader.ts
- * (blocks, toml-update-state.ts).
+ * (blocks, toml-reread.ts, toml-update-state.ts).
  *
  * Identity contract (incremental validation builds on it): after an update, every top-level YAML
  * chunk (the text of one top-level key), every item of a YAML block collection parsed item by

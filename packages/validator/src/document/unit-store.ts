@@ -11,7 +11,7 @@
  *
  * A YAML update takes the previous store's units over whole (both marks). A TOML update may only
  * consume (the blocks moved, their trees re-read), or take trees over from a document older than
- * the previous one (the last with a tree, lent on through documents without one: toml-reader.ts).
+ * the previous one (the last with a tree, lent on through documents without one: toml-reread.ts).
  */
 import { CHECK_CONSUMED_READS } from './checks.js';
 
