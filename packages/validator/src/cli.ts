@@ -284,18 +284,23 @@ function fixInput(input: FileToCheck, options: CheckOptions, write: boolean, dif
 /** Reported when `validate` is run with no argument in a folder that has no manifest. */
 const NO_MANIFEST_HERE = 'no manifest here; pass a folder, e.g. `svc-manifest validate .`';
 
-async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { flags, positional } = parseFlags(
-    args,
-    ['--format', '--max-bytes', '--stdin-filename', '--max-warnings', '--concurrency'],
-    ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color', '--no-path-checks'],
-  );
+/** What `validate`'s options ask for, each checked (a usage error otherwise). */
+interface ValidateOptions {
+  format: string;
+  color: boolean | undefined;
+  maxBytes: number;
+  maxWarnings: number;
+  concurrency: 'auto' | number;
+  stdinFilename: string | undefined;
+}
+
+/** Reads and checks `validate`'s options, in the order their usage errors are reported. */
+function validateOptions(flags: Map<string, string>, positional: readonly string[]): ValidateOptions {
   const format = flags.get('--format') ?? 'stylish';
   checkFormat(format);
   if (flags.has('--fix') && flags.has('--fix-dry-run')) throw new UsageError('use --fix or --fix-dry-run, not both');
   if (flags.has('--color') && flags.has('--no-color')) throw new UsageError('use --color or --no-color, not both');
   const color = flags.has('--color') ? true : flags.has('--no-color') ? false : undefined;
-  const diffs: string[] = [];
   const maxBytes = flags.has('--max-bytes') ? Number(flags.get('--max-bytes')) : DEFAULT_LIMITS.maxBytes;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-bytes takes a positive whole number');
   const maxWarningsFlag = flags.get('--max-warnings');
@@ -312,6 +317,17 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   if (stdinFilename === '') throw new UsageError('--stdin-filename needs a name');
   if (flags.has('--fix') && positional.includes('-'))
     throw new UsageError('--fix cannot write to standard input; --fix-dry-run prints the fixes as a diff');
+  return { format, color, maxBytes, maxWarnings, concurrency, stdinFilename };
+}
+
+async function validateCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { flags, positional } = parseFlags(
+    args,
+    ['--format', '--max-bytes', '--stdin-filename', '--max-warnings', '--concurrency'],
+    ['--no-warnings', '--fix', '--fix-dry-run', '--no-ignore', '--color', '--no-color', '--no-path-checks'],
+  );
+  const { format, color, maxBytes, maxWarnings, concurrency, stdinFilename } = validateOptions(flags, positional);
+  const diffs: string[] = [];
   const found =
     positional.length === 0
       ? { files: manifestsInFolder(io.cwd), stdin: false, problems: [] }
@@ -392,7 +408,11 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   }
   if (flags.has('--fix-dry-run')) io.stdout(diffs.join(''));
   await printReports(reports, format, io, flags.has('--fix-dry-run'), color);
-  if (unreadable) return 2;
+  return unreadable ? 2 : validateExitCode(reports, maxWarnings, io);
+}
+
+/** 1 when a report has an error or there are more warnings than `--max-warnings` allows (said on stderr), else 0. */
+function validateExitCode(reports: readonly FileReport[], maxWarnings: number, io: CliIo): number {
   if (reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'))) return 1;
   const warnings = reports.reduce(
     (count, r) => count + r.diagnostics.filter((d) => d.severity === 'warning').length,
