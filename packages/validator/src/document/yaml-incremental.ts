@@ -34,8 +34,8 @@ import { keptEnds, noteSplice, withRunReplaced, type KeptEnds } from './spliced-
 import { bodyRegion, type ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
-import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type TopChunk } from './yaml-chunks.js';
-import { scanYamlPart, type YamlLineTable } from './yaml-scan.js';
+import { itemLine, ITEM_SPLIT_MIN_LINES, planTopChunks, type ItemChunks, type TopChunk } from './yaml-chunks.js';
+import { scanYamlPart, type YamlLineTable, type YamlScan } from './yaml-scan.js';
 import type { TextSource } from './piece-text.js';
 
 /** A parsed chunk: its tree's offsets are kept from its fragment's frame, whose base is where the chunk starts. */
@@ -124,114 +124,167 @@ export function replanYaml(
   work: { scanned: number },
 ): Replan | null {
   const r = bodyRegion(region, state.bom);
-  const tops = state.tops;
-  const starts = tops.map((top) => top.chunk.start);
+  const starts = state.tops.map((top) => top.chunk.start);
   const before = Math.max(0, r.start - 1);
   const t = lastAtMost(starts, before);
-  const top = tops[t]!.chunk;
+  const top = state.tops[t]!.chunk;
   const items = top.items;
+  if (items && (r.start === items.itemsStart || before >= items.itemsStart))
+    return replanInsideItems(state, oldBody, body, r, t, maxDepth, work);
+  const after = scanTops(state, body, top.start, t, r, maxDepth, work);
+  return after && { from: t, to: after.stopTop, replaced: after.replaced };
+}
+
+/**
+ * {@link replanYaml} for an edit inside the block collection of top `t`: scans from the item
+ * before the edit to an item boundary after it (or to a top-level key typed inside it, which
+ * ends the collection there: the tops from it on are planned anew).
+ */
+function replanInsideItems(
+  state: YamlChunkState,
+  oldBody: TextSource,
+  body: TextSource,
+  r: BodyRegion,
+  t: number,
+  maxDepth: number,
+  work: { scanned: number },
+): Replan | null {
+  const tops = state.tops;
+  const top = tops[t]!.chunk;
+  const items = top.items!;
   const delta = r.delta;
-  if (items && (r.start === items.itemsStart || before >= items.itemsStart)) {
-    // Inside a block collection: scan from the item before the edit to an item boundary after it.
-    const i0 = r.start === items.itemsStart ? 0 : lastAtMost(items.itemStarts, before);
-    const from = items.itemStarts[i0]!;
-    const enclosing = i0 === 0 ? [0] : items.indent > 0 ? [0] : [];
-    const canonical = items.indent > 0 ? 1 : 0;
-    let stopIndex = -1;
-    /** The top the scan stopped at (the collection then ends there; tops before it are replaced). */
-    let stopTop = tops.length;
-    const scan = scanYamlPart(body, maxDepth, {
-      from,
-      indents: enclosing,
-      stopFrom: r.newEnd,
-      stopAt: (lineStart, indent, outer) => {
-        const old = lineStart - delta;
-        if (indent === 0) {
-          const j = lastAtMost(starts, old);
-          if (j <= t || starts[j] !== old) return false;
-          stopIndex = items.itemStarts.length;
-          stopTop = j;
-          return true;
-        }
-        if (old <= from || old > items.itemStarts[items.itemStarts.length - 1]!) return false;
-        const j = lastAtMost(items.itemStarts, old);
-        if (items.itemStarts[j] !== old || outer.length !== canonical || (canonical === 1 && outer[0] !== 0))
-          return false;
-        stopIndex = j;
-        return true;
-      },
-    });
-    work.scanned += scan.end - from;
-    if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
-    const lines = scan.lines;
-    const found: number[] = [];
-    /** Where a top-level key typed inside the collection starts (it ends the collection there). */
-    let newKey = -1;
-    for (let i = 0; i < lines.start.length; i++) {
-      const what = itemLine(body, lines, i, items.indent, items.kind);
-      if (what === 'invalid') {
-        if (!startsTopLevelKey(body, lines, i) || (i0 === 0 && found.length === 0)) return null;
-        newKey = lines.start[i]!;
-        break;
-      }
-      // The first line after the header decides the items' indentation and kind: it must be an item.
-      if (
-        i0 === 0 &&
-        found.length === 0 &&
-        what === 'other' &&
-        !lines.continuation[i] &&
-        lines.first[i] !== 0 &&
-        !lines.comment[i]
-      )
-        return null;
-      if (what === 'item') found.push(lines.start[i]!);
-    }
-    if (newKey >= 0) {
-      // The collection now ends at the new key; from it on, plan top-level chunks.
-      const after = scanTops(state, body, newKey, t, r, maxDepth, work);
-      if (!after) return null;
-      const itemStarts = [...items.itemStarts.slice(0, i0), ...found];
-      const total = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
-      const end = top.end + delta;
-      const lineCount =
-        t > 0 && newKey - top.start < end - newKey
-          ? countNewlines(body, top.start, newKey)
-          : total - countNewlines(body, newKey, end);
-      if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
-      const chunk: TopChunk = {
-        start: top.start,
-        end: newKey,
-        lines: lineCount,
-        items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
-      };
-      return {
-        from: t,
-        to: after.stopTop,
-        replaced: [chunk, ...after.replaced],
-        items: { keptBefore: i0, resumeAt: items.itemStarts.length },
-      };
-    }
-    if (!scan.stopped) stopIndex = items.itemStarts.length;
-    const itemStarts = [
-      ...items.itemStarts.slice(0, i0),
-      ...found,
-      ...items.itemStarts.slice(stopIndex).map((s) => s + delta),
-    ];
-    // Tops the edit joined to the collection (their lines are its lines now).
-    let lineCount = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
-    const to = stopIndex === items.itemStarts.length ? stopTop : t + 1;
-    for (let k = t + 1; k < to; k++) lineCount += tops[k]!.chunk.lines;
+  const i0 = r.start === items.itemsStart ? 0 : lastAtMost(items.itemStarts, Math.max(0, r.start - 1));
+  const from = items.itemStarts[i0]!;
+  const { scan, stopIndex: stoppedAt, stopTop } = scanItemsFrom(state, body, r, t, i0, maxDepth);
+  work.scanned += scan.end - from;
+  if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
+  const scanned = scannedItems(body, scan.lines, items, i0);
+  if (!scanned) return null;
+  const { found, newKey } = scanned;
+  if (newKey >= 0) {
+    // The collection now ends at the new key; from it on, plan top-level chunks.
+    const after = scanTops(state, body, newKey, t, r, maxDepth, work);
+    if (!after) return null;
+    const itemStarts = [...items.itemStarts.slice(0, i0), ...found];
+    const total = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+    const end = top.end + delta;
+    const lineCount =
+      t > 0 && newKey - top.start < end - newKey
+        ? countNewlines(body, top.start, newKey)
+        : total - countNewlines(body, newKey, end);
     if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
     const chunk: TopChunk = {
       start: top.start,
-      end: to < tops.length ? tops[to]!.chunk.start + delta : body.length,
+      end: newKey,
       lines: lineCount,
       items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
     };
-    return { from: t, to, replaced: [chunk], items: { keptBefore: i0, resumeAt: stopIndex } };
+    return {
+      from: t,
+      to: after.stopTop,
+      replaced: [chunk, ...after.replaced],
+      items: { keptBefore: i0, resumeAt: items.itemStarts.length },
+    };
   }
-  const after = scanTops(state, body, top.start, t, r, maxDepth, work);
-  return after && { from: t, to: after.stopTop, replaced: after.replaced };
+  const stopIndex = scan.stopped ? stoppedAt : items.itemStarts.length;
+  const itemStarts = [
+    ...items.itemStarts.slice(0, i0),
+    ...found,
+    ...items.itemStarts.slice(stopIndex).map((s) => s + delta),
+  ];
+  // Tops the edit joined to the collection (their lines are its lines now).
+  let lineCount = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
+  const to = stopIndex === items.itemStarts.length ? stopTop : t + 1;
+  for (let k = t + 1; k < to; k++) lineCount += tops[k]!.chunk.lines;
+  if (itemStarts.length < 2 || lineCount < ITEM_SPLIT_MIN_LINES) return null;
+  const chunk: TopChunk = {
+    start: top.start,
+    end: to < tops.length ? tops[to]!.chunk.start + delta : body.length,
+    lines: lineCount,
+    items: { kind: items.kind, indent: items.indent, itemsStart: itemStarts[0]!, itemStarts },
+  };
+  return { from: t, to, replaced: [chunk], items: { keptBefore: i0, resumeAt: stopIndex } };
+}
+
+/**
+ * Scans from item `i0` of the collection of top `t` until the scan, past the edit, is back in
+ * step with the previous one: at the start of a previous item, outside any item's nesting, or at
+ * a line where a later top started. `stopIndex` is the item it stopped at (the item count when
+ * at a top), `stopTop` that top (the top count when none).
+ */
+function scanItemsFrom(
+  state: YamlChunkState,
+  body: TextSource,
+  r: BodyRegion,
+  t: number,
+  i0: number,
+  maxDepth: number,
+): { scan: YamlScan; stopIndex: number; stopTop: number } {
+  const tops = state.tops;
+  const starts = tops.map((top) => top.chunk.start);
+  const items = tops[t]!.chunk.items!;
+  const delta = r.delta;
+  const from = items.itemStarts[i0]!;
+  const enclosing = i0 === 0 ? [0] : items.indent > 0 ? [0] : [];
+  const canonical = items.indent > 0 ? 1 : 0;
+  let stopIndex = -1;
+  /** The top the scan stopped at (the collection then ends there; tops before it are replaced). */
+  let stopTop = tops.length;
+  const scan = scanYamlPart(body, maxDepth, {
+    from,
+    indents: enclosing,
+    stopFrom: r.newEnd,
+    stopAt: (lineStart, indent, outer) => {
+      const old = lineStart - delta;
+      if (indent === 0) {
+        const j = lastAtMost(starts, old);
+        if (j <= t || starts[j] !== old) return false;
+        stopIndex = items.itemStarts.length;
+        stopTop = j;
+        return true;
+      }
+      if (old <= from || old > items.itemStarts[items.itemStarts.length - 1]!) return false;
+      const j = lastAtMost(items.itemStarts, old);
+      if (items.itemStarts[j] !== old || outer.length !== canonical || (canonical === 1 && outer[0] !== 0))
+        return false;
+      stopIndex = j;
+      return true;
+    },
+  });
+  return { scan, stopIndex, stopTop };
+}
+
+/**
+ * The item starts among the lines scanned from item `i0` on, and where a top-level key typed
+ * inside the collection starts (-1 when none); null when the lines cannot be the collection's
+ * (from its header, the first line that holds anything must be an item).
+ */
+function scannedItems(
+  body: TextSource,
+  lines: YamlLineTable,
+  items: ItemChunks,
+  i0: number,
+): { found: number[]; newKey: number } | null {
+  const found: number[] = [];
+  for (let i = 0; i < lines.start.length; i++) {
+    const what = itemLine(body, lines, i, items.indent, items.kind);
+    if (what === 'invalid') {
+      if (!startsTopLevelKey(body, lines, i) || (i0 === 0 && found.length === 0)) return null;
+      return { found, newKey: lines.start[i]! };
+    }
+    // The first line after the header decides the items' indentation and kind: it must be an item.
+    if (
+      i0 === 0 &&
+      found.length === 0 &&
+      what === 'other' &&
+      !lines.continuation[i] &&
+      lines.first[i] !== 0 &&
+      !lines.comment[i]
+    )
+      return null;
+    if (what === 'item') found.push(lines.start[i]!);
+  }
+  return { found, newKey: -1 };
 }
 
 /** Whether line `i` of a table starts a top-level key, as `planTopChunks` sees it (not a `-` item, nor a character that makes the text be parsed whole). */
