@@ -47,8 +47,38 @@ async function planUpdate(
   installed: LockedItem,
   item: FetchedItem,
 ): Promise<{ reports: FileReport[]; apply: () => void; info: UpdateInfo }> {
-  const { snapshot, oidLength } = state;
   const reports: FileReport[] = [];
+  const { writes, kept, merged } = await planFileUpdates(state, installed, item, reports);
+  const manifestSteps = planManifestUpdates(state, installed, item, reports);
+  const info: UpdateInfo = {
+    name: item.name,
+    from: installed.version,
+    to: item.version,
+    action: 'updated',
+    kept,
+    merged,
+  };
+  const apply = () => {
+    for (const [path, content] of writes) state.files.set(path, content);
+    for (const step of manifestSteps) step();
+    for (const content of item.contents.values()) state.pristine.push(content);
+    state.lock.items[item.name] = lockEntry(item, state.oidLength);
+  };
+  return { reports, apply, info };
+}
+
+/**
+ * The item's files three ways (the version installed, the repository's, the new one): what to
+ * write (null: delete), the paths whose local edits are kept, and those merged; a file that
+ * cannot be updated is reported.
+ */
+async function planFileUpdates(
+  state: State,
+  installed: LockedItem,
+  item: FetchedItem,
+  reports: FileReport[],
+): Promise<{ writes: Map<string, Uint8Array | null>; kept: string[]; merged: string[] }> {
+  const { snapshot, oidLength } = state;
   const writes = new Map<string, Uint8Array | null>();
   const kept: string[] = [];
   const merged: string[] = [];
@@ -125,7 +155,19 @@ async function planUpdate(
         });
     }
   }
+  return { writes, kept, merged };
+}
 
+/**
+ * The item's manifest entries three ways, as steps that change the manifest when applied; an
+ * entry that cannot be updated is reported.
+ */
+function planManifestUpdates(
+  state: State,
+  installed: LockedItem,
+  item: FetchedItem,
+  reports: FileReport[],
+): (() => void)[] {
   const manifestSteps: (() => void)[] = [];
   const oldEntries = new Map(installed.manifest.map((entry) => [`${entry.section}/${entry.name}`, entry]));
   const newEntries = new Map(fragmentEntries(item.manifest).map((entry) => [`${entry.section}/${entry.name}`, entry]));
@@ -157,22 +199,7 @@ async function planUpdate(
       else manifestSteps.push(() => state.plan.remove(ref.section, ref.name));
     }
   }
-
-  const info: UpdateInfo = {
-    name: item.name,
-    from: installed.version,
-    to: item.version,
-    action: 'updated',
-    kept,
-    merged,
-  };
-  const apply = () => {
-    for (const [path, content] of writes) state.files.set(path, content);
-    for (const step of manifestSteps) step();
-    for (const content of item.contents.values()) state.pristine.push(content);
-    state.lock.items[item.name] = lockEntry(item, oidLength);
-  };
-  return { reports, apply, info };
+  return manifestSteps;
 }
 
 function conflictMessage(name: string, reports: readonly FileReport[]): string {
