@@ -359,13 +359,13 @@ async function httpGet(
   headers: Record<string, string>,
   bounds: RequestBounds,
   what: string,
-): Promise<{ status: number; location?: string; body: Buffer }> {
+): Promise<HttpAnswer> {
   // Loaded on first use: an operation without an HTTP catalog never pays for the HTTP and TLS stacks.
   const { request: send } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolvePromise, reject) => {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const finish = (error: Error | null, value?: { status: number; location?: string; body: Buffer }) => {
+    const finish = (error: Error | null, value?: HttpAnswer) => {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
@@ -418,54 +418,70 @@ async function httpGet(
         ),
       );
     });
-    request.on('response', (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
-      if ((status >= 300 && status < 400) || status === 404 || status < 200 || status >= 300) {
-        response.resume();
-        finish(null, { status, ...(location ? { location } : {}), body: Buffer.alloc(0) });
-        return;
-      }
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > bounds.maxBytes) {
-        finish(
-          new RefusedError(
-            'too-large',
-            `${what} at ${url.href} is ${declared} bytes, more than the limit of ${bounds.maxBytes}; nothing was written`,
-          ),
-        );
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > bounds.maxBytes) {
-          finish(
-            new RefusedError(
-              'too-large',
-              `${what} at ${url.href} is larger than the limit of ${bounds.maxBytes} bytes; nothing was written`,
-            ),
-          );
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on('end', () => finish(null, { status, body: Buffer.concat(chunks) }));
-      response.on('error', (error) =>
-        finish(
-          new RefusedError(
-            'catalog-unreachable',
-            `the marketplace connection for ${url.href} failed: ${error.message}`,
-          ),
-        ),
-      );
-      response.on('aborted', () =>
-        finish(new RefusedError('catalog-unreachable', `the marketplace closed the connection for ${url.href} early`)),
-      );
-    });
+    request.on('response', (response: IncomingMessage) => readResponse(response, url, bounds, what, finish));
     request.end();
   });
+}
+
+/** What an HTTP GET answered: a redirect's or a refusal's status with no body, or a body read whole. */
+interface HttpAnswer {
+  status: number;
+  location?: string;
+  body: Buffer;
+}
+
+/**
+ * Reads a response to `finish`: any status but success at once, without its body; a body past
+ * `bounds.maxBytes`, as declared or as it arrives, is refused.
+ */
+function readResponse(
+  response: IncomingMessage,
+  url: URL,
+  bounds: RequestBounds,
+  what: string,
+  finish: (error: Error | null, value?: HttpAnswer) => void,
+): void {
+  const status = response.statusCode ?? 0;
+  const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
+  if ((status >= 300 && status < 400) || status === 404 || status < 200 || status >= 300) {
+    response.resume();
+    finish(null, { status, ...(location ? { location } : {}), body: Buffer.alloc(0) });
+    return;
+  }
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > bounds.maxBytes) {
+    finish(
+      new RefusedError(
+        'too-large',
+        `${what} at ${url.href} is ${declared} bytes, more than the limit of ${bounds.maxBytes}; nothing was written`,
+      ),
+    );
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  response.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bounds.maxBytes) {
+      finish(
+        new RefusedError(
+          'too-large',
+          `${what} at ${url.href} is larger than the limit of ${bounds.maxBytes} bytes; nothing was written`,
+        ),
+      );
+      return;
+    }
+    chunks.push(chunk);
+  });
+  response.on('end', () => finish(null, { status, body: Buffer.concat(chunks) }));
+  response.on('error', (error) =>
+    finish(
+      new RefusedError('catalog-unreachable', `the marketplace connection for ${url.href} failed: ${error.message}`),
+    ),
+  );
+  response.on('aborted', () =>
+    finish(new RefusedError('catalog-unreachable', `the marketplace closed the connection for ${url.href} early`)),
+  );
 }
 
 /** A catalog from a command-line value: an http(s) URL, or a folder. */
