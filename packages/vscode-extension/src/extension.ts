@@ -14,6 +14,7 @@ import {
   type CloseHandlerResult,
   type ErrorHandlerResult,
   type LanguageClientOptions,
+  type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { keepDiagnostic, REDHAT_YAML_EXTENSION_ID } from './coexistence';
@@ -161,43 +162,7 @@ class Controller implements vscode.Disposable {
           didChangeConfiguration: (sections, next) =>
             this.restartPending || this.stopping || this.client !== client ? Promise.resolve() : next(sections),
         },
-        // Red Hat YAML's share is dropped here (coexistence.ts). The per-folder switches
-        // (`svc.<name>.enable`) are the server's: it asks for each document's settings.
-        handleDiagnostics: (uri, diagnostics, next) => {
-          const redhat = redhatValidatesYaml(uri);
-          next(
-            uri,
-            diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
-          );
-        },
-        // The same for diagnostics the client pulls (LSP 3.17), which do not pass handleDiagnostics.
-        provideDiagnostics: async (document, previousResultId, token, next) => {
-          const uri = document instanceof vscode.Uri ? document : document.uri;
-          const report = await next(document, previousResultId, token);
-          // A full report has items; an unchanged one keeps what was filtered before.
-          if (!report || !('items' in report)) return report;
-          const redhat = redhatValidatesYaml(uri);
-          return {
-            ...report,
-            items: report.items.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
-          };
-        },
-        // And for the workspace's manifests (workspace/diagnostic), per file, in partial results too.
-        provideWorkspaceDiagnostics: async (resultIds, token, resultReporter, next) => {
-          const filtered = <T extends { uri: vscode.Uri }>(items: T[]): T[] =>
-            items.map((item) => {
-              if (!('items' in item)) return item;
-              const redhat = redhatValidatesYaml(item.uri);
-              const kept = (item.items as vscode.Diagnostic[]).filter((d) =>
-                keepDiagnostic(item.uri.path, d.code, redhat),
-              );
-              return { ...item, items: kept };
-            });
-          const report = await next(resultIds, token, (chunk) =>
-            resultReporter(chunk ? { items: filtered(chunk.items) } : chunk),
-          );
-          return report ? { items: filtered(report.items) } : report;
-        },
+        ...WITHOUT_REDHAT_SHARE,
         // "Convert to svc.yaml" from the Refactor menu runs the palette's conversion (written and read back before the TOML file goes).
         provideCodeActions: async (document, range, context, token, next) =>
           (await next(document, range, context, token))?.map((action) => asSafeConversion(document, action)),
@@ -295,6 +260,50 @@ class Controller implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 }
+
+/**
+ * Middleware for every way diagnostics reach the editor (pushed, pulled, and the workspace's):
+ * Red Hat YAML's share is dropped (coexistence.ts). The per-folder switches
+ * (`svc.<name>.enable`) are the server's: it asks for each document's settings.
+ */
+const WITHOUT_REDHAT_SHARE: Pick<
+  Middleware,
+  'handleDiagnostics' | 'provideDiagnostics' | 'provideWorkspaceDiagnostics'
+> = {
+  handleDiagnostics: (uri, diagnostics, next) => {
+    const redhat = redhatValidatesYaml(uri);
+    next(
+      uri,
+      diagnostics.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
+    );
+  },
+  // The same for diagnostics the client pulls (LSP 3.17), which do not pass handleDiagnostics.
+  provideDiagnostics: async (document, previousResultId, token, next) => {
+    const uri = document instanceof vscode.Uri ? document : document.uri;
+    const report = await next(document, previousResultId, token);
+    // A full report has items; an unchanged one keeps what was filtered before.
+    if (!report || !('items' in report)) return report;
+    const redhat = redhatValidatesYaml(uri);
+    return {
+      ...report,
+      items: report.items.filter((d) => keepDiagnostic(uri.path, d.code, redhat)),
+    };
+  },
+  // And for the workspace's manifests (workspace/diagnostic), per file, in partial results too.
+  provideWorkspaceDiagnostics: async (resultIds, token, resultReporter, next) => {
+    const filtered = <T extends { uri: vscode.Uri }>(items: T[]): T[] =>
+      items.map((item) => {
+        if (!('items' in item)) return item;
+        const redhat = redhatValidatesYaml(item.uri);
+        const kept = (item.items as vscode.Diagnostic[]).filter((d) => keepDiagnostic(item.uri.path, d.code, redhat));
+        return { ...item, items: kept };
+      });
+    const report = await next(resultIds, token, (chunk) =>
+      resultReporter(chunk ? { items: filtered(chunk.items) } : chunk),
+    );
+    return report ? { items: filtered(report.items) } : report;
+  },
+};
 
 /**
  * The indentation the formatter is asked for. With `editor.detectIndentation` (VS Code's default)
