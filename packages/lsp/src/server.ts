@@ -117,29 +117,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (client.pulls) void documentSettings.load([uri]);
     else documentSettings.whenKnown(uri, () => scheduler.schedule(uri));
   };
-  /** Files were created, changed or deleted: paths and policy files looked up again, open manifests checked again. */
-  const filesChanged = (): void => {
-    lookups.clear();
-    if (client.pulls) {
-      if (client.canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
-      return;
-    }
-    for (const uri of openUris()) if (store.managed(uri)) scheduler.schedule(uri);
-  };
 
   const guarded = (handler: RequestHandler) =>
     scheduledRequest(handler, answerRequest(handler, shared), { quiet, requests, settings: documentSettings });
   const notification = notificationGuard(quiet, log);
-
-  /** New settings (or the same, when undefined): every open file is read again. */
-  const applySettings = (settings: Settings | undefined): void => {
-    for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles()))
-      showOrClear(uri, managed);
-    if (client.pulls && client.canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
-  };
-  /** The client's settings, when it can be asked and answers. */
-  const pullSettings = async (): Promise<Settings | undefined> =>
-    client.canPullConfiguration ? askSettings(connection, log) : undefined;
 
   connection.onInitialize((params): InitializeResult => {
     client = readClientSupport(params.capabilities, !!options.files || !!options.policy);
@@ -149,56 +130,31 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return { capabilities: serverCapabilities(!!options.manifests), serverInfo: SERVER_INFO };
   });
 
-  connection.onInitialized(
-    notification('initialized', () => {
-      if (client.canRegisterConfiguration)
-        void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
-      if (client.canWatchFiles)
-        void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: fileWatchers(options) });
-      void pullSettings().then(applySettings, (error) => log('settings', error));
-    }),
-  );
+  listenToSettings(connection, {
+    client: () => client,
+    store,
+    documentSettings,
+    openFiles,
+    showOrClear,
+    notification,
+    log,
+    options,
+  });
 
-  connection.onDidChangeConfiguration(
-    notification('didChangeConfiguration', (change) => {
-      // The unscoped settings and every document's own, asked again together; applied once both are in.
-      if (client.canPullConfiguration)
-        void Promise.all([pullSettings(), documentSettings.refresh()]).then(
-          ([settings]) => applySettings(settings),
-          (error) => log('settings', error),
-        );
-      else applySettings(readSettings((change.settings as { svc?: unknown } | undefined)?.svc));
-    }),
-  );
-
-  documents.onDidChangeContent(
-    notification('didChange', ({ document }) => {
-      const changes = takeChanges(document.uri);
-      const managed = store.change({
-        uri: document.uri,
-        version: document.version,
-        text: document.text,
-        languageId: document.languageId,
-        changes,
-      });
-      if (managed !== undefined) showOrClear(document.uri, managed);
-    }),
-  );
-
-  // A file created or deleted may settle a path warning, and a policy file changes what is
-  // reported: every open manifest is checked again (paths and policy files looked up again).
-  connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', filesChanged));
-
-  documents.onDidClose(
-    notification('didClose', ({ document }) => {
-      forgetChanges(document.uri);
-      store.close(document.uri);
-      documentSettings.forget(document.uri);
-      lookups.forget(document.uri);
-      clearDiagnostics(document.uri);
-      scheduler.forget(document.uri);
-    }),
-  );
+  listenToDocuments(connection, {
+    documents,
+    takeChanges,
+    forgetChanges,
+    store,
+    documentSettings,
+    lookups,
+    scheduler,
+    clearDiagnostics,
+    showOrClear,
+    notification,
+    client: () => client,
+    openUris,
+  });
 
   for (const feature of FEATURES) {
     for (const handler of feature.handlers) connection.onRequest(handler.method, guarded(handler));
@@ -393,6 +349,124 @@ function pushedDiagnostics(
   return { scheduler, clear };
 }
 
+/**
+ * The settings' notifications: once initialized, the registrations the client allows and the
+ * first pull of the settings; on a change of configuration the settings read again (pulled, or
+ * as the client sent them). New settings, or the same, read every open file again.
+ */
+function listenToSettings(
+  connection: Connection,
+  server: {
+    /** What the client can do (initialize sets it). */
+    client: () => ClientSupport;
+    store: DocumentStore;
+    documentSettings: DocumentSettings;
+    openFiles: () => OpenFile[];
+    showOrClear: (uri: string, managed: boolean) => void;
+    notification: NotificationGuard;
+    log: Log;
+    options: Pick<ServerOptions, 'files' | 'policy'>;
+  },
+): void {
+  const { client, store, documentSettings, openFiles, showOrClear, notification, log, options } = server;
+  /** New settings (or the same, when undefined): every open file is read again. */
+  const applySettings = (settings: Settings | undefined): void => {
+    for (const { uri, managed } of store.applySettings(settings ?? store.settings, openFiles()))
+      showOrClear(uri, managed);
+    if (client().pulls && client().canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
+  };
+  /** The client's settings, when it can be asked and answers. */
+  const pullSettings = async (): Promise<Settings | undefined> =>
+    client().canPullConfiguration ? askSettings(connection, log) : undefined;
+
+  connection.onInitialized(
+    notification('initialized', () => {
+      if (client().canRegisterConfiguration)
+        void connection.client.register(DidChangeConfigurationNotification.type, { section: 'svc' });
+      if (client().canWatchFiles)
+        void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: fileWatchers(options) });
+      void pullSettings().then(applySettings, (error) => log('settings', error));
+    }),
+  );
+
+  connection.onDidChangeConfiguration(
+    notification('didChangeConfiguration', (change) => {
+      // The unscoped settings and every document's own, asked again together; applied once both are in.
+      if (client().canPullConfiguration)
+        void Promise.all([pullSettings(), documentSettings.refresh()]).then(
+          ([settings]) => applySettings(settings),
+          (error) => log('settings', error),
+        );
+      else applySettings(readSettings((change.settings as { svc?: unknown } | undefined)?.svc));
+    }),
+  );
+}
+
+/**
+ * The open documents' notifications: an edit goes to the store with its change ranges, and the
+ * file's diagnostics are scheduled or cleared; a closed file is forgotten everywhere; a file
+ * created, changed or deleted on disk has the open manifests checked again.
+ */
+function listenToDocuments(
+  connection: Connection,
+  server: {
+    documents: TextDocuments<OpenText>;
+    takeChanges: (uri: string) => OffsetChanges | undefined;
+    forgetChanges: (uri: string) => void;
+    store: DocumentStore;
+    documentSettings: DocumentSettings;
+    lookups: FileLookups;
+    scheduler: DiagnosticScheduler;
+    clearDiagnostics: (uri: string) => void;
+    showOrClear: (uri: string, managed: boolean) => void;
+    notification: NotificationGuard;
+    /** What the client can do (initialize sets it). */
+    client: () => ClientSupport;
+    openUris: () => string[];
+  },
+): void {
+  const { documents, takeChanges, forgetChanges, store, documentSettings, lookups, scheduler } = server;
+  const { clearDiagnostics, showOrClear, notification, client, openUris } = server;
+  /** Files were created, changed or deleted: paths and policy files looked up again, open manifests checked again. */
+  const filesChanged = (): void => {
+    lookups.clear();
+    if (client().pulls) {
+      if (client().canRefreshDiagnostics) void connection.languages.diagnostics.refresh();
+      return;
+    }
+    for (const uri of openUris()) if (store.managed(uri)) scheduler.schedule(uri);
+  };
+
+  documents.onDidChangeContent(
+    notification('didChange', ({ document }) => {
+      const changes = takeChanges(document.uri);
+      const managed = store.change({
+        uri: document.uri,
+        version: document.version,
+        text: document.text,
+        languageId: document.languageId,
+        changes,
+      });
+      if (managed !== undefined) showOrClear(document.uri, managed);
+    }),
+  );
+
+  // A file created or deleted may settle a path warning, and a policy file changes what is
+  // reported: every open manifest is checked again (paths and policy files looked up again).
+  connection.onDidChangeWatchedFiles(notification('didChangeWatchedFiles', filesChanged));
+
+  documents.onDidClose(
+    notification('didClose', ({ document }) => {
+      forgetChanges(document.uri);
+      store.close(document.uri);
+      documentSettings.forget(document.uri);
+      lookups.forget(document.uri);
+      clearDiagnostics(document.uri);
+      scheduler.forget(document.uri);
+    }),
+  );
+}
+
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
 
 /** A request handler guarded: no state → fallback; throw → log + fallback; cancelled → RequestCancelled; refusal → RequestFailed. */
@@ -450,6 +524,8 @@ function scheduledRequest(
 }
 
 /** Guards notification handlers: each notes the message (quiet.ts), and a throw is logged, never raised. */
+type NotificationGuard = ReturnType<typeof notificationGuard>;
+
 function notificationGuard(quiet: QuietWatch, log: Log) {
   return function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
     return (...args) => {
