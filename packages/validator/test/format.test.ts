@@ -1,12 +1,14 @@
 /**
  * The formatter (`formatManifest`) and `svc-manifest fmt`: exact bytes after formatting, and on
- * every fixture and example: idempotent, the same value, only whitespace changed, and the same
+ * every fixture and example: idempotent, the same value, only whitespace and the quotes of
+ * single-quoted YAML scalars changed (found by the `yaml` library, not by us), and the same
  * result for the file with extra blank lines and trailing spaces.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument, Scalar, visit } from 'yaml';
 import {
   formatManifest,
   formatManifestRange,
@@ -145,6 +147,31 @@ describe('formatManifest', () => {
 
 const files = manifestPaths();
 
+/**
+ * `text` with every one-line single-quoted YAML key and value written in double quotes where that
+ * needs no escape, as the `yaml` library finds them: the text the formatter may give, but for
+ * whitespace. Also how many it rewrote.
+ */
+function withDoubleQuotes(text: string): { text: string; rewritten: number } {
+  const spans: [number, number, string][] = [];
+  visit(parseDocument(text, { merge: true }), {
+    Scalar(_, node: Scalar) {
+      if (node.type !== Scalar.QUOTE_SINGLE || !node.range || typeof node.value !== 'string') return;
+      const [start, end] = node.range;
+      if (
+        text.slice(start, end).includes('\n') ||
+        !/^[^"\\\u0000-\u001f\u007f-\u009f\ufeff\u2028\u2029]*$/.test(node.value)
+      )
+        return;
+      spans.push([start, end, `"${node.value}"`]);
+    },
+  });
+  spans.sort((a, b) => b[0] - a[0]);
+  let out = text;
+  for (const [start, end, quoted] of spans) out = out.slice(0, start) + quoted + out.slice(end);
+  return { text: out, rewritten: spans.length };
+}
+
 describe('on every fixture and example', () => {
   const formatted: { file: string; text: string; result: string }[] = [];
   for (const file of files) {
@@ -160,15 +187,23 @@ describe('on every fixture and example', () => {
     expect(formatted.length).toBeGreaterThan(350);
   });
 
-  it('is idempotent, keeps the value and changes only whitespace', () => {
+  it('is idempotent, keeps the value and changes only whitespace and single quotes', () => {
+    let rewritten = 0;
     for (const { file, text, result } of formatted) {
       expect(formatManifest(result, { filename: file }).changed, file).toBe(false);
       const format = file.endsWith('.toml') ? 'toml' : 'yaml';
       expect(ManifestDocument.parse(result, { format }).value, file).toEqual(
         ManifestDocument.parse(text, { format }).value,
       );
-      expect(result.replace(/\s+/g, ''), file).toBe(text.replace(/\s+/g, ''));
+      const expected = format === 'yaml' ? withDoubleQuotes(text) : { text, rewritten: 0 };
+      rewritten += expected.rewritten;
+      expect(result.replace(/\s+/g, ''), file).toBe(expected.text.replace(/\s+/g, ''));
+      // With quotes kept, nothing but whitespace changes.
+      const kept = formatManifest(text, { filename: file, quotes: 'preserve' }).text;
+      expect(kept.replace(/\s+/g, ''), file).toBe(text.replace(/\s+/g, ''));
     }
+    // Not vacuous: some fixtures have single-quoted values.
+    expect(rewritten).toBeGreaterThan(2);
   });
 
   it('gives the same text for the file with more blank lines and trailing spaces between top-level entries', () => {
