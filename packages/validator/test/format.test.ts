@@ -128,6 +128,98 @@ describe('formatManifest', () => {
     ]);
   });
 
+  it('writes single-quoted YAML keys and values in double quotes when that needs no escape', () => {
+    const text = [
+      "'svc_version': 2",
+      'project:',
+      "  name: 'web'   # 'a comment' stays",
+      "  description: 'it''s'",
+      '  quoted: \'say "hi"\'',
+      "  path: 'C:\\dir'",
+      "  tabbed: 'a\tb'",
+      "  both: '''x'''",
+      "  empty: ''",
+      "  flag: 'yes'",
+      '  plain: yes',
+      '  double: "kept"',
+      "  flow: [ 'a', 'b', {'k':'v'} ]",
+      "  anchored: &name 'x'",
+      '  alias: *name',
+      "  multi: 'one",
+      "    two'",
+      "  emoji: 'héllo 🎉'",
+      '  block: |',
+      "    'not a scalar'",
+      '',
+    ].join('\n');
+    const expected = [
+      '"svc_version": 2',
+      'project:',
+      '  name: "web"   # \'a comment\' stays',
+      '  description: "it\'s"',
+      '  quoted: \'say "hi"\'',
+      "  path: 'C:\\dir'",
+      "  tabbed: 'a\tb'",
+      '  both: "\'x\'"',
+      '  empty: ""',
+      '  flag: "yes"',
+      '  plain: yes',
+      '  double: "kept"',
+      '  flow: [ "a", "b", {"k":"v"} ]',
+      '  anchored: &name "x"',
+      '  alias: *name',
+      "  multi: 'one",
+      "    two'",
+      '  emoji: "héllo 🎉"',
+      '  block: |',
+      "    'not a scalar'",
+      '',
+    ].join('\n');
+    const result = formatManifest(text, { format: 'yaml' });
+    expect(result.text).toBe(expected);
+    expect(result.edits.map((edit) => text.slice(edit.start, edit.end))).toEqual([
+      "'svc_version'",
+      "'web'",
+      "'it''s'",
+      "'''x'''",
+      "''",
+      "'yes'",
+      "'a'",
+      "'b'",
+      "'k'",
+      "'v'",
+      "'x'",
+      "'héllo 🎉'",
+    ]);
+    expect(formatManifest(expected, { format: 'yaml' }).changed).toBe(false);
+    expect(formatManifest(text, { format: 'yaml', quotes: 'preserve' }).changed).toBe(false);
+    expect(ManifestDocument.parse(expected, { format: 'yaml' }).value).toEqual(
+      ManifestDocument.parse(text, { format: 'yaml' }).value,
+    );
+  });
+
+  it('changes quotes along with whitespace, and only those in a range', () => {
+    const text = "svc_version: 2\nproject:\n    name:   'web'\n    description: 'x'\n";
+    expect(formatManifest(text, { format: 'yaml' }).text).toBe(
+      'svc_version: 2\nproject:\n  name: "web"\n  description: "x"\n',
+    );
+    expect(formatManifest(text, { format: 'yaml', quotes: 'preserve' }).text).toBe(
+      "svc_version: 2\nproject:\n  name: 'web'\n  description: 'x'\n",
+    );
+    // The second entry's line only: its quotes, not the first's; no re-indentation of one entry of two.
+    const start = text.indexOf('    description');
+    const edits = formatManifestRange(text, { start, end: text.length }, { format: 'yaml' });
+    expect(applyEdits(text, edits)).toBe('svc_version: 2\nproject:\n    name:   \'web\'\n    description: "x"\n');
+  });
+
+  it('keeps the quotes of TOML strings and keys: literal strings stay literal', () => {
+    const text = "svc_version = 2\n'project' = { name = 'web' }\n[agents.'main']\nmodel='x'\ns = '''\nraw'''\n";
+    expect(formatManifest(text, { format: 'toml' }).text).toBe(
+      "svc_version = 2\n'project' = { name = 'web' }\n[agents.'main']\nmodel = 'x'\ns = '''\nraw'''\n",
+    );
+    expect(formatManifest("a = 'x'\n", { format: 'toml', quotes: 'double' }).changed).toBe(false);
+  });
+
   it('refuses a file the document layer cannot read, and says nothing changed on an empty one', () => {
     expect(() => formatManifest('a: [', { format: 'yaml' })).toThrow(
       expect.objectContaining({ reason: 'unreadable' }) as ManifestEditError,
@@ -146,6 +238,13 @@ describe('formatManifest', () => {
 });
 
 const files = manifestPaths();
+
+function applyEdits(text: string, edits: readonly { start: number; end: number; newText: string }[]): string {
+  let out = text;
+  for (const edit of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, edit.start) + edit.newText + out.slice(edit.end);
+  return out;
+}
 
 /**
  * `text` with every one-line single-quoted YAML key and value written in double quotes where that
@@ -321,6 +420,22 @@ describe('svc-manifest fmt', () => {
       stderr: `svc-manifest: ${join(dir, '.svc-manifest.yaml')}: 'ignore' is a list of globs, relative to the folder of the file\n`,
     });
     expect(readFileSync(join(dir, 'app', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
+  });
+
+  it('--check lists a file whose only change would be its quotes, and fmt writes them', async () => {
+    const dir = join(work, 'quotes');
+    mkdirSync(dir, { recursive: true });
+    const text = "svc_version: 2\nproject:\n  name: 'web'\n";
+    writeFileSync(join(dir, 'svc.yaml'), text);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(text);
+    expect(await fmt(['fmt', '.'], dir)).toEqual({ code: 0, stdout: 'formatted svc.yaml\n', stderr: '' });
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe('svc_version: 2\nproject:\n  name: "web"\n');
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('takes the indent width from .editorconfig', async () => {
