@@ -18,6 +18,7 @@ import {
   type CliIo,
 } from '@svc-manifest/validator';
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
+import { formatManifestCheckedBy } from '../src/edit/format.js';
 import { manifestPaths } from '../../../test/support/fixtures.js';
 
 const MESSY_YAML = `# head
@@ -191,6 +192,7 @@ describe('formatManifest', () => {
       "'x'",
       "'héllo 🎉'",
     ]);
+    expect(formatManifestCheckedBy('reparse', text, { format: 'yaml' })).toEqual(result);
     expect(formatManifest(expected, { format: 'yaml' }).changed).toBe(false);
     expect(formatManifest(text, { format: 'yaml', quotes: 'preserve' }).changed).toBe(false);
     expect(ManifestDocument.parse(expected, { format: 'yaml' }).value).toEqual(
