@@ -440,6 +440,24 @@ describe('svc-manifest fmt', () => {
     expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it("keeps quotes where the policy file's format.quotes says preserve", async () => {
+    const dir = join(work, 'quotes-policy');
+    mkdirSync(join(dir, 'kept'), { recursive: true });
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, 'kept', '.svc-manifest.yaml'), 'format:\n  quotes: preserve\n');
+    const text = "svc_version: 2\nproject:\n  name: 'web'\n";
+    writeFileSync(join(dir, 'kept', 'svc.yaml'), text);
+    writeFileSync(join(dir, 'svc.yaml'), text);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect(await fmt(['fmt', '--check', 'kept/svc.yaml'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await fmt(['fmt', '.'], dir)).toMatchObject({ code: 0, stdout: 'formatted svc.yaml\n' });
+    expect(readFileSync(join(dir, 'kept', 'svc.yaml'), 'utf8')).toBe(text);
+  });
+
   it('takes the indent width from .editorconfig', async () => {
     const dir = join(work, 'editorconfig');
     mkdirSync(join(dir, 'deep'), { recursive: true });
