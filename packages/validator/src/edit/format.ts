@@ -126,7 +126,7 @@ export type FormatCheck = 'shortcut' | 'reparse';
 /**
  * What `formatted` (the text of `document` with `edits`, sorted and not overlapping, applied)
  * would break, or undefined when it keeps the value and changes only whitespace and the quotes
- * of single-quoted scalars ({@link quoteChangesOf}).
+ * of single-quoted scalars ({@link readEdits}).
  */
 function problemOf(
   document: ManifestDocument,
@@ -134,13 +134,14 @@ function problemOf(
   formatted: string,
   check: FormatCheck,
 ): string | undefined {
-  const quoteChanges = quoteChangesOf(document, edits);
-  if (quoteChanges === undefined) return 'would change more than whitespace and quotes';
+  const read = readEdits(document, edits);
+  if (read === undefined) return 'would change more than whitespace and quotes';
+  const { quoteChanges, othersWhitespaceOnly } = read;
   // The TOML shortcut reads strings byte for byte: it is for whitespace changes alone.
   if (
     check === 'shortcut' &&
     document.format === 'toml' &&
-    quoteChanges.size === 0 &&
+    quoteChanges.length === 0 &&
     readsAsTomlDocument(document, formatted)
   )
     return undefined;
@@ -154,40 +155,41 @@ function problemOf(
   if (!sameValue(after.value, document.value)) return 'would change a value';
   // Edits that each replace whitespace with whitespace, besides the quote changes, leave the text
   // without whitespace as the quote changes alone make it: only the edits need reading.
-  const whitespaceOnly =
-    check === 'shortcut' &&
-    edits.every(
-      (edit) =>
-        quoteChanges.has(edit) ||
-        (isWhitespaceOnly(document.text, edit.start, edit.end) &&
-          isWhitespaceOnly(edit.newText, 0, edit.newText.length)),
-    );
-  const expected = quoteChanges.size === 0 ? document.text : applyAll(document.text, [...quoteChanges]);
-  if (!whitespaceOnly && !sameWithoutWhitespace(formatted, expected))
-    return 'would change more than whitespace and quotes';
+  if (check === 'shortcut' && othersWhitespaceOnly) return undefined;
+  const expected = quoteChanges.length === 0 ? document.text : applyAll(document.text, quoteChanges);
+  if (!sameWithoutWhitespace(formatted, expected)) return 'would change more than whitespace and quotes';
   return undefined;
 }
 
 /**
- * The edits of `edits` that change more than whitespace (`=` → ` = ` does not), when each is a
- * quote change: the span of a single-quoted YAML key or value of `document`'s tree replaced by
- * {@link doubleQuoted}'s form of it. Undefined when one is not: it would change something else.
+ * The edits read for the check: `quoteChanges`, those that change more than whitespace (`=` →
+ * ` = ` does not), when each is a quote change, the span of a single-quoted YAML key or value of
+ * `document`'s tree replaced by {@link doubleQuoted}'s form of it; and whether every other edit
+ * replaces whitespace with whitespace. Undefined when an edit changes more than whitespace and is
+ * no quote change: it would change something else.
  */
-function quoteChangesOf(document: ManifestDocument, edits: readonly OffsetEdit[]): Set<OffsetEdit> | undefined {
+function readEdits(
+  document: ManifestDocument,
+  edits: readonly OffsetEdit[],
+): { quoteChanges: OffsetEdit[]; othersWhitespaceOnly: boolean } | undefined {
   const text = document.text;
-  const changes = new Set<OffsetEdit>();
+  const quoteChanges: OffsetEdit[] = [];
+  let othersWhitespaceOnly = true;
   let spans: Map<number, number> | undefined;
   for (const edit of edits) {
     if (isWhitespaceOnly(text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length))
       continue;
-    if (sameWithoutWhitespace(text.slice(edit.start, edit.end), edit.newText)) continue;
+    const old = text.slice(edit.start, edit.end);
+    if (sameWithoutWhitespace(old, edit.newText)) {
+      othersWhitespaceOnly = false;
+      continue;
+    }
     if (document.format !== 'yaml' || !document.root) return undefined;
     spans ??= singleQuotedSpans(document.root, text);
-    if (spans.get(edit.start) !== edit.end || doubleQuoted(text.slice(edit.start, edit.end)) !== edit.newText)
-      return undefined;
-    changes.add(edit);
+    if (spans.get(edit.start) !== edit.end || doubleQuoted(old) !== edit.newText) return undefined;
+    quoteChanges.push(edit);
   }
-  return changes;
+  return { quoteChanges, othersWhitespaceOnly };
 }
 
 /** Where each single-quoted YAML key and value of the tree starts, and ends: keys written as aliases, merge keys and refused keys left out. */
