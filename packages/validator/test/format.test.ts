@@ -18,7 +18,7 @@ import {
   type CliIo,
 } from '@svc-manifest/validator';
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
-import { formatManifestCheckedBy } from '../src/edit/format.js';
+import { formatManifestCheckedBy, formattingProblem } from '../src/edit/format.js';
 import { manifestPaths } from '../../../test/support/fixtures.js';
 
 const MESSY_YAML = `# head
@@ -212,6 +212,32 @@ describe('formatManifest', () => {
     const start = text.indexOf('    description');
     const edits = formatManifestRange(text, { start, end: text.length }, { format: 'yaml' });
     expect(applyEdits(text, edits)).toBe('svc_version: 2\nproject:\n    name:   \'web\'\n    description: "x"\n');
+  });
+
+  it('checks that every edit besides whitespace is a quote change the formatter may make, by both checks', () => {
+    const text = "svc_version: 2\nproject:\n  name: 'web'   # 'c'\n  description: 'say \"hi\"'\n";
+    const at = (needle: string, newText: string) => ({
+      start: text.indexOf(needle),
+      end: text.indexOf(needle) + needle.length,
+      newText,
+    });
+    for (const check of ['shortcut', 'reparse'] as const) {
+      const problem = (...edits: { start: number; end: number; newText: string }[]) =>
+        formattingProblem(check, text, edits, { format: 'yaml' });
+      expect(problem(at("'web'", '"web"')), check).toBeUndefined();
+      expect(problem(at("'web'", '"web"'), at('   #', ' #')), check).toBeUndefined();
+      // One edit over the scalar and the spaces after it is no quote change as planned.
+      expect(problem(at("'web'   ", '"web" ')), check).toBe('would change more than whitespace and quotes');
+      // In a comment: the value is the same, but it is no scalar.
+      expect(problem(at("'c'", '"c"')), check).toBe('would change more than whitespace and quotes');
+      // A value changed, or quotes that would need an escape.
+      expect(problem(at("'web'", '"wab"')), check).toBe('would change more than whitespace and quotes');
+      expect(problem(at('\'say "hi"\'', '"say \\"hi\\""')), check).toBe('would change more than whitespace and quotes');
+      // A TOML literal string is never changed, though the value would be the same.
+      expect(formattingProblem(check, "a = 'x'\n", [{ start: 4, end: 7, newText: '"x"' }], { format: 'toml' })).toBe(
+        'would change more than whitespace and quotes',
+      );
+    }
   });
 
   it('keeps the quotes of TOML strings and keys: literal strings stay literal', () => {

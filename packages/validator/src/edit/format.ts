@@ -124,6 +124,25 @@ function formatOpened(document: ManifestDocument, options: FormatOptions, check:
 export type FormatCheck = 'shortcut' | 'reparse';
 
 /**
+ * What the formatter's check says of `edits` (sorted, not overlapping) on `source`: undefined
+ * when they keep the value and change only whitespace and quotes as the formatter may, else the
+ * problem. Not in the package's API: tests hold the check to refusing what no plan should make.
+ */
+export function formattingProblem(
+  check: FormatCheck,
+  source: string,
+  edits: readonly OffsetEdit[],
+  options: FormatOptions = {},
+): string | undefined {
+  const document = openForEdit(source, {
+    format: options.format ?? detectFormat(options.filename),
+    filename: options.filename,
+    limits: options.limits,
+  });
+  return problemOf(document, edits, applyAll(document.text, edits), check);
+}
+
+/**
  * What `formatted` (the text of `document` with `edits`, sorted and not overlapping, applied)
  * would break, or undefined when it keeps the value and changes only whitespace and the quotes
  * of single-quoted scalars ({@link readEdits}).
