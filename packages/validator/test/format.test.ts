@@ -6,6 +6,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument, Scalar, visit } from 'yaml';
@@ -331,6 +332,27 @@ describe('on every fixture and example', () => {
     }
     // Not vacuous: some fixtures have single-quoted values.
     expect(rewritten).toBeGreaterThan(2);
+  });
+
+  it('gives the same text for the file with its simple double-quoted values in single quotes', () => {
+    let compared = 0;
+    for (const { file, text, result } of formatted) {
+      if (file.endsWith('.toml')) continue;
+      // On lines without a comment, `key: "x"` and `- "x"` → `'x'`; a file where that changes a value (a block scalar's text) is left out.
+      const single = text.replace(/^([^#\n]*?(?:: |- ))"([\w .:/*-]*)"(?=[^#\n]*$)/gm, "$1'$2'");
+      if (single === text) continue;
+      const format = 'yaml';
+      if (
+        !isDeepStrictEqual(
+          ManifestDocument.parse(single, { format }).value,
+          ManifestDocument.parse(text, { format }).value,
+        )
+      )
+        continue;
+      expect(formatManifest(single, { filename: file }).text, file).toBe(result);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it('gives the same text for the file with more blank lines and trailing spaces between top-level entries', () => {
