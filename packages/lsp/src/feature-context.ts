@@ -1,4 +1,4 @@
-import type { ManifestFiles, ManifestPolicy, PolicyRules } from '@svc-manifest/validator/library';
+import type { ManifestFiles, ManifestPolicy, PolicyFormat, PolicyRules } from '@svc-manifest/validator/library';
 import type { Settings } from './settings.js';
 
 /** The policy file that applies to a document, as the injected reader found it (command.ts: on Node, the nearest `.svc-manifest.yaml` up from a `file:` document). */
@@ -7,6 +7,8 @@ export interface DocumentPolicy {
   file: string;
   /** Its rules; absent when the file cannot be used, and then `error` says why (its rules do not apply, and the server says so). */
   rules?: PolicyRules;
+  /** Its `format` settings (formatting's quotes), when it has any and can be used. */
+  format?: PolicyFormat;
   error?: string;
 }
 

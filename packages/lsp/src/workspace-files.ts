@@ -64,7 +64,8 @@ export function nodeWorkspacePolicy(uri: string): DocumentPolicy | undefined {
 /** The file read and checked as the CLI reads it (`readPolicyFile`); its refusal is `error`, without the file's name. */
 function readPolicy(file: string): DocumentPolicy {
   try {
-    return { file, rules: readPolicyFile(file).rules };
+    const read = readPolicyFile(file);
+    return read.format ? { file, rules: read.rules, format: read.format } : { file, rules: read.rules };
   } catch (error) {
     if (!(error instanceof PolicyError)) return { file, error: `cannot be read (${(error as Error).message})` };
     const named = `${file}: `;

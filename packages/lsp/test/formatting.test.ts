@@ -32,6 +32,28 @@ describe('formatDocument', () => {
     );
   });
 
+  it('writes single-quoted YAML values in double quotes, one edit per scalar, and leaves those that would need an escape', () => {
+    const text = "svc_version: 2\nproject:\n  name: 'web'\n  description: 'say \"hi\"'\n";
+    const edits = formatDocument(doc(text), { options: { tabSize: 2, insertSpaces: true } });
+    expect(edits).toEqual([
+      { range: { start: positionIn(text, "'web'", 0, 0), end: positionIn(text, "'web'", 0, 5) }, newText: '"web"' },
+    ]);
+    expect(applyEdits(text, edits)).toBe('svc_version: 2\nproject:\n  name: "web"\n  description: \'say "hi"\'\n');
+  });
+
+  it("keeps the quotes when the document's policy file says preserve", () => {
+    const text = "svc_version: 2\nproject:\n  name: 'web'\n";
+    const state = doc(text);
+    const options = { options: { tabSize: 2, insertSpaces: true } };
+    const policy = { file: '/p/.svc-manifest.yaml', rules: {}, format: { quotes: 'preserve' as const } };
+    expect(formatDocument(state, options, { policy: (uri) => (uri === state.uri ? policy : undefined) })).toEqual([]);
+    expect(
+      formatDocument(state, options, { policy: () => ({ file: '/p/.svc-manifest.yaml', rules: {} }) }),
+    ).toHaveLength(1);
+    const range = { start: positionIn(text, 'name', 0, 0), end: positionIn(text, "'web'", 0, 5) };
+    expect(formatRange(state, { ...options, range }, { policy: () => policy })).toEqual([]);
+  });
+
   it('formats TOML and answers nothing for a file it cannot read', () => {
     const text = 'svc_version=2\n  [project]\n  name  =  "x"';
     expect(applyEdits(text, formatDocument(doc(text, tomlUri), { options: { tabSize: 2, insertSpaces: true } }))).toBe(

@@ -1,8 +1,9 @@
 /**
  * `svc-manifest fmt [paths…]` formats manifests in place; `fmt --check` writes nothing, lists the
  * files that would change and exits 1. The indent width comes from `.editorconfig` (the nearest
- * files up to `root = true`, or the repository's top); 2 otherwise. Paths are read by the CLI's
- * input discovery (`inputs/`), as for `validate`.
+ * files up to `root = true`, or the repository's top); 2 otherwise. Quotes follow the policy
+ * file's `format.quotes` (double by default). Paths are read by the CLI's input discovery
+ * (`inputs/`), as for `validate`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,6 +27,7 @@ export function fmtInputs(
   io: CliIo,
   tools: CliTools,
   honourIgnoreFiles: boolean,
+  policies = new PolicyFinder(),
 ): { files: ManifestFile[]; failed: boolean } {
   if (positional.length === 0) {
     const here = manifestsInFolder(io.cwd);
@@ -37,7 +39,6 @@ export function fmtInputs(
   if (found.stdin) tools.usage("fmt formats files in place; it does not take '-' (standard input)");
   for (const problem of found.problems)
     io.stderr(`svc-manifest: ${escapeForTerminal(problem.input)}: ${problem.reason}\n`);
-  const policies = new PolicyFinder();
   return { files: found.files.filter((file) => policies.keeps(file)), failed: found.problems.length > 0 };
 }
 
@@ -61,7 +62,8 @@ export function editorConfigsFor(path: string): EditorConfigFile[] {
 export async function fmtCommand(args: readonly string[], io: CliIo, tools: CliTools): Promise<number> {
   const { flags, positional } = tools.parseFlags(args, [], ['--check', '--no-ignore']);
   const check = flags.has('--check');
-  const inputs = fmtInputs(positional, io, tools, !flags.has('--no-ignore'));
+  const policies = new PolicyFinder();
+  const inputs = fmtInputs(positional, io, tools, !flags.has('--no-ignore'), policies);
   let failed = inputs.failed;
   const wouldChange: string[] = [];
   for (const { displayPath: file, absolutePath } of inputs.files) {
@@ -75,6 +77,7 @@ export async function fmtCommand(args: readonly string[], io: CliIo, tools: CliT
       result = formatManifest(bytes, {
         filename: file,
         indentWidth: editorConfigIndent(absolutePath.replace(/\\/g, '/'), editorConfigsFor(absolutePath)),
+        quotes: policies.policyFor(absolutePath)?.format?.quotes,
       });
     } catch (error) {
       if (!(error instanceof ManifestEditError)) throw error;

@@ -101,9 +101,11 @@ options:
   fmt: `usage: svc-manifest fmt [paths...] [--check]
 
 Format manifests in place: indentation (width from .editorconfig, else 2; sequences as the file
-has them), one space after ':' and around '=', no trailing white space, one final newline.
-Comments, key order, quoting, anchors and aliases are kept, and a result that would read to
-another value is refused. Paths are taken as by 'validate' (files, folders, quoted globs); with
+has them), one space after ':' and around '=', no trailing white space, one final newline, and
+YAML's single-quoted keys and values in double quotes where no escape is needed ('web' becomes
+"web"; 'say "hi"' stays; a policy file's 'format: { quotes: preserve }' keeps them). Comments,
+key order, TOML quoting, anchors and aliases are kept, and a result that would read to another
+value is refused. Paths are taken as by 'validate' (files, folders, quoted globs); with
 no path, the manifest in the current folder.
 
 options:

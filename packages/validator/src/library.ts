@@ -52,6 +52,7 @@ export {
   MAX_POLICY_BYTES,
   type ManifestPolicy,
   type ParsedPolicy,
+  type PolicyFormat,
   type PolicyRules,
   type RuleSetting,
 } from './policy/policy.js';

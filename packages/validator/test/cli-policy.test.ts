@@ -119,7 +119,7 @@ describe('.svc-manifest.yaml', () => {
         'rules:\n  possible-typo: silent\n',
         'rule \'possible-typo\' is set to "silent"; use error, warning, info or off',
       ],
-      ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules' and 'ignore'"],
+      ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules', 'ignore' and 'format'"],
       ['ignore: legacy\n', "'ignore' is a list of globs, relative to the folder of the file"],
     ];
     for (const [policy, message] of cases) {

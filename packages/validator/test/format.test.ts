@@ -1,12 +1,15 @@
 /**
  * The formatter (`formatManifest`) and `svc-manifest fmt`: exact bytes after formatting, and on
- * every fixture and example: idempotent, the same value, only whitespace changed, and the same
+ * every fixture and example: idempotent, the same value, only whitespace and the quotes of
+ * single-quoted YAML scalars changed (found by the `yaml` library, not by us), and the same
  * result for the file with extra blank lines and trailing spaces.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument, Scalar, visit } from 'yaml';
 import {
   formatManifest,
   formatManifestRange,
@@ -16,6 +19,7 @@ import {
   type CliIo,
 } from '@svc-manifest/validator';
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
+import { formatManifestCheckedBy, formattingProblem } from '../src/edit/format.js';
 import { manifestPaths } from '../../../test/support/fixtures.js';
 
 const MESSY_YAML = `# head
@@ -126,6 +130,125 @@ describe('formatManifest', () => {
     ]);
   });
 
+  it('writes single-quoted YAML keys and values in double quotes when that needs no escape', () => {
+    const text = [
+      "'svc_version': 2",
+      'project:',
+      "  name: 'web'   # 'a comment' stays",
+      "  description: 'it''s'",
+      '  quoted: \'say "hi"\'',
+      "  path: 'C:\\dir'",
+      "  tabbed: 'a\tb'",
+      "  both: '''x'''",
+      "  empty: ''",
+      "  flag: 'yes'",
+      '  plain: yes',
+      '  double: "kept"',
+      "  flow: [ 'a', 'b', {'k':'v'} ]",
+      "  anchored: &name 'x'",
+      '  alias: *name',
+      "  multi: 'one",
+      "    two'",
+      "  emoji: 'héllo 🎉'",
+      '  block: |',
+      "    'not a scalar'",
+      '',
+    ].join('\n');
+    const expected = [
+      '"svc_version": 2',
+      'project:',
+      '  name: "web"   # \'a comment\' stays',
+      '  description: "it\'s"',
+      '  quoted: \'say "hi"\'',
+      "  path: 'C:\\dir'",
+      "  tabbed: 'a\tb'",
+      '  both: "\'x\'"',
+      '  empty: ""',
+      '  flag: "yes"',
+      '  plain: yes',
+      '  double: "kept"',
+      '  flow: [ "a", "b", {"k":"v"} ]',
+      '  anchored: &name "x"',
+      '  alias: *name',
+      "  multi: 'one",
+      "    two'",
+      '  emoji: "héllo 🎉"',
+      '  block: |',
+      "    'not a scalar'",
+      '',
+    ].join('\n');
+    const result = formatManifest(text, { format: 'yaml' });
+    expect(result.text).toBe(expected);
+    expect(result.edits.map((edit) => text.slice(edit.start, edit.end))).toEqual([
+      "'svc_version'",
+      "'web'",
+      "'it''s'",
+      "'''x'''",
+      "''",
+      "'yes'",
+      "'a'",
+      "'b'",
+      "'k'",
+      "'v'",
+      "'x'",
+      "'héllo 🎉'",
+    ]);
+    expect(formatManifestCheckedBy('reparse', text, { format: 'yaml' })).toEqual(result);
+    expect(formatManifest(expected, { format: 'yaml' }).changed).toBe(false);
+    expect(formatManifest(text, { format: 'yaml', quotes: 'preserve' }).changed).toBe(false);
+    expect(ManifestDocument.parse(expected, { format: 'yaml' }).value).toEqual(
+      ManifestDocument.parse(text, { format: 'yaml' }).value,
+    );
+  });
+
+  it('changes quotes along with whitespace, and only those in a range', () => {
+    const text = "svc_version: 2\nproject:\n    name:   'web'\n    description: 'x'\n";
+    expect(formatManifest(text, { format: 'yaml' }).text).toBe(
+      'svc_version: 2\nproject:\n  name: "web"\n  description: "x"\n',
+    );
+    expect(formatManifest(text, { format: 'yaml', quotes: 'preserve' }).text).toBe(
+      "svc_version: 2\nproject:\n  name: 'web'\n  description: 'x'\n",
+    );
+    // The second entry's line only: its quotes, not the first's; no re-indentation of one entry of two.
+    const start = text.indexOf('    description');
+    const edits = formatManifestRange(text, { start, end: text.length }, { format: 'yaml' });
+    expect(applyEdits(text, edits)).toBe('svc_version: 2\nproject:\n    name:   \'web\'\n    description: "x"\n');
+  });
+
+  it('checks that every edit besides whitespace is a quote change the formatter may make, by both checks', () => {
+    const text = "svc_version: 2\nproject:\n  name: 'web'   # 'c'\n  description: 'say \"hi\"'\n";
+    const at = (needle: string, newText: string) => ({
+      start: text.indexOf(needle),
+      end: text.indexOf(needle) + needle.length,
+      newText,
+    });
+    for (const check of ['shortcut', 'reparse'] as const) {
+      const problem = (...edits: { start: number; end: number; newText: string }[]) =>
+        formattingProblem(check, text, edits, { format: 'yaml' });
+      expect(problem(at("'web'", '"web"')), check).toBeUndefined();
+      expect(problem(at("'web'", '"web"'), at('   #', ' #')), check).toBeUndefined();
+      // One edit over the scalar and the spaces after it is no quote change as planned.
+      expect(problem(at("'web'   ", '"web" ')), check).toBe('would change more than whitespace and quotes');
+      // In a comment: the value is the same, but it is no scalar.
+      expect(problem(at("'c'", '"c"')), check).toBe('would change more than whitespace and quotes');
+      // A value changed, or quotes that would need an escape.
+      expect(problem(at("'web'", '"wab"')), check).toBe('would change more than whitespace and quotes');
+      expect(problem(at('\'say "hi"\'', '"say \\"hi\\""')), check).toBe('would change more than whitespace and quotes');
+      // A TOML literal string is never changed, though the value would be the same.
+      expect(formattingProblem(check, "a = 'x'\n", [{ start: 4, end: 7, newText: '"x"' }], { format: 'toml' })).toBe(
+        'would change more than whitespace and quotes',
+      );
+    }
+  });
+
+  it('keeps the quotes of TOML strings and keys: literal strings stay literal', () => {
+    const text = "svc_version = 2\n'project' = { name = 'web' }\n[agents.'main']\nmodel='x'\ns = '''\nraw'''\n";
+    expect(formatManifest(text, { format: 'toml' }).text).toBe(
+      "svc_version = 2\n'project' = { name = 'web' }\n[agents.'main']\nmodel = 'x'\ns = '''\nraw'''\n",
+    );
+    expect(formatManifest("a = 'x'\n", { format: 'toml', quotes: 'double' }).changed).toBe(false);
+  });
+
   it('refuses a file the document layer cannot read, and says nothing changed on an empty one', () => {
     expect(() => formatManifest('a: [', { format: 'yaml' })).toThrow(
       expect.objectContaining({ reason: 'unreadable' }) as ManifestEditError,
@@ -145,6 +268,38 @@ describe('formatManifest', () => {
 
 const files = manifestPaths();
 
+function applyEdits(text: string, edits: readonly { start: number; end: number; newText: string }[]): string {
+  let out = text;
+  for (const edit of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, edit.start) + edit.newText + out.slice(edit.end);
+  return out;
+}
+
+/**
+ * `text` with every one-line single-quoted YAML key and value written in double quotes where that
+ * needs no escape, as the `yaml` library finds them: the text the formatter may give, but for
+ * whitespace. Also how many it rewrote.
+ */
+function withDoubleQuotes(text: string): { text: string; rewritten: number } {
+  const spans: [number, number, string][] = [];
+  visit(parseDocument(text, { merge: true }), {
+    Scalar(_, node: Scalar) {
+      if (node.type !== Scalar.QUOTE_SINGLE || !node.range || typeof node.value !== 'string') return;
+      const [start, end] = node.range;
+      if (
+        text.slice(start, end).includes('\n') ||
+        !/^[^"\\\u0000-\u001f\u007f-\u009f\ufeff\u2028\u2029]*$/.test(node.value)
+      )
+        return;
+      spans.push([start, end, `"${node.value}"`]);
+    },
+  });
+  spans.sort((a, b) => b[0] - a[0]);
+  let out = text;
+  for (const [start, end, quoted] of spans) out = out.slice(0, start) + quoted + out.slice(end);
+  return { text: out, rewritten: spans.length };
+}
+
 describe('on every fixture and example', () => {
   const formatted: { file: string; text: string; result: string }[] = [];
   for (const file of files) {
@@ -160,15 +315,44 @@ describe('on every fixture and example', () => {
     expect(formatted.length).toBeGreaterThan(350);
   });
 
-  it('is idempotent, keeps the value and changes only whitespace', () => {
+  it('is idempotent, keeps the value and changes only whitespace and single quotes', () => {
+    let rewritten = 0;
     for (const { file, text, result } of formatted) {
       expect(formatManifest(result, { filename: file }).changed, file).toBe(false);
       const format = file.endsWith('.toml') ? 'toml' : 'yaml';
       expect(ManifestDocument.parse(result, { format }).value, file).toEqual(
         ManifestDocument.parse(text, { format }).value,
       );
-      expect(result.replace(/\s+/g, ''), file).toBe(text.replace(/\s+/g, ''));
+      const expected = format === 'yaml' ? withDoubleQuotes(text) : { text, rewritten: 0 };
+      rewritten += expected.rewritten;
+      expect(result.replace(/\s+/g, ''), file).toBe(expected.text.replace(/\s+/g, ''));
+      // With quotes kept, nothing but whitespace changes.
+      const kept = formatManifest(text, { filename: file, quotes: 'preserve' }).text;
+      expect(kept.replace(/\s+/g, ''), file).toBe(text.replace(/\s+/g, ''));
     }
+    // Not vacuous: some fixtures have single-quoted values.
+    expect(rewritten).toBeGreaterThan(2);
+  });
+
+  it('gives the same text for the file with its simple double-quoted values in single quotes', () => {
+    let compared = 0;
+    for (const { file, text, result } of formatted) {
+      if (file.endsWith('.toml')) continue;
+      // On lines without a comment, `key: "x"` and `- "x"` → `'x'`; a file where that changes a value (a block scalar's text) is left out.
+      const single = text.replace(/^([^#\n]*?(?:: |- ))"([\w .:/*-]*)"(?=[^#\n]*$)/gm, "$1'$2'");
+      if (single === text) continue;
+      const format = 'yaml';
+      if (
+        !isDeepStrictEqual(
+          ManifestDocument.parse(single, { format }).value,
+          ManifestDocument.parse(text, { format }).value,
+        )
+      )
+        continue;
+      expect(formatManifest(single, { filename: file }).text, file).toBe(result);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it('gives the same text for the file with more blank lines and trailing spaces between top-level entries', () => {
@@ -286,6 +470,40 @@ describe('svc-manifest fmt', () => {
       stderr: `svc-manifest: ${join(dir, '.svc-manifest.yaml')}: 'ignore' is a list of globs, relative to the folder of the file\n`,
     });
     expect(readFileSync(join(dir, 'app', 'svc.yaml'), 'utf8')).toBe(MESSY_YAML);
+  });
+
+  it('--check lists a file whose only change would be its quotes, and fmt writes them', async () => {
+    const dir = join(work, 'quotes');
+    mkdirSync(dir, { recursive: true });
+    const text = "svc_version: 2\nproject:\n  name: 'web'\n";
+    writeFileSync(join(dir, 'svc.yaml'), text);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe(text);
+    expect(await fmt(['fmt', '.'], dir)).toEqual({ code: 0, stdout: 'formatted svc.yaml\n', stderr: '' });
+    expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe('svc_version: 2\nproject:\n  name: "web"\n');
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("keeps quotes where the policy file's format.quotes says preserve", async () => {
+    const dir = join(work, 'quotes-policy');
+    mkdirSync(join(dir, 'kept'), { recursive: true });
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, 'kept', '.svc-manifest.yaml'), 'format:\n  quotes: preserve\n');
+    const text = "svc_version: 2\nproject:\n  name: 'web'\n";
+    writeFileSync(join(dir, 'kept', 'svc.yaml'), text);
+    writeFileSync(join(dir, 'svc.yaml'), text);
+    expect(await fmt(['fmt', '--check', '.'], dir)).toEqual({
+      code: 1,
+      stdout: 'svc.yaml\n',
+      stderr: "svc-manifest: 1 file would be reformatted; run 'svc-manifest fmt'\n",
+    });
+    expect(await fmt(['fmt', '--check', 'kept/svc.yaml'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await fmt(['fmt', '.'], dir)).toMatchObject({ code: 0, stdout: 'formatted svc.yaml\n' });
+    expect(readFileSync(join(dir, 'kept', 'svc.yaml'), 'utf8')).toBe(text);
   });
 
   it('takes the indent width from .editorconfig', async () => {

@@ -41,6 +41,12 @@ describe('parsePolicy', () => {
       rules: { 'path-not-found': 'info' },
       ignore: [],
     });
+    expect(parsePolicy('format:\n  quotes: preserve\n')).toStrictEqual({
+      rules: {},
+      ignore: [],
+      format: { quotes: 'preserve' },
+    });
+    expect(parsePolicy('format: {quotes: double}\n').format).toEqual({ quotes: 'double' });
     expect(parsePolicy('')).toEqual({ rules: {}, ignore: [] });
     expect(parsePolicy('# nothing yet\n')).toEqual({ rules: {}, ignore: [] });
   });
@@ -56,11 +62,14 @@ describe('parsePolicy', () => {
         'rules:\n  possible-typo: silent\n',
         'rule \'possible-typo\' is set to "silent"; use error, warning, info or off',
       ],
-      ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules' and 'ignore'"],
+      ['rule: {}\n', "unknown key 'rule' (did you mean 'rules'?); it takes 'rules', 'ignore' and 'format'"],
       ['ignore: legacy\n', "'ignore' is a list of globs, relative to the folder of the file"],
-      ['- a\n', "must be a mapping with 'rules' and/or 'ignore'"],
+      ['- a\n', "must be a mapping with 'rules', 'ignore' and/or 'format'"],
       ['rules: [\n', 'not readable YAML'],
       ['rules:\n  __proto__: off\n', "no rule '__proto__'"],
+      ['format: preserve\n', "'format' is a mapping; it takes 'quotes'"],
+      ['format:\n  quote: preserve\n', "unknown key 'format.quote' (did you mean 'quotes'?); 'format' takes 'quotes'"],
+      ['format:\n  quotes: single\n', '\'format.quotes\' is set to "single"; use double or preserve'],
     ];
     for (const [text, message] of refused) {
       expect(() => parsePolicy(text), text).toThrow(PolicyError);

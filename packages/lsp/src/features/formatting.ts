@@ -1,8 +1,9 @@
 /**
  * Document and range formatting: the validator's formatter (`formatManifest`), which changes only
- * whitespace and proves the value unchanged. The indent width is the editor's `tabSize` (where
- * editors put `.editorconfig`'s `indent_size`), 2 when the client asks for tabs or an odd width.
- * A file the formatter refuses gets no edits.
+ * whitespace and YAML quotes and proves the value unchanged. The indent width is the editor's
+ * `tabSize` (where editors put `.editorconfig`'s `indent_size`), 2 when the client asks for tabs
+ * or an odd width; the quotes follow the document's policy file (`format.quotes`), double without
+ * one. A file the formatter refuses gets no edits.
  */
 import {
   DocumentFormattingRequest,
@@ -16,6 +17,7 @@ import {
   formatManifest,
   formatManifestRange,
   ManifestEditError,
+  type FormatOptions,
   type OffsetEdit,
 } from '@svc-manifest/validator/library';
 import type { DocumentState } from '../document-state.js';
@@ -30,6 +32,19 @@ function indentWidth(options: FormattingOptions | undefined): number {
     : 2;
 }
 
+/** The formatter's options for a document: the editor's width, the policy file's quotes. */
+function formatOptions(
+  state: DocumentState,
+  options: FormattingOptions | undefined,
+  context: FeatureContext | undefined,
+): FormatOptions {
+  return {
+    format: state.format,
+    indentWidth: indentWidth(options),
+    quotes: context?.policy?.(state.uri)?.format?.quotes,
+  };
+}
+
 function toTextEdits(state: DocumentState, edits: readonly OffsetEdit[]): TextEdit[] {
   return edits.map((edit) => ({ range: rangeAt(state, edit.start, edit.end), newText: edit.newText }));
 }
@@ -41,7 +56,7 @@ export function formatDocument(
 ): TextEdit[] {
   throwIfCancelled(context);
   try {
-    const result = formatManifest(state.doc.text, { format: state.format, indentWidth: indentWidth(params.options) });
+    const result = formatManifest(state.doc.text, formatOptions(state, params.options, context));
     return toTextEdits(state, result.edits);
   } catch (error) {
     if (error instanceof ManifestEditError) return [];
@@ -59,7 +74,7 @@ export function formatRange(
   try {
     return toTextEdits(
       state,
-      formatManifestRange(state.doc.text, range, { format: state.format, indentWidth: indentWidth(params.options) }),
+      formatManifestRange(state.doc.text, range, formatOptions(state, params.options, context)),
     );
   } catch (error) {
     if (error instanceof ManifestEditError) return [];

@@ -1,12 +1,14 @@
 /**
  * The manifest formatter: consistent indentation, one space after `:` (YAML) and around `=`
- * (TOML), no trailing whitespace, at most one blank line in a row, one final newline. It only
- * ever changes whitespace outside values: every edit replaces spaces and line ends with spaces
- * and line ends, planned on the located tree, and the result is re-parsed and must have the same
- * value and the same text once whitespace is removed (so comments, key order, quotes, anchors and
- * aliases are kept), or the formatter falls back to a plan without re-indentation, and refuses
- * (`ManifestEditError` `mismatch`) when that too would change something. Browser-safe; see
- * docs/decisions.md, "(#37) The formatter".
+ * (TOML), no trailing whitespace, at most one blank line in a row, one final newline, and YAML
+ * keys and values in double quotes where single quotes need not be kept (`'web'` → `"web"`). It
+ * changes only whitespace outside values and those quotes: every edit replaces spaces and line
+ * ends with spaces and line ends, or is a quote change at a single-quoted scalar of the located
+ * tree. The result is re-parsed and must have the same value and, once whitespace is removed,
+ * the same text as the input with exactly those quote changes (so comments, key order, anchors
+ * and aliases are kept), or the formatter falls back to a plan without re-indentation, then
+ * without quote changes, and refuses (`ManifestEditError` `mismatch`) when that too would change
+ * something. Browser-safe; see docs/decisions.md, "(#37) The formatter".
  */
 import type { OffsetEdit } from '../diagnostic.js';
 import { detectFormat, ManifestDocument, type ManifestFormat } from '../document/manifest-document.js';
@@ -26,13 +28,19 @@ export interface FormatOptions {
   indentWidth?: number;
   /** A YAML sequence under a key: `indented` under it, or `flush` with it; by default as the file already does, else indented. */
   sequences?: 'indented' | 'flush';
+  /**
+   * YAML quotes: `double` (the default) writes a one-line single-quoted key or value in double
+   * quotes when that needs no escape (`'web'` → `"web"`, `'it''s'` → `"it's"`); `preserve` keeps
+   * every quote as written. TOML strings always keep their quotes.
+   */
+  quotes?: 'double' | 'preserve';
 }
 
 export interface FormatResult {
   /** The formatted text (the input itself when it was already formatted). */
   text: string;
   changed: boolean;
-  /** The whitespace replacements from the input to `text`, in order, none overlapping. */
+  /** The replacements from the input to `text` (whitespace, and quotes: {@link FormatOptions.quotes}), in order, none overlapping. */
   edits: OffsetEdit[];
   /** Whether indentation was left as it was because re-indenting would have changed a value (say, an explicit block scalar indent). */
   indentKept: boolean;
@@ -73,11 +81,24 @@ export function formatManifestCheckedBy(
 function formatOpened(document: ManifestDocument, options: FormatOptions, check: FormatCheck): FormatResult {
   const text = document.text;
   const width = Math.max(1, Math.min(8, Math.floor(options.indentWidth ?? 2)));
+  // With quote changes first, then (should they break something) the same plans without them.
+  const attempts: [reindent: boolean, quotes: boolean][] =
+    document.format === 'yaml' && options.quotes !== 'preserve'
+      ? [
+          [true, true],
+          [false, true],
+          [true, false],
+          [false, false],
+        ]
+      : [
+          [true, false],
+          [false, false],
+        ];
   let lastProblem = '';
-  for (const reindent of [true, false]) {
+  for (const [reindent, quotes] of attempts) {
     let edits: OffsetEdit[];
     try {
-      edits = plan(document, width, reindent, options.sequences);
+      edits = plan(document, width, reindent, options.sequences, quotes);
     } catch (error) {
       if (error instanceof KeepIndentation) continue;
       throw error;
@@ -103,8 +124,28 @@ function formatOpened(document: ManifestDocument, options: FormatOptions, check:
 export type FormatCheck = 'shortcut' | 'reparse';
 
 /**
+ * What the formatter's check says of `edits` (sorted, not overlapping) on `source`: undefined
+ * when they keep the value and change only whitespace and quotes as the formatter may, else the
+ * problem. Not in the package's API: tests hold the check to refusing what no plan should make.
+ */
+export function formattingProblem(
+  check: FormatCheck,
+  source: string,
+  edits: readonly OffsetEdit[],
+  options: FormatOptions = {},
+): string | undefined {
+  const document = openForEdit(source, {
+    format: options.format ?? detectFormat(options.filename),
+    filename: options.filename,
+    limits: options.limits,
+  });
+  return problemOf(document, edits, applyAll(document.text, edits), check);
+}
+
+/**
  * What `formatted` (the text of `document` with `edits`, sorted and not overlapping, applied)
- * would break, or undefined when it keeps the value and changes only whitespace.
+ * would break, or undefined when it keeps the value and changes only whitespace and the quotes
+ * of single-quoted scalars ({@link readEdits}).
  */
 function problemOf(
   document: ManifestDocument,
@@ -112,7 +153,17 @@ function problemOf(
   formatted: string,
   check: FormatCheck,
 ): string | undefined {
-  if (check === 'shortcut' && document.format === 'toml' && readsAsTomlDocument(document, formatted)) return undefined;
+  const read = readEdits(document, edits);
+  if (read === undefined) return 'would change more than whitespace and quotes';
+  const { quoteChanges, othersWhitespaceOnly } = read;
+  // The TOML shortcut reads strings byte for byte: it is for whitespace changes alone.
+  if (
+    check === 'shortcut' &&
+    document.format === 'toml' &&
+    quoteChanges.length === 0 &&
+    readsAsTomlDocument(document, formatted)
+  )
+    return undefined;
   const after = ManifestDocument.parse(formatted, {
     format: document.format,
     filename: document.filename,
@@ -121,15 +172,109 @@ function problemOf(
   if (after.diagnostics.some((d) => d.code === 'yaml-syntax' || d.code === 'toml-syntax' || d.code === 'duplicate-key'))
     return 'would break its syntax';
   if (!sameValue(after.value, document.value)) return 'would change a value';
-  // Edits that each replace whitespace with whitespace leave the text without whitespace as it was: only the edits need reading.
-  const whitespaceOnly =
-    check === 'shortcut' &&
-    edits.every(
-      (edit) =>
-        isWhitespaceOnly(document.text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length),
-    );
-  if (!whitespaceOnly && !sameWithoutWhitespace(formatted, document.text)) return 'would change more than whitespace';
+  // Edits that each replace whitespace with whitespace, besides the quote changes, leave the text
+  // without whitespace as the quote changes alone make it: only the edits need reading.
+  if (check === 'shortcut' && othersWhitespaceOnly) return undefined;
+  const expected = quoteChanges.length === 0 ? document.text : applyAll(document.text, quoteChanges);
+  if (!sameWithoutWhitespace(formatted, expected)) return 'would change more than whitespace and quotes';
   return undefined;
+}
+
+/**
+ * The edits read for the check: `quoteChanges`, those that change more than whitespace (`=` →
+ * ` = ` does not), when each is a quote change, the span of a single-quoted YAML key or value of
+ * `document`'s tree replaced by {@link doubleQuoted}'s form of it; and whether every other edit
+ * replaces whitespace with whitespace. Undefined when an edit changes more than whitespace and is
+ * no quote change: it would change something else.
+ */
+function readEdits(
+  document: ManifestDocument,
+  edits: readonly OffsetEdit[],
+): { quoteChanges: OffsetEdit[]; othersWhitespaceOnly: boolean } | undefined {
+  const text = document.text;
+  const quoteChanges: OffsetEdit[] = [];
+  let othersWhitespaceOnly = true;
+  let spans: Map<number, number> | undefined;
+  for (const edit of edits) {
+    if (isWhitespaceOnly(text, edit.start, edit.end) && isWhitespaceOnly(edit.newText, 0, edit.newText.length))
+      continue;
+    const old = text.slice(edit.start, edit.end);
+    if (sameWithoutWhitespace(old, edit.newText)) {
+      othersWhitespaceOnly = false;
+      continue;
+    }
+    if (document.format !== 'yaml' || !document.root) return undefined;
+    spans ??= singleQuotedSpans(document.root, text);
+    if (spans.get(edit.start) !== edit.end || doubleQuoted(old) !== edit.newText) return undefined;
+    quoteChanges.push(edit);
+  }
+  return { quoteChanges, othersWhitespaceOnly };
+}
+
+/** Where each single-quoted YAML key and value of the tree starts, and ends: keys written as aliases, merge keys and refused keys left out. */
+function singleQuotedSpans(root: ValueNode, text: string): Map<number, number> {
+  const spans = new Map<number, number>();
+  forEachSingleQuoted(root, text, (start, end) => spans.set(start, end));
+  return spans;
+}
+
+/** Calls `visit` with the span and the value of each single-quoted YAML key and value string under `root`. */
+function forEachSingleQuoted(
+  root: ValueNode,
+  text: string,
+  visit: (start: number, end: number, value: string) => void,
+): void {
+  forEachNode(root, (node) => {
+    if (node.kind === 'scalar') {
+      if (node.style === 'quoted' && typeof node.value === 'string' && text.charCodeAt(node.start) === APOSTROPHE)
+        visit(node.start, node.end, node.value);
+    } else if (node.kind === 'map') {
+      for (const entry of node.entries) {
+        if (entry.keyAlias !== undefined || entry.keyRefused || entry.merge) continue;
+        if (text.charCodeAt(entry.keyStart) === APOSTROPHE) visit(entry.keyStart, entry.keyEnd, entry.key);
+      }
+    }
+  });
+}
+
+const APOSTROPHE = 39;
+
+/**
+ * A one-line single-quoted YAML scalar (`'it''s'`, quotes included) in double quotes (`"it's"`),
+ * when that form needs no escape: its content has no `"`, no `\`, and only characters a
+ * double-quoted scalar holds as they are (no control character, tab or line break, no byte-order
+ * mark or line separator, no unpaired surrogate). Undefined otherwise, and for a text that is no
+ * such scalar.
+ */
+function doubleQuoted(quoted: string): string | undefined {
+  const last = quoted.length - 1;
+  if (last < 1 || quoted.charCodeAt(0) !== APOSTROPHE || quoted.charCodeAt(last) !== APOSTROPHE) return undefined;
+  let content = '';
+  let from = 1;
+  for (let at = 1; at < last; at++) {
+    const code = quoted.charCodeAt(at);
+    if (code === APOSTROPHE) {
+      // `''` is one apostrophe; a lone one would have ended the scalar.
+      if (at + 1 >= last || quoted.charCodeAt(at + 1) !== APOSTROPHE) return undefined;
+      content += quoted.slice(from, at + 1);
+      from = at + 2;
+      at++;
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      const low = quoted.charCodeAt(at + 1);
+      if (at + 1 >= last || low < 0xdc00 || low > 0xdfff) return undefined;
+      at++;
+    } else if (!isPrintableAsIs(code)) {
+      return undefined;
+    }
+  }
+  return `"${content}${quoted.slice(from, last)}"`;
+}
+
+/** Whether a double-quoted YAML scalar holds this UTF-16 unit as it is, without an escape (a surrogate is read in pairs by the caller). */
+function isPrintableAsIs(code: number): boolean {
+  if (code < 0x20 || code === 0x22 /* " */ || code === 0x5c /* \ */) return false;
+  if (code >= 0x7f && code < 0xa0) return false;
+  return code !== 0xfeff && code !== 0x2028 && code !== 0x2029 && (code < 0xdc00 || code > 0xdfff);
 }
 
 function isWhitespaceOnly(text: string, start: number, end: number): boolean {
@@ -266,6 +411,7 @@ function plan(
   width: number,
   reindent: boolean,
   sequences: FormatOptions['sequences'],
+  quotes: boolean,
 ): OffsetEdit[] {
   const text = document.text;
   const lines = linesOf(text);
@@ -281,6 +427,7 @@ function plan(
       new YamlIndenter(text, lines, linePlan, width, flush).map(root, 0);
     }
     if (root) yamlColons(root, text, inline, reindent);
+    if (root && quotes) yamlQuotes(root, text, inline);
   } else if (root) {
     tomlEquals(root, text, inline, lines, linePlan);
   }
@@ -566,6 +713,15 @@ function yamlColons(root: ValueNode, text: string, out: OffsetEdit[], reindent: 
           out.push({ start: dash + 1, end: item.start, newText: ' ' });
       }
     }
+  });
+  out.sort((a, b) => a.start - b.start);
+}
+
+/** `'web'` → `"web"`: each one-line single-quoted key and value whose double-quoted form needs no escape ({@link doubleQuoted}). */
+function yamlQuotes(root: ValueNode, text: string, out: OffsetEdit[]): void {
+  forEachSingleQuoted(root, text, (start, end, value) => {
+    const newText = doubleQuoted(text.slice(start, end));
+    if (newText !== undefined && newText.slice(1, -1) === value) out.push({ start, end, newText });
   });
   out.sort((a, b) => a.start - b.start);
 }

@@ -14,6 +14,7 @@ import {
   POLICY_FILE_NAME,
   PolicyError,
   type ManifestPolicy,
+  type PolicyFormat,
   type PolicyRules,
 } from './policy.js';
 
@@ -21,6 +22,8 @@ export interface PolicyFile {
   /** The policy file's absolute path. */
   file: string;
   rules: PolicyRules;
+  /** Its `format` settings, for `svc-manifest fmt` and the language server's formatting. */
+  format?: PolicyFormat;
   /** Whether a file (absolute path) is one the `ignore` globs leave out of walks. */
   ignores(absolutePath: string): boolean;
 }
@@ -51,7 +54,9 @@ export function readPolicyFile(file: string): PolicyFile {
   }
   try {
     const parsed = parsePolicy(bytes);
-    return { file, rules: parsed.rules, ignores: ignoring(file, parsed.ignore) };
+    const policy: PolicyFile = { file, rules: parsed.rules, ignores: ignoring(file, parsed.ignore) };
+    if (parsed.format) policy.format = parsed.format;
+    return policy;
   } catch (error) {
     if (error instanceof PolicyError) throw new PolicyError(`${file}: ${error.message}`);
     throw error;

@@ -11,6 +11,8 @@
  *   deprecated-key: off
  * ignore:
  *   - "legacy/**"             # relative to the folder of this file
+ * format:
+ *   quotes: preserve          # `svc-manifest fmt` keeps single quotes (default: double)
  * ```
  *
  * Rules that decide schema validity (structure, schema and parse rules) cannot be changed: a
@@ -47,10 +49,20 @@ export interface ManifestPolicy {
   inlineSuppressions: boolean;
 }
 
-/** A policy file's text, read: its `rules`, and its `ignore` globs (relative to the file's folder; the caller matches them). */
+/** A policy file's `format`: the formatter's settings (`FormatOptions`) that a project fixes for its manifests. */
+export interface PolicyFormat {
+  /** `double` (the default): single-quoted YAML scalars are written in double quotes where no escape is needed; `preserve`: quotes are kept. */
+  quotes?: 'double' | 'preserve';
+}
+
+/**
+ * A policy file's text, read: its `rules`, its `ignore` globs (relative to the file's folder; the
+ * caller matches them), and its `format` settings when it has any.
+ */
 export interface ParsedPolicy {
   rules: PolicyRules;
   ignore: readonly string[];
+  format?: PolicyFormat;
 }
 
 /**
@@ -89,15 +101,35 @@ export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
     throw new PolicyError(`not readable YAML (${problem?.message ?? 'no value'})`);
   if (value === null || value === undefined) return { rules: {}, ignore: [] };
   if (typeof value !== 'object' || Array.isArray(value))
-    throw new PolicyError("must be a mapping with 'rules' and/or 'ignore'");
+    throw new PolicyError("must be a mapping with 'rules', 'ignore' and/or 'format'");
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (key !== 'rules' && key !== 'ignore')
+    if (!POLICY_KEYS.includes(key))
       throw new PolicyError(
-        `unknown key '${key}'${didYouMeanNote(key, ['rules', 'ignore'])}; it takes 'rules' and 'ignore'`,
+        `unknown key '${key}'${didYouMeanNote(key, POLICY_KEYS)}; it takes 'rules', 'ignore' and 'format'`,
       );
   }
-  return { rules: checkedRules(record.rules), ignore: checkedIgnore(record.ignore) };
+  const parsed: ParsedPolicy = { rules: checkedRules(record.rules), ignore: checkedIgnore(record.ignore) };
+  if (record.format !== undefined && record.format !== null) parsed.format = checkedFormat(record.format);
+  return parsed;
+}
+
+const POLICY_KEYS = ['rules', 'ignore', 'format'];
+
+const QUOTES: readonly string[] = ['double', 'preserve'];
+
+function checkedFormat(format: unknown): PolicyFormat {
+  if (typeof format !== 'object' || format === null || Array.isArray(format))
+    throw new PolicyError("'format' is a mapping; it takes 'quotes'");
+  const out: PolicyFormat = {};
+  for (const [key, setting] of Object.entries(format as Record<string, unknown>)) {
+    if (key !== 'quotes')
+      throw new PolicyError(`unknown key 'format.${key}'${didYouMeanNote(key, ['quotes'])}; 'format' takes 'quotes'`);
+    if (typeof setting !== 'string' || !QUOTES.includes(setting))
+      throw new PolicyError(`'format.quotes' is set to ${JSON.stringify(setting)}; use double or preserve`);
+    out.quotes = setting as PolicyFormat['quotes'];
+  }
+  return out;
 }
 
 /** `rules` as a policy file or a `policy` option gives it, checked: a fresh object of known, configurable rules and valid settings. */
