@@ -15,7 +15,7 @@ import {
 } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 import type { TextSource } from '../document/piece-text.js';
-import { commonEnds, noteSplice, withRunReplaced, type KeptEnds } from '../document/spliced-lists.js';
+import { commonEnds, keptEnds, withKept, withRunReplaced, type KeptEnds } from '../document/spliced-lists.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
 
@@ -248,7 +248,7 @@ function readItems<T extends ValueNode | MapEntry>(
     list = old!;
   } else if (old) {
     // What reads the list item by item (kept rule results) needs only look between the kept ends.
-    if (complete && previous?.complete) noteSplice(list, old, prefix, suffix);
+    if (complete && previous?.complete) withKept(list, keptEnds(old, prefix, suffix));
     // Names are read only where the declaration objects differ (the edited items).
     let sameNamesHere = sameLength;
     for (let i = from; sameNamesHere && i < to; i++)
