@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { declarationsOf, ManifestDocument, validateDocument, type ValueNode } from '@svc-manifest/validator';
 import {
   commonEnds,
+  endsKeptFrom,
   keptEnds,
   keptOf,
   mapSpliced,
-  notedEnds,
   withKept,
   withRunReplaced,
   type KeptEnds,
@@ -102,7 +102,7 @@ describe('spliced lists', () => {
     expect(result[0]).toBe(oldMapped[0]);
     expect(result[4]).toMatchObject({ added: true });
     expect(result.slice(5)).toEqual(oldMapped.slice(6));
-    expect(notedEnds(result, oldMapped, keptOf(result))).toEqual({ prefix: 4, suffix: 4 });
+    expect(endsKeptFrom(result, oldMapped, keptOf(result))).toEqual({ prefix: 4, suffix: 4 });
     // No mapped form of the earlier list, or no kept ends handed over: every item is mapped.
     calls = 0;
     expect(mapSpliced(list, map, () => undefined, keptOf(list))).toHaveLength(9);
@@ -203,13 +203,13 @@ describe('the kept ends the document layer and the declarations index hand on', 
       for (const [where, list] of after) {
         const old = before.get(where);
         const carried = kept.get(where);
-        const noted = old && notedEnds(list, old, carried ?? keptOf(list));
-        if (!noted) continue;
+        const ends = old && endsKeptFrom(list, old, carried ?? keptOf(list));
+        if (!ends) continue;
         // Where the kept ends came from: a sequence node's items, a value's array, a declarations list.
         checked[where.slice(0, where.indexOf(' ')) as keyof Checked] += 1;
         const reference = compared(list, old);
-        expect(noted.prefix, where).toBeLessThanOrEqual(reference.prefix);
-        expect(noted.prefix + noted.suffix, where).toBeLessThanOrEqual(reference.prefix + reference.suffix);
+        expect(ends.prefix, where).toBeLessThanOrEqual(reference.prefix);
+        expect(ends.prefix + ends.suffix, where).toBeLessThanOrEqual(reference.prefix + reference.suffix);
       }
       before = after;
     }

@@ -11,7 +11,7 @@
  * declarations list, the anchors of kept rule results) carries its own, made by
  * {@link withKept} and read by {@link keptOf}. Neither is enumerable, so a value an update made
  * still compares and serialises as a fresh parse's. The readers ({@link commonEnds},
- * {@link notedEnds}, {@link mapSpliced}) take the kept ends as an argument from what they were
+ * {@link endsKeptFrom}, {@link mapSpliced}) take the kept ends as an argument from what they were
  * handed, and compare when there are none or they are about another list.
  */
 
@@ -51,7 +51,7 @@ export function keptOf(list: readonly unknown[]): KeptEnds | undefined {
  * The ends `list` shares with `old` by `kept` (what `list`, or the structure holding it, carries);
  * undefined when there are none or they are not about `old`.
  */
-export function notedEnds(
+export function endsKeptFrom(
   list: readonly unknown[],
   old: readonly unknown[],
   kept?: KeptEnds,
@@ -71,8 +71,8 @@ export function commonEnds(
   old: readonly unknown[],
   kept?: KeptEnds,
 ): { prefix: number; suffix: number } {
-  const noted = notedEnds(list, old, kept);
-  if (noted) return noted;
+  const carried = endsKeptFrom(list, old, kept);
+  if (carried) return carried;
   const n = list.length;
   const m = old.length;
   let prefix = 0;
