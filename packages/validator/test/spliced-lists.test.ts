@@ -112,6 +112,16 @@ describe('spliced lists', () => {
     expect(calls).toBe(9);
   });
 
+  it('a list spliced from a spliced list takes its place: the older one drops its kept ends, so no chain of lists stays alive', () => {
+    const first = [{ i: 0 }, { i: 1 }, { i: 2 }];
+    const second = withKept([first[0]!, { i: 10 }, first[2]!], keptEnds(first, 1, 1));
+    const third = withKept([second[0]!, second[1]!, { i: 20 }], keptEnds(second, 2, 0));
+    expect(keptOf(third)).toEqual(keptEnds(second, 2, 0));
+    expect(keptOf(second)).toBeUndefined();
+    // Read against the list before it, the older list now compares, and finds the same ends.
+    expect(commonEnds(second, first, keptOf(second))).toEqual({ prefix: 1, suffix: 1 });
+  });
+
   it('replaces a run in one new array, as slicing and concatenating would, leaving the old list alone', () => {
     fc.assert(
       fc.property(

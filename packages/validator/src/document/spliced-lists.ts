@@ -35,10 +35,15 @@ const KEPT = Symbol('kept ends');
 
 /**
  * `list`, now carrying `kept` (how it was spliced from `kept.from`). Only for an array the caller
- * has just made: the kept ends are set once and never changed.
+ * has just made. The list spliced from drops its own kept ends: they are for reading it against
+ * the list before it, which a newer list has replaced, and through them each list would keep every
+ * earlier one alive (a chain as long as the edits; without it, a reader of the older list
+ * compares, as with none).
  */
 export function withKept<L extends readonly unknown[]>(list: L, kept: KeptEnds): L {
-  Object.defineProperty(list, KEPT, { value: kept });
+  Object.defineProperty(list, KEPT, { value: kept, writable: true });
+  const from = kept.from as { [KEPT]?: KeptEnds };
+  if (from[KEPT] !== undefined) from[KEPT] = undefined;
   return list;
 }
 
