@@ -16,7 +16,7 @@ import type { Diagnostic, Range, RawDiagnostic, Severity } from './diagnostic.js
 import { shiftAllInPlace, shiftedDiagnostic } from './document/shift-diagnostics.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import type { MapEntry, ValueNode } from './document/nodes.js';
-import { appendAll, commonEnds, withRunReplaced } from './document/spliced-lists.js';
+import { appendAll, commonEnds, keptOf, withRunReplaced } from './document/spliced-lists.js';
 import { detectStyle } from './edit/yaml-edit.js';
 import { TextLines } from './edit/text-lines.js';
 import type { RuleCode } from './rule-codes.js';
@@ -194,7 +194,7 @@ export class ResultCache {
     if (previous && previous.depends === depends) {
       const old = previous.anchors;
       const m = old.length;
-      const { prefix, suffix } = commonEnds(anchors, old);
+      const { prefix, suffix } = commonEnds(anchors, old, keptOf(anchors));
       const changed = n - prefix - suffix;
       results = withRunReplaced(previous.results, prefix, m - suffix, new Array<ItemResult | undefined>(changed));
       const shift = n - m;

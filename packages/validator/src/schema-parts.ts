@@ -8,7 +8,7 @@
  * kept per value object, so after an edit only the parts whose value is new are validated
  * again (the document layer keeps an unchanged block's value object from one update to the next).
  */
-import { notedEnds, withRunReplaced } from './document/spliced-lists.js';
+import { endsKeptFrom, keptOf, withRunReplaced } from './document/spliced-lists.js';
 import type { SchemaError } from './rules/rule.js';
 
 export type CompiledPiece = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
@@ -239,9 +239,9 @@ function walkMembers(
   if (previous) {
     const old = previous.members;
     const m = old.length;
-    // A list spliced from the last one (an edited collection's value) says which ends it kept.
-    const noted = notedEnds(members, old);
-    if (noted) ({ prefix, suffix } = noted);
+    // A list spliced from the last one (an edited collection's value) carries which ends it kept.
+    const carried = endsKeptFrom(members, old, keptOf(members));
+    if (carried) ({ prefix, suffix } = carried);
     else {
       while (prefix < n && prefix < m && members[prefix] === old[prefix] && isCollection(members[prefix])) prefix++;
       while (

@@ -8,7 +8,7 @@ import {
   type MapNode,
   type ValueNode,
 } from './document/nodes.js';
-import { appendAll, mapSpliced, type KeptEnds } from './document/spliced-lists.js';
+import { appendAll, keptOf, mapSpliced, type KeptEnds } from './document/spliced-lists.js';
 import { partsV2 } from './generated/validators-v2.js';
 import { partsV1 } from './generated/validators-v1.js';
 import { dereferencedV1, dereferencedV2 } from './generated/schemas.js';
@@ -389,7 +389,7 @@ function runCodeRules(
       }
       const found = cache.each(
         `${slot}:${name}`,
-        anchorsOf(items, item.anchor, 'items' in collection ? collection.kept : undefined),
+        anchorsOf(items, item.anchor, 'items' in collection ? collection.kept : keptOf(collection)),
         (index) => item.pointer(items[index]!, index),
         (index) => {
           // Most items report nothing: they share one spare list (taken while in use, as checks nest).

@@ -6,10 +6,13 @@
  * results, kept schema results, kept declarations) needs how many items at each end are the same
  * objects. Comparing the two lists finds it, but that costs a step per item, on every edit, and in
  * the first edits after an open those steps run in V8's interpreter. The code that splices a list
- * knows the answer: it returns it as a {@link KeptEnds} value, which the structure that holds the
- * list carries (a sequence node's `kept`), and {@link commonEnds} reads it instead of comparing.
- * Lists derived from those (array values, declarations, anchors) are still noted in a WeakMap here:
- * they are plain arrays handed to code that has no node to read a value from.
+ * knows the answer: it returns it as a {@link KeptEnds} value, which travels with the list. A
+ * sequence node carries its items' as `kept`; a spliced plain array (a value's array, a
+ * declarations list, the anchors of kept rule results) carries its own, made by
+ * {@link withKept} and read by {@link keptOf}. Neither is enumerable, so a value an update made
+ * still compares and serialises as a fresh parse's. The readers ({@link commonEnds},
+ * {@link endsKeptFrom}, {@link mapSpliced}) take the kept ends as an argument from what they were
+ * handed, and compare when there are none or they are about another list.
  */
 
 /**
@@ -27,40 +30,54 @@ export function keptEnds(from: readonly unknown[], prefix: number, suffix: numbe
   return Object.freeze({ from, prefix, suffix });
 }
 
-const notes = new WeakMap<readonly unknown[], KeptEnds>();
+/** The property a spliced array carries its kept ends under: not enumerable, so invisible to comparisons and JSON. */
+const KEPT = Symbol('kept ends');
 
-/** Records that `list` holds `from`'s first `prefix` and last `suffix` items (the same objects), with other items between. */
-export function noteSplice(list: readonly unknown[], from: readonly unknown[], prefix: number, suffix: number): void {
-  notes.set(list, { from, prefix, suffix });
+/**
+ * `list`, now carrying `kept` (how it was spliced from `kept.from`). Only for an array the caller
+ * has just made. The list spliced from drops its own kept ends: they are for reading it against
+ * the list before it, which a newer list has replaced, and through them each list would keep every
+ * earlier one alive (a chain as long as the edits; without it, a reader of the older list
+ * compares, as with none).
+ */
+export function withKept<L extends readonly unknown[]>(list: L, kept: KeptEnds): L {
+  Object.defineProperty(list, KEPT, { value: kept, writable: true });
+  const from = kept.from as { [KEPT]?: KeptEnds };
+  if (from[KEPT] !== undefined) from[KEPT] = undefined;
+  return list;
+}
+
+/** The kept ends a spliced array carries ({@link withKept}), if any. */
+export function keptOf(list: readonly unknown[]): KeptEnds | undefined {
+  return (list as { readonly [KEPT]?: KeptEnds })[KEPT];
 }
 
 /**
- * The ends `list` shares with `old` by `kept` (what the structure holding `list` carries), else
- * by the note of the splice that made it from `old`; undefined when neither is about `old`.
+ * The ends `list` shares with `old` by `kept` (what `list`, or the structure holding it, carries);
+ * undefined when there are none or they are not about `old`.
  */
-export function notedEnds(
+export function endsKeptFrom(
   list: readonly unknown[],
   old: readonly unknown[],
   kept?: KeptEnds,
 ): { prefix: number; suffix: number } | undefined {
-  const note = kept ?? notes.get(list);
-  if (!note || note.from !== old || note.prefix + note.suffix > Math.min(list.length, old.length)) return undefined;
-  return { prefix: note.prefix, suffix: note.suffix };
+  if (!kept || kept.from !== old || kept.prefix + kept.suffix > Math.min(list.length, old.length)) return undefined;
+  return { prefix: kept.prefix, suffix: kept.suffix };
 }
 
 /**
  * How many items at the start and at the end of `list` are `old`'s same items (the two counts
- * never overlap): from the note of the splice that made `list` from `old`, else by comparing.
- * A note gives counts the comparison may exceed (an item replaced by itself); they are never
- * larger, so what they keep is kept rightly, and what is between is looked at again.
+ * never overlap): from `kept`, the kept ends `list` (or the structure holding it) carries, else by
+ * comparing. Kept ends give counts the comparison may exceed (an item replaced by itself); they
+ * are never larger, so what they keep is kept rightly, and what is between is looked at again.
  */
 export function commonEnds(
   list: readonly unknown[],
   old: readonly unknown[],
   kept?: KeptEnds,
 ): { prefix: number; suffix: number } {
-  const noted = notedEnds(list, old, kept);
-  if (noted) return noted;
+  const carried = endsKeptFrom(list, old, kept);
+  if (carried) return carried;
   const n = list.length;
   const m = old.length;
   let prefix = 0;
@@ -91,8 +108,8 @@ export function withRunReplaced<T>(old: readonly T[], from: number, to: number, 
 
 /**
  * `list.map(map)`, made from the mapped form of the list it was spliced from when there is one
- * (`mappedOld`): only the items between the kept ends (`kept`, else the list's note) are mapped.
- * The result is noted as spliced from `mappedOld` in the same way.
+ * (`mappedOld`): only the items between the kept ends (`kept`, what `list` or its holder carries)
+ * are mapped. The result carries its own kept ends, about `mappedOld` ({@link withKept}).
  */
 export function mapSpliced<T, U>(
   list: readonly T[],
@@ -100,16 +117,16 @@ export function mapSpliced<T, U>(
   mappedOf: (old: readonly T[]) => readonly U[] | undefined,
   kept?: KeptEnds,
 ): U[] {
-  const note = kept ?? notes.get(list);
-  const mappedOld = note ? mappedOf(note.from as readonly T[]) : undefined;
-  if (!note || !mappedOld || mappedOld.length !== note.from.length) return list.map(map);
+  const mappedOld = kept ? mappedOf(kept.from as readonly T[]) : undefined;
+  if (!kept || !mappedOld || mappedOld.length !== kept.from.length) return list.map(map);
   const n = list.length;
   const m = mappedOld.length;
   const middle: U[] = [];
-  for (let i = note.prefix; i < n - note.suffix; i++) middle.push(map(list[i]!));
-  const mapped = withRunReplaced(mappedOld, note.prefix, m - note.suffix, middle);
-  noteSplice(mapped, mappedOld, note.prefix, note.suffix);
-  return mapped;
+  for (let i = kept.prefix; i < n - kept.suffix; i++) middle.push(map(list[i]!));
+  return withKept(
+    withRunReplaced(mappedOld, kept.prefix, m - kept.suffix, middle),
+    keptEnds(mappedOld, kept.prefix, kept.suffix),
+  );
 }
 
 /**

@@ -30,7 +30,7 @@ import {
 } from './nodes.js';
 import { parseYamlFragment } from './parse-yaml.js';
 import type { ParsedFragment } from './tree-builder.js';
-import { keptEnds, noteSplice, withRunReplaced, type KeptEnds } from './spliced-lists.js';
+import { keptEnds, withKept, withRunReplaced, type KeptEnds } from './spliced-lists.js';
 import { bodyRegion, type ChangedRegion } from './text-change.js';
 import { checkMapKeys } from './tree-builder.js';
 import { buildValue, newObject } from './value.js';
@@ -766,8 +766,11 @@ function patchedSequence(
     const middleValues: unknown[] = [];
     for (let i = keptBefore; i < middleEnd; i++)
       for (const item of unitValue(units[i]!) as unknown[]) middleValues.push(item);
-    value = withRunReplaced(list, keptBefore - 1, list.length - keptAfter, middleValues);
-    noteSplice(value as unknown[], list, keptBefore - 1, keptAfter);
+    // The value's list carries its kept ends too: the schema walk reads them (schema-parts.ts).
+    value = withKept(
+      withRunReplaced(list, keptBefore - 1, list.length - keptAfter, middleValues),
+      keptEnds(list, keptBefore - 1, keptAfter),
+    );
   }
   return { items, kept, value };
 }

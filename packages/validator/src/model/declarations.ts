@@ -15,7 +15,7 @@ import {
 } from '../document/nodes.js';
 import type { SvcVersion } from './versions.js';
 import type { TextSource } from '../document/piece-text.js';
-import { commonEnds, noteSplice, withRunReplaced, type KeptEnds } from '../document/spliced-lists.js';
+import { commonEnds, keptEnds, withKept, withRunReplaced, type KeptEnds } from '../document/spliced-lists.js';
 
 export type DeclarationKind = 'agent' | 'connector' | 'template' | 'trigger';
 
@@ -168,15 +168,19 @@ interface KeptList {
  */
 const keptLists = new WeakMap<object, Map<string, KeptList>>();
 
-/** A list whose names are, in order, those of an earlier list (an edit changed its items but no name), to that earlier list. */
-const sameNames = new WeakMap<readonly Declaration[], readonly Declaration[]>();
+/**
+ * What a list of declarations whose names are, in order, those of an earlier list (an edit
+ * changed its items but no name) carries: that earlier list. Not enumerable, as a list's kept ends.
+ */
+const SAME_NAMES = Symbol('same names as');
 
 /**
  * The first list, from an earlier reading of the same collection, whose names are in order
- * those of `list`: what depends only on the names (which ones repeat) holds for both.
+ * those of `list`: what depends only on the names (which ones repeat) holds for both. The list
+ * carries it (set once, when the declarations index made it).
  */
 export function sameNamesAs(list: readonly Declaration[]): readonly Declaration[] | undefined {
-  return sameNames.get(list);
+  return (list as { readonly [SAME_NAMES]?: readonly Declaration[] })[SAME_NAMES];
 }
 
 /** An item read through an alias: what it says can change while the item's own node does not, so it is read every time. */
@@ -248,12 +252,12 @@ function readItems<T extends ValueNode | MapEntry>(
     list = old!;
   } else if (old) {
     // What reads the list item by item (kept rule results) needs only look between the kept ends.
-    if (complete && previous?.complete) noteSplice(list, old, prefix, suffix);
+    if (complete && previous?.complete) withKept(list, keptEnds(old, prefix, suffix));
     // Names are read only where the declaration objects differ (the edited items).
     let sameNamesHere = sameLength;
     for (let i = from; sameNamesHere && i < to; i++)
       sameNamesHere = list[i] === old[i] || list[i]!.name === old[i]!.name;
-    if (sameNamesHere) sameNames.set(list, sameNames.get(old) ?? old);
+    if (sameNamesHere) Object.defineProperty(list, SAME_NAMES, { value: sameNamesAs(old) ?? old });
   }
   const state: KeptList = { items, built, list, throughAlias: !complete && built.includes(THROUGH_ALIAS), complete };
   for (const anchor of [items[0]!, items[n - 1]!]) {

@@ -64,7 +64,8 @@ export interface RuleContext extends ManifestLocator {
    * collections apart. Pass an `anchor` made once (a constant such as `NODE_ITEM`): a list's
    * anchors are kept per anchor function, so a function made per call maps every item again.
    * `items`: a list, or a sequence node, whose `kept` ends (what an edit kept of its items) let
-   * only the items between them be mapped to anchors; pass a sequence's node, not its `items`.
+   * only the items between them be mapped to anchors; pass a sequence's node, not its `items`. A
+   * list from the declarations index carries its own kept ends (`keptOf`), so pass it as it is.
    */
   forEachItem<T>(
     name: string,
@@ -75,7 +76,7 @@ export interface RuleContext extends ManifestLocator {
   ): void;
 }
 
-/** The items `forEachItem` goes through: a list, or a collection that carries its kept ends (a `SeqNode`). */
+/** The items `forEachItem` goes through: a list (which may carry its kept ends itself), or a collection that carries them (a `SeqNode`). */
 export type ItemsOf<T> = readonly T[] | { readonly items: readonly T[]; readonly kept?: KeptEnds };
 
 /** Cross-reference and advice rules run as code over the whole manifest. */
