@@ -29,39 +29,49 @@ interface Answer {
   directive: Directive | null;
 }
 
-const answers = new WeakMap<ManifestDocument, Answer>();
-/** For a document made by an edit: the answer for the text before it (not that document: no chains of documents are kept alive). */
-const carried = new WeakMap<ManifestDocument, { before: Answer; region: ChangedRegion }>();
+/**
+ * The directive search of one document, kept with the document's state (`DocumentState.directives`):
+ * the answer once searched, or, for a document made by an edit, the answer for the text before it
+ * and the edit's lines, so that its search reads only those. It holds its own document and no
+ * earlier one: no chain of documents is kept alive.
+ */
+export class DirectiveSearch {
+  #answer: Answer | undefined;
+  #carried: { before: Answer; region: ChangedRegion } | undefined;
 
-/** Records that `next` was made from `previous` by an edit, so its search can start from `previous`'s answer. */
-export function noteEdit(previous: ManifestDocument, next: ManifestDocument): void {
-  const before = answers.get(previous) ?? carriedAnswer(previous);
-  if (before && next.editedRegion) carried.set(next, { before, region: next.editedRegion });
-}
+  constructor(
+    private readonly doc: ManifestDocument,
+    carried?: { before: Answer; region: ChangedRegion },
+  ) {
+    this.#carried = carried;
+  }
 
-/** The answer for a document whose own search never ran, when its edit carried one (a burst of edits validated once). */
-function carriedAnswer(doc: ManifestDocument): Answer | undefined {
-  const carry = carried.get(doc);
-  if (!carry) return undefined;
-  const directive = afterEdit(doc, carry.before.rule, carry.before.directive, carry.region);
-  const answer = { rule: carry.before.rule, directive };
-  answers.set(doc, answer);
-  carried.delete(doc);
-  return answer;
-}
+  /** The search of `next`, a document made from this one's by an edit: it starts from this one's answer. */
+  after(next: ManifestDocument): DirectiveSearch {
+    const before = this.#answer ?? this.#carriedAnswer();
+    return new DirectiveSearch(next, before && next.editedRegion ? { before, region: next.editedRegion } : undefined);
+  }
 
-/** The first directive line of the document's text that `rule` accepts, or null. */
-export function findDirective(doc: ManifestDocument, rule: DirectiveRule): Directive | null {
-  const known = answers.get(doc);
-  if (known?.rule === rule) return known.directive;
-  const carry = carried.get(doc);
-  carried.delete(doc);
-  const directive =
-    carry && carry.before.rule === rule
-      ? afterEdit(doc, rule, carry.before.directive, carry.region)
-      : searchLines(doc, rule, 0, doc.source.length);
-  answers.set(doc, { rule, directive });
-  return directive;
+  /** The first directive line of the document's text that `rule` accepts, or null. */
+  find(rule: DirectiveRule): Directive | null {
+    if (this.#answer?.rule === rule) return this.#answer.directive;
+    const carry = this.#carried;
+    this.#carried = undefined;
+    const directive =
+      carry && carry.before.rule === rule
+        ? afterEdit(this.doc, rule, carry.before.directive, carry.region)
+        : searchLines(this.doc, rule, 0, this.doc.source.length);
+    this.#answer = { rule, directive };
+    return directive;
+  }
+
+  /** The answer when this document's own search never ran but its edit carried one (a burst of edits validated once). */
+  #carriedAnswer(): Answer | undefined {
+    const carry = this.#carried;
+    if (!carry) return undefined;
+    this.find(carry.before.rule);
+    return this.#answer;
+  }
 }
 
 /**

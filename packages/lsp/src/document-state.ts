@@ -9,7 +9,7 @@ import {
   type TextChange,
   type TextSource,
 } from '@svc-manifest/validator/library';
-import { noteEdit } from './directive-search.js';
+import { DirectiveSearch } from './directive-search.js';
 import type { SvcVersion } from './schema-model.js';
 
 export interface DocumentState {
@@ -26,6 +26,8 @@ export interface DocumentState {
    * like the document's source: the pending text of a large file is never made one string.
    */
   readonly text?: TextSource;
+  /** The search for a schema directive line in `doc`'s text, carried over edits (directive-search.ts). */
+  readonly directives: DirectiveSearch;
 }
 
 /** Whether the state carries a text newer than its parsed document (an edit not parsed yet). */
@@ -56,7 +58,7 @@ export function createState(uri: string, version: number, text: string, options:
   const format = formatOf(uri, options.languageId);
   const limits = options.maxFileSizeBytes ? { maxBytes: options.maxFileSizeBytes } : undefined;
   const doc = ManifestDocument.parse(text, { format, filename: fileNameOf(uri), limits });
-  return { uri, version, format, doc, lastGood: doc.root ? doc : undefined };
+  return { uri, version, format, doc, lastGood: doc.root ? doc : undefined, directives: new DirectiveSearch(doc) };
 }
 
 /**
@@ -72,8 +74,8 @@ export function updateState(
 ): DocumentState {
   if (state.doc.hasText(text)) return { ...state, version };
   const doc = state.doc.update(text, changes);
-  noteEdit(state.doc, doc);
-  return { uri: state.uri, version, format: state.format, doc, lastGood: doc.root ? doc : state.lastGood };
+  const lastGood = doc.root ? doc : state.lastGood;
+  return { uri: state.uri, version, format: state.format, doc, lastGood, directives: state.directives.after(doc) };
 }
 
 export function fileNameOf(uri: string): string {

@@ -5,7 +5,7 @@
  */
 import { schemaVersionForUrl } from '@svc-manifest/schema';
 import { severityOf, type Diagnostic } from '@svc-manifest/validator/library';
-import { findDirective, type DirectiveRule } from './directive-search.js';
+import type { DirectiveRule } from './directive-search.js';
 import { declaredVersion, type DocumentState } from './document-state.js';
 import type { SvcVersion } from './schema-model.js';
 
@@ -45,10 +45,10 @@ export function findSchemaPin(state: DocumentState): SchemaPin | null {
 
 function locatePin(state: DocumentState): SchemaPin | null {
   if (state.format === 'yaml') {
-    const modeline = findDirective(state.doc, MODELINE);
+    const modeline = state.directives.find(MODELINE);
     if (modeline) return { ...modeline, how: 'modeline' };
   } else {
-    const taplo = findDirective(state.doc, TAPLO_DIRECTIVE);
+    const taplo = state.directives.find(TAPLO_DIRECTIVE);
     if (taplo) return { ...taplo, how: 'taplo' };
   }
   const root = state.doc.root;
