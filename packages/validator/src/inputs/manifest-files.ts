@@ -52,8 +52,11 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
   const problems: InputProblem[] = [];
   const seen = new Map<string, ManifestFile>();
   let stdin = false;
+  // One argument lists each file once (a walk follows no link): only files of several arguments
+  // can be one file twice, so only they need a real path (a few system calls per file).
+  const identity = inputs.length > 1 ? identityOf : (absolutePath: string) => absolutePath;
   const add = (file: ManifestFile) => {
-    const key = identityOf(file.absolutePath);
+    const key = identity(file.absolutePath);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
       // Found by a walk and also named: it counts as named.
