@@ -60,17 +60,19 @@ export const CPU_CLOCK = HAS_PYTHON
 export function wall(
   args: string[],
   env?: Record<string, string>,
+  /** The program `args` are given to (default: this Node). */
+  program: string = process.execPath,
 ): { ms: number; cpuMs: number; status: number | null } {
   if (HAS_PYTHON) {
-    const result = spawnSync('python3', [RUSAGE, process.execPath, ...args], {
+    const result = spawnSync('python3', [RUSAGE, program, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: env ? { ...process.env, ...env } : process.env,
     });
     if (result.status !== 0) throw new Error(`bench/rusage.py failed: ${result.stderr.toString()}`);
     return JSON.parse(result.stdout.toString()) as { ms: number; cpuMs: number; status: number | null };
   }
-  const command = HAS_TIME ? TIME : process.execPath;
-  const argv = HAS_TIME ? ['-f', '%U %S', '-o', TIME_OUT, process.execPath, ...args] : args;
+  const command = HAS_TIME ? TIME : program;
+  const argv = HAS_TIME ? ['-f', '%U %S', '-o', TIME_OUT, program, ...args] : args;
   const t = performance.now();
   const result = spawnSync(command, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],

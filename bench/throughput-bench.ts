@@ -49,6 +49,9 @@ export const ajvArgs = (tree: string): string[] => [
   `${tree}/**/svc.yaml`,
 ];
 
+/** python-jsonschema + PyYAML's arguments (to python3) for a tree: bench/jsonschema_throughput.py, one process. */
+export const pythonArgs = (tree: string): string[] => [join(ROOT, 'bench', 'jsonschema_throughput.py'), SCHEMA, tree];
+
 /** A tree of `count` manifests: one in ten TOML, one in three of the YAML ones invalid (`invalid`). */
 export function generateTree(root: string, count: number): { yaml: number; toml: number; invalid: number } {
   rmSync(root, { recursive: true, force: true });
@@ -143,7 +146,7 @@ export function benchThroughput(work: string, count: number, runs: number): Thro
     row(
       'python-jsonschema + PyYAML',
       count,
-      timeRuns(runs, 'python3', [join(ROOT, 'bench', 'jsonschema_throughput.py'), SCHEMA, tree], [0], read),
+      timeRuns(runs, 'python3', pythonArgs(tree), [0], read),
       'one process; no locations',
     );
   } else skipped.push('python-jsonschema + PyYAML: not installed (scripts/install-test-tools.sh installs them)');

@@ -338,7 +338,7 @@ async function validateCommand(args: readonly string[], io: CliIo): Promise<numb
   // A policy file that cannot be used (PolicyError) ends the run as runCli reports any error:
   // its message, escaped, and exit 2.
   // Each file is validated under its policy: the nearest policy file's rules, its comments honoured.
-  const policies = new PolicyFinder();
+  const policies = new PolicyFinder(found.listings);
   const files: FileToCheck[] = found.files
     .filter((file) => policies.keeps(file))
     .map((file) => ({

@@ -366,52 +366,76 @@ function runCodeRules(
   cache: ResultCache | undefined,
   raw: RawDiagnostic[],
 ): void {
-  const { version, locator } = tree;
-  let sink = raw;
-  let spare: RawDiagnostic[] | undefined;
-  const base = Object.assign(Object.create(locator) as ManifestLocator, {
-    version,
-    root: tree.root,
-    value: tree.value,
-    schema: schemaFor(version),
-    report: (diagnostic: RawDiagnostic) => sink.push(diagnostic),
-  });
+  const context = new CodeRuleContext(tree.locator, tree.root, tree.version, tree.value, raw, cache);
   for (const rule of CODE_RULES) {
-    // What a rule reports about an item also depends on the version (say, the schema it reads).
-    const slot = `${rule.id}@${version}`;
-    const forEachItem: RuleContext['forEachItem'] = (name, collection, item, check, depends) => {
-      const items = 'items' in collection ? collection.items : collection;
-      // A one-shot validation keeps no item's result: each check reports straight into the sink,
-      // in item order as the kept path appends them, without the anchors and slots that keep them.
-      if (!cache) {
-        for (let index = 0; index < items.length; index++) check(items[index]!, index);
-        return;
-      }
-      const found = cache.each(
-        `${slot}:${name}`,
-        anchorsOf(items, item.anchor, 'items' in collection ? collection.kept : keptOf(collection)),
-        (index) => item.pointer(items[index]!, index),
-        (index) => {
-          // Most items report nothing: they share one spare list (taken while in use, as checks nest).
-          const outer = sink;
-          const collected: RawDiagnostic[] = (sink = spare ?? []);
-          spare = undefined;
-          try {
-            check(items[index]!, index);
-          } finally {
-            sink = outer;
-          }
-          if (collected.length > 0) return collected;
-          spare = collected;
-          return NOTHING;
-        },
-        depends,
-      );
-      appendAll(sink, found);
-    };
-    const context: RuleContext = Object.assign(Object.create(base) as RuleContext, { forEachItem });
+    context.rule = rule;
     rule.check(context);
   }
+}
+
+/**
+ * What the code rules of one validation are handed: one object, of one shape in every
+ * validation, the rule being run set on it in turn. (A context made per file and per rule as
+ * objects whose prototype was the locator made each file's contexts a shape of their own, so
+ * every read of a context's property in every rule missed V8's inline caches.)
+ */
+class CodeRuleContext extends ManifestLocator implements RuleContext {
+  /** The rule being run: what its `forEachItem` checks report is kept under its id. */
+  rule: (typeof CODE_RULES)[number] = CODE_RULES[0]!;
+  readonly schema: Record<string, unknown>;
+  /** Where reports go: `raw`, or the list of the item a kept check is checking. */
+  private sink: RawDiagnostic[];
+  /** Most items report nothing: they share one spare list (taken while in use, as checks nest). */
+  private spare: RawDiagnostic[] | undefined;
+
+  constructor(
+    locator: ManifestLocator,
+    readonly root: MapNode,
+    readonly version: SvcVersion,
+    readonly value: Record<string, unknown>,
+    raw: RawDiagnostic[],
+    private readonly cache: ResultCache | undefined,
+  ) {
+    super(locator.document, locator.rootNode);
+    this.schema = schemaFor(version);
+    this.sink = raw;
+  }
+
+  readonly report = (diagnostic: RawDiagnostic): void => {
+    this.sink.push(diagnostic);
+  };
+
+  readonly forEachItem: RuleContext['forEachItem'] = (name, collection, item, check, depends) => {
+    const items = 'items' in collection ? collection.items : collection;
+    const cache = this.cache;
+    // A one-shot validation keeps no item's result: each check reports straight into the sink,
+    // in item order as the kept path appends them, without the anchors and slots that keep them.
+    if (!cache) {
+      for (let index = 0; index < items.length; index++) check(items[index]!, index);
+      return;
+    }
+    // What a rule reports about an item also depends on the version (say, the schema it reads).
+    const found = cache.each(
+      `${this.rule.id}@${this.version}:${name}`,
+      anchorsOf(items, item.anchor, 'items' in collection ? collection.kept : keptOf(collection)),
+      (index) => item.pointer(items[index]!, index),
+      (index) => {
+        const outer = this.sink;
+        const collected: RawDiagnostic[] = (this.sink = this.spare ?? []);
+        this.spare = undefined;
+        try {
+          check(items[index]!, index);
+        } finally {
+          this.sink = outer;
+        }
+        if (collected.length > 0) return collected;
+        this.spare = collected;
+        return NOTHING;
+      },
+      depends,
+    );
+    appendAll(this.sink, found);
+  };
 }
 
 /** What a text without a tree and without an error gets: it is empty; the fix adds `svc_version`. */

@@ -2,7 +2,7 @@
  * Policy of `svc-manifest validate`, through the built command: `--max-warnings`, and the
  * `.svc-manifest.yaml` policy file (rule severities, ignore globs).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,29 @@ describe('.svc-manifest.yaml', () => {
     expect(
       (JSON.parse(named.stdout) as { filePath: string }[]).map((file) => file.filePath.slice(root.length + 1)),
     ).toEqual(['app/svc.yaml', 'legacy/svc.yaml']);
+  });
+
+  it('is found the same in the folders a walk listed: through a link, and never above the repository root', () => {
+    // The walk's listings spare the lookup its system calls; what it finds must not change.
+    const root = repository('listed', {
+      'services/api/svc.yaml': ONE_WARNING,
+      'services/web/svc.yaml': ONE_WARNING,
+      'shared/quiet.yaml': 'rules:\n  default-agent-declared: off\n',
+    });
+    symlinkSync(join(root, 'shared', 'quiet.yaml'), join(root, 'services', 'web', '.svc-manifest.yaml'));
+    const result = runBundle(['validate', '.', '--format', 'json'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(
+      (JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string }[] }[]).map((file) => [
+        file.filePath.slice(root.length + 1),
+        file.messages.map((m) => m.ruleId),
+      ]),
+    ).toEqual([
+      // The repository has no policy of its own: the one above its root (which turns the rule off) does not apply.
+      ['services/api/svc.yaml', ['default-agent-declared']],
+      ['services/web/svc.yaml', []],
+    ]);
   });
 
   it("cannot change a rule the schema's verdict rests on, and names what is wrong in the file (exit 2)", () => {

@@ -23,6 +23,11 @@ export interface ManifestFileList {
   /** Whether `-` (standard input) was among the arguments; its place in the order is not kept. */
   stdin: boolean;
   problems: InputProblem[];
+  /**
+   * The names each folder the walks listed held, by absolute path: a policy lookup there needs no
+   * system call for a name that was not among them (`PolicyFinder`).
+   */
+  listings?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface FindOptions {
@@ -51,9 +56,13 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
   const files: ManifestFile[] = [];
   const problems: InputProblem[] = [];
   const seen = new Map<string, ManifestFile>();
+  const listings = new Map<string, string[]>();
   let stdin = false;
+  // One argument lists each file once (a walk follows no link): only files of several arguments
+  // can be one file twice, so only they need a real path (a few system calls per file).
+  const identity = inputs.length > 1 ? identityOf : (absolutePath: string) => absolutePath;
   const add = (file: ManifestFile) => {
-    const key = identityOf(file.absolutePath);
+    const key = identity(file.absolutePath);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
       // Found by a walk and also named: it counts as named.
@@ -84,6 +93,7 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
           });
         found.files.forEach(add);
         problems.push(...found.problems);
+        for (const [folder, names] of found.listings) listings.set(folder, names);
         continue;
       }
       problems.push({ input, kind: 'unreadable', reason: describeFileError(error) });
@@ -103,8 +113,9 @@ export function findManifestFiles(inputs: readonly string[], options: FindOption
     }
     found.files.forEach(add);
     problems.push(...found.problems);
+    for (const [folder, names] of found.listings) listings.set(folder, names);
   }
-  return { files, stdin, problems };
+  return { files, stdin, problems, listings };
 }
 
 function nothingFoundReason(what: string, ignored: boolean): string {

@@ -31,6 +31,8 @@ export interface WalkResult {
   ignored: boolean;
   /** Folders below the argument that could not be listed. */
   problems: InputProblem[];
+  /** The names each folder the walk listed held, by absolute path (what is not there needs no system call to ask again). */
+  listings: Map<string, string[]>;
 }
 
 /** The files a glob may select: the manifest names, and any other YAML or TOML file the glob names. */
@@ -68,7 +70,7 @@ function walkTree(
   wanted: (relativePath: string, name: string) => boolean,
 ): WalkResult {
   const rules = options.honourIgnoreFiles ? new IgnoreRules() : undefined;
-  const result: WalkResult = { files: [], ignored: false, problems: [] };
+  const result: WalkResult = { files: [], ignored: false, problems: [], listings: new Map() };
   let entriesLeft = options.maxEntries ?? Infinity;
   const visit = (displayFolder: string, absoluteFolder: string, relativeFolder: string, depth: number) => {
     let entries: Dirent[];
@@ -81,6 +83,10 @@ function walkTree(
       return;
     }
     entries.sort((a, b) => compareNames(a.name, b.name));
+    result.listings.set(
+      absoluteFolder,
+      entries.map((entry) => entry.name),
+    );
     for (const entry of entries) {
       if (--entriesLeft < 0) return;
       const absolutePath = join(absoluteFolder, entry.name);

@@ -55,8 +55,25 @@ export interface CronProblem {
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Reads `text` as a schedule of the dialect, or says what is wrong with it and where. */
+/**
+ * What {@link readCron} read, by expression: a reading depends on the text alone, and a tree of
+ * manifests repeats a few schedules (`0 * * * *`) many times. Bounded, as expressions come from
+ * manifests: past the bound an expression is read afresh each time.
+ */
+const readings = new Map<string, CronSchedule | CronProblem>();
+const MAX_READINGS = 1024;
+
+/** Reads `text` as a schedule of the dialect, or says what is wrong with it and where. The result is shared: do not change it. */
 export function readCron(text: string): CronSchedule | CronProblem {
+  let read = readings.get(text);
+  if (read === undefined) {
+    read = readCronAfresh(text);
+    if (readings.size < MAX_READINGS) readings.set(text, read);
+  }
+  return read;
+}
+
+function readCronAfresh(text: string): CronSchedule | CronProblem {
   const trimmedStart = text.length - text.trimStart().length;
   const body = text.trim();
   if (body.startsWith('@')) {

@@ -73,6 +73,12 @@ export class PolicyFinder {
   private readonly byFolder = new Map<string, PolicyFile | undefined>();
   private readonly byFile = new Map<string, PolicyFile>();
 
+  /**
+   * `listings`: the names folders held when a walk listed them (`ManifestFileList.listings`);
+   * a name a folder's listing lacks is not looked for there. Other folders are asked the file system.
+   */
+  constructor(private readonly listings?: ReadonlyMap<string, readonly string[]>) {}
+
   /** The policy of a manifest (absolute path), or undefined when no folder up to the repository root has one. */
   policyFor(absolutePath: string): PolicyFile | undefined {
     return this.policyOfFolder(dirname(absolutePath));
@@ -89,9 +95,12 @@ export class PolicyFinder {
   private policyOfFolder(folder: string): PolicyFile | undefined {
     if (this.byFolder.has(folder)) return this.byFolder.get(folder);
     let policy: PolicyFile | undefined;
+    const listed = this.listings?.get(folder);
+    const mayHold = (name: string) => listed === undefined || listed.includes(name);
     const file = join(folder, POLICY_FILE_NAME);
-    if (isFile(file)) policy = this.read(file);
-    else if (!exists(join(folder, '.git')) && dirname(folder) !== folder) policy = this.policyOfFolder(dirname(folder));
+    if (mayHold(POLICY_FILE_NAME) && isFile(file)) policy = this.read(file);
+    else if (!(mayHold('.git') && exists(join(folder, '.git'))) && dirname(folder) !== folder)
+      policy = this.policyOfFolder(dirname(folder));
     this.byFolder.set(folder, policy);
     return policy;
   }
