@@ -42,6 +42,17 @@ describe('readCron', () => {
     expect(isCronProblem(readCron('1,'.repeat(200_000) + ' * * * *'))).toBe(true);
     expect(isCronProblem(readCron('9'.repeat(100_000) + ' * * * *'))).toBe(true);
   });
+
+  it("shares a short expression's reading, frozen, and keeps no long text", () => {
+    const schedule = readCron('*/15 9-17 * * 1-5');
+    expect(readCron('*/15 9-17 * * 1-5')).toBe(schedule);
+    expect(Object.isFrozen(schedule)).toBe(true);
+    expect(!isCronProblem(schedule) && schedule.values.every((field) => Object.isFrozen(field))).toBe(true);
+    expect(!isCronProblem(schedule) && Object.isFrozen(schedule.values)).toBe(true);
+    const long = `0 ${'1,'.repeat(200)}2 * * *`;
+    expect(readCron(long)).not.toBe(readCron(long));
+    expect(readCron(long)).toEqual(readCron(long));
+  });
 });
 
 describe('time zones', () => {

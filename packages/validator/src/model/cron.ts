@@ -62,15 +62,26 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  */
 const readings = new Map<string, CronSchedule | CronProblem>();
 const MAX_READINGS = 1024;
+/** A schedule is a short line; a longer text is read afresh, so the memo holds no more than 1,024 short strings. */
+const MAX_REMEMBERED_LENGTH = 256;
 
-/** Reads `text` as a schedule of the dialect, or says what is wrong with it and where. The result is shared: do not change it. */
+/** Reads `text` as a schedule of the dialect, or says what is wrong with it and where. A short text's reading is shared, frozen. */
 export function readCron(text: string): CronSchedule | CronProblem {
   let read = readings.get(text);
   if (read === undefined) {
     read = readCronAfresh(text);
-    if (readings.size < MAX_READINGS) readings.set(text, read);
+    if (readings.size < MAX_READINGS && text.length <= MAX_REMEMBERED_LENGTH) readings.set(text, frozen(read));
   }
   return read;
+}
+
+/** A reading made unchangeable, as every caller of {@link readCron} shares it. */
+function frozen(read: CronSchedule | CronProblem): CronSchedule | CronProblem {
+  if ('values' in read) {
+    for (const field of read.values) Object.freeze(field);
+    Object.freeze(read.values);
+  }
+  return Object.freeze(read);
 }
 
 function readCronAfresh(text: string): CronSchedule | CronProblem {
