@@ -54,6 +54,14 @@ describe('formatDocument', () => {
     expect(formatRange(state, { ...options, range }, { policy: () => policy })).toEqual([]);
   });
 
+  it("puts the policy file's indent and sequence style over the editor's tab size", () => {
+    const text = 'svc_version: 2\nagents:\n  main:\n    model: x\ntriggers:\n  - slug: t\n';
+    const state = doc(text);
+    const policy = { file: '/p/.svc-manifest.yaml', rules: {}, format: { indent: 3, sequences: 'flush' as const } };
+    const edits = formatDocument(state, { options: { tabSize: 2, insertSpaces: true } }, { policy: () => policy });
+    expect(applyEdits(text, edits)).toBe('svc_version: 2\nagents:\n   main:\n      model: x\ntriggers:\n- slug: t\n');
+  });
+
   it('formats TOML and answers nothing for a file it cannot read', () => {
     const text = 'svc_version=2\n  [project]\n  name  =  "x"';
     expect(applyEdits(text, formatDocument(doc(text, tomlUri), { options: { tabSize: 2, insertSpaces: true } }))).toBe(

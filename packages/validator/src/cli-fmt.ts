@@ -1,9 +1,9 @@
 /**
  * `svc-manifest fmt [paths…]` formats manifests in place; `fmt --check` writes nothing, lists the
- * files that would change and exits 1. The indent width comes from `.editorconfig` (the nearest
- * files up to `root = true`, or the repository's top); 2 otherwise. Quotes follow the policy
- * file's `format.quotes` (double by default). Paths are read by the CLI's input discovery
- * (`inputs/`), as for `validate`.
+ * files that would change and exits 1. The policy file's `format` (`indent`, `sequences`,
+ * `quotes`) decides first; else the indent width comes from `.editorconfig` (the nearest files up
+ * to `root = true`, or the repository's top), 2 otherwise, sequences stay as the file has them and
+ * quotes are made double. Paths are read by the CLI's input discovery (`inputs/`), as for `validate`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -74,10 +74,13 @@ export async function fmtCommand(args: readonly string[], io: CliIo, tools: CliT
     }
     let result;
     try {
+      const policy = policies.policyFor(absolutePath)?.format;
       result = formatManifest(bytes, {
         filename: file,
-        indentWidth: editorConfigIndent(absolutePath.replace(/\\/g, '/'), editorConfigsFor(absolutePath)),
-        quotes: policies.policyFor(absolutePath)?.format?.quotes,
+        indentWidth:
+          policy?.indent ?? editorConfigIndent(absolutePath.replace(/\\/g, '/'), editorConfigsFor(absolutePath)),
+        sequences: policy?.sequences,
+        quotes: policy?.quotes,
       });
     } catch (error) {
       if (!(error instanceof ManifestEditError)) throw error;

@@ -103,7 +103,8 @@ options:
 Format manifests in place: indentation (width from .editorconfig, else 2; sequences as the file
 has them), one space after ':' and around '=', no trailing white space, one final newline, and
 YAML's single-quoted keys and values in double quotes where no escape is needed ('web' becomes
-"web"; 'say "hi"' stays; a policy file's 'format: { quotes: preserve }' keeps them). Comments,
+"web"; 'say "hi"' stays). A policy file's 'format' (indent: 1-8, sequences: indented or flush,
+quotes: double or preserve) decides over .editorconfig and what the file has. Comments,
 key order, TOML quoting, anchors and aliases are kept, and a result that would read to another
 value is refused. Paths are taken as by 'validate' (files, folders, quoted globs); with
 no path, the manifest in the current folder.

@@ -506,6 +506,22 @@ describe('svc-manifest fmt', () => {
     expect(readFileSync(join(dir, 'kept', 'svc.yaml'), 'utf8')).toBe(text);
   });
 
+  it("puts the policy file's format.indent and format.sequences over .editorconfig and the file's own style", async () => {
+    const dir = join(work, 'format-policy');
+    mkdirSync(join(dir, 'svc'), { recursive: true });
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.editorconfig'), 'root = true\n[*.yaml]\nindent_size = 2\n');
+    writeFileSync(join(dir, '.svc-manifest.yaml'), 'format:\n  indent: 4\n  sequences: flush\n');
+    writeFileSync(
+      join(dir, 'svc', 'svc.yaml'),
+      'svc_version: 2\nagents:\n  main:\n    model: x\ntriggers:\n  - slug: t\n    type: cron\n',
+    );
+    expect(await fmt(['fmt', 'svc'], dir)).toEqual({ code: 0, stdout: 'formatted svc/svc.yaml\n', stderr: '' });
+    expect(readFileSync(join(dir, 'svc', 'svc.yaml'), 'utf8')).toBe(
+      'svc_version: 2\nagents:\n    main:\n        model: x\ntriggers:\n- slug: t\n  type: cron\n',
+    );
+  });
+
   it('takes the indent width from .editorconfig', async () => {
     const dir = join(work, 'editorconfig');
     mkdirSync(join(dir, 'deep'), { recursive: true });

@@ -47,6 +47,10 @@ describe('parsePolicy', () => {
       format: { quotes: 'preserve' },
     });
     expect(parsePolicy('format: {quotes: double}\n').format).toEqual({ quotes: 'double' });
+    expect(parsePolicy('format:\n  indent: 4\n  sequences: flush\n').format).toStrictEqual({
+      indent: 4,
+      sequences: 'flush',
+    });
     expect(parsePolicy('')).toEqual({ rules: {}, ignore: [] });
     expect(parsePolicy('# nothing yet\n')).toEqual({ rules: {}, ignore: [] });
   });
@@ -67,9 +71,16 @@ describe('parsePolicy', () => {
       ['- a\n', "must be a mapping with 'rules', 'ignore' and/or 'format'"],
       ['rules: [\n', 'not readable YAML'],
       ['rules:\n  __proto__: off\n', "no rule '__proto__'"],
-      ['format: preserve\n', "'format' is a mapping; it takes 'quotes'"],
-      ['format:\n  quote: preserve\n', "unknown key 'format.quote' (did you mean 'quotes'?); 'format' takes 'quotes'"],
+      ['format: preserve\n', "'format' is a mapping; it takes 'indent', 'sequences' and 'quotes'"],
+      [
+        'format:\n  quote: preserve\n',
+        "unknown key 'format.quote' (did you mean 'quotes'?); 'format' takes 'indent', 'sequences' and 'quotes'",
+      ],
       ['format:\n  quotes: single\n', '\'format.quotes\' is set to "single"; use double or preserve'],
+      ['format:\n  indent: 0\n', "'format.indent' is set to 0; use a whole number of spaces from 1 to 8"],
+      ['format:\n  indent: 2.5\n', "'format.indent' is set to 2.5; use a whole number of spaces from 1 to 8"],
+      ['format:\n  indent: "4"\n', '\'format.indent\' is set to "4"; use a whole number of spaces from 1 to 8'],
+      ['format:\n  sequences: flat\n', '\'format.sequences\' is set to "flat"; use indented or flush'],
     ];
     for (const [text, message] of refused) {
       expect(() => parsePolicy(text), text).toThrow(PolicyError);

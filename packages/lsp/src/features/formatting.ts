@@ -1,9 +1,10 @@
 /**
  * Document and range formatting: the validator's formatter (`formatManifest`), which changes only
- * whitespace and YAML quotes and proves the value unchanged. The indent width is the editor's
- * `tabSize` (where editors put `.editorconfig`'s `indent_size`), 2 when the client asks for tabs
- * or an odd width; the quotes follow the document's policy file (`format.quotes`), double without
- * one. A file the formatter refuses gets no edits.
+ * whitespace and YAML quotes and proves the value unchanged. The document's policy file
+ * (`format`: `indent`, `sequences`, `quotes`) decides first, as it does for `svc-manifest fmt`;
+ * else the indent width is the editor's `tabSize` (where editors put `.editorconfig`'s
+ * `indent_size`), 2 when the client asks for tabs or an odd width, and quotes are made double.
+ * A file the formatter refuses gets no edits.
  */
 import {
   DocumentFormattingRequest,
@@ -32,16 +33,18 @@ function indentWidth(options: FormattingOptions | undefined): number {
     : 2;
 }
 
-/** The formatter's options for a document: the editor's width, the policy file's quotes. */
+/** The formatter's options for a document: the policy file's `format`, else the editor's width. */
 function formatOptions(
   state: DocumentState,
   options: FormattingOptions | undefined,
   context: FeatureContext | undefined,
 ): FormatOptions {
+  const policy = context?.policy?.(state.uri)?.format;
   return {
     format: state.format,
-    indentWidth: indentWidth(options),
-    quotes: context?.policy?.(state.uri)?.format?.quotes,
+    indentWidth: policy?.indent ?? indentWidth(options),
+    sequences: policy?.sequences,
+    quotes: policy?.quotes,
   };
 }
 

@@ -11,8 +11,10 @@
  *   deprecated-key: off
  * ignore:
  *   - "legacy/**"             # relative to the folder of this file
- * format:
- *   quotes: preserve          # `svc-manifest fmt` keeps single quotes (default: double)
+ * format:                    # `svc-manifest fmt` and editors' formatting, over .editorconfig
+ *   indent: 4                 # spaces per level, 1 to 8 (default: .editorconfig's, else 2)
+ *   sequences: flush          # `- ` items flush with their key, or indented (default: as the file has it)
+ *   quotes: preserve          # keep single quotes (default: double where no escape is needed)
  * ```
  *
  * Rules that decide schema validity (structure, schema and parse rules) cannot be changed: a
@@ -51,6 +53,10 @@ export interface ManifestPolicy {
 
 /** A policy file's `format`: the formatter's settings (`FormatOptions`) that a project fixes for its manifests. */
 export interface PolicyFormat {
+  /** Spaces per level of YAML indentation, 1 to 8; over `.editorconfig` and the editor's tab size. */
+  indent?: number;
+  /** Whether a YAML sequence under a key is indented or flush with the key; without it, as the file's first one is. */
+  sequences?: 'indented' | 'flush';
   /** `double` (the default): single-quoted YAML scalars are written in double quotes where no escape is needed; `preserve`: quotes are kept. */
   quotes?: 'double' | 'preserve';
 }
@@ -117,17 +123,30 @@ export function parsePolicy(input: string | Uint8Array): ParsedPolicy {
 const POLICY_KEYS = ['rules', 'ignore', 'format'];
 
 const QUOTES: readonly string[] = ['double', 'preserve'];
+const SEQUENCES: readonly string[] = ['indented', 'flush'];
+const FORMAT_KEYS = ['indent', 'sequences', 'quotes'];
+const FORMAT_TAKES = "takes 'indent', 'sequences' and 'quotes'";
 
 function checkedFormat(format: unknown): PolicyFormat {
   if (typeof format !== 'object' || format === null || Array.isArray(format))
-    throw new PolicyError("'format' is a mapping; it takes 'quotes'");
+    throw new PolicyError(`'format' is a mapping; it ${FORMAT_TAKES}`);
   const out: PolicyFormat = {};
   for (const [key, setting] of Object.entries(format as Record<string, unknown>)) {
-    if (key !== 'quotes')
-      throw new PolicyError(`unknown key 'format.${key}'${didYouMeanNote(key, ['quotes'])}; 'format' takes 'quotes'`);
-    if (typeof setting !== 'string' || !QUOTES.includes(setting))
-      throw new PolicyError(`'format.quotes' is set to ${JSON.stringify(setting)}; use double or preserve`);
-    out.quotes = setting as PolicyFormat['quotes'];
+    const shown = JSON.stringify(setting) ?? String(setting);
+    if (key === 'indent') {
+      if (typeof setting !== 'number' || !Number.isInteger(setting) || setting < 1 || setting > 8)
+        throw new PolicyError(`'format.indent' is set to ${shown}; use a whole number of spaces from 1 to 8`);
+      out.indent = setting;
+    } else if (key === 'sequences') {
+      if (typeof setting !== 'string' || !SEQUENCES.includes(setting))
+        throw new PolicyError(`'format.sequences' is set to ${shown}; use indented or flush`);
+      out.sequences = setting as PolicyFormat['sequences'];
+    } else if (key === 'quotes') {
+      if (typeof setting !== 'string' || !QUOTES.includes(setting))
+        throw new PolicyError(`'format.quotes' is set to ${shown}; use double or preserve`);
+      out.quotes = setting as PolicyFormat['quotes'];
+    } else
+      throw new PolicyError(`unknown key 'format.${key}'${didYouMeanNote(key, FORMAT_KEYS)}; 'format' ${FORMAT_TAKES}`);
   }
   return out;
 }
