@@ -5,6 +5,7 @@
  */
 import {
   ManifestDocument,
+  SuppressionSearch,
   type ManifestFormat,
   type TextChange,
   type TextSource,
@@ -28,6 +29,8 @@ export interface DocumentState {
   readonly text?: TextSource;
   /** The search for a schema directive line in `doc`'s text, carried over edits (directive-search.ts). */
   readonly directives: DirectiveSearch;
+  /** The search for suppression comments in `doc`'s text, carried over edits (the validator's `SuppressionSearch`, for `withPolicy`). */
+  readonly suppressions: SuppressionSearch;
 }
 
 /** Whether the state carries a text newer than its parsed document (an edit not parsed yet). */
@@ -58,7 +61,15 @@ export function createState(uri: string, version: number, text: string, options:
   const format = formatOf(uri, options.languageId);
   const limits = options.maxFileSizeBytes ? { maxBytes: options.maxFileSizeBytes } : undefined;
   const doc = ManifestDocument.parse(text, { format, filename: fileNameOf(uri), limits });
-  return { uri, version, format, doc, lastGood: doc.root ? doc : undefined, directives: new DirectiveSearch(doc) };
+  return {
+    uri,
+    version,
+    format,
+    doc,
+    lastGood: doc.root ? doc : undefined,
+    directives: new DirectiveSearch(doc),
+    suppressions: SuppressionSearch.of(doc),
+  };
 }
 
 /**
@@ -75,7 +86,15 @@ export function updateState(
   if (state.doc.hasText(text)) return { ...state, version };
   const doc = state.doc.update(text, changes);
   const lastGood = doc.root ? doc : state.lastGood;
-  return { uri: state.uri, version, format: state.format, doc, lastGood, directives: state.directives.after(doc) };
+  return {
+    uri: state.uri,
+    version,
+    format: state.format,
+    doc,
+    lastGood,
+    directives: state.directives.after(doc),
+    suppressions: state.suppressions.after(doc),
+  };
 }
 
 export function fileNameOf(uri: string): string {

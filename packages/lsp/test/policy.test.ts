@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLICY_FILE_NAME } from '@svc-manifest/validator';
 import type { FeatureContext } from '../src/feature-context.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
+import { updateState } from '../src/document-state.js';
 import { codeActions } from '../src/features/code-actions.js';
 import { transformActions } from '../src/transform-actions.js';
 import { nodeWorkspacePolicy } from '../src/workspace-files.js';
@@ -84,6 +85,28 @@ describe('in process', () => {
     const edits = (unpoliced[0]!.edit!.changes![state.uri] ?? []) as { range: never; newText: string }[];
     // The suppressed deprecated key stays as it is.
     expect(applyEdits(MANIFEST, edits)).toBe(MANIFEST.replace('trigers', 'triggers').replace('projct', 'project'));
+  });
+});
+
+describe('after edits', () => {
+  it("reads the suppression comments from the state's search carried over edits, as a fresh state reads them", () => {
+    const uri = 'file:///work/policy/svc.yaml';
+    let text = MANIFEST;
+    let state = doc(text, uri);
+    const steps: [string, string][] = [
+      [UNUSED, '# svc-manifest-disable-next-line possible-typo'],
+      ['trigers: []', '# svc-manifest-disable-next-line possible-typo\ntrigers: []'],
+      ['# svc-manifest-disable-next-line deprecated-key', '# svc-manifest-disable-next-line deprecated-ky'],
+      ['default_agent: nobody', '# svc-manifest-disable default-agent-declared\ndefault_agent: nobody'],
+      ['svc_version: 2\n', 'svc_version: 2\n\n'],
+      ['# svc-manifest-disable-next-line possible-typo\ntrigers', 'trigers'],
+    ];
+    for (const [from, to] of steps) {
+      const start = text.indexOf(from);
+      text = text.slice(0, start) + to + text.slice(start + from.length);
+      state = updateState(state, state.version + 1, text, [{ start, end: start + from.length, newLength: to.length }]);
+      expect(computeDiagnostics(state)).toEqual(computeDiagnostics(doc(text, uri)));
+    }
   });
 });
 

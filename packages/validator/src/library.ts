@@ -56,6 +56,7 @@ export {
   type PolicyRules,
   type RuleSetting,
 } from './policy/policy.js';
+export { SuppressionSearch } from './policy/suppressions.js';
 export { checkPaths, type ManifestFiles, type PathKind } from './paths.js';
 export { sourcePaths, type SourcePath } from './model/source-paths.js';
 export { RULES, RULES_BY_ID, severityOf, type Rule, type RuleMeta, type RuleCode } from './rules/index.js';

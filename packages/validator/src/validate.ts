@@ -16,6 +16,7 @@ import { ManifestLocator } from './locator.js';
 import { isSupportedVersion, type SvcVersion } from './model/versions.js';
 import { checkPaths, type ManifestFiles } from './paths.js';
 import { applyManifestPolicy, atSeverity, type ManifestPolicy } from './policy/policy.js';
+import type { SuppressionSearch } from './policy/suppressions.js';
 import { CODE_RULES, SCHEMA_RULES_BY_ID, STRUCTURE_RULES_BY_KEYWORD, severityOf } from './rules/index.js';
 import type { RuleContext } from './rules/rule.js';
 import { explainSchemaErrors } from './schema-errors.js';
@@ -87,13 +88,17 @@ export function validateManifest(input: string | Uint8Array, options: ValidateOp
  * suppressed problems left out, the suppression comments' problems added in place order, `ok`
  * read again, `movedFrom` lined up with the new list. The same result when the policy changes
  * nothing here. Apply it last, after `withPathChecks`: a comment may suppress a path warning.
+ * `suppressions`, the document's search for suppression comments carried over edits
+ * (`SuppressionSearch.after`), spares a search of the whole text; without it (or with another
+ * document's), the text is searched.
  */
 export function withPolicy(
   document: ManifestDocument,
   result: ValidationResult,
   policy: ManifestPolicy,
+  suppressions?: SuppressionSearch,
 ): ValidationResult {
-  const outcome = applyManifestPolicy(document, result.diagnostics, policy);
+  const outcome = applyManifestPolicy(document, result.diagnostics, policy, suppressions);
   if (outcome === undefined) return result;
   const { diagnostics, from } = outcome;
   const out: ValidationResult = { ...result, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };

@@ -55,7 +55,7 @@ function validated(
           diagnostics: [...pins, ...checked.diagnostics],
           ...(checked.movedFrom ? { movedFrom: [...pins.map(() => undefined), ...checked.movedFrom] } : {}),
         };
-  return withPolicy(state.doc, all, documentPolicy(state.uri, context));
+  return withPolicy(state.doc, all, documentPolicy(state.uri, context), state.suppressions);
 }
 
 /** Every diagnostic of a manifest (the schema pin's and the validator's, under its policy), in the validator's shape. */

@@ -24,7 +24,7 @@ import { compareLocatedByPlace, type Diagnostic, type Severity } from '../diagno
 import { ManifestDocument } from '../document/manifest-document.js';
 import { RULES, RULES_BY_ID, type RuleCode } from '../rules/index.js';
 import { didYouMeanNote } from '../suggest.js';
-import { applySuppressions } from './suppressions.js';
+import { applySuppressions, SuppressionSearch } from './suppressions.js';
 
 export const POLICY_FILE_NAME = '.svc-manifest.yaml';
 
@@ -212,16 +212,21 @@ export interface PolicyOutcome {
  * out, the problems the manifest's comments suppress left out (when it honours them) and the
  * comments' own problems added, in place order; the others keep the order they were given in.
  * Undefined when the policy can change nothing here: no settings, and no suppression comment to
- * read (a text without `svc-manifest-` costs one search). Throws {@link PolicyError} for settings
- * a policy file could not hold, whether or not they would change anything.
+ * read (a text without `svc-manifest-` costs one search, or the search of an edit's lines when
+ * `search`, the document's {@link SuppressionSearch}, was carried over the edit). Throws
+ * {@link PolicyError} for settings a policy file could not hold, whether or not they would change anything.
  */
 export function applyManifestPolicy(
   document: ManifestDocument,
   diagnostics: readonly Diagnostic[],
   policy: ManifestPolicy,
+  search?: SuppressionSearch,
 ): PolicyOutcome | undefined {
   const settings = settingsOf(policy);
-  const suppressing = policy.inlineSuppressions === true && document.source.indexOf('svc-manifest-') !== -1;
+  const own = search?.document === document ? search : undefined;
+  const suppressing =
+    policy.inlineSuppressions === true &&
+    (own ? own.markedLines().length > 0 : document.source.indexOf('svc-manifest-') !== -1);
   if (settings.size === 0 && !suppressing) return undefined;
   const set = (d: Diagnostic): Diagnostic | undefined => {
     const setting = settings.get(d.code);
@@ -236,7 +241,7 @@ export function applyManifestPolicy(
     from.push(index);
   });
   if (!suppressing) return { diagnostics: kept, from };
-  const suppressed = applySuppressions(document, kept, SUPPRESSIBLE_RULES);
+  const suppressed = applySuppressions(own ?? SuppressionSearch.of(document), kept, SUPPRESSIBLE_RULES);
   if (suppressed.kept.length !== kept.length) {
     from = suppressed.kept.map((index) => from[index]!);
     kept = suppressed.kept.map((index) => kept[index]!);
