@@ -14,13 +14,11 @@ import {
   validateDocument,
   validateManifest,
   withPolicy,
-  type Diagnostic,
   type ManifestPolicy,
 } from '@svc-manifest/validator/library';
+import { diagnosticLine } from './support/diagnostic-lines.js';
 
-/** One diagnostic as `line:col-endLine:endCol severity code | message`. */
-const line = (d: Diagnostic) =>
-  `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.severity} ${d.code} | ${d.message}`;
+const line = diagnosticLine;
 
 const POLICY: ManifestPolicy = { inlineSuppressions: true };
 const SET: ManifestPolicy = { rules: { 'possible-typo': 'error' }, inlineSuppressions: true };

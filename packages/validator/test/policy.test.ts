@@ -17,11 +17,10 @@ import {
   type Diagnostic,
   type ManifestPolicy,
 } from '@svc-manifest/validator/library';
+import { diagnosticLine } from './support/diagnostic-lines.js';
 import { largeManifest } from './support/manifest-arbitraries.js';
 
-/** One diagnostic as `line:col-endLine:endCol severity code | message`. */
-const line = (d: Diagnostic) =>
-  `${d.range.start.line}:${d.range.start.column}-${d.range.end.line}:${d.range.end.column} ${d.severity} ${d.code} | ${d.message}`;
+const line = diagnosticLine;
 
 /** One warning (`default-agent-declared`, line 2) and one typo (`possible-typo`, line 5). */
 const WARNED = 'svc_version: 2\ndefault_agent: nobody\nagents:\n  writer: {}\ntrigers: []\n';
