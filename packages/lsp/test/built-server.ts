@@ -163,3 +163,13 @@ export async function startStdioClient(
     },
   };
 }
+
+/** The diagnostics of `uri`'s latest publication, once the server has published at least `count` for it. */
+export function publication<D>(client: StdioClient, uri: string, count: number): Promise<D[]> {
+  return client.until(() => {
+    const all = client.notifications.filter(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+    );
+    return all.length >= count && (all[all.length - 1]!.params.diagnostics as D[]);
+  }, `publication ${count} for ${uri}`);
+}

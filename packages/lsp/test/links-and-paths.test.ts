@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentLinks } from '../src/features/document-links.js';
-import { startStdioClient, type StdioClient } from './built-server.js';
+import { publication, startStdioClient, type StdioClient } from './built-server.js';
 import { doc, rangeOf, tomlUri } from './helpers.js';
 
 const YAML = `svc_version: 2
@@ -68,13 +68,7 @@ describe('over stdio', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const published = (uri: string, count: number) =>
-    client.until(() => {
-      const all = client.notifications.filter(
-        (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
-      );
-      return all.length >= count && (all[all.length - 1]!.params.diagnostics as { code: string; range: unknown }[]);
-    }, `publication ${count} for ${uri}`);
+  const published = (uri: string, count: number) => publication<{ code: string; range: unknown }>(client, uri, count);
 
   it('links, warns on a missing source path, and clears the warning when the file is created', async () => {
     const file = join(work, 'svc.yaml');
@@ -139,13 +133,7 @@ agent_runtime:
       undefined,
       watches ? { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } : {},
     );
-    const published = (count: number) =>
-      client.until(() => {
-        const all = client.notifications.filter(
-          (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
-        );
-        return all.length >= count && (all[all.length - 1]!.params.diagnostics as { code: string }[]);
-      }, `publication ${count}`);
+    const published = (count: number) => publication<{ code: string }>(client, uri, count);
     await client.connection.sendNotification('textDocument/didOpen', {
       textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST },
     });

@@ -20,7 +20,7 @@ import { updateState } from '../src/document-state.js';
 import { codeActions } from '../src/features/code-actions.js';
 import { transformActions } from '../src/transform-actions.js';
 import { nodeWorkspacePolicy } from '../src/workspace-files.js';
-import { startStdioClient, type StdioClient } from './built-server.js';
+import { publication, startStdioClient, type StdioClient } from './built-server.js';
 import { applyEdits, doc, rangeOf } from './helpers.js';
 
 /** Diagnostics on lines 2 (default-agent-declared), 6 (deprecated-key, suppressed), 7 and 9 (possible-typo), and an unused suppression on line 8. */
@@ -167,13 +167,7 @@ describe('over stdio', () => {
     }, 60_000);
     afterAll(() => client.close());
 
-    const published = (count: number) =>
-      client.until(() => {
-        const all = client.notifications.filter(
-          (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
-        );
-        return all.length >= count && (all[all.length - 1]!.params.diagnostics as Pushed[]);
-      }, `publication ${count}`);
+    const published = (count: number) => publication<Pushed>(client, uri, count);
 
     it('watches the policy file (created, changed, deleted)', async () => {
       const registration = await client.until(
@@ -275,13 +269,7 @@ describe('over stdio', () => {
     afterAll(() => client.close());
 
     it("reads the policy file again on the document's next validation", async () => {
-      const published = (count: number) =>
-        client.until(() => {
-          const all = client.notifications.filter(
-            (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
-          );
-          return all.length >= count && (all[all.length - 1]!.params.diagnostics as Pushed[]);
-        }, `publication ${count}`);
+      const published = (count: number) => publication<Pushed>(client, uri, count);
       await client.connection.sendNotification('textDocument/didOpen', {
         textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST },
       });
