@@ -48,7 +48,8 @@ export async function bundlePackage({ root, main, plugins = [], esbuild = {} }) 
     target: 'node20',
     // Workspace packages are bundled from their sources: no stale dist/ can sneak in.
     conditions: ['source'],
-    minify: true,
+    // SVC_BUNDLE_MINIFY=0 keeps names readable, for CPU profiles (bench/profile-summary.ts).
+    minify: process.env.SVC_BUNDLE_MINIFY !== '0',
     legalComments: 'none',
     sourcemap: false,
     metafile: true,
