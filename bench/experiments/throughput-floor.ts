@@ -10,6 +10,8 @@
  * - ajv-cli and ours (`--concurrency off`), as bench/throughput-bench.ts runs them.
  * - ours on two halves of the tree at once (two processes): what a second core gives when both
  *   halves run side by side, an upper bound for worker threads, which also pay a start-up each.
+ * - ours under `node --single-threaded`: V8 compiles and collects on the main thread only, so
+ *   the difference from `ours` is how much of the second core V8's own helper threads already use.
  *
  *   npx tsx bench/experiments/throughput-floor.ts [files=10000] [rounds=5]
  */
@@ -72,6 +74,7 @@ const commands: [string, string | undefined, string[], number][] = [
   ['ajv-cli', undefined, [ajv, ...ajvArgs(tree)], yaml],
   ['ours', undefined, ours([tree]), files],
   ['ours, two halves at once', 'sh', ['-c', halves], files],
+  ['ours, V8 on one thread', undefined, ['--single-threaded', ...ours([tree])], files],
 ];
 const env = { NO_COLOR: '1' };
 for (const [, program, args] of commands) wall(args, env, program);
