@@ -130,6 +130,34 @@ export function interleaved<T>(
   return measured;
 }
 
+/** A command to time: its program (undefined: this Node) and arguments. */
+export interface TimedCommand {
+  program?: string;
+  args: string[];
+}
+
+/**
+ * Each command once as a warm-up, then `rounds` rounds of all of them, each round starting with
+ * the next command so that none always runs first: the wall and CPU times of each command, by round.
+ */
+export function roundRobin(
+  commands: readonly TimedCommand[],
+  rounds: number,
+  env?: Record<string, string>,
+): { ms: number[]; cpuMs: number[] }[] {
+  for (const { program, args } of commands) wall(args, env, program);
+  const measured = commands.map(() => ({ ms: [] as number[], cpuMs: [] as number[] }));
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < commands.length; k++) {
+      const i = (round + k) % commands.length;
+      const run = wall(commands[i]!.args, env, commands[i]!.program);
+      measured[i]!.ms.push(run.ms);
+      measured[i]!.cpuMs.push(run.cpuMs);
+    }
+  }
+  return measured;
+}
+
 function pairs(manifest: string, runs: number, runCommand: () => Run, runBareNode: () => Run): CliResult {
   // Warm the OS file cache, and let the CLI write its code cache (its first three runs do).
   for (let i = 0; i < 3; i++) runCommand();

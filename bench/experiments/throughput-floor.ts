@@ -18,7 +18,7 @@
 import { createRequire } from 'node:module';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, wall } from '../cli-bench.ts';
+import { CLI, roundRobin } from '../cli-bench.ts';
 import { stat } from '../lsp-harness.ts';
 import { ROOT } from '../servers.ts';
 import { ajvArgs, generateTree } from '../throughput-bench.ts';
@@ -76,18 +76,11 @@ const commands: [string, string | undefined, string[], number][] = [
   ['ours, two halves at once', 'sh', ['-c', halves], files],
   ['ours, V8 on one thread', undefined, ['--single-threaded', ...ours([tree])], files],
 ];
-const env = { NO_COLOR: '1' };
-for (const [, program, args] of commands) wall(args, env, program);
-const measured = commands.map(() => ({ ms: [] as number[], cpuMs: [] as number[] }));
-for (let round = 0; round < rounds; round++) {
-  for (let k = 0; k < commands.length; k++) {
-    const i = (round + k) % commands.length;
-    const [, program, args] = commands[i]!;
-    const run = wall(args, env, program);
-    measured[i]!.ms.push(run.ms);
-    measured[i]!.cpuMs.push(run.cpuMs);
-  }
-}
+const measured = roundRobin(
+  commands.map(([, program, args]) => ({ program, args })),
+  rounds,
+  { NO_COLOR: '1' },
+);
 console.log(`${files} files (${yaml} YAML), ${rounds} rounds; medians`);
 const ajvAt = commands.findIndex(([name]) => name === 'ajv-cli');
 const ajvWall = stat(measured[ajvAt]!.ms).median;

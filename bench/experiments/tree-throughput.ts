@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { CLI, wall } from '../cli-bench.ts';
+import { CLI, roundRobin } from '../cli-bench.ts';
 import { stat } from '../lsp-harness.ts';
 import { ROOT } from '../servers.ts';
 import { ajvArgs, generateTree, pythonArgs } from '../throughput-bench.ts';
@@ -30,19 +30,11 @@ const commands: [string, string | undefined, string[], number][] = [
 if (spawnSync('python3', ['-c', 'import jsonschema, yaml, tomllib']).status === 0)
   commands.push(['python', 'python3', pythonArgs(tree), files]);
 if (process.env.OTHER_CLI) commands.push(['other build', undefined, ours(process.env.OTHER_CLI), files]);
-const env = { NO_COLOR: '1' };
-for (const [, program, args] of commands) wall(args, env, program);
-const measured = commands.map(() => ({ ms: [] as number[], cpuMs: [] as number[] }));
-for (let round = 0; round < rounds; round++) {
-  // Each round starts with another command, so that none always runs first.
-  for (let k = 0; k < commands.length; k++) {
-    const i = (round + k) % commands.length;
-    const [, program, args] = commands[i]!;
-    const run = wall(args, env, program);
-    measured[i]!.ms.push(run.ms);
-    measured[i]!.cpuMs.push(run.cpuMs);
-  }
-}
+const measured = roundRobin(
+  commands.map(([, program, args]) => ({ program, args })),
+  rounds,
+  { NO_COLOR: '1' },
+);
 const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);
 console.log(`${files} files (${yaml} YAML), ${rounds} rounds, format ${format}`);
 /** The median over the rounds of command i's files per second over command j's, by wall or CPU time. */
