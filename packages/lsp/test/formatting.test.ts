@@ -69,6 +69,17 @@ describe('formatDocument', () => {
     );
     expect(formatDocument(doc('svc_version: [\n'), { options: { tabSize: 2, insertSpaces: true } })).toEqual([]);
   });
+  // A client that sends the mark has it as line 0's first character, as in every other position the server answers.
+  it('re-indents a document that starts with a byte-order mark, and keeps the mark', () => {
+    const text = '\uFEFFsvc_version:   2\nagents:\n    main:\n        model: x\n';
+    const edits = formatDocument(doc(text), { options: { tabSize: 2, insertSpaces: true } });
+    expect(edits).toEqual([
+      { range: { start: { line: 0, character: 12 }, end: { line: 0, character: 16 } }, newText: ': ' },
+      { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 4 } }, newText: '  ' },
+      { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 8 } }, newText: '    ' },
+    ]);
+    expect(applyEdits(text, edits)).toBe('\uFEFFsvc_version: 2\nagents:\n  main:\n    model: x\n');
+  });
 });
 
 describe('formatRange', () => {
@@ -78,6 +89,13 @@ describe('formatRange', () => {
     expect(applyEdits(MESSY, edits)).toBe(
       'svc_version:   2\nagents:\n  main:\n    model: x\n\n\n\ntriggers:\n    - slug: t\n      type: cron\n',
     );
+  });
+
+  it('formats the selected lines of a document that starts with a byte-order mark', () => {
+    const text = '\uFEFFsvc_version:   2\nagents:\n    main:\n        model: x   \n';
+    const range = { start: positionIn(text, 'agents', 0, 0), end: positionIn(text, 'x   ', 0, 4) };
+    const edits = formatRange(doc(text), { options: { tabSize: 2, insertSpaces: true }, range });
+    expect(applyEdits(text, edits)).toBe('\uFEFFsvc_version:   2\nagents:\n  main:\n    model: x\n');
   });
 
   it('leaves out re-indentation that would change the value on its own', () => {
@@ -104,6 +122,25 @@ describe('over stdio', () => {
       documentFormattingProvider: true,
       documentRangeFormattingProvider: true,
     });
+  });
+
+  it('formats a document with a byte-order mark, whole and by range, keeping the mark', async () => {
+    const options = { tabSize: 2, insertSpaces: true };
+    const text = '\uFEFFsvc_version: 2\nagents:\n    main:\n        connectors: none\n';
+    const uri = 'file:///work/fmt-bom/svc.yaml';
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
+    const whole = await client.connection.sendRequest<{ range: never; newText: string }[]>('textDocument/formatting', {
+      textDocument: { uri },
+      options,
+    });
+    expect(applyEdits(text, whole)).toBe('\uFEFFsvc_version: 2\nagents:\n  main:\n    connectors: none\n');
+    const range = { start: { line: 0, character: 0 }, end: { line: 4, character: 0 } };
+    expect(
+      await client.connection.sendRequest('textDocument/rangeFormatting', { textDocument: { uri }, options, range }),
+    ).toEqual(whole);
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
 
   it('formats every fixture and example as formatManifest does, idempotently', async () => {

@@ -2,7 +2,8 @@
  * The formatter (`formatManifest`) and `svc-manifest fmt`: exact bytes after formatting, and on
  * every fixture and example: idempotent, the same value, only whitespace and the quotes of
  * single-quoted YAML scalars changed (found by the `yaml` library, not by us), and the same
- * result for the file with extra blank lines and trailing spaces.
+ * result for the file with extra blank lines and trailing spaces, or with a byte-order mark
+ * (kept); and `fmt` through the built bundle on files with one.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import {
 import { editorConfigIndent } from '../src/edit/editorconfig.js';
 import { formatManifestCheckedBy, formattingProblem } from '../src/edit/format.js';
 import { manifestPaths } from '../../../test/support/fixtures.js';
+import { ensureBundle, runBundle } from './support/child.js';
 
 const MESSY_YAML = `# head
 
@@ -257,6 +259,50 @@ describe('formatManifest', () => {
     expect(formatManifest('\n\n  \n', { format: 'yaml' })).toMatchObject({ text: '', changed: true });
   });
 
+  // The mark is no part of line 1: the file is formatted as it would be without it, and keeps it.
+  it('keeps a byte-order mark and formats a YAML file as without it: indentation, quotes, blank lines', () => {
+    const bom = '\uFEFF';
+    const text = `${bom}\n\nsvc_version:   2   \ndefault_agent: 'main'\nagents:\n    main:\n        connectors: none`;
+    const expected = `${bom}svc_version: 2\ndefault_agent: "main"\nagents:\n  main:\n    connectors: none\n`;
+    for (const check of ['shortcut', 'reparse'] as const) {
+      const result = formatManifestCheckedBy(check, text, { format: 'yaml' });
+      expect([result.text, result.indentKept], check).toEqual([expected, false]);
+    }
+    expect(formatManifest(expected, { format: 'yaml' }).changed).toBe(false);
+    // The first line's own indentation, and a file of nothing but the mark and blank lines.
+    expect(
+      formatManifest(`${bom}  svc_version: 2\n  agents:\n      main:\n          model: x\n`, { format: 'yaml' }).text,
+    ).toBe(`${bom}svc_version: 2\nagents:\n  main:\n    model: x\n`);
+    expect(formatManifest(`${bom}\n\n  \n`, { format: 'yaml' })).toMatchObject({ text: bom, changed: true });
+    expect(formatManifest(bom, { format: 'yaml' })).toMatchObject({ text: bom, changed: false });
+  });
+
+  it('keeps a byte-order mark and formats a TOML file as without it', () => {
+    const text = '\uFEFF  svc_version   =   2\n\n\n[agents.main]\n   model = "x"   ';
+    for (const check of ['shortcut', 'reparse'] as const)
+      expect(formatManifestCheckedBy(check, text, { format: 'toml' }).text, check).toBe(
+        '\uFEFFsvc_version = 2\n\n[agents.main]\nmodel = "x"\n',
+      );
+  });
+
+  it('formats a range of a file with a byte-order mark as without it', () => {
+    const text = '\uFEFFsvc_version:   2\nagents:\n    main:\n        model: x   \n';
+    const fromAgents = formatManifestRange(
+      text,
+      { start: text.indexOf('agents'), end: text.length },
+      { format: 'yaml' },
+    );
+    expect(applyEdits(text, fromAgents)).toBe('\uFEFFsvc_version:   2\nagents:\n  main:\n    model: x\n');
+    expect(formatManifestRange(text, { start: 0, end: text.length }, { format: 'yaml' })).toEqual(
+      formatManifest(text, { format: 'yaml' }).edits,
+    );
+    // The first line alone, indented with the rest: its indentation cannot move by itself, its spacing can.
+    const indented = '\uFEFF  svc_version:   2\n  agents: {}\n';
+    expect(formatManifestRange(indented, { start: 0, end: indented.indexOf('\n') }, { format: 'yaml' })).toEqual([
+      { start: 14, end: 18, newText: ': ' },
+    ]);
+  });
+
   it('formats a range over the whole file as the whole file, and reads a parsed document', () => {
     const whole = formatManifest(MESSY_YAML, { format: 'yaml' });
     expect(formatManifestRange(MESSY_YAML, { start: 0, end: MESSY_YAML.length }, { format: 'yaml' })).toEqual(
@@ -332,6 +378,21 @@ describe('on every fixture and example', () => {
     }
     // Not vacuous: some fixtures have single-quoted values.
     expect(rewritten).toBeGreaterThan(2);
+  });
+
+  it('gives the same text, after the mark, for the file with a byte-order mark, at the width it has and another', () => {
+    let reindented = 0;
+    for (const { file, text } of formatted) {
+      if (text.startsWith('\uFEFF')) continue;
+      // Without the comment lines the fixtures start with: the mark is then on the line of the first key.
+      const body = text.replace(/^(?:#[^\n]*\n)+/, '');
+      for (const indentWidth of [2, 4]) {
+        const expected = formatManifest(body, { filename: file, indentWidth }).text;
+        expect(formatManifest(`\uFEFF${body}`, { filename: file, indentWidth }).text, file).toBe(`\uFEFF${expected}`);
+        if (indentWidth === 4 && expected !== formatManifest(body, { filename: file }).text) reindented++;
+      }
+    }
+    expect(reindented).toBeGreaterThan(150);
   });
 
   it('gives the same text for the file with its simple double-quoted values in single quotes', () => {
@@ -542,5 +603,44 @@ describe('svc-manifest fmt', () => {
     expect(result.stderr).toContain('svc.yaml');
     expect(result.stderr).toContain('missing.yaml');
     expect(readFileSync(join(dir, 'svc.yaml'), 'utf8')).toBe('svc_version: [\n');
+  });
+});
+
+describe('svc-manifest fmt through the built bundle (node dist/svc-manifest.cjs)', () => {
+  let work: string;
+  beforeAll(() => {
+    ensureBundle();
+    work = mkdtempSync(join(tmpdir(), 'svc-fmt-bundle-'));
+  }, 120_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+  it('lists a file with a byte-order mark that needs formatting, and writes it with the mark kept', () => {
+    const dir = join(work, 'bom');
+    mkdirSync(join(dir, 'b'), { recursive: true });
+    mkdirSync(join(dir, 't'), { recursive: true });
+    const yaml = 'svc_version: 2\nagents:\n    main:\n        connectors: none\n';
+    writeFileSync(join(dir, 'svc.yaml'), Buffer.concat([BOM, Buffer.from(yaml)]));
+    writeFileSync(join(dir, 'b', 'svc.yaml'), yaml);
+    writeFileSync(join(dir, 't', 'svc.toml'), Buffer.concat([BOM, Buffer.from('  svc_version   =   2\n')]));
+    const check = runBundle(['fmt', '--check', 'svc.yaml', 'b/svc.yaml', 't/svc.toml'], { cwd: dir });
+    expect([check.status, check.stdout, check.stderr]).toEqual([
+      1,
+      'svc.yaml\nb/svc.yaml\nt/svc.toml\n',
+      "svc-manifest: 3 files would be reformatted; run 'svc-manifest fmt'\n",
+    ]);
+    expect(readFileSync(join(dir, 'svc.yaml'))).toEqual(Buffer.concat([BOM, Buffer.from(yaml)]));
+    const written = runBundle(['fmt', 'svc.yaml', 't/svc.toml'], { cwd: dir });
+    expect([written.status, written.stdout, written.stderr]).toEqual([
+      0,
+      'formatted svc.yaml\nformatted t/svc.toml\n',
+      '',
+    ]);
+    expect(readFileSync(join(dir, 'svc.yaml'))).toEqual(
+      Buffer.concat([BOM, Buffer.from('svc_version: 2\nagents:\n  main:\n    connectors: none\n')]),
+    );
+    expect(readFileSync(join(dir, 't', 'svc.toml'))).toEqual(Buffer.concat([BOM, Buffer.from('svc_version = 2\n')]));
+    expect(runBundle(['fmt', '--check', 'svc.yaml', 't/svc.toml'], { cwd: dir }).status).toBe(0);
   });
 });

@@ -352,14 +352,23 @@ function applyAll(text: string, edits: readonly OffsetEdit[]): string {
 // ---- the plan -------------------------------------------------------------------------------
 
 interface Lines {
-  /** Offset of each line's first character. */
+  /** Offset of each line's first character: on the first line, the one after a byte-order mark. */
   starts: number[];
   /** Offset of each line's end (before `\r\n` or `\n`). */
   ends: number[];
 }
 
+/** The length of the byte-order mark `text` starts with: 1, or 0 without one. */
+function markLength(text: string): number {
+  return text.charCodeAt(0) === 0xfeff ? 1 : 0;
+}
+
+/**
+ * The lines of `text`. A byte-order mark is no part of the first line: the file is planned as it
+ * would be without it (its first key at column 0), and no edit reaches the mark, which is kept.
+ */
 function linesOf(text: string): Lines {
-  const starts = [0];
+  const starts = [markLength(text)];
   const ends: number[] = [];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
     ends.push(i > 0 && text.charCodeAt(i - 1) === 13 ? i - 1 : i);
@@ -486,7 +495,8 @@ function plan(
   }
   // One final newline: blank lines at the end go, a missing line end is added.
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  if (lastKept === -1) return text.length === 0 ? [] : [{ start: 0, end: text.length, newText: '' }];
+  const textStart = lines.starts[0]!;
+  if (lastKept === -1) return text.length === textStart ? [] : [{ start: textStart, end: text.length, newText: '' }];
   const lastEnd = lines.ends[lastKept]!;
   if (linePlan.endInValue[lastKept] === 0) {
     while (edits.length > 0 && edits[edits.length - 1]!.start >= lastEnd) edits.pop();
@@ -797,7 +807,8 @@ export function formatManifestRangeCheckedBy(
   const keeps = (edits: readonly OffsetEdit[]): boolean =>
     edits.length === 0 || problemOf(document, edits, applyAll(text, edits), check) === undefined;
   if (keeps(inside)) return inside;
-  const atLineStart = (edit: OffsetEdit): boolean => edit.start === 0 || text.charCodeAt(edit.start - 1) === 10;
+  const atLineStart = (edit: OffsetEdit): boolean =>
+    edit.start === markLength(text) || text.charCodeAt(edit.start - 1) === 10;
   const notIndentation = inside.filter(
     (edit) =>
       !(
