@@ -48,8 +48,11 @@ export function didYouMeanNote(input: string, candidates: Iterable<string>): str
   return match === undefined ? '' : ` (did you mean '${match}'?)`;
 }
 
+/** What a name's spelling may vary in without being another name: hyphens, underscores, white space. */
+const SEPARATORS = /[-_\s]/g;
+
 function normalize(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
+  return name.toLowerCase().replace(SEPARATORS, '');
 }
 
 /** `'a', 'b' or 'c'` */

@@ -42,6 +42,8 @@ const CONTENT = 2;
 
 /** A key this reader accepts: a name that the core schema reads as a string (checked after). */
 const KEY = /[A-Za-z0-9_$][A-Za-z0-9_$./+@-]*/y;
+/** White space that JavaScript's `trim` takes and YAML's flow separators do not: anything but a space. */
+const WHITE_SPACE_BUT_SPACE = /[^\S ]/;
 /** An item of a one-line flow sequence: plain text without flow indicators or anything that needs more than a line loop. */
 const FLOW_ITEM =
   /^[^\s,[\]{}#:?&*!|>'"%@`-][^,[\]{}#:?&*!|>'"%@`]*$|^-[^\s,[\]{}#:?&*!|>'"%@`][^,[\]{}#:?&*!|>'"%@`]*$/;
@@ -140,7 +142,7 @@ class SimpleYamlReader {
       this.ends.push(end);
       this.indents.push(indent);
       this.kinds.push(first === -1 ? BLANK : first === 0x23 ? COMMENT : CONTENT);
-      if (first !== -1 && indent === 0 && /^(?:---|\.\.\.|%)/.test(text.slice(start, start + 3))) throw new Decline();
+      if (first !== -1 && indent === 0 && startsDirectiveOrMarker(text, start)) throw new Decline();
       start = next;
     }
   }
@@ -427,7 +429,7 @@ class SimpleYamlReader {
     const inner = text.slice(at + 1, close);
     // JavaScript's trim takes more for white space than YAML's space and tab (U+00A0, U+FEFF,
     // U+2028…): an item holding such a character is left to the library.
-    if (/[^\S ]/.test(inner)) throw new Decline();
+    if (WHITE_SPACE_BUT_SPACE.test(inner)) throw new Decline();
     if (inner.trim() !== '') {
       let from = at + 1;
       for (const part of inner.split(',')) {
@@ -459,22 +461,40 @@ function childPointer(parent: string, segment: string | number): string {
  */
 function isPlainBlockScalar(source: string): boolean {
   if (source === '') return false;
-  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(source) && !/^-[^\s]/.test(source)) return false;
+  if (STARTS_WITH_INDICATOR.test(source) && !DASH_BEFORE_TEXT.test(source)) return false;
   return !source.includes(': ') && !source.endsWith(':');
+}
+
+// The tests below are constants: a regular expression literal in a function body makes a new
+// RegExp object each time it is evaluated, and these run for every key and scalar of a file.
+const STARTS_WITH_INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
+const DASH_BEFORE_TEXT = /^-[^\s]/;
+const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const CORE_OCTAL = /^0o[0-7]+$/;
+const CORE_INT = /^[-+]?[0-9]+$/;
+const CORE_HEX = /^0x[0-9a-fA-F]+$/;
+const CORE_INF_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const CORE_EXPONENT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/** A line starting `---`, `...` or `%`: a document marker or a directive, which the library reads. */
+function startsDirectiveOrMarker(text: string, at: number): boolean {
+  return text.startsWith('---', at) || text.startsWith('...', at) || text.charCodeAt(at) === 0x25;
 }
 
 /** A plain scalar's value by the YAML 1.2 core schema, tested in the order the `yaml` library tests its tags. */
 export function resolvePlain(source: string): ScalarValue {
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(source)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(source)) return source[0] === 't' || source[0] === 'T';
-  if (/^0o[0-7]+$/.test(source)) return parseInt(source.slice(2), 8);
-  if (/^[-+]?[0-9]+$/.test(source)) return parseInt(source, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(source)) return parseInt(source.slice(2), 16);
-  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(source)) {
+  if (CORE_NULL.test(source)) return null;
+  if (CORE_BOOL.test(source)) return source[0] === 't' || source[0] === 'T';
+  if (CORE_OCTAL.test(source)) return parseInt(source.slice(2), 8);
+  if (CORE_INT.test(source)) return parseInt(source, 10);
+  if (CORE_HEX.test(source)) return parseInt(source.slice(2), 16);
+  if (CORE_INF_NAN.test(source)) {
     if (source.slice(-3).toLowerCase() === 'nan') return NaN;
     return source[0] === '-' ? -Infinity : Infinity;
   }
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(source)) return parseFloat(source);
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(source)) return parseFloat(source);
+  if (CORE_EXPONENT.test(source)) return parseFloat(source);
+  if (CORE_FLOAT.test(source)) return parseFloat(source);
   return source;
 }
