@@ -23,7 +23,7 @@
 import { SVC_CLI_PERMISSIONS_V1_ONLY } from '@svc-manifest/schema';
 import type { Diagnostic } from './diagnostic.js';
 import { ManifestDocument } from './document/manifest-document.js';
-import { pointerSegments } from './document/nodes.js';
+import { isArrayIndex, pointerSegments } from './document/nodes.js';
 import { editManifest } from './edit/engine.js';
 import { ManifestEditError, valueAtPath, type ManifestChange, type PathSegment } from './edit/changes.js';
 import { canonicalJson, isPlainObject } from './edit/json.js';
@@ -162,7 +162,7 @@ export function pointerToPath(value: unknown, pointer: string): PathSegment[] | 
   let node = value;
   for (const segment of pointerSegments(pointer)) {
     if (Array.isArray(node)) {
-      if (!/^(0|[1-9]\d*)$/.test(segment)) return undefined;
+      if (!isArrayIndex(segment)) return undefined;
       path.push(Number(segment));
     } else if (isPlainObject(node)) {
       path.push(segment);

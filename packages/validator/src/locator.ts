@@ -1,6 +1,7 @@
 import type { OffsetEdit, RawDiagnostic, RuleCode } from './diagnostic.js';
 import type { ManifestDocument } from './document/manifest-document.js';
 import {
+  isArrayIndex,
   findEntry,
   nodeAtPointer,
   pointerSegments,
@@ -116,7 +117,7 @@ export class ManifestLocator {
       if (container?.kind === 'map') {
         path.push(segment);
         node = findEntry(container, segment)?.value ?? null;
-      } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
+      } else if (container?.kind === 'seq' && isArrayIndex(segment)) {
         path.push(Number(segment));
         node = container.items[Number(segment)] ?? null;
       } else {

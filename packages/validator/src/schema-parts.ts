@@ -8,6 +8,7 @@
  * kept per value object, so after an edit only the parts whose value is new are validated
  * again (the document layer keeps an unchanged block's value object from one update to the next).
  */
+import { escapePointerSegment } from './document/nodes.js';
 import { endsKeptFrom, keptOf, withRunReplaced } from './document/spliced-lists.js';
 import type { SchemaError } from './rules/rule.js';
 
@@ -68,10 +69,6 @@ function run(
     byValue.set(value, errors);
   }
   return errors;
-}
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
@@ -145,11 +142,17 @@ function walkPart(
       const named = part.properties?.length ? new Set(part.properties.map(([name]) => name)) : undefined;
       const others = named ? keys.filter((key) => !named.has(key)) : keys;
       const members = others.map((key) => value[key]);
-      walkMembers(part.additional, members, (index) => `${pointer}/${escapeSegment(others[index]!)}`, found, work);
+      walkMembers(
+        part.additional,
+        members,
+        (index) => `${pointer}/${escapePointerSegment(others[index]!)}`,
+        found,
+        work,
+      );
     }
     for (const [name, child] of part.properties ?? []) {
       const member = value[name];
-      if (member !== undefined) walkParts(child, member, `${pointer}/${escapeSegment(name)}`, found, work);
+      if (member !== undefined) walkParts(child, member, `${pointer}/${escapePointerSegment(name)}`, found, work);
     }
   } else if (Array.isArray(value) && part.items) {
     walkMembers(part.items, value as unknown[], (index) => `${pointer}/${index}`, found, work);

@@ -1,6 +1,7 @@
 import { compareLocatedByPlace, sortedByPlace, type Diagnostic, type RawDiagnostic } from './diagnostic.js';
 import { ManifestDocument, type DocumentOptions } from './document/manifest-document.js';
 import {
+  isArrayIndex,
   findEntry,
   resolveAlias,
   unescapePointerSegment,
@@ -247,7 +248,7 @@ export function anchorFinder(locator: ManifestLocator): (found: PartErrors) => M
       anchor = findEntry(container, segment);
       // An entry found through a merge key (`<<`) is in another map: not placed, looked up each time.
       if (anchor) index = container.entries.indexOf(anchor);
-    } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
+    } else if (container?.kind === 'seq' && isArrayIndex(segment)) {
       index = Number(segment);
       anchor = container.items[index];
     }

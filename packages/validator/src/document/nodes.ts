@@ -173,11 +173,20 @@ export function unescapePointerSegment(segment: string): string {
 
 /** One JSON pointer segment, escaped (RFC 6901: `~` → `~0`, `/` → `~1`). */
 export function escapePointerSegment(segment: string): string {
+  // Most segments have nothing to escape: every pointer a validation makes goes through here.
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function toPointer(segments: readonly (string | number)[]): string {
   return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');
+}
+
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
+
+/** Whether a JSON pointer segment names an array item: a decimal index without leading zeros. */
+export function isArrayIndex(segment: string): boolean {
+  return ARRAY_INDEX.test(segment);
 }
 
 export interface PointerTarget {
@@ -200,7 +209,7 @@ export function nodeAtPointer(root: ValueNode, pointer: string): PointerTarget &
     if (container?.kind === 'map') {
       nextEntry = findEntry(container, segment);
       next = nextEntry?.value;
-    } else if (container?.kind === 'seq' && /^(0|[1-9]\d*)$/.test(segment)) {
+    } else if (container?.kind === 'seq' && isArrayIndex(segment)) {
       next = container.items[Number(segment)];
     }
     if (!next) return { node, entry, exact: false };
