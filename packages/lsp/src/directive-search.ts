@@ -1,12 +1,10 @@
 /**
  * Finding a schema directive line (`# yaml-language-server: $schema=…`, Taplo's `#:schema …`)
- * in a document's text, once per text. A directive may sit on any line, so the first search
- * reads the whole text; after an edit, the answer for the new text follows from the answer for
- * the text it was edited from and a search of the changed lines only (`ManifestDocument.editedRegion`):
- * in a 50,000-line file a keystroke otherwise pays a scan of megabytes for a comment that is
- * almost never there.
+ * in a document's text, once per text. A directive may sit on any line; the lines that hold one
+ * are the validator's `MarkedLines`, which carries the answer across edits and reads only the
+ * edited lines (`ManifestDocument.editedRegion`). This file says only what a directive line is.
  */
-import type { ChangedRegion, ManifestDocument } from '@svc-manifest/validator/library';
+import { MarkedLines, type LineMarker, type ManifestDocument } from '@svc-manifest/validator/library';
 
 /** A directive's URL and its offsets in the text. */
 export interface Directive {
@@ -24,103 +22,66 @@ export interface DirectiveRule {
   lineRule: RegExp;
 }
 
-interface Answer {
-  rule: DirectiveRule;
-  directive: Directive | null;
+/** A directive line's URL and where the URL starts in its line (a value carried across edits: no offset into the text). */
+interface DirectiveInLine {
+  url: string;
+  column: number;
 }
 
 /**
  * The directive search of one document, kept with the document's state (`DocumentState.directives`):
- * the answer once searched, or, for a document made by an edit, the answer for the text before it
- * and the edit's lines, so that its search reads only those. It holds its own document and no
- * earlier one: no chain of documents is kept alive.
+ * the validator's {@link MarkedLines} for the rule last asked about, so that the search of a
+ * document made by an edit reads only the edited lines. It holds its own document and no earlier
+ * one: no chain of documents is kept alive.
  */
 export class DirectiveSearch {
-  #answer: Answer | undefined;
-  #carried: { before: Answer; region: ChangedRegion } | undefined;
+  #search: { rule: DirectiveRule; lines: MarkedLines<DirectiveInLine> } | undefined;
 
   constructor(
     private readonly doc: ManifestDocument,
-    carried?: { before: Answer; region: ChangedRegion },
+    search?: { rule: DirectiveRule; lines: MarkedLines<DirectiveInLine> },
   ) {
-    this.#carried = carried;
+    this.#search = search;
   }
 
-  /** The search of `next`, a document made from this one's by an edit: it starts from this one's answer. */
+  /**
+   * The search of `next`, a document made from this one's by an edit: it starts from this one's
+   * answer (none is carried to a document not made from this one's).
+   */
   after(next: ManifestDocument): DirectiveSearch {
-    const before = this.#answer ?? this.#carriedAnswer();
-    return new DirectiveSearch(next, before && next.editedRegion ? { before, region: next.editedRegion } : undefined);
+    const search = this.#search;
+    return new DirectiveSearch(next, search && { rule: search.rule, lines: search.lines.after(next) });
   }
 
   /** The first directive line of the document's text that `rule` accepts, or null. */
   find(rule: DirectiveRule): Directive | null {
-    if (this.#answer?.rule === rule) return this.#answer.directive;
-    const carry = this.#carried;
-    this.#carried = undefined;
-    const directive =
-      carry && carry.before.rule === rule
-        ? afterEdit(this.doc, rule, carry.before.directive, carry.region)
-        : searchLines(this.doc, rule, 0, this.doc.source.length);
-    this.#answer = { rule, directive };
-    return directive;
-  }
-
-  /** The answer when this document's own search never ran but its edit carried one (a burst of edits validated once). */
-  #carriedAnswer(): Answer | undefined {
-    const carry = this.#carried;
-    if (!carry) return undefined;
-    this.find(carry.before.rule);
-    return this.#answer;
+    if (this.#search?.rule !== rule) this.#search = { rule, lines: MarkedLines.of(this.doc, markerOf(rule)) };
+    const first = this.#search.lines.first();
+    if (!first) return null;
+    const start = first.start + first.value.column;
+    return { url: first.value.url, start, end: start + first.value.url.length };
   }
 }
 
-/**
- * The first directive of `text`, made from `before` (the first directive of the text before the
- * edit) by an edit of the whole lines `region`. Lines before `region.start` did not change, nor
- * did those after it (they moved by `region.delta`).
- */
-function afterEdit(
-  doc: ManifestDocument,
-  rule: DirectiveRule,
-  before: Directive | null,
-  region: ChangedRegion,
-): Directive | null {
-  // Before the edit's lines, and so still the first.
-  if (before && before.start < region.start) return before;
-  const inEdit = searchLines(doc, rule, region.start, region.newEnd);
-  if (inEdit) return inEdit;
-  if (!before) return null;
-  // After the edit's lines: the same line, moved.
-  if (before.start >= region.oldEnd)
-    return { url: before.url, start: before.start + region.delta, end: before.end + region.delta };
-  // The edit changed the line that was first: the next one, if any, is after the edit.
-  return searchLines(doc, rule, region.newEnd, doc.source.length);
+/** The lines a rule marks: those where a directive line (a line holding the marker, also ended by U+2028 or U+2029) matches it. */
+function markerOf(rule: DirectiveRule): LineMarker<DirectiveInLine> {
+  return { marker: rule.marker, read: (line) => directiveIn(line, rule) };
 }
 
 /**
- * The first line among those wholly in `from..to` (both at line boundaries) that contains the
- * marker and matches the rule. Searching for the marker first keeps this from running a
- * regular expression over every line; each line is looked at once however many markers it holds.
+ * The first directive in `text` (a line of the document) that `rule` accepts. A directive's line
+ * may end at U+2028 or U+2029 too (a multiline `^`), so one line of the document may hold
+ * several; each is looked at once however many markers it holds.
  */
-function searchLines(
-  doc: ManifestDocument,
-  { marker, lineRule }: DirectiveRule,
-  from: number,
-  to: number,
-): Directive | null {
-  // `indexOf` has no end bound: search a copy of the lines (a keystroke's region is a line or two).
-  const lines = from === 0 && to === doc.source.length ? doc.text : doc.source.slice(from, to);
-  for (let at = lines.indexOf(marker); at >= 0;) {
+function directiveIn(text: string, { marker, lineRule }: DirectiveRule): DirectiveInLine | null {
+  for (let at = text.indexOf(marker); at >= 0;) {
     let lineStart = at;
-    while (lineStart > 0 && !isLineBreak(lines.charCodeAt(lineStart - 1))) lineStart--;
+    while (lineStart > 0 && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
     let lineEnd = at + marker.length;
-    while (lineEnd < lines.length && !isLineBreak(lines.charCodeAt(lineEnd))) lineEnd++;
-    const match = lineRule.exec(lines.slice(lineStart, lineEnd));
-    if (match) {
-      const start = from + lineStart + match[0].length - match[1]!.length;
-      return { url: match[1]!, start, end: start + match[1]!.length };
-    }
-    at = lines.indexOf(marker, lineEnd);
+    while (lineEnd < text.length && !isLineBreak(text.charCodeAt(lineEnd))) lineEnd++;
+    const match = lineRule.exec(text.slice(lineStart, lineEnd));
+    if (match) return { url: match[1]!, column: lineStart + match[0].length - match[1]!.length };
+    at = text.indexOf(marker, lineEnd);
   }
   return null;
 }

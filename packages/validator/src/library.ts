@@ -12,6 +12,7 @@ export {
 } from './document/manifest-document.js';
 export { mergeTextChanges, type ChangedRegion, type TextChange } from './document/text-change.js';
 export { PieceText, type TextSource } from './document/piece-text.js';
+export { MarkedLines, type LineMarker, type MarkedLine } from './document/marked-lines.js';
 export { LineIndex, lineOfOffset, type LineTable } from './document/line-index.js';
 export { DEFAULT_LIMITS, type Limits } from './document/limits.js';
 export {

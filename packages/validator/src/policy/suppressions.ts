@@ -21,9 +21,8 @@
  */
 import { compareLocatedByPlace, type Diagnostic } from '../diagnostic.js';
 import type { ManifestDocument } from '../document/manifest-document.js';
+import { MarkedLines, type LineMarker } from '../document/marked-lines.js';
 import { pathAtOffset } from '../document/nodes.js';
-import type { TextSource } from '../document/piece-text.js';
-import type { ChangedRegion } from '../document/text-change.js';
 import { RULES_BY_ID, severityOf, type RuleCode } from '../rules/index.js';
 import { didYouMeanNote } from '../suggest.js';
 
@@ -43,81 +42,46 @@ const DIRECTIVE = /^#[ \t]*svc-manifest-(disable-next-line|disable|enable)(?![\w
 /** What a directive's line holds: lines without it are never read further. */
 const MARKER = 'svc-manifest-';
 
+/** Every line holding {@link MARKER} is marked; which of them are suppressions is read against the tree. */
+const MARKED: LineMarker<true> = { marker: MARKER, read: () => true };
+
 /**
  * The lines of one document's text that hold {@link MARKER} (their start offsets, in order),
- * carried over edits as a value: the search once made, or, for a document made by an edit, the
- * lines of the text before it and the edit's region, so that its search reads only the edited
- * lines (`ManifestDocument.editedRegion`). A keystroke in a large file otherwise pays a scan of
- * the whole text for comments that are almost never there. Which of those lines are
- * suppressions is read again on every validation, against the tree: an edit elsewhere (an opened
- * block scalar) can turn an unchanged comment into a string's text. The language server keeps
- * one on each document's state (`DocumentState.suppressions`) and hands it to `withPolicy`.
- * It holds its own document and no earlier one.
+ * carried over edits as a value (a {@link MarkedLines} search: a document made by an edit has
+ * only its edited lines read). Which of those lines are suppressions is read again on every
+ * validation, against the tree: an edit elsewhere (an opened block scalar) can turn an
+ * unchanged comment into a string's text. The language server keeps one on each document's
+ * state (`DocumentState.suppressions`) and hands it to `withPolicy`. It holds its own document
+ * and no earlier one.
  */
 export class SuppressionSearch {
-  #marked: readonly number[] | undefined;
-  #carried: { before: readonly number[]; region: ChangedRegion | null } | undefined;
+  #starts: readonly number[] | undefined;
 
-  /** `carried`: the marked lines of the text `document` was updated from, and the edit between them. */
-  private constructor(
-    readonly document: ManifestDocument,
-    carried?: { before: readonly number[]; region: ChangedRegion | null },
-  ) {
-    this.#carried = carried;
-  }
+  private constructor(private readonly lines: MarkedLines<true>) {}
 
   /** The search of a document's text, made on first use. */
   static of(document: ManifestDocument): SuppressionSearch {
-    return new SuppressionSearch(document);
+    return new SuppressionSearch(MarkedLines.of(document, MARKED));
   }
 
-  /** The search of `next`, made from this one's document by `update()`: it starts from this one's answer. */
+  /** The document searched. */
+  get document(): ManifestDocument {
+    return this.lines.document;
+  }
+
+  /**
+   * The search of `next`, made from this one's document by `update()`: it starts from this
+   * one's answer. Another document is searched afresh.
+   */
   after(next: ManifestDocument): SuppressionSearch {
-    if (next.updatedFrom !== this.document.serial) return new SuppressionSearch(next);
-    return new SuppressionSearch(next, { before: this.markedLines(), region: next.editedRegion });
+    return new SuppressionSearch(this.lines.after(next));
   }
 
   /** The start offsets of the lines holding `svc-manifest-`, in order. */
   markedLines(): readonly number[] {
-    if (this.#marked) return this.#marked;
-    const carry = this.#carried;
-    this.#carried = undefined;
-    const source = this.document.source;
-    this.#marked = carry ? markedAfterEdit(source, carry.before, carry.region) : markedLines(source, 0, source.length);
-    return this.#marked;
+    this.#starts ??= this.lines.all().map((line) => line.start);
+    return this.#starts;
   }
-}
-
-/** The marked lines of `source` from those of the text it was edited from (`before`) and the edit's whole lines. */
-function markedAfterEdit(source: TextSource, before: readonly number[], region: ChangedRegion | null): number[] {
-  if (region === null) return [...before];
-  const out = before.filter((start) => start < region.start);
-  out.push(...markedLines(source, region.start, region.newEnd));
-  for (const start of before) if (start >= region.oldEnd) out.push(start + region.delta);
-  return out;
-}
-
-/**
- * The starts of the lines holding the marker among those wholly in `from..to` (both line
- * starts or the text's end). Lines end at "\n", "\r\n" or a lone "\r", as the line index has them.
- */
-function markedLines(source: TextSource, from: number, to: number): number[] {
-  // `indexOf` has no end bound: a region (a line or two) is searched as a copy.
-  const text: TextSource = from === 0 && to === source.length ? source : source.slice(from, to);
-  const found: number[] = [];
-  for (let at = text.indexOf(MARKER); at !== -1;) {
-    let start = at;
-    while (start > 0 && !isLineBreak(text.charCodeAt(start - 1))) start--;
-    let end = at + MARKER.length;
-    while (end < text.length && !isLineBreak(text.charCodeAt(end))) end++;
-    found.push(from + start);
-    at = end >= text.length ? -1 : text.indexOf(MARKER, end);
-  }
-  return found;
-}
-
-function isLineBreak(code: number): boolean {
-  return code === 0x0a || code === 0x0d;
 }
 
 /** The directives of a document, on its lines that hold the marker. */

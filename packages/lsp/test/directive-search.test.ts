@@ -1,0 +1,29 @@
+/**
+ * The directive search (directive-search.ts) carried to a document: only to one made from its
+ * own. The search after edits, against a whole-text search, is schema-pinning.test.ts's.
+ */
+import { describe, expect, it } from 'vitest';
+import { ManifestDocument } from '@svc-manifest/validator/library';
+import { DirectiveSearch, type DirectiveRule } from '../src/directive-search.js';
+
+const MODELINE: DirectiveRule = {
+  marker: 'yaml-language-server',
+  lineRule: /^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/,
+};
+
+describe('directive search', () => {
+  it('carries no answer to a document that was not made from its own', () => {
+    const text = 'svc_version: 2\n# yaml-language-server: $schema=https://a/s.json\n';
+    const document = ManifestDocument.parse(text);
+    const inserted = `x: 0\n${text}`;
+    const search = new DirectiveSearch(document.update(inserted));
+    expect(search.find(MODELINE)).toMatchObject({ start: inserted.indexOf('https') });
+    // Another document made from the same one: the answer above would be five characters off.
+    const sibling = document.update(text.replace('svc_version: 2', 'svc_version: 1'));
+    expect(search.after(sibling).find(MODELINE)).toEqual({
+      url: 'https://a/s.json',
+      start: text.indexOf('https'),
+      end: text.indexOf('https') + 'https://a/s.json'.length,
+    });
+  });
+});
