@@ -100,8 +100,10 @@ const mergedEntries = new WeakMap<MapNode, { entries: MapEntry[]; ignored: numbe
  * The entries a map contributes to its value, merge keys applied: own keys first, then
  * keys from merged maps that the map does not define itself (YAML 1.1 merge semantics).
  */
-export function effectiveEntries(map: MapNode, visiting: Set<MapNode> = new Set()): MapEntry[] {
+export function effectiveEntries(map: MapNode, visiting?: Set<MapNode>): MapEntry[] {
   if (!map.entries.some((entry) => entry.merge)) return map.entries.filter((entry) => !entry.ignored);
+  // Made here, not as a default parameter: most maps merge nothing, and every map's value reading comes here.
+  visiting ??= new Set();
   const ignored = map.entries.reduce((count, entry) => count + (entry.ignored ? 1 : 0), 0);
   const cached = mergedEntries.get(map);
   if (cached && cached.entries === map.entries && cached.ignored === ignored) return cached.result;
