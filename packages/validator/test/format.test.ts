@@ -310,6 +310,17 @@ describe('formatManifest', () => {
     );
     expect(formatManifest(ManifestDocument.parse(MESSY_YAML, { format: 'yaml' }))).toEqual(whole);
   });
+
+  // A range from offset 0 starts on line 1, also when the file's first character is a line end.
+  it('formats a range from offset 0 of a file that starts with a blank line from line 1', () => {
+    const text = '\n\nsvc_version:   2\n';
+    const whole = formatManifest(text, { format: 'yaml' });
+    expect(applyEdits(text, whole.edits)).toBe('svc_version: 2\n');
+    expect(formatManifestRange(text, { start: 0, end: text.length }, { format: 'yaml' })).toEqual(whole.edits);
+    expect(formatManifestRange(text, { start: 0, end: 1 }, { format: 'yaml' })).toEqual([
+      { start: 0, end: 1, newText: '' },
+    ]);
+  });
 });
 
 const files = manifestPaths();

@@ -800,7 +800,8 @@ export function formatManifestRangeCheckedBy(
   });
   const full = formatOpened(document, options, check);
   if (!full.changed) return [];
-  const lineStart = text.lastIndexOf('\n', Math.max(0, range.start - 1)) + 1;
+  // (`lastIndexOf` reads a negative position as 0: a range from 0 would start after a `\n` there.)
+  const lineStart = range.start <= 0 ? 0 : text.lastIndexOf('\n', range.start - 1) + 1;
   const inside = full.edits.filter((edit) => edit.start >= lineStart && edit.end <= range.end);
   // All of them: the formatter has checked them together already.
   if (inside.length === full.edits.length) return inside;
