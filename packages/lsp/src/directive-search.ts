@@ -71,12 +71,15 @@ function markerOf(rule: DirectiveRule): LineMarker<DirectiveInLine> {
 /**
  * The first directive in `text` (a line of the document) that `rule` accepts. A directive's line
  * may end at U+2028 or U+2029 too (a multiline `^`), so one line of the document may hold
- * several; each is looked at once however many markers it holds.
+ * several; each is looked at once however many markers it holds. A U+FEFF that starts the line
+ * is skipped: on the first line it is the text's byte-order mark, which the parsers skip too.
  */
 function directiveIn(text: string, { marker, lineRule }: DirectiveRule): DirectiveInLine | null {
+  // A byte-order mark (an editor may send the text with it) is no part of the first line's text.
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (let at = text.indexOf(marker); at >= 0;) {
     let lineStart = at;
-    while (lineStart > 0 && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
+    while (lineStart > bom && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
     let lineEnd = at + marker.length;
     while (lineEnd < text.length && !isLineBreak(text.charCodeAt(lineEnd))) lineEnd++;
     const match = lineRule.exec(text.slice(lineStart, lineEnd));

@@ -26,4 +26,15 @@ describe('directive search', () => {
       end: text.indexOf('https') + 'https://a/s.json'.length,
     });
   });
+
+  it('finds a directive on the first line after a byte-order mark', () => {
+    // An editor that sends the text as the file has it (the mark included) still has its modeline read.
+    const text = '\ufeff# yaml-language-server: $schema=https://a/s.json\nsvc_version: 2\n';
+    const search = new DirectiveSearch(ManifestDocument.parse(text));
+    expect(search.find(MODELINE)).toEqual({
+      url: 'https://a/s.json',
+      start: text.indexOf('https'),
+      end: text.indexOf('https') + 'https://a/s.json'.length,
+    });
+  });
 });
