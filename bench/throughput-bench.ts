@@ -9,7 +9,8 @@
  * the reason: a tool that silently read nothing would otherwise look fast.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI } from './cli-bench.ts';
 import { ROOT } from './servers.ts';
@@ -85,20 +86,34 @@ type RunCheck = (stdout: string, stderr: string) => string | undefined;
 
 function timeRuns(runs: number, command: string, args: string[], okCodes: number[], check: RunCheck): number | string {
   const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const started = process.hrtime.bigint();
-    const result = spawnSync(command, args, {
-      cwd: ROOT,
-      encoding: 'utf8',
-      maxBuffer: 512 * 1024 * 1024,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (result.error || !okCodes.includes(result.status ?? -1))
-      return `failed: ${result.error?.message ?? `exit ${result.status}`} ${result.stderr.slice(0, 300)}`;
-    const wrong = check(result.stdout, result.stderr);
-    if (wrong) return `failed: ${wrong}`;
-    times.push(ms);
+  // Each tool writes into files, not pipes: a Node program that ends with process.exit() (ajv-cli
+  // does) loses what it had still queued for a pipe, and its count would come up short.
+  const outputs = mkdtempSync(join(tmpdir(), 'svc-throughput-'));
+  const stdoutFile = join(outputs, 'stdout');
+  const stderrFile = join(outputs, 'stderr');
+  try {
+    for (let run = 0; run < runs; run++) {
+      const stdoutFd = openSync(stdoutFile, 'w');
+      const stderrFd = openSync(stderrFile, 'w');
+      const started = process.hrtime.bigint();
+      const result = spawnSync(command, args, {
+        cwd: ROOT,
+        stdio: ['ignore', stdoutFd, stderrFd],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      closeSync(stdoutFd);
+      closeSync(stderrFd);
+      const stdout = readFileSync(stdoutFile, 'utf8');
+      const stderr = readFileSync(stderrFile, 'utf8');
+      if (result.error || !okCodes.includes(result.status ?? -1))
+        return `failed: ${result.error?.message ?? `exit ${result.status}`} ${stderr.slice(0, 300)}`;
+      const wrong = check(stdout, stderr);
+      if (wrong) return `failed: ${wrong}`;
+      times.push(ms);
+    }
+  } finally {
+    rmSync(outputs, { recursive: true, force: true });
   }
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
