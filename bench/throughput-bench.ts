@@ -9,7 +9,17 @@
  * the reason: a tool that silently read nothing would otherwise look fast.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI } from './cli-bench.ts';
@@ -79,6 +89,19 @@ export function generateTree(root: string, count: number): { yaml: number; toml:
     }
   }
   return { yaml, toml, invalid };
+}
+
+/** The files of a tree (generateTree's), read into memory, in the order a depth-first walk meets them. */
+export function readTree(root: string): { path: string; bytes: Buffer }[] {
+  const files: { path: string; bytes: Buffer }[] = [];
+  (function walk(dir: string) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const at = join(dir, entry.name);
+      if (entry.isDirectory()) walk(at);
+      else files.push({ path: at, bytes: readFileSync(at) });
+    }
+  })(root);
+  return files;
 }
 
 /** What a run printed, for a check that it read every file (undefined: it did; else why not). */

@@ -12,10 +12,9 @@
  */
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../servers.ts';
-import { generateTree } from '../throughput-bench.ts';
+import { generateTree, readTree } from '../throughput-bench.ts';
 
 interface SamplingNode {
   callFrame: { functionName: string; lineNumber: number };
@@ -31,14 +30,7 @@ const { ManifestDocument, validateDocument } = createRequire(import.meta.url)(
   process.env.BUNDLE ?? join(ROOT, 'packages', 'validator', 'dist', 'svc-manifest-main.cjs'),
 ) as typeof import('../../packages/validator/src/index.ts');
 
-const files: { path: string; bytes: Buffer }[] = [];
-(function walk(dir: string) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const at = join(dir, entry.name);
-    if (entry.isDirectory()) walk(at);
-    else files.push({ path: at, bytes: readFileSync(at) });
-  }
-})(tree);
+const files = readTree(tree);
 const pass = () => {
   for (const file of files) {
     const document = ManifestDocument.parse(file.bytes, { filename: file.path });

@@ -7,10 +7,9 @@
  *   npm run build && npx tsx bench/experiments/per-file-stages.ts [files=10000]
  */
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../servers.ts';
-import { generateTree } from '../throughput-bench.ts';
+import { generateTree, readTree } from '../throughput-bench.ts';
 
 const count = Number(process.argv[2] ?? 10000);
 const tree = join(ROOT, '.bench-work', 'throughput-tree');
@@ -23,14 +22,7 @@ const jsYaml = createRequire(join(ROOT, 'node_modules', 'ajv-cli', 'package.json
   load(text: string): unknown;
 };
 
-const files: { path: string; bytes: Buffer; yaml: boolean }[] = [];
-(function walk(dir: string) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const at = join(dir, entry.name);
-    if (entry.isDirectory()) walk(at);
-    else files.push({ path: at, bytes: readFileSync(at), yaml: !entry.name.endsWith('.toml') });
-  }
-})(tree);
+const files = readTree(tree).map((file) => ({ ...file, yaml: !file.path.endsWith('.toml') }));
 const yamlTexts = files.filter((file) => file.yaml).map((file) => file.bytes.toString('utf8'));
 
 const microsPerFile = (ns: bigint, n: number) => (Number(ns) / n / 1000).toFixed(1);
