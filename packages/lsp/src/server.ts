@@ -523,9 +523,10 @@ function scheduledRequest(
   };
 }
 
-/** Guards notification handlers: each notes the message (quiet.ts), and a throw is logged, never raised. */
+/** What {@link notificationGuard} makes: wraps a notification handler. */
 type NotificationGuard = ReturnType<typeof notificationGuard>;
 
+/** Guards notification handlers: each notes the message (quiet.ts), and a throw is logged, never raised. */
 function notificationGuard(quiet: QuietWatch, log: Log) {
   return function notification<A extends unknown[]>(name: string, handler: (...args: A) => void): (...args: A) => void {
     return (...args) => {

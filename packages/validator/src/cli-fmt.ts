@@ -20,14 +20,14 @@ import type { CliTools } from './cli-transform.js';
 /**
  * The files `fmt` formats for its positional arguments, read as `validate` reads them (files,
  * folders walked with the ignore files honoured, quoted globs, less what a policy file's `ignore`
- * globs leave out of walks); with none, the manifests in the current folder. An argument that selects nothing is reported on stderr and counted in `failed`.
+ * globs leave out of walks, as `policies` finds them); with none, the manifests in the current folder. An argument that selects nothing is reported on stderr and counted in `failed`.
  */
-export function fmtInputs(
+function fmtInputs(
   positional: readonly string[],
   io: CliIo,
   tools: CliTools,
   honourIgnoreFiles: boolean,
-  policies = new PolicyFinder(),
+  policies: PolicyFinder,
 ): { files: ManifestFile[]; failed: boolean } {
   if (positional.length === 0) {
     const here = manifestsInFolder(io.cwd);
@@ -43,7 +43,7 @@ export function fmtInputs(
 }
 
 /** The `.editorconfig` files from `path`'s folder up to the filesystem's root, nearest first. */
-export function editorConfigsFor(path: string): EditorConfigFile[] {
+function editorConfigsFor(path: string): EditorConfigFile[] {
   const files: EditorConfigFile[] = [];
   for (let folder = dirname(path), depth = 0; depth < 64; depth++) {
     const candidate = join(folder, '.editorconfig');

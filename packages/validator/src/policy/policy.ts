@@ -207,6 +207,11 @@ export interface PolicyOutcome {
   from: number[];
 }
 
+/** `search` when it is `document`'s (carried over the edit that made it), else a search of the whole text. */
+function ownSearch(document: ManifestDocument, search: SuppressionSearch | undefined): SuppressionSearch {
+  return search?.document === document ? search : SuppressionSearch.of(document);
+}
+
 /**
  * The diagnostics of `document` as a policy has them: the severities it sets, `off` rules left
  * out, the problems the manifest's comments suppress left out (when it honours them) and the
@@ -223,10 +228,9 @@ export function applyManifestPolicy(
   search?: SuppressionSearch,
 ): PolicyOutcome | undefined {
   const settings = settingsOf(policy);
-  const own = search?.document === document ? search : undefined;
-  const suppressing =
-    policy.inlineSuppressions === true &&
-    (own ? own.markedLines().length > 0 : document.source.indexOf('svc-manifest-') !== -1);
+  // One search answers both whether there is a comment to read and where (none when it finds no line).
+  const comments = policy.inlineSuppressions === true ? ownSearch(document, search) : undefined;
+  const suppressing = comments?.markedLines().length ? comments : undefined;
   if (settings.size === 0 && !suppressing) return undefined;
   const set = (d: Diagnostic): Diagnostic | undefined => {
     const setting = settings.get(d.code);
@@ -241,7 +245,7 @@ export function applyManifestPolicy(
     from.push(index);
   });
   if (!suppressing) return { diagnostics: kept, from };
-  const suppressed = applySuppressions(own ?? SuppressionSearch.of(document), kept, SUPPRESSIBLE_RULES);
+  const suppressed = applySuppressions(suppressing, kept, SUPPRESSIBLE_RULES);
   if (suppressed.kept.length !== kept.length) {
     from = suppressed.kept.map((index) => from[index]!);
     kept = suppressed.kept.map((index) => kept[index]!);

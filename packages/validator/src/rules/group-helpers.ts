@@ -14,7 +14,7 @@ export function missingKeys(group: RuleErrorGroup): string[] {
 }
 
 /** Pointers of keys the group forbids (a failed `{ not: {} }` property), with the reason. */
-export function forbiddenKeys(group: RuleErrorGroup): { pointer: string; reason: string }[] {
+function forbiddenKeys(group: RuleErrorGroup): { pointer: string; reason: string }[] {
   return group.failures
     .filter((f) => f.error.keyword === 'not' && typeof f.schema['x-svc-forbidden'] === 'string')
     .map((f) => ({ pointer: f.error.instancePath, reason: f.schema['x-svc-forbidden'] as string }));
