@@ -105,6 +105,8 @@ describe('after edits', () => {
       const start = text.indexOf(from);
       text = text.slice(0, start) + to + text.slice(start + from.length);
       state = updateState(state, state.version + 1, text, [{ start, end: start + from.length, newLength: to.length }]);
+      // The state's own search, for its new document (withPolicy searches afresh for any other).
+      expect(state.suppressions.document).toBe(state.doc);
       expect(computeDiagnostics(state)).toEqual(computeDiagnostics(doc(text, uri)));
     }
   });
