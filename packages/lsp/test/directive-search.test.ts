@@ -1,10 +1,14 @@
 /**
  * The directive search (directive-search.ts) carried to a document: only to one made from its
- * own. The search after edits, against a whole-text search, is schema-pinning.test.ts's.
+ * own, and by the document state over an edit, which then searches the edited lines only. The
+ * search after edits, against a whole-text search, is schema-pinning.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
-import { ManifestDocument } from '@svc-manifest/validator/library';
+import { ManifestDocument, PieceText } from '@svc-manifest/validator/library';
 import { DirectiveSearch, type DirectiveRule } from '../src/directive-search.js';
+import { updateState } from '../src/document-state.js';
+import { findSchemaPin } from '../src/schema-pinning.js';
+import { doc } from './helpers.js';
 
 const MODELINE: DirectiveRule = {
   marker: 'yaml-language-server',
@@ -36,5 +40,24 @@ describe('directive search', () => {
       start: text.indexOf('https'),
       end: text.indexOf('https') + 'https://a/s.json'.length,
     });
+  });
+
+  it("carries the document state's search over an edit: only the edited lines are searched", () => {
+    const text = '# yaml-language-server: $schema=https://a/s.json\nsvc_version: 2\nagents: {}\n';
+    const state = doc(text);
+    const before = findSchemaPin(state);
+    expect(before).toMatchObject({ url: 'https://a/s.json', how: 'modeline' });
+    const edited = text.replace('agents: {}', 'agents: { a: {} }');
+    const source = PieceText.from(edited);
+    const wholeTextSearches: (number | undefined)[] = [];
+    const indexOf = source.indexOf.bind(source);
+    source.indexOf = (searched: string, position?: number) => {
+      if (searched.includes('yaml-language-server')) wholeTextSearches.push(position);
+      return indexOf(searched, position);
+    };
+    const start = text.indexOf('{}');
+    const next = updateState(state, 2, source, [{ start, end: start + 2, newLength: '{ a: {} }'.length }]);
+    expect(findSchemaPin(next)).toEqual(before);
+    expect(wholeTextSearches).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLICY_FILE_NAME } from '@svc-manifest/validator';
+import { PieceText } from '@svc-manifest/validator/library';
 import type { FeatureContext } from '../src/feature-context.js';
 import { computeDiagnostics } from '../src/features/diagnostics.js';
 import { updateState } from '../src/document-state.js';
@@ -105,8 +106,27 @@ describe('after edits', () => {
       const start = text.indexOf(from);
       text = text.slice(0, start) + to + text.slice(start + from.length);
       state = updateState(state, state.version + 1, text, [{ start, end: start + from.length, newLength: to.length }]);
+      // The state's own search, for its new document (withPolicy searches afresh for any other).
+      expect(state.suppressions.document).toBe(state.doc);
       expect(computeDiagnostics(state)).toEqual(computeDiagnostics(doc(text, uri)));
     }
+  });
+
+  it("carries the state's search over an edit: only the edited lines are searched", () => {
+    const state = doc(MANIFEST, 'file:///work/policy/svc.yaml');
+    const before = state.suppressions.markedLines();
+    expect(before.length).toBeGreaterThan(0);
+    const start = MANIFEST.indexOf('\n') + 1;
+    const source = PieceText.from(`${MANIFEST.slice(0, start)}\n${MANIFEST.slice(start)}`);
+    const wholeTextSearches: (number | undefined)[] = [];
+    const indexOf = source.indexOf.bind(source);
+    source.indexOf = (searched: string, position?: number) => {
+      if (searched.includes('svc-manifest-')) wholeTextSearches.push(position);
+      return indexOf(searched, position);
+    };
+    const next = updateState(state, 2, source, [{ start, end: start, newLength: 1 }]);
+    expect(next.suppressions.markedLines()).toEqual(before.map((at) => (at >= start ? at + 1 : at)));
+    expect(wholeTextSearches).toEqual([]);
   });
 });
 

@@ -214,6 +214,8 @@ describe('sameTomlReading', () => {
       // Strings are compared byte for byte: not even a change of quotes that keeps the value is taken.
       ["a = 'x'\n", 'a = "x"\n'],
       ["'k' = 1\n", '"k" = 1\n'],
+      // Up to the closing quote.
+      ["a = 'x'\nb = 1\n", 'a = \'x"\nb = 1\n'],
     ];
     for (const [a, b] of refusals)
       expect(sameTomlReading(a, b), `${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(false);

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ManifestDocument,
+  PieceText,
   SuppressionSearch,
   validateDocument,
   validateManifest,
@@ -158,11 +159,19 @@ describe('suppression comments after edits', () => {
     let search = SuppressionSearch.of(document);
     const codes = () => withPolicy(document, validateDocument(document), POLICY, search).diagnostics.map((d) => d.code);
     expect(codes()).toEqual([]);
-    // Two lines above the comment: it moves, and still suppresses.
+    // Two lines above the comment: it moves, and still suppresses; only the edited lines are searched.
     const moved = text.replace('svc_version: 2\n', 'svc_version: 2\n\n\n');
-    document = document.update(moved, [{ start: 15, end: 15, newLength: 2 }]);
+    const source = PieceText.from(moved);
+    const wholeTextSearches: (number | undefined)[] = [];
+    const indexOf = source.indexOf.bind(source);
+    source.indexOf = (searched: string, position?: number) => {
+      if (searched.includes('svc-manifest-')) wholeTextSearches.push(position);
+      return indexOf(searched, position);
+    };
+    document = document.update(source, [{ start: 15, end: 15, newLength: 2 }]);
     search = search.after(document);
     expect(search.markedLines()).toEqual([moved.indexOf('  # svc')]);
+    expect(wholeTextSearches).toEqual([]);
     expect(codes()).toEqual([]);
     // A block scalar opened above it: the unchanged comment line is now text, and suppresses nothing.
     const swallowed = moved.replace('note: x', 'note: |');
