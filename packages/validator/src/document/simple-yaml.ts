@@ -30,6 +30,7 @@ import {
   type ValueNode,
 } from './nodes.js';
 import { checkMapKeys, type ParsedFragment } from './tree-builder.js';
+import { startsDirectiveOrMarker } from './yaml-scan.js';
 
 /** Nesting deeper than this is left to the library path (and its depth checks). */
 const MAX_DEPTH = 64;
@@ -477,11 +478,6 @@ const CORE_HEX = /^0x[0-9a-fA-F]+$/;
 const CORE_INF_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const CORE_EXPONENT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-
-/** A line starting `---`, `...` or `%`: a document marker or a directive, which the library reads. */
-function startsDirectiveOrMarker(text: string, at: number): boolean {
-  return text.startsWith('---', at) || text.startsWith('...', at) || text.charCodeAt(at) === 0x25;
-}
 
 /** A plain scalar's value by the YAML 1.2 core schema, tested in the order the `yaml` library tests its tags. */
 export function resolvePlain(source: string): ScalarValue {

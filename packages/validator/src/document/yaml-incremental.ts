@@ -130,8 +130,8 @@ export function replanYaml(
   const top = state.tops[t]!.chunk;
   const items = top.items;
   if (items && (r.start === items.itemsStart || before >= items.itemsStart))
-    return replanInsideItems(state, oldBody, body, r, t, maxDepth, work);
-  const after = scanTops(state, body, top.start, t, r, maxDepth, work);
+    return replanInsideItems(state, starts, oldBody, body, r, t, maxDepth, work);
+  const after = scanTops(state, starts, body, top.start, t, r, maxDepth, work);
   return after && { from: t, to: after.stopTop, replaced: after.replaced };
 }
 
@@ -142,6 +142,7 @@ export function replanYaml(
  */
 function replanInsideItems(
   state: YamlChunkState,
+  starts: readonly number[],
   oldBody: TextSource,
   body: TextSource,
   r: BodyRegion,
@@ -155,7 +156,7 @@ function replanInsideItems(
   const delta = r.delta;
   const i0 = r.start === items.itemsStart ? 0 : lastAtMost(items.itemStarts, Math.max(0, r.start - 1));
   const from = items.itemStarts[i0]!;
-  const { scan, stopIndex: stoppedAt, stopTop } = scanItemsFrom(state, body, r, t, i0, maxDepth);
+  const { scan, stopIndex: stoppedAt, stopTop } = scanItemsFrom(state, starts, body, r, t, i0, maxDepth);
   work.scanned += scan.end - from;
   if (scan.tooDeepAt >= 0 || !scan.chunkable) return null;
   const scanned = scannedItems(body, scan.lines, items, i0);
@@ -163,7 +164,7 @@ function replanInsideItems(
   const { found, newKey } = scanned;
   if (newKey >= 0) {
     // The collection now ends at the new key; from it on, plan top-level chunks.
-    const after = scanTops(state, body, newKey, t, r, maxDepth, work);
+    const after = scanTops(state, starts, body, newKey, t, r, maxDepth, work);
     if (!after) return null;
     const itemStarts = [...items.itemStarts.slice(0, i0), ...found];
     const total = top.lines + countNewlines(body, r.start, r.newEnd) - countNewlines(oldBody, r.start, r.oldEnd);
@@ -209,11 +210,13 @@ function replanInsideItems(
 /**
  * Scans from item `i0` of the collection of top `t` until the scan, past the edit, is back in
  * step with the previous one: at the start of a previous item, outside any item's nesting, or at
- * a line where a later top started. `stopIndex` is the item it stopped at (the item count when
- * at a top), `stopTop` that top (the top count when none).
+ * a line where a later top started (`starts`: the tops' starts, read once by {@link replanYaml}).
+ * `stopIndex` is the item it stopped at (the item count when at a top), `stopTop` that top (the
+ * top count when none).
  */
 function scanItemsFrom(
   state: YamlChunkState,
+  starts: readonly number[],
   body: TextSource,
   r: BodyRegion,
   t: number,
@@ -221,7 +224,6 @@ function scanItemsFrom(
   maxDepth: number,
 ): { scan: YamlScan; stopIndex: number; stopTop: number } {
   const tops = state.tops;
-  const starts = tops.map((top) => top.chunk.start);
   const items = tops[t]!.chunk.items!;
   const delta = r.delta;
   const from = items.itemStarts[i0]!;
@@ -295,11 +297,12 @@ function startsTopLevelKey(body: TextSource, lines: YamlLineTable, i: number): b
 
 /**
  * Scans and plans top-level chunks from `from` (the start of top `t`, or a top-level key line
- * inside it) to the first top after the edit where the scan is back in step; null when the plan
- * cannot be sure.
+ * inside it) to the first top after the edit where the scan is back in step (`starts`: the tops'
+ * starts); null when the plan cannot be sure.
  */
 function scanTops(
   state: YamlChunkState,
+  starts: readonly number[],
   body: TextSource,
   from: number,
   t: number,
@@ -308,7 +311,6 @@ function scanTops(
   work: { scanned: number },
 ): { replaced: TopChunk[]; stopTop: number } | null {
   const tops = state.tops;
-  const starts = tops.map((top) => top.chunk.start);
   const delta = r.delta;
   let stopTop = tops.length;
   const scan = scanYamlPart(body, maxDepth, {

@@ -193,8 +193,7 @@ function scanLine(state: ScanState, lineStart: number, lineEnd: number, i: numbe
   const indent = i - lineStart;
   let lineDepth = 0;
   if (!continuation) {
-    if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i) || text.charCodeAt(i) === 37))
-      state.chunkable = false;
+    if (indent === 0 && startsDirectiveOrMarker(text, i)) state.chunkable = false;
     const { indents } = state;
     while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
     indents.push(indent);
@@ -305,6 +304,11 @@ function nodePropertyEnd(text: string, i: number, lineEnd: number): number {
   if (verbatimEnd !== -1 && verbatimEnd < lineEnd) return verbatimEnd;
   while (i + 1 < lineEnd && !isBreakOrSpace(text.charCodeAt(i + 1)) && !isFlowIndicator(text.charCodeAt(i + 1))) i++;
   return i;
+}
+
+/** A line starting `---`, `...` or `%` at `at`: a document marker or a directive, which only the library reads. */
+export function startsDirectiveOrMarker(text: string, at: number): boolean {
+  return text.startsWith('---', at) || text.startsWith('...', at) || text.charCodeAt(at) === 0x25;
 }
 
 /** `,` `[` `]` `{` `}`: no anchor, alias or tag name contains one. */
