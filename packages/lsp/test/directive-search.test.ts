@@ -9,6 +9,7 @@ import { DirectiveSearch, type DirectiveRule } from '../src/directive-search.js'
 import { updateState } from '../src/document-state.js';
 import { findSchemaPin } from '../src/schema-pinning.js';
 import { doc } from './helpers.js';
+import { recordSearches } from '../../validator/test/support/recorded-searches.js';
 
 const MODELINE: DirectiveRule = {
   marker: 'yaml-language-server',
@@ -49,12 +50,7 @@ describe('directive search', () => {
     expect(before).toMatchObject({ url: 'https://a/s.json', how: 'modeline' });
     const edited = text.replace('agents: {}', 'agents: { a: {} }');
     const source = PieceText.from(edited);
-    const wholeTextSearches: (number | undefined)[] = [];
-    const indexOf = source.indexOf.bind(source);
-    source.indexOf = (searched: string, position?: number) => {
-      if (searched.includes('yaml-language-server')) wholeTextSearches.push(position);
-      return indexOf(searched, position);
-    };
+    const wholeTextSearches = recordSearches(source, 'yaml-language-server');
     const start = text.indexOf('{}');
     const next = updateState(state, 2, source, [{ start, end: start + 2, newLength: '{ a: {} }'.length }]);
     expect(findSchemaPin(next)).toEqual(before);

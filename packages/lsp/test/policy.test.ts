@@ -23,6 +23,7 @@ import { transformActions } from '../src/transform-actions.js';
 import { nodeWorkspacePolicy } from '../src/workspace-files.js';
 import { publication, startStdioClient, type StdioClient } from './built-server.js';
 import { applyEdits, doc, rangeOf } from './helpers.js';
+import { recordSearches } from '../../validator/test/support/recorded-searches.js';
 
 /** Diagnostics on lines 2 (default-agent-declared), 6 (deprecated-key, suppressed), 7 and 9 (possible-typo), and an unused suppression on line 8. */
 const MANIFEST = [
@@ -118,12 +119,7 @@ describe('after edits', () => {
     expect(before.length).toBeGreaterThan(0);
     const start = MANIFEST.indexOf('\n') + 1;
     const source = PieceText.from(`${MANIFEST.slice(0, start)}\n${MANIFEST.slice(start)}`);
-    const wholeTextSearches: (number | undefined)[] = [];
-    const indexOf = source.indexOf.bind(source);
-    source.indexOf = (searched: string, position?: number) => {
-      if (searched.includes('svc-manifest-')) wholeTextSearches.push(position);
-      return indexOf(searched, position);
-    };
+    const wholeTextSearches = recordSearches(source, 'svc-manifest-');
     const next = updateState(state, 2, source, [{ start, end: start, newLength: 1 }]);
     expect(next.suppressions.markedLines()).toEqual(before.map((at) => (at >= start ? at + 1 : at)));
     expect(wholeTextSearches).toEqual([]);

@@ -18,6 +18,7 @@ import {
   type ManifestPolicy,
 } from '@svc-manifest/validator/library';
 import { diagnosticLine } from './support/diagnostic-lines.js';
+import { recordSearches } from './support/recorded-searches.js';
 
 const line = diagnosticLine;
 
@@ -162,12 +163,7 @@ describe('suppression comments after edits', () => {
     // Two lines above the comment: it moves, and still suppresses; only the edited lines are searched.
     const moved = text.replace('svc_version: 2\n', 'svc_version: 2\n\n\n');
     const source = PieceText.from(moved);
-    const wholeTextSearches: (number | undefined)[] = [];
-    const indexOf = source.indexOf.bind(source);
-    source.indexOf = (searched: string, position?: number) => {
-      if (searched.includes('svc-manifest-')) wholeTextSearches.push(position);
-      return indexOf(searched, position);
-    };
+    const wholeTextSearches = recordSearches(source, 'svc-manifest-');
     document = document.update(source, [{ start: 15, end: 15, newLength: 2 }]);
     search = search.after(document);
     expect(search.markedLines()).toEqual([moved.indexOf('  # svc')]);
